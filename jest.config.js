@@ -1,0 +1,25 @@
+const { swcOptions } = require('./scripts/swc-options.cjs');
+const tsconfig = require('./tsconfig.json');
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(tsconfig.compilerOptions.paths)) {
+  const from = `^${alias.replace('*', '(.*)')}$`;
+  moduleNameMapper[from] = `<rootDir>/${target.replace('*', '$1')}`;
+}
+
+const base = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest', swcOptions({ rewritePaths: false })] },
+  moduleNameMapper,
+  setupFiles: ['reflect-metadata'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
+
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,projections}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.(int|e2e)\\.spec\\.ts$'] },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,projections,test}/**/*.int.spec.ts'], globalSetup: '<rootDir>/libs/testing/src/global-setup.ts', setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-timeouts.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,projections,test}/**/*.e2e.spec.ts'], globalSetup: '<rootDir>/libs/testing/src/global-setup.ts', setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-timeouts.ts'] },
+  ],
+};

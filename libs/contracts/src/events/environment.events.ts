@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineEvent } from './define-event';
+
+export const EnvironmentSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes, up to 63');
+
+export const EnvironmentCreated = defineEvent(
+  'EnvironmentCreated',
+  1,
+  z.object({ slug: EnvironmentSlug, name: z.string().min(1).max(255), order: z.number().int(), created_at: z.string() }),
+);
+
+export const ApiKeyKind = z.enum(['secret', 'publishable']);
+
+export const ApiKeyIssued = defineEvent(
+  'ApiKeyIssued',
+  1,
+  z.object({
+    key_id: z.uuid(),
+    kind: ApiKeyKind,
+    /** sha256 of the key; the key itself is never stored. */
+    key_hash: z.string().regex(/^[0-9a-f]{64}$/),
+    /** Last characters, to recognise a key in listings. */
+    hint: z.string().max(8),
+    issued_at: z.string(),
+  }),
+);
+
+export const ApiKeyRevoked = defineEvent('ApiKeyRevoked', 1, z.object({ key_id: z.uuid(), revoked_at: z.string() }));
+
+export const ServiceTokenIssued = defineEvent(
+  'ServiceTokenIssued',
+  1,
+  z.object({ token_id: z.uuid(), name: z.string().max(255), token_hash: z.string().regex(/^[0-9a-f]{64}$/), hint: z.string().max(8), issued_at: z.string() }),
+);
+
+export const ServiceTokenRevoked = defineEvent('ServiceTokenRevoked', 1, z.object({ token_id: z.uuid(), revoked_at: z.string() }));
+
+export const environmentEventContracts = [EnvironmentCreated, ApiKeyIssued, ApiKeyRevoked] as const;
+export const accountEventContracts = [ServiceTokenIssued, ServiceTokenRevoked] as const;

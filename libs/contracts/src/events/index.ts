@@ -1,0 +1,3 @@
+export * from './define-event';
+export * from './environment.events';
+export * from './registry';

@@ -1,0 +1,13 @@
+import { EventContract } from './define-event';
+import { accountEventContracts, environmentEventContracts } from './environment.events';
+
+/** Every event type the service writes. Kafka schemas and upcasting read from here. */
+const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts];
+
+export const eventContracts: ReadonlyMap<string, EventContract> = new Map(all.map((c) => [c.type, c]));
+
+export function schemaVersionOf(type: string): number {
+  const contract = eventContracts.get(type);
+  if (!contract) throw new Error(`No contract for event type ${type}`);
+  return contract.version;
+}

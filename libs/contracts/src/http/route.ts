@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * Who may call a route:
+ * - secret: an environment's secret key (sk_)
+ * - public: a secret key, or a publishable key (pk_) for the calls the browser client makes
+ * - service: a service token of the management API; the environment comes from the query
+ * - none: no credentials (health, OpenAPI document)
+ */
+export type RouteAuth = 'secret' | 'public' | 'service' | 'none';
+export type RateTier = 1 | 2 | 3 | 4 | 5;
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
+
+export interface RouteContract<
+  Params extends z.ZodType = z.ZodType,
+  Query extends z.ZodType = z.ZodType,
+  Body extends z.ZodType = z.ZodType,
+  Response extends z.ZodType | null = z.ZodType | null,
+> {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI form: /v1/users/{user_id} */
+  path: string;
+  summary: string;
+  tags: string[];
+  auth: RouteAuth;
+  rateTier?: RateTier;
+  params?: Params;
+  query?: Query;
+  body?: Body;
+  /** null for an empty (204) response. */
+  response: Response;
+  status?: number;
+  /** Other content types the route answers with (the OpenAPI YAML document). */
+  produces?: string;
+}
+
+export type RouteInput<R extends RouteContract> = {
+  params: R['params'] extends z.ZodType ? z.infer<R['params']> : Record<string, never>;
+  query: R['query'] extends z.ZodType ? z.infer<R['query']> : Record<string, never>;
+  body: R['body'] extends z.ZodType ? z.infer<R['body']> : undefined;
+};
+
+export type RouteOutput<R extends RouteContract> = R['response'] extends z.ZodType ? z.input<R['response']> : void;
+
+const routes: RouteContract[] = [];
+
+/** Declares a route once: Nest routing, validation, auth, rate tier and OpenAPI all read it. */
+export function defineRoute<
+  Params extends z.ZodType = z.ZodNever,
+  Query extends z.ZodType = z.ZodNever,
+  Body extends z.ZodType = z.ZodNever,
+  Response extends z.ZodType | null = null,
+>(route: RouteContract<Params, Query, Body, Response>): RouteContract<Params, Query, Body, Response> {
+  if (routes.some((r) => r.operationId === route.operationId)) throw new Error(`operationId ${route.operationId} defined twice`);
+  routes.push(route as unknown as RouteContract);
+  return route;
+}
+
+export function allRoutes(): readonly RouteContract[] {
+  return routes;
+}
+
+/** /v1/users/{user_id} -> /v1/users/:user_id */
+export function nestPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}

@@ -1,0 +1,90 @@
+import { Pool } from 'pg';
+import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { EmbeddedPostgres } from './embedded-postgres';
+
+export interface DatabaseOptions {
+  /** A real server; when absent an embedded PGlite is started. */
+  url?: string;
+  /** Where the embedded database keeps its files; undefined keeps it in memory. */
+  dataDir?: string;
+  poolSize: number;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+}
+
+/**
+ * One database for the read models (and the event log in the default Postgres mode): a TypeORM
+ * DataSource whose pg pool is shared with the raw-SQL users (event store, projection runtime).
+ */
+export class Database {
+  private constructor(
+    readonly dataSource: DataSource,
+    readonly url: string,
+    readonly embedded: EmbeddedPostgres | undefined,
+  ) {}
+
+  get pool(): Pool {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
+  }
+
+  /** LISTEN/NOTIFY needs a server of its own connections; the embedded one wakes in-process. */
+  get supportsNotify(): boolean {
+    return this.embedded === undefined;
+  }
+
+  static async open(options: DatabaseOptions): Promise<Database> {
+    // PGlite executes one statement at a time and its socket server does not keep concurrent
+    // extended-protocol exchanges apart reliably, so the embedded mode gets exactly one
+    // connection. Waiting for a second connection while holding the first would hang: the
+    // acquire timeout turns such a mistake into an error.
+    const embedded = options.url ? undefined : await EmbeddedPostgres.start({ dataDir: options.dataDir, maxConnections: 1 });
+    const url = options.url ?? embedded!.url;
+    const poolSize = embedded ? 1 : options.poolSize;
+    const dataSource = new DataSource({
+      type: 'postgres',
+      url,
+      entities: options.entities,
+      migrations: options.migrations,
+      migrationsTableName: 'typeorm_migrations',
+      migrationsTransactionMode: 'each',
+      extra: { max: poolSize, connectionTimeoutMillis: embedded ? 30_000 : 10_000 },
+      logging: false,
+    });
+    try {
+      await dataSource.initialize();
+    } catch (error) {
+      await embedded?.stop();
+      throw error;
+    }
+    return new Database(dataSource, url, embedded);
+  }
+
+  async migrate(): Promise<void> {
+    // The embedded database belongs to one process (DATA_DIR is locked) and has one connection.
+    if (this.embedded) {
+      await this.dataSource.runMigrations({ transaction: 'each' });
+      return;
+    }
+    // Concurrent boots (api and worker) must not run the same migration twice.
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('SELECT pg_advisory_lock(727274002)');
+      try {
+        await this.dataSource.runMigrations({ transaction: 'each' });
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock(727274002)');
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.embedded?.stop();
+  }
+}

@@ -1,0 +1,85 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Postgres compiled to WebAssembly (PGlite), run inside this process on a worker thread and
+ * served over the Postgres wire protocol on a loopback port. Everything else talks to it through the same `pg`
+ * driver as to a real server, so there is one code path for SQL.
+ *
+ * PGlite runs one statement at a time; the socket server queues connections and keeps a
+ * transaction's statements together. Code must therefore never wait, inside a transaction, on
+ * another connection.
+ */
+export class EmbeddedPostgres {
+  private constructor(
+    private readonly worker: Worker,
+    private readonly lockFile: string | undefined,
+    readonly url: string,
+  ) {}
+
+  /** dataDir undefined means in-memory (tests). */
+  static async start(options: { dataDir?: string; maxConnections: number }): Promise<EmbeddedPostgres> {
+    let lockFile: string | undefined;
+    let dbPath: string | undefined;
+    if (options.dataDir) {
+      const dir = path.resolve(options.dataDir);
+      await mkdir(dir, { recursive: true });
+      lockFile = path.join(dir, 'pglite.lock');
+      await acquireLock(lockFile);
+      dbPath = path.join(dir, 'pglite');
+    }
+    const worker = new Worker(path.join(__dirname, 'embedded-postgres.worker.js'), {
+      workerData: { dbPath, maxConnections: options.maxConnections },
+    });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        worker.once('message', (m: { address?: string; error?: string }) => (m.address ? resolve(m.address) : reject(new Error(`Embedded Postgres failed to start: ${m.error}`))));
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`Embedded Postgres thread exited with code ${code}`)));
+      });
+      worker.removeAllListeners();
+      return new EmbeddedPostgres(worker, lockFile, `postgres://postgres@${address}/postgres`);
+    } catch (error) {
+      await worker.terminate();
+      if (lockFile) await rm(lockFile, { force: true });
+      throw error;
+    }
+  }
+
+  /** Closes PGlite cleanly so everything it holds is flushed to DATA_DIR. */
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      this.worker.once('message', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.worker.postMessage('stop');
+    });
+    await this.worker.terminate();
+    if (this.lockFile) await rm(this.lockFile, { force: true });
+  }
+}
+
+/** Two processes on one PGlite directory would corrupt it; refuse the second one clearly. */
+async function acquireLock(file: string): Promise<void> {
+  const existing = await readFile(file, 'utf8').catch(() => undefined);
+  const pid = existing ? Number(existing.trim()) : NaN;
+  if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) {
+    throw new Error(
+      `The embedded database in ${path.dirname(file)} is in use by process ${pid}. ` +
+        'Embedded mode runs in one process; set DATABASE_URL to run api and worker separately.',
+    );
+  }
+  await writeFile(file, String(process.pid));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,10 @@
+export type ApiKeyKind = 'secret' | 'publishable';
+
+export type EnvironmentCommand =
+  | { type: 'CreateEnvironment'; slug: string; name: string; order: number; now: string }
+  | { type: 'IssueApiKey'; keyId: string; kind: ApiKeyKind; keyHash: string; hint: string; now: string }
+  | { type: 'RevokeApiKey'; keyId: string; now: string };
+
+export type AccountCommand =
+  | { type: 'IssueServiceToken'; tokenId: string; name: string; tokenHash: string; hint: string; now: string }
+  | { type: 'RevokeServiceToken'; tokenId: string; now: string };

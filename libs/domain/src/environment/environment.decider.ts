@@ -1,0 +1,92 @@
+import { assertNever, Decider } from '../shared/decider';
+import { DomainError } from '../shared/errors';
+import { AccountCommand, ApiKeyKind, EnvironmentCommand } from './environment.commands';
+import { AccountEvent, EnvironmentEvent } from './environment.events';
+
+export interface EnvironmentState {
+  exists: boolean;
+  slug?: string;
+  keys: Record<string, { kind: ApiKeyKind; keyHash: string; revoked: boolean }>;
+}
+
+export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, EnvironmentEvent> = {
+  initialState: () => ({ exists: false, keys: {} }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'EnvironmentCreated':
+        return { ...state, exists: true, slug: event.data.slug };
+      case 'ApiKeyIssued':
+        return { ...state, keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, keyHash: event.data.key_hash, revoked: false } } };
+      case 'ApiKeyRevoked': {
+        const key = state.keys[event.data.key_id];
+        return key ? { ...state, keys: { ...state.keys, [event.data.key_id]: { ...key, revoked: true } } } : state;
+      }
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateEnvironment':
+        if (state.exists) return [];
+        return [{ type: 'EnvironmentCreated', data: { slug: command.slug, name: command.name, order: command.order, created_at: command.now } }];
+      case 'IssueApiKey': {
+        if (!state.exists) throw new DomainError('environment_missing', 'The environment does not exist', 'not_found');
+        const existing = state.keys[command.keyId];
+        if (existing) {
+          if (existing.keyHash === command.keyHash) return [];
+          throw new DomainError('api_key_exists', 'A different key already has this id', 'conflict');
+        }
+        if (Object.values(state.keys).some((k) => k.keyHash === command.keyHash)) return [];
+        return [{ type: 'ApiKeyIssued', data: { key_id: command.keyId, kind: command.kind, key_hash: command.keyHash, hint: command.hint, issued_at: command.now } }];
+      }
+      case 'RevokeApiKey': {
+        const key = state.keys[command.keyId];
+        if (!key) throw new DomainError('api_key_missing', 'No such key in this environment', 'not_found');
+        if (key.revoked) return [];
+        return [{ type: 'ApiKeyRevoked', data: { key_id: command.keyId, revoked_at: command.now } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+};
+
+export interface AccountState {
+  tokens: Record<string, { tokenHash: string; revoked: boolean }>;
+}
+
+export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent> = {
+  initialState: () => ({ tokens: {} }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ServiceTokenIssued':
+        return { tokens: { ...state.tokens, [event.data.token_id]: { tokenHash: event.data.token_hash, revoked: false } } };
+      case 'ServiceTokenRevoked': {
+        const token = state.tokens[event.data.token_id];
+        return token ? { tokens: { ...state.tokens, [event.data.token_id]: { ...token, revoked: true } } } : state;
+      }
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'IssueServiceToken':
+        if (state.tokens[command.tokenId] || Object.values(state.tokens).some((t) => t.tokenHash === command.tokenHash)) return [];
+        return [{ type: 'ServiceTokenIssued', data: { token_id: command.tokenId, name: command.name, token_hash: command.tokenHash, hint: command.hint, issued_at: command.now } }];
+      case 'RevokeServiceToken': {
+        const token = state.tokens[command.tokenId];
+        if (!token) throw new DomainError('service_token_missing', 'No such service token', 'not_found');
+        if (token.revoked) return [];
+        return [{ type: 'ServiceTokenRevoked', data: { token_id: command.tokenId, revoked_at: command.now } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+};

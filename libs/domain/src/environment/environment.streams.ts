@@ -1,0 +1,5 @@
+/** The environment's own stream: its creation and its API keys. */
+export const environmentStream = (slug: string) => `environment-${slug}`;
+
+/** Account-wide facts that belong to no environment (service tokens). */
+export const accountStream = () => 'account-default';

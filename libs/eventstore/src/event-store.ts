@@ -1,0 +1,112 @@
+/**
+ * The event log port. One stream per aggregate; appends go to one stream at a time with an
+ * expected revision; the whole log is read in commit order through opaque positions.
+ */
+
+/** Opaque, lexicographically ordered position in the whole log (compare with < and >). */
+export type LogPosition = string;
+export const START: LogPosition = '';
+
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface EventMetadata {
+  /** Environment slug; null for account-level streams (service tokens). */
+  environment: string | null;
+  schema_version: number;
+  correlation_id?: string;
+  causation_id?: string;
+  request_id?: string;
+  /** Who caused it: api key id, service token id, or a system component name. */
+  actor?: string;
+  [key: string]: unknown;
+}
+
+export interface EventToAppend<Data = unknown> {
+  /** uuid; deterministic where a retry could append the same fact again. */
+  id: string;
+  type: string;
+  data: Data;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<Data = unknown> {
+  id: string;
+  type: string;
+  streamId: string;
+  /** 0-based revision inside its stream. */
+  revision: number;
+  /** Monotonic number shown to humans and downstream consumers. */
+  globalPosition: bigint;
+  /** Position used for checkpoints; strictly increasing in readAll order. */
+  position: LogPosition;
+  data: Data;
+  metadata: EventMetadata;
+  createdAt: Date;
+}
+
+export interface AppendResult {
+  streamId: string;
+  /** Revision of the last event now in the stream. */
+  nextExpectedRevision: number;
+  /** Position of the last appended event. */
+  position: LogPosition;
+  globalPosition: bigint;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive; defaults to the start (forwards) or the end (backwards). */
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface LogFilter {
+  eventTypes?: readonly string[];
+  streamPrefixes?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive lower bound. */
+  after?: LogPosition;
+  maxCount?: number;
+  filter?: LogFilter;
+}
+
+export interface ReadAllPage {
+  events: RecordedEvent[];
+  /**
+   * Everything up to here has been looked at, matched or not. A filtered reader checkpoints
+   * this so it never rescans a stretch of events that did not match.
+   */
+  scannedTo: LogPosition;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'eventstoredb';
+  append(streamId: string, events: readonly EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<ReadAllPage>;
+  /** Position of the newest event committed and readable through readAll. */
+  headPosition(): Promise<LogPosition>;
+  /** A hint that something may have been appended; never a delivery guarantee. */
+  onAppended(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export class DuplicateEventIdError extends Error {
+  constructor(readonly eventIds: string[]) {
+    super(`Events already appended elsewhere: ${eventIds.join(', ')}`);
+    this.name = 'DuplicateEventIdError';
+  }
+}

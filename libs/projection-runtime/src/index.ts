@@ -1,0 +1,3 @@
+export * from './projection';
+export * from './projection-runtime';
+export * from './checkpoints.migration';

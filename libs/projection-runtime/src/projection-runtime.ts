@@ -1,0 +1,235 @@
+import { EventStore, LogPosition, RecordedEvent, Sleeper, START, decodePosition } from '@notify/eventstore';
+import { EventEmitter } from 'node:events';
+import { DataSource, EntityManager } from 'typeorm';
+import { Projection, handles } from './projection';
+
+export interface ProjectionStatus {
+  name: string;
+  version: number;
+  position: LogPosition;
+  eventsApplied: number;
+  running: boolean;
+  lastError?: string;
+}
+
+export interface RuntimeLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+interface CheckpointRow {
+  position: string;
+  version: number;
+  events_applied: string;
+}
+
+/**
+ * Runs every projection as its own catch-up loop over the log. Each batch is applied in one
+ * transaction together with a compare-and-set of the checkpoint, so two workers racing on the
+ * same projection, or a rebuild resetting it, can never apply a batch twice.
+ */
+export class ProjectionRuntime {
+  private readonly checkpointMoved = new EventEmitter();
+  private readonly loops = new Map<string, { stop: () => Promise<void>; lastError?: string }>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly dataSource: DataSource,
+    readonly projections: readonly Projection[],
+    private readonly options: { batchSize: number; logger?: RuntimeLogger },
+  ) {
+    this.checkpointMoved.setMaxListeners(0);
+    const names = new Set<string>();
+    for (const p of projections) {
+      if (names.has(p.name)) throw new Error(`Two projections are named ${p.name}`);
+      names.add(p.name);
+    }
+  }
+
+  get(name: string): Projection {
+    const projection = this.projections.find((p) => p.name === name);
+    if (!projection) throw new Error(`Unknown projection ${name}; known: ${this.projections.map((p) => p.name).join(', ')}`);
+    return projection;
+  }
+
+  async start(): Promise<void> {
+    for (const projection of this.projections) {
+      await this.prepare(projection);
+      this.loops.set(projection.name, this.loop(projection));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.loops.values()].map((l) => l.stop()));
+    this.loops.clear();
+  }
+
+  /** Creates the checkpoint row; a version change empties the read model so it is rebuilt. */
+  private async prepare(projection: Projection): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO projection_checkpoints (name, version) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
+      [projection.name, projection.version],
+    );
+    const [row] = await this.dataSource.query<CheckpointRow[]>('SELECT version FROM projection_checkpoints WHERE name = $1', [projection.name]);
+    if (row.version !== projection.version) {
+      this.options.logger?.info({ projection: projection.name, from: row.version, to: projection.version }, 'projection version changed; rebuilding');
+      await this.reset(projection);
+    }
+  }
+
+  /** Empties the read model and rewinds the checkpoint in one transaction. */
+  async reset(projection: Projection): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [projection.name]);
+      if (projection.tables.length) await tx.query(`TRUNCATE ${projection.tables.map((t) => `"${t}"`).join(', ')}`);
+      await tx.query(
+        `UPDATE projection_checkpoints SET position = '', version = $2, events_applied = 0, updated_at = now() WHERE name = $1`,
+        [projection.name, projection.version],
+      );
+    });
+    this.checkpointMoved.emit('moved');
+  }
+
+  /** `projections rebuild <name>`: reset, then replay the log up to its current head. */
+  async rebuild(name: string): Promise<{ events: number; ms: number }> {
+    const projection = this.get(name);
+    const started = Date.now();
+    await this.prepare(projection);
+    await this.reset(projection);
+    const head = await this.store.headPosition();
+    let events = 0;
+    for (;;) {
+      const step = await this.step(projection);
+      events += step.applied;
+      if (step.position >= head && step.idle) break;
+      if (step.idle) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return { events, ms: Date.now() - started };
+  }
+
+  /** Applies at most one batch. Returns where the checkpoint is and whether the log was exhausted. */
+  async step(projection: Projection): Promise<{ applied: number; position: LogPosition; idle: boolean }> {
+    const [row] = await this.dataSource.query<CheckpointRow[]>('SELECT position FROM projection_checkpoints WHERE name = $1', [projection.name]);
+    const from = row?.position ?? START;
+    // Read outside the transaction: with the embedded database a transaction must not wait on
+    // another connection.
+    const page = await this.store.readAll({ after: from, maxCount: this.options.batchSize, filter: projection.filter });
+    if (page.events.length === 0 && page.scannedTo <= from) return { applied: 0, position: from, idle: true };
+    const events = page.events.filter((e) => handles(projection, e));
+    const moved = await this.dataSource.transaction(async (tx) => {
+      const locked = await tx.query<CheckpointRow[]>(
+        'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE SKIP LOCKED',
+        [projection.name],
+      );
+      if (locked.length === 0 || locked[0].position !== from) return false; // someone else moved it
+      if (events.length) await projection.apply(events, tx);
+      await tx.query(
+        `UPDATE projection_checkpoints SET position = $2, events_applied = events_applied + $3, updated_at = now() WHERE name = $1`,
+        [projection.name, page.scannedTo, events.length],
+      );
+      return true;
+    });
+    // Another runner (a second worker, or a rebuild) moved the checkpoint first: back off.
+    if (!moved) return { applied: 0, position: from, idle: true };
+    this.checkpointMoved.emit('moved');
+    return { applied: events.length, position: page.scannedTo, idle: false };
+  }
+
+  private loop(projection: Projection): { stop: () => Promise<void>; lastError?: string } {
+    const sleeper = new Sleeper();
+    let stopped = false;
+    let hinted = false;
+    const unlisten = this.store.onAppended(() => {
+      hinted = true;
+      sleeper.wake();
+    });
+    const state: { stop: () => Promise<void>; lastError?: string } = { stop: async () => undefined };
+    const done = (async () => {
+      let backoff = 0;
+      while (!stopped) {
+        const woken = hinted;
+        hinted = false;
+        try {
+          const step = await this.step(projection);
+          state.lastError = undefined;
+          if (!step.idle) {
+            backoff = 0;
+            continue;
+          }
+          backoff = woken || backoff === 0 ? 5 : Math.min(backoff * 2, 1000);
+        } catch (error) {
+          state.lastError = (error as Error).message;
+          this.options.logger?.error({ projection: projection.name, err: error }, 'projection batch failed; retrying');
+          backoff = Math.min(Math.max(backoff * 2, 200), 10_000);
+        }
+        if (!hinted) await sleeper.sleep(backoff);
+      }
+    })();
+    state.stop = async () => {
+      stopped = true;
+      unlisten();
+      sleeper.wake();
+      await done;
+    };
+    return state;
+  }
+
+  async status(): Promise<ProjectionStatus[]> {
+    const rows = await this.dataSource.query<(CheckpointRow & { name: string })[]>(
+      'SELECT name, version, position, events_applied FROM projection_checkpoints WHERE name = ANY($1)',
+      [this.projections.map((p) => p.name)],
+    );
+    return this.projections.map((p) => {
+      const row = rows.find((r) => r.name === p.name);
+      return {
+        name: p.name,
+        version: p.version,
+        position: row?.position ?? START,
+        eventsApplied: Number(row?.events_applied ?? 0),
+        running: this.loops.has(p.name),
+        lastError: this.loops.get(p.name)?.lastError,
+      };
+    });
+  }
+
+  /** Events in the log not yet seen by the slowest projection (from the human-facing positions). */
+  async lag(): Promise<number> {
+    const head = decodePosition(await this.store.headPosition()).minor;
+    const statuses = await this.status();
+    const slowest = statuses.reduce((min, s) => (s.position < min ? s.position : min), statuses[0]?.position ?? START);
+    const behind = head - decodePosition(slowest).minor;
+    return Number(behind > 0n ? behind : 0n);
+  }
+
+  /**
+   * Read-your-writes: resolves once every projection that reads any of `events` has moved its
+   * checkpoint to or past `position`. Works across processes by polling the checkpoint table;
+   * in-process moves cut the wait short.
+   */
+  async waitFor(position: LogPosition, events: readonly Pick<RecordedEvent, 'type' | 'streamId'>[], timeoutMs: number): Promise<boolean> {
+    const names = this.projections.filter((p) => events.some((e) => handles(p, e))).map((p) => p.name);
+    if (names.length === 0) return true;
+    const deadline = Date.now() + timeoutMs;
+    const sleeper = new Sleeper();
+    const onMove = () => sleeper.wake();
+    this.checkpointMoved.on('moved', onMove);
+    try {
+      let pause = 2;
+      for (;;) {
+        const rows = await this.dataSource.query<{ position: string }[]>(
+          'SELECT position FROM projection_checkpoints WHERE name = ANY($1)',
+          [names],
+        );
+        if (rows.length === names.length && rows.every((r) => r.position >= position)) return true;
+        const left = deadline - Date.now();
+        if (left <= 0) return false;
+        await sleeper.sleep(Math.min(pause, left));
+        pause = Math.min(pause * 2, 50);
+      }
+    } finally {
+      this.checkpointMoved.off('moved', onMove);
+    }
+  }
+}
+
+export type { EntityManager };

@@ -1,0 +1,23 @@
+import { LogFilter, RecordedEvent } from '@notify/eventstore';
+import { EntityManager } from 'typeorm';
+
+/**
+ * A read model built from the log. `apply` runs inside the transaction that also moves the
+ * checkpoint, so a batch is applied exactly once or not at all.
+ */
+export interface Projection {
+  readonly name: string;
+  /** Bump when the projection's logic or tables change: the read model is rebuilt on start. */
+  readonly version: number;
+  readonly filter: LogFilter;
+  /** Tables emptied by a rebuild. */
+  readonly tables: readonly string[];
+  apply(events: readonly RecordedEvent[], tx: EntityManager): Promise<void>;
+}
+
+export function handles(projection: Projection, event: { type: string; streamId: string }): boolean {
+  const { eventTypes, streamPrefixes } = projection.filter;
+  if (eventTypes?.length && !eventTypes.includes(event.type)) return false;
+  if (streamPrefixes?.length && !streamPrefixes.some((p) => event.streamId.startsWith(p))) return false;
+  return true;
+}

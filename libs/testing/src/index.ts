@@ -1,0 +1,3 @@
+export * from './test-env';
+export * from './test-database';
+export * from './decider-spec';

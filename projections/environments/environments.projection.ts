@@ -1,0 +1,52 @@
+import { ApiKeyIssued, ApiKeyRevoked, EnvironmentCreated, EventOf, ServiceTokenIssued, ServiceTokenRevoked } from '@notify/contracts';
+import { RecordedEvent } from '@notify/eventstore';
+import { EntityManager, Projection } from '@notify/projection-runtime';
+
+type Handled =
+  | EventOf<typeof EnvironmentCreated>
+  | EventOf<typeof ApiKeyIssued>
+  | EventOf<typeof ApiKeyRevoked>
+  | EventOf<typeof ServiceTokenIssued>
+  | EventOf<typeof ServiceTokenRevoked>;
+
+/** Environments, their API keys and the account's service tokens: what authentication reads. */
+export const environmentsProjection: Projection = {
+  name: 'environments',
+  version: 1,
+  filter: { eventTypes: ['EnvironmentCreated', 'ApiKeyIssued', 'ApiKeyRevoked', 'ServiceTokenIssued', 'ServiceTokenRevoked'] },
+  tables: ['rm_environments', 'rm_api_keys', 'rm_service_tokens'],
+
+  async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+    for (const recorded of events) {
+      const event = recorded as unknown as Handled & { metadata: RecordedEvent['metadata'] };
+      switch (event.type) {
+        case 'EnvironmentCreated':
+          await tx.query(
+            `INSERT INTO rm_environments (slug, name, sort_order, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (slug) DO NOTHING`,
+            [event.data.slug, event.data.name, event.data.order, event.data.created_at],
+          );
+          break;
+        case 'ApiKeyIssued':
+          await tx.query(
+            `INSERT INTO rm_api_keys (key_hash, key_id, environment, kind, hint, issued_at) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (key_hash) DO NOTHING`,
+            [event.data.key_hash, event.data.key_id, recorded.metadata.environment, event.data.kind, event.data.hint, event.data.issued_at],
+          );
+          break;
+        case 'ApiKeyRevoked':
+          await tx.query('UPDATE rm_api_keys SET revoked_at = $2 WHERE key_id = $1', [event.data.key_id, event.data.revoked_at]);
+          break;
+        case 'ServiceTokenIssued':
+          await tx.query(
+            `INSERT INTO rm_service_tokens (token_hash, token_id, name, hint, issued_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (token_hash) DO NOTHING`,
+            [event.data.token_hash, event.data.token_id, event.data.name, event.data.hint, event.data.issued_at],
+          );
+          break;
+        case 'ServiceTokenRevoked':
+          await tx.query('UPDATE rm_service_tokens SET revoked_at = $2 WHERE token_id = $1', [event.data.token_id, event.data.revoked_at]);
+          break;
+      }
+    }
+  },
+};

@@ -1,0 +1,3 @@
+export * from './environments.migration';
+export * from './environments.projection';
+export * from './environments.queries';
