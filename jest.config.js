@@ -10,7 +10,12 @@ for (const [alias, [target]] of Object.entries(tsconfig.compilerOptions.paths)) 
 const base = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', swcOptions({ rewritePaths: false })] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', swcOptions({ rewritePaths: false })],
+    // ESM-only dependencies of the official clients (jose) are compiled to CommonJS for jest.
+    '^.+\\.m?js$': ['@swc/jest', { module: { type: 'commonjs' }, jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
   moduleNameMapper,
   setupFiles: ['reflect-metadata'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],

@@ -1,9 +1,9 @@
-import { ProjectionCheckpoints1763712000000 } from '@notify/projection-runtime';
-import { Projection } from '@notify/projection-runtime';
+import { Projection, ProjectionCheckpoints1763712000000 } from '@notify/projection-runtime';
 import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
+import { UsersReadModel1763712000200, usersProjection } from './users';
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection];
+export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const allMigrations: Function[] = [ProjectionCheckpoints1763712000000, EnvironmentsReadModel1763712000100];
+export const allMigrations: Function[] = [ProjectionCheckpoints1763712000000, EnvironmentsReadModel1763712000100, UsersReadModel1763712000200];

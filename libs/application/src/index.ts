@@ -1,1 +1,2 @@
 export * from './handle-command';
+export * from './environments';

@@ -1,2 +1,3 @@
 export * from './shared';
 export * from './environment';
+export * from './user';

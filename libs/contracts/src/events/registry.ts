@@ -1,8 +1,9 @@
 import { EventContract } from './define-event';
+import { userEventContracts } from '../recipients/users';
 import { accountEventContracts, environmentEventContracts } from './environment.events';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
-const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts];
+const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts];
 
 export const eventContracts: ReadonlyMap<string, EventContract> = new Map(all.map((c) => [c.type, c]));
 

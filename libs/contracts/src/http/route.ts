@@ -35,11 +35,12 @@ export interface RouteContract<
   produces?: string;
 }
 
-export type RouteInput<R extends RouteContract> = {
-  params: R['params'] extends z.ZodType ? z.infer<R['params']> : Record<string, never>;
-  query: R['query'] extends z.ZodType ? z.infer<R['query']> : Record<string, never>;
-  body: R['body'] extends z.ZodType ? z.infer<R['body']> : undefined;
-};
+type Inferred<S, Absent> = S extends z.ZodNever ? Absent : S extends z.ZodType ? z.infer<S> : Absent;
+
+export type RouteInput<R> =
+  R extends RouteContract<infer P, infer Q, infer B, infer _Res>
+    ? { params: Inferred<P, Record<string, never>>; query: Inferred<Q, Record<string, never>>; body: Inferred<B, undefined> }
+    : never;
 
 export type RouteOutput<R extends RouteContract> = R['response'] extends z.ZodType ? z.input<R['response']> : void;
 
@@ -65,3 +66,6 @@ export function allRoutes(): readonly RouteContract[] {
 export function nestPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
+
+/** Version of the HTTP API described by the OpenAPI document (not of the package). */
+export const API_VERSION = '1.0.0';

@@ -1,0 +1,21 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { HttpModule } from '@notify/http';
+import { BootstrapService } from './environments/bootstrap.service';
+import { ReadModelCredentialStore } from './environments/credential-store';
+import { HealthController } from './system/health.controller';
+import { OpenApiController } from './system/openapi.controller';
+import { UsersModule } from './users/users.module';
+
+/** The HTTP role: REST commands and queries under /v1, health and the API description. */
+@Module({})
+export class ApiModule {
+  static register(): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule],
+      controllers: [HealthController, OpenApiController],
+      providers: [BootstrapService],
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@notify/database';
+import { CredentialStore } from '@notify/http';
+import { DATABASE } from '@notify/platform';
+import { EnvironmentQueries } from '@notify/projections/environments';
+
+/** Credentials as the environments read model knows them. */
+@Injectable()
+export class ReadModelCredentialStore implements CredentialStore {
+  private readonly queries: EnvironmentQueries;
+
+  constructor(@Inject(DATABASE) database: Database) {
+    this.queries = new EnvironmentQueries(database.dataSource);
+  }
+
+  findApiKey(keyHash: string) {
+    return this.queries.findActiveApiKey(keyHash);
+  }
+
+  findServiceToken(tokenHash: string) {
+    return this.queries.findActiveServiceToken(tokenHash);
+  }
+
+  async environmentExists(slug: string) {
+    return (await this.queries.getEnvironment(slug)) !== undefined;
+  }
+}

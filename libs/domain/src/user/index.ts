@@ -1,0 +1,4 @@
+export * from './user.commands';
+export * from './user.decider';
+export * from './user.events';
+export * from './user.streams';

@@ -1,0 +1,8 @@
+/** How the auth guard resolves credentials; the api app supplies it from the read model. */
+export interface CredentialStore {
+  findApiKey(keyHash: string): Promise<{ keyId: string; environment: string; kind: 'secret' | 'publishable' } | undefined>;
+  findServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined>;
+  environmentExists(slug: string): Promise<boolean>;
+}
+
+export const CREDENTIAL_STORE = Symbol('CREDENTIAL_STORE');

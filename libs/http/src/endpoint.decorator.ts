@@ -1,0 +1,15 @@
+import { applyDecorators, Delete, Get, HttpCode, Patch, Post, Put, SetMetadata } from '@nestjs/common';
+import { nestPath, RouteContract } from '@notify/contracts';
+
+export const ROUTE_CONTRACT = 'notify:route-contract';
+
+const methods = { GET: Get, PUT: Put, POST: Post, DELETE: Delete, PATCH: Patch } as const;
+
+/** Routes a controller method from its contract: path, verb, status, and what the guards read. */
+export function Endpoint(route: RouteContract) {
+  return applyDecorators(
+    methods[route.method](nestPath(route.path)),
+    HttpCode(route.status ?? (route.response === null ? 204 : 200)),
+    SetMetadata(ROUTE_CONTRACT, route),
+  );
+}

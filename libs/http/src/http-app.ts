@@ -1,0 +1,66 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig } from '@notify/config';
+import { Logger, PinoNestLogger } from '@notify/logging';
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
+import qs from 'qs';
+import { ErrorFilter } from './error.filter';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The Fastify-based Nest application every HTTP entry point uses: query strings in all the
+ * forms clients send, request ids, JSON bodies (also empty ones on DELETE), CORS, one error shape.
+ */
+export async function createHttpApp(module: unknown, config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: true,
+    genReqId: (req: IncomingMessage) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: 1000,
+      // a[]=x, a[0][id]=x, a[b]=x and a.b=x all arrive as nested values.
+      querystringParser: (s: string) => qs.parse(s, { allowDots: true, depth: 5, arrayLimit: 1000, parameterLimit: 2000 }) as Record<string, unknown>,
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: false });
+  const filter = new ErrorFilter(logger);
+  app.useGlobalFilters(filter);
+  const fastify = app.getHttpAdapter().getInstance();
+
+  const json = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // Some clients send DELETE requests with a JSON content type and no body.
+    if (body === '' || body === undefined) return done(null, undefined);
+    json(request, body as string, done);
+  });
+
+  fastify.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    logger.info(
+      { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), env: request.ctx?.environment },
+      'request',
+    );
+  });
+
+  const origins = config.CORS_ORIGINS.trim();
+  app.enableCors({
+    origin: origins === '*' ? true : origins.split(',').map((o) => o.trim()),
+    credentials: true,
+    // Requested headers are reflected, so browser clients may send their own x-* headers.
+    exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'idempotent-replayed', 'original-x-request-id'],
+    maxAge: 600,
+  });
+  return app;
+}
+
+export type { INestApplication };

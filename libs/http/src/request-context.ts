@@ -1,0 +1,24 @@
+import { FastifyRequest } from 'fastify';
+
+export type CredentialKind = 'secret' | 'publishable' | 'service';
+
+/** What every handler knows about the caller, set by the auth guard. */
+export interface RequestContext {
+  requestId: string;
+  /** Environment slug every read and write of this request is scoped to. */
+  environment: string;
+  credential: { kind: CredentialKind; id: string };
+  /** Set when a signed user token accompanies a publishable key. */
+  userId?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx?: RequestContext;
+  }
+}
+
+export function contextOf(request: FastifyRequest): RequestContext {
+  if (!request.ctx) throw new Error('Request context missing: route has no auth guard applied');
+  return request.ctx;
+}

@@ -1,0 +1,60 @@
+import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig, ConfigError, parseConfig } from '@notify/config';
+import { createHttpApp } from '@notify/http';
+import { createLogger, Logger, PinoNestLogger } from '@notify/logging';
+import { CoreModule } from './core.module';
+
+export type Role = 'server' | 'api' | 'worker' | 'cli';
+
+/** Reads the environment once; a bad setting stops the process with a message naming it. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  try {
+    return parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+function rootModule(imports: DynamicModule[]) {
+  @Module({ imports })
+  class RootModule {}
+  return RootModule;
+}
+
+/** An HTTP process (api alone, or api and worker together). */
+export async function startHttp(config: AppConfig, logger: Logger, roles: DynamicModule[]): Promise<NestFastifyApplication> {
+  const app = await createHttpApp(rootModule([CoreModule.forRoot(config, logger), ...roles]), config, logger);
+  app.enableShutdownHooks();
+  await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ url: await app.getUrl() }, 'listening');
+  return app;
+}
+
+/** A process without HTTP (the worker, the CLI). */
+export async function startContext(config: AppConfig, logger: Logger, roles: DynamicModule[], hooks = true): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(rootModule([CoreModule.forRoot(config, logger), ...roles]), {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  if (hooks) app.enableShutdownHooks();
+  await app.init();
+  return app;
+}
+
+export function roleLogger(config: AppConfig, role: Role): Logger {
+  return createLogger(config.LOG_LEVEL, { role });
+}
+
+/** Logs and exits on a failure to start, instead of an unhandled rejection. */
+export function runMain(role: Role, main: () => Promise<unknown>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${JSON.stringify({ level: 'fatal', role, msg: 'failed to start', err: (error as Error)?.stack ?? String(error) })}\n`);
+    process.exit(1);
+  });
+}

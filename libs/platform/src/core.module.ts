@@ -1,0 +1,70 @@
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig, ConfigModule } from '@notify/config';
+import { Database } from '@notify/database';
+import { EventStore, EventStoreDbEventStore, PostgresEventStore } from '@notify/eventstore';
+import { Logger, LOGGER } from '@notify/logging';
+import { ProjectionRuntime } from '@notify/projection-runtime';
+import { allMigrations, allProjections } from '@notify/projections';
+import path from 'node:path';
+import { ReadYourWrites } from './read-your-writes';
+import { DATABASE, EVENT_STORE } from './tokens';
+
+/**
+ * The backends both roles share: the database (read models, and the log in the default mode),
+ * the event store, and the projection runtime (started only by the worker; the api uses it to
+ * wait for its own writes).
+ */
+@Global()
+@Module({})
+export class CoreModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE) private readonly database: Database,
+  ) {}
+
+  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [ConfigModule.forRoot(config)],
+      providers: [
+        { provide: LOGGER, useValue: logger },
+        {
+          provide: DATABASE,
+          useFactory: async () => {
+            const database = await Database.open({
+              url: config.DATABASE_URL,
+              dataDir: path.join(config.DATA_DIR, 'db'),
+              poolSize: config.DATABASE_POOL_SIZE,
+              entities: [],
+              migrations: allMigrations,
+            });
+            if (database.embedded) logger.info({ dataDir: path.resolve(config.DATA_DIR) }, 'using the embedded PostgreSQL (PGlite)');
+            await database.migrate();
+            return database;
+          },
+        },
+        {
+          provide: EVENT_STORE,
+          inject: [DATABASE],
+          useFactory: async (database: Database): Promise<EventStore> =>
+            config.EVENTSTORE_CONNECTION_STRING
+              ? EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
+              : PostgresEventStore.create({ pool: database.pool, listenConnectionString: database.supportsNotify ? database.url : undefined }),
+        },
+        {
+          provide: ProjectionRuntime,
+          inject: [EVENT_STORE, DATABASE],
+          useFactory: (store: EventStore, database: Database) =>
+            new ProjectionRuntime(store, database.dataSource, allProjections, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
+        },
+        ReadYourWrites,
+      ],
+      exports: [LOGGER, DATABASE, EVENT_STORE, ProjectionRuntime, ReadYourWrites, ConfigModule],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+    await this.database.close();
+  }
+}

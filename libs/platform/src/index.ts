@@ -1,0 +1,4 @@
+export * from './core.module';
+export * from './read-your-writes';
+export * from './tokens';
+export * from './boot';

@@ -1,0 +1,3 @@
+export * from './users.migration';
+export * from './users.projection';
+export * from './users.queries';

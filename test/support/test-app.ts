@@ -1,0 +1,145 @@
+import Knock from '@knocklabs/node';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createEnvironment, issueApiKey, issueServiceToken } from '@notify/application';
+import { AppConfig, parseConfig } from '@notify/config';
+import { EventStore } from '@notify/eventstore';
+import { createLogger } from '@notify/logging';
+import { DATABASE, EVENT_STORE, startHttp } from '@notify/platform';
+import { Database } from '@notify/database';
+import { ProjectionRuntime } from '@notify/projection-runtime';
+import { createTestDatabase, testEnv, TestDatabase } from '@notify/testing';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ApiModule } from '../../apps/api/src/api.module';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
+
+export interface TestEnvironment {
+  slug: string;
+  secretKey: string;
+  publishableKey: string;
+}
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestApp {
+  url: string;
+  config: AppConfig;
+  app: NestFastifyApplication;
+  store: EventStore;
+  runtime: ProjectionRuntime;
+  /** The bootstrap environment `development`. */
+  env: TestEnvironment;
+  serviceToken: string;
+  newEnvironment(slug?: string): Promise<TestEnvironment>;
+  knock(key?: string): Knock;
+  /** Reads the service's database directly (assertions on read models and the log). */
+  sql<T = any>(query: string, params?: unknown[]): Promise<T[]>;
+  http<T = any>(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts api and worker in this process on a free port with a fresh database: a new database on
+ * the configured Postgres server, or (backend 'embedded', or none configured) the embedded one.
+ */
+export async function startTestApp(options: { backend?: 'postgres' | 'embedded'; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestApp> {
+  const backend = options.backend ?? (testEnv.postgresUrl ? 'postgres' : 'embedded');
+  let db: TestDatabase | undefined;
+  let dataDir: string | undefined;
+  if (backend === 'postgres') db = await createTestDatabase('postgres', { migrate: false });
+  else dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'notify-e2e-')));
+  const secretKey = `sk_test_${randomBytes(16).toString('hex')}`;
+  const publishableKey = `pk_test_${randomBytes(16).toString('hex')}`;
+  const serviceToken = `svc_${randomBytes(20).toString('hex')}`;
+  const config = parseConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_ENABLED: 'false',
+    BOOTSTRAP_SECRET_KEY: secretKey,
+    BOOTSTRAP_PUBLISHABLE_KEY: publishableKey,
+    BOOTSTRAP_SERVICE_TOKEN: serviceToken,
+    ...(db ? { DATABASE_URL: db.url, DATABASE_POOL_SIZE: '8' } : { DATA_DIR: dataDir }),
+    ...options.env,
+  });
+  const logger = createLogger(config.LOG_LEVEL, { role: 'test' });
+  const app = await startHttp(config, logger, [ApiModule.register(), WorkerModule.register()]);
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const store = app.get<EventStore>(EVENT_STORE);
+  const runtime = app.get(ProjectionRuntime);
+  const database = app.get<Database>(DATABASE);
+
+  const settle = async (append: { position: string; streamId: string } | undefined, type: string) => {
+    if (append) await runtime.waitFor(append.position, [{ type, streamId: append.streamId }], 10_000);
+  };
+  // The bootstrap ran during startup; its keys are usable once the projection has them.
+  const env: TestEnvironment = { slug: 'development', secretKey, publishableKey };
+  await waitForKey(url, secretKey);
+
+  const testApp: TestApp = {
+    url,
+    config,
+    app,
+    store,
+    runtime,
+    env,
+    serviceToken,
+    async newEnvironment(slug = `env-${randomBytes(4).toString('hex')}`) {
+      const meta = { environment: slug, actor: 'test' };
+      await createEnvironment(store, { slug }, meta);
+      const sk = await issueApiKey(store, { environment: slug, kind: 'secret' }, meta);
+      const pk = await issueApiKey(store, { environment: slug, kind: 'publishable' }, meta);
+      await settle(pk.append, 'ApiKeyIssued');
+      return { slug, secretKey: sk.key, publishableKey: pk.key };
+    },
+    sql(query, params) {
+      return database.dataSource.query(query, params);
+    },
+    knock(key = secretKey) {
+      return new Knock({ apiKey: key, baseURL: url, maxRetries: 0, timeout: 20_000 });
+    },
+    async http(method, p, opts = {}) {
+      const key = opts.key === undefined ? secretKey : opts.key;
+      const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...opts.headers };
+      let body: string | undefined = opts.rawBody;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${url}${p}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, headers: res.headers, body: parsed as any };
+    },
+    async close() {
+      await app.close();
+      await db?.close();
+      if (dataDir && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return testApp;
+}
+
+async function waitForKey(url: string, key: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const res = await fetch(`${url}/v1/users?page_size=1`, { headers: { authorization: `Bearer ${key}` } });
+    if (res.status !== 401) return;
+    if (Date.now() > deadline) throw new Error('bootstrap key never became usable');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Creates the service token for the management API in tests that need another one. */
+export { issueServiceToken };
