@@ -1,9 +1,15 @@
 import { Projection, ProjectionCheckpoints1763712000000 } from '@notify/projection-runtime';
+import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
 import { UsersReadModel1763712000200, usersProjection } from './users';
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection];
+export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const allMigrations: Function[] = [ProjectionCheckpoints1763712000000, EnvironmentsReadModel1763712000100, UsersReadModel1763712000200];
+export const allMigrations: Function[] = [
+  ProjectionCheckpoints1763712000000,
+  EnvironmentsReadModel1763712000100,
+  UsersReadModel1763712000200,
+  ChannelsReadModel1763712000300,
+];

@@ -1,3 +1,4 @@
 export * from './events';
 export * from './http';
 export * from './recipients';
+export * from './config';

@@ -1,3 +1,4 @@
 export * from './shared';
 export * from './environment';
 export * from './user';
+export * from './channel';

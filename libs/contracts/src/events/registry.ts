@@ -1,9 +1,10 @@
 import { EventContract } from './define-event';
+import { channelEventContracts } from '../config/channels';
 import { userEventContracts } from '../recipients/users';
 import { accountEventContracts, environmentEventContracts } from './environment.events';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
-const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts];
+const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts, ...channelEventContracts];
 
 export const eventContracts: ReadonlyMap<string, EventContract> = new Map(all.map((c) => [c.type, c]));
 

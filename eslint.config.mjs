@@ -1,0 +1,37 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs', '.data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      // Configuration is parsed once at boot (libs/config) and injected; see STYLE.md.
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings from the injected AppConfig (libs/config).' }],
+    },
+  },
+  {
+    files: ['libs/config/**', 'libs/testing/**', 'libs/platform/src/boot.ts', 'test/**', 'bench/**', 'apps/cli/**', '**/*.spec.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // The domain is plain functions over data: no framework, no I/O, no configuration.
+    files: ['libs/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@notify/contracts', allowTypeImports: true, message: 'libs/domain takes only types from the contracts (import type).' }],
+          patterns: [
+            { group: ['@nestjs/*', 'typeorm', 'typeorm/*', 'pg', 'kafkajs', '@eventstore/*', 'ioredis', 'fastify', 'zod', 'node:*', 'fs', 'http', 'https', 'net'], message: 'libs/domain must stay free of frameworks and I/O.' },
+            { group: ['@notify/*', '!@notify/contracts'], message: 'libs/domain depends on nothing but contract types.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,4 @@
+export * from './channel.commands';
+export * from './channel.decider';
+export * from './channel.events';
+export * from './channel.streams';

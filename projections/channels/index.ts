@@ -1,0 +1,3 @@
+export * from './channels.migration';
+export * from './channels.projection';
+export * from './channels.queries';
