@@ -1,4 +1,4 @@
-import { Projection, ProjectionCheckpoints1763712000000 } from '@notify/projection-runtime';
+import { Projection, ProjectionCheckpoints1763712000000, ReactorCheckpoints1763712000010 } from '@notify/projection-runtime';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
 import { UsersReadModel1763712000200, usersProjection } from './users';
@@ -9,6 +9,7 @@ export const allProjections: readonly Projection[] = [environmentsProjection, us
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const allMigrations: Function[] = [
   ProjectionCheckpoints1763712000000,
+  ReactorCheckpoints1763712000010,
   EnvironmentsReadModel1763712000100,
   UsersReadModel1763712000200,
   ChannelsReadModel1763712000300,
