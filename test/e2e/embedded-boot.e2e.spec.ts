@@ -1,8 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ServiceProcess, startProcess } from '../support/processes';
 
 /**
  * The README's promise, as a user meets it: `npm start` with nothing configured runs on the
@@ -12,51 +12,13 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '../..');
 const entry = path.join(root, 'dist/apps/server/src/main.js');
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  logs: Record<string, unknown>[];
+async function startServer(dataDir: string) {
+  const server = startProcess('dist/apps/server/src/main.js', { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+  const listening = await server.waitForLog((l) => l.msg === 'listening');
+  return { ...server, url: String(listening.url) };
 }
 
-async function startServer(dataDir: string): Promise<Running> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
-  const child = spawn(process.execPath, [entry], { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  const logs: Record<string, unknown>[] = [];
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  let buffer = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time; stderr: ${stderr}`)), 45_000);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}; stderr: ${stderr}`)));
-    child.stdout!.on('data', (chunk) => {
-      buffer += chunk;
-      let nl;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        try {
-          const entry = JSON.parse(line) as Record<string, unknown>;
-          logs.push(entry);
-          if (entry.msg === 'listening') {
-            clearTimeout(timer);
-            resolve(String(entry.url));
-          }
-        } catch {
-          // not a log line
-        }
-      }
-    });
-  });
-  return { child, url, logs };
-}
-
-async function stopServer(running: Running): Promise<number | null> {
-  if (running.child.exitCode !== null) return running.child.exitCode;
-  return new Promise((resolve) => {
-    running.child.once('exit', (code) => resolve(code));
-    running.child.kill('SIGTERM');
-  });
-}
+const stopServer = (server: ServiceProcess) => server.stop();
 
 describe('npm start on embedded defaults', () => {
   let dataDir: string;
