@@ -51,3 +51,20 @@ export function fakeResources(input: FakeResourcesInput = {}): TemplateResources
   if (input.subscriptions) resources.subscriptions = async (id) => (calls.push(`subscriptions:${id}`), input.subscriptions![id] ?? []);
   return resources;
 }
+
+type Engine = import('../template-engine').TemplateEngine;
+type Options = { resources?: TemplateResources; escape?: 'html' | 'none' };
+
+/** Renders and returns the output; a failed render fails the test with the error it returned. */
+export async function renderOk(engine: Engine, source: string, context: TemplateContext = aContext(), options: Options = {}): Promise<string> {
+  const result = await engine.render(source, context, options.resources, { escape: options.escape });
+  if (!result.ok) throw new Error(`expected the render to succeed, got ${JSON.stringify(result.error)}`);
+  return result.output;
+}
+
+/** Renders and returns the error; a render that succeeds fails the test. */
+export async function renderError(engine: Engine, source: string, context: TemplateContext = aContext(), options: Options = {}) {
+  const result = await engine.render(source, context, options.resources, { escape: options.escape });
+  if (result.ok) throw new Error(`expected the render to fail, got output ${JSON.stringify(result.output)}`);
+  return result.error;
+}
