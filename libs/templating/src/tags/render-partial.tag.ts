@@ -1,4 +1,4 @@
-import { Hash, Tag, evalToken, type Context, type Emitter, type Liquid, type Parser, type TagToken, type TopLevelToken, type ValueToken } from 'liquidjs';
+import { Hash, LiquidError, Tag, evalToken, type Context, type Emitter, type Liquid, type Parser, type TagToken, type TopLevelToken, type ValueToken } from 'liquidjs';
 import { TemplateFailure, tagPartial } from '../errors';
 import { loadOnce, stateOf, type RenderState } from '../render-state';
 import { toOutputString } from '../safe-html';
@@ -33,16 +33,27 @@ export class RenderPartialTag extends Tag {
       throw new TemplateFailure('template_limit', `partials are nested deeper than ${state.limits.maxPartialDepth} levels (does "${key}" render itself?)`);
     }
     const content = (yield loadPartial(state, key)) as string;
+    const templates = parsePartial(state, this.liquid, key, content);
     const params = (yield this.params.render(ctx)) as Record<string, unknown>;
     state.partialDepth++;
     try {
-      const templates = state.parse(this.liquid, content);
       yield this.liquid.renderer.renderTemplates(templates, ctx.spawn(params), emitter);
     } catch (error) {
       throw tagPartial(error, key);
     } finally {
       state.partialDepth--;
     }
+  }
+}
+
+/** Syntax errors keep their position in the partial; others (size) are reported at the render tag. */
+function parsePartial(state: RenderState, liquid: Liquid, key: string, content: string) {
+  try {
+    return state.parse(liquid, content);
+  } catch (error) {
+    if (LiquidError.is(error)) throw tagPartial(error, key);
+    if (error instanceof TemplateFailure) throw new TemplateFailure(error.code, `partial "${key}": ${error.message}`);
+    throw error;
   }
 }
 
