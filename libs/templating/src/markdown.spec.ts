@@ -9,14 +9,18 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('![logo](https://cdn.example/logo.png)')).toBe('<p><img src="https://cdn.example/logo.png" alt="logo" /></p>\n');
   });
 
-  // Markup in the output that could run code: script/style/iframe elements, handler attributes, script URLs.
+  // Markup in the output that could run code: script-like elements, handler attributes, script URLs.
   const TAG = /<([a-z][a-z0-9]*)\b([^>]*)>/gi;
+  const ATTRIBUTE = /([^\s"'=/]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/g;
   function dangers(html: string): string[] {
     const found: string[] = [];
     for (const [, name, attributes] of html.matchAll(TAG)) {
       if (/^(script|style|iframe|object|embed|svg|math|form|input)$/i.test(name)) found.push(`<${name}>`);
-      if (/\son[a-z]+\s*=/i.test(attributes)) found.push(`handler on <${name}>`);
-      if (/\b(href|src)\s*=\s*"\s*(javascript|vbscript|data):/i.test(attributes)) found.push(`script url on <${name}>`);
+      for (const [, attribute, quoted] of attributes.matchAll(ATTRIBUTE)) {
+        const value = quoted.replace(/^["']|["']$/g, '').trim();
+        if (/^on/i.test(attribute)) found.push(`handler on <${name}>`);
+        if (/^(href|src)$/i.test(attribute) && /^(javascript|vbscript|data):/i.test(value)) found.push(`script url on <${name}>`);
+      }
     }
     return found;
   }
@@ -34,7 +38,7 @@ describe('renderMarkdown', () => {
     '![x](javascript:alert(1))',
     '<a href="https://x" onclick="steal()">x</a>',
     '<iframe src="https://evil.example"></iframe>',
-    '[x](https://ok.example "title\" onmouseover=\"alert(1)")',
+    '[x](https://ok.example "title\\" onmouseover=\\"alert(1)")',
   ])('neutralizes %s', (source) => {
     expect(dangers(renderMarkdown(source))).toEqual([]);
   });
