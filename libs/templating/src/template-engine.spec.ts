@@ -90,6 +90,12 @@ describe('TemplateEngine HTML escaping', () => {
     expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
+  it('escapes echo (also inside {% liquid %}) and cycle like outputs', async () => {
+    const source = '{% echo data.name %}|{% liquid echo data.name %}|{% cycle data.name, "b" %}|{% echo data.name | raw %}';
+    const out = await renderOk(engine, source, aContext({ data: { name: '<i>' } }), { escape: 'html' });
+    expect(out).toBe('&lt;i&gt;|&lt;i&gt;|&lt;i&gt;|<i>');
+  });
+
   it('escapes assigned values and array items alike', async () => {
     const context = aContext({ data: { list: ['<a>', '<b>'] } });
     expect(await renderOk(engine, '{% assign x = data.list %}{{ x }}|{{ data.list | join: "," }}', context, { escape: 'html' })).toBe('&lt;a&gt;&lt;b&gt;|&lt;a&gt;,&lt;b&gt;');
