@@ -123,6 +123,13 @@ describe('TemplateEngine.render returns errors as values', () => {
     expect(result).toEqual({ ok: false, error: { code: 'template_syntax', message: 'template must be a string' } });
   });
 
+  it('never throws, even without a context', async () => {
+    const result = await engine.render('x', null as unknown as ReturnType<typeof aContext>);
+    expect(result.ok).toBe(false);
+    const email = await engine.renderEmail(null as never, null as never);
+    expect(email.ok).toBe(false);
+  });
+
   it('reports a resource lookup that throws as template_resource', async () => {
     const resources = { ...fakeResources(), partial: async () => Promise.reject(new Error('database is down')) };
     expect(await renderError(engine, '{% render "footer" %}', aContext(), { resources })).toMatchObject({

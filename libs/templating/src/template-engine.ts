@@ -21,7 +21,9 @@ import type {
   TemplateResources,
 } from './types';
 
-const PARSE_CACHE_SIZE = 500;
+// Parsed templates are reused across renders; bounded by count and by total source size.
+const PARSE_CACHE_ENTRIES = 500;
+const PARSE_CACHE_CHARACTERS = 4_000_000;
 
 function createLiquid(limits: TemplateLimits, options: { escapeHtml: boolean; collectErrors: boolean }): Liquid {
   const liquid = new Liquid({
@@ -61,7 +63,7 @@ export class TemplateEngine {
   private readonly htmlLiquid: Liquid;
   private readonly textLiquid: Liquid;
   private readonly checker: Liquid;
-  private readonly parsed = new Map<Liquid, Map<string, Template[]>>();
+  private readonly parsed = new Map<Liquid, { entries: Map<string, Template[]>; characters: number }>();
 
   constructor(options?: Partial<TemplateLimits>) {
     this.limits = resolveLimits(options);
@@ -112,8 +114,8 @@ export class TemplateEngine {
 
   async render(source: string, context: TemplateContext, resources?: TemplateResources, options?: RenderOptions): Promise<RenderResult> {
     const liquid = options?.escape === 'html' ? this.htmlLiquid : this.textLiquid;
-    const state = this.newState(context, resources);
     try {
+      const state = this.newState(context, resources);
       const templates = this.parse(liquid, source);
       const output = await this.withDeadline(this.renderTo(liquid, templates, this.rootContext(liquid, context, state)));
       return { ok: true, output };
@@ -128,10 +130,10 @@ export class TemplateEngine {
    * the body and its `assign`s are visible to body and layout. One set of limits covers the whole email.
    */
   async renderEmail(input: EmailRenderInput, context: TemplateContext, resources?: TemplateResources): Promise<EmailRenderResult> {
-    const state = this.newState(context, resources);
     let field = 'subject';
     const at = (name: string) => (field = name);
     try {
+      const state = this.newState(context, resources);
       return await this.withDeadline(
         (async (): Promise<EmailRenderResult> => {
           const html = this.htmlLiquid;
@@ -206,18 +208,23 @@ export class TemplateEngine {
   private parse(liquid: Liquid, source: string): Template[] {
     if (typeof source !== 'string') throw new TemplateFailure('template_syntax', 'template must be a string');
     let cache = this.parsed.get(liquid);
-    if (!cache) this.parsed.set(liquid, (cache = new Map()));
-    const hit = cache.get(source);
+    if (!cache) this.parsed.set(liquid, (cache = { entries: new Map(), characters: 0 }));
+    const hit = cache.entries.get(source);
     if (hit) {
-      cache.delete(source);
-      cache.set(source, hit);
+      cache.entries.delete(source);
+      cache.entries.set(source, hit);
       return hit;
     }
     const tooBig = this.sizeError(source);
     if (tooBig) throw new TemplateFailure('template_limit', tooBig.message);
     const templates = liquid.parse(source);
-    cache.set(source, templates);
-    if (cache.size > PARSE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.entries.set(source, templates);
+    cache.characters += source.length;
+    while (cache.entries.size > PARSE_CACHE_ENTRIES || cache.characters > PARSE_CACHE_CHARACTERS) {
+      const oldest = cache.entries.keys().next().value as string;
+      cache.entries.delete(oldest);
+      cache.characters -= oldest.length;
+    }
     return templates;
   }
 
