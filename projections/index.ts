@@ -1,10 +1,11 @@
 import { Projection, ProjectionCheckpoints1763712000000, ReactorCheckpoints1763712000010 } from '@notify/projection-runtime';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
+import { MessagesReadModel1763712000400, messagesProjection } from './messages';
 import { UsersReadModel1763712000200, usersProjection } from './users';
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection];
+export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, messagesProjection];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const allMigrations: Function[] = [
@@ -13,4 +14,5 @@ export const allMigrations: Function[] = [
   EnvironmentsReadModel1763712000100,
   UsersReadModel1763712000200,
   ChannelsReadModel1763712000300,
+  MessagesReadModel1763712000400,
 ];

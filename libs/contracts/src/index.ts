@@ -2,3 +2,4 @@ export * from './events';
 export * from './http';
 export * from './recipients';
 export * from './config';
+export * from './messages';
