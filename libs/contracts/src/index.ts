@@ -3,3 +3,4 @@ export * from './http';
 export * from './recipients';
 export * from './config';
 export * from './messages';
+export * from './runs';

@@ -3,3 +3,4 @@ export * from './environment';
 export * from './user';
 export * from './channel';
 export * from './message';
+export * from './run';
