@@ -4,3 +4,4 @@ export * from './user';
 export * from './channel';
 export * from './message';
 export * from './run';
+export * from './batch';

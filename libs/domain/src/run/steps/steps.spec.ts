@@ -39,9 +39,10 @@ describe('delayUntil', () => {
 });
 
 describe('nextSendTime', () => {
-  const weekdays9to17: SendWindow[] = (['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] as const)
-    .map((day) => ({ day, type: 'send' as const, from: '09:00', until: '17:00' }))
-    .concat((['saturday', 'sunday'] as const).map((day) => ({ day, type: 'do_not_send' as const, from: null, until: null })));
+  const weekdays9to17: SendWindow[] = [
+    ...(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] as const).map((day): SendWindow => ({ day, type: 'send', from: '09:00', until: '17:00' })),
+    ...(['saturday', 'sunday'] as const).map((day): SendWindow => ({ day, type: 'do_not_send', from: null, until: null })),
+  ];
 
   it('sends now without windows or inside one', () => {
     expect(nextSendTime(null, 'UTC', now)).toEqual(now);
