@@ -40,7 +40,7 @@ export const messagesProjection: Projection = {
       const event = recorded as unknown as MessageEvent;
       const env = recorded.metadata.environment;
       const at = recorded.createdAt.toISOString();
-      const publicType = MESSAGE_EVENT_TYPES[event.type];
+      const publicType = MESSAGE_EVENT_TYPES[event.type as keyof typeof MESSAGE_EVENT_TYPES] ?? null;
       if (event.type === 'MessageCreated') {
         const m = event.data;
         const r = recipientColumns(m.recipient);

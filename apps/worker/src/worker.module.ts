@@ -8,6 +8,7 @@ import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { ProjectionWorker } from './projection-worker';
 import { ReactorWorker } from './reactor-worker';
 import { workerReactors } from './reactors';
+import { TimerService } from './timers/timer.service';
 
 export const REACTORS = Symbol('REACTORS');
 
@@ -29,8 +30,9 @@ export class WorkerModule {
             new ReactorRuntime(store, database.dataSource, instances, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
         },
         ReactorWorker,
+        TimerService,
       ],
-      exports: [ReactorRuntime],
+      exports: [ReactorRuntime, TimerService],
     };
   }
 }

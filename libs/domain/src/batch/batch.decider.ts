@@ -1,7 +1,13 @@
-import type { BatchClosed, BatchItemAdded, BatchOpened, BatchWindowExtended, EventOf, FrequencyClaimed, ThrottleLimited, ThrottlePassed } from '@notify/contracts';
+import type { BatchClosed, BatchItemAdded, BatchOpened, BatchWindowExtended, EventOf, FrequencyClaimed, ThrottleLimited, ThrottlePassed, TimerFired, TimerScheduled } from '@notify/contracts';
 import { assertNever, Decider } from '../shared/decider';
 
-export type BatchEvent = EventOf<typeof BatchOpened> | EventOf<typeof BatchItemAdded> | EventOf<typeof BatchWindowExtended> | EventOf<typeof BatchClosed>;
+export type BatchEvent =
+  | EventOf<typeof BatchOpened>
+  | EventOf<typeof BatchItemAdded>
+  | EventOf<typeof BatchWindowExtended>
+  | EventOf<typeof BatchClosed>
+  | EventOf<typeof TimerScheduled>
+  | EventOf<typeof TimerFired>;
 type Activity = EventOf<typeof BatchItemAdded>['data']['activity'];
 type ActorRef = Activity['actor'];
 export type BatchRole = 'owner' | 'leading' | 'joined';
@@ -81,6 +87,9 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
         return { ...state, open: { ...state.open!, closesAt: event.data.closes_at, timerId: event.data.timer_id } };
       case 'BatchClosed':
         return { ...state, open: undefined };
+      case 'TimerScheduled':
+      case 'TimerFired':
+        return state;
       default:
         return assertNever(event);
     }
@@ -109,7 +118,11 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
               timer_id: command.newTimerId(closesAt),
             },
           };
-          out.push(opened, { type: 'BatchItemAdded', data: { batch_id: command.newBatchId, run_id: command.runId, activity: command.activity, role: leading ? 'leading' : 'owner', added_at: now } });
+          out.push(
+            opened,
+            { type: 'BatchItemAdded', data: { batch_id: command.newBatchId, run_id: command.runId, activity: command.activity, role: leading ? 'leading' : 'owner', added_at: now } },
+            { type: 'TimerScheduled', data: { timer_id: (opened.data as { timer_id: string }).timer_id, fire_at: closesAt, purpose: 'batch_window' } },
+          );
           return out;
         }
         // flush_leading: the first item after the leading one owns the accumulated flush.
@@ -120,7 +133,13 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
           out.push({ type: 'BatchClosed', data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'max_items', ...flushPayload(open), closed_at: now } });
         } else if (policy.windowType === 'sliding' && policy.windowMs !== null && !policy.untilAt) {
           const closesAt = min(plus(now, policy.windowMs), open.extendUntil);
-          if (closesAt > open.closesAt) out.push({ type: 'BatchWindowExtended', data: { batch_id: open.batchId, closes_at: closesAt, timer_id: command.newTimerId(closesAt) } });
+          if (closesAt > open.closesAt) {
+            const timerId = command.newTimerId(closesAt);
+            out.push(
+              { type: 'BatchWindowExtended', data: { batch_id: open.batchId, closes_at: closesAt, timer_id: timerId } },
+              { type: 'TimerScheduled', data: { timer_id: timerId, fire_at: closesAt, purpose: 'batch_window' } },
+            );
+          }
         }
         return out;
       }

@@ -68,7 +68,11 @@ describe('message decider: creation and delivery', () => {
     spec
       .given([created, started(1)])
       .when({ type: 'CompleteDeliveryAttempt', result: result(1, 'failed', true), retryAt, now: t1 })
-      .then([completed(1, 'failed', true), { type: 'MessageDeliveryAttempted', data: { message_id: id, at: t1, attempt: 1, reason: 'HTTP 503', retry_at: retryAt } }]);
+      .then([
+        completed(1, 'failed', true),
+        { type: 'MessageDeliveryAttempted', data: { message_id: id, at: t1, attempt: 1, reason: 'HTTP 503', retry_at: retryAt } },
+        { type: 'TimerScheduled', data: { timer_id: `${id}:attempt:2`, fire_at: retryAt, purpose: 'delivery_retry' } },
+      ]);
     spec
       .given([created, started(1)])
       .when({ type: 'CompleteDeliveryAttempt', result: result(1, 'failed', true), retryAt: null, now: t1 })

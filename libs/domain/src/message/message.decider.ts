@@ -69,6 +69,9 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
         return { ...state, interacted_at: event.data.at };
       case 'MessageLinkClicked':
         return { ...state, link_clicked_at: event.data.at };
+      case 'TimerScheduled':
+      case 'TimerFired':
+        return state;
       default:
         return assertNever(event);
     }
@@ -102,7 +105,11 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
         }
         const reason = result.reason ?? 'delivery failed';
         if (command.retryAt && result.retryable) {
-          return [completed, { type: 'MessageDeliveryAttempted', data: { message_id: id, at: command.now, attempt: result.attempt, reason, retry_at: command.retryAt } }];
+          return [
+            completed,
+            { type: 'MessageDeliveryAttempted', data: { message_id: id, at: command.now, attempt: result.attempt, reason, retry_at: command.retryAt } },
+            { type: 'TimerScheduled', data: { timer_id: retryTimerId(id, result.attempt + 1), fire_at: command.retryAt, purpose: 'delivery_retry' } },
+          ];
         }
         return [completed, { type: 'MessageUndelivered', data: { message_id: id, at: command.now, attempts: result.attempt, reason } }];
       }
@@ -114,6 +121,14 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
     }
   },
 };
+
+/** The timer that starts delivery attempt `attempt` of a message. */
+export const retryTimerId = (messageId: string, attempt: number) => `${messageId}:attempt:${attempt}`;
+
+export function attemptOfTimer(timerId: string): number | undefined {
+  const match = /:attempt:(\d+)$/.exec(timerId);
+  return match ? Number(match[1]) : undefined;
+}
 
 function requireExists(state: MessageState): void {
   if (!state.exists) throw new DomainError('resource_missing', 'The message you requested does not exist', 'not_found');

@@ -17,6 +17,8 @@ import type {
   MessageUndelivered,
   MessageUnread,
   MessageUnseen,
+  TimerFired,
+  TimerScheduled,
 } from '@notify/contracts';
 
 export type MessageCreatedData = EventOf<typeof MessageCreated>['data'];
@@ -39,4 +41,6 @@ export type MessageEvent =
   | EventOf<typeof MessageArchived>
   | EventOf<typeof MessageUnarchived>
   | EventOf<typeof MessageInteracted>
-  | EventOf<typeof MessageLinkClicked>;
+  | EventOf<typeof MessageLinkClicked>
+  | EventOf<typeof TimerScheduled>
+  | EventOf<typeof TimerFired>;

@@ -1,0 +1,94 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { schemaVersionOf } from '@notify/contracts';
+import { Database } from '@notify/database';
+import { EventStore, Sleeper } from '@notify/eventstore';
+import { Logger, LOGGER } from '@notify/logging';
+import { DATABASE, EVENT_STORE } from '@notify/platform';
+import { DueTimer, TimerQueries } from '@notify/projections/timers';
+import { v5 as uuidv5 } from 'uuid';
+
+const TIMER_NAMESPACE = '9b2f6c1d-2e3a-4b5c-8d7e-6f5a4b3c2d1e';
+/** The event id of a timer's firing: the same on every worker and every retry. */
+export const timerFiredEventId = (timerId: string) => uuidv5(timerId, TIMER_NAMESPACE);
+
+/**
+ * Fires due timers by appending TimerFired to the stream that scheduled them. Timers are
+ * durable (events plus the timers read model), so a restart fires whatever fell due meanwhile,
+ * and two workers firing the same timer append it once (deterministic event id).
+ */
+@Injectable()
+export class TimerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly queries: TimerQueries;
+  private readonly sleeper = new Sleeper();
+  private readonly recentlyFired = new Map<string, number>();
+  private stopped = false;
+  private loop?: Promise<void>;
+  private unlisten?: () => void;
+  firedCount = 0;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE) database: Database,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.queries = new TimerQueries(database.dataSource);
+  }
+
+  onApplicationBootstrap(): void {
+    // New timers may be due sooner than the current sleep: re-check when the log moves.
+    this.unlisten = this.store.onAppended(() => this.sleeper.wake());
+    this.loop = this.run();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.unlisten?.();
+    this.sleeper.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let pause = 1000;
+      try {
+        const fired = await this.fireDue(new Date());
+        if (fired === 200) pause = 0;
+        else {
+          const next = await this.queries.nextDue();
+          if (next) pause = Math.max(0, Math.min(1000, next.getTime() - Date.now()));
+        }
+      } catch (error) {
+        this.logger.error({ err: error }, 'firing timers failed; retrying');
+        pause = 1000;
+      }
+      if (pause > 0 && !this.stopped) await this.sleeper.sleep(Math.max(pause, 10));
+    }
+  }
+
+  /** Fires every timer due at `now` (up to 200 at a time); returns how many it fired. */
+  async fireDue(now: Date): Promise<number> {
+    for (const [id, at] of this.recentlyFired) if (Date.now() - at > 60_000) this.recentlyFired.delete(id);
+    const due = (await this.queries.due(now, 200)).filter((t) => !this.isRecent(t.timerId));
+    await Promise.all(due.map((t) => this.fire(t)));
+    return due.length;
+  }
+
+  private async fire(timer: DueTimer): Promise<void> {
+    await this.store.append(timer.streamId, [
+      {
+        id: timerFiredEventId(timer.timerId),
+        type: 'TimerFired',
+        data: { timer_id: timer.timerId, fired_at: new Date().toISOString() },
+        metadata: { environment: timer.environment, schema_version: schemaVersionOf('TimerFired'), actor: 'system:timers' },
+      },
+    ]);
+    this.recentlyFired.set(timer.timerId, Date.now());
+    this.firedCount++;
+  }
+
+  /** Until the read model records a firing, the same timer is still listed as due. */
+  private isRecent(timerId: string): boolean {
+    const at = this.recentlyFired.get(timerId);
+    return at !== undefined && Date.now() - at <= 60_000;
+  }
+}

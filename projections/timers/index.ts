@@ -1,0 +1,3 @@
+export * from './timers.migration';
+export * from './timers.projection';
+export * from './timers.queries';
