@@ -2,3 +2,8 @@ export * from './shared';
 export * from './environment';
 export * from './user';
 export * from './channel';
+export * from './preferences';
+export * from './recipient';
+export * from './object';
+export * from './tenant';
+export * from './bulk-operation';

@@ -1,10 +1,11 @@
 import { EventContract } from './define-event';
 import { channelEventContracts } from '../config/channels';
 import { userEventContracts } from '../recipients/users';
+import { recipientEventContracts } from '../recipients/events';
 import { accountEventContracts, environmentEventContracts } from './environment.events';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
-const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts, ...channelEventContracts];
+const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts, ...channelEventContracts, ...recipientEventContracts];
 
 export const eventContracts: ReadonlyMap<string, EventContract> = new Map(all.map((c) => [c.type, c]));
 
