@@ -3,7 +3,7 @@ import { emptyPreferenceSet } from '../preferences/preference-set';
 import { tenantDecider } from './tenant.decider';
 
 const now = '2026-01-01T00:00:00.000Z';
-const tenantSet = (properties: Record<string, unknown>, settings?: object) => ({ type: 'TenantSet' as const, data: { tenant_id: 'acme', properties, ...(settings ? { settings } : {}), set_at: now } });
+const tenantSet = (properties: Record<string, unknown>, settings?: { branding: Record<string, unknown> | null; preference_set: Record<string, unknown> | null }) => ({ type: 'TenantSet' as const, data: { tenant_id: 'acme', properties, ...(settings ? { settings } : {}), set_at: now } });
 
 describe('tenant decider', () => {
   const spec = deciderSpec(tenantDecider);
