@@ -2,9 +2,10 @@ import { Projection, ProjectionCheckpoints1763712000000, ReactorCheckpoints17637
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
 import { UsersReadModel1763712000200, usersProjection } from './users';
+import { recipientMigrations, recipientProjections } from './recipients';
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection];
+export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, ...recipientProjections];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const allMigrations: Function[] = [
@@ -13,4 +14,5 @@ export const allMigrations: Function[] = [
   EnvironmentsReadModel1763712000100,
   UsersReadModel1763712000200,
   ChannelsReadModel1763712000300,
+  ...recipientMigrations,
 ];
