@@ -90,6 +90,23 @@ const ObjectSubsPath = z.object({ collection: CollectionName, object_id: Recipie
 const RecipientFilter = z.union([z.string().max(255), z.object({ collection: z.string().max(255), id: z.string().max(255) })]);
 const ObjectFilter = z.object({ collection: z.string().max(255), id: z.string().max(255) });
 
+/**
+ * `a[][id]=x&a[][collection]=y` (how the official client sends a list of objects) parses as
+ * `[{id: x}, {collection: y}]`: join fragments whose keys do not overlap back into one object.
+ */
+export function joinObjectFragments(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const out: unknown[] = [];
+  for (const item of value) {
+    const last = out[out.length - 1];
+    const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+    if (isObject(item) && isObject(last) && Object.keys(item).every((k) => !(k in last))) Object.assign(last, item);
+    else out.push(isObject(item) ? { ...item } : item);
+  }
+  return out;
+}
+const filterList = <T extends z.ZodType>(item: T) => z.preprocess(joinObjectFragments, arrayParam(item));
+
 export const listObjectSubscriptionsRoute = defineRoute({
   operationId: 'listSubscriptionsForObject',
   method: 'GET',
@@ -101,8 +118,8 @@ export const listObjectSubscriptionsRoute = defineRoute({
   params: ObjectSubsPath,
   query: PageQuery.extend({
     mode: z.enum(['recipient', 'object']).default('object'),
-    recipients: arrayParam(RecipientFilter).optional(),
-    objects: arrayParam(ObjectFilter).optional(),
+    recipients: filterList(RecipientFilter).optional(),
+    objects: filterList(ObjectFilter).optional(),
     include: arrayParam(z.enum(['preferences'])).optional(),
   }),
   response: listOf(Subscription).meta({ id: 'ListSubscriptionsResponse' }),
@@ -143,6 +160,6 @@ export const listUserSubscriptionsRoute = defineRoute({
   auth: 'secret',
   rateTier: 4,
   params: z.object({ user_id: RecipientId }),
-  query: PageQuery.extend({ objects: arrayParam(RecipientFilter).optional(), include: arrayParam(z.enum(['preferences'])).optional() }),
+  query: PageQuery.extend({ objects: filterList(RecipientFilter).optional(), include: arrayParam(z.enum(['preferences'])).optional() }),
   response: listOf(Subscription),
 });
