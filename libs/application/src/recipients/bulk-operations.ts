@@ -132,24 +132,31 @@ export class BulkOperationProcessor {
     }
     const errors: BulkItemError[] = [];
     const queue = [...groups.values()];
+    // After a failure no worker starts another item: the chunk is redone as a whole later.
+    let failure: unknown;
     const worker = async () => {
-      for (let group = queue.shift(); group; group = queue.shift()) {
+      for (let group = queue.shift(); group && failure === undefined; group = queue.shift()) {
         for (const index of group) {
+          if (failure !== undefined) return;
           try {
             await this.execute(environment, { kind: data.kind, item: data.items[index] } as BulkItem, data.collection, metadata, `${data.bulk_operation_id}:${index}`);
+            await this.options.afterItem?.(index);
           } catch (error) {
-            // A rule the item breaks is the item's error; anything else (the database gone)
-            // fails the chunk, which the reactor retries.
-            if (!(error instanceof DomainError)) throw error;
+            // A rule the item breaks is the item's error; anything else (the database gone, a
+            // crash) fails the chunk, which the reactor retries.
+            if (!(error instanceof DomainError)) {
+              failure ??= error;
+              return;
+            }
             const entity = entityOf(data.kind, data.items[index], data.collection);
             const detail = error.fields.length ? `: ${error.fields.map((f) => `${f.field} ${f.message}`).join('; ')}` : '';
             errors.push({ index, id: entity.id, collection: entity.collection, reason: `${error.code}${detail}` });
           }
-          await this.options.afterItem?.(index);
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.itemConcurrency, queue.length) }, worker));
+    if (failure !== undefined) throw failure;
     return errors.sort((a, b) => a.index - b.index);
   }
 
