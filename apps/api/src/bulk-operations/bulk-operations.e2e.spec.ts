@@ -46,8 +46,9 @@ describe('bulk operations through @knocklabs/node', () => {
     expect(steps.map((s) => s.processed)).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
     expect([...seen].every((n) => n % 100 === 0)).toBe(true);
     // Items land in the other read models on their own schedule: eventually, not with the status.
-    const listed = await eventually(() => knock.users.list({ page_size: 1 }), (page) => (page.page_info.total_count ?? 0) >= 1000);
-    expect(listed.page_info.total_count).toBe(1000);
+    const totalOf = (page: { page_info: object }) => (page.page_info as { total_count?: number }).total_count ?? 0;
+    const listed = await eventually(() => knock.users.list({ page_size: 1 }), (page) => totalOf(page) >= 1000);
+    expect(totalOf(listed)).toBe(1000);
     expect(await knock.users.get('bulk-999')).toMatchObject({ name: 'User 999', plan: 'pro' });
   });
 
