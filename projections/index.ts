@@ -4,9 +4,10 @@ import { EnvironmentsReadModel1763712000100, environmentsProjection } from './en
 import { MessagesReadModel1763712000400, messagesProjection } from './messages';
 import { TimersReadModel1763712000500, timersProjection } from './timers';
 import { UsersReadModel1763712000200, usersProjection } from './users';
+import { recipientMigrations, recipientProjections } from './recipients';
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, messagesProjection, timersProjection];
+export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, messagesProjection, timersProjection, ...recipientProjections];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const allMigrations: Function[] = [
@@ -17,4 +18,5 @@ export const allMigrations: Function[] = [
   ChannelsReadModel1763712000300,
   MessagesReadModel1763712000400,
   TimersReadModel1763712000500,
+  ...recipientMigrations,
 ];

@@ -24,8 +24,8 @@ const ENGAGEMENT: Partial<Record<MessageEvent['type'], [column: string, set: boo
   MessageLinkClicked: ['link_clicked_at', true],
 };
 
-function recipientColumns(ref: string | { collection: string; id: string }) {
-  return typeof ref === 'string' ? { type: 'user', id: ref, collection: null } : { type: 'object', id: ref.id, collection: ref.collection };
+function recipientColumns(ref: { type: 'user'; id: string } | { type: 'object'; collection: string; id: string }) {
+  return ref.type === 'user' ? { type: 'user', id: ref.id, collection: null } : { type: 'object', id: ref.id, collection: ref.collection };
 }
 
 /** Messages with their delivery status and engagement, their event history, delivery logs and activities. */

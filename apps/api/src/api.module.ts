@@ -6,6 +6,7 @@ import { ReadModelCredentialStore } from './environments/credential-store';
 import { HealthController } from './system/health.controller';
 import { OpenApiController } from './system/openapi.controller';
 import { UsersModule } from './users/users.module';
+import { RecipientsModule } from './recipients/recipients.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
 @Module({})
@@ -13,7 +14,7 @@ export class ApiModule {
   static register(): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule],
+      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule],
       controllers: [HealthController, OpenApiController],
       providers: [BootstrapService],
     };

@@ -5,3 +5,8 @@ export * from './channel';
 export * from './message';
 export * from './run';
 export * from './batch';
+export * from './preferences';
+export * from './recipient';
+export * from './object';
+export * from './tenant';
+export * from './bulk-operation';

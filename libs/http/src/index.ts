@@ -12,3 +12,4 @@ export * from './request-context';
 export * from './secrets';
 export * from './ttl-cache';
 export * from './zod-errors';
+export * from './batch-deduplicator';

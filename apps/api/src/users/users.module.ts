@@ -1,7 +1,4 @@
 import { Module } from '@nestjs/common';
-import { Database } from '@notify/database';
-import { DATABASE } from '@notify/platform';
-import { UserQueries } from '@notify/projections/users';
 import { DeleteUserController } from './delete-user/delete-user.controller';
 import { DeleteUserHandler } from './delete-user/delete-user.handler';
 import { GetUserController } from './get-user/get-user.controller';
@@ -10,15 +7,17 @@ import { IdentifyUserController } from './identify-user/identify-user.controller
 import { IdentifyUserHandler } from './identify-user/identify-user.handler';
 import { ListUsersController } from './list-users/list-users.controller';
 import { ListUsersHandler } from './list-users/list-users.handler';
+import { MergeUserController } from './merge-user/merge-user.controller';
+import { MergeUserHandler } from './merge-user/merge-user.handler';
 
 @Module({
-  controllers: [IdentifyUserController, GetUserController, ListUsersController, DeleteUserController],
+  controllers: [IdentifyUserController, GetUserController, ListUsersController, DeleteUserController, MergeUserController],
   providers: [
     IdentifyUserHandler,
     GetUserHandler,
     ListUsersHandler,
     DeleteUserHandler,
-    { provide: UserQueries, inject: [DATABASE], useFactory: (db: Database) => new UserQueries(db.dataSource) },
+    MergeUserHandler,
   ],
 })
 export class UsersModule {}

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/define-event';
+import { RecipientRef } from '../recipients/refs';
 
-/** A user id, or an object by collection and id. */
-export const RecipientRef = z.union([z.string(), z.object({ collection: z.string(), id: z.string() })]);
-export type RecipientRefT = z.infer<typeof RecipientRef>;
 
 export const MessageChannel = z.object({ id: z.uuid(), key: z.string(), type: z.string(), provider: z.string() });
 

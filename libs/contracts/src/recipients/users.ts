@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { defineRoute } from '../http/route';
 import { arrayParam, listOf, PageQuery } from '../http/pagination';
 import { defineEvent } from '../events/define-event';
+import { InlineChannelDataRequest } from './channel-data';
 import { IsoDateTime, RecipientId, TimeZone } from './common';
+import { InlinePreferenceSetRequest, PreferenceSet, PreferenceSetData } from './preferences';
 
 /** The standard user properties; any other property is kept as a custom one. */
 export const UserProperties = z
@@ -18,9 +20,12 @@ export const UserProperties = z
   .catchall(z.unknown());
 
 export const IdentifyUserBody = UserProperties.extend({
-  channel_data: z.record(z.string(), z.unknown()).nullable().optional(),
-  preferences: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** Applied to the user's channel data, channel by channel. */
+  channel_data: InlineChannelDataRequest.nullable().optional(),
+  /** Applied to the user's preference sets; merged unless a set asks for replace. */
+  preferences: InlinePreferenceSetRequest.nullable().optional(),
 }).meta({ id: 'IdentifyUserRequest' });
+export type IdentifyUserBodyT = z.infer<typeof IdentifyUserBody>;
 
 export const User = z
   .object({
@@ -34,6 +39,8 @@ export const User = z
     timezone: z.string().nullable().optional(),
     created_at: z.string().nullable(),
     updated_at: z.string(),
+    /** With `include[]=preferences`. */
+    preferences: z.array(PreferenceSet).optional(),
   })
   .catchall(z.unknown())
   .meta({ id: 'User' });
@@ -56,7 +63,27 @@ export const UserIdentified = defineEvent(
 
 export const UserDeleted = defineEvent('UserDeleted', 1, z.object({ user_id: z.string(), deleted_at: z.string() }));
 
-export const userEventContracts = [UserIdentified, UserDeleted] as const;
+/**
+ * Recorded on the target's stream: what moved from `from_user_id`. The source's own stream
+ * then records UserDeleted; read models move its subscriptions (and later messages) on this.
+ */
+export const UserMerged = defineEvent(
+  'UserMerged',
+  1,
+  z.object({
+    user_id: z.string(),
+    from_user_id: z.string(),
+    /** Sets the target did not have, as they were on the source. */
+    preference_sets: z.array(z.object({ preference_set_id: z.string(), preferences: PreferenceSetData })),
+    /** Channel data the target did not have, as it was on the source. */
+    channel_data: z.array(z.object({ channel_id: z.string(), channel_type: z.string(), provider: z.string(), data: z.record(z.string(), z.unknown()) })),
+    merged_at: z.string(),
+  }),
+);
+
+export const userEventContracts = [UserIdentified, UserDeleted, UserMerged] as const;
+
+export const MergeUserBody = z.strictObject({ from_user_id: RecipientId }).meta({ id: 'MergeUserRequest' });
 
 // Routes
 
@@ -107,4 +134,17 @@ export const listUsersRoute = defineRoute({
   rateTier: 4,
   query: PageQuery.extend({ include: arrayParam(z.enum(['preferences'])).optional() }),
   response: listOf(User).meta({ id: 'ListUsersResponse' }),
+});
+
+export const mergeUserRoute = defineRoute({
+  operationId: 'mergeUser',
+  method: 'POST',
+  path: '/v1/users/{user_id}/merge',
+  summary: "Merge another user into this one: its preferences, channel data and subscriptions move here and it is deleted",
+  tags: ['Users'],
+  auth: 'secret',
+  rateTier: 2,
+  params: UserPath,
+  body: MergeUserBody,
+  response: User,
 });

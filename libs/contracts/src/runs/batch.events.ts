@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/define-event';
-import { Activity, RecipientRef } from '../messages/message.events';
+import { Activity } from '../messages/message.events';
+import { RecipientRef } from '../recipients/refs';
 
 /** Stream batch-<env>-<workflow>-<step>-<recipient>-<batch key>: one recipient's batches of one step. */
 export const BatchOpened = defineEvent(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/define-event';
-import { Activity, RecipientRef } from '../messages/message.events';
+import { Activity } from '../messages/message.events';
+import { RecipientRef } from '../recipients/refs';
 
 export const TriggerSource = z.object({
   type: z.enum(['api', 'workflow', 'schedule', 'test', 'bulk']),

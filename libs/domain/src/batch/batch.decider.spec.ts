@@ -2,7 +2,7 @@ import { fold } from '../shared/decider';
 import { BatchEvent, batchDecider, BatchPolicy, frequencyDecider, throttleDecider } from './batch.decider';
 
 const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const activity = (n: number, actor: string | null = `actor-${n}`) => ({ id: `a${n}`, actor, data: { n }, inserted_at: t(n) });
+const activity = (n: number, actor: string | null = `actor-${n}`) => ({ id: `a${n}`, actor: actor === null ? null : { type: 'user' as const, id: actor }, data: { n }, inserted_at: t(n) });
 const run = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const accumulate: BatchPolicy = { mode: 'accumulate', windowType: 'fixed', windowMs: 60_000, untilAt: null, extensionLimitMs: null, maxItems: null };
 
@@ -35,7 +35,7 @@ describe('batch decider', () => {
     const state = fold(batchDecider, events);
     expect(batchDecider.decide({ type: 'Close', timerId: 'stale', now: t(60) }, state)).toEqual([]);
     const [closed] = batchDecider.decide({ type: 'Close', timerId: `timer@${t(60)}`, now: t(60) }, state);
-    expect(closed).toMatchObject({ type: 'BatchClosed', data: { owner_run_id: run(1), reason: 'window', total_activities: 3, total_actors: 1, actors: ['actor-1'] } });
+    expect(closed).toMatchObject({ type: 'BatchClosed', data: { owner_run_id: run(1), reason: 'window', total_activities: 3, total_actors: 1, actors: [{ type: 'user', id: 'actor-1' }] } });
   });
 
   it('a run added twice (a retry) is not added again', () => {

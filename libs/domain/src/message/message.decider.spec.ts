@@ -8,7 +8,7 @@ const t1 = '2026-01-01T00:01:00.000Z';
 const message: MessageCreatedData = {
   message_id: id,
   channel: { id: '22222222-2222-4222-8222-222222222222', key: 'email', type: 'email', provider: 'smtp' },
-  recipient: 'u1',
+  recipient: { type: 'user', id: 'u1' },
   recipient_snapshot: { email: 'u1@example.com' },
   workflow: { key: 'welcome', categories: [], version: null },
   workflow_run_id: '33333333-3333-4333-8333-333333333333',

@@ -11,6 +11,6 @@ export const throttleStream = (environment: string, workflowKey: string, stepRef
   `throttle-${environment}-${workflowKey}-${stepRef}-${recipientKey}-${throttleKey}`;
 
 /** A recipient reference as one string: a user id, or `collection:id` for an object. */
-export function recipientKey(ref: string | { collection: string; id: string }): string {
-  return typeof ref === 'string' ? ref : `${ref.collection}:${ref.id}`;
+export function recipientKey(ref: { type: 'user'; id: string } | { type: 'object'; collection: string; id: string }): string {
+  return ref.type === 'user' ? ref.id : `${ref.collection}:${ref.id}`;
 }

@@ -1,10 +1,13 @@
+import { DomainError, invalidParams, resourceMissing } from '../shared/errors';
 import { assertNever, Decider } from '../shared/decider';
+import { decideAspects, emptyAspects, evolveAspects, RecipientAspects } from '../recipient/recipient-aspects';
 import { UserCommand } from './user.commands';
 import { UserEvent } from './user.events';
 
 export interface UserState {
   exists: boolean;
   properties: Record<string, unknown>;
+  aspects: RecipientAspects;
 }
 
 /** Merges properties: a key set to null is removed, others replace the previous value. */
@@ -19,15 +22,38 @@ export function mergeProperties(current: Record<string, unknown>, patch: Record<
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** The properties of a patch that change the current ones (null removes; undefined is ignored). */
+export function changedProperties(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null ? key in current : !sameJson(current[key], value)) changed[key] = value;
+  }
+  return changed;
+}
+
+const initialState = (): UserState => ({ exists: false, properties: {}, aspects: emptyAspects() });
+
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
-  initialState: () => ({ exists: false, properties: {} }),
+  initialState,
 
   evolve(state, event) {
     switch (event.type) {
       case 'UserIdentified':
-        return { exists: true, properties: mergeProperties(state.exists ? state.properties : {}, event.data.properties) };
+        return { ...state, exists: true, properties: mergeProperties(state.exists ? state.properties : {}, event.data.properties) };
       case 'UserDeleted':
-        return { exists: false, properties: {} };
+        return initialState();
+      case 'UserMerged': {
+        let aspects = state.aspects;
+        for (const p of event.data.preference_sets) aspects = { ...aspects, preferences: { ...aspects.preferences, [p.preference_set_id]: p.preferences } };
+        for (const c of event.data.channel_data) aspects = { ...aspects, channelData: { ...aspects.channelData, [c.channel_id]: { channel_type: c.channel_type, provider: c.provider, data: c.data } } };
+        return { ...state, aspects };
+      }
+      case 'PreferenceSetUpdated':
+      case 'PreferenceSetDeleted':
+      case 'ChannelDataSet':
+      case 'ChannelDataUnset':
+        return { ...state, aspects: evolveAspects(state.aspects, event) };
       default:
         return assertNever(event);
     }
@@ -37,18 +63,34 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
     switch (command.type) {
       case 'IdentifyUser': {
         // Only what changes is recorded; identifying with the same properties again is a no-op.
-        const changed: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(command.properties)) {
-          if (value === undefined) continue;
-          const current = state.properties[key];
-          if (value === null ? key in state.properties : !sameJson(current, value)) changed[key] = value;
-        }
-        if (state.exists && Object.keys(changed).length === 0) return [];
-        return [{ type: 'UserIdentified', data: { user_id: command.userId, properties: changed, identified_at: command.now } }];
+        const changed = changedProperties(state.properties, command.properties);
+        const aspects = decideAspects({ type: 'user', id: command.userId }, state.aspects, command.aspects ?? []);
+        if (state.exists && Object.keys(changed).length === 0 && aspects.length === 0) return [];
+        const identified: UserEvent[] = state.exists && Object.keys(changed).length === 0 ? [] : [{ type: 'UserIdentified', data: { user_id: command.userId, properties: changed, identified_at: command.now } }];
+        return [...identified, ...aspects];
       }
       case 'DeleteUser':
         if (!state.exists) return [];
         return [{ type: 'UserDeleted', data: { user_id: command.userId, deleted_at: command.now } }];
+      case 'UpdateUserAspects': {
+        const events = decideAspects({ type: 'user', id: command.userId }, state.aspects, command.commands);
+        if (events.length === 0 || state.exists) return events;
+        return [{ type: 'UserIdentified', data: { user_id: command.userId, properties: {}, identified_at: command.now } }, ...events];
+      }
+      case 'MergeUser': {
+        if (command.fromUserId === command.userId) {
+          throw invalidParams([{ field: 'from_user_id', message: 'cannot be the user merged into', type: 'merge_into_self' }], 'A user cannot be merged into itself');
+        }
+        if (!state.exists) throw resourceMissing('user');
+        if (!command.from.exists) throw new DomainError('resource_missing', `The user ${command.fromUserId} to merge from does not exist`, 'not_found');
+        const preference_sets = Object.entries(command.from.aspects.preferences)
+          .filter(([id]) => !state.aspects.preferences[id])
+          .map(([preference_set_id, preferences]) => ({ preference_set_id, preferences }));
+        const channel_data = Object.entries(command.from.aspects.channelData)
+          .filter(([id]) => !state.aspects.channelData[id])
+          .map(([channel_id, c]) => ({ channel_id, ...c }));
+        return [{ type: 'UserMerged', data: { user_id: command.userId, from_user_id: command.fromUserId, preference_sets, channel_data, merged_at: command.now } }];
+      }
       default:
         return assertNever(command);
     }

@@ -1,3 +1,4 @@
-import type { EventOf, UserDeleted, UserIdentified } from '@notify/contracts';
+import type { EventOf, UserDeleted, UserIdentified, UserMerged } from '@notify/contracts';
+import type { AspectEvent } from '../recipient/recipient-aspects';
 
-export type UserEvent = EventOf<typeof UserIdentified> | EventOf<typeof UserDeleted>;
+export type UserEvent = EventOf<typeof UserIdentified> | EventOf<typeof UserDeleted> | EventOf<typeof UserMerged> | AspectEvent;

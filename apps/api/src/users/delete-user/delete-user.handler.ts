@@ -1,21 +1,20 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { handleCommand } from '@notify/application';
-import { userDecider, userStream } from '@notify/domain';
-import { EventStore } from '@notify/eventstore';
-import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
+import { deleteUser, RecipientDeps } from '@notify/application';
+import { ReadYourWrites } from '@notify/platform';
 import { commandMetadata } from '../../shared/command-metadata';
+import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { DeleteUserCommand } from './delete-user.command';
 
 @CommandHandler(DeleteUserCommand)
 export class DeleteUserHandler implements ICommandHandler<DeleteUserCommand> {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(RECIPIENT_DEPS) private readonly deps: RecipientDeps,
     private readonly consistency: ReadYourWrites,
   ) {}
 
   async execute({ ctx, userId }: DeleteUserCommand): Promise<void> {
-    const outcome = await handleCommand(this.store, userStream(ctx.environment, userId), userDecider, { type: 'DeleteUser', userId, now: new Date().toISOString() }, commandMetadata(ctx));
+    const outcome = await deleteUser(this.deps, ctx.environment, userId, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
   }
 }

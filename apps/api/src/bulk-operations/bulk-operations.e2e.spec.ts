@@ -1,0 +1,141 @@
+import Knock from '@knocklabs/node';
+import { configureChannel } from '../../../../test/support/channels';
+import { countEvents, eventually, rejection } from '../../../../test/support/recipients';
+import { startTestApp, TestApp, TestEnvironment } from '../../../../test/support/test-app';
+
+type Operation = Awaited<ReturnType<Knock['bulkOperations']['get']>>;
+
+describe('bulk operations through @knocklabs/node', () => {
+  let t: TestApp;
+  let env: TestEnvironment;
+  let knock: Knock;
+  /** The operation is done, and every read model has caught up with what it wrote. */
+  const finished = async (k: Knock, op: Operation) => {
+    const done = await eventually(() => k.bulkOperations.get(op.id), (o) => o.status === 'completed' || o.status === 'failed');
+    await eventually(() => t.runtime.lag(), (lag) => lag === 0);
+    return done;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    env = await t.newEnvironment();
+    knock = t.knock(env.secretKey);
+  });
+  afterAll(async () => t?.close());
+
+  it('identifies 1,000 users in the background, with progress visible chunk by chunk', async () => {
+    const users = Array.from({ length: 1000 }, (_, i) => ({ id: `bulk-${i}`, name: `User ${i}`, plan: i % 2 ? 'pro' : 'free' }));
+    const op = await knock.users.bulk.identify({ users });
+    expect(op).toMatchObject({ __typename: 'BulkOperation', status: 'queued', estimated_total_rows: 1000, processed_rows: 0, progress_path: `/v1/bulk_operations/${op.id}` });
+    const seen = new Set<number>();
+    const done = await eventually(
+      () => knock.bulkOperations.get(op.id),
+      (o) => {
+        seen.add(o.processed_rows);
+        return o.status === 'completed';
+      },
+    );
+    expect(done).toMatchObject({ processed_rows: 1000, success_count: 1000, error_count: 0, error_items: [] });
+    expect(done.started_at).toEqual(expect.any(String));
+    expect(done.completed_at).toEqual(expect.any(String));
+    // Progress is recorded per chunk of 100: ten steps in the log, each visible to readers.
+    const steps = await t.sql<{ processed: number }>(
+      `SELECT (data->>'processed_rows')::int AS processed FROM es_events WHERE stream_id = $1 AND event_type = 'BulkOperationProgressed' ORDER BY global_position`,
+      [`bulk-operation-${env.slug}-${op.id}`],
+    );
+    expect(steps.map((s) => s.processed)).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    expect([...seen].every((n) => n % 100 === 0)).toBe(true);
+    // Items land in the other read models on their own schedule: eventually, not with the status.
+    const totalOf = (page: { page_info: object }) => (page.page_info as { total_count?: number }).total_count ?? 0;
+    const listed = await eventually(() => knock.users.list({ page_size: 1 }), (page) => totalOf(page) >= 1000);
+    expect(totalOf(listed)).toBe(1000);
+    expect(await knock.users.get('bulk-999')).toMatchObject({ name: 'User 999', plan: 'pro' });
+  });
+
+  it('records the items that fail, and carries on with the rest', async () => {
+    const missingChannel = '9b2c1d6e-0000-4000-8000-00000000dead';
+    const op = await knock.users.bulk.identify({ users: [{ id: 'fine-1' }, { id: 'broken', channel_data: { [missingChannel]: { tokens: ['x'] } } } as never, { id: 'fine-2' }] });
+    const done = await finished(knock, op);
+    expect(done).toMatchObject({ status: 'completed', processed_rows: 3, success_count: 2, error_count: 1, error_items: [{ id: 'broken', collection: null }] });
+    expect((await rejection(knock.users.get('broken'))).status).toBe(404);
+  });
+
+  it('runs every bulk endpoint', async () => {
+    const push = await configureChannel(t, { type: 'push', provider: 'push_fcm', environments: [env.slug] });
+    await finished(knock, await knock.users.bulk.identify({ users: [{ id: 'x1', channel_data: { [push.id]: { tokens: ['t'] } } } as never, { id: 'x2' }, { id: 'x3' }] }));
+    expect(await knock.users.getChannelData('x1', push.id)).toMatchObject({ data: { tokens: ['t'] } });
+
+    await finished(knock, await knock.users.bulk.setPreferences({ user_ids: ['x1', 'x2'], preferences: { channel_types: { email: false } } }));
+    expect(await knock.users.getPreferences('x2', 'default')).toMatchObject({ channel_types: { email: false } });
+
+    await finished(knock, await knock.objects.bulk.set('rooms', { objects: [{ id: 'r1', name: 'One' }, { id: 'r2', name: 'Two' }] }));
+    expect((await knock.objects.get('rooms', 'r2')).properties).toEqual({ name: 'Two' });
+
+    await finished(knock, await knock.objects.bulk.addSubscriptions('rooms', { subscriptions: [{ id: 'r1', recipients: ['x1', 'x2'], properties: { p: 1 } }, { id: 'r2', recipients: ['x3'] }] }));
+    expect((await knock.objects.listSubscriptions('rooms', 'r1')).entries).toHaveLength(2);
+
+    await finished(knock, await knock.objects.bulk.deleteSubscriptions('rooms', { subscriptions: [{ id: 'r1', recipients: ['x1'] }] }));
+    expect((await knock.objects.listSubscriptions('rooms', 'r1')).entries.map((s) => (s.recipient as { id: string }).id)).toEqual(['x2']);
+
+    await finished(knock, await knock.objects.bulk.delete('rooms', { object_ids: ['r2'] }));
+    expect((await rejection(knock.objects.get('rooms', 'r2'))).status).toBe(404);
+
+    await finished(knock, await knock.tenants.bulk.set({ tenants: ['bare', { id: 'named', name: 'Named' }] }));
+    expect(await knock.tenants.get('named')).toMatchObject({ name: 'Named' });
+    expect(await knock.tenants.get('bare')).toMatchObject({ id: 'bare' });
+
+    await finished(knock, await knock.tenants.bulk.delete({ tenant_ids: ['bare', 'named'] }));
+    expect((await rejection(knock.tenants.get('named'))).status).toBe(404);
+
+    await finished(knock, await knock.users.bulk.delete({ user_ids: ['x1', 'x3'] }));
+    expect((await rejection(knock.users.get('x1'))).status).toBe(404);
+    expect(await knock.users.get('x2')).toMatchObject({ id: 'x2' });
+  });
+
+  it('refuses more than 1,000 items, malformed items and unknown fields with 422, writing nothing', async () => {
+    const before = await countEvents(t);
+    const tooMany = await rejection(knock.users.bulk.delete({ user_ids: Array.from({ length: 1001 }, (_, i) => `u${i}`) }));
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.error.errors).toEqual([expect.objectContaining({ field: 'user_ids' })]);
+    expect((await rejection(knock.users.bulk.identify({ users: [{ name: 'no id' } as never] }))).status).toBe(422);
+    expect((await rejection(knock.objects.bulk.set('rooms', { objects: [{ id: 'ok' }], extra: 1 } as never))).status).toBe(422);
+    expect((await rejection(knock.tenants.bulk.delete({ tenant_ids: [] }))).status).toBe(422);
+    expect(await countEvents(t)).toBe(before);
+    expect((await rejection(knock.bulkOperations.get('9b2c1d6e-0000-4000-8000-000000000000'))).status).toBe(404);
+  });
+});
+
+describe('the batch deduplication limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_ENABLED: 'true' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('keeps one update per entity per second on bulk endpoints and names the dropped ids in x-ratelimited-user-ids', async () => {
+    const env = await t.newEnvironment();
+    const first = await t.http('POST', '/v1/users/bulk/identify', { key: env.secretKey, body: { users: [{ id: 'a', n: 1 }, { id: 'b' }, { id: 'a', n: 2 }] } });
+    expect(first.status).toBe(200);
+    expect(first.body.estimated_total_rows).toBe(2);
+    expect(first.headers.get('x-ratelimited-user-ids')).toBe('a');
+    // Tier 1: one bulk request per second per environment, so the next one waits a second; by
+    // then the entities' window has passed as well.
+    await new Promise((r) => setTimeout(r, 1100));
+    const second = await t.http('POST', '/v1/users/bulk/delete', { key: env.secretKey, body: { user_ids: ['a', 'c'] } });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-ratelimited-user-ids')).toBeNull();
+    const tooSoon = await t.http('POST', '/v1/users/bulk/delete', { key: env.secretKey, body: { user_ids: ['c'] } });
+    expect(tooSoon.status).toBe(429);
+  });
+
+  it('applies to the batch subscription endpoint per object and recipient', async () => {
+    const env = await t.newEnvironment();
+    const added = await t.http('POST', '/v1/objects/projects/p1/subscriptions', { key: env.secretKey, body: { recipients: ['u1', 'u2'] } });
+    expect(added.status).toBe(200);
+    const again = await t.http('POST', '/v1/objects/projects/p1/subscriptions', { key: env.secretKey, body: { recipients: ['u1', 'u3'] } });
+    expect(again.headers.get('x-ratelimited-recipient-ids')).toBe('u1');
+    expect(again.body.map((s: { recipient: { id: string } }) => s.recipient.id)).toEqual(['u3']);
+    const other = await t.http('POST', '/v1/objects/projects/p2/subscriptions', { key: env.secretKey, body: { recipients: ['u1'] } });
+    expect(other.headers.get('x-ratelimited-recipient-ids')).toBeNull();
+  });
+});

@@ -1,0 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import { RecipientRefT } from '@notify/contracts';
+import { RequestContext } from '@notify/http';
+
+export class UnsetChannelDataCommand extends Command<void> {
+  constructor(
+    readonly ctx: RequestContext,
+    readonly recipient: RecipientRefT,
+    readonly channelId: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,11 @@
+import { Query } from '@nestjs/cqrs';
+import { TenantT } from '@notify/contracts';
+
+export class GetTenantQuery extends Query<TenantT> {
+  constructor(
+    readonly environment: string,
+    readonly tenantId: string,
+  ) {
+    super();
+  }
+}

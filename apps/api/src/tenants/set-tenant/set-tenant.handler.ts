@@ -1,0 +1,27 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { RecipientDeps, setTenant } from '@notify/application';
+import { TenantT } from '@notify/contracts';
+import { resourceMissing } from '@notify/domain';
+import { ReadYourWrites } from '@notify/platform';
+import { TenantQueries } from '@notify/projections/tenants';
+import { commandMetadata } from '../../shared/command-metadata';
+import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
+import { SetTenantCommand } from './set-tenant.command';
+
+@CommandHandler(SetTenantCommand)
+export class SetTenantHandler implements ICommandHandler<SetTenantCommand> {
+  constructor(
+    @Inject(RECIPIENT_DEPS) private readonly deps: RecipientDeps,
+    private readonly consistency: ReadYourWrites,
+    private readonly tenants: TenantQueries,
+  ) {}
+
+  async execute({ ctx, tenantId, body }: SetTenantCommand): Promise<TenantT> {
+    const outcome = await setTenant(this.deps, ctx.environment, tenantId, body, commandMetadata(ctx));
+    await this.consistency.settle(outcome.append, outcome.events);
+    const tenant = await this.tenants.get(ctx.environment, tenantId);
+    if (!tenant) throw resourceMissing('tenant');
+    return tenant;
+  }
+}

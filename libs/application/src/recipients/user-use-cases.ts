@@ -1,0 +1,72 @@
+import { IdentifyUserBodyT } from '@notify/contracts';
+import { AspectCommand, fold, UserEvent, userDecider, UserState, userStream } from '@notify/domain';
+import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
+import { inlineAspects } from './aspects';
+import { eventIdsFor } from './event-ids';
+import { Idempotency, RecipientDeps } from './ports';
+
+export type UserOutcome = CommandOutcome<UserState, UserEvent>;
+
+/** Splits an identify body into properties and inline aspects. */
+export function identifyProperties(body: IdentifyUserBodyT | Record<string, unknown>): { properties: Record<string, unknown>; inline: Pick<IdentifyUserBodyT, 'channel_data' | 'preferences'> } {
+  const { channel_data, preferences, ...properties } = body as IdentifyUserBodyT;
+  return { properties, inline: { channel_data, preferences } };
+}
+
+export async function identifyUser(
+  deps: RecipientDeps,
+  environment: string,
+  userId: string,
+  body: IdentifyUserBodyT | Record<string, unknown>,
+  metadata: CommandMetadata,
+  options: Idempotency = {},
+): Promise<UserOutcome> {
+  const now = new Date().toISOString();
+  const { properties, inline } = identifyProperties(body);
+  const aspects = await inlineAspects(deps.channels, environment, inline, now);
+  const stream = userStream(environment, userId);
+  return handleCommand(deps.store, stream, userDecider, { type: 'IdentifyUser', userId, properties, aspects, now }, metadata, { eventId: eventIdsFor(options.seed, stream) });
+}
+
+export async function deleteUser(deps: RecipientDeps, environment: string, userId: string, metadata: CommandMetadata, options: Idempotency = {}): Promise<UserOutcome> {
+  const stream = userStream(environment, userId);
+  return handleCommand(deps.store, stream, userDecider, { type: 'DeleteUser', userId, now: new Date().toISOString() }, metadata, { eventId: eventIdsFor(options.seed, stream) });
+}
+
+export async function updateUserAspects(
+  deps: RecipientDeps,
+  environment: string,
+  userId: string,
+  commands: AspectCommand[],
+  metadata: CommandMetadata,
+  options: Idempotency = {},
+): Promise<UserOutcome> {
+  const stream = userStream(environment, userId);
+  return handleCommand(deps.store, stream, userDecider, { type: 'UpdateUserAspects', userId, commands, now: new Date().toISOString() }, metadata, {
+    eventId: eventIdsFor(options.seed, stream),
+  });
+}
+
+/**
+ * Merges `fromUserId` into `userId`: UserMerged on the target (what moved), then UserDeleted on
+ * the source. The ids derive from the source's revision, so retrying a merge that stopped
+ * between the two appends finishes it instead of recording it twice.
+ */
+export async function mergeUser(deps: RecipientDeps, environment: string, userId: string, fromUserId: string, metadata: CommandMetadata): Promise<UserOutcome[]> {
+  const sourceStream = userStream(environment, fromUserId);
+  const history = fromUserId === userId ? [] : await deps.store.readStream(sourceStream);
+  const source = fold(userDecider, history.map(toDomainEvent) as UserEvent[]);
+  const seed = `merge:${fromUserId}:${history.length ? history[history.length - 1].revision : 'none'}`;
+  const now = new Date().toISOString();
+  const targetStream = userStream(environment, userId);
+  const merged = await handleCommand(
+    deps.store,
+    targetStream,
+    userDecider,
+    { type: 'MergeUser', userId, fromUserId, from: { exists: source.exists, aspects: source.aspects }, now },
+    metadata,
+    { eventId: eventIdsFor(seed, targetStream) },
+  );
+  const deleted = await handleCommand(deps.store, sourceStream, userDecider, { type: 'DeleteUser', userId: fromUserId, now }, metadata, { eventId: eventIdsFor(seed, sourceStream) });
+  return [merged, deleted];
+}

@@ -1,0 +1,1 @@
+export const bulkOperationStream = (environment: string, bulkOperationId: string) => `bulk-operation-${environment}-${bulkOperationId}`;

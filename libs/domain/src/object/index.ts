@@ -1,0 +1,4 @@
+export * from './object.commands';
+export * from './object.decider';
+export * from './object.events';
+export * from './object.streams';

@@ -1,0 +1,191 @@
+import type { ConditionT } from '@notify/contracts';
+
+export type Condition = ConditionT;
+
+export interface ConditionContext {
+  /** The run's variables: `recipient`, `actor`, `data`, `tenant`, `vars`, ... */
+  variables: Record<string, unknown>;
+  /** Evaluation time (ISO 8601); relative timestamps are measured from it. */
+  now: string;
+  /** Keys of the audiences the recipient belongs to. */
+  audiences?: readonly string[];
+}
+
+/** Arguments that name a variable (`data.dino`) are read from the run; anything else is literal. */
+const VARIABLE_ROOTS = /^(recipient|actor|data|tenant|vars|workflow|refs|message|run)\.[^\s]+$/;
+
+export function lookup(variables: Record<string, unknown>, path: string): unknown {
+  let current: unknown = variables;
+  for (const part of path.split('.')) {
+    if (current === null || current === undefined) return undefined;
+    if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
+    else if (typeof current === 'object') current = (current as Record<string, unknown>)[part];
+    else return undefined;
+  }
+  return current;
+}
+
+function resolveArgument(argument: string | null, ctx: ConditionContext): unknown {
+  if (argument === null) return null;
+  if (VARIABLE_ROOTS.test(argument)) {
+    const value = lookup(ctx.variables, argument);
+    if (value !== undefined) return value;
+  }
+  return argument;
+}
+
+const isNumeric = (v: unknown): boolean => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
+
+function equal(a: unknown, b: unknown): boolean {
+  if (a === undefined || a === null || b === undefined || b === null) return (a ?? null) === (b ?? null);
+  if (isNumeric(a) && isNumeric(b)) return Number(a) === Number(b);
+  if (typeof a === 'object' || typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
+  return String(a) === String(b);
+}
+
+const UNITS: Record<string, number> = { second: 1e3, minute: 6e4, hour: 36e5, day: 864e5, week: 6048e5 };
+
+/** Milliseconds since the epoch for ISO timestamps, unix seconds or ms, `now`, or `-7 days` / `+2 hours`. */
+export function toTime(value: unknown, now: string): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value < 1e11 ? value * 1000 : value;
+  if (typeof value !== 'string') return undefined;
+  const s = value.trim();
+  if (s === 'now') return Date.parse(now);
+  const relative = /^([+-]?\d+)\s*(second|minute|hour|day|week)s?(\s+ago)?$/i.exec(s);
+  if (relative) {
+    const amount = Number(relative[1]) * (relative[3] ? -1 : 1);
+    return Date.parse(now) + amount * UNITS[relative[2].toLowerCase()];
+  }
+  if (/^\d+$/.test(s)) return toTime(Number(s), now);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(s)) return undefined;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+const dateOf = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+function compare(a: unknown, b: unknown, now: string): number | undefined {
+  if (isNumeric(a) && isNumeric(b)) return Number(a) - Number(b);
+  const ta = toTime(a, now);
+  const tb = toTime(b, now);
+  return ta !== undefined && tb !== undefined ? ta - tb : undefined;
+}
+
+function isEmpty(v: unknown): boolean {
+  if (v === null || v === undefined || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.keys(v).length === 0;
+  return false;
+}
+
+function contains(haystack: unknown, needle: unknown): boolean {
+  if (Array.isArray(haystack)) return haystack.some((h) => equal(h, needle));
+  if (typeof haystack === 'string') return needle !== null && needle !== undefined && haystack.includes(String(needle));
+  if (haystack && typeof haystack === 'object') return typeof needle === 'string' && needle in haystack;
+  return false;
+}
+
+/** A list argument: an array variable, a JSON array, or comma-separated values. */
+function asList(arg: unknown): unknown[] {
+  if (Array.isArray(arg)) return arg;
+  if (typeof arg !== 'string') return arg === null || arg === undefined ? [] : [arg];
+  const s = arg.trim();
+  if (s.startsWith('[')) {
+    try {
+      const parsed = JSON.parse(s) as unknown;
+      if (Array.isArray(parsed)) return parsed;
+    } catch {
+      // not JSON: split below
+    }
+  }
+  return s === '' ? [] : s.split(',').map((x) => x.trim());
+}
+
+function between(value: number | undefined, bounds: unknown[], toNumber: (v: unknown) => number | undefined): boolean {
+  if (value === undefined || bounds.length !== 2) return false;
+  const [low, high] = bounds.map(toNumber);
+  return low !== undefined && high !== undefined && value >= low && value <= high;
+}
+
+export function evaluateCondition(condition: Condition, ctx: ConditionContext): boolean {
+  const value = lookup(ctx.variables, condition.variable);
+  const arg = resolveArgument(condition.argument, ctx);
+  const num = (v: unknown) => (isNumeric(v) ? Number(v) : undefined);
+  switch (condition.operator) {
+    case 'equal_to':
+      return equal(value, arg);
+    case 'not_equal_to':
+      return !equal(value, arg);
+    case 'greater_than': {
+      const c = compare(value, arg, ctx.now);
+      return c !== undefined && c > 0;
+    }
+    case 'less_than': {
+      const c = compare(value, arg, ctx.now);
+      return c !== undefined && c < 0;
+    }
+    case 'greater_than_or_equal_to': {
+      const c = compare(value, arg, ctx.now);
+      return c !== undefined && c >= 0;
+    }
+    case 'less_than_or_equal_to': {
+      const c = compare(value, arg, ctx.now);
+      return c !== undefined && c <= 0;
+    }
+    case 'contains':
+      return contains(value, arg);
+    case 'not_contains':
+      return !contains(value, arg);
+    case 'empty':
+      return isEmpty(value);
+    case 'not_empty':
+      return !isEmpty(value);
+    case 'exists':
+      return value !== undefined && value !== null;
+    case 'not_exists':
+      return value === undefined || value === null;
+    case 'contains_all': {
+      const wanted = asList(arg);
+      return wanted.length > 0 && wanted.every((w) => contains(value, w));
+    }
+    case 'not_contains_all': {
+      const wanted = asList(arg);
+      return !(wanted.length > 0 && wanted.every((w) => contains(value, w)));
+    }
+    case 'is_timestamp':
+      return toTime(value, ctx.now) !== undefined;
+    case 'is_not_timestamp':
+      return toTime(value, ctx.now) === undefined;
+    case 'is_timestamp_on_or_after': {
+      const [t, a] = [toTime(value, ctx.now), toTime(arg, ctx.now)];
+      return t !== undefined && a !== undefined && t >= a;
+    }
+    case 'is_timestamp_before': {
+      const [t, a] = [toTime(value, ctx.now), toTime(arg, ctx.now)];
+      return t !== undefined && a !== undefined && t < a;
+    }
+    case 'is_timestamp_on_or_after_date': {
+      const [t, a] = [toTime(value, ctx.now), toTime(arg, ctx.now)];
+      return t !== undefined && a !== undefined && dateOf(t) >= dateOf(a);
+    }
+    case 'is_timestamp_before_date': {
+      const [t, a] = [toTime(value, ctx.now), toTime(arg, ctx.now)];
+      return t !== undefined && a !== undefined && dateOf(t) < dateOf(a);
+    }
+    case 'is_timestamp_between':
+      return between(toTime(value, ctx.now), asList(arg), (v) => toTime(v, ctx.now));
+    case 'is_between':
+      return between(num(value), asList(arg), num);
+    case 'is_audience_member':
+      return typeof arg === 'string' && (ctx.audiences ?? []).includes(arg);
+    case 'is_not_audience_member':
+      return !(typeof arg === 'string' && (ctx.audiences ?? []).includes(arg));
+    default: {
+      const unknown: never = condition.operator;
+      throw new Error(`Unknown condition operator ${String(unknown)}`);
+    }
+  }
+}
+
+/** Every condition must hold (an empty list holds). */
+export const allConditionsHold = (conditions: readonly Condition[] | null | undefined, ctx: ConditionContext) => (conditions ?? []).every((c) => evaluateCondition(c, ctx));

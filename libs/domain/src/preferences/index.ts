@@ -1,0 +1,3 @@
+export * from './preference-set';
+export * from './conditions';
+export * from './evaluate-preferences';

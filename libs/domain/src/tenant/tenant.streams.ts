@@ -1,0 +1,1 @@
+export const tenantStream = (environment: string, tenantId: string) => `tenant-${environment}-${tenantId}`;

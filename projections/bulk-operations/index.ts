@@ -1,0 +1,3 @@
+export * from './bulk-operations.migration';
+export * from './bulk-operations.projection';
+export * from './bulk-operations.queries';

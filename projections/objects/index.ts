@@ -1,0 +1,3 @@
+export * from './objects.migration';
+export * from './objects.projection';
+export * from './objects.queries';

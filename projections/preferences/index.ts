@@ -1,0 +1,3 @@
+export * from './preferences.migration';
+export * from './preferences.projection';
+export * from './preferences.queries';

@@ -1,0 +1,3 @@
+export * from './subscriptions.migration';
+export * from './subscriptions.projection';
+export * from './subscriptions.queries';

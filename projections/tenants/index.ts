@@ -1,0 +1,3 @@
+export * from './tenants.migration';
+export * from './tenants.projection';
+export * from './tenants.queries';
