@@ -49,6 +49,21 @@ describe('users through @knocklabs/node', () => {
     expect((await rejection(knock.users.get('nobody'))).status).toBe(404);
   });
 
+  it('sets, reads and unsets channel data; a set creates the user; a missing channel is channel_invalid', async () => {
+    const set = await knock.users.setChannelData('fresh', slack.id, { data: { connections: [{ user_id: 'U123' }], token: { access_token: 'xoxb-1' } } });
+    expect(set).toMatchObject({ __typename: 'ChannelData', channel_id: slack.id, provider: 'chat_slack', data: { connections: [{ user_id: 'U123' }] } });
+    expect(await knock.users.get('fresh')).toMatchObject({ id: 'fresh' });
+    await knock.users.setChannelData('fresh', push.id, { data: { devices: [{ token: 'd1', locale: 'en', timezone: 'Europe/Paris' }] } });
+    expect(await knock.users.getChannelData('fresh', push.id)).toMatchObject({ data: { devices: [{ token: 'd1', locale: 'en', timezone: 'Europe/Paris' }] } });
+    await knock.users.unsetChannelData('fresh', slack.id);
+    expect((await rejection(knock.users.getChannelData('fresh', slack.id))).status).toBe(404);
+    const before = await countEvents(t);
+    const missing = await rejection(knock.users.setChannelData('fresh', '9b2c1d6e-0000-4000-8000-00000000beef', { data: { tokens: ['x'] } }));
+    expect(missing).toMatchObject({ status: 422, error: { code: 'channel_invalid' } });
+    expect((await rejection(knock.users.setChannelData('fresh', push.id, { data: { tokens: 'not-a-list' } } as never))).status).toBe(422);
+    expect(await countEvents(t)).toBe(before);
+  });
+
   it('lists users across pages, with include[]=preferences', async () => {
     const e = await t.newEnvironment();
     const k = t.knock(e.secretKey);
