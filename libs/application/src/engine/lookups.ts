@@ -1,0 +1,46 @@
+import type { PreferenceSetDataT, RecipientRefT, WorkflowSnapshotT } from '@notify/contracts';
+import type { PreferenceLayers } from '@notify/domain';
+import type { TemplateResources } from '@notify/templating';
+
+export interface ChannelView {
+  id: string;
+  key: string;
+  type: string;
+  provider: string;
+  settings: { channel_settings: Record<string, unknown>; provider_settings: Record<string, unknown>; is_sandbox: boolean } | null;
+}
+
+export interface RecipientView {
+  ref: RecipientRefT;
+  /** User or object properties as stored, plus `id` (and `collection` for objects). */
+  properties: Record<string, unknown>;
+}
+
+export interface WorkflowView {
+  snapshot: WorkflowSnapshotT;
+  active: boolean;
+  valid: boolean;
+  triggerDataSchema: Record<string, unknown> | null;
+}
+
+/**
+ * Everything the engine reads from elsewhere: workflow definitions, recipients, preferences,
+ * channels, templates. The worker implements it over the read models; tests may fake it.
+ * Every method takes the environment.
+ */
+export interface EngineLookups {
+  workflow(environment: string, key: string): Promise<WorkflowView | undefined>;
+  recipient(environment: string, ref: RecipientRefT): Promise<RecipientView | undefined>;
+  tenant(environment: string, id: string): Promise<Record<string, unknown> | undefined>;
+  preferenceLayers(environment: string, ref: RecipientRefT, tenant: string | null): Promise<PreferenceLayers>;
+  channelByKey(environment: string, key: string): Promise<ChannelView | undefined>;
+  /** The channels of a channel group, in rule order, that apply to this recipient. */
+  channelGroup(environment: string, key: string): Promise<{ channels: string[]; operator: 'any' | 'all' } | undefined>;
+  channelData(environment: string, ref: RecipientRefT, channelId: string): Promise<Record<string, unknown> | undefined>;
+  /** Pages of an object's subscribers. */
+  subscribers(environment: string, collection: string, id: string, after?: string): Promise<{ recipients: RecipientRefT[]; after: string | null }>;
+  vars(environment: string): Promise<Record<string, unknown>>;
+  templateResources(environment: string, options: { tenant: string | null }): TemplateResources;
+}
+
+export type { PreferenceSetDataT };
