@@ -63,10 +63,11 @@ export class SmtpProvider extends BaseProvider<EmailContent> {
       ignoreTLS: settings.ignore_tls === true,
       requireTLS: settings.require_tls === true,
       tls: { rejectUnauthorized: settings.tls_reject_unauthorized !== false },
-      connectionTimeout: exchange.timeoutMs,
-      greetingTimeout: exchange.timeoutMs,
-      socketTimeout: exchange.timeoutMs,
-      dnsTimeout: exchange.timeoutMs,
+      // The exchange's deadline ends the wait; these only make sure the socket goes away after it.
+      connectionTimeout: exchange.timeoutMs + 1000,
+      greetingTimeout: exchange.timeoutMs + 1000,
+      socketTimeout: exchange.timeoutMs + 1000,
+      dnsTimeout: exchange.timeoutMs + 1000,
     });
     const logRequest = {
       method: 'SMTP',
