@@ -5,8 +5,11 @@ export const REDACTED = '[REDACTED]';
 /** Headers whose whole value is a credential (Basic auth is base64, so value search alone would miss it). */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token']);
 
-/** Keys of settings, channel data and query strings whose values are secrets. */
+/** Keys of settings, channel data and query strings whose values are secrets... */
 const SECRET_KEY = /(pass(word)?|secret|token|api_?key|private_?key|assertion|credential|signing_?key|^auth$)/i;
+/** ...unless they name an identifier or an address (`private_key_id`, `api_key_sid`, `token_uri`). */
+const NOT_SECRET_KEY = /(_id|_sid|_ur[il])$/i;
+const isSecretKey = (key: string) => SECRET_KEY.test(key) && !NOT_SECRET_KEY.test(key);
 /**
  * Keys of request and response bodies whose values are secrets. Narrower than SECRET_KEY: a
  * bare `token` in a body is a push device token, which the log keeps so a failure can be traced.
@@ -51,7 +54,7 @@ export class Redactor {
     } else if (Array.isArray(value)) {
       for (const item of value) this.collect(item, underSecretKey);
     } else if (value && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) this.collect(item, underSecretKey || SECRET_KEY.test(key));
+      for (const [key, item] of Object.entries(value)) this.collect(item, underSecretKey || isSecretKey(key));
     }
     return this;
   }
@@ -73,7 +76,7 @@ export class Redactor {
     try {
       const parsed = new URL(url);
       if (parsed.password) parsed.password = REDACTED;
-      for (const key of [...parsed.searchParams.keys()]) if (SECRET_KEY.test(key)) parsed.searchParams.set(key, REDACTED);
+      for (const key of [...parsed.searchParams.keys()]) if (isSecretKey(key)) parsed.searchParams.set(key, REDACTED);
       return this.text(parsed.toString());
     } catch {
       return this.text(url);
@@ -104,7 +107,7 @@ export class Redactor {
 /** Known credential headers, and custom ones whose name says what they hold (`x-auth-token`, `x-api-key`). */
 function isSecretHeader(name: string): boolean {
   const lower = name.toLowerCase();
-  return SECRET_HEADERS.has(lower) || SECRET_KEY.test(lower.replace(/-/g, '_'));
+  return SECRET_HEADERS.has(lower) || isSecretKey(lower.replace(/-/g, '_'));
 }
 
 function tryParseJson(text: string): unknown {
