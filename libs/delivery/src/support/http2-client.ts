@@ -63,7 +63,7 @@ export class Http2Session {
     } catch (error) {
       const failure = deadline.aborted
         ? this.exchange.abortReason()
-        : { code: 'network_error' as const, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+        : { code: 'network_error' as const, reason: describe(this.failure ?? error) };
       this.exchange.record({ request: logRequest, error: `${failure.code}: ${failure.reason}`, duration_ms: Math.round(performance.now() - started) });
       return { kind: 'error', ...failure };
     }
@@ -74,6 +74,13 @@ export class Http2Session {
     // A session whose peer never answers would hold the process open; give it a moment, then drop it.
     setTimeout(() => this.session.destroy(), 1000).unref();
   }
+}
+
+/** A stream cancelled because its session failed carries the session's error (ECONNREFUSED, ...) as its cause. */
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const root = e.code === 'ERR_HTTP2_STREAM_CANCEL' && e.cause ? e.cause : e;
+  return root.code ? `${root.code}${root.message && !root.message.startsWith(root.code) ? ` (${root.message})` : ''}` : root.message;
 }
 
 function parseJson(text: string): unknown {
