@@ -50,7 +50,7 @@ function payloadOf(response: PeerResponse): { headers: Record<string, string>; b
 
 /** An HTTP/1.1 server on 127.0.0.1 that records every request and answers as `respond` says. */
 export async function startHttpPeer(respond: Responder): Promise<Peer> {
-  const peer = { requests: [] as RecordedRequest[], respond } as Peer;
+  const peer = { requests: [] as RecordedRequest[], respond };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -64,17 +64,18 @@ export async function startHttpPeer(respond: Responder): Promise<Peer> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  peer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  peer.close = () => {
-    server.closeAllConnections();
-    return new Promise((resolve) => server.close(() => resolve()));
-  };
-  return peer;
+  return Object.assign(peer, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
 }
 
 /** The same over cleartext HTTP/2 (h2c), as APNs speaks HTTP/2 only. */
 export async function startHttp2Peer(respond: Responder): Promise<Peer> {
-  const peer = { requests: [] as RecordedRequest[], respond } as Peer;
+  const peer = { requests: [] as RecordedRequest[], respond };
   const server = http2.createServer();
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on('session', (session) => {
@@ -96,12 +97,13 @@ export async function startHttp2Peer(respond: Responder): Promise<Peer> {
     stream.on('error', () => undefined);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  peer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  peer.close = () => {
-    for (const session of sessions) session.destroy();
-    return new Promise((resolve) => server.close(() => resolve()));
-  };
-  return peer;
+  return Object.assign(peer, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      for (const session of sessions) session.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
 }
 
 export interface ReceivedMail {
@@ -121,7 +123,7 @@ export interface SmtpPeer {
 
 /** A real SMTP server (smtp-server) that requires the given login and keeps what it receives. */
 export async function startSmtpPeer(credentials: { user: string; pass: string }): Promise<SmtpPeer> {
-  const peer = { messages: [] as ReceivedMail[], rejectRecipient: () => undefined } as SmtpPeer;
+  const peer = { messages: [] as ReceivedMail[], rejectRecipient: (() => undefined) as SmtpPeer['rejectRecipient'] };
   const server = new SMTPServer({
     authMethods: ['PLAIN', 'LOGIN'],
     allowInsecureAuth: true,
@@ -152,9 +154,11 @@ export async function startSmtpPeer(credentials: { user: string; pass: string })
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  peer.port = (server.server.address() as AddressInfo).port;
-  peer.close = () => new Promise((resolve) => server.close(() => resolve()));
-  return peer;
+  // The same object, so that a test's later `rejectRecipient = ...` reaches the callbacks above.
+  return Object.assign(peer, {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
 }
 
 /** A TCP server that accepts connections and never says a word (an SMTP server that hangs). */
