@@ -22,8 +22,14 @@ describe('Redactor', () => {
   });
 
   it('redacts secret-named body fields and known values, keeping device tokens', () => {
-    const body = redactor.body({ assertion: 'eyJ.x.y', access_token: 'ya29.zzz', message: { token: 'device-token-1', note: 'key re_live_abcdef123456' }, list: [{ client_secret: 's3' }] });
-    expect(body).toEqual({ assertion: REDACTED, access_token: REDACTED, message: { token: 'device-token-1', note: `key ${REDACTED}` }, list: [{ client_secret: REDACTED }] });
+    const body = redactor.body({ assertion: 'eyJ.x.y', access_token: 'ya29.zzz', message: { token: 'device-token-1', note: 'key re_live_abcdef123456' }, list: [{ client_secret: 's3' }], headers: { 'X-Api-Key': 'k1', 'X-Entity': 'e' } });
+    expect(body).toEqual({
+      assertion: REDACTED,
+      access_token: REDACTED,
+      message: { token: 'device-token-1', note: `key ${REDACTED}` },
+      list: [{ client_secret: REDACTED }],
+      headers: { 'X-Api-Key': REDACTED, 'X-Entity': 'e' },
+    });
   });
 
   it('redacts URL passwords, secret query parameters and known values in URLs', () => {

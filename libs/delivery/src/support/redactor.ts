@@ -88,7 +88,7 @@ export class Redactor {
     if (Array.isArray(body)) return body.map((item) => this.body(item));
     if (body && typeof body === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(body)) out[key] = SECRET_FIELD.test(key) && value != null && typeof value !== 'object' ? REDACTED : this.body(value);
+      for (const [key, value] of Object.entries(body)) out[key] = SECRET_FIELD.test(key.replace(/-/g, '_')) && value != null && typeof value !== 'object' ? REDACTED : this.body(value);
       return out;
     }
     return body;
