@@ -54,7 +54,7 @@ export class ApnsProvider extends BaseProvider<PushContent> {
       : { ...content.data, notify_message_id: request.messageId, aps: { alert: { title: content.title, body: content.body }, sound: 'default' } };
 
     const session = new Http2Session(origin, exchange);
-    const invalidTokens: string[] = [];
+    const gone = new Set<string>();
     let retryAfterMs: number | undefined;
     try {
       const targets = await Promise.all(
@@ -73,7 +73,7 @@ export class ApnsProvider extends BaseProvider<PushContent> {
           );
           if (isSuccess(outcome)) return { target: `token:${token}`, outcome: 'sent', providerMessageId: outcome.headers['apns-id'] ?? apnsId };
           const failure = failureOf(outcome, describeApnsError);
-          if (failure.code === 'apns_unregistered') invalidTokens.push(token);
+          if (failure.code === 'apns_unregistered') gone.add(token);
           if (failure.code === 'apns_expiredprovidertoken') {
             // Our clock and Apple's disagree about the token's age: mint a new one next time.
             this.providerTokens.delete(tokenKey(settings));
@@ -83,7 +83,8 @@ export class ApnsProvider extends BaseProvider<PushContent> {
           return { target: `token:${token}`, outcome: 'failed', retryable: failure.retryable, reason: failure.reason, ...(failure.code ? { code: failure.code } : {}) };
         }),
       );
-      return exchange.fannedOut(targets, invalidTokens, retryAfterMs);
+      // In the order of the channel data, not of the answers.
+      return exchange.fannedOut(targets, tokens.filter((t) => gone.has(t)), retryAfterMs);
     } finally {
       session.close();
     }

@@ -66,7 +66,7 @@ export class FcmProvider extends BaseProvider<PushContent> {
     const project = stringSetting(config.settings, 'project_id') ?? account.project_id;
     const url = `${baseUrlOf(config.baseUrl, 'https://fcm.googleapis.com')}/v1/projects/${encodeURIComponent(project)}/messages:send`;
     const data = stringValues({ ...content.data, notify_message_id: request.messageId });
-    const invalidTokens: string[] = [];
+    const gone = new Set<string>();
     let retryAfterMs: number | undefined;
     const targets = await Promise.all(
       tokens.map(async (token): Promise<DeliveryTargetResult> => {
@@ -82,7 +82,7 @@ export class FcmProvider extends BaseProvider<PushContent> {
           return { target: `token:${token}`, outcome: 'sent', ...(name ? { providerMessageId: name } : {}) };
         }
         const failure = failureOf(outcome, describeFcmError);
-        if (failure.code === 'fcm_unregistered') invalidTokens.push(token);
+        if (failure.code === 'fcm_unregistered') gone.add(token);
         // Our access token was refused: mint a new one on the next attempt.
         if (status === 401 && failure.code !== 'fcm_third_party_auth_error') {
           this.tokens.delete(cacheKey(account, tokenUrl));
@@ -92,7 +92,8 @@ export class FcmProvider extends BaseProvider<PushContent> {
         return { target: `token:${token}`, outcome: 'failed', retryable: failure.retryable, reason: failure.reason, ...(failure.code ? { code: failure.code } : {}) };
       }),
     );
-    return exchange.fannedOut(targets, invalidTokens, retryAfterMs);
+    // In the order of the channel data, not of the answers.
+    return exchange.fannedOut(targets, tokens.filter((t) => gone.has(t)), retryAfterMs);
   }
 
   private async accessToken(account: ServiceAccount, tokenUrl: string, exchange: Exchange): Promise<{ accessToken: string } | { failure: DeliveryResult }> {
