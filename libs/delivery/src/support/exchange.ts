@@ -55,7 +55,12 @@ export class Exchange {
   }
 
   record(entry: DeliveryLogEntry): void {
-    this.logs.push(this.redactor.entry(entry));
+    this.logs.push(entry);
+  }
+
+  /** Redacted when the result is built, so a secret learnt after an entry was recorded is covered too. */
+  private redactedLogs(): DeliveryLogEntry[] {
+    return this.logs.map((entry) => this.redactor.entry(entry));
   }
 
   async http(request: HttpRequest): Promise<HttpOutcome> {
@@ -93,15 +98,15 @@ export class Exchange {
   }
 
   sent(init: Omit<DeliverySuccess, 'outcome' | 'logs'> = {}): DeliveryResult {
-    return { outcome: 'sent', ...init, logs: this.logs };
+    return { outcome: 'sent', ...init, logs: this.redactedLogs() };
   }
 
   delivered(init: Omit<DeliverySuccess, 'outcome' | 'logs'> = {}): DeliveryResult {
-    return { outcome: 'delivered', ...init, logs: this.logs };
+    return { outcome: 'delivered', ...init, logs: this.redactedLogs() };
   }
 
   failed(init: FailureInit): DeliveryResult {
-    return { outcome: 'failed', ...init, reason: this.redactor.text(init.reason), logs: this.logs };
+    return { outcome: 'failed', ...init, reason: this.redactor.text(init.reason), logs: this.redactedLogs() };
   }
 
   /** A failure read from an HTTP outcome that was not a success. */
