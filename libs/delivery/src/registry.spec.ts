@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createDefaultRegistry, ProviderRegistry } from './registry';
 import type { ChannelType, DeliveryContent, DeliveryProvider, DeliveryRequest, ProviderConfig } from './types';
 
@@ -11,6 +12,10 @@ const request = (content: DeliveryContent, recipient: DeliveryRequest['recipient
   content,
 });
 const config = (provider: string, channelType: ChannelType, settings: Record<string, unknown> = {}): ProviderConfig => ({ provider, channelType, settings });
+const pem = (type: 'rsa' | 'ec') =>
+  (type === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' })).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const rsaPem = pem('rsa');
+const p256Pem = pem('ec');
 const email: DeliveryContent = { type: 'email', subject: 'Hi', text_body: 'Hello' };
 const push: DeliveryContent = { type: 'push', title: 'T', body: 'B' };
 const chat: DeliveryContent = { type: 'chat', markdown_body: '*hi*' };
@@ -58,7 +63,11 @@ describe('createDefaultRegistry', () => {
     ['twilio', 'sms', { account_sid: 'AC1', api_key_sid: 'SK1', api_key_secret: 'sec', messaging_service_sid: 'MG1' }, []],
     ['fcm', 'push', {}, ['service_account is required (the JSON key of a Google service account)']],
     ['fcm', 'push', { service_account: '{"client_email":"a@b"}' }, ['service_account.private_key is required', 'project_id is required (in the settings or the service account)']],
-    ['apns', 'push', { key_id: 'K', team_id: 'T', private_key: 'p', bundle_id: 'b', environment: 'staging' }, ['environment must be production or development']],
+    ['fcm', 'push', { service_account: { client_email: 'a@b', project_id: 'p', private_key: 'not a key' } }, ['service_account.private_key is not a PEM private key']],
+    ['fcm', 'push', { service_account: { client_email: 'a@b', project_id: 'p', private_key: p256Pem } }, ['service_account.private_key is a ec key, not RSA']],
+    ['fcm', 'push', { service_account: { client_email: 'a@b', project_id: 'p', private_key: rsaPem.replace(/\n/g, '\\n') } }, []],
+    ['apns', 'push', { key_id: 'K', team_id: 'T', private_key: p256Pem, bundle_id: 'b', environment: 'staging' }, ['environment must be production or development']],
+    ['apns', 'push', { key_id: 'K', team_id: 'T', private_key: rsaPem, bundle_id: 'b' }, ['private_key is not a P-256 (ES256) key']],
     ['slack', 'chat', {}, []],
     ['webhook', 'http', {}, []],
   ] as const)('validates %s settings %j', (provider, channelType, settings, problems) => {
@@ -74,7 +83,7 @@ describe('createDefaultRegistry', () => {
     ['resend', 'email', email, { api_key: 're_123456789', from: 'a@b.c' }, { id: 'u1', email: '  ' }, null, 'missing_recipient_email'],
     ['smtp', 'email', email, { host: 'localhost', from: 'a@b.c' }, { id: 'u1' }, null, 'missing_recipient_email'],
     ['twilio', 'sms', { type: 'sms', body: 'x' }, { account_sid: 'AC1', auth_token: 'tok', from: '+15005550006' }, { id: 'u1', phone_number: null }, null, 'missing_recipient_phone_number'],
-    ['apns', 'push', push, { key_id: 'K', team_id: 'T', private_key: 'p', bundle_id: 'b' }, { id: 'u1' }, { tokens: [] }, 'missing_push_tokens'],
+    ['apns', 'push', push, { key_id: 'K', team_id: 'T', private_key: p256Pem, bundle_id: 'b' }, { id: 'u1' }, { tokens: [] }, 'missing_push_tokens'],
     ['slack', 'chat', chat, {}, { id: 'u1' }, { connections: [{ incoming_webhook: { url: 'https://hooks.example.com/x' } }] }, 'missing_channel_data'],
     ['slack-webhook', 'chat', chat, {}, { id: 'u1' }, { connections: [{ channel_id: 'C1', access_token: 'xoxb-1' }] }, 'missing_channel_data'],
   ] as const)('fails %s permanently without an address to send to', async (provider, channelType, content, settings, recipient, channelData, code) => {

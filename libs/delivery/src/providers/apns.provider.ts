@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Exchange } from '../support/exchange';
 import { failureOf, isSuccess } from '../support/exchange';
 import { Http2Session } from '../support/http2-client';
-import { signJwt } from '../support/jwt';
+import { signingKeyProblem, signJwt } from '../support/jwt';
 import { baseUrlOf, isRecord, missingSettings, stringSetting } from '../support/settings';
 import type { DeliveryRequest, DeliveryResult, DeliveryTargetResult, ProviderConfig, PushContent } from '../types';
 import { BaseProvider } from './base.provider';
@@ -37,6 +37,9 @@ export class ApnsProvider extends BaseProvider<PushContent> {
 
   override validateSettings(settings: Record<string, unknown>): string[] {
     const problems = missingSettings(settings, 'key_id', 'team_id', 'private_key', 'bundle_id');
+    const key = stringSetting(settings, 'private_key');
+    const keyProblem = key ? signingKeyProblem('ES256', key) : undefined;
+    if (keyProblem) problems.push(`private_key ${keyProblem}`);
     const environment = settings.environment;
     if (environment !== undefined && environment !== 'production' && environment !== 'development') problems.push('environment must be production or development');
     return problems;

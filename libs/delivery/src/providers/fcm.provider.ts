@@ -1,6 +1,6 @@
 import type { Exchange } from '../support/exchange';
 import { failureOf, isSuccess } from '../support/exchange';
-import { signJwt } from '../support/jwt';
+import { signingKeyProblem, signJwt } from '../support/jwt';
 import { baseUrlOf, isRecord, stringSetting } from '../support/settings';
 import type { DeliveryRequest, DeliveryResult, DeliveryTargetResult, ProviderConfig, PushContent } from '../types';
 import { BaseProvider } from './base.provider';
@@ -50,6 +50,8 @@ export class FcmProvider extends BaseProvider<PushContent> {
     const account = serviceAccountOf(settings);
     if (!account) return ['service_account is required (the JSON key of a Google service account)'];
     const problems = (['client_email', 'private_key'] as const).filter((k) => typeof account[k] !== 'string' || !account[k]).map((k) => `service_account.${k} is required`);
+    const keyProblem = typeof account.private_key === 'string' && account.private_key ? signingKeyProblem('RS256', account.private_key) : undefined;
+    if (keyProblem) problems.push(`service_account.private_key ${keyProblem}`);
     if (!stringSetting(settings, 'project_id') && !account.project_id) problems.push('project_id is required (in the settings or the service account)');
     return problems;
   }

@@ -21,3 +21,16 @@ export function signJwt(algorithm: JwtAlgorithm, header: Record<string, unknown>
 export function normalizePem(pem: string): string {
   return pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
 }
+
+/** Why a PEM cannot sign for `algorithm` (RS256: an RSA key; ES256: a P-256 key), or undefined when it can. */
+export function signingKeyProblem(algorithm: JwtAlgorithm, pem: string): string | undefined {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(normalizePem(pem));
+  } catch {
+    return 'is not a PEM private key';
+  }
+  if (algorithm === 'RS256' && key.asymmetricKeyType !== 'rsa') return `is a ${key.asymmetricKeyType} key, not RSA`;
+  if (algorithm === 'ES256' && (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')) return 'is not a P-256 (ES256) key';
+  return undefined;
+}
