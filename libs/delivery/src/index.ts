@@ -1,0 +1,18 @@
+export * from './types';
+export { defaultRetryPolicy, nextRetryDelay, retryDelayFor, retrySchedule, totalRetrySpanMs } from './retry-policy';
+export type { RetryPolicy } from './retry-policy';
+export { ProviderRegistry, createDefaultRegistry } from './registry';
+export type { DefaultRegistryOptions } from './registry';
+export { SIGNATURE_HEADER, DEFAULT_SIGNATURE_TOLERANCE_SECONDS, signWebhook, verifyWebhookSignature } from './webhook-signature';
+export type { SignatureCheck } from './webhook-signature';
+export { REDACTED } from './support/redactor';
+export { DEFAULT_TIMEOUT_MS } from './support/exchange';
+export { InAppFeedProvider } from './providers/in-app-feed.provider';
+export { SmtpProvider } from './providers/smtp.provider';
+export { ResendProvider } from './providers/resend.provider';
+export { TwilioProvider } from './providers/twilio.provider';
+export { FcmProvider } from './providers/fcm.provider';
+export { ApnsProvider } from './providers/apns.provider';
+export { SlackProvider } from './providers/slack.provider';
+export { SlackWebhookProvider } from './providers/slack-webhook.provider';
+export { WebhookProvider } from './providers/webhook.provider';

@@ -1,0 +1,78 @@
+import { ApnsProvider } from './providers/apns.provider';
+import { FcmProvider } from './providers/fcm.provider';
+import { InAppFeedProvider } from './providers/in-app-feed.provider';
+import { ResendProvider } from './providers/resend.provider';
+import { SlackWebhookProvider } from './providers/slack-webhook.provider';
+import { SlackProvider } from './providers/slack.provider';
+import { SmtpProvider } from './providers/smtp.provider';
+import { TwilioProvider } from './providers/twilio.provider';
+import { WebhookProvider } from './providers/webhook.provider';
+import type { ChannelType, DeliveryProvider, DeliveryRequest, DeliveryResult, ProviderConfig } from './types';
+
+/** Providers by id: the one port the workflow engine delivers through. */
+export class ProviderRegistry {
+  private readonly providers = new Map<string, DeliveryProvider>();
+
+  constructor(providers: Iterable<DeliveryProvider> = []) {
+    for (const provider of providers) this.register(provider);
+  }
+
+  register(provider: DeliveryProvider): this {
+    if (this.providers.has(provider.id)) throw new Error(`a delivery provider with id ${provider.id} is already registered`);
+    this.providers.set(provider.id, provider);
+    return this;
+  }
+
+  get(providerId: string): DeliveryProvider | undefined {
+    return this.providers.get(providerId);
+  }
+
+  list(channelType?: ChannelType): DeliveryProvider[] {
+    return [...this.providers.values()].filter((p) => channelType === undefined || p.channelType === channelType);
+  }
+
+  /** Problems with a channel's configuration: unknown provider, wrong channel type, unusable settings. */
+  validate(config: ProviderConfig): string[] {
+    const provider = this.providers.get(config.provider);
+    if (!provider) return [`unknown provider ${config.provider}`];
+    if (provider.channelType !== config.channelType) return [`provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`];
+    return provider.validateSettings?.(config.settings) ?? [];
+  }
+
+  /**
+   * Sends through the provider `config.provider` names. An unknown provider or a channel type
+   * mismatch is a permanent failure; no exception escapes.
+   */
+  async send(request: DeliveryRequest, config: ProviderConfig, signal?: AbortSignal): Promise<DeliveryResult> {
+    const provider = this.providers.get(config.provider);
+    if (!provider) return { outcome: 'failed', retryable: false, code: 'unknown_provider', reason: `unknown provider ${config.provider}`, logs: [] };
+    if (provider.channelType !== config.channelType) {
+      return { outcome: 'failed', retryable: false, code: 'invalid_settings', reason: `provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`, logs: [] };
+    }
+    try {
+      return await provider.send(request, config, signal);
+    } catch (error) {
+      return { outcome: 'failed', retryable: false, code: 'provider_error', reason: error instanceof Error ? error.message : String(error), logs: [] };
+    }
+  }
+}
+
+export interface DefaultRegistryOptions {
+  /** The clock for token lifetimes and webhook timestamps (tests move it). */
+  now?: () => number;
+}
+
+/** Every built-in provider; see README.md for their ids and settings. */
+export function createDefaultRegistry(options: DefaultRegistryOptions = {}): ProviderRegistry {
+  return new ProviderRegistry([
+    new InAppFeedProvider(),
+    new SmtpProvider(),
+    new ResendProvider(),
+    new TwilioProvider(),
+    new FcmProvider(options),
+    new ApnsProvider(options),
+    new SlackProvider(),
+    new SlackWebhookProvider(),
+    new WebhookProvider(options),
+  ]);
+}

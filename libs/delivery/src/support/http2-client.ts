@@ -1,0 +1,93 @@
+import http2 from 'node:http2';
+import { performance } from 'node:perf_hooks';
+import type { Exchange, HttpOutcome } from './exchange';
+import { parseRetryAfter } from './classify';
+
+/**
+ * An HTTP/2 session to one origin for the duration of one delivery (`https:` with TLS, `http:`
+ * as cleartext h2c, which local test peers use). Requests share the session; every one is
+ * logged through the exchange.
+ */
+export class Http2Session {
+  private readonly session: http2.ClientHttp2Session;
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly origin: string,
+    private readonly exchange: Exchange,
+  ) {
+    this.session = http2.connect(origin);
+    // Without a listener a connection error would crash the process; requests see it instead.
+    this.session.on('error', (error) => {
+      this.failure = error;
+    });
+  }
+
+  async request(path: string, headers: Record<string, string>, body: unknown): Promise<HttpOutcome> {
+    const payload = JSON.stringify(body);
+    const logRequest = { method: 'POST', url: `${this.origin}${path}`, headers, body };
+    const deadline = this.exchange.deadline();
+    const started = performance.now();
+    try {
+      const response = await new Promise<{ status: number; headers: Record<string, string>; text: string }>((resolve, reject) => {
+        if (this.failure) return reject(this.failure);
+        const stream = this.session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/json', ...headers });
+        const onAbort = () => {
+          stream.close(http2.constants.NGHTTP2_CANCEL);
+          reject(new Error('deadline'));
+        };
+        if (deadline.aborted) return onAbort();
+        deadline.addEventListener('abort', onAbort, { once: true });
+        let status = 0;
+        let responseHeaders: Record<string, string> = {};
+        const chunks: Buffer[] = [];
+        stream.on('response', (h) => {
+          status = Number(h[':status']);
+          responseHeaders = Object.fromEntries(Object.entries(h).filter(([k]) => !k.startsWith(':')).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+        });
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          deadline.removeEventListener('abort', onAbort);
+          resolve({ status, headers: responseHeaders, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        stream.on('error', (error) => {
+          deadline.removeEventListener('abort', onAbort);
+          reject(this.failure ?? error);
+        });
+        stream.end(payload);
+      });
+      const parsed = parseJson(response.text);
+      this.exchange.record({ request: logRequest, response: { status: response.status, headers: response.headers, body: parsed }, duration_ms: Math.round(performance.now() - started) });
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+      return { kind: 'response', status: response.status, headers: response.headers, body: parsed, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    } catch (error) {
+      const failure = deadline.aborted
+        ? this.exchange.abortReason()
+        : { code: 'network_error' as const, reason: describe(this.failure ?? error) };
+      this.exchange.record({ request: logRequest, error: `${failure.code}: ${failure.reason}`, duration_ms: Math.round(performance.now() - started) });
+      return { kind: 'error', ...failure };
+    }
+  }
+
+  close(): void {
+    if (!this.session.closed && !this.session.destroyed) this.session.close();
+    // A session whose peer never answers would hold the process open; give it a moment, then drop it.
+    setTimeout(() => this.session.destroy(), 1000).unref();
+  }
+}
+
+/** A stream cancelled because its session failed carries the session's error (ECONNREFUSED, ...) as its cause. */
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const root = e.code === 'ERR_HTTP2_STREAM_CANCEL' && e.cause ? e.cause : e;
+  return root.code ? `${root.code}${root.message && !root.message.startsWith(root.code) ? ` (${root.message})` : ''}` : root.message;
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
