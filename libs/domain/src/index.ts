@@ -2,3 +2,4 @@ export * from './shared';
 export * from './environment';
 export * from './user';
 export * from './channel';
+export * from './config';
