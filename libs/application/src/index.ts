@@ -1,2 +1,3 @@
 export * from './handle-command';
 export * from './environments';
+export * from './config';

@@ -1,0 +1,3 @@
+export * from './content-hash';
+export * from './template-checker';
+export * from './workflow-validation';
