@@ -1,10 +1,19 @@
 import { Projection, ProjectionCheckpoints1763712000000 } from '@notify/projection-runtime';
+import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
+import { CommitsReadModel1763712002200, commitsProjection } from './commits';
+import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
 import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
 import { UsersReadModel1763712000200, usersProjection } from './users';
+import { VariablesReadModel1763712002300, variablesProjection } from './variables';
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection];
+export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, ...configurationProjections()];
+
+/** Workflow configuration (management API). */
+function configurationProjections(): Projection[] {
+  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection];
+}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const allMigrations: Function[] = [
@@ -12,4 +21,8 @@ export const allMigrations: Function[] = [
   EnvironmentsReadModel1763712000100,
   UsersReadModel1763712000200,
   ChannelsReadModel1763712000300,
+  ConfigResourcesReadModel1763712002100,
+  CommitsReadModel1763712002200,
+  VariablesReadModel1763712002300,
+  ChannelGroupsReadModel1763712002400,
 ];
