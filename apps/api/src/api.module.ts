@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpModule } from '@notify/http';
+import { ConfigurationModule } from './configuration/configuration.module';
 import { BootstrapService } from './environments/bootstrap.service';
 import { ReadModelCredentialStore } from './environments/credential-store';
 import { HealthController } from './system/health.controller';
@@ -13,7 +14,7 @@ export class ApiModule {
   static register(): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule],
+      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, ConfigurationModule],
       controllers: [HealthController, OpenApiController],
       providers: [BootstrapService],
     };
