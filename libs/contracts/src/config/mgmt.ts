@@ -68,3 +68,17 @@ export const readOnlyEcho = {
   deleted_at: z.unknown().optional(),
   archived_at: z.unknown().optional(),
 };
+
+/**
+ * The Knock CLI sends a template it keeps in a file twice: inlined, and as `field@` naming the
+ * file. The service keeps the inlined content and drops the file references.
+ */
+export function dropFileRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropFileRefs);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !k.endsWith('@')).map(([k, v]) => [k, dropFileRefs(v)]));
+  }
+  return value;
+}
+
+export const acceptingCliFiles = <T extends z.ZodType>(schema: T) => z.preprocess(dropFileRefs, schema);

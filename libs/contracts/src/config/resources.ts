@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
-import { EnvironmentQuery, MgmtPageQuery, mgmtListOf, ReadOptions, readOnlyEcho, ResourceError, ResourceKey, WriteOptions } from './mgmt';
+import { acceptingCliFiles, EnvironmentQuery, MgmtPageQuery, mgmtListOf, ReadOptions, readOnlyEcho, ResourceError, ResourceKey, WriteOptions } from './mgmt';
 import { flattenMessages, parsePo } from './po';
 import { resourceUpsertedData } from './workflows';
 
@@ -250,7 +250,7 @@ const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
       auth: 'service',
       params,
       query: WriteOptions.extend(extra),
-      body: z.object({ [spec.wrapper]: spec.body }),
+      body: z.object({ [spec.wrapper]: acceptingCliFiles(spec.body) }),
       response: wrapped,
     }),
     validate: defineRoute({
@@ -262,7 +262,7 @@ const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
       auth: 'service',
       params,
       query: EnvironmentQuery.extend(extra),
-      body: z.object({ [spec.wrapper]: spec.body }),
+      body: z.object({ [spec.wrapper]: acceptingCliFiles(spec.body) }),
       response: wrapped,
     }),
   };

@@ -3,7 +3,7 @@ import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
 import { ConditionGroup } from './conditions';
 import { jsonSchemaProblems } from './json-schema';
-import { Annotation, EnvironmentQuery, MgmtPageQuery, mgmtListOf, QueryFlag, ReadOptions, readOnlyEcho, ResourceError, ResourceKey, WriteOptions } from './mgmt';
+import { acceptingCliFiles, Annotation, EnvironmentQuery, MgmtPageQuery, mgmtListOf, QueryFlag, ReadOptions, readOnlyEcho, ResourceError, ResourceKey, WriteOptions } from './mgmt';
 import { walkSteps, WorkflowStep } from './workflow-steps';
 
 export const TriggerFrequency = z.enum(['every_trigger', 'once_per_recipient', 'once_per_recipient_per_tenant']);
@@ -130,7 +130,7 @@ export const upsertWorkflowRoute = defineRoute({
   auth: 'service',
   params: WorkflowPath,
   query: WriteOptions,
-  body: z.object({ workflow: WorkflowRequest }),
+  body: z.object({ workflow: acceptingCliFiles(WorkflowRequest) }),
   response: WrappedWorkflow,
 });
 
@@ -143,7 +143,7 @@ export const validateWorkflowRoute = defineRoute({
   auth: 'service',
   params: WorkflowPath,
   query: EnvironmentQuery,
-  body: z.object({ workflow: WorkflowRequest }),
+  body: z.object({ workflow: acceptingCliFiles(WorkflowRequest) }),
   response: WrappedWorkflow,
 });
 
