@@ -77,6 +77,9 @@ export const ChannelRequest = z.strictObject({
         channel_settings: z.record(z.string(), z.unknown()).optional(),
         provider_settings: z.record(z.string(), z.unknown()).optional(),
         is_sandbox: z.boolean().optional(),
+        /** Read-only; accepted so a channel read can be written back. */
+        id: z.unknown().optional(),
+        is_valid: z.unknown().optional(),
       }),
     )
     .optional(),
