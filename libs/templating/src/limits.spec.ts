@@ -1,0 +1,143 @@
+import { DEFAULT_LIMITS } from './limits';
+import { TemplateEngine } from './template-engine';
+import { aContext, fakeResources, renderError, renderOk } from './testing/fixtures';
+
+const engine = new TemplateEngine();
+const withData = (data: Record<string, unknown>) => aContext({ data });
+
+async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = Date.now();
+  const value = await work;
+  return { value, ms: Date.now() - started };
+}
+
+describe('limits', () => {
+  it('has documented defaults, which options override', () => {
+    expect(engine.limits).toEqual(DEFAULT_LIMITS);
+    expect(DEFAULT_LIMITS).toEqual({
+      maxTemplateSize: 262_144,
+      renderTimeoutMs: 1_000,
+      maxLoopIterations: 10_000,
+      maxOutputSize: 1_048_576,
+      maxMemory: 10_000_000,
+      maxPartialDepth: 5,
+      defaultLocale: 'en',
+    });
+    expect(new TemplateEngine({ maxLoopIterations: 5, defaultLocale: 'fr' }).limits).toEqual({ ...DEFAULT_LIMITS, maxLoopIterations: 5, defaultLocale: 'fr' });
+  });
+
+  it.each([{ maxOutputSize: 0 }, { renderTimeoutMs: -1 }, { maxMemory: Number.NaN }, { defaultLocale: '' }])('refuses the option %p', (options) => {
+    expect(() => new TemplateEngine(options)).toThrow(TypeError);
+  });
+
+  describe('runaway loops', () => {
+    it('stops {% for i in (1..100000000) %} with a template_limit error, quickly', async () => {
+      const { value: error, ms } = await timed(renderError(engine, 'start\n{% for i in (1..100000000) %}{{ i }}{% endfor %}'));
+      expect(error).toMatchObject({ code: 'template_limit', line: 2, column: 1 });
+      expect(ms).toBeLessThan(2_000);
+    });
+
+    it('stops a loop over a long list after maxLoopIterations', async () => {
+      const patient = new TemplateEngine({ renderTimeoutMs: 20_000 }); // a busy CI machine must not turn this into a time limit
+      const items = Array.from({ length: 10_001 }, (_, i) => i);
+      expect(await renderError(patient, '{% for i in data.items %}.{% endfor %}', withData({ items }))).toMatchObject({
+        code: 'template_limit',
+        message: 'loops ran more than 10000 iterations',
+      });
+      expect((await renderOk(patient, '{% for i in data.items %}.{% endfor %}', withData({ items: items.slice(1) }))).length).toBe(10_000);
+    });
+
+    it('counts nested loops, loops in partials and tablerow cells together', async () => {
+      const small = new TemplateEngine({ maxLoopIterations: 100 });
+      expect((await renderError(small, '{% for a in (1..11) %}{% for b in (1..10) %}{% endfor %}{% endfor %}')).code).toBe('template_limit');
+      const resources = fakeResources({ partials: { row: '{% for c in (1..10) %}{{ c }}{% endfor %}' } });
+      const error = await renderError(small, '{% for r in (1..10) %}{% render "row" %}{% endfor %}', aContext(), { resources });
+      expect(error).toMatchObject({ code: 'template_limit', partial: 'row' });
+      expect((await renderError(small, '{% tablerow c in (1..101) %}{{ c }}{% endtablerow %}')).code).toBe('template_limit');
+      expect((await small.render('{% for a in (1..9) %}{% for b in (1..10) %}{% endfor %}{% endfor %}', aContext())).ok).toBe(true);
+    });
+
+    it('counts what runs, not the size of the collection', async () => {
+      expect(await renderOk(engine, '{% for i in (1..50000) limit: 3 %}{{ i }}{% endfor %}|{% for i in (1..50000) %}{% if i > 2 %}{% break %}{% endif %}{{ i }}{% endfor %}')).toBe('123|12');
+    });
+  });
+
+  describe('template size', () => {
+    const small = new TemplateEngine({ maxTemplateSize: 100 });
+
+    it('rejects an oversized template at validation and at render', async () => {
+      const source = 'x'.repeat(101);
+      expect(small.validate(source)).toEqual([{ code: 'template_limit', message: 'template is larger than the limit of 100 characters' }]);
+      expect(await renderError(small, source)).toEqual({ code: 'template_limit', message: 'template is larger than the limit of 100 characters' });
+    });
+
+    it('accepts a template of exactly the limit', async () => {
+      expect(small.validate('x'.repeat(100))).toEqual([]);
+      expect(await renderOk(small, 'x'.repeat(100))).toHaveLength(100);
+    });
+
+    it('applies to partials too', async () => {
+      const resources = fakeResources({ partials: { big: 'y'.repeat(101) } });
+      expect(await renderError(small, 'a\n{% render "big" %}', aContext(), { resources })).toEqual({
+        code: 'template_limit',
+        message: 'partial "big": template is larger than the limit of 100 characters',
+        line: 2,
+        column: 1,
+      });
+    });
+  });
+
+  describe('output size', () => {
+    const small = new TemplateEngine({ maxOutputSize: 1_000 });
+
+    it('rejects output past the limit', async () => {
+      const error = await renderError(small, '{% for i in (1..200) %}{{ data.chunk }}{% endfor %}', withData({ chunk: '0123456789' }));
+      expect(error).toMatchObject({ code: 'template_limit', message: 'output is larger than the limit of 1000 characters' });
+    });
+
+    it('accepts output of exactly the limit', async () => {
+      expect(await renderOk(small, '{% for i in (1..100) %}{{ data.chunk }}{% endfor %}', withData({ chunk: '0123456789' }))).toHaveLength(1_000);
+    });
+
+    it('bounds a capture that doubles itself', async () => {
+      const source = '{% assign s = "x" %}{% for i in (1..64) %}{% capture s %}{{ s }}{{ s }}{% endcapture %}{% endfor %}{{ s | size }}';
+      expect((await renderError(small, source)).code).toBe('template_limit');
+    });
+
+    it('bounds the whole email', async () => {
+      const result = await small.renderEmail({ subject: 's', html: '{{ data.big }}' }, withData({ big: 'z'.repeat(1_001) }), fakeResources());
+      expect(result).toMatchObject({ ok: false, error: { code: 'template_limit', field: 'html_body' } });
+    });
+  });
+
+  describe('memory', () => {
+    it('stops a string that doubles itself through assign', async () => {
+      const source = '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s.size }}';
+      const error = await renderError(engine, source);
+      expect(error).toMatchObject({ code: 'template_limit' });
+      expect(error.message).toContain('memory limit exceeded');
+    });
+  });
+
+  describe('render time', () => {
+    const fast = new TemplateEngine({ renderTimeoutMs: 50, maxLoopIterations: 10_000_000, maxOutputSize: 1e9, maxMemory: 1e9 });
+
+    it('stops a render that computes for longer than the limit', async () => {
+      const { value: error, ms } = await timed(renderError(fast, '{% for i in (1..1000000) %}{{ i | sha256 | sha256 }}{% endfor %}'));
+      expect(error).toMatchObject({ code: 'template_limit', message: 'render time limit exceeded' });
+      expect(ms).toBeLessThan(1_000);
+    });
+
+    it('stops a render whose partial lookup never answers', async () => {
+      const resources = { ...fakeResources(), partial: () => new Promise<undefined>(() => undefined) };
+      const { value: error, ms } = await timed(renderError(fast, 'x{% render "slow" %}', aContext(), { resources }));
+      expect(error).toEqual({ code: 'template_limit', message: 'render time limit exceeded' });
+      expect(ms).toBeLessThan(1_000);
+    });
+  });
+
+  it('keeps working after a render hit a limit', async () => {
+    await renderError(engine, '{% for i in (1..100000000) %}{% endfor %}');
+    expect(await renderOk(engine, '{% for i in (1..3) %}{{ i }}{% endfor %}')).toBe('123');
+  });
+});

@@ -1,0 +1,60 @@
+import { htmlToText, renderMarkdown } from './markdown';
+
+describe('renderMarkdown', () => {
+  it('renders common markdown', () => {
+    expect(renderMarkdown('Hello **Jane**, see [the docs](https://docs.example/a?b=1&c=2).')).toBe(
+      '<p>Hello <strong>Jane</strong>, see <a href="https://docs.example/a?b=1&amp;c=2" rel="noopener noreferrer">the docs</a>.</p>\n',
+    );
+    expect(renderMarkdown('- one\n- two\n\n`code`')).toBe('<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n<p><code>code</code></p>\n');
+    expect(renderMarkdown('![logo](https://cdn.example/logo.png)')).toBe('<p><img src="https://cdn.example/logo.png" alt="logo" /></p>\n');
+  });
+
+  // Markup in the output that could run code: script-like elements, handler attributes, script URLs.
+  const TAG = /<([a-z][a-z0-9]*)\b([^>]*)>/gi;
+  const ATTRIBUTE = /([^\s"'=/]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/g;
+  function dangers(html: string): string[] {
+    const found: string[] = [];
+    for (const [, name, attributes] of html.matchAll(TAG)) {
+      if (/^(script|style|iframe|object|embed|svg|math|form|input)$/i.test(name)) found.push(`<${name}>`);
+      for (const [, attribute, quoted] of attributes.matchAll(ATTRIBUTE)) {
+        const value = quoted.replace(/^["']|["']$/g, '').trim();
+        if (/^on/i.test(attribute)) found.push(`handler on <${name}>`);
+        if (/^(href|src)$/i.test(attribute) && /^(javascript|vbscript|data):/i.test(value)) found.push(`script url on <${name}>`);
+      }
+    }
+    return found;
+  }
+
+  it('sees dangers where there are some (the check itself can fail)', () => {
+    expect(dangers('<p onclick="x()"><script></script><a href="javascript:x()">')).toEqual(['handler on <p>', '<script>', 'script url on <a>']);
+  });
+
+  it.each([
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    '[x](javascript:alert(1))',
+    '[x](JaVaScRiPt:alert(1))',
+    '[x](data:text/html;base64,PHNjcmlwdD4=)',
+    '![x](javascript:alert(1))',
+    '<a href="https://x" onclick="steal()">x</a>',
+    '<iframe src="https://evil.example"></iframe>',
+    '[x](https://ok.example "title\\" onmouseover=\\"alert(1)")',
+  ])('neutralizes %s', (source) => {
+    expect(dangers(renderMarkdown(source))).toEqual([]);
+  });
+
+  it('renders nothing for empty or non-string input', () => {
+    expect(renderMarkdown('')).toBe('');
+    expect(renderMarkdown(undefined as unknown as string)).toBe('');
+  });
+});
+
+describe('htmlToText', () => {
+  it('keeps the text and the line structure', () => {
+    expect(htmlToText('<h1>Hi</h1><p>a &amp; b&nbsp;c<br/>next &#8364; &#x1F600;</p><script>x()</script><ul><li>1</li><li>2</li></ul>')).toBe('Hi\na & b c\nnext € 😀\n1\n2');
+  });
+
+  it('does not fail on unknown or invalid entities', () => {
+    expect(htmlToText('<p>&bogus; &#99999999; &#0;</p>')).toBe('&bogus; \ufffd \ufffd');
+  });
+});
