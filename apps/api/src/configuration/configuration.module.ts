@@ -6,7 +6,9 @@ import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelAdminQueries, ChannelQueries } from '@notify/projections/channels';
 import { CommitQueries } from '@notify/projections/commits';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
+import { UserQueries } from '@notify/projections/users';
 import { VariableQueries } from '@notify/projections/variables';
+import { TemplateEngine } from '@notify/templating';
 import { ActivateWorkflowController } from './activate-workflow/activate-workflow.controller';
 import { ActivateWorkflowHandler } from './activate-workflow/activate-workflow.handler';
 import { CommitChangesController } from './commit-changes/commit-changes.controller';
@@ -19,17 +21,20 @@ import { ListCommitsController } from './list-commits/list-commits.controller';
 import { ListCommitsHandler } from './list-commits/list-commits.handler';
 import { ListResourcesController } from './list-resources/list-resources.controller';
 import { ListResourcesHandler } from './list-resources/list-resources.handler';
+import { PreviewContexts } from './preview/preview-context';
+import { PreviewController } from './preview/preview.controller';
+import { PreviewHandler } from './preview/preview.handler';
 import { PromoteCommitsController } from './promote-commits/promote-commits.controller';
 import { PromoteCommitsHandler } from './promote-commits/promote-commits.handler';
 import { EnvironmentOrder } from './shared/environments';
-import { noTemplateChecks } from './shared/no-template-checks';
+import { liquidTemplateChecker } from './shared/liquid-template-checker';
 import { ResourceChecks } from './shared/resource-deps';
 import { UpsertResourceController } from './upsert-resource/upsert-resource.controller';
 import { UpsertResourceHandler } from './upsert-resource/upsert-resource.handler';
 import { ValidateResourceController } from './validate-resource/validate-resource.controller';
 import { ValidateResourceHandler } from './validate-resource/validate-resource.handler';
 
-const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAdminQueries, ChannelGroupQueries, VariableQueries].map((Q) => ({
+const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAdminQueries, ChannelGroupQueries, VariableQueries, UserQueries].map((Q) => ({
   provide: Q,
   inject: [DATABASE],
   useFactory: (db: Database) => new Q(db.dataSource),
@@ -47,12 +52,14 @@ const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAd
     PromoteCommitsController,
     ListCommitsController,
     GetCommitController,
+    PreviewController,
   ],
   providers: [
     ...queries,
     EnvironmentOrder,
     ResourceChecks,
-    { provide: TEMPLATE_CHECKER, useValue: noTemplateChecks },
+    { provide: TemplateEngine, useFactory: () => new TemplateEngine() },
+    { provide: TEMPLATE_CHECKER, inject: [TemplateEngine], useFactory: liquidTemplateChecker },
     ListResourcesHandler,
     GetResourceHandler,
     UpsertResourceHandler,
@@ -62,6 +69,8 @@ const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAd
     PromoteCommitsHandler,
     ListCommitsHandler,
     GetCommitHandler,
+    PreviewContexts,
+    PreviewHandler,
   ],
 })
 export class ConfigurationModule {}

@@ -10,3 +10,4 @@ export * from './templates';
 export * from './variables';
 export * from './workflow-steps';
 export * from './workflows';
+export * from './previews';

@@ -9,9 +9,13 @@ import { z } from 'zod';
 export const QueryFlag = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
 
 /** Branches may come later; until then a request naming one is refused rather than silently served from the environment. */
-const NoBranch = z.undefined({ error: 'branches are not supported by this service yet' });
+const NoBranch = z
+  .string()
+  .optional()
+  .refine((v) => v === undefined, 'branches are not supported by this service yet')
+  .meta({ description: 'Not supported yet: a request naming a branch is refused' });
 
-export const EnvironmentQuery = z.object({ environment: z.string().min(1).max(63), branch: NoBranch.optional() });
+export const EnvironmentQuery = z.object({ environment: z.string().min(1).max(63), branch: NoBranch });
 
 export const MgmtPageQuery = z.object({
   after: z.string().max(1024).optional(),

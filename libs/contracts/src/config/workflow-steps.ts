@@ -269,7 +269,7 @@ export const WorkflowStep: z.ZodType<WorkflowStepT> = z.lazy(() =>
     waitForEventStep,
     aiAgentStep,
   ]),
-) as unknown as z.ZodType<WorkflowStepT>;
+).meta({ id: 'WorkflowStep' }) as unknown as z.ZodType<WorkflowStepT>;
 
 function toSeconds(d: { unit: string; value: number }): number {
   const unit = { seconds: 1, minutes: 60, hours: 3600, days: 86_400, weeks: 604_800, months: 2_592_000 }[d.unit] ?? 1;

@@ -210,8 +210,10 @@ export const translationKind: ResourceKind = {
     const t = body as z.infer<typeof TranslationRequest>;
     return { locale_code: ids.locale_code, namespace: ids.namespace ?? '', tenant: ids.tenant ?? null, format: t.format, content: t.content };
   },
-  async check(content) {
-    return { content, errors: [] };
+  async check(content, deps) {
+    // Every translated string is itself a template: check each one.
+    const messages = content.format === 'po' ? parsePo(content.content as string).messages : flattenMessages(JSON.parse(content.content as string));
+    return { content, errors: liquidErrors(deps.templates, Object.fromEntries(Object.entries(messages).map(([k, v]) => [`content.${k}`, v]))) };
   },
   present(record, options) {
     const c = record.content as { locale_code: string; namespace: string; tenant: string | null; format: 'json' | 'po'; content: string };
