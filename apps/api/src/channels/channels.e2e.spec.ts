@@ -1,5 +1,6 @@
 import KnockMgmt from '@knocklabs/mgmt';
 import { channelStream, variableStream } from '@notify/domain';
+import { rebuildAndCompare } from '../../../../test/support/rebuild';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** Channels, channel groups and variables: account-wide, with settings and values per environment. */
@@ -97,5 +98,11 @@ describe('channels, channel groups and variables (management API)', () => {
     expect(inProd.body.entries).toEqual([expect.objectContaining({ key: 'app_url', value: 'https://example.com' }), expect.objectContaining({ key: 'sendgrid_key', type: 'secret', value: '********' })]);
     expect((await mgmt.variables.retrieve('app_url')).value).toBe('https://dev.example.com');
     expect(JSON.stringify((await t.store.readStream(variableStream('sendgrid_key'))).map((e) => e.data))).not.toContain(SECRET);
+  });
+
+  it('rebuilds channels, channel groups and variables from the log to exactly the live result', async () => {
+    const { live, rebuilt } = await rebuildAndCompare(t, ['channels', 'channel-groups', 'variables']);
+    expect(live.rm_variables.length).toBe(2);
+    expect(rebuilt).toEqual(live);
   });
 });

@@ -1,5 +1,6 @@
 import KnockMgmt from '@knocklabs/mgmt';
 import { commitLogStream } from '@notify/domain';
+import { rebuildAndCompare } from '../../../../test/support/rebuild';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** Changes are made in development, committed, and promoted to production, which serves the committed version. */
@@ -82,5 +83,12 @@ describe('commits and promotion', () => {
     expect(res.status).toBe(200);
     const commits = await svc('GET', '/v1/commits?environment=development&resource_type=partial');
     expect(commits.body.entries).toEqual([expect.objectContaining({ commit_message: 'Sig', resource: { type: 'partial', identifier: 'signature' } })]);
+  });
+
+  it('rebuilds the configuration and commit read models from the log to exactly the live result', async () => {
+    const { live, rebuilt } = await rebuildAndCompare(t, ['config-resources', 'commits']);
+    expect(live.rm_config_resources.length).toBeGreaterThan(3);
+    expect(live.rm_commits.length).toBeGreaterThan(2);
+    expect(rebuilt).toEqual(live);
   });
 });
