@@ -1,14 +1,15 @@
-import { Projection, ProjectionCheckpoints1763712000000 } from '@notify/projection-runtime';
+import { Projection, ProjectionCheckpoints1763712000000, ReactorCheckpoints1763712000010 } from '@notify/projection-runtime';
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
 import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
 import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
+import { MessagesReadModel1763712000400, messagesProjection } from './messages';
 import { UsersReadModel1763712000200, usersProjection } from './users';
 import { VariablesReadModel1763712002300, variablesProjection } from './variables';
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, ...configurationProjections()];
+export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, messagesProjection, ...configurationProjections()];
 
 /** Workflow configuration (management API). */
 function configurationProjections(): Projection[] {
@@ -18,9 +19,11 @@ function configurationProjections(): Projection[] {
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const allMigrations: Function[] = [
   ProjectionCheckpoints1763712000000,
+  ReactorCheckpoints1763712000010,
   EnvironmentsReadModel1763712000100,
   UsersReadModel1763712000200,
   ChannelsReadModel1763712000300,
+  MessagesReadModel1763712000400,
   ConfigResourcesReadModel1763712002100,
   CommitsReadModel1763712002200,
   VariablesReadModel1763712002300,

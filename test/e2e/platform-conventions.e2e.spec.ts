@@ -1,3 +1,4 @@
+import { requireBackend, testEnv } from '@notify/testing';
 import { startTestApp, TestApp, TestEnvironment } from '../support/test-app';
 
 /** The HTTP conventions every endpoint shares, driven over real HTTP. */
@@ -214,5 +215,30 @@ describe('rate limits', () => {
     expect((await t.http('GET', '/v1/users/rl-0')).status).toBe(404);
     const other = await t.newEnvironment();
     expect((await t.http('DELETE', '/v1/users/rl-0', { key: other.secretKey })).status).toBe(204);
+  });
+});
+
+describe('rate limits shared through Redis', () => {
+  requireBackend('redis', !!testEnv.redisUrl);
+  const describeRedis = testEnv.redisUrl ? it : it.skip;
+  let a: TestApp | undefined;
+  let b: TestApp | undefined;
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  describeRedis('counts requests to one environment across two api instances', async () => {
+    const env = { RATE_LIMIT_ENABLED: 'true', REDIS_URL: testEnv.redisUrl! };
+    [a, b] = await Promise.all([startTestApp({ env }), startTestApp({ env })]);
+    const slug = `shared-${Date.now().toString(36)}`;
+    const [ea, eb] = await Promise.all([a.newEnvironment(slug), b.newEnvironment(slug)]);
+    // Tier 2 allows 5 a second per environment: 4 on one instance and 4 on the other exceed it.
+    const results = await Promise.all([
+      ...Array.from({ length: 4 }, (_, i) => a!.http('DELETE', `/v1/users/x${i}`, { key: ea.secretKey })),
+      ...Array.from({ length: 4 }, (_, i) => b!.http('DELETE', `/v1/users/y${i}`, { key: eb.secretKey })),
+    ]);
+    expect(results.filter((r) => r.status === 204)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(3);
   });
 });

@@ -1,10 +1,36 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@notify/config';
+import { Database } from '@notify/database';
+import { EventStore } from '@notify/eventstore';
+import { Logger, LOGGER } from '@notify/logging';
+import { DATABASE, EVENT_STORE } from '@notify/platform';
+import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { ProjectionWorker } from './projection-worker';
+import { ReactorWorker } from './reactor-worker';
+import { workerReactors } from './reactors';
 
-/** The background role: projectors (and, as they arrive, process managers, timers, relays). */
+export const REACTORS = Symbol('REACTORS');
+
+/** The background role: projections, and reactors (process managers, timers, relays). */
 @Module({})
 export class WorkerModule {
-  static register(): DynamicModule {
-    return { module: WorkerModule, providers: [ProjectionWorker] };
+  static register(options: { reactors?: Type<Reactor>[] } = {}): DynamicModule {
+    const reactors = options.reactors ?? workerReactors;
+    return {
+      module: WorkerModule,
+      providers: [
+        ProjectionWorker,
+        ...reactors,
+        { provide: REACTORS, inject: reactors, useFactory: (...instances: Reactor[]) => instances },
+        {
+          provide: ReactorRuntime,
+          inject: [EVENT_STORE, DATABASE, REACTORS, APP_CONFIG, LOGGER],
+          useFactory: (store: EventStore, database: Database, instances: Reactor[], config: AppConfig, logger: Logger) =>
+            new ReactorRuntime(store, database.dataSource, instances, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
+        },
+        ReactorWorker,
+      ],
+      exports: [ReactorRuntime],
+    };
   }
 }

@@ -2,3 +2,5 @@ export * from './events';
 export * from './http';
 export * from './recipients';
 export * from './config';
+export * from './messages';
+export * from './runs';

@@ -3,3 +3,6 @@ export * from './environment';
 export * from './user';
 export * from './channel';
 export * from './config';
+export * from './message';
+export * from './run';
+export * from './batch';

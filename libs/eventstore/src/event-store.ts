@@ -81,9 +81,22 @@ export interface ReadAllPage {
   scannedTo: LogPosition;
 }
 
+export interface StreamAppend {
+  streamId: string;
+  events: readonly EventToAppend[];
+  expectedRevision?: ExpectedRevision;
+}
+
 export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
+  /** Whether appendMany is all-or-nothing (PostgreSQL) or stream by stream (EventStoreDB). */
+  readonly atomicMultiStreamAppend: boolean;
   append(streamId: string, events: readonly EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends to several streams. Where atomicMultiStreamAppend is false a failure can leave some
+   * streams appended: callers use deterministic event ids and simply retry.
+   */
+  appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<ReadAllPage>;
   /** Position of the newest event committed and readable through readAll. */

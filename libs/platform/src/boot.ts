@@ -30,7 +30,7 @@ function rootModule(imports: DynamicModule[]) {
 /** An HTTP process (api alone, or api and worker together). */
 export async function startHttp(config: AppConfig, logger: Logger, roles: DynamicModule[]): Promise<NestFastifyApplication> {
   const app = await createHttpApp(rootModule([CoreModule.forRoot(config, logger), ...roles]), config, logger);
-  app.enableShutdownHooks();
+  closeOnSignals(app, logger);
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ url: await app.getUrl() }, 'listening');
   return app;
@@ -42,9 +42,31 @@ export async function startContext(config: AppConfig, logger: Logger, roles: Dyn
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  if (hooks) app.enableShutdownHooks();
   await app.init();
+  if (hooks) closeOnSignals(app, logger);
   return app;
+}
+
+/**
+ * SIGTERM/SIGINT close the application (stop reactors and projections, close the database so the
+ * embedded one is flushed) and exit 0; a second signal exits at once.
+ */
+function closeOnSignals(app: INestApplicationContext, logger: Logger): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(1);
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
 }
 
 export function roleLogger(config: AppConfig, role: Role): Logger {

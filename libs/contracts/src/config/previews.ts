@@ -5,15 +5,15 @@ import { EmailLayoutRequest, PartialRequest } from './resources';
 import { StepRef } from './workflow-steps';
 
 /** A user id, or an object reference; users are looked up, objects and tenants are shown by id. */
-export const RecipientRef = z.union([z.string().min(1).max(255), z.object({ id: z.string().min(1).max(255), collection: z.string().min(1).max(255) })]);
+export const PreviewRecipient = z.union([z.string().min(1).max(255), z.object({ id: z.string().min(1).max(255), collection: z.string().min(1).max(255) })]);
 
 const PreviewError = z.object({ field: z.string().nullable(), line: z.number().int().nullable().optional(), message: z.string() });
 const Outcome = { result: z.enum(['success', 'error']), errors: z.array(PreviewError).nullable().optional() };
 const PreviewChannelType = z.enum(['email', 'sms', 'push', 'chat', 'in_app_feed']);
 
 const Audience = {
-  recipient: RecipientRef,
-  actor: RecipientRef.nullable().optional(),
+  recipient: PreviewRecipient,
+  actor: PreviewRecipient.nullable().optional(),
   tenant: z.string().max(255).nullable().optional(),
   data: z.record(z.string(), z.unknown()).optional(),
 };
@@ -25,6 +25,7 @@ export const previewTemplateRoute = defineRoute({
   summary: 'Render a channel template for a recipient, actor, tenant and data, without saving anything',
   tags: ['Templates'],
   auth: 'service',
+  rateTier: 3,
   query: EnvironmentQuery,
   body: z.object({
     ...Audience,
@@ -43,6 +44,7 @@ export const previewPartialRoute = defineRoute({
   summary: 'Render a partial with the given data',
   tags: ['Partials'],
   auth: 'service',
+  rateTier: 3,
   query: EnvironmentQuery,
   body: z.object({ partial: PartialRequest, data: z.record(z.string(), z.unknown()).optional(), layout: z.object({ key: z.string().nullable().optional() }).nullable().optional() }),
   response: z.object({ ...Outcome, type: z.enum(['html', 'text', 'json', 'markdown']), content: z.string().nullable().optional() }),
@@ -55,6 +57,7 @@ export const previewEmailLayoutRoute = defineRoute({
   summary: 'Render an email layout around sample content for a recipient',
   tags: ['Email layouts'],
   auth: 'service',
+  rateTier: 3,
   query: EnvironmentQuery,
   body: z.object({ ...Audience, email_layout: EmailLayoutRequest, workflow: z.object({ key: z.string(), categories: z.array(z.string()).nullable().optional() }).nullable().optional() }),
   response: z.object({ ...Outcome, layout: z.object({ html_body: z.string().nullable(), text_body: z.string().nullable() }).nullable().optional() }),
@@ -67,6 +70,7 @@ export const previewWorkflowTemplateRoute = defineRoute({
   summary: "Render a workflow channel step's template (the version shown by default) for a recipient",
   tags: ['Workflows'],
   auth: 'service',
+  rateTier: 3,
   params: z.object({ workflow_key: ResourceKey, step_ref: StepRef }),
   query: EnvironmentQuery,
   body: z.object(Audience),

@@ -55,6 +55,7 @@ export const listVariablesRoute = defineRoute({
   summary: 'List variables with their values in an environment',
   tags: ['Variables'],
   auth: 'service',
+  rateTier: 4,
   query: EnvironmentQuery.extend(MgmtPageQuery.shape).extend({ type: VariableType.optional() }),
   response: mgmtListOf(Variable).meta({ id: 'ListVariablesResponse' }),
 });
@@ -66,6 +67,7 @@ export const getVariableRoute = defineRoute({
   summary: 'Get a variable with its value per environment',
   tags: ['Variables'],
   auth: 'service',
+  rateTier: 4,
   scope: 'account',
   params: VariablePath,
   response: Variable,
@@ -78,6 +80,7 @@ export const upsertVariableRoute = defineRoute({
   summary: 'Create or update a variable (default value and per-environment values)',
   tags: ['Variables'],
   auth: 'service',
+  rateTier: 3,
   scope: 'account',
   params: VariablePath,
   body: z.object({ variable: VariableRequest }),

@@ -4,11 +4,14 @@ import { commitEventContracts } from '../config/commits';
 import { resourceEventContracts } from '../config/resources';
 import { variableEventContracts } from '../config/variables';
 import { workflowEventContracts } from '../config/workflows';
+import { messageEventContracts } from '../messages/message.events';
+import { batchEventContracts } from '../runs/batch.events';
+import { runEventContracts } from '../runs/run.events';
 import { userEventContracts } from '../recipients/users';
 import { accountEventContracts, environmentEventContracts } from './environment.events';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
-const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts, ...channelEventContracts];
+const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts, ...channelEventContracts, ...messageEventContracts, ...runEventContracts, ...batchEventContracts];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */
 const configuration: readonly EventContract[] = [

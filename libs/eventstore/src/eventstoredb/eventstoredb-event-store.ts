@@ -29,6 +29,7 @@ import {
   ReadStreamOptions,
   RecordedEvent,
   START,
+  StreamAppend,
   WrongExpectedRevisionError,
 } from '../event-store';
 import { decodePosition, encodePosition } from '../position';
@@ -95,6 +96,15 @@ export class EventStoreDbEventStore implements EventStore {
       if (!this.closed) setTimeout(() => this.watch(), 1000);
     });
     this.live = subscription;
+  }
+
+  /** EventStoreDB appends one stream at a time; callers retry with the same event ids. */
+  readonly atomicMultiStreamAppend = false;
+
+  async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const a of appends) results.push(await this.append(a.streamId, a.events, { expectedRevision: a.expectedRevision }));
+    return results;
   }
 
   async append(streamId: string, events: readonly EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {

@@ -13,6 +13,7 @@ import {
   ReadStreamOptions,
   RecordedEvent,
   START,
+  StreamAppend,
   WrongExpectedRevisionError,
 } from '../event-store';
 import { decodePosition, encodePosition } from '../position';
@@ -97,49 +98,68 @@ export class PostgresEventStore implements EventStore {
     this.listener = client;
   }
 
-  async append(
-    streamId: string,
-    events: readonly EventToAppend[],
-    options: { expectedRevision?: ExpectedRevision } = {},
-  ): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const expected = options.expectedRevision ?? 'any';
-    const ids = events.map((e) => e.id);
+  readonly atomicMultiStreamAppend = true;
+
+  async append(streamId: string, events: readonly EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+    const [result] = await this.appendMany([{ streamId, events, expectedRevision: options.expectedRevision }]);
+    return result;
+  }
+
+  async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    if (appends.length === 0) return [];
+    if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event per stream');
+    if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('appendMany takes each stream once');
     const client = await this.pool.connect();
     try {
       try {
         await client.query('BEGIN');
-        // The stream row is the transaction's first write, so its xid orders it after every
-        // earlier append to the same stream.
-        const revision = await this.advanceStream(client, streamId, expected, events.length);
-        const first = revision - events.length + 1;
-        const inserted = await client.query<{ global_position: string; transaction_id: string }>(
+        // Every append locks its streams before its first write, in one global order, so a
+        // transaction gets its xid only after every earlier writer of those streams committed:
+        // xid order then agrees with each stream's own order (see ADR 2).
+        await client.query(
+          `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(s, 0) AS h FROM unnest($1::text[]) s ORDER BY h) locks`,
+          [appends.map((a) => a.streamId)],
+        );
+        const rows: { id: string; stream: string; revision: number; type: string; data: string; metadata: string }[] = [];
+        const revisions: number[] = [];
+        for (const a of appends) {
+          const revision = await this.advanceStream(client, a.streamId, a.expectedRevision ?? 'any', a.events.length);
+          revisions.push(revision);
+          a.events.forEach((e, i) =>
+            rows.push({ id: e.id, stream: a.streamId, revision: revision - a.events.length + 1 + i, type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata) }),
+          );
+        }
+        const inserted = await client.query<{ global_position: string; transaction_id: string; stream_id: string }>(
           `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, data, metadata)
-           SELECT id, $2, $3::bigint + ord - 1, type, data, metadata
-           FROM unnest($1::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS t(id, type, data, metadata, ord)
+           SELECT id, stream, revision, type, data, metadata
+           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY
+             AS t(id, stream, revision, type, data, metadata, ord)
            ORDER BY ord
-           RETURNING global_position, transaction_id::text AS transaction_id`,
-          [ids, streamId, first, events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), events.map((e) => JSON.stringify(e.metadata))],
+           RETURNING global_position, transaction_id::text AS transaction_id, stream_id`,
+          [rows.map((r) => r.id), rows.map((r) => r.stream), rows.map((r) => r.revision), rows.map((r) => r.type), rows.map((r) => r.data), rows.map((r) => r.metadata)],
         );
         if (this.options.listenConnectionString) await client.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`);
         await client.query('COMMIT');
-        const last = inserted.rows.reduce((a, b) => (BigInt(a.global_position) > BigInt(b.global_position) ? a : b));
         this.wakeups.notify();
-        return {
-          streamId,
-          nextExpectedRevision: revision,
-          globalPosition: BigInt(last.global_position),
-          position: encodePosition(BigInt(last.transaction_id), BigInt(last.global_position)),
-        };
+        return appends.map((a, i) => {
+          const last = inserted.rows
+            .filter((r) => r.stream_id === a.streamId)
+            .reduce((x, y) => (BigInt(x.global_position) > BigInt(y.global_position) ? x : y));
+          return {
+            streamId: a.streamId,
+            nextExpectedRevision: revisions[i],
+            globalPosition: BigInt(last.global_position),
+            position: encodePosition(BigInt(last.transaction_id), BigInt(last.global_position)),
+          };
+        });
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
         // The same events were appended before (a retry, or a concurrent twin that won the
         // race): answer as the first append did. Checked only on failure, off the hot path.
         if ((error as { code?: string }).code === UNIQUE_VIOLATION || error instanceof WrongExpectedRevisionError) {
-          const replayed = await this.findAppended(client, streamId, ids);
+          const replayed = await this.findAppended(client, appends);
           if (replayed) return replayed;
         }
-        if ((error as { constraint?: string }).constraint === 'es_events_event_id_key') throw new DuplicateEventIdError(ids);
         throw error;
       }
     } finally {
@@ -147,24 +167,21 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /** Idempotency: when every id is already in the stream, return where they landed. */
-  private async findAppended(client: PoolClient, streamId: string, ids: string[]): Promise<AppendResult | undefined> {
-    const { rows } = await client.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`,
-      [ids],
-    );
+  /** Idempotency: when every id is already in its stream, return where they landed. */
+  private async findAppended(client: PoolClient, appends: readonly StreamAppend[]): Promise<AppendResult[] | undefined> {
+    const ids = appends.flatMap((a) => a.events.map((e) => e.id));
+    const { rows } = await client.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);
     if (rows.length === 0) return undefined;
-    if (rows.length !== ids.length || rows.some((r) => r.stream_id !== streamId)) {
-      throw new DuplicateEventIdError(rows.map((r) => r.event_id));
+    const byId = new Map(rows.map((r) => [r.event_id, r]));
+    const complete = appends.every((a) => a.events.every((e) => byId.get(e.id)?.stream_id === a.streamId));
+    if (!complete) throw new DuplicateEventIdError(rows.map((r) => r.event_id));
+    const results: AppendResult[] = [];
+    for (const a of appends) {
+      const last = toRecorded(byId.get(a.events[a.events.length - 1].id)!);
+      const current = await client.query<{ revision: string }>('SELECT revision FROM es_streams WHERE stream_id = $1', [a.streamId]);
+      results.push({ streamId: a.streamId, nextExpectedRevision: Number(current.rows[0]?.revision ?? last.revision), globalPosition: last.globalPosition, position: last.position });
     }
-    const last = toRecorded(rows[rows.length - 1]);
-    const current = await client.query<{ revision: string }>('SELECT revision FROM es_streams WHERE stream_id = $1', [streamId]);
-    return {
-      streamId,
-      nextExpectedRevision: Number(current.rows[0]?.revision ?? last.revision),
-      globalPosition: last.globalPosition,
-      position: last.position,
-    };
+    return results;
   }
 
   private async advanceStream(client: PoolClient, streamId: string, expected: ExpectedRevision, count: number): Promise<number> {

@@ -110,6 +110,67 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
     });
   });
 
+  describe('appendMany', () => {
+    it('appends to several streams, each with its own expected revision', async () => {
+      const a = stream('many');
+      const b = stream('many');
+      await store.append(b, [event('B0')]);
+      const results = await store.appendMany([
+        { streamId: a, events: [event('A0'), event('A1')], expectedRevision: 'no_stream' },
+        { streamId: b, events: [event('B1')], expectedRevision: 0 },
+      ]);
+      expect(results.map((r) => [r.streamId, r.nextExpectedRevision])).toEqual([[a, 1], [b, 1]]);
+      expect((await store.readStream(a)).map((e) => e.type)).toEqual(['A0', 'A1']);
+      expect((await store.readStream(b)).map((e) => e.type)).toEqual(['B0', 'B1']);
+    });
+
+    it('is idempotent by event id across streams', async () => {
+      const a = stream('many');
+      const b = stream('many');
+      const batch = [
+        { streamId: a, events: [event('A0')], expectedRevision: 'no_stream' as const },
+        { streamId: b, events: [event('B0')], expectedRevision: 'no_stream' as const },
+      ];
+      const first = await store.appendMany(batch);
+      const again = await store.appendMany(batch);
+      expect(again.map((r) => r.position)).toEqual(first.map((r) => r.position));
+      expect(await store.readStream(a)).toHaveLength(1);
+      expect(await store.readStream(b)).toHaveLength(1);
+    });
+
+    it('writes nothing when one stream fails its expected revision, where the store is atomic', async () => {
+      const a = stream('many');
+      const b = stream('many');
+      await store.append(b, [event('B0')]);
+      const failure = await store
+        .appendMany([
+          { streamId: a, events: [event('A0')], expectedRevision: 'no_stream' },
+          { streamId: b, events: [event('B1')], expectedRevision: 'no_stream' },
+        ])
+        .catch((e) => e);
+      expect(failure).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await store.readStream(a)).toHaveLength(store.atomicMultiStreamAppend ? 0 : 1);
+      expect(await store.readStream(b)).toHaveLength(1);
+    });
+
+    it('keeps each stream in order in the log when multi-stream and single appends race', async () => {
+      const shared = stream('contended');
+      const start = await store.headPosition();
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          i % 2
+            ? store.append(shared, [event('Single', { i })])
+            : store.appendMany([
+                { streamId: stream('other'), events: [event('Other', { i })] },
+                { streamId: shared, events: [event('Multi', { i })] },
+              ]),
+        ),
+      );
+      const page = await store.readAll({ after: start, maxCount: 1000, filter: { streamPrefixes: [shared] } });
+      expect(page.events.map((e) => e.revision)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    });
+  });
+
   describe('readStream', () => {
     it('reads forwards and backwards from a revision with a limit', async () => {
       const id = stream('letters');

@@ -1,0 +1,8 @@
+import { Type } from '@nestjs/common';
+import { Reactor } from '@notify/projection-runtime';
+
+/**
+ * Every reactor the worker runs (process managers, relays, bulk operation runners). Each is an
+ * injectable class implementing Reactor; add new ones here.
+ */
+export const workerReactors: Type<Reactor>[] = [];

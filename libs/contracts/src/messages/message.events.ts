@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { defineEvent } from '../events/define-event';
+
+/** A user id, or an object by collection and id. */
+export const RecipientRef = z.union([z.string(), z.object({ collection: z.string(), id: z.string() })]);
+export type RecipientRefT = z.infer<typeof RecipientRef>;
+
+export const MessageChannel = z.object({ id: z.uuid(), key: z.string(), type: z.string(), provider: z.string() });
+
+/** Rendered content, shaped per channel type (what GET /v1/messages/{id}/content returns). */
+export const RenderedContent = z.discriminatedUnion('channel_type', [
+  z.object({
+    channel_type: z.literal('in_app_feed'),
+    blocks: z.array(
+      z.union([
+        z.object({ type: z.enum(['markdown', 'text']), name: z.string(), content: z.string(), rendered: z.string() }),
+        z.object({
+          type: z.literal('button_set'),
+          name: z.string(),
+          buttons: z.array(z.object({ name: z.string(), label: z.string(), action: z.string() })),
+        }),
+      ]),
+    ),
+    action_url: z.string().nullable().optional(),
+  }),
+  z.object({
+    channel_type: z.literal('email'),
+    from: z.string().nullable(),
+    to: z.string(),
+    cc: z.string().nullable().optional(),
+    bcc: z.string().nullable().optional(),
+    reply_to: z.string().nullable().optional(),
+    subject: z.string(),
+    html_body: z.string(),
+    text_body: z.string(),
+  }),
+  z.object({ channel_type: z.literal('sms'), to: z.string(), body: z.string() }),
+  z.object({
+    channel_type: z.literal('push'),
+    tokens: z.array(z.string()),
+    title: z.string(),
+    body: z.string(),
+    data: z.record(z.string(), z.unknown()).nullable().optional(),
+  }),
+  z.object({
+    channel_type: z.literal('chat'),
+    connections: z.array(z.record(z.string(), z.unknown())),
+    text: z.string(),
+    blocks: z.array(z.unknown()).nullable().optional(),
+    json: z.record(z.string(), z.unknown()).nullable().optional(),
+  }),
+  z.object({
+    channel_type: z.literal('http'),
+    url: z.string(),
+    method: z.string(),
+    headers: z.record(z.string(), z.string()),
+    query: z.record(z.string(), z.string()).nullable().optional(),
+    body: z.string().nullable(),
+  }),
+]);
+export type RenderedContentT = z.infer<typeof RenderedContent>;
+
+export const Activity = z.object({ id: z.string(), actor: RecipientRef.nullable(), data: z.record(z.string(), z.unknown()).nullable(), inserted_at: z.string() });
+
+export const MessageCreated = defineEvent(
+  'MessageCreated',
+  1,
+  z.object({
+    message_id: z.uuid(),
+    channel: MessageChannel,
+    recipient: RecipientRef,
+    /** What the message was sent to at send time (address, tokens, ...). */
+    recipient_snapshot: z.record(z.string(), z.unknown()).nullable(),
+    workflow: z.object({ key: z.string(), categories: z.array(z.string()), version: z.string().nullable() }),
+    workflow_run_id: z.uuid(),
+    workflow_recipient_run_id: z.uuid(),
+    step_ref: z.string(),
+    tenant: z.string().nullable(),
+    actors: z.array(RecipientRef),
+    activities: z.array(Activity),
+    total_activities: z.number().int(),
+    total_actors: z.number().int(),
+    data: z.record(z.string(), z.unknown()).nullable(),
+    content: RenderedContent,
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    sandbox: z.boolean(),
+    created_at: z.string(),
+  }),
+);
+
+export const MessageDeliveryAttemptStarted = defineEvent(
+  'MessageDeliveryAttemptStarted',
+  1,
+  z.object({ message_id: z.uuid(), attempt: z.number().int().min(1), started_at: z.string() }),
+);
+
+export const DeliveryLogEntry = z.object({
+  request: z.object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: z.unknown() }),
+  response: z.object({ status: z.number(), headers: z.record(z.string(), z.string()), body: z.unknown() }).optional(),
+  error: z.string().optional(),
+  duration_ms: z.number(),
+});
+
+export const MessageDeliveryAttemptCompleted = defineEvent(
+  'MessageDeliveryAttemptCompleted',
+  1,
+  z.object({
+    message_id: z.uuid(),
+    attempt: z.number().int().min(1),
+    outcome: z.enum(['sent', 'delivered', 'failed']),
+    retryable: z.boolean(),
+    reason: z.string().nullable(),
+    provider: z.string(),
+    provider_message_id: z.string().nullable(),
+    logs: z.array(DeliveryLogEntry),
+    completed_at: z.string(),
+  }),
+);
+
+const at = z.object({ message_id: z.uuid(), at: z.string() });
+export const MessageSent = defineEvent('MessageSent', 1, at.extend({ attempt: z.number().int(), provider_message_id: z.string().nullable() }));
+export const MessageDelivered = defineEvent('MessageDelivered', 1, at);
+export const MessageDeliveryAttempted = defineEvent('MessageDeliveryAttempted', 1, at.extend({ attempt: z.number().int(), reason: z.string(), retry_at: z.string() }));
+export const MessageUndelivered = defineEvent('MessageUndelivered', 1, at.extend({ attempts: z.number().int(), reason: z.string() }));
+export const MessageNotSent = defineEvent('MessageNotSent', 1, at.extend({ reason: z.string() }));
+export const MessageBounced = defineEvent('MessageBounced', 1, at.extend({ reason: z.string() }));
+
+export const MessageSeen = defineEvent('MessageSeen', 1, at);
+export const MessageUnseen = defineEvent('MessageUnseen', 1, at);
+export const MessageRead = defineEvent('MessageRead', 1, at);
+export const MessageUnread = defineEvent('MessageUnread', 1, at);
+export const MessageArchived = defineEvent('MessageArchived', 1, at);
+export const MessageUnarchived = defineEvent('MessageUnarchived', 1, at);
+export const MessageInteracted = defineEvent('MessageInteracted', 1, at.extend({ metadata: z.record(z.string(), z.unknown()).nullable() }));
+export const MessageLinkClicked = defineEvent('MessageLinkClicked', 1, at.extend({ url: z.string() }));
+
+export const messageEventContracts = [
+  MessageCreated,
+  MessageDeliveryAttemptStarted,
+  MessageDeliveryAttemptCompleted,
+  MessageSent,
+  MessageDelivered,
+  MessageDeliveryAttempted,
+  MessageUndelivered,
+  MessageNotSent,
+  MessageBounced,
+  MessageSeen,
+  MessageUnseen,
+  MessageRead,
+  MessageUnread,
+  MessageArchived,
+  MessageUnarchived,
+  MessageInteracted,
+  MessageLinkClicked,
+] as const;
+
+/** Engagement events and the MessageEvent type each one becomes. */
+export const ENGAGEMENT_EVENT_TYPES = {
+  MessageSeen: 'message.seen',
+  MessageUnseen: 'message.unseen',
+  MessageRead: 'message.read',
+  MessageUnread: 'message.unread',
+  MessageArchived: 'message.archived',
+  MessageUnarchived: 'message.unarchived',
+  MessageInteracted: 'message.interacted',
+  MessageLinkClicked: 'message.link_clicked',
+} as const;
+
+/** Every message event type and the public MessageEvent type it is reported as (null: internal). */
+export const MESSAGE_EVENT_TYPES: Record<(typeof messageEventContracts)[number]['type'], string | null> = {
+  MessageCreated: 'message.created',
+  MessageDeliveryAttemptStarted: null,
+  MessageDeliveryAttemptCompleted: null,
+  MessageSent: 'message.sent',
+  MessageDelivered: 'message.delivered',
+  MessageDeliveryAttempted: 'message.delivery_attempted',
+  MessageUndelivered: 'message.undelivered',
+  MessageNotSent: 'message.not_sent',
+  MessageBounced: 'message.bounced',
+  ...ENGAGEMENT_EVENT_TYPES,
+};

@@ -1,0 +1,2 @@
+export * from './run.events';
+export * from './batch.events';

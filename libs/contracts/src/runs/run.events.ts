@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { defineEvent } from '../events/define-event';
+import { Activity, RecipientRef } from '../messages/message.events';
+
+export const TriggerSource = z.object({
+  type: z.enum(['api', 'workflow', 'schedule', 'test', 'bulk']),
+  /** For workflow-triggered runs: the run that triggered it. */
+  workflow_recipient_run_id: z.string().nullable().optional(),
+});
+
+export const TriggerSettings = z.object({ sandbox_mode: z.boolean().optional(), skip_delay: z.boolean().optional() });
+
+/** The workflow as it was when triggered: runs execute this version to the end. */
+export const WorkflowSnapshot = z.object({
+  key: z.string(),
+  version: z.string().nullable(),
+  categories: z.array(z.string()),
+  steps: z.array(z.record(z.string(), z.unknown())),
+  conditions: z.unknown().nullable(),
+  settings: z.record(z.string(), z.unknown()).nullable(),
+  trigger_frequency: z.enum(['every_trigger', 'once_per_recipient', 'once_per_recipient_per_tenant']),
+});
+export type WorkflowSnapshotT = z.infer<typeof WorkflowSnapshot>;
+
+/** Stream workflow_run-<env>-<id>: one trigger, for every recipient. */
+export const WorkflowTriggered = defineEvent(
+  'WorkflowTriggered',
+  1,
+  z.object({
+    workflow_run_id: z.uuid(),
+    workflow: WorkflowSnapshot,
+    actor: RecipientRef.nullable(),
+    recipients: z.array(RecipientRef),
+    tenant: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    cancellation_key: z.string().nullable(),
+    settings: TriggerSettings,
+    trigger_source: TriggerSource,
+    triggered_at: z.string(),
+  }),
+);
+
+/** Stream run-<env>-<run id>: one recipient's run. */
+export const RunEnqueued = defineEvent(
+  'RunEnqueued',
+  1,
+  z.object({
+    run_id: z.uuid(),
+    workflow_run_id: z.uuid(),
+    workflow_key: z.string(),
+    recipient: RecipientRef,
+    actor: RecipientRef.nullable(),
+    tenant: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    cancellation_key: z.string().nullable(),
+    trigger_source: TriggerSource,
+    /** Log position of the trigger: a cancellation recorded after it applies to this run. */
+    trigger_position: z.string(),
+    /** Set when the run fans out from an object recipient to one of its subscribers. */
+    subscribed_to: RecipientRef.nullable(),
+    enqueued_at: z.string(),
+  }),
+);
+
+export const StepStarted = defineEvent('StepStarted', 1, z.object({ run_id: z.uuid(), step_ref: z.string(), step_type: z.string(), at: z.string() }));
+
+export const StepCompleted = defineEvent(
+  'StepCompleted',
+  1,
+  z.object({
+    run_id: z.uuid(),
+    step_ref: z.string(),
+    step_type: z.string(),
+    status: z.enum(['ok', 'skipped', 'error']),
+    /** Why a step was skipped or failed: preference, condition, missing channel data, ... */
+    reason: z.string().nullable(),
+    output: z.record(z.string(), z.unknown()).nullable(),
+    attempt: z.number().int().nullable(),
+    /** Where the run goes next: a path through the (nested) steps; null when the run ends. */
+    next_path: z.array(z.number().int()).nullable(),
+    at: z.string(),
+  }),
+);
+
+export const RunPaused = defineEvent(
+  'RunPaused',
+  1,
+  z.object({
+    run_id: z.uuid(),
+    step_ref: z.string(),
+    reason: z.enum(['delay', 'batch', 'throttle', 'wait_for_event', 'fetch_retry', 'send_window']),
+    timer_id: z.string().nullable(),
+    resume_at: z.string().nullable(),
+    waiting_for: z.record(z.string(), z.unknown()).nullable(),
+    at: z.string(),
+  }),
+);
+
+/** Timers live in any stream that needs one (runs, messages, batches); the worker fires them when due. */
+export const TimerScheduled = defineEvent('TimerScheduled', 1, z.object({ timer_id: z.string(), fire_at: z.string(), purpose: z.string() }));
+export const TimerFired = defineEvent('TimerFired', 1, z.object({ timer_id: z.string(), fired_at: z.string() }));
+
+export const RunResumed = defineEvent(
+  'RunResumed',
+  1,
+  z.object({
+    run_id: z.uuid(),
+    step_ref: z.string(),
+    cause: z.enum(['timer', 'batch_closed', 'event_matched', 'event_timeout']),
+    /** Batch flush: the activities and actors the message carries. */
+    batch: z.object({ activities: z.array(Activity), actors: z.array(RecipientRef), total_activities: z.number().int(), total_actors: z.number().int() }).nullable(),
+    at: z.string(),
+  }),
+);
+
+export const RunDataUpdated = defineEvent('RunDataUpdated', 1, z.object({ run_id: z.uuid(), step_ref: z.string(), data: z.record(z.string(), z.unknown()), at: z.string() }));
+
+export const RunCancelled = defineEvent('RunCancelled', 1, z.object({ run_id: z.uuid(), reason: z.string(), at: z.string() }));
+
+export const RunCompleted = defineEvent(
+  'RunCompleted',
+  1,
+  z.object({
+    run_id: z.uuid(),
+    /** ended: every step ran; halted: a step stopped it (throttle, condition, batched into another run, ...). */
+    outcome: z.enum(['ended', 'halted']),
+    reason: z.string().nullable(),
+    at: z.string(),
+  }),
+);
+
+/** Stream cancellation-<env>-<workflow>-<key>. */
+export const CancellationRequested = defineEvent(
+  'CancellationRequested',
+  1,
+  z.object({ workflow_key: z.string(), cancellation_key: z.string(), recipients: z.array(RecipientRef).nullable(), requested_at: z.string() }),
+);
+
+export const runEventContracts = [
+  WorkflowTriggered,
+  RunEnqueued,
+  StepStarted,
+  StepCompleted,
+  RunPaused,
+  TimerScheduled,
+  TimerFired,
+  RunResumed,
+  RunDataUpdated,
+  RunCancelled,
+  RunCompleted,
+  CancellationRequested,
+] as const;

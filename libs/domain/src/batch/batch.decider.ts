@@ -1,0 +1,178 @@
+import type { BatchClosed, BatchItemAdded, BatchOpened, BatchWindowExtended, EventOf, FrequencyClaimed, ThrottleLimited, ThrottlePassed } from '@notify/contracts';
+import { assertNever, Decider } from '../shared/decider';
+
+export type BatchEvent = EventOf<typeof BatchOpened> | EventOf<typeof BatchItemAdded> | EventOf<typeof BatchWindowExtended> | EventOf<typeof BatchClosed>;
+type Activity = EventOf<typeof BatchItemAdded>['data']['activity'];
+type ActorRef = Activity['actor'];
+export type BatchRole = 'owner' | 'leading' | 'joined';
+
+export interface BatchPolicy {
+  mode: 'accumulate' | 'flush_leading';
+  windowType: 'fixed' | 'sliding';
+  /** Window length; null when the window closes at `untilAt`. */
+  windowMs: number | null;
+  /** A fixed closing time taken from the trigger data (batch_until_field_path). */
+  untilAt: string | null;
+  /** Sliding windows never extend beyond opened_at + this. */
+  extensionLimitMs: number | null;
+  /** Reaching this many items closes the batch at once. */
+  maxItems: number | null;
+}
+
+interface OpenBatch {
+  batchId: string;
+  ownerRunId: string | null;
+  leadingRunId: string | null;
+  openedAt: string;
+  closesAt: string;
+  extendUntil: string | null;
+  timerId: string;
+  items: { runId: string; activity: Activity; role: BatchRole }[];
+}
+
+export interface BatchState {
+  open?: OpenBatch;
+  /** Every run ever added, with its role: adding it again is a no-op. */
+  roles: Record<string, BatchRole>;
+}
+
+export type BatchCommand =
+  | { type: 'AddItem'; runId: string; activity: Activity; policy: BatchPolicy; now: string; newBatchId: string; newTimerId: (closesAt: string) => string }
+  | { type: 'Close'; timerId: string; now: string };
+
+const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+const min = (a: string, b: string | null) => (b !== null && b < a ? b : a);
+
+/** Activities of the items that still need sending, and their distinct actors. */
+function flushPayload(open: OpenBatch) {
+  const items = open.items.filter((i) => i.role !== 'leading');
+  const actors: NonNullable<ActorRef>[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    const actor = item.activity.actor;
+    if (actor === null) continue;
+    const key = JSON.stringify(actor);
+    if (!seen.has(key)) {
+      seen.add(key);
+      actors.push(actor);
+    }
+  }
+  return { activities: items.map((i) => i.activity), actors, total_activities: items.length, total_actors: actors.length };
+}
+
+export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
+  initialState: () => ({ roles: {} }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'BatchOpened': {
+        const d = event.data;
+        return { ...state, open: { batchId: d.batch_id, ownerRunId: d.owner_run_id, leadingRunId: d.leading_run_id, openedAt: d.opened_at, closesAt: d.closes_at, extendUntil: d.extend_until, timerId: d.timer_id, items: [] } };
+      }
+      case 'BatchItemAdded': {
+        const open = state.open!;
+        const ownerRunId = event.data.role === 'owner' ? event.data.run_id : open.ownerRunId;
+        return {
+          open: { ...open, ownerRunId, items: [...open.items, { runId: event.data.run_id, activity: event.data.activity, role: event.data.role }] },
+          roles: { ...state.roles, [event.data.run_id]: event.data.role },
+        };
+      }
+      case 'BatchWindowExtended':
+        return { ...state, open: { ...state.open!, closesAt: event.data.closes_at, timerId: event.data.timer_id } };
+      case 'BatchClosed':
+        return { ...state, open: undefined };
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'AddItem': {
+        if (state.roles[command.runId]) return [];
+        const { policy, now } = command;
+        const out: BatchEvent[] = [];
+        let open = state.open;
+        if (!open) {
+          // A new batch: the first item opens it.
+          const closesAt = policy.untilAt ?? plus(now, policy.windowMs ?? 0);
+          const leading = policy.mode === 'flush_leading';
+          const opened: BatchEvent = {
+            type: 'BatchOpened',
+            data: {
+              batch_id: command.newBatchId,
+              owner_run_id: leading ? null : command.runId,
+              leading_run_id: leading ? command.runId : null,
+              opened_at: now,
+              closes_at: closesAt,
+              extend_until: policy.windowType === 'sliding' && policy.extensionLimitMs !== null ? plus(now, policy.extensionLimitMs) : null,
+              timer_id: command.newTimerId(closesAt),
+            },
+          };
+          out.push(opened, { type: 'BatchItemAdded', data: { batch_id: command.newBatchId, run_id: command.runId, activity: command.activity, role: leading ? 'leading' : 'owner', added_at: now } });
+          return out;
+        }
+        // flush_leading: the first item after the leading one owns the accumulated flush.
+        const role: BatchRole = open.ownerRunId === null ? 'owner' : 'joined';
+        out.push({ type: 'BatchItemAdded', data: { batch_id: open.batchId, run_id: command.runId, activity: command.activity, role, added_at: now } });
+        open = { ...open, items: [...open.items, { runId: command.runId, activity: command.activity, role }], ownerRunId: open.ownerRunId ?? command.runId };
+        if (policy.maxItems !== null && open.items.filter((i) => i.role !== 'leading').length >= policy.maxItems) {
+          out.push({ type: 'BatchClosed', data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'max_items', ...flushPayload(open), closed_at: now } });
+        } else if (policy.windowType === 'sliding' && policy.windowMs !== null && !policy.untilAt) {
+          const closesAt = min(plus(now, policy.windowMs), open.extendUntil);
+          if (closesAt > open.closesAt) out.push({ type: 'BatchWindowExtended', data: { batch_id: open.batchId, closes_at: closesAt, timer_id: command.newTimerId(closesAt) } });
+        }
+        return out;
+      }
+      case 'Close': {
+        const open = state.open;
+        // Only the current window's timer closes it; timers of windows since extended are stale.
+        if (!open || open.timerId !== command.timerId) return [];
+        return [{ type: 'BatchClosed', data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'window', ...flushPayload(open), closed_at: command.now } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+};
+
+export type ThrottleEvent = EventOf<typeof ThrottlePassed> | EventOf<typeof ThrottleLimited>;
+export interface ThrottleState {
+  passes: string[];
+  decided: Record<string, 'passed' | 'limited'>;
+}
+export type ThrottleCommand = { type: 'Pass'; runId: string; windowMs: number; limit: number; now: string };
+
+/** At most `limit` runs pass per window; the rest are limited. Deciding a run twice repeats nothing. */
+export const throttleDecider: Decider<ThrottleState, ThrottleCommand, ThrottleEvent> = {
+  initialState: () => ({ passes: [], decided: {} }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ThrottlePassed':
+        return { passes: [...state.passes, event.data.at], decided: { ...state.decided, [event.data.run_id]: 'passed' } };
+      case 'ThrottleLimited':
+        return { ...state, decided: { ...state.decided, [event.data.run_id]: 'limited' } };
+      default:
+        return assertNever(event);
+    }
+  },
+  decide(command, state) {
+    if (state.decided[command.runId]) return [];
+    const since = new Date(Date.parse(command.now) - command.windowMs).toISOString();
+    const recent = state.passes.filter((at) => at > since).length;
+    return [{ type: recent < command.limit ? 'ThrottlePassed' : 'ThrottleLimited', data: { run_id: command.runId, at: command.now } }];
+  },
+};
+
+export type FrequencyEvent = EventOf<typeof FrequencyClaimed>;
+export interface FrequencyState {
+  claimedBy?: string;
+}
+export type FrequencyCommand = { type: 'Claim'; runId: string; workflowRunId: string; now: string };
+
+/** once_per_recipient: the first run claims the recipient; later runs find it claimed. */
+export const frequencyDecider: Decider<FrequencyState, FrequencyCommand, FrequencyEvent> = {
+  initialState: () => ({}),
+  evolve: (_state, event) => ({ claimedBy: event.data.run_id }),
+  decide: (command, state) => (state.claimedBy ? [] : [{ type: 'FrequencyClaimed', data: { run_id: command.runId, workflow_run_id: command.workflowRunId, at: command.now } }]),
+};

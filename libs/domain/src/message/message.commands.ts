@@ -1,0 +1,16 @@
+import type { DeliveryAttemptCompletedData, MessageCreatedData } from './message.events';
+
+export type EngagementAction = 'seen' | 'unseen' | 'read' | 'unread' | 'archived' | 'unarchived' | 'interacted' | 'link_clicked';
+
+export type MessageCommand =
+  /** deliver: 'now' for in-app (no provider), 'provider' for external channels, 'sandbox' records not_sent. */
+  | { type: 'CreateMessage'; message: MessageCreatedData; delivery: 'now' | 'provider' | 'sandbox'; now: string }
+  | { type: 'StartDeliveryAttempt'; attempt: number; now: string }
+  | {
+      type: 'CompleteDeliveryAttempt';
+      result: Omit<DeliveryAttemptCompletedData, 'message_id' | 'completed_at'>;
+      /** When the attempt failed and may be retried: when. Null gives up. */
+      retryAt: string | null;
+      now: string;
+    }
+  | { type: 'Engage'; action: EngagementAction; metadata?: Record<string, unknown> | null; url?: string; now: string };

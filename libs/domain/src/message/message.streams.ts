@@ -1,0 +1,1 @@
+export const messageStream = (environment: string, messageId: string) => `message-${environment}-${messageId}`;

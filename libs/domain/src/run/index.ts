@@ -1,0 +1,5 @@
+export * from './run.decider';
+export * from './run.events';
+export * from './run.streams';
+export * from './workflow-cursor';
+export * from './steps';

@@ -1,0 +1,101 @@
+import { assertNever, Decider } from '../shared/decider';
+import type { RunEnqueuedData, RunEvent, RunResumedData } from './run.events';
+import type { StepPath } from './workflow-cursor';
+
+export type RunStatus = 'none' | 'queued' | 'processing' | 'paused' | 'completed' | 'cancelled';
+
+export interface RunState {
+  status: RunStatus;
+  run?: RunEnqueuedData;
+  /** Trigger data as updated by update_data and fetch steps. */
+  data: Record<string, unknown>;
+  /** The next step to execute; null before the first and after the last. */
+  path: StepPath | null;
+  pause?: { stepRef: string; reason: string; timerId: string | null; waitingFor: Record<string, unknown> | null };
+  /** Timers that fired, by id. */
+  fired: string[];
+  /** A batch flush handed to the step the run resumed on. */
+  resumedWith?: RunResumedData;
+  errorCount: number;
+  /** How many times each step ref ran (fetch retries count attempts). */
+  attempts: Record<string, number>;
+}
+
+export type RunCommand =
+  | { type: 'Enqueue'; run: RunEnqueuedData }
+  | { type: 'Cancel'; reason: string; now: string }
+  | { type: 'FireTimer'; timerId: string; now: string }
+  | { type: 'Resume'; cause: RunResumedData['cause']; batch: RunResumedData['batch']; now: string }
+  /** Progress decided by the engine's step deciders, recorded as it is while the run is active. */
+  | { type: 'Record'; events: RunEvent[] };
+
+const ACTIVE: RunStatus[] = ['queued', 'processing', 'paused'];
+
+export const isActive = (state: RunState) => ACTIVE.includes(state.status);
+
+export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
+  initialState: () => ({ status: 'none', data: {}, path: null, fired: [], errorCount: 0, attempts: {} }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'RunEnqueued':
+        return { ...state, status: 'queued', run: event.data, data: event.data.data, path: [0] };
+      case 'StepStarted':
+        return { ...state, status: 'processing' };
+      case 'StepCompleted':
+        return {
+          ...state,
+          status: 'processing',
+          path: event.data.next_path,
+          pause: undefined,
+          resumedWith: undefined,
+          errorCount: state.errorCount + (event.data.status === 'error' ? 1 : 0),
+          attempts: { ...state.attempts, [event.data.step_ref]: (state.attempts[event.data.step_ref] ?? 0) + 1 },
+        };
+      case 'RunPaused':
+        return { ...state, status: 'paused', pause: { stepRef: event.data.step_ref, reason: event.data.reason, timerId: event.data.timer_id, waitingFor: event.data.waiting_for } };
+      case 'TimerScheduled':
+        return state;
+      case 'TimerFired':
+        return { ...state, fired: [...state.fired, event.data.timer_id] };
+      case 'RunResumed':
+        return { ...state, status: 'processing', pause: undefined, resumedWith: event.data };
+      case 'RunDataUpdated':
+        return { ...state, data: { ...state.data, ...event.data.data } };
+      case 'RunCancelled':
+        return { ...state, status: 'cancelled', pause: undefined };
+      case 'RunCompleted':
+        return { ...state, status: 'completed', path: null, pause: undefined };
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'Enqueue':
+        return state.status === 'none' ? [{ type: 'RunEnqueued', data: command.run }] : [];
+      case 'Cancel':
+        if (!isActive(state)) return [];
+        return [{ type: 'RunCancelled', data: { run_id: state.run!.run_id, reason: command.reason, at: command.now } }];
+      case 'FireTimer':
+        // A timer of a run that ended, or one already fired, changes nothing.
+        if (!isActive(state) || state.fired.includes(command.timerId)) return [];
+        return [{ type: 'TimerFired', data: { timer_id: command.timerId, fired_at: command.now } }];
+      case 'Resume':
+        if (state.status !== 'paused') return [];
+        return [{ type: 'RunResumed', data: { run_id: state.run!.run_id, step_ref: state.pause!.stepRef, cause: command.cause, batch: command.batch, at: command.now } }];
+      case 'Record':
+        return isActive(state) ? command.events : [];
+      default:
+        return assertNever(command);
+    }
+  },
+};
+
+/** Whether the paused run may continue: its timer fired, or something resumed it. */
+export function canContinue(state: RunState): boolean {
+  if (state.status === 'queued' || state.status === 'processing') return true;
+  if (state.status !== 'paused' || !state.pause) return false;
+  return state.pause.timerId !== null && state.fired.includes(state.pause.timerId);
+}

@@ -1,0 +1,5 @@
+export * from './cohort';
+export * from './condition-groups';
+export * from './delay';
+export * from './durations';
+export * from './send-windows';

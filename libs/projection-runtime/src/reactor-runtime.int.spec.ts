@@ -1,0 +1,101 @@
+import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
+import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
+import { randomUUID } from 'node:crypto';
+import { Reactor } from './reactor';
+import { ReactorRuntime } from './reactor-runtime';
+
+const meta = { environment: 'test', schema_version: 1 };
+
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+for (const backend of databaseBackends()) {
+  describe(`reactor runtime on ${backend}`, () => {
+    let db: TestDatabase;
+    let store: PostgresEventStore;
+
+    beforeAll(async () => {
+      db = await createTestDatabase(backend);
+      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+    });
+    afterAll(async () => {
+      await store.close();
+      await db.close();
+    });
+
+    it('handles live events, and after a failure retries the batch instead of skipping it', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const seen: string[] = [];
+      let failuresLeft = 2;
+      const reactor: Reactor = {
+        name: `retry-${tag}`,
+        filter: { eventTypes: [`Ping${tag}`] },
+        async handle(events) {
+          if (events.some((e) => (e.data as { n: number }).n === 2) && failuresLeft-- > 0) throw new Error('provider down');
+          seen.push(...events.map((e) => String((e.data as { n: number }).n)));
+        },
+      };
+      const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 1 });
+      await runtime.start();
+      try {
+        for (const n of [1, 2, 3]) await store.append(`ping-${tag}`, [{ id: randomUUID(), type: `Ping${tag}`, data: { n }, metadata: meta }]);
+        await eventually(() => seen.length >= 3);
+        expect(seen).toEqual(['1', '2', '3']);
+        expect(failuresLeft).toBe(-1);
+        const [status] = await runtime.status();
+        expect(status.eventsHandled).toBe(3);
+      } finally {
+        await runtime.stop();
+      }
+    });
+
+    it('runs streams of one batch in parallel while keeping each stream in order', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const perStream = new Map<string, number[]>();
+      let inFlight = 0;
+      let maxInFlight = 0;
+      const reactor: Reactor = {
+        name: `parallel-${tag}`,
+        filter: { eventTypes: [`Step${tag}`] },
+        concurrency: 4,
+        async handle(events) {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          await new Promise((r) => setTimeout(r, 20));
+          for (const e of events) {
+            const list = perStream.get(e.streamId) ?? [];
+            list.push((e.data as { n: number }).n);
+            perStream.set(e.streamId, list);
+          }
+          inFlight--;
+        },
+      };
+      for (let s = 0; s < 8; s++) {
+        for (let n = 0; n < 3; n++) await store.append(`run-${tag}-${s}`, [{ id: randomUUID(), type: `Step${tag}`, data: { n }, metadata: meta }]);
+      }
+      const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 100 });
+      expect(await runtime.drain(reactor.name)).toBe(24);
+      expect([...perStream.values()].every((ns) => ns.join() === '0,1,2')).toBe(true);
+      expect(perStream.size).toBe(8);
+      expect(maxInFlight).toBeGreaterThan(1);
+      expect(maxInFlight).toBeLessThanOrEqual(4);
+    });
+
+    it('a reactor starting from the end ignores history', async () => {
+      const tag = randomUUID().slice(0, 8);
+      await store.append(`old-${tag}`, [{ id: randomUUID(), type: `Old${tag}`, data: {}, metadata: meta }]);
+      const seen: RecordedEvent[] = [];
+      const reactor: Reactor = { name: `tail-${tag}`, filter: { eventTypes: [`Old${tag}`] }, startFrom: 'end', handle: async (e) => void seen.push(...e) };
+      const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 10 });
+      expect(await runtime.drain(reactor.name)).toBe(0);
+      await store.append(`old-${tag}`, [{ id: randomUUID(), type: `Old${tag}`, data: { fresh: true }, metadata: meta }]);
+      expect(await runtime.drain(reactor.name)).toBe(1);
+      expect(seen.map((e) => e.data)).toEqual([{ fresh: true }]);
+    });
+  });
+}

@@ -1,0 +1,146 @@
+import { EventStore, LogPosition, RecordedEvent, Sleeper, START } from '@notify/eventstore';
+import { DataSource } from 'typeorm';
+import { RuntimeLogger } from './projection-runtime';
+import { Reactor } from './reactor';
+
+export interface ReactorStatus {
+  name: string;
+  position: LogPosition;
+  eventsHandled: number;
+  lastError?: string;
+}
+
+/** Groups a batch by stream, keeping each stream's order, for parallel handling. */
+export function byStream(events: readonly RecordedEvent[]): RecordedEvent[][] {
+  const groups = new Map<string, RecordedEvent[]>();
+  for (const e of events) {
+    const group = groups.get(e.streamId);
+    if (group) group.push(e);
+    else groups.set(e.streamId, [e]);
+  }
+  return [...groups.values()];
+}
+
+async function inParallel<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await run(items[next++]);
+  });
+  await Promise.all(workers);
+}
+
+/**
+ * Runs reactors over the log: read a batch after the checkpoint, handle it, then move the
+ * checkpoint with a compare-and-set. A crash between handling and checkpointing replays the
+ * batch (effects are idempotent); a second worker racing on the same reactor wastes work but
+ * cannot move the checkpoint backwards or skip events.
+ */
+export class ReactorRuntime {
+  private readonly loops = new Map<string, { stop: () => Promise<void>; lastError?: string }>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly dataSource: DataSource,
+    readonly reactors: readonly Reactor[],
+    private readonly options: { batchSize: number; logger?: RuntimeLogger },
+  ) {}
+
+  async start(): Promise<void> {
+    for (const reactor of this.reactors) {
+      await this.prepare(reactor);
+      this.loops.set(reactor.name, this.loop(reactor));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.loops.values()].map((l) => l.stop()));
+    this.loops.clear();
+  }
+
+  private async prepare(reactor: Reactor): Promise<void> {
+    const initial = reactor.startFrom === 'end' ? await this.store.headPosition() : START;
+    await this.dataSource.query('INSERT INTO reactor_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [reactor.name, initial]);
+  }
+
+  /** Handles at most one batch. */
+  async step(reactor: Reactor): Promise<{ handled: number; idle: boolean }> {
+    const [row] = await this.dataSource.query<{ position: string }[]>('SELECT position FROM reactor_checkpoints WHERE name = $1', [reactor.name]);
+    const from = row?.position ?? START;
+    const page = await this.store.readAll({ after: from, maxCount: this.options.batchSize, filter: reactor.filter });
+    if (page.events.length === 0 && page.scannedTo <= from) return { handled: 0, idle: true };
+    if (page.events.length) {
+      const concurrency = reactor.concurrency ?? 1;
+      if (concurrency <= 1) await reactor.handle(page.events);
+      else await inParallel(byStream(page.events), concurrency, (group) => reactor.handle(group));
+    }
+    const moved = await this.dataSource.query<unknown[]>(
+      `UPDATE reactor_checkpoints SET position = $3, events_handled = events_handled + $4, updated_at = now()
+       WHERE name = $1 AND position = $2 RETURNING name`,
+      [reactor.name, from, page.scannedTo, page.events.length],
+    );
+    return { handled: page.events.length, idle: moved.length === 0 };
+  }
+
+  /** Handles everything up to the current head; for tests and one-off catch-ups. */
+  async drain(name: string): Promise<number> {
+    const reactor = this.reactors.find((r) => r.name === name);
+    if (!reactor) throw new Error(`Unknown reactor ${name}`);
+    await this.prepare(reactor);
+    let total = 0;
+    for (;;) {
+      const step = await this.step(reactor);
+      total += step.handled;
+      if (step.idle) return total;
+    }
+  }
+
+  private loop(reactor: Reactor): { stop: () => Promise<void>; lastError?: string } {
+    const sleeper = new Sleeper();
+    let stopped = false;
+    let hinted = false;
+    const unlisten = this.store.onAppended(() => {
+      hinted = true;
+      sleeper.wake();
+    });
+    const state: { stop: () => Promise<void>; lastError?: string } = { stop: async () => undefined };
+    const done = (async () => {
+      let backoff = 0;
+      while (!stopped) {
+        const woken = hinted;
+        hinted = false;
+        try {
+          const step = await this.step(reactor);
+          state.lastError = undefined;
+          if (!step.idle) {
+            backoff = 0;
+            continue;
+          }
+          backoff = woken || backoff === 0 ? 5 : Math.min(backoff * 2, 1000);
+        } catch (error) {
+          state.lastError = (error as Error).message;
+          this.options.logger?.error({ reactor: reactor.name, err: error }, 'reactor batch failed; retrying');
+          backoff = Math.min(Math.max(backoff * 2, 200), 10_000);
+        }
+        if (!hinted) await sleeper.sleep(backoff);
+      }
+    })();
+    state.stop = async () => {
+      stopped = true;
+      unlisten();
+      sleeper.wake();
+      await done;
+    };
+    return state;
+  }
+
+  async status(): Promise<ReactorStatus[]> {
+    const rows = await this.dataSource.query<{ name: string; position: string; events_handled: string }[]>(
+      'SELECT name, position, events_handled FROM reactor_checkpoints WHERE name = ANY($1)',
+      [this.reactors.map((r) => r.name)],
+    );
+    return this.reactors.map((r) => {
+      const row = rows.find((x) => x.name === r.name);
+      return { name: r.name, position: row?.position ?? START, eventsHandled: Number(row?.events_handled ?? 0), lastError: this.loops.get(r.name)?.lastError };
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import { LogFilter, RecordedEvent } from '@notify/eventstore';
+
+/**
+ * Something that reacts to events with effects outside a read-model transaction: appending
+ * events (process managers), calling providers, publishing to Kafka. Delivery is at least once:
+ * after a crash a batch may be handled again, so every effect must be idempotent
+ * (deterministic event ids, provider idempotency keys, consumers deduplicating by event id).
+ */
+export interface Reactor {
+  readonly name: string;
+  readonly filter: LogFilter;
+  /** Where a reactor with no checkpoint yet begins (default: the start of the log). */
+  readonly startFrom?: 'beginning' | 'end';
+  /**
+   * Handle events of one batch. The runtime calls this per stream group in parallel (up to the
+   * reactor's concurrency), preserving order within a stream.
+   */
+  handle(events: readonly RecordedEvent[]): Promise<void>;
+  /** Streams handled in parallel within one batch (default 1: strictly in log order). */
+  readonly concurrency?: number;
+}

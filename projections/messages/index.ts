@@ -1,0 +1,2 @@
+export * from './messages.migration';
+export * from './messages.projection';
