@@ -1,13 +1,22 @@
 import { Projection, ProjectionCheckpoints1763712000000, ReactorCheckpoints1763712000010 } from '@notify/projection-runtime';
+import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
+import { CommitsReadModel1763712002200, commitsProjection } from './commits';
+import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
 import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
 import { MessagesReadModel1763712000400, messagesProjection } from './messages';
 import { TimersReadModel1763712000500, timersProjection } from './timers';
 import { UsersReadModel1763712000200, usersProjection } from './users';
 import { recipientMigrations, recipientProjections } from './recipients';
+import { VariablesReadModel1763712002300, variablesProjection } from './variables';
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, messagesProjection, timersProjection, ...recipientProjections];
+export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, messagesProjection, timersProjection, ...recipientProjections, ...configurationProjections()];
+
+/** Workflow configuration (management API). */
+function configurationProjections(): Projection[] {
+  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection];
+}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const allMigrations: Function[] = [
@@ -19,4 +28,8 @@ export const allMigrations: Function[] = [
   MessagesReadModel1763712000400,
   TimersReadModel1763712000500,
   ...recipientMigrations,
+  ConfigResourcesReadModel1763712002100,
+  CommitsReadModel1763712002200,
+  VariablesReadModel1763712002300,
+  ChannelGroupsReadModel1763712002400,
 ];

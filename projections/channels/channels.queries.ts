@@ -1,4 +1,5 @@
 import { ChannelTypeT } from '@notify/contracts';
+import { keysetPage } from '@notify/http/pagination';
 import { DataSource } from 'typeorm';
 
 export interface ChannelRecord {
@@ -60,5 +61,50 @@ export class ChannelQueries {
       [environment],
     );
     return rows.map((r) => toRecord(environment, r));
+  }
+}
+
+export interface ChannelAdminRow {
+  id: string;
+  key: string;
+  name: string;
+  type: ChannelTypeT;
+  provider: string;
+  description: string | null;
+  environment_settings: Record<string, { channel_settings: Record<string, unknown>; provider_settings: Record<string, unknown>; is_sandbox: boolean }>;
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+}
+
+/**
+ * The management API's view: a channel with its settings in every environment. Channels are
+ * account-wide, so these reads take no environment.
+ */
+export class ChannelAdminQueries {
+  constructor(private readonly db: DataSource) {}
+
+  async get(key: string): Promise<ChannelAdminRow | undefined> {
+    const rows = await this.db.query<ChannelAdminRow[]>('SELECT * FROM rm_channels WHERE key = $1', [key]);
+    return rows[0];
+  }
+
+  async byKeys(keys: string[]): Promise<ChannelAdminRow[]> {
+    return this.db.query<ChannelAdminRow[]>('SELECT * FROM rm_channels WHERE key = ANY($1)', [keys]);
+  }
+
+  async list(page: { after?: string; before?: string; limit: number }, filter: { id?: string } = {}) {
+    const { rows, pageInfo } = await keysetPage<ChannelAdminRow & Record<string, unknown>>(this.db, {
+      select: 'c.*',
+      from: 'FROM rm_channels c WHERE c.archived_at IS NULL AND ($1::uuid IS NULL OR c.id = $1::uuid)',
+      params: [filter.id ?? null],
+      order: [{ expr: 'c.key', type: 'text' }],
+      direction: 'asc',
+      pageSize: page.limit,
+      after: page.after,
+      before: page.before,
+      withTotal: false,
+    });
+    return { entries: rows as ChannelAdminRow[], page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size } };
   }
 }

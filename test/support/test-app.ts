@@ -1,3 +1,4 @@
+import KnockMgmt from '@knocklabs/mgmt';
 import Knock from '@knocklabs/node';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createEnvironment, issueApiKey, issueServiceToken } from '@notify/application';
@@ -38,6 +39,8 @@ export interface TestApp {
   serviceToken: string;
   newEnvironment(slug?: string): Promise<TestEnvironment>;
   knock(key?: string): Knock;
+  /** The official management API client, authenticated with the bootstrap service token. */
+  mgmt(token?: string): KnockMgmt;
   /** Reads the service's database directly (assertions on read models and the log). */
   sql<T = any>(query: string, params?: unknown[]): Promise<T[]>;
   http<T = any>(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
@@ -65,6 +68,7 @@ export async function startTestApp(options: { backend?: 'postgres' | 'embedded';
     BOOTSTRAP_SECRET_KEY: secretKey,
     BOOTSTRAP_PUBLISHABLE_KEY: publishableKey,
     BOOTSTRAP_SERVICE_TOKEN: serviceToken,
+    SECRETS_KEY: randomBytes(32).toString('hex'),
     ...(db ? { DATABASE_URL: db.url, DATABASE_POOL_SIZE: '8' } : { DATA_DIR: dataDir }),
     ...options.env,
   });
@@ -103,6 +107,9 @@ export async function startTestApp(options: { backend?: 'postgres' | 'embedded';
     },
     knock(key = secretKey) {
       return new Knock({ apiKey: key, baseURL: url, maxRetries: 0, timeout: 20_000 });
+    },
+    mgmt(token = serviceToken) {
+      return new KnockMgmt({ serviceToken: token, baseURL: url, maxRetries: 0, timeout: 20_000 });
     },
     async http(method, p, opts = {}) {
       const key = opts.key === undefined ? secretKey : opts.key;

@@ -1,12 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpModule } from '@notify/http';
+import { ChannelsModule } from './channels/channels.module';
+import { ConfigurationModule } from './configuration/configuration.module';
 import { BootstrapService } from './environments/bootstrap.service';
 import { ReadModelCredentialStore } from './environments/credential-store';
 import { HealthController } from './system/health.controller';
 import { OpenApiController } from './system/openapi.controller';
+import { SecretsModule } from './shared/secrets.module';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
+import { VariablesModule } from './variables/variables.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
 @Module({})
@@ -14,7 +18,7 @@ export class ApiModule {
   static register(): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule],
+      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, SecretsModule, ConfigurationModule, ChannelsModule, VariablesModule],
       controllers: [HealthController, OpenApiController],
       providers: [BootstrapService],
     };

@@ -1,3 +1,4 @@
 export * from './handle-command';
 export * from './environments';
 export * from './recipients';
+export * from './config';

@@ -44,6 +44,14 @@ export const ConfigSchema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   RATE_LIMIT_ENABLED: flag(true),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * 32 bytes (base64 or 64 hex characters) sealing secret settings (provider credentials, secret
+   * variables) in the event log. Unset: a key is generated once into DATA_DIR/secrets.key, which
+   * suits one instance; set it when several api instances share a database.
+   */
+  SECRETS_KEY: optionalString.refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, 'base64').length === 32, {
+    message: 'must be 32 bytes, as 64 hex characters or base64',
+  }),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
 });
 

@@ -4,3 +4,4 @@ export * from './recipients';
 export * from './config';
 export * from './messages';
 export * from './runs';
+export * from './conditions';

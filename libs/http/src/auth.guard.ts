@@ -46,6 +46,11 @@ export class AuthGuard implements CanActivate {
         throw missingKey();
       }
       const environment = (request.query as Record<string, unknown> | undefined)?.environment;
+      if (route.scope === 'account' && environment === undefined) {
+        // Account-wide resources: no environment is involved, and handlers of these routes never read it.
+        request.ctx = { requestId: String(request.id), environment: '', credential: { kind: 'service', id: token.tokenId } };
+        return true;
+      }
       if (typeof environment !== 'string' || environment === '') {
         throw new DomainError('invalid_params', 'The environment query parameter is required', 'invalid_params', [
           { field: 'environment', message: 'is required', type: 'required' },

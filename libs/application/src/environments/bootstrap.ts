@@ -1,10 +1,14 @@
 import { AppConfig } from '@notify/config';
+import { environmentStream } from '@notify/domain';
 import { EventStore, START } from '@notify/eventstore';
 import { Logger } from '@notify/logging';
 import { WrongExpectedRevisionError } from '@notify/eventstore';
 import { credentialId, createEnvironment, issueApiKey, issueServiceToken } from './environment-use-cases';
+import { ensureFirstRunConfiguration } from './first-run-configuration';
 
 export const BOOTSTRAP_ENVIRONMENT = 'development';
+/** Where commits of the bootstrap environment are promoted to; it has no keys until an operator issues some. */
+export const PROMOTION_ENVIRONMENT = 'production';
 const actor = { environment: null, actor: 'system:bootstrap' };
 
 export interface BootstrapResult {
@@ -23,6 +27,11 @@ export async function bootstrap(store: EventStore, config: AppConfig, logger: Lo
   const generated: BootstrapResult['generated'] = {};
   if (empty) {
     await createEnvironment(store, { slug: BOOTSTRAP_ENVIRONMENT, name: 'Development', order: 0 }, actor);
+    await createEnvironment(store, { slug: PROMOTION_ENVIRONMENT, name: 'Production', order: 1 }, actor);
+  }
+  // An in-app feed channel and an active example workflow, so a first trigger works (only where none exist yet).
+  if (empty || (await store.readStream(environmentStream(BOOTSTRAP_ENVIRONMENT), { maxCount: 1 })).length) {
+    await ensureFirstRunConfiguration(store, BOOTSTRAP_ENVIRONMENT, actor);
   }
   const ensure = async (kind: 'secret' | 'publishable', configured: string | undefined) => {
     if (!configured && !empty) return undefined;

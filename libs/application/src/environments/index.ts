@@ -1,2 +1,3 @@
 export * from './bootstrap';
 export * from './environment-use-cases';
+export * from './first-run-configuration';

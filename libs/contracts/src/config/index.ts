@@ -1,1 +1,13 @@
 export * from './channels';
+export * from './commits';
+export { Duration, SendWindow, SendWindows } from './conditions';
+export * from './json-schema';
+export * from './mgmt';
+export * from './po';
+export * from './resources';
+export * from './secrets';
+export * from './templates';
+export * from './variables';
+export * from './workflow-steps';
+export * from './workflows';
+export * from './previews';

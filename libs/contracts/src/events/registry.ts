@@ -1,5 +1,9 @@
 import { EventContract } from './define-event';
-import { channelEventContracts } from '../config/channels';
+import { channelEventContracts, channelGroupEventContracts } from '../config/channels';
+import { commitEventContracts } from '../config/commits';
+import { resourceEventContracts } from '../config/resources';
+import { variableEventContracts } from '../config/variables';
+import { workflowEventContracts } from '../config/workflows';
 import { messageEventContracts } from '../messages/message.events';
 import { batchEventContracts } from '../runs/batch.events';
 import { runEventContracts } from '../runs/run.events';
@@ -10,7 +14,16 @@ import { accountEventContracts, environmentEventContracts } from './environment.
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
 const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts, ...channelEventContracts, ...messageEventContracts, ...runEventContracts, ...batchEventContracts, ...recipientEventContracts];
 
-export const eventContracts: ReadonlyMap<string, EventContract> = new Map(all.map((c) => [c.type, c]));
+/** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */
+const configuration: readonly EventContract[] = [
+  ...workflowEventContracts,
+  ...resourceEventContracts,
+  ...commitEventContracts,
+  ...variableEventContracts,
+  ...channelGroupEventContracts,
+];
+
+export const eventContracts: ReadonlyMap<string, EventContract> = new Map([...all, ...configuration].map((c) => [c.type, c]));
 
 export function schemaVersionOf(type: string): number {
   const contract = eventContracts.get(type);

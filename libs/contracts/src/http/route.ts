@@ -24,6 +24,11 @@ export interface RouteContract<
   summary: string;
   tags: string[];
   auth: RouteAuth;
+  /**
+   * Service routes only: 'environment' (the default) requires `?environment=`; 'account' routes
+   * act on account-wide resources (channels, variables, commits by id) and take none.
+   */
+  scope?: 'environment' | 'account';
   rateTier?: RateTier;
   params?: Params;
   query?: Query;

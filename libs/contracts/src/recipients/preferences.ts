@@ -1,45 +1,11 @@
 import { z } from 'zod';
+import { Condition } from '../conditions';
 import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
 import { RecipientId } from './common';
 import { CollectionName, RecipientRef } from './refs';
 
-export const CONDITION_OPERATORS = [
-  'equal_to',
-  'not_equal_to',
-  'greater_than',
-  'less_than',
-  'greater_than_or_equal_to',
-  'less_than_or_equal_to',
-  'contains',
-  'not_contains',
-  'empty',
-  'not_empty',
-  'exists',
-  'not_exists',
-  'contains_all',
-  'not_contains_all',
-  'is_timestamp',
-  'is_not_timestamp',
-  'is_timestamp_on_or_after',
-  'is_timestamp_before',
-  'is_timestamp_on_or_after_date',
-  'is_timestamp_before_date',
-  'is_timestamp_between',
-  'is_between',
-  'is_audience_member',
-  'is_not_audience_member',
-] as const;
-export const ConditionOperator = z.enum(CONDITION_OPERATORS);
 
-export const Condition = z
-  .strictObject({
-    variable: z.string().min(1).max(1000),
-    operator: ConditionOperator,
-    argument: z.string().max(10_000).nullable().default(null),
-  })
-  .meta({ id: 'Condition' });
-export type ConditionT = z.infer<typeof Condition>;
 
 const WithConditions = z.strictObject({ conditions: z.array(Condition).max(100) });
 const Toggle = z.union([z.boolean(), WithConditions]);

@@ -4,7 +4,7 @@ import { Condition, evaluateCondition, toTime } from './conditions';
 const now = '2026-03-10T12:00:00.000Z';
 const variables = {
   recipient: { plan: 'pro', seats: 12, tags: ['vip', 'beta'], email: 'ada@example.com', muted: ['rex'], empty_list: [], nothing: null, signed_up_at: '2026-03-01T09:00:00Z', unix: 1773000000 },
-  data: { dino: 'rex', other: 'blue', score: '7.5', meta: {} },
+  data: { dino: 'rex', other: 'blue', score: '7.5', meta: {}, future: '2999-01-01T00:00:00Z' },
 };
 const ctx = { variables, now, audiences: ['beta-testers'] };
 const check = (variable: string, operator: Condition['operator'], argument: string | null) => evaluateCondition({ variable, operator, argument }, ctx);
@@ -61,6 +61,10 @@ describe('condition operators', () => {
     ['is_timestamp_on_or_after_date', 'recipient.signed_up_at', '2026-03-02', false],
     ['is_timestamp_before_date', 'recipient.signed_up_at', '2026-03-02', true],
     ['is_timestamp_before_date', 'recipient.signed_up_at', '2026-03-01T00:00:00Z', false],
+    ['is_timestamp_before_now', 'recipient.signed_up_at', null, true],
+    ['is_timestamp_before_now', 'data.dino', null, false],
+    ['is_timestamp_on_or_after_now', 'recipient.signed_up_at', null, false],
+    ['is_timestamp_on_or_after_now', 'data.future', null, true],
     ['is_timestamp_between', 'recipient.signed_up_at', '2026-02-01T00:00:00Z,2026-03-05T00:00:00Z', true],
     ['is_timestamp_between', 'recipient.signed_up_at', '["2026-03-02T00:00:00Z","2026-03-05T00:00:00Z"]', false],
     ['is_between', 'recipient.seats', '10,20', true],

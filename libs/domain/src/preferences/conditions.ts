@@ -172,6 +172,14 @@ export function evaluateCondition(condition: Condition, ctx: ConditionContext): 
       const [t, a] = [toTime(value, ctx.now), toTime(arg, ctx.now)];
       return t !== undefined && a !== undefined && dateOf(t) < dateOf(a);
     }
+    case 'is_timestamp_before_now': {
+      const t = toTime(value, ctx.now);
+      return t !== undefined && t < Date.parse(ctx.now);
+    }
+    case 'is_timestamp_on_or_after_now': {
+      const t = toTime(value, ctx.now);
+      return t !== undefined && t >= Date.parse(ctx.now);
+    }
     case 'is_timestamp_between':
       return between(toTime(value, ctx.now), asList(arg), (v) => toTime(v, ctx.now));
     case 'is_between':

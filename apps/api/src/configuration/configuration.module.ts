@@ -1,0 +1,76 @@
+import { Module } from '@nestjs/common';
+import { TEMPLATE_CHECKER } from '@notify/application';
+import { Database } from '@notify/database';
+import { DATABASE } from '@notify/platform';
+import { ChannelGroupQueries } from '@notify/projections/channel-groups';
+import { ChannelAdminQueries, ChannelQueries } from '@notify/projections/channels';
+import { CommitQueries } from '@notify/projections/commits';
+import { ConfigResourceQueries } from '@notify/projections/config-resources';
+import { UserQueries } from '@notify/projections/users';
+import { VariableQueries } from '@notify/projections/variables';
+import { TemplateEngine } from '@notify/templating';
+import { ActivateWorkflowController } from './activate-workflow/activate-workflow.controller';
+import { ActivateWorkflowHandler } from './activate-workflow/activate-workflow.handler';
+import { CommitChangesController } from './commit-changes/commit-changes.controller';
+import { CommitChangesHandler } from './commit-changes/commit-changes.handler';
+import { GetCommitController } from './get-commit/get-commit.controller';
+import { GetCommitHandler } from './get-commit/get-commit.handler';
+import { GetResourceController } from './get-resource/get-resource.controller';
+import { GetResourceHandler } from './get-resource/get-resource.handler';
+import { ListCommitsController } from './list-commits/list-commits.controller';
+import { ListCommitsHandler } from './list-commits/list-commits.handler';
+import { ListResourcesController } from './list-resources/list-resources.controller';
+import { ListResourcesHandler } from './list-resources/list-resources.handler';
+import { PreviewContexts } from './preview/preview-context';
+import { PreviewController } from './preview/preview.controller';
+import { PreviewHandler } from './preview/preview.handler';
+import { PromoteCommitsController } from './promote-commits/promote-commits.controller';
+import { PromoteCommitsHandler } from './promote-commits/promote-commits.handler';
+import { EnvironmentOrder } from './shared/environments';
+import { liquidTemplateChecker } from './shared/liquid-template-checker';
+import { ResourceChecks } from './shared/resource-deps';
+import { UpsertResourceController } from './upsert-resource/upsert-resource.controller';
+import { UpsertResourceHandler } from './upsert-resource/upsert-resource.handler';
+import { ValidateResourceController } from './validate-resource/validate-resource.controller';
+import { ValidateResourceHandler } from './validate-resource/validate-resource.handler';
+
+const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAdminQueries, ChannelGroupQueries, VariableQueries, UserQueries].map((Q) => ({
+  provide: Q,
+  inject: [DATABASE],
+  useFactory: (db: Database) => new Q(db.dataSource),
+}));
+
+/** The management API: versioned resources (workflows, partials, layouts, translations, message types) and commits. */
+@Module({
+  controllers: [
+    ListResourcesController,
+    GetResourceController,
+    UpsertResourceController,
+    ValidateResourceController,
+    ActivateWorkflowController,
+    CommitChangesController,
+    PromoteCommitsController,
+    ListCommitsController,
+    GetCommitController,
+    PreviewController,
+  ],
+  providers: [
+    ...queries,
+    EnvironmentOrder,
+    ResourceChecks,
+    { provide: TemplateEngine, useFactory: () => new TemplateEngine() },
+    { provide: TEMPLATE_CHECKER, inject: [TemplateEngine], useFactory: liquidTemplateChecker },
+    ListResourcesHandler,
+    GetResourceHandler,
+    UpsertResourceHandler,
+    ValidateResourceHandler,
+    ActivateWorkflowHandler,
+    CommitChangesHandler,
+    PromoteCommitsHandler,
+    ListCommitsHandler,
+    GetCommitHandler,
+    PreviewContexts,
+    PreviewHandler,
+  ],
+})
+export class ConfigurationModule {}

@@ -1,0 +1,39 @@
+import { Controller } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { emailLayoutRoutes, getWorkflowRoute, messageTypeRoutes, partialRoutes, RouteInput, translationRoutes } from '@notify/contracts';
+import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
+import { resourceIds } from '../shared/resource-ids';
+import { GetResourceQuery } from './get-resource.query';
+
+type Get<R> = RouteInput<R> & { params: Record<string, string>; query: Record<string, any> };
+
+@Controller()
+export class GetResourceController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Endpoint(getWorkflowRoute)
+  workflow(@Input() { params, query }: RouteInput<typeof getWorkflowRoute>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new GetResourceQuery(ctx.environment, 'workflow', resourceIds('workflow', params.workflow_key), query));
+  }
+
+  @Endpoint(partialRoutes.get)
+  async partial(@Input() { params, query }: Get<typeof partialRoutes.get>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new GetResourceQuery(ctx.environment, 'partial', resourceIds('partial', params.partial_key), query));
+  }
+
+  @Endpoint(emailLayoutRoutes.get)
+  emailLayout(@Input() { params, query }: Get<typeof emailLayoutRoutes.get>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new GetResourceQuery(ctx.environment, 'email_layout', resourceIds('email_layout', params.email_layout_key), query));
+  }
+
+  @Endpoint(messageTypeRoutes.get)
+  messageType(@Input() { params, query }: Get<typeof messageTypeRoutes.get>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new GetResourceQuery(ctx.environment, 'message_type', resourceIds('message_type', params.message_type_key), query));
+  }
+
+  /** Translations answer wrapped, as the clients read them. */
+  @Endpoint(translationRoutes.get)
+  async translation(@Input() { params, query }: Get<typeof translationRoutes.get>, @Ctx() ctx: RequestContext) {
+    return { translation: await this.queries.execute(new GetResourceQuery(ctx.environment, 'translation', resourceIds('translation', params.locale_code, query), query)) };
+  }
+}

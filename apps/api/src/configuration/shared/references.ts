@@ -1,0 +1,20 @@
+import { WorkflowReferences } from '@notify/application';
+import { ChannelGroupQueries } from '@notify/projections/channel-groups';
+import { ChannelQueries } from '@notify/projections/channels';
+import { ConfigResourceQueries } from '@notify/projections/config-resources';
+
+/** What a workflow refers to, as the read models of one environment know it. */
+export function referencesIn(environment: string, q: { channels: ChannelQueries; groups: ChannelGroupQueries; resources: ConfigResourceQueries }): WorkflowReferences {
+  return {
+    channel: async (key) => {
+      const channel = await q.channels.findUsable(environment, { key });
+      return channel && { type: channel.type };
+    },
+    channelGroup: async (key) => {
+      const group = await q.groups.get(key);
+      return group && { channel_type: group.channel_type };
+    },
+    emailLayout: (key) => q.resources.exists(environment, 'email_layout', key),
+    partial: (key) => q.resources.exists(environment, 'partial', key),
+  };
+}

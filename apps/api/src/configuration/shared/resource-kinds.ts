@@ -1,0 +1,241 @@
+import { checkWorkflow, normalizeWorkflow, TemplateChecker, WorkflowReferences } from '@notify/application';
+import {
+  EmailLayoutRequest,
+  flattenMessages,
+  MessageTypeRequest,
+  parsePo,
+  PartialRequest,
+  ResourceErrorT,
+  templateFields,
+  TranslationRequest,
+  WorkflowRequestT,
+  WorkflowStepT,
+  writePo,
+} from '@notify/contracts';
+import { emailLayoutStream, messageTypeStream, partialStream, ResourceType, translationStream, workflowStream } from '@notify/domain';
+import { ResourceRecord } from '@notify/projections/config-resources';
+import { z } from 'zod';
+
+/** What the handlers of every versioned resource need to know about one resource type. */
+export interface ResourceKind {
+  type: ResourceType;
+  /** The key the resource is wrapped in, in requests and responses: `{workflow: {...}}`. */
+  wrapper: string;
+  label: string;
+  stream(environment: string, identifier: string): string;
+  /** The stored data of a request (read-only echoes dropped, defaults filled). */
+  normalize(body: Record<string, unknown>, ids: ResourceIds): Record<string, unknown>;
+  /** Problems that need other resources or the templating engine; the resource is saved with valid: false. */
+  check(content: Record<string, unknown>, deps: CheckDeps): Promise<{ content: Record<string, unknown>; errors: ResourceErrorT[] }>;
+  present(record: ResourceRecord, options: PresentOptions): Record<string, unknown>;
+}
+
+export interface ResourceIds {
+  identifier: string;
+  key: string;
+  /** Translations only. */
+  locale_code?: string;
+  namespace?: string;
+  tenant?: string;
+}
+
+export interface CheckDeps {
+  references: WorkflowReferences;
+  templates: TemplateChecker;
+}
+
+export interface PresentOptions {
+  annotate?: boolean;
+  /** Translations only: the content format to answer with. */
+  format?: 'json' | 'po';
+}
+
+const liquidErrors = (templates: TemplateChecker, fields: Record<string, unknown>): ResourceErrorT[] =>
+  Object.entries(fields).flatMap(([field, source]) =>
+    typeof source === 'string' ? templates.check(source).map((p) => ({ field, message: p.line ? `line ${p.line}: ${p.message}` : p.message, type: 'template' })) : [],
+  );
+
+const common = (record: ResourceRecord) => ({
+  valid: record.valid,
+  ...(record.valid ? {} : { errors: record.errors }),
+  environment: record.environment,
+  sha: record.sha,
+});
+
+const annotation = (extractable: Record<string, { default: boolean; file_ext: string }>, readonly: string[]) => ({ extractable_fields: extractable, readonly_fields: readonly });
+
+/** Marks the Liquid fields of every channel step's template so the CLI writes them to files. */
+function annotateSteps(steps: WorkflowStepT[]): WorkflowStepT[] {
+  return steps.map((step) => {
+    const out: WorkflowStepT = { ...step };
+    for (const field of ['branches', 'cohort_branches'] as const) {
+      if (Array.isArray(step[field])) out[field] = (step[field] as { steps?: WorkflowStepT[] }[]).map((b) => (b.steps ? { ...b, steps: annotateSteps(b.steps) } : b));
+    }
+    const type = step.channel_type as keyof typeof templateFields | undefined;
+    const template = step.template as Record<string, unknown> | undefined;
+    if (step.type !== 'channel' || !type || !template) return out;
+    const fields = Object.fromEntries(Object.entries(templateFields[type]).map(([f, ext]) => [f, { default: f !== 'subject', file_ext: ext }]));
+    const annotated: Record<string, unknown> = { ...template, __annotation: annotation(fields, []) };
+    if (type === 'email' && template.settings && typeof template.settings === 'object') {
+      annotated.settings = { ...(template.settings as object), __annotation: annotation({ pre_content: { default: true, file_ext: 'txt' } }, []) };
+    }
+    out.template = annotated;
+    return out;
+  });
+}
+
+export const workflowKind: ResourceKind = {
+  type: 'workflow',
+  wrapper: 'workflow',
+  label: 'workflow',
+  stream: workflowStream,
+  normalize: (body) => normalizeWorkflow(body as WorkflowRequestT),
+  check: (content, deps) => checkWorkflow(content as never, deps.references, deps.templates),
+  present(record, options) {
+    const content = record.content as { steps: WorkflowStepT[] };
+    return {
+      key: record.identifier,
+      ...record.content,
+      active: record.active,
+      ...common(record),
+      created_at: record.createdAt.toISOString(),
+      updated_at: record.updatedAt.toISOString(),
+      ...(options.annotate
+        ? { steps: annotateSteps(content.steps), __annotation: annotation({}, ['key', 'active', 'valid', 'errors', 'environment', 'sha', 'created_at', 'updated_at']) }
+        : {}),
+    };
+  },
+};
+
+const PARTIAL_EXT = { html: 'html', text: 'txt', json: 'json', markdown: 'md' } as const;
+
+export const partialKind: ResourceKind = {
+  type: 'partial',
+  wrapper: 'partial',
+  label: 'partial',
+  stream: partialStream,
+  normalize(body) {
+    const p = body as z.infer<typeof PartialRequest>;
+    return { name: p.name, type: p.type, content: p.content, description: p.description ?? null, icon_name: p.icon_name ?? null, input_schema: p.input_schema ?? [], visual_block_enabled: p.visual_block_enabled ?? false };
+  },
+  async check(content, deps) {
+    return { content, errors: content.type === 'json' ? [] : liquidErrors(deps.templates, { content: content.content }) };
+  },
+  present(record, options) {
+    return {
+      key: record.identifier,
+      ...record.content,
+      ...common(record),
+      inserted_at: record.createdAt.toISOString(),
+      updated_at: record.updatedAt.toISOString(),
+      ...(options.annotate
+        ? { __annotation: annotation({ content: { default: true, file_ext: PARTIAL_EXT[record.content.type as keyof typeof PARTIAL_EXT] ?? 'txt' } }, ['key', 'type', 'valid', 'errors', 'environment', 'sha', 'inserted_at', 'updated_at']) }
+        : {}),
+    };
+  },
+};
+
+export const emailLayoutKind: ResourceKind = {
+  type: 'email_layout',
+  wrapper: 'email_layout',
+  label: 'email layout',
+  stream: emailLayoutStream,
+  normalize(body) {
+    const l = body as z.infer<typeof EmailLayoutRequest>;
+    return { name: l.name, html_layout: l.html_layout, text_layout: l.text_layout, footer_links: l.footer_links ?? [], ...(l.branding_overrides ? { branding_overrides: l.branding_overrides } : {}), is_mjml: l.is_mjml ?? false };
+  },
+  async check(content, deps) {
+    return { content, errors: liquidErrors(deps.templates, { html_layout: content.html_layout, text_layout: content.text_layout }) };
+  },
+  present(record, options) {
+    return {
+      key: record.identifier,
+      ...record.content,
+      ...common(record),
+      created_at: record.createdAt.toISOString(),
+      updated_at: record.updatedAt.toISOString(),
+      ...(options.annotate
+        ? {
+            __annotation: annotation(
+              { html_layout: { default: true, file_ext: 'html' }, text_layout: { default: true, file_ext: 'txt' } },
+              ['key', 'valid', 'errors', 'environment', 'sha', 'created_at', 'updated_at'],
+            ),
+          }
+        : {}),
+    };
+  },
+};
+
+export const messageTypeKind: ResourceKind = {
+  type: 'message_type',
+  wrapper: 'message_type',
+  label: 'message type',
+  stream: messageTypeStream,
+  normalize(body) {
+    const m = body as z.infer<typeof MessageTypeRequest>;
+    return { name: m.name, description: m.description, preview: m.preview, icon_name: m.icon_name ?? null, semver: m.semver ?? '1.0.0', variants: m.variants ?? [] };
+  },
+  async check(content, deps) {
+    return { content, errors: liquidErrors(deps.templates, { preview: content.preview }) };
+  },
+  present(record, options) {
+    return {
+      key: record.identifier,
+      ...record.content,
+      owner: 'user',
+      ...common(record),
+      created_at: record.createdAt.toISOString(),
+      updated_at: record.updatedAt.toISOString(),
+      archived_at: null,
+      ...(options.annotate ? { __annotation: annotation({ preview: { default: true, file_ext: 'html' } }, ['key', 'owner', 'valid', 'errors', 'environment', 'sha', 'created_at', 'updated_at', 'archived_at']) } : {}),
+    };
+  },
+};
+
+/** `en`, `en/billing`, `en/billing@acme`: locale, namespace and tenant in one identifier. */
+export const translationIdentifier = (locale: string, namespace?: string, tenant?: string) => `${locale}${namespace ? `/${namespace}` : ''}${tenant ? `@${tenant}` : ''}`;
+
+function convertTranslation(content: string, from: 'json' | 'po', to: 'json' | 'po'): string {
+  if (from === to) return content;
+  if (from === 'po') return JSON.stringify(parsePo(content).messages);
+  return writePo(flattenMessages(JSON.parse(content)));
+}
+
+export const translationKind: ResourceKind = {
+  type: 'translation',
+  wrapper: 'translation',
+  label: 'translation',
+  stream: translationStream,
+  normalize(body, ids) {
+    const t = body as z.infer<typeof TranslationRequest>;
+    return { locale_code: ids.locale_code, namespace: ids.namespace ?? '', tenant: ids.tenant ?? null, format: t.format, content: t.content };
+  },
+  async check(content, deps) {
+    // Every translated string is itself a template: check each one.
+    const messages = content.format === 'po' ? parsePo(content.content as string).messages : flattenMessages(JSON.parse(content.content as string));
+    return { content, errors: liquidErrors(deps.templates, Object.fromEntries(Object.entries(messages).map(([k, v]) => [`content.${k}`, v]))) };
+  },
+  present(record, options) {
+    const c = record.content as { locale_code: string; namespace: string; tenant: string | null; format: 'json' | 'po'; content: string };
+    const format = options.format ?? c.format;
+    return {
+      locale_code: c.locale_code,
+      namespace: c.namespace,
+      tenant: c.tenant,
+      format,
+      content: convertTranslation(c.content, c.format, format),
+      environment: record.environment,
+      sha: record.sha,
+      inserted_at: record.createdAt.toISOString(),
+      updated_at: record.updatedAt.toISOString(),
+    };
+  },
+};
+
+export const RESOURCE_KINDS: Record<ResourceType, ResourceKind> = {
+  workflow: workflowKind,
+  partial: partialKind,
+  email_layout: emailLayoutKind,
+  message_type: messageTypeKind,
+  translation: translationKind,
+};

@@ -1,0 +1,23 @@
+import { Command } from '@nestjs/cqrs';
+import { ResourceType } from '@notify/domain';
+import { RequestContext } from '@notify/http';
+import { ResourceIds } from '../shared/resource-kinds';
+
+export interface UpsertOptions {
+  annotate?: boolean;
+  commit?: boolean;
+  commit_message?: string;
+  format?: 'json' | 'po';
+}
+
+export class UpsertResourceCommand extends Command<Record<string, unknown>> {
+  constructor(
+    readonly ctx: RequestContext,
+    readonly type: ResourceType,
+    readonly ids: ResourceIds,
+    readonly body: Record<string, unknown>,
+    readonly options: UpsertOptions,
+  ) {
+    super();
+  }
+}

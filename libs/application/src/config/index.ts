@@ -1,0 +1,4 @@
+export * from './content-hash';
+export * from './template-checker';
+export * from './workflow-validation';
+export * from './secret-box';

@@ -1,0 +1,24 @@
+import { REDACTED } from '@notify/contracts';
+import { randomBytes } from 'node:crypto';
+import { redactSettings, sealSettings, SecretBox } from './secret-box';
+
+describe('SecretBox', () => {
+  const box = new SecretBox(randomBytes(32));
+
+  it('seals and opens a value, never keeping it in clear', () => {
+    const sealed = box.seal('sg_live_0123456789');
+    expect(JSON.stringify(sealed)).not.toContain('sg_live');
+    expect(sealed.hint).toBe('6789');
+    expect(box.open(sealed)).toBe('sg_live_0123456789');
+    expect(() => new SecretBox(randomBytes(32)).open(sealed)).toThrow();
+  });
+
+  it('seals credential-like settings only, keeps Liquid references, and keeps a secret sent back redacted', () => {
+    const sealed = sealSettings(box, { api_key: 'abc123abc123', from_address: 'a@b.c', auth_token: '{{ vars.twilio_token }}' });
+    expect(sealed.from_address).toBe('a@b.c');
+    expect(sealed.auth_token).toBe('{{ vars.twilio_token }}');
+    expect(box.open(sealed.api_key as never)).toBe('abc123abc123');
+    expect(redactSettings(sealed)).toEqual({ api_key: REDACTED, from_address: 'a@b.c', auth_token: '{{ vars.twilio_token }}' });
+    expect(sealSettings(box, { api_key: REDACTED }, sealed).api_key).toEqual(sealed.api_key);
+  });
+});

@@ -1,0 +1,56 @@
+import { isSealed, REDACTED, SealedSecretT, SecretValueT } from '@notify/contracts';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/**
+ * Seals secret values (AES-256-GCM, a random nonce each) before they go into an event, so the
+ * log, its Kafka copy and any export never hold them in clear. Only delivery opens them.
+ */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+  }
+
+  static fromSetting(value: string): SecretBox {
+    return new SecretBox(/^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64'));
+  }
+
+  seal(plain: string): SealedSecretT {
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return { $sealed: `v1.${Buffer.concat([nonce, cipher.getAuthTag(), body]).toString('base64')}`, hint: plain.length > 8 ? plain.slice(-4) : '' };
+  }
+
+  open(sealed: SealedSecretT): string {
+    const raw = Buffer.from(sealed.$sealed.replace(/^v1\./, ''), 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  }
+}
+
+export const SECRET_BOX = Symbol('SECRET_BOX');
+
+/** Provider setting names that hold credentials. Liquid references (`{{ vars.x }}`) are not secrets themselves. */
+const SECRET_NAME = /(key|secret|token|password|passwd|credential|private|auth|signature|certificate)/i;
+export const isSecretSetting = (name: string, value: unknown) => SECRET_NAME.test(name) && typeof value === 'string' && !/\{\{.*\}\}/s.test(value);
+
+/**
+ * Seals the secret values of `settings`. A value sent back as the redaction marker keeps the
+ * secret stored before, so a client can write back what it read.
+ */
+export function sealSettings(box: SecretBox, settings: Record<string, unknown>, previous: Record<string, unknown> = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(settings)) {
+    if (value === REDACTED && previous[name] !== undefined) out[name] = previous[name];
+    else out[name] = isSecretSetting(name, value) ? box.seal(value as string) : value;
+  }
+  return out;
+}
+
+/** What reads show: sealed values as the marker, everything else as it is. */
+export function redactSettings(settings: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, isSealed(v) ? REDACTED : v]));
+}
+
+export const redactValue = (value: SecretValueT | null): string | null => (value === null ? null : isSealed(value) ? REDACTED : value);

@@ -1,0 +1,127 @@
+import { ChannelTypeT, ResourceErrorT, templateFields, templateSchemaFor, walkSteps, WorkflowRequestT, WorkflowStepT } from '@notify/contracts';
+import { TemplateChecker } from './template-checker';
+
+/** Other resources a workflow refers to, looked up in the environment it is saved in. */
+export interface WorkflowReferences {
+  channel(key: string): Promise<{ type: ChannelTypeT } | undefined>;
+  channelGroup(key: string): Promise<{ channel_type: ChannelTypeT } | undefined>;
+  emailLayout(key: string): Promise<boolean>;
+  partial(key: string): Promise<boolean>;
+}
+
+export type WorkflowContent = Record<string, unknown> & { name: string; steps: WorkflowStepT[] };
+
+/** The workflow's data as stored: read-only echoes dropped, defaults filled, so equal workflows hash equal. */
+export function normalizeWorkflow(request: WorkflowRequestT): WorkflowContent {
+  return {
+    name: request.name,
+    description: request.description ?? null,
+    categories: request.categories ?? [],
+    tags: request.tags ?? [],
+    conditions: request.conditions ?? null,
+    settings: { is_commercial: request.settings?.is_commercial ?? false, override_preferences: request.settings?.override_preferences ?? false },
+    steps: request.steps,
+    trigger_data_json_schema: request.trigger_data_json_schema ?? null,
+    trigger_frequency: request.trigger_frequency ?? 'every_trigger',
+  };
+}
+
+/** Settings of function steps that hold Liquid. */
+const LIQUID_SETTINGS: Record<string, string[]> = {
+  http_fetch: ['url', 'body', 'headers', 'query_params'],
+  trigger_workflow: ['workflow_key', 'recipients', 'actor', 'tenant', 'data', 'cancellation_key'],
+  update_user: ['update_properties'],
+  update_tenant: ['update_properties'],
+  update_object: ['update_properties'],
+  update_data: ['data'],
+  ai_agent: ['request_prompt'],
+};
+
+const at = (path: (string | number)[]) => path.join('.');
+
+/**
+ * What makes a well-formed workflow unusable in an environment: a channel that is not there or
+ * of another type than its template, a missing layout or partial, Liquid that does not parse.
+ * Such a workflow is still saved, with valid: false and these errors, and cannot be activated.
+ * Channel steps get the `channel_type` of their channel, as Knock returns it.
+ */
+export async function checkWorkflow(content: WorkflowContent, refs: WorkflowReferences, templates: TemplateChecker): Promise<{ content: WorkflowContent; errors: ResourceErrorT[] }> {
+  const errors: ResourceErrorT[] = [];
+  const liquid = (source: unknown, path: (string | number)[]) => {
+    if (typeof source !== 'string' || source === '') return;
+    for (const problem of templates.check(source)) {
+      errors.push({ field: at(path), message: problem.line ? `line ${problem.line}: ${problem.message}` : problem.message, type: 'template' });
+    }
+  };
+  const steps = structuredClone(content.steps);
+  for (const { step, path } of walkSteps(steps)) {
+    if (step.type === 'channel') {
+      await checkChannelStep(step, path, refs, errors, liquid);
+      continue;
+    }
+    for (const field of LIQUID_SETTINGS[step.type] ?? []) liquid((step.settings as Record<string, unknown> | undefined)?.[field], [...path, 'settings', field]);
+  }
+  return { content: { ...content, steps }, errors };
+}
+
+async function checkChannelStep(
+  step: WorkflowStepT,
+  path: (string | number)[],
+  refs: WorkflowReferences,
+  errors: ResourceErrorT[],
+  liquid: (source: unknown, path: (string | number)[]) => void,
+): Promise<void> {
+  let type: ChannelTypeT | undefined;
+  if (typeof step.channel_key === 'string' && step.channel_key) {
+    const channel = await refs.channel(step.channel_key);
+    if (!channel) errors.push({ field: at([...path, 'channel_key']), message: `no channel ${step.channel_key} is configured in this environment`, type: 'reference' });
+    type = channel?.type;
+  } else if (typeof step.channel_group_key === 'string' && step.channel_group_key) {
+    const group = await refs.channelGroup(step.channel_group_key);
+    if (!group) errors.push({ field: at([...path, 'channel_group_key']), message: `no channel group ${step.channel_group_key} exists`, type: 'reference' });
+    type = group?.channel_type;
+  }
+  const declared = step.channel_type as ChannelTypeT | undefined;
+  if (type && declared && type !== declared && !(declared === 'in_app_feed' && type === 'in_app')) {
+    errors.push({ field: at([...path, 'channel_type']), message: `is ${declared} but the channel is of type ${type}`, type: 'mismatch' });
+    return;
+  }
+  const effective = declared ?? type;
+  if (!effective) return;
+  if (!declared) step.channel_type = effective;
+  const schema = templateSchemaFor[effective];
+  const template = step.template as Record<string, unknown> | undefined;
+  if (!schema || !template) return;
+  if (!declared) {
+    // The request could not be checked against a template shape without knowing the channel: do it now.
+    const parsed = schema.safeParse(template);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) errors.push({ field: at([...path, 'template', ...issue.path.map(String)]), message: `${issue.message} (for a ${effective} channel)`, type: 'template_shape' });
+      return;
+    }
+  }
+  for (const field of Object.keys(templateFields[effective])) liquid(template[field], [...path, 'template', field]);
+  if (effective === 'in_app_feed' || effective === 'in_app') liquid(template.action_url, [...path, 'template', 'action_url']);
+  if (effective === 'email') await checkEmail(template, [...path, 'template'], refs, errors, liquid);
+}
+
+async function checkEmail(
+  template: Record<string, unknown>,
+  path: (string | number)[],
+  refs: WorkflowReferences,
+  errors: ResourceErrorT[],
+  liquid: (source: unknown, path: (string | number)[]) => void,
+): Promise<void> {
+  const settings = (template.settings ?? {}) as Record<string, unknown>;
+  if (typeof settings.layout_key === 'string' && settings.layout_key && !(await refs.emailLayout(settings.layout_key))) {
+    errors.push({ field: at([...path, 'settings', 'layout_key']), message: `no email layout ${settings.layout_key} exists in this environment`, type: 'reference' });
+  }
+  liquid(settings.pre_content, [...path, 'settings', 'pre_content']);
+  const blocks = Array.isArray(template.visual_blocks) ? (template.visual_blocks as Record<string, unknown>[]) : [];
+  for (const [i, block] of blocks.entries()) {
+    if (block.type === 'markdown' || block.type === 'html') liquid(block.content, [...path, 'visual_blocks', i, 'content']);
+    if (block.type === 'partial' && typeof block.key === 'string' && !(await refs.partial(block.key))) {
+      errors.push({ field: at([...path, 'visual_blocks', i, 'key']), message: `no partial ${block.key} exists in this environment`, type: 'reference' });
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { WorkflowRequest } from '@notify/contracts';
+import { channelDecider, channelStream, resourceDecider, workflowStream } from '@notify/domain';
+import { EventStore } from '@notify/eventstore';
+import { v5 as uuidv5 } from 'uuid';
+import { contentSha } from '../config/content-hash';
+import { normalizeWorkflow } from '../config/workflow-validation';
+import { CommandMetadata, handleCommand } from '../handle-command';
+
+export const FEED_CHANNEL_KEY = 'in-app';
+export const EXAMPLE_WORKFLOW_KEY = 'welcome';
+const NAMESPACE = '0b8f0f55-4a55-4d5c-9a4d-6e0c3f1f2a77';
+
+/** The example a newcomer triggers first: one in-app feed message addressed by name, with the trigger's data. */
+export const exampleWorkflow = () =>
+  normalizeWorkflow(
+    WorkflowRequest.parse({
+      name: 'Welcome',
+      description: 'An example workflow: one in-app feed message. Trigger it with any recipient and data.',
+      steps: [
+        {
+          type: 'channel',
+          ref: 'in_app_feed_1',
+          name: 'In-app feed',
+          channel_key: FEED_CHANNEL_KEY,
+          channel_type: 'in_app_feed',
+          template: {
+            markdown_body: 'Hello **{{ recipient.name | default: recipient.id }}**! {{ data.message | default: "Welcome aboard." }}',
+            action_url: '{{ data.url }}',
+          },
+        },
+      ],
+    }),
+  );
+
+/**
+ * First-run configuration of an environment: an in-app feed channel and an active example
+ * workflow. Each is created only when its stream is empty, so a restart never overwrites what
+ * someone changed since, and a second run changes nothing.
+ */
+export async function ensureFirstRunConfiguration(store: EventStore, environment: string, actor: Omit<CommandMetadata, 'environment'>): Promise<void> {
+  const now = () => new Date().toISOString();
+  const channel = channelStream(FEED_CHANNEL_KEY);
+  const existing = await store.readStream(channel);
+  const settingsFor = (existing.length ? (existing[existing.length - 1].data as { environment_settings?: Record<string, unknown> }).environment_settings : undefined) ?? {};
+  if (!existing.length || !settingsFor[environment]) {
+    await handleCommand(
+      store,
+      channel,
+      channelDecider,
+      {
+        type: 'ConfigureChannel',
+        newChannelId: uuidv5(`channel:${FEED_CHANNEL_KEY}`, NAMESPACE),
+        key: FEED_CHANNEL_KEY,
+        name: 'In-app feed',
+        channelType: 'in_app_feed',
+        provider: 'knock-in-app',
+        description: 'The in-app feed read by @knocklabs/client and @knocklabs/react',
+        environmentSettings: { ...(settingsFor as Record<string, never>), [environment]: { channel_settings: {}, provider_settings: {}, is_sandbox: false } },
+        now: now(),
+      },
+      { ...actor, environment: null },
+    );
+  }
+  const workflow = workflowStream(environment, EXAMPLE_WORKFLOW_KEY);
+  if ((await store.readStream(workflow)).length) return;
+  const content = exampleWorkflow();
+  const metadata = { ...actor, environment };
+  await handleCommand(store, workflow, resourceDecider, { type: 'UpsertResource', resourceType: 'workflow', key: EXAMPLE_WORKFLOW_KEY, content, sha: contentSha(content), valid: true, errors: [], now: now() }, metadata);
+  await handleCommand(store, workflow, resourceDecider, { type: 'SetWorkflowActive', key: EXAMPLE_WORKFLOW_KEY, active: true, served: { valid: true, errors: [] }, now: now() }, metadata);
+}

@@ -1,0 +1,307 @@
+import { z } from 'zod';
+import { defineEvent } from '../events/define-event';
+import { defineRoute } from '../http/route';
+import { acceptingCliFiles, EnvironmentQuery, MgmtPageQuery, mgmtListOf, ReadOptions, readOnlyEcho, ResourceError, ResourceKey, WriteOptions } from './mgmt';
+import { flattenMessages, parsePo } from './po';
+import { resourceUpsertedData } from './workflows';
+
+/** Partials, email layouts, translations and message types: versioned like workflows, per environment. */
+
+// Partials
+
+const InputField = z.looseObject({ type: z.string().min(1).max(50), key: z.string().min(1).max(255), label: z.string().max(255).optional(), settings: z.record(z.string(), z.unknown()).optional() });
+
+export const PartialType = z.enum(['html', 'text', 'json', 'markdown']);
+
+export const PartialRequest = z.strictObject({
+  name: z.string().min(1, 'is required').max(255),
+  type: PartialType,
+  content: z.string().max(100_000),
+  description: z.string().max(280, 'must be at most 280 characters').nullable().optional(),
+  icon_name: z.string().max(255).nullable().optional(),
+  input_schema: z.array(InputField).max(100).optional(),
+  visual_block_enabled: z.boolean().optional(),
+  key: z.string().optional(),
+  ...readOnlyEcho,
+});
+
+export const Partial = z
+  .object({
+    key: z.string(),
+    name: z.string(),
+    type: PartialType,
+    content: z.string(),
+    description: z.string().nullable().optional(),
+    icon_name: z.string().nullable().optional(),
+    input_schema: z.array(z.record(z.string(), z.unknown())),
+    visual_block_enabled: z.boolean(),
+    valid: z.boolean(),
+    errors: z.array(ResourceError).optional(),
+    environment: z.string(),
+    sha: z.string(),
+    inserted_at: z.string(),
+    updated_at: z.string(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'Partial' });
+
+// Email layouts
+
+const HexColor = z.string().regex(/^#(?:[A-Fa-f0-9]{3}|[A-Fa-f0-9]{6})$/, 'must be a hex colour such as #4F46E5');
+const BrandingOverrides = z.strictObject({
+  dark_icon_url: z.string().max(2000).optional(),
+  dark_logo_url: z.string().max(2000).optional(),
+  dark_primary_color: HexColor.optional(),
+  dark_primary_color_contrast: HexColor.optional(),
+  icon_url: z.string().max(2000).optional(),
+  logo_url: z.string().max(2000).optional(),
+  primary_color: HexColor.optional(),
+  primary_color_contrast: HexColor.optional(),
+  primary_text_color: HexColor.optional(),
+  secondary_text_color: HexColor.optional(),
+});
+
+/** A layout wraps a message: without `{{ content }}` the message would never show. */
+const wrapsContent = (s: string) => /\{\{-?\s*content\s*-?\}\}/.test(s);
+
+export const EmailLayoutRequest = z
+  .strictObject({
+    name: z.string().min(1, 'is required').max(255),
+    html_layout: z.string().max(200_000),
+    text_layout: z.string().max(100_000),
+    footer_links: z.array(z.strictObject({ text: z.string().min(1).max(255), url: z.string().min(1).max(2000) })).max(20).optional(),
+    branding_overrides: BrandingOverrides.optional(),
+    is_mjml: z.boolean().optional(),
+    key: z.string().optional(),
+    ...readOnlyEcho,
+  })
+  .superRefine((layout, ctx) => {
+    if (!wrapsContent(layout.html_layout)) ctx.addIssue({ code: 'custom', path: ['html_layout'], message: 'must include {{ content }} where the message goes' });
+    if (!wrapsContent(layout.text_layout)) ctx.addIssue({ code: 'custom', path: ['text_layout'], message: 'must include {{ content }} where the message goes' });
+    if (layout.is_mjml && !/<mjml[\s>]/i.test(layout.html_layout)) ctx.addIssue({ code: 'custom', path: ['html_layout'], message: 'must contain <mjml> when is_mjml is true' });
+  });
+
+export const EmailLayout = z
+  .object({
+    key: z.string(),
+    name: z.string(),
+    html_layout: z.string(),
+    text_layout: z.string(),
+    footer_links: z.array(z.object({ text: z.string(), url: z.string() })),
+    branding_overrides: z.record(z.string(), z.string()).optional(),
+    is_mjml: z.boolean(),
+    valid: z.boolean(),
+    errors: z.array(ResourceError).optional(),
+    environment: z.string(),
+    sha: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'EmailLayout' });
+
+// Translations
+
+export const LocaleCode = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a locale code such as en or pt-BR');
+export const TranslationNamespace = z.string().max(255).regex(/^[A-Za-z0-9_-]*$/, 'must contain only letters, digits, _ and -');
+export const TranslationFormat = z.enum(['json', 'po']);
+
+export const TranslationRequest = z
+  .strictObject({
+    content: z.string().max(500_000),
+    format: TranslationFormat,
+    locale_code: z.string().optional(),
+    namespace: z.string().optional(),
+    tenant: z.string().optional(),
+    ...readOnlyEcho,
+  })
+  .superRefine((t, ctx) => {
+    if (t.format === 'po') {
+      for (const e of parsePo(t.content).errors) ctx.addIssue({ code: 'custom', path: ['content'], message: `is not valid PO${e.line ? ` (line ${e.line})` : ''}: ${e.message}` });
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(t.content);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: `is not valid JSON: ${(error as Error).message}` });
+      return;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'must be a JSON object of translation keys' });
+      return;
+    }
+    const bad = Object.keys(flattenMessages(parsed)).length === 0 && Object.keys(parsed).length > 0;
+    if (bad) ctx.addIssue({ code: 'custom', path: ['content'], message: 'values must be strings or objects of strings' });
+  });
+
+export const Translation = z
+  .object({
+    locale_code: z.string(),
+    namespace: z.string(),
+    tenant: z.string().nullable().optional(),
+    content: z.string(),
+    format: TranslationFormat,
+    environment: z.string(),
+    sha: z.string(),
+    inserted_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Translation' });
+
+// Message types
+
+export const MessageTypeRequest = z.strictObject({
+  name: z.string().min(1, 'is required').max(255),
+  description: z.string().max(280, 'must be at most 280 characters').nullable(),
+  preview: z.string().max(100_000),
+  icon_name: z.string().max(255).nullable().optional(),
+  semver: z.string().regex(/^\d+\.\d+\.\d+$/, 'must be a semantic version such as 1.0.0').optional(),
+  variants: z
+    .array(z.strictObject({ key: ResourceKey, name: z.string().min(1).max(255), fields: z.array(InputField).max(100) }))
+    .max(50)
+    .superRefine((variants, ctx) => {
+      const keys = new Set<string>();
+      variants.forEach((v, i) => {
+        if (keys.has(v.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: 'variant keys must be unique' });
+        keys.add(v.key);
+      });
+    })
+    .optional(),
+  key: z.string().optional(),
+  owner: z.unknown().optional(),
+  ...readOnlyEcho,
+});
+
+export const MessageType = z
+  .object({
+    key: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    preview: z.string(),
+    icon_name: z.string().nullable().optional(),
+    semver: z.string(),
+    variants: z.array(z.record(z.string(), z.unknown())),
+    owner: z.literal('user'),
+    valid: z.boolean(),
+    errors: z.array(ResourceError).optional(),
+    environment: z.string(),
+    sha: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    archived_at: z.null(),
+  })
+  .meta({ id: 'MessageType' });
+
+// Events
+
+export const PartialUpserted = defineEvent('PartialUpserted', 1, resourceUpsertedData);
+export const EmailLayoutUpserted = defineEvent('EmailLayoutUpserted', 1, resourceUpsertedData);
+export const TranslationUpserted = defineEvent('TranslationUpserted', 1, resourceUpsertedData);
+export const MessageTypeUpserted = defineEvent('MessageTypeUpserted', 1, resourceUpsertedData);
+
+export const resourceEventContracts = [PartialUpserted, EmailLayoutUpserted, TranslationUpserted, MessageTypeUpserted] as const;
+
+// Routes
+
+const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
+  name: string;
+  plural: string;
+  tag: string;
+  path: string;
+  param: string;
+  wrapper: string;
+  body: Body;
+  entry: Entry;
+  paramSchema?: z.ZodType;
+  extraQuery?: z.ZodRawShape;
+}) => {
+  const params = z.object({ [spec.param]: spec.paramSchema ?? ResourceKey });
+  const wrapped = z.object({ [spec.wrapper]: spec.entry });
+  const extra = spec.extraQuery ?? {};
+  return {
+    list: defineRoute({
+      operationId: `list${spec.plural}`,
+      method: 'GET',
+      path: spec.path,
+      summary: `List the ${spec.tag.toLowerCase()} of an environment`,
+      tags: [spec.tag],
+      auth: 'service',
+      rateTier: 4,
+      query: ReadOptions.extend(MgmtPageQuery.shape).extend(extra),
+      response: mgmtListOf(spec.entry),
+    }),
+    get: defineRoute({
+      operationId: `get${spec.name}`,
+      method: 'GET',
+      path: `${spec.path}/{${spec.param}}`,
+      summary: `Get one of the ${spec.tag.toLowerCase()}; its latest version unless hide_uncommitted_changes is set`,
+      tags: [spec.tag],
+      auth: 'service',
+      rateTier: 4,
+      params,
+      query: ReadOptions.extend(extra),
+      response: spec.entry,
+    }),
+    upsert: defineRoute({
+      operationId: `upsert${spec.name}`,
+      method: 'PUT',
+      path: `${spec.path}/{${spec.param}}`,
+      summary: `Create or replace one of the ${spec.tag.toLowerCase()}`,
+      tags: [spec.tag],
+      auth: 'service',
+      rateTier: 3,
+      params,
+      query: WriteOptions.extend(extra),
+      body: z.object({ [spec.wrapper]: acceptingCliFiles(spec.body) }),
+      response: wrapped,
+    }),
+    validate: defineRoute({
+      operationId: `validate${spec.name}`,
+      method: 'PUT',
+      path: `${spec.path}/{${spec.param}}/validate`,
+      summary: `Validate one of the ${spec.tag.toLowerCase()} without saving it`,
+      tags: [spec.tag],
+      auth: 'service',
+      rateTier: 3,
+      params,
+      query: EnvironmentQuery.extend(extra),
+      body: z.object({ [spec.wrapper]: acceptingCliFiles(spec.body) }),
+      response: wrapped,
+    }),
+  };
+};
+
+export const partialRoutes = resourceRoutes({ name: 'Partial', plural: 'Partials', tag: 'Partials', path: '/v1/partials', param: 'partial_key', wrapper: 'partial', body: PartialRequest, entry: Partial });
+export const emailLayoutRoutes = resourceRoutes({
+  name: 'EmailLayout',
+  plural: 'EmailLayouts',
+  tag: 'Email layouts',
+  path: '/v1/email_layouts',
+  param: 'email_layout_key',
+  wrapper: 'email_layout',
+  body: EmailLayoutRequest,
+  entry: EmailLayout,
+});
+export const messageTypeRoutes = resourceRoutes({
+  name: 'MessageType',
+  plural: 'MessageTypes',
+  tag: 'Message types',
+  path: '/v1/message_types',
+  param: 'message_type_key',
+  wrapper: 'message_type',
+  body: MessageTypeRequest,
+  entry: MessageType,
+});
+export const translationRoutes = resourceRoutes({
+  name: 'Translation',
+  plural: 'Translations',
+  tag: 'Translations',
+  path: '/v1/translations',
+  param: 'locale_code',
+  wrapper: 'translation',
+  body: TranslationRequest,
+  entry: Translation,
+  paramSchema: LocaleCode,
+  extraQuery: { namespace: TranslationNamespace.optional(), tenant: z.string().min(1).max(255).optional(), format: TranslationFormat.optional(), locale_code: LocaleCode.optional() },
+});

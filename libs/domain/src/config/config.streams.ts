@@ -1,0 +1,15 @@
+/**
+ * Stream names of the configuration aggregates. Versioned resources live per environment: each
+ * environment has its own history of a workflow (its upserts there, its activations there).
+ */
+export const workflowStream = (environment: string, key: string) => `workflow-${environment}-${key}`;
+export const partialStream = (environment: string, key: string) => `partial-${environment}-${key}`;
+export const emailLayoutStream = (environment: string, key: string) => `email_layout-${environment}-${key}`;
+export const messageTypeStream = (environment: string, key: string) => `message_type-${environment}-${key}`;
+/** Translations are identified by locale, namespace and tenant: `en`, `en/billing`, `en/billing@tenant-1`. */
+export const translationStream = (environment: string, identifier: string) => `translation-${environment}-${identifier}`;
+/** Commits made in an environment, and commits promoted into it. */
+export const commitLogStream = (environment: string) => `commits-${environment}`;
+/** Variables and channel groups belong to the account, like channels; their values are kept per environment inside. */
+export const variableStream = (key: string) => `variable-${key}`;
+export const channelGroupStream = (key: string) => `channel_group-${key}`;

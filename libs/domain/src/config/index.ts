@@ -1,0 +1,5 @@
+export * from './account-config.deciders';
+export * from './commit-log.decider';
+export * from './config.streams';
+export * from './resource.decider';
+export * from './resource.events';

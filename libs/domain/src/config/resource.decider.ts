@@ -1,0 +1,76 @@
+import type { ResourceErrorT } from '@notify/contracts';
+import { assertNever, Decider } from '../shared/decider';
+import { DomainError, resourceMissing } from '../shared/errors';
+import { ResourceEvent, ResourceType, UPSERTED_EVENT } from './resource.events';
+
+export type ResourceCommand =
+  | {
+      type: 'UpsertResource';
+      resourceType: ResourceType;
+      key: string;
+      /** Normalised data; `sha` is its content hash, computed by the caller. */
+      content: Record<string, unknown>;
+      sha: string;
+      valid: boolean;
+      errors: ResourceErrorT[];
+      now: string;
+    }
+  | {
+      type: 'SetWorkflowActive';
+      key: string;
+      active: boolean;
+      /** The version this environment serves, looked up: drafts in the first environment, promoted commits after it. */
+      served: { valid: boolean; errors: ResourceErrorT[] } | null;
+      now: string;
+    };
+
+export interface ResourceState {
+  exists: boolean;
+  sha?: string;
+  valid: boolean;
+  active: boolean;
+}
+
+export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEvent> = {
+  initialState: () => ({ exists: false, valid: false, active: false }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'WorkflowUpserted':
+      case 'PartialUpserted':
+      case 'EmailLayoutUpserted':
+      case 'TranslationUpserted':
+      case 'MessageTypeUpserted':
+        return { ...state, exists: true, sha: event.data.sha, valid: event.data.valid };
+      case 'WorkflowActivated':
+        return { ...state, active: true };
+      case 'WorkflowDeactivated':
+        return { ...state, active: false };
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'UpsertResource': {
+        // The same data again is no change: the resource's history records only real edits.
+        if (state.exists && state.sha === command.sha && state.valid === command.valid) return [];
+        const data = { key: command.key, content: command.content, sha: command.sha, valid: command.valid, errors: command.errors, upserted_at: command.now };
+        return [{ type: UPSERTED_EVENT[command.resourceType], data } as ResourceEvent];
+      }
+      case 'SetWorkflowActive': {
+        if (!command.served) throw resourceMissing('workflow');
+        if (command.active && !command.served.valid) {
+          throw new DomainError('workflow_invalid', 'An invalid workflow cannot be activated; fix the errors listed and upsert it again', 'invalid_params', command.served.errors);
+        }
+        if (state.active === command.active) return [];
+        return command.active
+          ? [{ type: 'WorkflowActivated', data: { key: command.key, activated_at: command.now } }]
+          : [{ type: 'WorkflowDeactivated', data: { key: command.key, deactivated_at: command.now } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+};

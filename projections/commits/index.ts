@@ -1,0 +1,3 @@
+export * from './commits.migration';
+export * from './commits.projection';
+export * from './commits.queries';

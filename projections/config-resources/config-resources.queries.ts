@@ -1,0 +1,132 @@
+import { MgmtPageInfoT, ResourceErrorT } from '@notify/contracts';
+import { ResourceType } from '@notify/domain';
+import { keysetPage } from '@notify/http/pagination';
+import { DataSource } from 'typeorm';
+
+export interface ResourceRecord {
+  environment: string;
+  type: ResourceType;
+  identifier: string;
+  /** The version shown: the latest one, or the committed one when uncommitted changes are hidden. */
+  content: Record<string, unknown>;
+  sha: string;
+  valid: boolean;
+  errors: ResourceErrorT[];
+  active: boolean;
+  hasUncommittedChanges: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface Row extends Record<string, unknown> {
+  environment: string;
+  resource_type: ResourceType;
+  identifier: string;
+  draft: Record<string, unknown>;
+  draft_sha: string;
+  valid: boolean;
+  errors: ResourceErrorT[];
+  committed: Record<string, unknown> | null;
+  committed_sha: string | null;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ReadView {
+  /** Only committed versions: a resource never committed is not there. */
+  committedOnly?: boolean;
+}
+
+const toRecord = (row: Row, view: ReadView): ResourceRecord => {
+  const committed = view.committedOnly;
+  return {
+    environment: row.environment,
+    type: row.resource_type,
+    identifier: row.identifier,
+    content: committed ? row.committed! : row.draft,
+    sha: committed ? row.committed_sha! : row.draft_sha,
+    // A committed version was valid when it was committed (invalid resources are never committed).
+    valid: committed ? true : row.valid,
+    errors: committed ? [] : row.errors,
+    active: row.active,
+    hasUncommittedChanges: row.committed_sha !== row.draft_sha,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+};
+
+const COLUMNS = 'r.environment, r.resource_type, r.identifier, r.draft, r.draft_sha, r.valid, r.errors, r.committed, r.committed_sha, r.active, r.created_at, r.updated_at';
+
+/** Versioned resources of one environment; every query takes it. */
+export class ConfigResourceQueries {
+  constructor(private readonly db: DataSource) {}
+
+  async get(environment: string, type: ResourceType, identifier: string, view: ReadView = {}): Promise<ResourceRecord | undefined> {
+    const rows = await this.db.query<Row[]>(
+      `SELECT ${COLUMNS} FROM rm_config_resources r WHERE r.environment = $1 AND r.resource_type = $2 AND r.identifier = $3 ${view.committedOnly ? 'AND r.committed_sha IS NOT NULL' : ''}`,
+      [environment, type, identifier],
+    );
+    return rows[0] && toRecord(rows[0], view);
+  }
+
+  async exists(environment: string, type: ResourceType, identifier: string): Promise<boolean> {
+    const rows = await this.db.query('SELECT 1 FROM rm_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3', [environment, type, identifier]);
+    return rows.length > 0;
+  }
+
+  /** By identifier; `where` narrows on the shown version's content, e.g. `{ locale_code: 'en' }`. */
+  async list(
+    environment: string,
+    type: ResourceType,
+    page: { after?: string; before?: string; limit: number },
+    view: ReadView = {},
+    where: Record<string, string | undefined> = {},
+  ): Promise<{ entries: ResourceRecord[]; page_info: MgmtPageInfoT }> {
+    const params: unknown[] = [environment, type];
+    const column = view.committedOnly ? 'r.committed' : 'r.draft';
+    let conditions = view.committedOnly ? ' AND r.committed_sha IS NOT NULL' : '';
+    for (const [field, value] of Object.entries(where)) {
+      if (value === undefined) continue;
+      params.push(field, value);
+      conditions += ` AND coalesce(${column}->>$${params.length - 1}, '') = $${params.length}`;
+    }
+    const { rows, pageInfo } = await keysetPage<Row>(this.db, {
+      select: COLUMNS,
+      from: `FROM rm_config_resources r WHERE r.environment = $1 AND r.resource_type = $2${conditions}`,
+      params,
+      order: [{ expr: 'r.identifier', type: 'text' }],
+      direction: 'asc',
+      pageSize: page.limit,
+      after: page.after,
+      before: page.before,
+      withTotal: false,
+    });
+    return { entries: rows.map((r) => toRecord(r, view)), page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size } };
+  }
+
+  /** Resources whose latest version is not the committed one, oldest change first. */
+  async uncommitted(environment: string, filter: { types?: ResourceType[]; identifier?: string } = {}): Promise<ResourceRecord[]> {
+    const params: unknown[] = [environment];
+    let conditions = '';
+    if (filter.types?.length) {
+      params.push(filter.types);
+      conditions += ` AND r.resource_type = ANY($${params.length})`;
+    }
+    if (filter.identifier) {
+      params.push(filter.identifier);
+      conditions += ` AND r.identifier = $${params.length}`;
+    }
+    const rows = await this.db.query<Row[]>(
+      `SELECT ${COLUMNS} FROM rm_config_resources r WHERE r.environment = $1 AND r.committed_sha IS DISTINCT FROM r.draft_sha${conditions} ORDER BY r.updated_at, r.resource_type, r.identifier`,
+      params,
+    );
+    return rows.map((r) => toRecord(r, {}));
+  }
+
+  /** Versions are keyed by content hash, not by environment: the same content is the same version wherever it is. */
+  async version(type: ResourceType, identifier: string, sha: string): Promise<Record<string, unknown> | undefined> {
+    const rows = await this.db.query<{ content: Record<string, unknown> }[]>('SELECT content FROM rm_config_versions WHERE resource_type = $1 AND identifier = $2 AND sha = $3', [type, identifier, sha]);
+    return rows[0]?.content;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './config-resources.migration';
+export * from './config-resources.projection';
+export * from './config-resources.queries';

@@ -1,0 +1,3 @@
+export * from './variables.migration';
+export * from './variables.projection';
+export * from './variables.queries';
