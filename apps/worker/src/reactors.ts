@@ -1,8 +1,9 @@
 import { Type } from '@nestjs/common';
 import { Reactor } from '@notify/projection-runtime';
+import { KafkaRelayReactor } from './kafka/kafka-relay.reactor';
 
 /**
  * Every reactor the worker runs (process managers, relays, bulk operation runners). Each is an
  * injectable class implementing Reactor; add new ones here.
  */
-export const workerReactors: Type<Reactor>[] = [];
+export const workerReactors: Type<Reactor>[] = [KafkaRelayReactor];
