@@ -4,7 +4,9 @@ import { HttpModule } from '@notify/http';
 import { BootstrapService } from './environments/bootstrap.service';
 import { ReadModelCredentialStore } from './environments/credential-store';
 import { HealthController } from './system/health.controller';
+import { MetricsController } from './system/metrics.controller';
 import { OpenApiController } from './system/openapi.controller';
+import { StreamStatus } from './system/stream-status';
 import { UsersModule } from './users/users.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
@@ -14,8 +16,8 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule],
-      controllers: [HealthController, OpenApiController],
-      providers: [BootstrapService],
+      controllers: [HealthController, MetricsController, OpenApiController],
+      providers: [BootstrapService, StreamStatus],
     };
   }
 }

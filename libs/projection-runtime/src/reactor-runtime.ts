@@ -10,6 +10,8 @@ export interface ReactorLag {
   events: number;
   /** Age of the oldest event not yet handled; 0 when caught up. */
   seconds: number;
+  /** Events handled since the checkpoint was created (a counter). */
+  handled: number;
 }
 
 /**
@@ -18,17 +20,19 @@ export interface ReactorLag {
  * running it. undefined when the reactor has no checkpoint yet.
  */
 export async function reactorLag(store: EventStore, dataSource: DataSource, name: string, now: Date = new Date()): Promise<ReactorLag | undefined> {
-  const [row] = await dataSource.query<{ position: string }[]>('SELECT position FROM reactor_checkpoints WHERE name = $1', [name]);
+  const [row] = await dataSource.query<{ position: string; events_handled: string }[]>('SELECT position, events_handled FROM reactor_checkpoints WHERE name = $1', [name]);
   if (!row) return undefined;
+  const handled = Number(row.events_handled);
   const [head, next] = await Promise.all([store.headPosition(), store.readAll({ after: row.position, maxCount: 1 })]);
   const oldest = next.events[0];
-  if (!oldest || head <= row.position) return { name, position: row.position, events: 0, seconds: 0 };
+  if (!oldest || head <= row.position) return { name, position: row.position, events: 0, seconds: 0, handled };
   const behind = decodePosition(head).minor - decodePosition(row.position).minor;
   return {
     name,
     position: row.position,
     events: Math.max(1, Number(behind > 0n ? behind : 0n)),
     seconds: Math.max(0, (now.getTime() - oldest.createdAt.getTime()) / 1000),
+    handled,
   };
 }
 
