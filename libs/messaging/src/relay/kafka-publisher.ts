@@ -77,19 +77,24 @@ export class KafkaPublisher implements RecordPublisher {
     }
   }
 
+  /** Connects (creating missing topics) ahead of the first batch; publish does it on demand anyway. */
+  async connect(): Promise<void> {
+    await this.connected();
+  }
+
   async close(): Promise<void> {
     await this.reset();
   }
 
   private connected(): Promise<Producer> {
-    this.producer ??= this.connect().catch(async (error: unknown) => {
+    this.producer ??= this.open().catch(async (error: unknown) => {
       this.producer = undefined;
       throw error;
     });
     return this.producer;
   }
 
-  private async connect(): Promise<Producer> {
+  private async open(): Promise<Producer> {
     const kafka = createKafka(this.settings, { role: this.options.role ?? 'relay', logger: this.options.logger });
     if (this.settings.createTopics && !this.topicsReady) {
       const admin = kafka.admin();
