@@ -43,7 +43,12 @@ describeKafka(`Kafka relay against the broker${testEnv.kafkaBrokers ? '' : ' (sk
         }
       }
       await store.append(`account-${tag}`, [{ id: randomUUID(), type: 'ServiceTokenRevoked', data: { token_id: randomUUID(), revoked_at: new Date().toISOString() }, metadata: { environment: null, schema_version: 1 } }]);
-      const stored = (await store.readAll({ maxCount: 10_000 })).events;
+      // readAll shows a commit only once no older transaction (in any database of the server) is open.
+      let stored: RecordedEvent[] = [];
+      for (const deadline = Date.now() + 30_000; stored.length < 25 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+        stored = (await store.readAll({ maxCount: 10_000 })).events;
+      }
+      expect(stored).toHaveLength(25);
 
       const runtime = new ReactorRuntime(store, db.database.dataSource, [relay], { batchSize: 500 });
       expect(await runtime.drain(relay.name)).toBe(stored.length);
