@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/config/**', 'libs/testing/**', 'libs/platform/src/boot.ts', 'test/**', 'bench/**', 'apps/cli/**', '**/*.spec.ts'],
+    files: ['libs/config/**', 'libs/testing/**', 'libs/platform/src/boot.ts', 'test/**', 'bench/**', 'apps/cli/**', 'examples/**', '**/*.spec.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

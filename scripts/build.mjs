@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const { swcOptions, root } = require('./swc-options.cjs');
-const sourceDirs = ['apps', 'libs', 'projections', 'bench'];
+const sourceDirs = ['apps', 'libs', 'projections', 'bench', 'examples'];
 const isSource = (f) => (f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|test)\.ts$/.test(f)) || f.endsWith('.js');
 
 async function* walk(dir) {

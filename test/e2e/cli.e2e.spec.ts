@@ -39,7 +39,7 @@ describeServer('cli', () => {
   it('rejects bad usage with exit code 2 and the usage line', async () => {
     const failure = await notify('keys', 'create', '--environment', 'staging', '--kind', 'root').catch((e) => e);
     expect(failure.code).toBe(2);
-    expect(failure.stderr).toContain('usage: npm run cli -- keys create');
+    expect(failure.stderr).toContain('--kind must be secret or publishable');
   });
 
   it('rebuilds a read model from the log to the same rows', async () => {

@@ -6,8 +6,10 @@ import { ConfigurationModule } from './configuration/configuration.module';
 import { BootstrapService } from './environments/bootstrap.service';
 import { ReadModelCredentialStore } from './environments/credential-store';
 import { HealthController } from './system/health.controller';
+import { MetricsController } from './system/metrics.controller';
 import { OpenApiController } from './system/openapi.controller';
 import { SecretsModule } from './shared/secrets.module';
+import { StreamStatus } from './system/stream-status';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
@@ -19,8 +21,8 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, SecretsModule, ConfigurationModule, ChannelsModule, VariablesModule],
-      controllers: [HealthController, OpenApiController],
-      providers: [BootstrapService],
+      controllers: [HealthController, MetricsController, OpenApiController],
+      providers: [BootstrapService, StreamStatus],
     };
   }
 }

@@ -4,8 +4,10 @@ import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { DATABASE, EVENT_STORE } from '@notify/platform';
+import { RelayMapper } from '@notify/messaging';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { ProjectionWorker } from './projection-worker';
+import { RELAY_MAPPERS, relayMappers } from './kafka/relay-mappers';
 import { ReactorWorker } from './reactor-worker';
 import { workerReactors } from './reactors';
 import { TimerService } from './timers/timer.service';
@@ -21,6 +23,8 @@ export class WorkerModule {
       module: WorkerModule,
       providers: [
         ProjectionWorker,
+        ...relayMappers,
+        { provide: RELAY_MAPPERS, inject: relayMappers, useFactory: (...mappers: RelayMapper[]) => mappers },
         ...reactors,
         { provide: REACTORS, inject: reactors, useFactory: (...instances: Reactor[]) => instances },
         {

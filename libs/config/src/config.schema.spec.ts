@@ -41,4 +41,36 @@ describe('parseConfig', () => {
     expect(config.RATE_LIMIT_ENABLED).toBe(false);
     expect(config.EVENTSTORE_CONNECTION_STRING).toBe('esdb://localhost:2113?tls=false');
   });
+
+  describe('Kafka', () => {
+    it('is off with sensible defaults for everything else', () => {
+      const config = parseConfig({});
+      expect(config).toMatchObject({ KAFKA_CLIENT_ID: 'notify', KAFKA_TOPIC_PREFIX: 'notify.', KAFKA_TOPIC_PARTITIONS: 6, KAFKA_CREATE_TOPICS: true, KAFKA_RELAY_ENABLED: true, KAFKA_RELAY_START_FROM: 'beginning' });
+      expect(config.KAFKA_REPLICATION_FACTOR).toBeUndefined();
+    });
+
+    it('reads every Kafka setting', () => {
+      const config = parseConfig({
+        KAFKA_BROKERS: 'k1:9092, k2:9092',
+        KAFKA_TOPIC_PREFIX: 'acme.notify.',
+        KAFKA_TOPIC_PARTITIONS: '12',
+        KAFKA_REPLICATION_FACTOR: '3',
+        KAFKA_MIN_INSYNC_REPLICAS: '2',
+        KAFKA_RELAY_ENABLED: 'false',
+        KAFKA_RELAY_START_FROM: 'end',
+        KAFKA_SSL: 'true',
+        KAFKA_SASL_MECHANISM: 'scram-sha-512',
+        KAFKA_SASL_USERNAME: 'svc',
+        KAFKA_SASL_PASSWORD: 'secret',
+      });
+      expect(config).toMatchObject({ KAFKA_TOPIC_PARTITIONS: 12, KAFKA_REPLICATION_FACTOR: 3, KAFKA_MIN_INSYNC_REPLICAS: 2, KAFKA_RELAY_ENABLED: false, KAFKA_RELAY_START_FROM: 'end', KAFKA_SSL: true });
+    });
+
+    it('names bad Kafka settings', () => {
+      expect(() => parseConfig({ KAFKA_BROKERS: 'http://k1' })).toThrow('KAFKA_BROKERS: must be a comma-separated list of host:port');
+      expect(() => parseConfig({ KAFKA_SASL_MECHANISM: 'plain' })).toThrow('KAFKA_SASL_MECHANISM: needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
+      expect(() => parseConfig({ KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toThrow('KAFKA_MIN_INSYNC_REPLICAS: cannot exceed KAFKA_REPLICATION_FACTOR');
+      expect(() => parseConfig({ KAFKA_TOPIC_PREFIX: 'bad prefix/' })).toThrow('KAFKA_TOPIC_PREFIX');
+    });
+  });
 });

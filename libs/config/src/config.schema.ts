@@ -28,7 +28,37 @@ export const ConfigSchema = z.object({
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   EVENTSTORE_CONNECTION_STRING: urlWithScheme(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover', 'kurrent', 'kurrent+discover']),
-  KAFKA_BROKERS: optionalString,
+  /** Comma-separated host:port list. Unset: Kafka is off (no relay, nothing else changes). */
+  KAFKA_BROKERS: optionalString.refine((v) => v === undefined || v.split(',').every((b) => /^[^\s:,]+:\d{1,5}$/.test(b.trim())), {
+    message: 'must be a comma-separated list of host:port',
+  }),
+  KAFKA_CLIENT_ID: z.string().trim().min(1).default('notify'),
+  /** Topic names are `<prefix>events.v1`, `<prefix>message-events.v1`, `<prefix>workflow-run-events.v1`. */
+  KAFKA_TOPIC_PREFIX: z.string().trim().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, underscore, dash').default('notify.'),
+  /** Partitions of topics the service creates; fixed at creation (more later would move keys). */
+  KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(10_000).default(6),
+  /** Unset: the broker's default.replication.factor. Use 3 in production. */
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(32).optional(),
+  /** Topic-level min.insync.replicas for created topics; unset: the broker's default. */
+  KAFKA_MIN_INSYNC_REPLICAS: z.coerce.number().int().min(1).max(32).optional(),
+  /** Topic-level retention.ms for created topics; unset: the broker's default; -1 keeps forever. */
+  KAFKA_RETENTION_MS: z.coerce.number().int().min(-1).optional(),
+  /** Create missing topics at start; turn off where topics are managed elsewhere. */
+  KAFKA_CREATE_TOPICS: flag(true),
+  /** Run the relay in this worker (with KAFKA_BROKERS set). Turn off on all but one worker to avoid duplicate publishing work. */
+  KAFKA_RELAY_ENABLED: flag(true),
+  /** Where a relay without a checkpoint starts: the whole log, or only what is appended from now on. */
+  KAFKA_RELAY_START_FROM: z.enum(['beginning', 'end']).default('beginning'),
+  /** Events read from the log and published per batch. */
+  KAFKA_RELAY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Upper bound on the bytes of one produce call; larger batches are split in order. */
+  KAFKA_MAX_REQUEST_BYTES: z.coerce.number().int().min(1024).default(900_000),
+  KAFKA_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
+  KAFKA_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  KAFKA_SSL: flag(false),
+  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  KAFKA_SASL_USERNAME: optionalString,
+  KAFKA_SASL_PASSWORD: optionalString,
   REDIS_URL: urlWithScheme(['redis', 'rediss']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BOOTSTRAP_SECRET_KEY: optionalString.refine((v) => v === undefined || /^sk_[A-Za-z0-9_-]{16,}$/.test(v), {
@@ -57,6 +87,17 @@ export const ConfigSchema = z.object({
 
 export type AppConfig = z.infer<typeof ConfigSchema>;
 
+function checkKafka(config: AppConfig): string[] {
+  const problems: string[] = [];
+  if (config.KAFKA_SASL_MECHANISM && (!config.KAFKA_SASL_USERNAME || !config.KAFKA_SASL_PASSWORD)) {
+    problems.push('KAFKA_SASL_MECHANISM: needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
+  }
+  if (config.KAFKA_MIN_INSYNC_REPLICAS && config.KAFKA_REPLICATION_FACTOR && config.KAFKA_MIN_INSYNC_REPLICAS > config.KAFKA_REPLICATION_FACTOR) {
+    problems.push('KAFKA_MIN_INSYNC_REPLICAS: cannot exceed KAFKA_REPLICATION_FACTOR');
+  }
+  return problems;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -70,5 +111,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
+  const problems = checkKafka(result.data);
+  if (problems.length) throw new ConfigError(problems);
   return result.data;
 }

@@ -1,7 +1,40 @@
-import { EventStore, LogPosition, RecordedEvent, Sleeper, START } from '@notify/eventstore';
+import { decodePosition, EventStore, LogPosition, RecordedEvent, Sleeper, START } from '@notify/eventstore';
 import { DataSource } from 'typeorm';
 import { RuntimeLogger } from './projection-runtime';
 import { Reactor } from './reactor';
+
+export interface ReactorLag {
+  name: string;
+  position: LogPosition;
+  /** Events in the log after the checkpoint (by global position; approximate across gaps). */
+  events: number;
+  /** Age of the oldest event not yet handled; 0 when caught up. */
+  seconds: number;
+  /** Events handled since the checkpoint was created (a counter). */
+  handled: number;
+}
+
+/**
+ * How far a reactor is behind the log, read from its checkpoint row, so any process sharing
+ * the database (an api instance answering /readyz or /metrics) can tell, not only the worker
+ * running it. undefined when the reactor has no checkpoint yet.
+ */
+export async function reactorLag(store: EventStore, dataSource: DataSource, name: string, now: Date = new Date()): Promise<ReactorLag | undefined> {
+  const [row] = await dataSource.query<{ position: string; events_handled: string }[]>('SELECT position, events_handled FROM reactor_checkpoints WHERE name = $1', [name]);
+  if (!row) return undefined;
+  const handled = Number(row.events_handled);
+  const [head, next] = await Promise.all([store.headPosition(), store.readAll({ after: row.position, maxCount: 1 })]);
+  const oldest = next.events[0];
+  if (!oldest || head <= row.position) return { name, position: row.position, events: 0, seconds: 0, handled };
+  const behind = decodePosition(head).minor - decodePosition(row.position).minor;
+  return {
+    name,
+    position: row.position,
+    events: Math.max(1, Number(behind > 0n ? behind : 0n)),
+    seconds: Math.max(0, (now.getTime() - oldest.createdAt.getTime()) / 1000),
+    handled,
+  };
+}
 
 export interface ReactorStatus {
   name: string;
@@ -38,12 +71,16 @@ async function inParallel<T>(items: readonly T[], limit: number, run: (item: T) 
 export class ReactorRuntime {
   private readonly loops = new Map<string, { stop: () => Promise<void>; lastError?: string }>();
 
+  readonly reactors: readonly Reactor[];
+
   constructor(
     private readonly store: EventStore,
     private readonly dataSource: DataSource,
-    readonly reactors: readonly Reactor[],
+    reactors: readonly Reactor[],
     private readonly options: { batchSize: number; logger?: RuntimeLogger },
-  ) {}
+  ) {
+    this.reactors = reactors.filter((r) => r.enabled !== false);
+  }
 
   async start(): Promise<void> {
     for (const reactor of this.reactors) {
@@ -66,7 +103,7 @@ export class ReactorRuntime {
   async step(reactor: Reactor): Promise<{ handled: number; idle: boolean }> {
     const [row] = await this.dataSource.query<{ position: string }[]>('SELECT position FROM reactor_checkpoints WHERE name = $1', [reactor.name]);
     const from = row?.position ?? START;
-    const page = await this.store.readAll({ after: from, maxCount: this.options.batchSize, filter: reactor.filter });
+    const page = await this.store.readAll({ after: from, maxCount: reactor.batchSize ?? this.options.batchSize, filter: reactor.filter });
     if (page.events.length === 0 && page.scannedTo <= from) return { handled: 0, idle: true };
     if (page.events.length) {
       const concurrency = reactor.concurrency ?? 1;
@@ -131,6 +168,10 @@ export class ReactorRuntime {
       await done;
     };
     return state;
+  }
+
+  async lag(name: string): Promise<ReactorLag | undefined> {
+    return reactorLag(this.store, this.dataSource, name);
   }
 
   async status(): Promise<ReactorStatus[]> {

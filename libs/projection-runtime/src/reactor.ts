@@ -18,4 +18,11 @@ export interface Reactor {
   handle(events: readonly RecordedEvent[]): Promise<void>;
   /** Streams handled in parallel within one batch (default 1: strictly in log order). */
   readonly concurrency?: number;
+  /** Events per batch (default: the runtime's batch size). */
+  readonly batchSize?: number;
+  /**
+   * false: the runtime does not run it at all (its backend is not configured), so its
+   * checkpoint never moves past events it did not handle. Default true.
+   */
+  readonly enabled?: boolean;
 }

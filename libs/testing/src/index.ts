@@ -1,3 +1,5 @@
 export * from './test-env';
 export * from './test-database';
 export * from './decider-spec';
+export * from './kafka';
+export * from './kafka-stream-check';

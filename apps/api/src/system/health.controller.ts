@@ -8,8 +8,15 @@ import { DATABASE, EVENT_STORE } from '@notify/platform';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { FastifyReply } from 'fastify';
 import Redis from 'ioredis';
+import { StreamStatus } from './stream-status';
 
 type Backend = { status: 'up' | 'down' | 'disabled'; detail?: string };
+
+/**
+ * Reported but not required for readiness: while Kafka is down the api still takes writes (the
+ * log is the durability boundary) and the relay catches up later (ADR 0054).
+ */
+const NOT_GATING = new Set(['kafka']);
 
 async function probe(check: () => Promise<unknown>): Promise<Backend> {
   try {
@@ -27,6 +34,7 @@ export class HealthController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runtime: ProjectionRuntime,
+    private readonly stream: StreamStatus,
   ) {}
 
   @Endpoint(healthzRoute)
@@ -40,16 +48,20 @@ export class HealthController {
       database: await probe(() => this.database.dataSource.query('SELECT 1')),
       eventstore: await probe(() => this.store.headPosition()),
       redis: this.config.REDIS_URL ? await probe(() => this.pingRedis(this.config.REDIS_URL!)) : { status: 'disabled' },
+      kafka: await this.stream.kafka(),
     };
-    const ready = Object.values(backends).every((b) => b.status !== 'down');
+    const ready = Object.entries(backends).every(([name, b]) => b.status !== 'down' || NOT_GATING.has(name));
     let projections: RouteOutput<typeof readyzRoute>['projections'];
     let lag: number | undefined;
+    let relay: RouteOutput<typeof readyzRoute>['kafka_relay'];
     if (backends.database.status === 'up') {
       projections = (await this.runtime.status()).map((s) => ({ name: s.name, position: s.position, events_applied: s.eventsApplied, ...(s.lastError ? { last_error: s.lastError } : {}) }));
       lag = await this.runtime.lag().catch(() => undefined);
+      const relayLag = await this.stream.relayLag().catch(() => undefined);
+      if (relayLag) relay = { name: relayLag.name, position: relayLag.position, lag_events: relayLag.events, lag_seconds: relayLag.seconds, events_published: relayLag.handled };
     }
     if (!ready) void reply.status(503);
-    return { status: ready ? 'ready' : 'not_ready', backends, projections, projection_lag: lag };
+    return { status: ready ? 'ready' : 'not_ready', backends, projections, projection_lag: lag, kafka_relay: relay };
   }
 
   private async pingRedis(url: string) {

@@ -1,51 +1,67 @@
 import { createEnvironment, issueApiKey, issueServiceToken } from '@notify/application';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE } from '@notify/platform';
-import { parseArgs } from 'node:util';
-import { CliCommand, CliContext, UsageError } from '../cli-command';
+import { CommandGroup, UsageError } from '../command';
+import { withApp } from './app-context';
 
 const actor = { environment: null, actor: 'cli' };
 
-async function store(ctx: CliContext): Promise<EventStore> {
-  return (await ctx.app()).get<EventStore>(EVENT_STORE);
-}
+export const environmentCommands: CommandGroup = {
+  name: 'environments',
+  summary: 'Create environments',
+  commands: [
+    {
+      name: 'create',
+      summary: 'Create an environment (no keys; see `keys create`)',
+      usage: '<slug> [--name NAME] [--order N]',
+      options: { name: { type: 'string' }, order: { type: 'string' } },
+      positionals: true,
+      async run(ctx) {
+        const slug = ctx.positionals[0];
+        if (!slug || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) throw new UsageError('A slug of lowercase letters, digits and dashes is required');
+        const order = ctx.values.order === undefined ? 0 : Number(ctx.values.order);
+        if (!Number.isInteger(order)) throw new UsageError('--order must be an integer');
+        const result = await withApp(ctx, (app) => createEnvironment(app.get<EventStore>(EVENT_STORE), { slug, name: ctx.values.name as string | undefined, order }, { ...actor, environment: slug }));
+        ctx.io.stdout.write(`${result.created ? `created environment ${slug}` : `environment ${slug} already exists`}\n`);
+      },
+    },
+  ],
+};
 
-export const environmentCommands: CliCommand[] = [
-  {
-    name: 'environments create',
-    usage: 'environments create <slug> [--name <name>] [--order <n>]',
-    summary: 'Create an environment (no keys; see keys create)',
-    async run(args, ctx) {
-      const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { name: { type: 'string' }, order: { type: 'string' } } });
-      const slug = positionals[0];
-      if (!slug || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) throw new UsageError('A slug of lowercase letters, digits and dashes is required');
-      const result = await createEnvironment(await store(ctx), { slug, name: values.name, order: values.order ? Number(values.order) : 0 }, { ...actor, environment: slug });
-      ctx.out(result.created ? `created environment ${slug}` : `environment ${slug} already exists`);
-      return 0;
+export const keyCommands: CommandGroup = {
+  name: 'keys',
+  summary: 'Issue API keys',
+  commands: [
+    {
+      name: 'create',
+      summary: 'Issue an API key; it is printed once and stored hashed',
+      usage: '--environment SLUG --kind secret|publishable',
+      options: { environment: { type: 'string' }, kind: { type: 'string' } },
+      async run(ctx) {
+        const environment = ctx.values.environment as string | undefined;
+        const kind = ctx.values.kind;
+        if (!environment) throw new UsageError('--environment is required');
+        if (kind !== 'secret' && kind !== 'publishable') throw new UsageError('--kind must be secret or publishable');
+        const { key, keyId } = await withApp(ctx, (app) => issueApiKey(app.get<EventStore>(EVENT_STORE), { environment, kind }, { ...actor, environment }));
+        ctx.io.stdout.write(`${kind} key for ${environment} (id ${keyId}):\n${key}\n`);
+      },
     },
-  },
-  {
-    name: 'keys create',
-    usage: 'keys create --environment <slug> --kind secret|publishable',
-    summary: 'Issue an API key; it is printed once and stored hashed',
-    async run(args, ctx) {
-      const { values } = parseArgs({ args, options: { environment: { type: 'string' }, kind: { type: 'string' } } });
-      if (!values.environment) throw new UsageError('--environment is required');
-      if (values.kind !== 'secret' && values.kind !== 'publishable') throw new UsageError('--kind must be secret or publishable');
-      const { key, keyId } = await issueApiKey(await store(ctx), { environment: values.environment, kind: values.kind }, { ...actor, environment: values.environment });
-      ctx.out(`${values.kind} key for ${values.environment} (id ${keyId}):\n${key}`);
-      return 0;
+  ],
+};
+
+export const serviceTokenCommands: CommandGroup = {
+  name: 'service-tokens',
+  summary: 'Issue management API service tokens',
+  commands: [
+    {
+      name: 'create',
+      summary: 'Issue a service token; printed once, stored hashed',
+      usage: '[--name NAME]',
+      options: { name: { type: 'string' } },
+      async run(ctx) {
+        const { token, tokenId } = await withApp(ctx, (app) => issueServiceToken(app.get<EventStore>(EVENT_STORE), { name: (ctx.values.name as string | undefined) ?? 'cli' }, actor));
+        ctx.io.stdout.write(`service token (id ${tokenId}):\n${token}\n`);
+      },
     },
-  },
-  {
-    name: 'service-tokens create',
-    usage: 'service-tokens create [--name <name>]',
-    summary: 'Issue a management API service token; printed once, stored hashed',
-    async run(args, ctx) {
-      const { values } = parseArgs({ args, options: { name: { type: 'string' } } });
-      const { token, tokenId } = await issueServiceToken(await store(ctx), { name: values.name ?? 'cli' }, actor);
-      ctx.out(`service token (id ${tokenId}):\n${token}`);
-      return 0;
-    },
-  },
-];
+  ],
+};

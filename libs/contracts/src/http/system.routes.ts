@@ -25,7 +25,28 @@ export const readyzRoute = defineRoute({
     backends: z.record(z.string(), BackendHealth),
     projections: z.array(z.object({ name: z.string(), position: z.string(), events_applied: z.number(), last_error: z.string().optional() })).optional(),
     projection_lag: z.number().optional(),
+    /** Present when Kafka is configured and the relay has a checkpoint. */
+    kafka_relay: z
+      .object({
+        name: z.string(),
+        position: z.string(),
+        lag_events: z.number().describe('Events in the log not yet acknowledged by Kafka'),
+        lag_seconds: z.number().describe('Age of the oldest event not yet acknowledged by Kafka'),
+        events_published: z.number(),
+      })
+      .optional(),
   }),
+});
+
+export const metricsRoute = defineRoute({
+  operationId: 'metrics',
+  method: 'GET',
+  path: '/metrics',
+  summary: 'Metrics in the Prometheus text format (relay and projection lag)',
+  tags: ['System'],
+  auth: 'none',
+  response: z.string(),
+  produces: 'text/plain; version=0.0.4',
 });
 
 export const openApiJsonRoute = defineRoute({

@@ -1,0 +1,134 @@
+/**
+ * Kafka relay throughput against a bare kafkajs producer, same broker, same run, same records.
+ *
+ *   KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:relay
+ *
+ * Settings (environment): BENCH_EVENTS (20000), BENCH_STREAMS (1000), BENCH_PAYLOAD_BYTES (512),
+ * BENCH_BATCH (500, as KAFKA_RELAY_BATCH_SIZE), BENCH_ROUNDS (3), BENCH_PARTITIONS (6).
+ *
+ * - relay: ReactorRuntime.drain over the log (read a batch from PostgreSQL, map, produce with
+ *   the idempotent producer and acks=all, wait for the acknowledgement, move the checkpoint).
+ * - bare producer, same settings: the same serialized records, the same producer options and
+ *   batch size, one batch at a time (what the relay's ordering guarantee allows).
+ * - bare producer, pipelined: the same records, every batch in flight at once: the broker's
+ *   ceiling here, not something the relay could do without giving up per-key order on retries.
+ *
+ * Prints a table and writes bench/results/relay.json. Each round uses fresh topics.
+ */
+import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
+import { createKafka, DomainEventMapper, domainEventRecord, ensureTopics, KafkaPublisher, KafkaRelay, KafkaSettings, RelayMapperRegistry } from '@notify/messaging';
+import { ReactorRuntime } from '@notify/projection-runtime';
+import { createTestDatabase, deleteTestTopics, kafkaTestSettings } from '@notify/testing';
+import { Message, Partitioners } from 'kafkajs';
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const EVENTS = num('BENCH_EVENTS', 20_000);
+const STREAMS = num('BENCH_STREAMS', 1000);
+const PAYLOAD = num('BENCH_PAYLOAD_BYTES', 512);
+const BATCH = num('BENCH_BATCH', 500);
+const ROUNDS = num('BENCH_ROUNDS', 3);
+const PARTITIONS = num('BENCH_PARTITIONS', 6);
+
+type Result = { name: string; seconds: number[]; eventsPerSecond: number };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function freshTopics(): Promise<KafkaSettings> {
+  const settings = kafkaTestSettings({ KAFKA_TOPIC_PARTITIONS: String(PARTITIONS), KAFKA_RELAY_BATCH_SIZE: String(BATCH) });
+  const admin = createKafka(settings).admin();
+  await admin.connect();
+  await ensureTopics(admin, settings);
+  await admin.disconnect();
+  return settings;
+}
+
+async function timeRelay(store: PostgresEventStore, db: Awaited<ReturnType<typeof createTestDatabase>>): Promise<number> {
+  const settings = await freshTopics();
+  const publisher = new KafkaPublisher(settings);
+  const relay = new KafkaRelay(publisher, new RelayMapperRegistry([new DomainEventMapper()]), settings.topics, { batchSize: BATCH });
+  const runtime = new ReactorRuntime(store, db.database.dataSource, [relay], { batchSize: BATCH });
+  // Connect (and find the topics) before the clock starts, as a running relay would have.
+  await publisher.connect();
+  const started = process.hrtime.bigint();
+  const handled = await runtime.drain(relay.name);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (handled !== EVENTS) throw new Error(`relay handled ${handled} of ${EVENTS}`);
+  await relay.close();
+  await deleteTestTopics(settings);
+  return seconds;
+}
+
+async function timeBare(events: RecordedEvent[], pipelined: boolean): Promise<number> {
+  const settings = await freshTopics();
+  const producer = createKafka(settings).producer({ idempotent: true, maxInFlightRequests: pipelined ? 5 : 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  // Serialized as the relay serializes them; the clock covers producing only.
+  const messages = events.map((e): Message => {
+    const record = domainEventRecord(e, settings.topics.events);
+    return { key: record.key, value: Buffer.from(JSON.stringify(record.value)), headers: record.headers };
+  });
+  const batches: Message[][] = [];
+  for (let i = 0; i < messages.length; i += BATCH) batches.push(messages.slice(i, i + BATCH));
+  const send = (batch: Message[]) => producer.sendBatch({ acks: -1, topicMessages: [{ topic: settings.topics.events, messages: batch }] });
+  const started = process.hrtime.bigint();
+  if (pipelined) await Promise.all(batches.map(send));
+  else for (const messages of batches) await send(messages);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await producer.disconnect();
+  await deleteTestTopics(settings);
+  return seconds;
+}
+
+async function main() {
+  if (!process.env.KAFKA_BROKERS) throw new Error('Set KAFKA_BROKERS (e.g. bash scripts/kafka/start.sh prints it)');
+  const db = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'embedded', { poolSize: 4 });
+  const store = await PostgresEventStore.create({ pool: db.database.pool });
+  try {
+    const payload = 'x'.repeat(PAYLOAD);
+    const perAppend = Math.max(1, Math.floor(EVENTS / STREAMS));
+    for (let n = 0; n < EVENTS; ) {
+      const stream = `bench-dev-${(n / perAppend) % STREAMS}`;
+      const count = Math.min(perAppend, EVENTS - n);
+      await store.append(stream, Array.from({ length: count }, (_, i) => ({ id: randomUUID(), type: 'BenchEvent', data: { n: n + i, payload }, metadata: { environment: 'dev', schema_version: 1 } })));
+      n += count;
+    }
+    const events = (await store.readAll({ maxCount: EVENTS + 1 })).events;
+    const recordBytes = Buffer.byteLength(JSON.stringify(domainEventRecord(events[0], 't').value));
+
+    const runs: Record<string, number[]> = { relay: [], bareSequential: [], barePipelined: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.bareSequential.push(await timeBare(events, false));
+      runs.relay.push(await timeRelay(store, db));
+      runs.barePipelined.push(await timeBare(events, true));
+    }
+    const results: Result[] = [
+      { name: 'relay (log -> Kafka, checkpointed)', seconds: runs.relay, eventsPerSecond: 0 },
+      { name: 'bare kafkajs producer, same settings, one batch at a time', seconds: runs.bareSequential, eventsPerSecond: 0 },
+      { name: 'bare kafkajs producer, 5 batches in flight', seconds: runs.barePipelined, eventsPerSecond: 0 },
+    ].map((r) => ({ ...r, eventsPerSecond: Math.round(EVENTS / median(r.seconds)) }));
+
+    const setup = { events: EVENTS, streams: STREAMS, payloadBytes: PAYLOAD, recordValueBytes: recordBytes, batch: BATCH, partitions: PARTITIONS, rounds: ROUNDS, acks: 'all', idempotent: true, database: db.backend, cpus: os.cpus().length, node: process.version };
+    console.log(`\nKafka relay benchmark: ${JSON.stringify(setup)}\n`);
+    console.log('| producer | events/s (median) | seconds per round |');
+    console.log('|---|---:|---|');
+    for (const r of results) console.log(`| ${r.name} | ${r.eventsPerSecond} | ${r.seconds.map((s) => s.toFixed(2)).join(', ')} |`);
+    const relayShare = results[0].eventsPerSecond / results[1].eventsPerSecond;
+    console.log(`\nrelay / bare (same settings): ${(relayShare * 100).toFixed(0)}%`);
+    const out = path.resolve('bench/results/relay.json');
+    await mkdir(path.dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify({ at: new Date().toISOString(), setup, results }, null, 2)}\n`);
+    console.log(`wrote ${path.relative(process.cwd(), out)}`);
+  } finally {
+    await store.close();
+    await db.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

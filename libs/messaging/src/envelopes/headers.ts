@@ -1,0 +1,32 @@
+/**
+ * Kafka record headers set on every record the service publishes. Values are UTF-8 strings.
+ * Consumers deduplicate by `event-id` and route on `event-type`/`environment` without parsing
+ * the value.
+ */
+export const KafkaHeaders = {
+  /** Id of the domain event the record comes from (uuid). Duplicates repeat it. */
+  eventId: 'event-id',
+  /** Domain event type (`UserIdentified`) or MessageEvent type (`message.sent`). */
+  eventType: 'event-type',
+  /** Domain events: the data's schema version. Message/workflow run events: the envelope's version. */
+  schemaVersion: 'schema-version',
+  /** Environment slug; absent for account-level events (service tokens). */
+  environment: 'environment',
+  /** Which envelope the value is: `notify.domain-event.v1`, ... */
+  envelope: 'envelope',
+  contentType: 'content-type',
+} as const;
+
+export type RecordHeaders = Record<string, string>;
+
+export function recordHeaders(fields: { eventId: string; eventType: string; schemaVersion: number; environment: string | null | undefined; envelope: string }): RecordHeaders {
+  const headers: RecordHeaders = {
+    [KafkaHeaders.eventId]: fields.eventId,
+    [KafkaHeaders.eventType]: fields.eventType,
+    [KafkaHeaders.schemaVersion]: String(fields.schemaVersion),
+    [KafkaHeaders.envelope]: fields.envelope,
+    [KafkaHeaders.contentType]: 'application/json',
+  };
+  if (fields.environment) headers[KafkaHeaders.environment] = fields.environment;
+  return headers;
+}

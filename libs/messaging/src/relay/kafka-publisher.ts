@@ -1,0 +1,132 @@
+import type { Logger } from '@notify/logging';
+import { Message, Partitioners, Producer } from 'kafkajs';
+import { createKafka } from '../kafka-client';
+import { KafkaSettings } from '../kafka-settings';
+import { ensureTopics } from '../topic-admin';
+import { OutboundRecord } from './outbound-record';
+
+/** Where the relay's records go. `publish` resolves only once the broker has acknowledged all of them. */
+export interface RecordPublisher {
+  publish(records: readonly OutboundRecord[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Serialized {
+  topic: string;
+  message: Message;
+  bytes: number;
+}
+
+// Per-record framing in a v2 record batch is well under this; it keeps the estimate on the safe side.
+const RECORD_OVERHEAD = 64;
+
+function serialize(record: OutboundRecord): Serialized {
+  const value = Buffer.from(JSON.stringify(record.value));
+  let bytes = RECORD_OVERHEAD + Buffer.byteLength(record.key) + value.length;
+  for (const [k, v] of Object.entries(record.headers)) bytes += Buffer.byteLength(k) + Buffer.byteLength(v) + 8;
+  return { topic: record.topic, message: { key: record.key, value, headers: record.headers }, bytes };
+}
+
+/** Consecutive slices whose estimated size stays under `maxBytes` (a single larger record goes alone). */
+export function chunkBySize<T extends { bytes: number }>(items: readonly T[], maxBytes: number): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    if (current.length && size + item.bytes > maxBytes) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(item);
+    size += item.bytes;
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
+}
+
+/**
+ * An idempotent kafkajs producer (acks = all) that publishes records in order.
+ *
+ * Any failed send throws the producer away: a send that failed after retries may still have
+ * been written, and kafkajs would then reuse its sequence numbers and be refused by the broker
+ * for good (OUT_OF_ORDER_SEQUENCE_NUMBER). A new producer gets a new producer id, so the
+ * retried batch is accepted; the copy that did land is a duplicate consumers drop by event id.
+ */
+export class KafkaPublisher implements RecordPublisher {
+  private producer?: Promise<Producer>;
+  private topicsReady = false;
+
+  constructor(
+    private readonly settings: KafkaSettings,
+    private readonly options: { role?: string; logger?: Logger } = {},
+  ) {}
+
+  async publish(records: readonly OutboundRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const producer = await this.connected();
+    try {
+      for (const chunk of chunkBySize(records.map(serialize), this.settings.maxRequestBytes)) {
+        const byTopic = new Map<string, Message[]>();
+        for (const { topic, message } of chunk) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
+        await producer.sendBatch({ acks: -1, timeout: this.settings.requestTimeoutMs, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+      }
+    } catch (error) {
+      await this.reset();
+      throw error;
+    }
+  }
+
+  /** Connects (creating missing topics) ahead of the first batch; publish does it on demand anyway. */
+  async connect(): Promise<void> {
+    await this.connected();
+  }
+
+  async close(): Promise<void> {
+    await this.reset();
+  }
+
+  private connected(): Promise<Producer> {
+    this.producer ??= this.open().catch(async (error: unknown) => {
+      this.producer = undefined;
+      throw error;
+    });
+    return this.producer;
+  }
+
+  private async open(): Promise<Producer> {
+    const kafka = createKafka(this.settings, { role: this.options.role ?? 'relay', logger: this.options.logger });
+    if (this.settings.createTopics && !this.topicsReady) {
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        const report = await ensureTopics(admin, this.settings, this.options.logger);
+        this.options.logger?.info({ topics: report }, 'kafka topics ready');
+        this.topicsReady = true;
+      } finally {
+        await admin.disconnect().catch(() => undefined);
+      }
+    }
+    const producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 5000 },
+    });
+    await producer.connect();
+    return producer;
+  }
+
+  private async reset(): Promise<void> {
+    const current = this.producer;
+    this.producer = undefined;
+    if (current) await current.then((p) => p.disconnect()).catch(() => undefined);
+  }
+}
+
+/** The publisher of a relay that is switched off (KAFKA_BROKERS unset); the runtime never calls it. */
+export const kafkaOffPublisher: RecordPublisher = {
+  publish: () => Promise.reject(new Error('Kafka is off: KAFKA_BROKERS is not set')),
+  close: () => Promise.resolve(),
+};

@@ -1,0 +1,54 @@
+import type { Logger } from '@notify/logging';
+import { Admin, ITopicConfig } from 'kafkajs';
+import { KafkaSettings } from './kafka-settings';
+
+export interface TopicReport {
+  topic: string;
+  created: boolean;
+  partitions: number;
+  /** Set when an existing topic differs from the settings (it is left as it is). */
+  warning?: string;
+}
+
+/** The service's topics as the settings want them created. */
+export function topicConfigs(settings: KafkaSettings): ITopicConfig[] {
+  const configEntries: { name: string; value: string }[] = [{ name: 'cleanup.policy', value: 'delete' }];
+  if (settings.minInsyncReplicas) configEntries.push({ name: 'min.insync.replicas', value: String(settings.minInsyncReplicas) });
+  if (settings.retentionMs !== undefined) configEntries.push({ name: 'retention.ms', value: String(settings.retentionMs) });
+  return Object.values(settings.topics).map((topic) => ({
+    topic,
+    numPartitions: settings.partitions,
+    // -1 lets the broker apply its default.replication.factor.
+    replicationFactor: settings.replicationFactor ?? -1,
+    configEntries,
+  }));
+}
+
+/**
+ * Creates the missing topics and reports the existing ones. An existing topic is never
+ * changed: adding partitions would move keys to other partitions and break per-key order for
+ * consumers mid-stream, so a mismatch is only reported.
+ */
+export async function ensureTopics(admin: Admin, settings: KafkaSettings, logger?: Logger): Promise<TopicReport[]> {
+  const wanted = topicConfigs(settings);
+  const existing = new Set(await admin.listTopics());
+  const missing = wanted.filter((t) => !existing.has(t.topic));
+  if (missing.length) {
+    try {
+      await admin.createTopics({ topics: missing, waitForLeaders: true });
+    } catch (error) {
+      // Another process may have created it in between; anything else is re-thrown below by the metadata read.
+      if (!/already exists/i.test((error as Error).message)) throw error;
+    }
+  }
+  const metadata = await admin.fetchTopicMetadata({ topics: wanted.map((t) => t.topic) });
+  return wanted.map((t) => {
+    const partitions = metadata.topics.find((m) => m.name === t.topic)?.partitions.length ?? 0;
+    const report: TopicReport = { topic: t.topic, created: missing.includes(t), partitions };
+    if (partitions !== t.numPartitions) {
+      report.warning = `has ${partitions} partitions, settings say ${t.numPartitions}; left unchanged (adding partitions would move keys)`;
+      logger?.warn({ topic: t.topic, partitions, wanted: t.numPartitions }, 'kafka topic partition count differs from the settings');
+    }
+    return report;
+  });
+}

@@ -1,0 +1,106 @@
+import { ReactorRuntime } from '@notify/projection-runtime';
+import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, requireBackend, testEnv } from '@notify/testing';
+import { startTestApp, TestApp } from '../support/test-app';
+
+async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = await check();
+    if (result) return result;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+requireBackend('kafka', !!testEnv.kafkaBrokers);
+const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
+
+describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' (skipped: set KAFKA_BROKERS)'}`, () => {
+  const settings = testEnv.kafkaBrokers ? kafkaTestSettings({ KAFKA_TOPIC_PARTITIONS: '2' }) : undefined;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const prefix = settings!.topics.events.replace(/events\.v1$/, '');
+    t = await startTestApp({ env: { KAFKA_BROKERS: testEnv.kafkaBrokers!, KAFKA_TOPIC_PREFIX: prefix, KAFKA_TOPIC_PARTITIONS: '2' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (settings) await deleteTestTopics(settings);
+  });
+
+  it('streams what a client writes, and reports the relay in /readyz and /metrics', async () => {
+    await t.knock().users.update('kafka-user', { name: 'Streamed' });
+    const relay = await eventually('the relay to publish everything', async () => {
+      const ready = await t.http('GET', '/readyz', { key: null });
+      return ready.body.kafka_relay?.lag_events === 0 && ready.body.kafka_relay.events_published > 0 && ready.body;
+    });
+    expect(relay.status).toBe('ready');
+    expect(relay.backends.kafka).toEqual({ status: 'up' });
+    expect(relay.kafka_relay).toMatchObject({ name: `kafka-relay:${settings!.topics.events}`, lag_seconds: 0 });
+
+    const records = await readTopicToEnd(settings!, settings!.topics.events);
+    const identified = records.find((r) => r.value.type === 'UserIdentified' && r.value.data.user_id === 'kafka-user');
+    expect(identified).toBeDefined();
+    expect(identified!.key).toBe(identified!.value.stream_id);
+    expect(identified!.key).toContain('kafka-user');
+    expect(identified!.headers).toMatchObject({ 'event-type': 'UserIdentified', environment: 'development', 'schema-version': '1' });
+    expect(identified!.value).toMatchObject({ environment: 'development', metadata: { environment: 'development' }, data: { properties: { name: 'Streamed' } } });
+    // The bootstrap (environment, keys) happened before; the relay started from the beginning of the log.
+    expect(records.some((r) => r.value.type === 'EnvironmentCreated')).toBe(true);
+
+    const metrics = await t.http('GET', '/metrics', { key: null });
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    expect(metrics.body).toContain(`notify_kafka_relay_lag_events{relay="kafka-relay:${settings!.topics.events}"} 0\n`);
+    expect(metrics.body).toContain('# TYPE notify_kafka_relay_lag_seconds gauge');
+    expect(metrics.body).toMatch(/notify_kafka_relay_events_published_total\{relay="[^"]+"\} [1-9]\d*\n/);
+    expect(metrics.body).toContain('notify_kafka_up 1\n');
+  });
+});
+
+describe('the service without Kafka (embedded default)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('runs no relay and reports Kafka as disabled', async () => {
+    expect(t.app.get(ReactorRuntime).reactors.map((r) => r.name).filter((n) => n.startsWith('kafka-relay'))).toEqual([]);
+    const ready = await t.http('GET', '/readyz', { key: null });
+    expect(ready.status).toBe(200);
+    expect(ready.body.backends.kafka).toEqual({ status: 'disabled' });
+    expect(ready.body).not.toHaveProperty('kafka_relay');
+    const metrics = await t.http('GET', '/metrics', { key: null });
+    expect(metrics.body).toContain('notify_projection_lag_events ');
+    expect(metrics.body).not.toContain('notify_kafka');
+  });
+});
+
+describe('the service with an unreachable broker', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { KAFKA_BROKERS: '127.0.0.1:1', KAFKA_CONNECTION_TIMEOUT_MS: '300', KAFKA_TOPIC_PREFIX: 'unreachable.' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('stays ready (writes go to the log) while reporting Kafka down and the relay behind', async () => {
+    await t.knock().users.update('waiting-user', { name: 'Not yet streamed' });
+    const ready = await eventually('the relay checkpoint to exist', async () => {
+      const res = await t.http('GET', '/readyz', { key: null });
+      return res.body.kafka_relay && res;
+    });
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe('ready');
+    expect(ready.body.backends.kafka.status).toBe('down');
+    expect(ready.body.kafka_relay.lag_events).toBeGreaterThan(0);
+    expect(ready.body.kafka_relay.events_published).toBe(0);
+    const metrics = await t.http('GET', '/metrics', { key: null });
+    expect(metrics.body).toContain('notify_kafka_up 0\n');
+    expect(metrics.body).toMatch(/notify_kafka_relay_lag_events\{relay="kafka-relay:unreachable\.events\.v1"\} [1-9]\d*\n/);
+  });
+});
