@@ -54,6 +54,21 @@ export class SubscriptionQueries {
   constructor(private readonly db: DataSource) {}
 
   /** The subscribers of an object, optionally only the given ones. */
+  /**
+   * Subscriber references only, in primary-key order, a large page at a time: what a workflow
+   * fan-out walks (the listing endpoints use subscribersOf).
+   */
+  async subscriberRefs(environment: string, collection: string, objectId: string, after: [string, string, string] | null, limit: number): Promise<RecipientRefT[]> {
+    const rows = await this.db.query<{ recipient_type: string; recipient_collection: string; recipient_id: string }[]>(
+      `SELECT recipient_type, recipient_collection, recipient_id FROM rm_subscriptions
+       WHERE environment = $1 AND object_collection = $2 AND object_id = $3
+         AND ($4::text IS NULL OR (recipient_type, recipient_collection, recipient_id) > ($4, $5, $6))
+       ORDER BY recipient_type, recipient_collection, recipient_id LIMIT $7`,
+      [environment, collection, objectId, after?.[0] ?? null, after?.[1] ?? null, after?.[2] ?? null, limit],
+    );
+    return rows.map((r) => recipientFromColumns(r.recipient_type, r.recipient_collection, r.recipient_id));
+  }
+
   async subscribersOf(environment: string, collection: string, objectId: string, page: Page, recipients?: RecipientRefT[]): Promise<{ entries: SubscriptionT[]; page_info: PageInfoT }> {
     const params: unknown[] = [environment, collection, objectId];
     let where = 's.environment = $1 AND s.object_collection = $2 AND s.object_id = $3';

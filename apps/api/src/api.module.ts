@@ -8,11 +8,11 @@ import { ReadModelCredentialStore } from './environments/credential-store';
 import { HealthController } from './system/health.controller';
 import { MetricsController } from './system/metrics.controller';
 import { OpenApiController } from './system/openapi.controller';
-import { SecretsModule } from './shared/secrets.module';
 import { StreamStatus } from './system/stream-status';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
+import { WorkflowsModule } from './workflows/workflows.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
 @Module({})
@@ -20,7 +20,7 @@ export class ApiModule {
   static register(): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, SecretsModule, ConfigurationModule, ChannelsModule, VariablesModule],
+      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule],
       controllers: [HealthController, MetricsController, OpenApiController],
       providers: [BootstrapService, StreamStatus],
     };

@@ -6,6 +6,7 @@ import { Logger, LOGGER } from '@notify/logging';
 import { DATABASE, EVENT_STORE } from '@notify/platform';
 import { RelayMapper } from '@notify/messaging';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
+import { engineProviders } from './engine/engine.providers';
 import { ProjectionWorker } from './projection-worker';
 import { RELAY_MAPPERS, relayMappers } from './kafka/relay-mappers';
 import { ReactorWorker } from './reactor-worker';
@@ -23,6 +24,7 @@ export class WorkerModule {
       module: WorkerModule,
       providers: [
         ProjectionWorker,
+        ...engineProviders,
         ...relayMappers,
         { provide: RELAY_MAPPERS, inject: relayMappers, useFactory: (...mappers: RelayMapper[]) => mappers },
         ...reactors,

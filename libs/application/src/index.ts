@@ -2,3 +2,4 @@ export * from './handle-command';
 export * from './environments';
 export * from './recipients';
 export * from './config';
+export * from './engine';

@@ -83,6 +83,12 @@ export const ConfigSchema = z.object({
     message: 'must be 32 bytes, as 64 hex characters or base64',
   }),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(15_000),
+  DELIVERY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000),
+  FETCH_ALLOW_PRIVATE_ADDRESSES: flag(false),
+  FETCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

@@ -1,13 +1,15 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@notify/config';
 import { Database } from '@notify/database';
+import { ReadModelLookups, SecretBox } from '@notify/application';
 import { EventStore, EventStoreDbEventStore, PostgresEventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
-import { DATABASE, EVENT_STORE } from './tokens';
+import { loadSecretBox, SECRET_BOX } from './secrets';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE } from './tokens';
 
 /**
  * The backends both roles share: the database (read models, and the log in the default mode),
@@ -58,8 +60,10 @@ export class CoreModule implements OnApplicationShutdown {
             new ProjectionRuntime(store, database.dataSource, allProjections, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
         },
         ReadYourWrites,
+        { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
+        { provide: ENGINE_LOOKUPS, inject: [DATABASE, SECRET_BOX], useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box) },
       ],
-      exports: [LOGGER, DATABASE, EVENT_STORE, ProjectionRuntime, ReadYourWrites, ConfigModule],
+      exports: [LOGGER, DATABASE, EVENT_STORE, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS],
     };
   }
 

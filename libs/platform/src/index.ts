@@ -2,3 +2,4 @@ export * from './core.module';
 export * from './read-your-writes';
 export * from './tokens';
 export * from './boot';
+export * from './secrets';

@@ -1,2 +1,4 @@
 export const DATABASE = Symbol('DATABASE');
 export const EVENT_STORE = Symbol('EVENT_STORE');
+/** The workflow engine's reads (EngineLookups over the read models). */
+export const ENGINE_LOOKUPS = Symbol('ENGINE_LOOKUPS');

@@ -54,3 +54,6 @@ export function redactSettings(settings: Record<string, unknown>): Record<string
 }
 
 export const redactValue = (value: SecretValueT | null): string | null => (value === null ? null : isSealed(value) ? REDACTED : value);
+
+/** A stored value in clear: sealed secrets opened, anything else as it is. Only delivery calls this. */
+export const unsealValue = (box: SecretBox, value: unknown): unknown => (isSealed(value) ? box.open(value as SealedSecretT) : value);

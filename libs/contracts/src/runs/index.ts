@@ -1,2 +1,3 @@
 export * from './run.events';
 export * from './batch.events';
+export * from './trigger.routes';

@@ -16,6 +16,8 @@ export interface RunState {
   fired: string[];
   /** A batch flush handed to the step the run resumed on. */
   resumedWith?: RunResumedData;
+  /** The batch the run carries after a batch step: its activities and actors, for later steps. */
+  batch?: NonNullable<RunResumedData['batch']>;
   errorCount: number;
   /** How many times each step ref ran (fetch retries count attempts). */
   attempts: Record<string, number>;
@@ -45,6 +47,7 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
       case 'StepCompleted':
         return {
           ...state,
+          batch: (event.data.output?.batch as RunState['batch'] | undefined) ?? state.batch,
           status: 'processing',
           path: event.data.next_path,
           pause: undefined,
@@ -59,7 +62,7 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
       case 'TimerFired':
         return { ...state, fired: [...state.fired, event.data.timer_id] };
       case 'RunResumed':
-        return { ...state, status: 'processing', pause: undefined, resumedWith: event.data };
+        return { ...state, status: 'processing', pause: undefined, resumedWith: event.data, batch: event.data.batch ?? state.batch };
       case 'RunDataUpdated':
         return { ...state, data: { ...state.data, ...event.data.data } };
       case 'RunCancelled':

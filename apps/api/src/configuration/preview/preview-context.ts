@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { flattenMessages, isSealed, parsePo, REDACTED } from '@notify/contracts';
+import { templateResourcesFor } from '@notify/application';
+import { isSealed, REDACTED } from '@notify/contracts';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { UserQueries } from '@notify/projections/users';
 import { VariableQueries } from '@notify/projections/variables';
 import { TemplateContext, TemplateResources } from '@notify/templating';
-import { translationIdentifier } from '../shared/resource-kinds';
 
 type Ref = string | { id: string; collection: string };
 
@@ -14,18 +14,6 @@ export interface Audience {
   tenant?: string | null;
   data?: Record<string, unknown>;
   workflow?: { key: string; categories?: string[] | null } | null;
-}
-
-/** `a.b` keys back into nested objects, the shape the `t` filter reads. */
-function nest(flat: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(flat)) {
-    const parts = key.split('.');
-    let node = out;
-    for (const part of parts.slice(0, -1)) node = (node[part] = typeof node[part] === 'object' && node[part] ? node[part] : {}) as Record<string, unknown>;
-    node[parts[parts.length - 1]] = value;
-  }
-  return out;
 }
 
 /**
@@ -55,25 +43,7 @@ export class PreviewContexts {
   }
 
   templateResources(environment: string, tenant?: string | null): TemplateResources {
-    return {
-      partial: async (key) => {
-        const p = await this.resources.get(environment, 'partial', key);
-        return p && { content: p.content.content as string, type: p.content.type as 'html' | 'text' | 'markdown' | 'json' };
-      },
-      layout: async (key) => {
-        const l = await this.resources.get(environment, 'email_layout', key);
-        return l && (l.content as { html_layout: string; text_layout: string; footer_links?: { text: string; url: string }[] });
-      },
-      translation: async (locale, namespace) => {
-        const found =
-          (tenant && (await this.resources.get(environment, 'translation', translationIdentifier(locale, namespace, tenant)))) ||
-          (await this.resources.get(environment, 'translation', translationIdentifier(locale, namespace)));
-        if (!found) return undefined;
-        const { format, content } = found.content as { format: 'json' | 'po'; content: string };
-        return format === 'po' ? nest(parsePo(content).messages) : nest(flattenMessages(JSON.parse(content)));
-      },
-      user: async (id) => (await this.users.get(environment, id)) as Record<string, unknown> | undefined,
-    };
+    return templateResourcesFor(this.resources, this.users, environment, tenant);
   }
 
   private async recipient(environment: string, ref: Ref): Promise<Record<string, unknown>> {

@@ -5,7 +5,7 @@ import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { renderMarkdown, TemplateEngine } from '@notify/templating';
 import { PreviewContexts } from './preview-context';
 import { PreviewQuery } from './preview.query';
-import { renderStepTemplate } from './render-step-template';
+import { renderStepTemplate } from '@notify/application';
 
 const SAMPLE_CONTENT = '<p>This is where the message goes.</p>';
 

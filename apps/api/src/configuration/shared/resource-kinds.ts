@@ -193,7 +193,7 @@ export const messageTypeKind: ResourceKind = {
 };
 
 /** `en`, `en/billing`, `en/billing@acme`: locale, namespace and tenant in one identifier. */
-export const translationIdentifier = (locale: string, namespace?: string, tenant?: string) => `${locale}${namespace ? `/${namespace}` : ''}${tenant ? `@${tenant}` : ''}`;
+export { translationIdentifier } from '@notify/application';
 
 function convertTranslation(content: string, from: 'json' | 'po', to: 'json' | 'po'): string {
   if (from === to) return content;

@@ -1,6 +1,6 @@
-import { Global, Inject, Logger as NestLogger, Module } from '@nestjs/common';
+import { Logger as NestLogger } from '@nestjs/common';
 import { SECRET_BOX, SecretBox } from '@notify/application';
-import { APP_CONFIG, AppConfig } from '@notify/config';
+import { AppConfig } from '@notify/config';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import path from 'node:path';
  * The key that seals secrets in the log: SECRETS_KEY, or one generated once into
  * DATA_DIR/secrets.key (fine for one instance; several instances must share SECRETS_KEY).
  */
-async function loadKey(config: AppConfig): Promise<SecretBox> {
+export async function loadSecretBox(config: AppConfig): Promise<SecretBox> {
   if (config.SECRETS_KEY) return SecretBox.fromSetting(config.SECRETS_KEY);
   const file = path.join(config.DATA_DIR, 'secrets.key');
   try {
@@ -23,11 +23,4 @@ async function loadKey(config: AppConfig): Promise<SecretBox> {
   }
 }
 
-@Global()
-@Module({
-  providers: [{ provide: SECRET_BOX, inject: [APP_CONFIG], useFactory: loadKey }],
-  exports: [SECRET_BOX],
-})
-export class SecretsModule {
-  constructor(@Inject(SECRET_BOX) readonly box: SecretBox) {}
-}
+export { SECRET_BOX };

@@ -1,0 +1,15 @@
+import { Controller } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { RouteInput, triggerWorkflowRoute } from '@notify/contracts';
+import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
+import { TriggerWorkflowCommand } from './trigger-workflow.command';
+
+@Controller()
+export class TriggerWorkflowController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Endpoint(triggerWorkflowRoute)
+  trigger(@Input() { params, body }: RouteInput<typeof triggerWorkflowRoute>, @Ctx() ctx: RequestContext) {
+    return this.commands.execute(new TriggerWorkflowCommand(ctx, params.key, body));
+  }
+}

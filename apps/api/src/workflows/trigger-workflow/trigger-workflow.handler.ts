@@ -1,0 +1,21 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EngineLookups, RecipientDeps, triggerWorkflow } from '@notify/application';
+import { ENGINE_LOOKUPS } from '@notify/platform';
+import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
+import { commandMetadata } from '../../shared/command-metadata';
+import { TriggerWorkflowCommand } from './trigger-workflow.command';
+
+/** Answers as soon as the trigger is durably recorded; runs execute in the worker. */
+@CommandHandler(TriggerWorkflowCommand)
+export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCommand> {
+  constructor(
+    @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
+    @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
+  ) {}
+
+  async execute({ ctx, workflowKey, body }: TriggerWorkflowCommand): Promise<{ workflow_run_id: string }> {
+    const { workflow_run_id } = await triggerWorkflow({ recipients: this.recipients, lookups: this.lookups }, ctx.environment, workflowKey, body, commandMetadata(ctx));
+    return { workflow_run_id };
+  }
+}

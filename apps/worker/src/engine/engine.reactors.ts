@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BatchCloser, DeliveryExecutor, Fanout, RunExecutor } from '@notify/application';
+import { APP_CONFIG, AppConfig } from '@notify/config';
+import { RecordedEvent } from '@notify/eventstore';
+import { Reactor } from '@notify/projection-runtime';
+
+/** The id at the end of a stream name `<kind>-<env>-<uuid>`. */
+const idOf = (streamId: string) => streamId.slice(-36);
+
+/** One trigger becomes one run per recipient (objects fan out to their subscribers). */
+@Injectable()
+export class TriggerFanoutReactor implements Reactor {
+  readonly name = 'engine-fanout';
+  readonly filter = { eventTypes: ['WorkflowTriggered'] };
+  readonly concurrency = 4;
+
+  constructor(private readonly fanout: Fanout) {}
+
+  async handle(events: readonly RecordedEvent[]): Promise<void> {
+    for (const event of events) await this.fanout.fanOut(event);
+  }
+}
+
+/** Drives recipient runs whenever something happens to them: enqueued, a timer fired, resumed. */
+@Injectable()
+export class RunExecutorReactor implements Reactor {
+  readonly name = 'engine-runs';
+  readonly filter = { eventTypes: ['RunEnqueued', 'TimerFired', 'RunResumed'], streamPrefixes: ['run-'] };
+  readonly concurrency: number;
+
+  constructor(
+    private readonly executor: RunExecutor,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.concurrency = config.ENGINE_CONCURRENCY;
+  }
+
+  async handle(events: readonly RecordedEvent[]): Promise<void> {
+    // One execution takes a run as far as it can go, however many of its events arrived.
+    const runs = new Map(events.map((e) => [e.streamId, e.metadata.environment!]));
+    for (const [streamId, environment] of runs) await this.executor.execute(environment, idOf(streamId));
+  }
+}
+
+/** Closes batch windows and resumes the runs that own them. */
+@Injectable()
+export class BatchCloserReactor implements Reactor {
+  readonly name = 'engine-batches';
+  readonly filter = { eventTypes: ['TimerFired', 'BatchClosed'], streamPrefixes: ['batch-'] };
+  readonly concurrency = 8;
+
+  constructor(private readonly closer: BatchCloser) {}
+
+  async handle(events: readonly RecordedEvent[]): Promise<void> {
+    for (const event of events) await this.closer.handle(event);
+  }
+}
+
+/** Sends messages through their providers, and retries them when their retry timer fires. */
+@Injectable()
+export class DeliveryReactor implements Reactor {
+  readonly name = 'engine-delivery';
+  readonly filter = { eventTypes: ['MessageCreated', 'TimerFired'], streamPrefixes: ['message-'] };
+  readonly concurrency: number;
+
+  constructor(
+    private readonly delivery: DeliveryExecutor,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.concurrency = config.ENGINE_CONCURRENCY;
+  }
+
+  async handle(events: readonly RecordedEvent[]): Promise<void> {
+    for (const event of events) {
+      if (event.type === 'MessageCreated' && ['in_app_feed', 'in_app'].includes((event.data as { channel: { type: string } }).channel.type)) continue;
+      await this.delivery.handle(event.metadata.environment!, idOf(event.streamId), { type: event.type, timerId: (event.data as { timer_id?: string }).timer_id });
+    }
+  }
+}
+
+export const engineReactors = [TriggerFanoutReactor, RunExecutorReactor, BatchCloserReactor, DeliveryReactor];

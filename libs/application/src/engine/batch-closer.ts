@@ -1,0 +1,32 @@
+import { batchDecider, BatchEvent, runDecider, RunEvent, runStream } from '@notify/domain';
+import { EventStore, RecordedEvent } from '@notify/eventstore';
+import { handleCommand } from '../handle-command';
+import { engineId } from './ids';
+
+/**
+ * Closes batches whose window timer fired, and hands each closed batch to the run that owns it
+ * (which then continues with every activity).
+ */
+export class BatchCloser {
+  constructor(private readonly store: EventStore) {}
+
+  async handle(event: RecordedEvent): Promise<void> {
+    const environment = event.metadata.environment!;
+    const meta = { environment, actor: 'system:batches', causation_id: event.id };
+    if (event.type === 'TimerFired') {
+      const timerId = (event.data as { timer_id: string }).timer_id;
+      await handleCommand(this.store, event.streamId, batchDecider, { type: 'Close', timerId, now: new Date().toISOString() }, meta, {
+        eventId: (_e: BatchEvent, i) => engineId('batch-close', timerId, i),
+      });
+      return;
+    }
+    if (event.type === 'BatchClosed') {
+      const closed = event.data as Extract<BatchEvent, { type: 'BatchClosed' }>['data'];
+      if (!closed.owner_run_id) return; // flush_leading with nothing accumulated
+      const batch = { activities: closed.activities, actors: closed.actors, total_activities: closed.total_activities, total_actors: closed.total_actors };
+      await handleCommand(this.store, runStream(environment, closed.owner_run_id), runDecider, { type: 'Resume', cause: 'batch_closed', batch, now: closed.closed_at }, meta, {
+        eventId: (_e: RunEvent, i) => engineId('batch-resume', closed.batch_id, i),
+      });
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import { RecipientRefT, schemaVersionOf } from '@notify/contracts';
+import { fold, frequencyDecider, frequencyStream, recipientKey, RunEnqueuedData, runStream, WorkflowTriggeredData } from '@notify/domain';
+import { EventStore, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { engineId, runIdFor } from './ids';
+import type { EngineLookups } from './lookups';
+
+const CHUNK = 200;
+
+interface Target {
+  recipient: RecipientRefT;
+  subscribedTo: RecipientRefT | null;
+}
+
+/**
+ * Turns one recorded trigger into a run per recipient: users and objects as given, and every
+ * subscriber of each object. Runs are appended in chunks; ids come from the trigger and the
+ * recipient, so a fan-out interrupted half-way and done again adds each run once.
+ */
+export class Fanout {
+  constructor(
+    private readonly store: EventStore,
+    private readonly lookups: EngineLookups,
+  ) {}
+
+  async fanOut(trigger: RecordedEvent): Promise<number> {
+    const environment = trigger.metadata.environment!;
+    const data = trigger.data as WorkflowTriggeredData;
+    let count = 0;
+    let chunk: Target[] = [];
+    const flush = async () => {
+      if (chunk.length) count += await this.enqueue(environment, trigger, data, chunk);
+      chunk = [];
+    };
+    for (const recipient of data.recipients) {
+      chunk.push({ recipient, subscribedTo: null });
+      if (chunk.length >= CHUNK) await flush();
+      if (recipient.type !== 'object') continue;
+      let after: string | undefined;
+      do {
+        const page = await this.lookups.subscribers(environment, recipient.collection, recipient.id, after);
+        for (const subscriber of page.recipients) {
+          chunk.push({ recipient: subscriber, subscribedTo: recipient });
+          if (chunk.length >= CHUNK) await flush();
+        }
+        after = page.after ?? undefined;
+      } while (after);
+    }
+    await flush();
+    return count;
+  }
+
+  private async enqueue(environment: string, trigger: RecordedEvent, data: WorkflowTriggeredData, targets: Target[]): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const appends = await this.appendsFor(environment, trigger, data, targets);
+        if (appends.length) await this.store.appendMany(appends);
+        return appends.filter((a) => a.streamId.startsWith('run-')).length;
+      } catch (error) {
+        // A concurrent trigger claimed a once-per-recipient slot first: decide again.
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  private async appendsFor(environment: string, trigger: RecordedEvent, data: WorkflowTriggeredData, targets: Target[]): Promise<StreamAppend[]> {
+    const meta = (type: string) => ({ environment, correlation_id: data.workflow_run_id, causation_id: trigger.id, actor: 'system:engine', schema_version: schemaVersionOf(type) });
+    const frequency = data.workflow.trigger_frequency;
+    const appends: StreamAppend[] = [];
+    const seen = new Set<string>();
+    for (const target of targets) {
+      const key = recipientKey(target.recipient) + (target.subscribedTo ? `<-${recipientKey(target.subscribedTo)}` : '');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const runId = runIdFor(data.workflow_run_id, key);
+      if (frequency !== 'every_trigger') {
+        const streamId = frequencyStream(environment, data.workflow.key, recipientKey(target.recipient), frequency === 'once_per_recipient_per_tenant' ? data.tenant ?? '' : null);
+        const history = await this.store.readStream(streamId);
+        const state = fold(frequencyDecider, history.map((e) => ({ type: e.type, data: e.data }) as never));
+        if (state.claimedBy && state.claimedBy !== runId) continue; // already ran for this recipient
+        const claim = frequencyDecider.decide({ type: 'Claim', runId, workflowRunId: data.workflow_run_id, now: data.triggered_at }, state);
+        if (claim.length) appends.push({ streamId, expectedRevision: 'no_stream', events: claim.map((e) => ({ id: engineId('frequency', runId), type: e.type, data: e.data, metadata: meta(e.type) })) });
+      }
+      const run: RunEnqueuedData = {
+        run_id: runId,
+        workflow_run_id: data.workflow_run_id,
+        workflow_key: data.workflow.key,
+        recipient: target.recipient,
+        actor: data.actor,
+        tenant: data.tenant,
+        data: data.data,
+        cancellation_key: data.cancellation_key,
+        trigger_source: data.trigger_source,
+        trigger_position: trigger.position,
+        subscribed_to: target.subscribedTo,
+        enqueued_at: data.triggered_at,
+      };
+      appends.push({ streamId: runStream(environment, runId), expectedRevision: 'any', events: [{ id: engineId('enqueued', runId), type: 'RunEnqueued', data: run, metadata: meta('RunEnqueued') }] });
+    }
+    return appends;
+  }
+}

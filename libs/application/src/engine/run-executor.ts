@@ -1,0 +1,229 @@
+import { RecipientRefT, schemaVersionOf } from '@notify/contracts';
+import {
+  canContinue,
+  cancellationStream,
+  conditionGroupHolds,
+  ConditionGroup,
+  enterBranch,
+  evaluateCondition,
+  fold,
+  nextPath,
+  runDecider,
+  RunEvent,
+  runStream,
+  RunState,
+  StepNode,
+  stepAt,
+  workflowRunStream,
+  WorkflowTriggeredData,
+} from '@notify/domain';
+import { DuplicateEventIdError, EventMetadata, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { engineId, stepEventId } from './ids';
+import type { RecipientView } from './lookups';
+import type { EngineDeps, StepContext, StepHandler, StepOutcome } from './step-handler';
+import { refToProperties, RunVariables, runVariables } from './variables';
+
+const MAX_STEPS_PER_EXECUTION = 100;
+const MAX_ATTEMPTS = 8;
+
+export interface ExecutionResult {
+  status: RunState['status'];
+  appended: number;
+}
+
+/**
+ * Drives one recipient run as far as it can go now: executes steps in order until the run
+ * pauses, halts or ends, then appends everything it decided (the run's events and the messages,
+ * batch items, triggers it caused) in one append with the run's expected revision. Ids are
+ * derived from the run and its revision, so executing again after a crash appends nothing twice;
+ * a concurrent writer (a cancel) makes the append fail and the run is executed again from there.
+ */
+export class RunExecutor {
+  private readonly handlers = new Map<string, StepHandler>();
+  private readonly triggers = new Map<string, WorkflowTriggeredData>();
+
+  constructor(
+    private readonly deps: EngineDeps,
+    handlers: readonly StepHandler[],
+  ) {
+    for (const h of handlers) this.handlers.set(h.type, h);
+  }
+
+  async execute(environment: string, runId: string, now = new Date()): Promise<ExecutionResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.executeOnce(environment, runId, now);
+      } catch (error) {
+        const conflict = error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError;
+        if (!conflict || attempt >= MAX_ATTEMPTS) throw error;
+        now = new Date();
+      }
+    }
+  }
+
+  private async executeOnce(environment: string, runId: string, now: Date): Promise<ExecutionResult> {
+    const streamId = runStream(environment, runId);
+    const history = await this.deps.store.readStream(streamId);
+    const initial = fold(runDecider, history.map((e) => ({ type: e.type, data: e.data }) as RunEvent));
+    if (!initial.run || !canContinue(initial)) return { status: initial.status, appended: 0 };
+    const trigger = await this.trigger(environment, initial.run.workflow_run_id);
+    const steps = trigger.workflow.steps as unknown as StepNode[];
+
+    let state = initial;
+    const events: RunEvent[] = [];
+    const appends: StreamAppend[] = [];
+    const record = (...recorded: RunEvent[]) => {
+      for (const e of recorded) {
+        events.push(e);
+        state = runDecider.evolve(state, e);
+      }
+    };
+    const at = now.toISOString();
+    const run = initial.run;
+
+    // Lazily loaded, shared by every step of this execution.
+    let recipient: Promise<RecipientView | undefined> | undefined;
+    let variables: Promise<RunVariables> | undefined;
+    const loadRecipient = () => (recipient ??= this.deps.lookups.recipient(environment, run.recipient));
+    const loadVariables = () =>
+      (variables ??= (async () => {
+        const [r, actor, tenant, vars] = await Promise.all([
+          loadRecipient(),
+          run.actor ? this.deps.lookups.recipient(environment, run.actor) : Promise.resolve(undefined),
+          run.tenant ? this.deps.lookups.tenant(environment, run.tenant) : Promise.resolve(undefined),
+          this.deps.lookups.vars(environment),
+        ]);
+        const base = runVariables({
+          state,
+          trigger,
+          recipient: r?.properties ?? refToProperties(run.recipient),
+          actor: actor?.properties ?? refToProperties(run.actor),
+          tenant: tenant ?? (run.tenant ? { id: run.tenant } : null),
+          vars,
+        });
+        if (run.subscribed_to) base.object = (await this.deps.lookups.recipient(environment, run.subscribed_to))?.properties ?? refToProperties(run.subscribed_to);
+        return base;
+      })());
+    const currentVariables = async (): Promise<RunVariables> => ({ ...(await loadVariables()), data: state.data });
+
+    // A cancellation recorded after this run's trigger stops it wherever it is.
+    if (run.cancellation_key && (await this.cancelled(environment, run.workflow_key, run.cancellation_key, run.recipient, run.trigger_position))) {
+      record({ type: 'RunCancelled', data: { run_id: runId, reason: 'cancellation_requested', at } });
+    } else if (state.status === 'queued' && trigger.workflow.conditions) {
+      // The workflow's own conditions decide, once, whether the run happens at all.
+      const vars = await currentVariables();
+      const holds = conditionGroupHolds(trigger.workflow.conditions as ConditionGroup, (c) => evaluateCondition(c as never, { variables: vars, now: at }));
+      if (!holds) record({ type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: 'workflow_conditions_not_met', at } });
+    }
+
+    for (let i = 0; i < MAX_STEPS_PER_EXECUTION && (state.status === 'queued' || state.status === 'processing' || canContinue(state)); i++) {
+      const path = state.path;
+      const step = stepAt(steps, path);
+      if (!path || !step) {
+        record({ type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at } });
+        break;
+      }
+      const resumed = state.status === 'paused' || state.resumedWith !== undefined;
+      const ctx: StepContext = {
+        environment,
+        now,
+        state,
+        trigger,
+        step,
+        path,
+        resumed,
+        attempt: state.attempts[step.ref] ?? 0,
+        deps: this.deps,
+        recipient: loadRecipient,
+        variables: currentVariables,
+      };
+      const outcome = await this.runStep(ctx);
+      appends.push(...(outcome.appends ?? []));
+      const base = { run_id: runId, step_ref: step.ref, step_type: stepType(step), at };
+      if (outcome.flow === 'pause') {
+        if (!resumed) record({ type: 'StepStarted', data: { run_id: runId, step_ref: step.ref, step_type: stepType(step), at } });
+        const timerId = outcome.resumeAt ? engineId('timer', runId, step.ref, path.join('.'), history.length + events.length) : null;
+        if (timerId && outcome.resumeAt) record({ type: 'TimerScheduled', data: { timer_id: timerId, fire_at: outcome.resumeAt.toISOString(), purpose: outcome.reason } });
+        record({ type: 'RunPaused', data: { run_id: runId, step_ref: step.ref, reason: outcome.reason, timer_id: timerId, resume_at: outcome.resumeAt?.toISOString() ?? null, waiting_for: outcome.waitingFor ?? null, at } });
+        break;
+      }
+      if (outcome.flow === 'halt') {
+        record({ type: 'StepCompleted', data: { ...base, status: outcome.status ?? 'ok', reason: outcome.reason, output: outcome.output ?? null, attempt: ctx.attempt + 1, next_path: null } });
+        record({ type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: outcome.reason, at } });
+        break;
+      }
+      if (outcome.data && Object.keys(outcome.data).length) record({ type: 'RunDataUpdated', data: { run_id: runId, step_ref: step.ref, data: outcome.data, at } });
+      const next = outcome.branch !== undefined ? enterBranch(steps, path, outcome.branch) : nextPath(steps, path);
+      record({
+        type: 'StepCompleted',
+        data: { ...base, status: outcome.status ?? 'ok', reason: outcome.reason ?? null, output: outcome.output ?? null, attempt: ctx.attempt + 1, next_path: next.path },
+      });
+      if (!next.path) {
+        record({ type: 'RunCompleted', data: { run_id: runId, outcome: next.terminated ? 'halted' : 'ended', reason: next.terminated ? 'branch_terminated' : null, at } });
+        break;
+      }
+    }
+
+    if (events.length === 0) return { status: state.status, appended: 0 };
+    const metadata: EventMetadata = { environment, schema_version: 0, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+    const revision = history.length ? history[history.length - 1].revision : -1;
+    const runAppend: StreamAppend = {
+      streamId,
+      expectedRevision: revision,
+      events: events.map((e, i) => ({ id: stepEventId(runId, revision + 1, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+    };
+    await this.deps.store.appendMany([runAppend, ...appends]);
+    return { status: state.status, appended: events.length };
+  }
+
+  private async runStep(ctx: StepContext): Promise<StepOutcome> {
+    const step = ctx.step;
+    // Step conditions (every kind that has them) are checked first, and only on first entry.
+    if (!ctx.resumed && step.conditions) {
+      const vars = await ctx.variables();
+      const holds = conditionGroupHolds(step.conditions as ConditionGroup, (c) => evaluateCondition(c as never, { variables: vars, now: ctx.now.toISOString() }));
+      if (!holds) return { flow: 'continue', status: 'skipped', reason: 'step_conditions_not_met' };
+    }
+    const handler = this.handlers.get(step.type);
+    if (!handler) return { flow: 'continue', status: 'error', reason: `unsupported_step_type:${step.type}` };
+    try {
+      return await handler.execute(ctx);
+    } catch (error) {
+      // A failing lookup or provider is retried by executing the run again; a step bug must
+      // not spin forever: it is recorded as this step's error and the run moves on.
+      if (isTransient(error)) throw error;
+      return { flow: 'continue', status: 'error', reason: `step_failed: ${(error as Error).message}` };
+    }
+  }
+
+  /** The trigger that started a run: its workflow version, data, actor, tenant, settings. */
+  private async trigger(environment: string, workflowRunId: string): Promise<WorkflowTriggeredData> {
+    const cached = this.triggers.get(workflowRunId);
+    if (cached) return cached;
+    const [event] = await this.deps.store.readStream(workflowRunStream(environment, workflowRunId), { maxCount: 1 });
+    if (!event || event.type !== 'WorkflowTriggered') throw new Error(`No trigger recorded for workflow run ${workflowRunId}`);
+    const data = event.data as WorkflowTriggeredData;
+    if (this.triggers.size > 10_000) this.triggers.delete(this.triggers.keys().next().value as string);
+    this.triggers.set(workflowRunId, data);
+    return data;
+  }
+
+  private async cancelled(environment: string, workflowKey: string, cancellationKey: string, recipient: RecipientRefT, triggerPosition: string): Promise<boolean> {
+    const requests: RecordedEvent[] = await this.deps.store.readStream(cancellationStream(environment, workflowKey, cancellationKey));
+    return requests.some((r) => {
+      if (r.type !== 'CancellationRequested' || r.position <= triggerPosition) return false;
+      const recipients = (r.data as { recipients: RecipientRefT[] | null }).recipients;
+      return recipients === null || recipients.some((x) => JSON.stringify(x) === JSON.stringify(recipient));
+    });
+  }
+}
+
+export function stepType(step: StepNode): string {
+  return step.type === 'channel' ? String((step as { channel_type?: string }).channel_type ?? 'channel') : step.type;
+}
+
+/** Database and network trouble: worth executing the run again later. */
+function isTransient(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  return error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError || /^(08|40|53|57)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code);
+}

@@ -1,0 +1,57 @@
+import type { RunPaused } from '@notify/contracts';
+import type { EventOf } from '@notify/contracts';
+import type { RunState, StepNode, StepPath, WorkflowTriggeredData } from '@notify/domain';
+import type { EventStore, StreamAppend } from '@notify/eventstore';
+import type { TemplateEngine } from '@notify/templating';
+import type { EngineLookups, RecipientView } from './lookups';
+import type { RunVariables } from './variables';
+
+export type PauseReason = EventOf<typeof RunPaused>['data']['reason'];
+
+export interface EngineDeps {
+  store: EventStore;
+  lookups: EngineLookups;
+  templates: TemplateEngine;
+  /** Outbound HTTP for fetch steps; replaceable in tests. */
+  fetch: typeof fetch;
+  settings: { allowPrivateFetch: boolean; fetchMaxAttempts: number };
+}
+
+/** What a step sees: the run so far, its workflow version, lazily loaded variables. */
+export interface StepContext {
+  environment: string;
+  now: Date;
+  state: RunState;
+  trigger: WorkflowTriggeredData;
+  step: StepNode;
+  path: StepPath;
+  /** The run was paused on this step and continues now (timer fired, batch closed, ...). */
+  resumed: boolean;
+  /** How many times this step ran before (fetch retries). */
+  attempt: number;
+  deps: EngineDeps;
+  recipient(): Promise<RecipientView | undefined>;
+  variables(): Promise<RunVariables>;
+}
+
+interface Common {
+  status?: 'ok' | 'skipped' | 'error';
+  reason?: string | null;
+  output?: Record<string, unknown> | null;
+  /** Appends to other streams that must happen together with this step (messages, batches, ...). */
+  appends?: StreamAppend[];
+}
+
+/**
+ * What a step decided. `continue` moves to the next step (or into `branch`), `pause` stops the
+ * run until a timer fires or something resumes it, `halt` ends the run.
+ */
+export type StepOutcome =
+  | (Common & { flow: 'continue'; branch?: number; data?: Record<string, unknown> })
+  | (Common & { flow: 'pause'; reason: PauseReason; resumeAt: Date | null; waitingFor?: Record<string, unknown> | null })
+  | (Common & { flow: 'halt'; reason: string });
+
+export interface StepHandler {
+  readonly type: string;
+  execute(ctx: StepContext): Promise<StepOutcome>;
+}

@@ -1,0 +1,135 @@
+import { schemaVersionOf } from '@notify/contracts';
+import {
+  batchDecider,
+  BatchEvent,
+  BatchPolicy,
+  batchStream,
+  durationMs,
+  Duration,
+  fold,
+  readPath,
+  recipientKey,
+  throttleDecider,
+  ThrottleEvent,
+  throttleStream,
+  toInstant,
+} from '@notify/domain';
+import { StreamAppend } from '@notify/eventstore';
+import { engineId } from '../ids';
+import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
+
+function keyFrom(variables: Record<string, unknown>, path: string | null | undefined): string {
+  if (!path) return 'default';
+  const value = readPath(variables, path);
+  return value === undefined || value === null ? 'default' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function metadata(ctx: StepContext) {
+  const run = ctx.state.run!;
+  return { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+}
+
+/**
+ * At most `throttle_limit` runs per recipient and key pass within the window; the rest halt. The
+ * decision is appended with the throttle stream's revision in the same transaction as the run's
+ * progress, so concurrent runs of one recipient can never both take the last slot.
+ */
+export class ThrottleStep implements StepHandler {
+  readonly type = 'throttle';
+
+  async execute(ctx: StepContext): Promise<StepOutcome> {
+    const settings = (ctx.step.settings ?? {}) as { throttle_key?: string; throttle_limit?: number; throttle_window?: Duration; throttle_window_field_path?: string };
+    const vars = await ctx.variables();
+    const run = ctx.state.run!;
+    let windowMs = settings.throttle_window ? durationMs(settings.throttle_window, ctx.now) : 0;
+    if (settings.throttle_window_field_path) {
+      const value = readPath(vars, settings.throttle_window_field_path) as Duration | number | undefined;
+      if (typeof value === 'number') windowMs = value * 1000;
+      else if (value && typeof value === 'object') windowMs = durationMs(value, ctx.now);
+    }
+    const streamId = throttleStream(ctx.environment, ctx.trigger.workflow.key, ctx.step.ref, recipientKey(run.recipient), keyFrom(vars, settings.throttle_key));
+    const history = await ctx.deps.store.readStream(streamId);
+    const state = fold(throttleDecider, history.map((e) => ({ type: e.type, data: e.data }) as ThrottleEvent));
+    const prior = state.decided[run.run_id];
+    const events = throttleDecider.decide({ type: 'Pass', runId: run.run_id, windowMs, limit: settings.throttle_limit ?? 1, now: ctx.now.toISOString() }, state);
+    const passed = prior ? prior === 'passed' : events[0]?.type === 'ThrottlePassed';
+    const appends: StreamAppend[] = events.length
+      ? [{ streamId, expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream', events: events.map((e, i) => ({ id: engineId('throttle', run.run_id, ctx.step.ref, i), type: e.type, data: e.data, metadata: { ...metadata(ctx), schema_version: schemaVersionOf(e.type) } })) }]
+      : [];
+    return passed ? { flow: 'continue', status: 'ok', output: { throttled: false }, appends } : { flow: 'halt', status: 'ok', reason: 'throttled', output: { throttled: true }, appends };
+  }
+}
+
+interface BatchSettings {
+  batch_execution_mode?: 'accumulate' | 'flush_leading' | null;
+  batch_items_max_limit?: number | null;
+  batch_items_render_limit?: number | null;
+  batch_key?: string | null;
+  batch_order?: 'asc' | 'desc' | null;
+  batch_until_field_path?: string | null;
+  batch_window?: Duration | null;
+  batch_window_extension_limit?: Duration | null;
+  batch_window_type?: 'fixed' | 'sliding' | null;
+}
+
+/**
+ * Collects triggers for one recipient and batch key into one batch. The run that opens it waits
+ * until the window closes and continues with every activity; runs that join end here. Joining
+ * is appended with the batch stream's revision, so concurrent triggers always land in one batch.
+ */
+export class BatchStep implements StepHandler {
+  readonly type = 'batch';
+
+  async execute(ctx: StepContext): Promise<StepOutcome> {
+    const settings = (ctx.step.settings ?? {}) as BatchSettings;
+    const run = ctx.state.run!;
+    if (ctx.resumed) {
+      const batch = ctx.state.resumedWith?.batch;
+      if (!batch) return { flow: 'continue', status: 'error', reason: 'batch_resumed_without_items' };
+      return { flow: 'continue', status: 'ok', output: { batch: shape(batch, settings) } };
+    }
+    const vars = await ctx.variables();
+    const untilAt = settings.batch_until_field_path ? toInstant(readPath(vars, settings.batch_until_field_path))?.toISOString() ?? null : null;
+    const policy: BatchPolicy = {
+      mode: settings.batch_execution_mode ?? 'accumulate',
+      windowType: settings.batch_window_type ?? 'fixed',
+      windowMs: settings.batch_window ? durationMs(settings.batch_window, ctx.now) : null,
+      untilAt,
+      extensionLimitMs: settings.batch_window_extension_limit ? durationMs(settings.batch_window_extension_limit, ctx.now) : null,
+      maxItems: settings.batch_items_max_limit ?? null,
+    };
+    if (policy.windowMs === null && policy.untilAt === null) policy.windowMs = 0;
+    const streamId = batchStream(ctx.environment, ctx.trigger.workflow.key, ctx.step.ref, recipientKey(run.recipient), keyFrom(vars, settings.batch_key));
+    const history = await ctx.deps.store.readStream(streamId);
+    const state = fold(batchDecider, history.map((e) => ({ type: e.type, data: e.data }) as BatchEvent));
+    const activity = { id: run.run_id, actor: run.actor, data: ctx.state.data, inserted_at: ctx.now.toISOString() };
+    const events = batchDecider.decide(
+      { type: 'AddItem', runId: run.run_id, activity, policy, now: ctx.now.toISOString(), newBatchId: engineId('batch', streamId, history.length), newTimerId: (closesAt) => engineId('batch-timer', streamId, closesAt) },
+      state,
+    );
+    const after = events.reduce((s, e) => batchDecider.evolve(s, e), state);
+    const role = after.roles[run.run_id];
+    const appends: StreamAppend[] = events.length
+      ? [{ streamId, expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream', events: events.map((e, i) => ({ id: engineId('batch-event', streamId, (history.length ? history[history.length - 1].revision : -1) + 1 + i), type: e.type, data: e.data, metadata: { ...metadata(ctx), schema_version: schemaVersionOf(e.type) } })) }]
+      : [];
+    if (role === 'leading') {
+      const own = { activities: [activity], actors: run.actor ? [run.actor] : [], total_activities: 1, total_actors: run.actor ? 1 : 0 };
+      return { flow: 'continue', status: 'ok', output: { batch_role: role, batch: own }, appends };
+    }
+    if (role === 'owner') {
+      // Closed at once (items limit reached by this run's own add): nothing to wait for.
+      const closed = events.find((e) => e.type === 'BatchClosed');
+      if (closed) return { flow: 'continue', status: 'ok', output: { batch_role: role, batch: shape(closed.data as never, settings) }, appends };
+      return { flow: 'pause', reason: 'batch', resumeAt: null, waitingFor: { batch_stream: streamId }, appends };
+    }
+    return { flow: 'halt', status: 'ok', reason: 'batched_into_another_run', output: { batch_role: 'joined' }, appends };
+  }
+}
+
+/** Orders the activities and keeps the render limit; totals count every item. */
+function shape(batch: { activities: { inserted_at: string }[]; actors: unknown[]; total_activities: number; total_actors: number }, settings: BatchSettings) {
+  const ordered = [...batch.activities].sort((a, b) => a.inserted_at.localeCompare(b.inserted_at));
+  if (settings.batch_order === 'desc') ordered.reverse();
+  const limit = settings.batch_items_render_limit ?? 10;
+  return { ...batch, activities: ordered.slice(0, limit), actors: batch.actors.slice(0, 10) };
+}

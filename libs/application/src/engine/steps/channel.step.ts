@@ -1,0 +1,134 @@
+import { schemaVersionOf } from '@notify/contracts';
+import { evaluatePreferences, MessageCreatedData, messageDecider, messageStream, nextSendTime, SendWindow } from '@notify/domain';
+import type { TemplateContext } from '@notify/templating';
+import { engineId, messageIdFor } from '../ids';
+import type { ChannelView } from '../lookups';
+import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
+import { destinationFor, renderChannelContent } from './channel-content';
+
+interface ChannelStepDef {
+  ref: string;
+  channel_key?: string | null;
+  channel_group_key?: string | null;
+  template?: Record<string, unknown>;
+  send_windows?: SendWindow[] | null;
+}
+
+/**
+ * A message over one channel: the channel must be configured in the environment; preferences
+ * (unless the workflow overrides them), an address or channel data, and the send window must
+ * allow it; then the template is rendered and the message created. In-app messages are
+ * delivered at once; other channels are delivered by the delivery worker.
+ */
+export class ChannelStep implements StepHandler {
+  readonly type = 'channel';
+
+  async execute(ctx: StepContext): Promise<StepOutcome> {
+    const step = ctx.step as unknown as ChannelStepDef;
+    const { lookups } = ctx.deps;
+    const run = ctx.state.run!;
+    const recipient = await ctx.recipient();
+    if (!recipient) return { flow: 'continue', status: 'skipped', reason: 'recipient_not_found' };
+
+    const channel = await this.channel(ctx, step, recipient.ref);
+    if (!channel) return { flow: 'continue', status: 'error', reason: step.channel_key ? `channel_not_configured:${step.channel_key}` : `channel_group_without_channel:${step.channel_group_key}` };
+
+    const variables = await ctx.variables();
+    const workflow = ctx.trigger.workflow;
+    const settings = workflow.settings ?? {};
+    const layers = await lookups.preferenceLayers(ctx.environment, run.recipient, run.tenant);
+    const preference = evaluatePreferences({
+      layers,
+      workflow: { key: workflow.key, categories: workflow.categories, commercial: settings.is_commercial === true, overridePreferences: settings.override_preferences === true },
+      channel: { id: channel.id, type: channel.type },
+      context: { variables, now: ctx.now.toISOString() },
+    });
+    if (!preference.send) return { flow: 'continue', status: 'skipped', reason: `preference:${preference.reason}`, output: { source: preference.source, channel_id: channel.id } };
+
+    const needsData = channel.type === 'push' || channel.type === 'chat';
+    const channelData = needsData ? await lookups.channelData(ctx.environment, run.recipient, channel.id) : undefined;
+    const destination = destinationFor(channel.type, channel.provider, recipient.properties, channelData);
+    if ('missing' in destination) return { flow: 'continue', status: 'skipped', reason: destination.missing, output: { channel_id: channel.id } };
+
+    const sendAt = nextSendTime(step.send_windows, recipient.properties.timezone as string | undefined, ctx.now);
+    if (!sendAt) return { flow: 'continue', status: 'skipped', reason: 'no_send_window' };
+    if (sendAt.getTime() > ctx.now.getTime()) return { flow: 'pause', reason: 'send_window', resumeAt: sendAt };
+
+    const batch = ctx.state.batch;
+    const actor = run.actor;
+    const activities = batch?.activities ?? [{ id: run.run_id, actor, data: ctx.state.data, inserted_at: run.enqueued_at }];
+    const actors = batch?.actors ?? (actor ? [actor] : []);
+    const context: TemplateContext = {
+      ...variables,
+      activities: activities.map((a) => ({ ...a, data: a.data ?? {} })),
+      actors,
+      total_activities: batch?.total_activities ?? 1,
+      total_actors: batch?.total_actors ?? actors.length,
+      timezone: (recipient.properties.timezone as string | undefined) ?? null,
+      locale: (recipient.properties.locale as string | undefined) ?? null,
+    };
+    const rendered = await renderChannelContent(
+      ctx.deps.templates,
+      { type: channel.type, settings: channel.settings?.channel_settings ?? {} },
+      step.template ?? {},
+      destination.destination,
+      context,
+      lookups.templateResources(ctx.environment, { tenant: run.tenant }),
+    );
+    if (!rendered.ok) return { flow: 'continue', status: 'error', reason: rendered.reason, output: { channel_id: channel.id } };
+
+    const messageId = messageIdFor(run.run_id, step.ref, ctx.path);
+    const sandbox = ctx.trigger.settings.sandbox_mode === true || channel.settings?.is_sandbox === true;
+    const message: MessageCreatedData = {
+      message_id: messageId,
+      channel: { id: channel.id, key: channel.key, type: channel.type, provider: channel.provider },
+      recipient: run.recipient,
+      recipient_snapshot: destination.destination,
+      workflow: { key: workflow.key, categories: workflow.categories, version: workflow.version },
+      workflow_run_id: run.workflow_run_id,
+      workflow_recipient_run_id: run.run_id,
+      step_ref: step.ref,
+      tenant: run.tenant,
+      actors,
+      activities,
+      total_activities: batch?.total_activities ?? 1,
+      total_actors: batch?.total_actors ?? actors.length,
+      data: ctx.state.data,
+      content: rendered.content,
+      metadata: null,
+      sandbox,
+      created_at: ctx.now.toISOString(),
+    };
+    const delivery = sandbox ? 'sandbox' : channel.type === 'in_app_feed' || channel.type === 'in_app' ? 'now' : 'provider';
+    const events = messageDecider.decide({ type: 'CreateMessage', message, delivery, now: ctx.now.toISOString() }, messageDecider.initialState());
+    const metadata = { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+    return {
+      flow: 'continue',
+      status: 'ok',
+      output: { message_id: messageId, channel_id: channel.id, channel_type: channel.type, delivery },
+      appends: [
+        {
+          streamId: messageStream(ctx.environment, messageId),
+          expectedRevision: 'no_stream',
+          events: events.map((e, i) => ({ id: engineId('message-event', messageId, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+        },
+      ],
+    };
+  }
+
+  /** The step's channel, or the first channel of its group the recipient can be reached on. */
+  private async channel(ctx: StepContext, step: ChannelStepDef, ref: NonNullable<StepContext['state']['run']>['recipient']): Promise<ChannelView | undefined> {
+    const { lookups } = ctx.deps;
+    if (step.channel_key) return lookups.channelByKey(ctx.environment, step.channel_key);
+    if (!step.channel_group_key) return undefined;
+    const group = await lookups.channelGroup(ctx.environment, step.channel_group_key);
+    const recipient = await ctx.recipient();
+    for (const key of group?.channels ?? []) {
+      const channel = await lookups.channelByKey(ctx.environment, key);
+      if (!channel || !recipient) continue;
+      const data = channel.type === 'push' || channel.type === 'chat' ? await lookups.channelData(ctx.environment, ref, channel.id) : undefined;
+      if (!('missing' in destinationFor(channel.type, channel.provider, recipient.properties, data))) return channel;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,67 @@
+import { cohortBranch, conditionGroupHolds, ConditionGroup, delayUntil, DelaySettings, evaluateCondition, readPath, recipientKey } from '@notify/domain';
+import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
+import { renderJsonSetting } from './render-json';
+
+/** Waits for a duration, or until a time from the data; `skip_delay` goes straight on. */
+export class DelayStep implements StepHandler {
+  readonly type = 'delay';
+
+  async execute(ctx: StepContext): Promise<StepOutcome> {
+    if (ctx.resumed) return { flow: 'continue', status: 'ok', output: { delayed: true } };
+    const settings = (ctx.step.settings ?? {}) as DelaySettings;
+    const until = delayUntil(settings, await ctx.variables(), ctx.now, ctx.trigger.settings.skip_delay === true);
+    if (!until) return { flow: 'continue', status: 'ok', output: { delayed: false } };
+    return { flow: 'pause', reason: 'delay', resumeAt: until };
+  }
+}
+
+interface BranchDef {
+  branches: { name?: string; conditions?: ConditionGroup | null }[];
+}
+
+/** Takes the first branch whose conditions hold; the last branch is the default. */
+export class BranchStep implements StepHandler {
+  readonly type = 'branch';
+
+  async execute(ctx: StepContext): Promise<StepOutcome> {
+    const { branches } = ctx.step as unknown as BranchDef;
+    const vars = await ctx.variables();
+    const now = ctx.now.toISOString();
+    const index = branches.findIndex((b, i) => i === branches.length - 1 || conditionGroupHolds(b.conditions ?? null, (c) => evaluateCondition(c as never, { variables: vars, now })));
+    return { flow: 'continue', status: 'ok', branch: index, output: { branch: branches[index]?.name ?? index } };
+  }
+}
+
+interface CohortDef {
+  cohort_key?: string;
+  cohort_branches: { name?: string; percentage: string | number }[];
+}
+
+/** Splits recipients into cohorts by percentage; the same key always lands in the same cohort. */
+export class RandomCohortStep implements StepHandler {
+  readonly type = 'random_cohort';
+
+  async execute(ctx: StepContext): Promise<StepOutcome> {
+    const step = ctx.step as unknown as CohortDef;
+    const vars = await ctx.variables();
+    const keyValue = step.cohort_key ? readPath(vars, step.cohort_key) : undefined;
+    const key = keyValue === undefined || keyValue === null ? recipientKey(ctx.state.run!.recipient) : String(keyValue);
+    const index = cohortBranch(step.cohort_branches.map((b) => b.percentage), key, `${ctx.trigger.workflow.key}:${ctx.step.ref}`);
+    return { flow: 'continue', status: 'ok', branch: index, output: { cohort: step.cohort_branches[index]?.name ?? index } };
+  }
+}
+
+/** Merges rendered JSON into the run's data. */
+export class UpdateDataStep implements StepHandler {
+  readonly type = 'update_data';
+
+  async execute(ctx: StepContext): Promise<StepOutcome> {
+    const source = (ctx.step.settings as { data?: string } | undefined)?.data ?? '{}';
+    const rendered = await renderJsonSetting(ctx, source, 'data');
+    if (!rendered.ok) return { flow: 'continue', status: 'error', reason: rendered.reason };
+    if (rendered.value === null || typeof rendered.value !== 'object' || Array.isArray(rendered.value)) {
+      return { flow: 'continue', status: 'error', reason: 'update_data: data must render to a JSON object' };
+    }
+    return { flow: 'continue', status: 'ok', data: rendered.value as Record<string, unknown>, output: { keys: Object.keys(rendered.value as object) } };
+  }
+}

@@ -1,0 +1,119 @@
+import { compileJsonSchema, RecipientRefT, RecipientRequestT, schemaVersionOf, TriggerWorkflowBodyT } from '@notify/contracts';
+import { DomainError, FieldError, invalidParams, WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
+import { AppendResult } from '@notify/eventstore';
+import { randomUUID } from 'node:crypto';
+import { CommandMetadata } from '../handle-command';
+import { RecipientDeps } from '../recipients/ports';
+import { identifyUser } from '../recipients/user-use-cases';
+import { setObject } from '../recipients/object-use-cases';
+import { setTenant } from '../recipients/tenant-use-cases';
+import type { EngineLookups } from './lookups';
+
+export interface TriggerDeps {
+  recipients: RecipientDeps;
+  lookups: EngineLookups;
+}
+
+export interface TriggerOptions {
+  workflowRunId?: string;
+  source?: WorkflowTriggeredData['trigger_source'];
+}
+
+const validators = new Map<string, ReturnType<typeof compileJsonSchema>>();
+
+function validateData(version: string, schema: Record<string, unknown>, data: Record<string, unknown>): FieldError[] {
+  let validate = validators.get(version);
+  if (!validate) {
+    validate = compileJsonSchema(schema);
+    if (validators.size > 1000) validators.clear();
+    validators.set(version, validate);
+  }
+  const result = validate(data);
+  if (result.valid) return [];
+  return result.errors.map((e) => {
+    const missing = e.keyword === 'required' ? `.${(e.params as { missingProperty: string }).missingProperty}` : '';
+    return { field: `data${e.instancePath.replace(/\//g, '.')}${missing}`, message: e.message ?? 'is invalid', type: e.keyword };
+  });
+}
+
+const identifiedRef = (r: RecipientRequestT): RecipientRefT =>
+  typeof r === 'string' ? { type: 'user', id: r } : 'collection' in r && typeof r.collection === 'string' ? { type: 'object', collection: r.collection, id: r.id } : { type: 'user', id: r.id };
+
+/** Inline recipients are identified (users) or set (objects) before the trigger is recorded. */
+async function identifyInline(deps: RecipientDeps, environment: string, request: RecipientRequestT, metadata: CommandMetadata): Promise<void> {
+  if (typeof request === 'string') return;
+  if ('collection' in request && typeof request.collection === 'string') {
+    const { id, collection, ...body } = request;
+    await setObject(deps, environment, collection, id, body, metadata);
+    return;
+  }
+  const { id, ...body } = request as { id: string };
+  await identifyUser(deps, environment, id, body, metadata);
+}
+
+async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+}
+
+/**
+ * Records a trigger: checks the workflow, the data against its schema and the actor, identifies
+ * inline recipients, actor and tenant, then appends WorkflowTriggered. Everything after (a run
+ * per recipient, its steps, delivery) happens asynchronously in the worker.
+ */
+export async function triggerWorkflow(
+  deps: TriggerDeps,
+  environment: string,
+  workflowKey: string,
+  body: TriggerWorkflowBodyT,
+  metadata: CommandMetadata,
+  options: TriggerOptions = {},
+): Promise<{ workflow_run_id: string; append: AppendResult }> {
+  const workflow = await deps.lookups.workflow(environment, workflowKey);
+  if (!workflow) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
+  if (!workflow.active || !workflow.valid) throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
+  const data = body.data ?? {};
+  if (workflow.triggerDataSchema) {
+    const errors = validateData(workflow.snapshot.version ?? workflowKey, workflow.triggerDataSchema, data);
+    if (errors.length) throw invalidParams(errors, 'The trigger data does not match the workflow trigger data schema');
+  }
+  if (typeof body.actor === 'string' && !(await deps.lookups.recipient(environment, { type: 'user', id: body.actor }))) {
+    throw new DomainError('actor_missing', `The actor ${body.actor} has not been identified`, 'not_found');
+  }
+
+  const inline = [...(body.actor ? [body.actor] : []), ...body.recipients];
+  await inBatches(inline, 8, (r) => identifyInline(deps.recipients, environment, r, metadata));
+  let tenant: string | null = null;
+  if (body.tenant) {
+    if (typeof body.tenant === 'string') tenant = body.tenant;
+    else {
+      const { id, ...rest } = body.tenant as { id: string };
+      tenant = id;
+      await setTenant(deps.recipients, environment, id, rest, metadata);
+    }
+  }
+
+  const seen = new Set<string>();
+  const recipients = body.recipients.map(identifiedRef).filter((r) => {
+    const key = JSON.stringify(r);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  const workflowRunId = options.workflowRunId ?? randomUUID();
+  const triggered: WorkflowTriggeredData = {
+    workflow_run_id: workflowRunId,
+    workflow: workflow.snapshot,
+    actor: body.actor ? identifiedRef(body.actor) : null,
+    recipients,
+    tenant,
+    data,
+    cancellation_key: body.cancellation_key ?? null,
+    settings: { sandbox_mode: body.settings?.sandbox_mode ?? false, skip_delay: body.settings?.skip_delay ?? false },
+    trigger_source: options.source ?? { type: 'api' },
+    triggered_at: new Date().toISOString(),
+  };
+  const append = await deps.recipients.store.append(
+    workflowRunStream(environment, workflowRunId),
+    [{ id: randomUUID(), type: 'WorkflowTriggered', data: triggered, metadata: { ...metadata, environment, schema_version: schemaVersionOf('WorkflowTriggered') } }],
+    { expectedRevision: 'no_stream' },
+  );
+  return { workflow_run_id: workflowRunId, append };
+}
