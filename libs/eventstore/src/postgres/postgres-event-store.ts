@@ -73,6 +73,7 @@ export class PostgresEventStore implements EventStore {
   private readonly wakeups = new Wakeups();
   private listener?: Client;
   private closed = false;
+  private notifyPending = false;
 
   private constructor(private readonly options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -138,9 +139,9 @@ export class PostgresEventStore implements EventStore {
            RETURNING global_position, transaction_id::text AS transaction_id, stream_id`,
           [rows.map((r) => r.id), rows.map((r) => r.stream), rows.map((r) => r.revision), rows.map((r) => r.type), rows.map((r) => r.data), rows.map((r) => r.metadata)],
         );
-        if (this.options.listenConnectionString) await client.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`);
         await client.query('COMMIT');
         this.wakeups.notify();
+        this.notifyOthers();
         return appends.map((a, i) => {
           const last = inserted.rows
             .filter((r) => r.stream_id === a.streamId)
@@ -165,6 +166,20 @@ export class PostgresEventStore implements EventStore {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Wakes readers in other processes. Sent after the commit, at most once per few milliseconds:
+   * a NOTIFY inside every append transaction would serialise commits on the notification queue.
+   * It is only a hint; readers poll anyway.
+   */
+  private notifyOthers(): void {
+    if (!this.options.listenConnectionString || this.notifyPending) return;
+    this.notifyPending = true;
+    setTimeout(() => {
+      this.notifyPending = false;
+      if (!this.closed) void this.pool.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`).catch(() => undefined);
+    }, 3);
   }
 
   /** Idempotency: when every id is already in its stream, return where they landed. */
