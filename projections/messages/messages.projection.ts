@@ -1,5 +1,5 @@
 import { MESSAGE_EVENT_TYPES, messageEventContracts } from '@notify/contracts';
-import { MessageEvent } from '@notify/domain';
+import { MessageCreatedData, MessageEvent } from '@notify/domain';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 import { v5 as uuidv5 } from 'uuid';
@@ -13,7 +13,7 @@ const STATUS: Partial<Record<MessageEvent['type'], string>> = {
   MessageNotSent: 'not_sent',
   MessageBounced: 'bounced',
 };
-const ENGAGEMENT: Partial<Record<MessageEvent['type'], [column: string, set: boolean]>> = {
+const ENGAGEMENT: Partial<Record<MessageEvent['type'], [column: EngagementColumn, set: boolean]>> = {
   MessageSeen: ['seen_at', true],
   MessageUnseen: ['seen_at', false],
   MessageRead: ['read_at', true],
@@ -23,12 +23,29 @@ const ENGAGEMENT: Partial<Record<MessageEvent['type'], [column: string, set: boo
   MessageInteracted: ['interacted_at', true],
   MessageLinkClicked: ['link_clicked_at', true],
 };
+type EngagementColumn = 'seen_at' | 'read_at' | 'archived_at' | 'interacted_at' | 'link_clicked_at';
+const ENGAGEMENT_COLUMNS: EngagementColumn[] = ['seen_at', 'read_at', 'archived_at', 'interacted_at', 'link_clicked_at'];
+
+/** What a batch changes on one message row. */
+interface Change {
+  environment: string;
+  id: string;
+  created?: MessageCreatedData;
+  status?: string;
+  attempts?: number;
+  engagement: Partial<Record<EngagementColumn, string | null>>;
+  updatedAt: string;
+}
 
 function recipientColumns(ref: { type: 'user'; id: string } | { type: 'object'; collection: string; id: string }) {
   return ref.type === 'user' ? { type: 'user', id: ref.id, collection: null } : { type: 'object', id: ref.id, collection: ref.collection };
 }
 
-/** Messages with their delivery status and engagement, their event history, delivery logs and activities. */
+/**
+ * Messages with their delivery status and engagement, their event history, delivery logs and
+ * activities. A batch is applied set-wise: the events of one message are folded into one row
+ * change first, so a message created and delivered in the same batch is written once.
+ */
 export const messagesProjection: Projection = {
   name: 'messages',
   version: 1,
@@ -36,62 +53,119 @@ export const messagesProjection: Projection = {
   tables: ['rm_messages', 'rm_message_activities', 'rm_message_events', 'rm_message_delivery_logs'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+    const changes = new Map<string, Change>();
+    const publicEvents: unknown[][] = [];
+    const logs: unknown[][] = [];
+    const activities: unknown[][] = [];
     for (const recorded of events) {
       const event = recorded as unknown as MessageEvent;
-      const env = recorded.metadata.environment;
-      const at = recorded.createdAt.toISOString();
-      const publicType = MESSAGE_EVENT_TYPES[event.type as keyof typeof MESSAGE_EVENT_TYPES] ?? null;
+      const environment = recorded.metadata.environment!;
+      const messageId = (event.data as { message_id: string }).message_id;
+      const key = `${environment}/${messageId}`;
+      const change = changes.get(key) ?? { environment, id: messageId, engagement: {}, updatedAt: recorded.createdAt.toISOString() };
+      changes.set(key, change);
+      change.updatedAt = recorded.createdAt.toISOString();
       if (event.type === 'MessageCreated') {
-        const m = event.data;
-        const r = recipientColumns(m.recipient);
-        await tx.query(
-          `INSERT INTO rm_messages (environment, id, channel_id, channel_key, channel_type, provider, recipient_type, recipient_id, recipient_collection,
-             workflow_key, workflow_categories, workflow_version, workflow_run_id, run_id, step_ref, tenant, status, data, content, actors,
-             total_activities, total_actors, recipient_snapshot, metadata, sandbox, inserted_at, updated_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,'queued',$17,$18,$19,$20,$21,$22,$23,$24,$25,$25)
-           ON CONFLICT (environment, id) DO NOTHING`,
-          [
-            env, m.message_id, m.channel.id, m.channel.key, m.channel.type, m.channel.provider, r.type, r.id, r.collection,
-            m.workflow.key, m.workflow.categories, m.workflow.version, m.workflow_run_id, m.workflow_recipient_run_id, m.step_ref, m.tenant,
-            JSON.stringify(m.data), JSON.stringify(m.content), JSON.stringify(m.actors), m.total_activities, m.total_actors,
-            JSON.stringify(m.recipient_snapshot), JSON.stringify(m.metadata), m.sandbox, m.created_at,
-          ],
-        );
-        for (const a of m.activities) {
-          await tx.query(
-            `INSERT INTO rm_message_activities (environment, message_id, id, actor, data, inserted_at) VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING`,
-            [env, m.message_id, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at],
-          );
-        }
+        change.created = event.data;
+        change.updatedAt = event.data.created_at;
+        for (const a of event.data.activities) activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
       } else if (event.type === 'MessageDeliveryAttemptCompleted') {
-        const d = event.data;
-        await tx.query('UPDATE rm_messages SET attempts = GREATEST(attempts, $3), updated_at = $4 WHERE environment = $1 AND id = $2', [env, d.message_id, d.attempt, d.completed_at]);
-        for (const [i, log] of d.logs.entries()) {
-          await tx.query(
-            `INSERT INTO rm_message_delivery_logs (environment, id, message_id, attempt, service_name, request, response, inserted_at)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT DO NOTHING`,
-            [env, uuidv5(`${recorded.id}:${i}`, LOG_NAMESPACE), d.message_id, d.attempt, d.provider, JSON.stringify(log.request), JSON.stringify(log.response ?? (log.error ? { error: log.error } : null)), d.completed_at],
-          );
-        }
-      } else {
-        const status = STATUS[event.type];
-        const engagement = ENGAGEMENT[event.type];
-        const messageId = (event.data as { message_id: string }).message_id;
-        if (status) {
-          await tx.query('UPDATE rm_messages SET status = $3, updated_at = $4 WHERE environment = $1 AND id = $2', [env, messageId, status, at]);
-        } else if (engagement) {
-          const [column, set] = engagement;
-          const when = (event.data as { at: string }).at;
-          await tx.query(`UPDATE rm_messages SET ${column} = $3, updated_at = $4 WHERE environment = $1 AND id = $2`, [env, messageId, set ? when : null, at]);
-        }
-      }
-      if (publicType) {
-        const { message_id: messageId, ...data } = event.data as { message_id: string } & Record<string, unknown>;
-        await tx.query(
-          `INSERT INTO rm_message_events (environment, id, message_id, type, data, inserted_at) VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING`,
-          [env, recorded.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), at],
+        change.attempts = Math.max(change.attempts ?? 0, event.data.attempt);
+        change.updatedAt = event.data.completed_at;
+        event.data.logs.forEach((log, i) =>
+          logs.push([
+            environment,
+            uuidv5(`${recorded.id}:${i}`, LOG_NAMESPACE),
+            messageId,
+            event.data.attempt,
+            event.data.provider,
+            JSON.stringify(log.request),
+            JSON.stringify(log.response ?? (log.error ? { error: log.error } : null)),
+            event.data.completed_at,
+          ]),
         );
+      } else if (STATUS[event.type]) {
+        change.status = STATUS[event.type];
+      } else if (ENGAGEMENT[event.type]) {
+        const [column, set] = ENGAGEMENT[event.type]!;
+        change.engagement[column] = set ? (event.data as { at: string }).at : null;
+      }
+      const publicType = MESSAGE_EVENT_TYPES[event.type as keyof typeof MESSAGE_EVENT_TYPES] ?? null;
+      if (publicType) {
+        const { message_id: _m, ...data } = event.data as { message_id: string } & Record<string, unknown>;
+        publicEvents.push([environment, recorded.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), recorded.createdAt.toISOString()]);
       }
     }
+
+    const created = [...changes.values()].filter((c) => c.created);
+    if (created.length) {
+      const rows = created.map((c) => {
+        const m = c.created!;
+        const r = recipientColumns(m.recipient);
+        return {
+          environment: c.environment, id: m.message_id, channel_id: m.channel.id, channel_key: m.channel.key, channel_type: m.channel.type, provider: m.channel.provider,
+          recipient_type: r.type, recipient_id: r.id, recipient_collection: r.collection, workflow_key: m.workflow.key, workflow_categories: m.workflow.categories,
+          workflow_version: m.workflow.version, workflow_run_id: m.workflow_run_id, run_id: m.workflow_recipient_run_id, step_ref: m.step_ref, tenant: m.tenant,
+          status: c.status ?? 'queued', attempts: c.attempts ?? 0, data: m.data, content: m.content, actors: m.actors, total_activities: m.total_activities,
+          total_actors: m.total_actors, recipient_snapshot: m.recipient_snapshot, metadata: m.metadata, sandbox: m.sandbox, inserted_at: m.created_at, updated_at: c.updatedAt,
+          ...Object.fromEntries(ENGAGEMENT_COLUMNS.map((col) => [col, c.engagement[col] ?? null])),
+        };
+      });
+      await tx.query(
+        `INSERT INTO rm_messages (environment, id, channel_id, channel_key, channel_type, provider, recipient_type, recipient_id, recipient_collection,
+           workflow_key, workflow_categories, workflow_version, workflow_run_id, run_id, step_ref, tenant, status, attempts, data, content, actors,
+           total_activities, total_actors, recipient_snapshot, metadata, sandbox, inserted_at, updated_at, seen_at, read_at, archived_at, interacted_at, link_clicked_at)
+         SELECT environment, id, channel_id, channel_key, channel_type, provider, recipient_type, recipient_id, recipient_collection,
+           workflow_key, ARRAY(SELECT jsonb_array_elements_text(workflow_categories)), workflow_version, workflow_run_id, run_id, step_ref, tenant, status, attempts, data, content, actors,
+           total_activities, total_actors, recipient_snapshot, metadata, sandbox, inserted_at, updated_at, seen_at, read_at, archived_at, interacted_at, link_clicked_at
+         FROM jsonb_to_recordset($1::jsonb) AS r(environment text, id uuid, channel_id uuid, channel_key text, channel_type text, provider text, recipient_type text,
+           recipient_id text, recipient_collection text, workflow_key text, workflow_categories jsonb, workflow_version text, workflow_run_id uuid, run_id uuid,
+           step_ref text, tenant text, status text, attempts int, data jsonb, content jsonb, actors jsonb, total_activities int, total_actors int,
+           recipient_snapshot jsonb, metadata jsonb, sandbox boolean, inserted_at timestamptz, updated_at timestamptz, seen_at timestamptz, read_at timestamptz,
+           archived_at timestamptz, interacted_at timestamptz, link_clicked_at timestamptz)
+         ON CONFLICT (environment, id) DO NOTHING`,
+        [JSON.stringify(rows)],
+      );
+    }
+
+    // Messages created in an earlier batch: one update each, with every change of this batch.
+    for (const c of changes.values()) {
+      if (c.created) continue;
+      const sets: string[] = [];
+      const params: unknown[] = [c.environment, c.id, c.updatedAt];
+      if (c.status) {
+        params.push(c.status);
+        sets.push(`status = $${params.length}`);
+      }
+      if (c.attempts !== undefined) {
+        params.push(c.attempts);
+        sets.push(`attempts = GREATEST(attempts, $${params.length})`);
+      }
+      for (const [column, value] of Object.entries(c.engagement)) {
+        params.push(value);
+        sets.push(`${column} = $${params.length}::timestamptz`);
+      }
+      await tx.query(`UPDATE rm_messages SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE environment = $1 AND id = $2`, params);
+    }
+
+    await insertRows(tx, 'rm_message_activities', ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'], ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'], activities);
+    await insertRows(tx, 'rm_message_events', ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at'], ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz'], publicEvents);
+    await insertRows(
+      tx,
+      'rm_message_delivery_logs',
+      ['environment', 'id', 'message_id', 'attempt', 'service_name', 'request', 'response', 'inserted_at'],
+      ['text', 'uuid', 'uuid', 'int', 'text', 'jsonb', 'jsonb', 'timestamptz'],
+      logs,
+    );
   },
 };
+
+/** One multi-row INSERT (via unnest of typed arrays), ignoring rows already there. */
+async function insertRows(tx: EntityManager, table: string, columns: string[], types: string[], rows: unknown[][]): Promise<void> {
+  if (rows.length === 0) return;
+  const arrays = columns.map((_, i) => rows.map((r) => r[i]));
+  await tx.query(
+    `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) ON CONFLICT DO NOTHING`,
+    arrays,
+  );
+}

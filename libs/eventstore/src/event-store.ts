@@ -98,6 +98,8 @@ export interface EventStore {
    */
   appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Several whole streams at once (a missing stream reads as empty). */
+  readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   readAll(options?: ReadAllOptions): Promise<ReadAllPage>;
   /** Position of the newest event committed and readable through readAll. */
   headPosition(): Promise<LogPosition>;

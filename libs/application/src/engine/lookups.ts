@@ -41,6 +41,15 @@ export interface EngineLookups {
   subscribers(environment: string, collection: string, id: string, after?: string): Promise<{ recipients: RecipientRefT[]; after: string | null }>;
   vars(environment: string): Promise<Record<string, unknown>>;
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources;
+  /**
+   * Lookups for one batch of runs: answers are remembered for the batch, and `prefetch` loads
+   * many recipients (and their preference sets) in a few queries. Optional.
+   */
+  forBatch?(): BatchLookups;
+}
+
+export interface BatchLookups extends EngineLookups {
+  prefetch(environment: string, recipients: readonly RecipientRefT[]): Promise<void>;
 }
 
 export type { PreferenceSetDataT };

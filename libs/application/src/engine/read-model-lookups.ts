@@ -1,4 +1,4 @@
-import type { PreferenceSetDataT, RecipientRefT, WorkflowSnapshotT } from '@notify/contracts';
+import type { PreferenceSetDataT, PreferenceSetT, RecipientRefT, WorkflowSnapshotT } from '@notify/contracts';
 import type { PreferenceLayers } from '@notify/domain';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelQueries } from '@notify/projections/channels';
@@ -14,7 +14,7 @@ import type { TemplateResources } from '@notify/templating';
 import { DataSource } from 'typeorm';
 import { SecretBox, unsealValue } from '../config/secret-box';
 import { templateResourcesFor } from '../config/template-resources';
-import type { ChannelView, EngineLookups, RecipientView, WorkflowView } from './lookups';
+import type { BatchLookups, ChannelView, EngineLookups, RecipientView, WorkflowView } from './lookups';
 
 const SUBSCRIBER_PAGE = 1000;
 
@@ -84,13 +84,11 @@ export class ReadModelLookups implements EngineLookups {
       this.preferences.list(environment, ref),
       tenant ? this.tenants.defaultPreferenceSet(environment, tenant) : Promise.resolve(null),
     ]);
-    const set = (id: string) => {
-      const found = sets.find((s) => s.id === id);
-      if (!found) return null;
-      const { id: _id, ...data } = found;
-      return data as PreferenceSetDataT;
-    };
-    return { environmentDefault: null, tenantDefault, recipientDefault: set('default'), recipientInTenant: tenant ? set(tenant) : null };
+    return layersFrom(sets, tenant, tenantDefault);
+  }
+
+  tenantDefault(environment: string, tenant: string): Promise<PreferenceSetDataT | null> {
+    return this.tenants.defaultPreferenceSet(environment, tenant);
   }
 
   async channelByKey(environment: string, key: string): Promise<ChannelView | undefined> {
@@ -129,6 +127,92 @@ export class ReadModelLookups implements EngineLookups {
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources {
     return templateResourcesFor(this.resources, this.users, environment, options.tenant);
   }
+
+  forBatch(): BatchLookups {
+    return new MemoLookups(this, this.users, this.preferences);
+  }
+}
+
+const refKey = (ref: RecipientRefT) => (ref.type === 'user' ? `u:${ref.id}` : `o:${ref.collection}:${ref.id}`);
+
+/**
+ * Lookups for one batch of runs: every answer is remembered for the batch (a batch lives for
+ * milliseconds, so nothing goes stale), and users and their preference sets are loaded for the
+ * whole batch in two queries.
+ */
+class MemoLookups implements BatchLookups {
+  private readonly memo = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly inner: ReadModelLookups,
+    private readonly users: UserQueries,
+    private readonly preferenceSets: PreferenceQueries,
+  ) {}
+
+  private remember<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let found = this.memo.get(key) as Promise<T> | undefined;
+    if (!found) {
+      found = load();
+      this.memo.set(key, found);
+    }
+    return found;
+  }
+
+  async prefetch(environment: string, recipients: readonly RecipientRefT[]): Promise<void> {
+    const ids = [...new Set(recipients.filter((r) => r.type === 'user').map((r) => r.id))].filter((id) => !this.memo.has(`recipient:${environment}:u:${id}`));
+    if (ids.length === 0) return;
+    const [users, sets] = await Promise.all([this.users.getMany(environment, ids), this.preferenceSets.forRecipients(environment, 'user', '', ids)]);
+    for (const id of ids) {
+      const user = users.get(id);
+      const ref: RecipientRefT = { type: 'user', id };
+      this.memo.set(`recipient:${environment}:u:${id}`, Promise.resolve(user && { ref, properties: strip(user as Record<string, unknown>) }));
+      this.memo.set(`sets:${environment}:u:${id}`, Promise.resolve(sets.get(id) ?? []));
+    }
+  }
+
+  workflow(environment: string, key: string) {
+    return this.remember(`workflow:${environment}:${key}`, () => this.inner.workflow(environment, key));
+  }
+  recipient(environment: string, ref: RecipientRefT) {
+    return this.remember(`recipient:${environment}:${refKey(ref)}`, () => this.inner.recipient(environment, ref));
+  }
+  tenant(environment: string, id: string) {
+    return this.remember(`tenant:${environment}:${id}`, () => this.inner.tenant(environment, id));
+  }
+  async preferenceLayers(environment: string, ref: RecipientRefT, tenant: string | null): Promise<PreferenceLayers> {
+    const sets = await this.remember(`sets:${environment}:${refKey(ref)}`, () => this.preferenceSets.list(environment, ref));
+    const tenantDefault = tenant ? await this.remember(`tenant-default:${environment}:${tenant}`, () => this.inner.tenantDefault(environment, tenant)) : null;
+    return layersFrom(sets, tenant, tenantDefault);
+  }
+  channelByKey(environment: string, key: string) {
+    return this.remember(`channel:${environment}:${key}`, () => this.inner.channelByKey(environment, key));
+  }
+  channelGroup(environment: string, key: string) {
+    return this.remember(`group:${environment}:${key}`, () => this.inner.channelGroup(environment, key));
+  }
+  channelData(environment: string, ref: RecipientRefT, channelId: string) {
+    return this.remember(`channel-data:${environment}:${refKey(ref)}:${channelId}`, () => this.inner.channelData(environment, ref, channelId));
+  }
+  subscribers(environment: string, collection: string, id: string, after?: string) {
+    return this.inner.subscribers(environment, collection, id, after);
+  }
+  vars(environment: string) {
+    return this.remember(`vars:${environment}`, () => this.inner.vars(environment));
+  }
+  templateResources(environment: string, options: { tenant: string | null }) {
+    return this.inner.templateResources(environment, options);
+  }
+}
+
+/** The recipient's preference sets as layers, least specific first. */
+function layersFrom(sets: readonly PreferenceSetT[], tenant: string | null, tenantDefault: PreferenceSetDataT | null): PreferenceLayers {
+  const set = (id: string) => {
+    const found = sets.find((s) => s.id === id);
+    if (!found) return null;
+    const { id: _id, ...data } = found;
+    return data as PreferenceSetDataT;
+  };
+  return { environmentDefault: null, tenantDefault, recipientDefault: set('default'), recipientInTenant: tenant ? set(tenant) : null };
 }
 
 /** Read models answer in the API's shape; templates and conditions want the plain properties. */

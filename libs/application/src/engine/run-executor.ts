@@ -9,6 +9,7 @@ import {
   fold,
   nextPath,
   runDecider,
+  RunEnqueuedData,
   RunEvent,
   runStream,
   RunState,
@@ -19,7 +20,7 @@ import {
 } from '@notify/domain';
 import { DuplicateEventIdError, EventMetadata, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { engineId, stepEventId } from './ids';
-import type { RecipientView } from './lookups';
+import type { EngineLookups, RecipientView } from './lookups';
 import type { EngineDeps, StepContext, StepHandler, StepOutcome } from './step-handler';
 import { refToProperties, RunVariables, runVariables } from './variables';
 
@@ -80,13 +81,40 @@ export class RunExecutor {
    */
   async executeMany(runs: readonly { environment: string; runId: string }[], concurrency: number): Promise<void> {
     const now = new Date();
+    const batch = this.deps.lookups.forBatch?.();
+    const lookups: EngineLookups = batch ?? this.deps.lookups;
+    // Load what every run of the batch needs in a few queries: the runs, their triggers, the recipients.
+    const histories = await this.deps.store.readStreams(runs.map((r) => runStream(r.environment, r.runId)));
+    const wanted = new Map<string, string>();
+    for (const r of runs) {
+      const enqueued = histories.get(runStream(r.environment, r.runId))?.[0]?.data as RunEnqueuedData | undefined;
+      if (enqueued && !this.triggers.has(enqueued.workflow_run_id)) wanted.set(workflowRunStream(r.environment, enqueued.workflow_run_id), enqueued.workflow_run_id);
+    }
+    if (wanted.size) {
+      const triggers = await this.deps.store.readStreams([...wanted.keys()]);
+      for (const [streamId, workflowRunId] of wanted) {
+        const first = triggers.get(streamId)?.[0];
+        if (first?.type === 'WorkflowTriggered') this.remember(workflowRunId, first.data as WorkflowTriggeredData);
+      }
+    }
+    if (batch) {
+      const byEnvironment = new Map<string, RecipientRefT[]>();
+      for (const r of runs) {
+        const enqueued = histories.get(runStream(r.environment, r.runId))?.[0]?.data as RunEnqueuedData | undefined;
+        if (!enqueued) continue;
+        const refs = byEnvironment.get(r.environment) ?? [];
+        refs.push(enqueued.recipient, ...(enqueued.actor ? [enqueued.actor] : []));
+        byEnvironment.set(r.environment, refs);
+      }
+      for (const [environment, refs] of byEnvironment) await batch.prefetch(environment, refs);
+    }
     const plans: { run: (typeof runs)[number]; plan: RunPlan }[] = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(concurrency, runs.length) }, async () => {
         while (next < runs.length) {
           const run = runs[next++];
-          plans.push({ run, plan: await this.plan(run.environment, run.runId, now) });
+          plans.push({ run, plan: await this.plan(run.environment, run.runId, now, { history: histories.get(runStream(run.environment, run.runId)), lookups }) });
         }
       }),
     );
@@ -119,9 +147,10 @@ export class RunExecutor {
   }
 
   /** Decides everything a run can do now, without appending it. */
-  async plan(environment: string, runId: string, now: Date): Promise<RunPlan> {
+  async plan(environment: string, runId: string, now: Date, preloaded: { history?: RecordedEvent[]; lookups?: EngineLookups } = {}): Promise<RunPlan> {
     const streamId = runStream(environment, runId);
-    const history = await this.deps.store.readStream(streamId);
+    const history = preloaded.history ?? (await this.deps.store.readStream(streamId));
+    const deps: EngineDeps = preloaded.lookups ? { ...this.deps, lookups: preloaded.lookups } : this.deps;
     const initial = fold(runDecider, history.map((e) => ({ type: e.type, data: e.data }) as RunEvent));
     if (!initial.run || !canContinue(initial)) return { result: { status: initial.status, appended: 0 }, appends: [] };
     const trigger = await this.trigger(environment, initial.run.workflow_run_id);
@@ -142,14 +171,14 @@ export class RunExecutor {
     // Lazily loaded, shared by every step of this execution.
     let recipient: Promise<RecipientView | undefined> | undefined;
     let variables: Promise<RunVariables> | undefined;
-    const loadRecipient = () => (recipient ??= this.deps.lookups.recipient(environment, run.recipient));
+    const loadRecipient = () => (recipient ??= deps.lookups.recipient(environment, run.recipient));
     const loadVariables = () =>
       (variables ??= (async () => {
         const [r, actor, tenant, vars] = await Promise.all([
           loadRecipient(),
-          run.actor ? this.deps.lookups.recipient(environment, run.actor) : Promise.resolve(undefined),
-          run.tenant ? this.deps.lookups.tenant(environment, run.tenant) : Promise.resolve(undefined),
-          this.deps.lookups.vars(environment),
+          run.actor ? deps.lookups.recipient(environment, run.actor) : Promise.resolve(undefined),
+          run.tenant ? deps.lookups.tenant(environment, run.tenant) : Promise.resolve(undefined),
+          deps.lookups.vars(environment),
         ]);
         const base = runVariables({
           state,
@@ -159,7 +188,7 @@ export class RunExecutor {
           tenant: tenant ?? (run.tenant ? { id: run.tenant } : null),
           vars,
         });
-        if (run.subscribed_to) base.object = (await this.deps.lookups.recipient(environment, run.subscribed_to))?.properties ?? refToProperties(run.subscribed_to);
+        if (run.subscribed_to) base.object = (await deps.lookups.recipient(environment, run.subscribed_to))?.properties ?? refToProperties(run.subscribed_to);
         return base;
       })());
     const currentVariables = async (): Promise<RunVariables> => ({ ...(await loadVariables()), data: state.data });
@@ -191,7 +220,7 @@ export class RunExecutor {
         path,
         resumed,
         attempt: state.attempts[step.ref] ?? 0,
-        deps: this.deps,
+        deps,
         recipient: loadRecipient,
         variables: currentVariables,
       };
@@ -260,9 +289,13 @@ export class RunExecutor {
     const [event] = await this.deps.store.readStream(workflowRunStream(environment, workflowRunId), { maxCount: 1 });
     if (!event || event.type !== 'WorkflowTriggered') throw new Error(`No trigger recorded for workflow run ${workflowRunId}`);
     const data = event.data as WorkflowTriggeredData;
+    this.remember(workflowRunId, data);
+    return data;
+  }
+
+  private remember(workflowRunId: string, data: WorkflowTriggeredData): void {
     if (this.triggers.size > 10_000) this.triggers.delete(this.triggers.keys().next().value as string);
     this.triggers.set(workflowRunId, data);
-    return data;
   }
 
   private async cancelled(environment: string, workflowKey: string, cancellationKey: string, recipient: RecipientRefT, triggerPosition: string): Promise<boolean> {

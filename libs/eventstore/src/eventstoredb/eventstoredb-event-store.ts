@@ -150,6 +150,11 @@ export class EventStoreDbEventStore implements EventStore {
     return out;
   }
 
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const read = await Promise.all(streamIds.map(async (id) => [id, await this.readStream(id)] as const));
+    return new Map(read);
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
     const after = options.after ?? START;
     const maxCount = options.maxCount ?? 1000;

@@ -201,6 +201,17 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const out = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
+    if (streamIds.length === 0) return out;
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.stream_id = ANY($1::text[]) ORDER BY e.stream_id, e.stream_revision`,
+      [streamIds],
+    );
+    for (const row of rows) out.get(row.stream_id)?.push(toRecorded(row));
+    return out;
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
     const after = options.after ?? START;
     const { major, minor } = decodePosition(after);

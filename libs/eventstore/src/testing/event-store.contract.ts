@@ -189,6 +189,19 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
     it('returns nothing for a stream that does not exist', async () => {
       expect(await store.readStream(stream('ghost'))).toEqual([]);
     });
+
+    it('reads several streams at once, each in order, missing ones empty', async () => {
+      const a = stream('many-read');
+      const b = stream('many-read');
+      const ghost = stream('ghost');
+      await store.append(a, [event('A0'), event('A1')]);
+      await store.append(b, [event('B0')]);
+      await store.append(a, [event('A2')]);
+      const read = await store.readStreams([a, b, ghost]);
+      expect(read.get(a)!.map((e) => e.type)).toEqual(['A0', 'A1', 'A2']);
+      expect(read.get(b)!.map((e) => e.type)).toEqual(['B0']);
+      expect(read.get(ghost)).toEqual([]);
+    });
   });
 
   describe('readAll', () => {

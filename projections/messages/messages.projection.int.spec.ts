@@ -1,0 +1,105 @@
+import { messageDecider, MessageCommand, MessageEvent, messageStream } from '@notify/domain';
+import { PostgresEventStore } from '@notify/eventstore';
+import { ProjectionRuntime } from '@notify/projection-runtime';
+import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
+import { randomUUID } from 'node:crypto';
+import { messagesProjection } from './messages.projection';
+
+const meta = { environment: 'development', schema_version: 1 };
+
+/** A realistic history: messages created, delivered or retried, engaged with in every order. */
+async function writeHistory(store: PostgresEventStore): Promise<string> {
+  let last = '';
+  const apply = async (id: string, state: { events: MessageEvent[] }, command: MessageCommand) => {
+    const current = state.events.reduce((s, e) => messageDecider.evolve(s, e), messageDecider.initialState());
+    const events = messageDecider.decide(command, current);
+    if (!events.length) return;
+    state.events.push(...events);
+    last = (await store.append(messageStream('development', id), events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })))).position;
+  };
+  for (let i = 0; i < 25; i++) {
+    const id = randomUUID();
+    const state = { events: [] as MessageEvent[] };
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, i, s)).toISOString();
+    const external = i % 3 === 0;
+    await apply(id, state, {
+      type: 'CreateMessage',
+      delivery: external ? 'provider' : 'now',
+      now: at(0),
+      message: {
+        message_id: id,
+        channel: { id: '11111111-1111-4111-8111-111111111111', key: external ? 'email' : 'in-app', type: external ? 'email' : 'in_app_feed', provider: external ? 'smtp' : 'knock-in-app' },
+        recipient: { type: 'user', id: `u${i % 4}` },
+        recipient_snapshot: null,
+        workflow: { key: 'wf', categories: ['a', 'b'], version: 'v1' },
+        workflow_run_id: randomUUID(),
+        workflow_recipient_run_id: randomUUID(),
+        step_ref: 's1',
+        tenant: i % 2 ? 'acme' : null,
+        actors: [{ type: 'user', id: 'boss' }],
+        activities: [{ id: `a${i}`, actor: { type: 'user', id: 'boss' }, data: { i }, inserted_at: at(0) }],
+        total_activities: 1,
+        total_actors: 1,
+        data: { i },
+        content: external
+          ? { channel_type: 'email', from: null, to: 'x@y.z', subject: 's', html_body: '<p>h</p>', text_body: 'h' }
+          : { channel_type: 'in_app_feed', blocks: [{ type: 'markdown', name: 'body', content: `m${i}`, rendered: `<p>m${i}</p>` }] },
+        metadata: null,
+        sandbox: false,
+        created_at: at(0),
+      },
+    });
+    if (external) {
+      await apply(id, state, { type: 'StartDeliveryAttempt', attempt: 1, now: at(1) });
+      await apply(id, state, {
+        type: 'CompleteDeliveryAttempt',
+        result: { attempt: 1, outcome: i % 2 ? 'failed' : 'sent', retryable: true, reason: i % 2 ? 'HTTP 503' : null, provider: 'smtp', provider_message_id: null, logs: [{ request: { method: 'POST', url: 'x', headers: {}, body: null }, duration_ms: 3 }] },
+        retryAt: i % 2 ? at(30) : null,
+        now: at(2),
+      });
+    }
+    const actions = ['seen', 'read', 'unread', 'archived', 'unarchived', 'interacted', 'unseen'] as const;
+    for (let k = 0; k < i % 6; k++) await apply(id, state, { type: 'Engage', action: actions[(i + k) % actions.length], now: at(10 + k), metadata: { k } });
+  }
+  return last;
+}
+
+const tables = async (db: TestDatabase) => ({
+  messages: await db.database.dataSource.query('SELECT * FROM rm_messages ORDER BY id'),
+  events: await db.database.dataSource.query('SELECT * FROM rm_message_events ORDER BY id'),
+  logs: await db.database.dataSource.query('SELECT * FROM rm_message_delivery_logs ORDER BY id'),
+  activities: await db.database.dataSource.query('SELECT * FROM rm_message_activities ORDER BY message_id, id'),
+});
+
+for (const backend of databaseBackends()) {
+  describe(`messages projection on ${backend}`, () => {
+    let db: TestDatabase;
+    let store: PostgresEventStore;
+    beforeAll(async () => {
+      db = await createTestDatabase(backend);
+      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+    });
+    afterAll(async () => {
+      await store.close();
+      await db.close();
+    });
+
+    it('gives the same rows whether events arrive one at a time, in small batches or all at once', async () => {
+      const last = await writeHistory(store);
+      const deadline = Date.now() + 10_000;
+      while ((await store.headPosition()) < last && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const results = [];
+      for (const batchSize of [1, 7, 500]) {
+        const runtime = new ProjectionRuntime(store, db.database.dataSource, [messagesProjection], { batchSize });
+        const { events } = await runtime.rebuild('messages');
+        expect(events).toBeGreaterThan(25);
+        results.push(await tables(db));
+      }
+      expect(results[0].messages).toHaveLength(25);
+      expect(results[0].messages.some((m: { status: string }) => m.status === 'delivery_attempted')).toBe(true);
+      expect(results[0].messages.some((m: { read_at: Date | null }) => m.read_at !== null)).toBe(true);
+      expect(results[1]).toEqual(results[0]);
+      expect(results[2]).toEqual(results[0]);
+    });
+  });
+}
