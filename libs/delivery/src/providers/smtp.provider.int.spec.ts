@@ -1,4 +1,4 @@
-import { closedPort, leakedSecrets, startSilentTcpPeer, startSmtpPeer, type SmtpPeer } from '../../test/peers';
+import { closedPort, leakedSecrets, startSilentTcpPeer, startSmtpPeer, type SmtpPeer } from '@notify/testing/peers';
 import type { DeliveryRequest, ProviderConfig } from '../types';
 import { SmtpProvider } from './smtp.provider';
 
