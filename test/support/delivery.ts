@@ -107,6 +107,22 @@ export async function secretsAt(t: TestApp, secrets: string[]): Promise<string[]
   return found;
 }
 
+/** Where any of the secrets appears in what a message recorded: its events, its row, its events' rows, its delivery logs. */
+export async function secretsInMessage(t: TestApp, id: string, secrets: string[]): Promise<string[]> {
+  const sources: [string, string, unknown[]][] = [
+    ['message stream', 'SELECT data::text AS v FROM es_events WHERE stream_id LIKE $1', [`message-%-${id}`]],
+    ['rm_messages', 'SELECT m::text AS v FROM rm_messages m WHERE id = $1', [id]],
+    ['rm_message_events', 'SELECT e::text AS v FROM rm_message_events e WHERE message_id = $1', [id]],
+    ['rm_message_delivery_logs', 'SELECT l::text AS v FROM rm_message_delivery_logs l WHERE message_id = $1', [id]],
+  ];
+  const found: string[] = [];
+  for (const [name, query, params] of sources) {
+    const text = (await t.sql<{ v: string }>(query, params)).map((r) => r.v).join('\n');
+    for (const secret of secrets) if (text.includes(secret)) found.push(`${name}: ${secret.slice(0, 12)}…`);
+  }
+  return found;
+}
+
 /** Signing keys for the push providers: an RSA service account for FCM, an EC P-256 .p8 for APNs. */
 export function pushKeys() {
   const fcm = generateKeyPairSync('rsa', { modulusLength: 2048 });
