@@ -90,6 +90,15 @@ export async function messageStreamTypes(t: TestApp, id: string): Promise<string
   return rows.map((r) => r.event_type);
 }
 
+/** Timers a message scheduled, in log order: retries (`delivery_retry`) and attempt checks (`delivery_check`). */
+export async function messageTimers(t: TestApp, id: string): Promise<{ timer_id: string; purpose: string; fire_at: string }[]> {
+  const rows = await t.sql<{ data: { timer_id: string; purpose: string; fire_at: string } }>(
+    "SELECT data FROM es_events WHERE stream_id LIKE $1 AND event_type = 'TimerScheduled' ORDER BY global_position",
+    [`message-%-${id}`],
+  );
+  return rows.map((r) => r.data);
+}
+
 export async function deliveryLogs(t: TestApp, id: string): Promise<{ attempt: number; service_name: string; request: any; response: any }[]> {
   return t.sql('SELECT attempt, service_name, request, response FROM rm_message_delivery_logs WHERE message_id = $1 ORDER BY attempt, inserted_at, id', [id]);
 }

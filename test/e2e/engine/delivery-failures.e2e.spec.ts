@@ -1,7 +1,7 @@
 import Knock from '@knocklabs/node';
 import { startHttpPeer, startSmtpPeer, type Peer, type PeerResponse, type RecordedRequest, type SmtpPeer } from '@notify/testing/peers';
 import { resendApi, twilioMessageCreated } from '@notify/testing/provider-peers';
-import { deliveryLogs, messageEvents, messageOf, messageStreamTypes, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
+import { deliveryLogs, messageEvents, messageOf, messageStreamTypes, messageTimers, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /**
@@ -134,8 +134,8 @@ describe('delivery: failures, retries and sandbox', () => {
     const events = await messageEvents(t, message.id);
     expect(events.map((e) => e.type)).toEqual(['message.created', 'message.delivery_attempted', 'message.delivery_attempted', 'message.undelivered']);
     expect(events.at(-1)?.data).toMatchObject({ attempts: 3, reason: expect.stringMatching(/500/) });
-    // No timer is left behind for a fourth attempt.
-    expect((await messageStreamTypes(t, message.id)).filter((type) => type === 'TimerScheduled')).toHaveLength(2);
+    // Two retries scheduled, none for a fourth attempt; each attempt had its check.
+    expect((await messageTimers(t, message.id)).map((timer) => timer.purpose)).toEqual(['delivery_check', 'delivery_retry', 'delivery_check', 'delivery_retry', 'delivery_check']);
   });
 
   it('does not retry a permanent error: undelivered after one attempt', async () => {
@@ -149,7 +149,7 @@ describe('delivery: failures, retries and sandbox', () => {
     const events = await messageEvents(t, message.id);
     expect(events.map((e) => e.type)).toEqual(['message.created', 'message.undelivered']);
     expect(events[1].data.reason).toMatch(/validation_error/);
-    expect(await messageStreamTypes(t, message.id)).not.toContain('TimerScheduled');
+    expect((await messageTimers(t, message.id)).map((timer) => timer.purpose)).toEqual(['delivery_check']);
   });
 
   it('never calls the provider of a sandbox channel: not_sent', async () => {

@@ -117,7 +117,7 @@ describe('delivery: sms, chat and webhook', () => {
 
     expect(message.content).toMatchObject({ channel_type: 'http', method: 'POST', url: `${receiver.url}/notify/ada`, query: { source: 'notify' } });
     expect((await messageEvents(t, message.id)).map((e) => e.type)).toEqual(['message.created', 'message.delivered']);
-    expect(await messageStreamTypes(t, message.id)).toEqual(['MessageCreated', 'MessageDeliveryAttemptStarted', 'MessageDeliveryAttemptCompleted', 'MessageDelivered']);
+    expect(await messageStreamTypes(t, message.id)).toEqual(['MessageCreated', 'MessageDeliveryAttemptStarted', 'TimerScheduled', 'MessageDeliveryAttemptCompleted', 'MessageDelivered']);
     const [log] = await deliveryLogs(t, message.id);
     expect(log).toMatchObject({ service_name: 'webhook', request: { method: 'POST' }, response: { status: 202, body: { received: true } } });
     expect(await secretsAt(t, [signingSecret])).toEqual([]);

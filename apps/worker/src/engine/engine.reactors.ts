@@ -57,9 +57,10 @@ export class BatchCloserReactor implements Reactor {
 }
 
 /**
- * Sends messages through their providers, retries them when their retry timer fires, and drops
- * the push tokens an attempt found dead. On shutdown, calls in flight are abandoned unrecorded
- * (see DeliveryExecutor.stop), so the batch is handled again after the restart.
+ * Sends messages through their providers, retries them when their retry timer fires, settles
+ * attempts a stopped worker left unfinished when their check timer fires, and drops the push
+ * tokens an attempt found dead. On shutdown, calls in flight are abandoned unrecorded (see
+ * DeliveryExecutor.stop).
  */
 @Injectable()
 export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
@@ -74,8 +75,8 @@ export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
     this.concurrency = config.ENGINE_CONCURRENCY;
   }
 
-  beforeApplicationShutdown(): void {
-    this.delivery.stop();
+  beforeApplicationShutdown(): Promise<void> {
+    return this.delivery.stop();
   }
 
   async handle(events: readonly RecordedEvent[]): Promise<void> {

@@ -2,6 +2,7 @@ import type { RecipientRefT, RenderedContentT } from '@notify/contracts';
 import { DEFAULT_TIMEOUT_MS, DeliveryContent, DeliveryResult, ProviderRegistry, retryDelayFor, RetryPolicy } from '@notify/delivery';
 import {
   attemptOfTimer,
+  checkedAttemptOfTimer,
   DeliveryAttemptCompletedData,
   fold,
   MessageCreatedData,
@@ -69,68 +70,83 @@ export function inFlightBoundMs(settings: Record<string, unknown>): number {
 
 type AttemptResult = Omit<DeliveryAttemptCompletedData, 'message_id' | 'completed_at'>;
 
+export interface DeliveryExecutorOptions {
+  /** Provider calls in flight at once; further messages wait for a slot (and hold their reactor batch). */
+  concurrency?: number;
+  /** A provider call whose outcome could not be recorded (its check timer settles the attempt). */
+  onError?: (error: unknown, messageId: string) => void;
+  clock?: () => Date;
+}
+
 /**
  * Delivers messages through their provider, one attempt at a time. The attempt is recorded
  * before the provider is called (with the stream's revision, so two workers never both start
- * it); the outcome is recorded after, with the retry schedule. An attempt found started but not
- * finished was interrupted by a crash: it is made again only where the provider takes an
- * idempotency key, otherwise it ends as undelivered rather than risk sending twice. Another
- * worker may still be in the middle of it, so it is judged only once the call could no longer
- * be running anywhere.
+ * it), together with a check timer due when the call can no longer be in flight anywhere; the
+ * outcome is recorded after, with the retry schedule. The call runs detached from the reactor's
+ * batch, so a slow provider holds up no other message.
+ *
+ * A check timer that finds its attempt unfinished means a worker stopped mid-call and the
+ * outcome is unknown: the message ends undelivered rather than risk sending twice, unless the
+ * provider takes an idempotency key, in which case it is retried with the same key.
  */
 export class DeliveryExecutor {
   private readonly stopping = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly waiting: (() => void)[] = [];
+  private readonly concurrency: number;
+  private readonly clock: () => Date;
+  private slotsTaken = 0;
 
   constructor(
     private readonly store: EventStore,
     private readonly lookups: EngineLookups,
     private readonly providers: ProviderRegistry,
     private readonly policy: RetryPolicy,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+    private readonly options: DeliveryExecutorOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? 32;
+    this.clock = options.clock ?? (() => new Date());
+  }
 
   /**
    * The worker is stopping: provider calls in flight are aborted and nothing is recorded for
-   * them (their outcome is unknown), and no new attempt starts. Handling throws
-   * DeliveryStoppedError so the triggering event is handled again after the restart.
+   * them (their outcome is unknown; their check timers settle them after the restart), and no
+   * new attempt starts: handling throws DeliveryStoppedError, so the event is handled again.
    */
-  stop(): void {
+  async stop(): Promise<void> {
     this.stopping.abort();
+    for (const wake of this.waiting.splice(0)) wake();
+    await Promise.allSettled([...this.inFlight]);
   }
 
-  /** For a MessageCreated or a retry TimerFired of a message stream. */
+  /** For a MessageCreated, a retry TimerFired or a check TimerFired of a message stream. */
   async handle(environment: string, messageId: string, trigger: { type: string; timerId?: string }): Promise<void> {
     const streamId = messageStream(environment, messageId);
-    let history = await this.store.readStream(streamId);
-    let state = fold(messageDecider, history.map((e) => ({ type: e.type, data: e.data }) as MessageEvent));
+    const history = await this.store.readStream(streamId);
+    const state = fold(messageDecider, history.map((e) => ({ type: e.type, data: e.data }) as MessageEvent));
     const created = history.find((e) => e.type === 'MessageCreated')?.data as MessageCreatedData | undefined;
     if (!created || (state.status !== 'queued' && state.status !== 'delivery_attempted')) return;
-    const attempt = trigger.type === 'TimerFired' ? attemptOfTimer(trigger.timerId ?? '') : 1;
-    if (attempt === undefined || attempt <= state.attemptsCompleted) return;
     if (this.stopping.signal.aborted) throw new DeliveryStoppedError(messageId);
     const meta: CommandMetadata = { environment, correlation_id: created.workflow_run_id, causation_id: messageId, actor: 'system:delivery' };
-    const now = () => this.clock().toISOString();
-    const channel = await this.lookups.channelByKey(environment, created.channel.key);
 
-    if (attempt <= state.attemptsStarted) {
-      // Started and never finished: a worker stopped mid-call, or another one is still in it.
-      const startedAt = startedAtOf(history, attempt);
-      const waitMs = startedAt + inFlightBoundMs(settingsOf(channel)) - this.clock().getTime();
-      if (waitMs > 0) {
-        await this.sleep(waitMs, messageId);
-        history = await this.store.readStream(streamId);
-        state = fold(messageDecider, history.map((e) => ({ type: e.type, data: e.data }) as MessageEvent));
-        if (attempt <= state.attemptsCompleted || (state.status !== 'queued' && state.status !== 'delivery_attempted')) return;
-      }
-      if (!IDEMPOTENT_PROVIDERS.has(created.channel.provider)) {
-        const reason = 'delivery_interrupted: the outcome of the provider call is unknown; not retried to avoid a duplicate';
-        await this.complete(streamId, meta, { attempt, outcome: 'failed', retryable: false, reason, provider: created.channel.provider, provider_message_id: null, logs: [] }, null, now());
-        return;
-      }
-      // The provider deduplicates by the idempotency key: the same call is made again.
-    } else {
+    const checked = trigger.type === 'TimerFired' ? checkedAttemptOfTimer(trigger.timerId ?? '') : undefined;
+    if (checked !== undefined) {
+      // The attempt can no longer be in flight: finished, or cut off.
+      if (checked > state.attemptsCompleted && checked <= state.attemptsStarted) await this.interrupted(streamId, meta, created, checked);
+      return;
+    }
+    const attempt = trigger.type === 'TimerFired' ? attemptOfTimer(trigger.timerId ?? '') : 1;
+    // Started already (finished, or its check timer will tell), or not a delivery timer.
+    if (attempt === undefined || attempt <= state.attemptsStarted) return;
+
+    await this.takeSlot();
+    let handedOver = false;
+    try {
+      if (this.stopping.signal.aborted) throw new DeliveryStoppedError(messageId);
+      const channel = await this.lookups.channelByKey(environment, created.channel.key);
+      const checkAt = new Date(this.clock().getTime() + inFlightBoundMs(settingsOf(channel))).toISOString();
       try {
-        const started = await handleCommand(this.store, streamId, messageDecider, { type: 'StartDeliveryAttempt', attempt, now: now() }, meta, {
+        const started = await handleCommand(this.store, streamId, messageDecider, { type: 'StartDeliveryAttempt', attempt, now: this.now(), checkAt }, meta, {
           eventId: (_e, i) => engineId('attempt-start', messageId, attempt, i),
           maxAttempts: 1,
         });
@@ -139,28 +155,17 @@ export class DeliveryExecutor {
         if (error instanceof WrongExpectedRevisionError) return; // another worker started it
         throw error;
       }
+      const task: Promise<void> = this.attempt(environment, streamId, meta, created, channel, attempt)
+        .catch((error: unknown) => this.options.onError?.(error, messageId))
+        .finally(() => {
+          this.inFlight.delete(task);
+          this.releaseSlot();
+        });
+      this.inFlight.add(task);
+      handedOver = true;
+    } finally {
+      if (!handedOver) this.releaseSlot();
     }
-
-    const result = await this.send(environment, created, channel, attempt);
-    if (this.stopping.signal.aborted && result.outcome === 'failed' && result.code === 'aborted') throw new DeliveryStoppedError(messageId);
-    const delay = retryDelayFor(this.policy, attempt, result);
-    const retryAt = delay === null ? null : new Date(this.clock().getTime() + delay).toISOString();
-    await this.complete(
-      streamId,
-      meta,
-      {
-        attempt,
-        outcome: result.outcome,
-        retryable: result.outcome === 'failed' && result.retryable,
-        reason: result.outcome === 'failed' ? (result.code && !result.reason.includes(result.code) ? `${result.code}: ${result.reason}` : result.reason) : null,
-        provider: created.channel.provider,
-        provider_message_id: result.outcome === 'failed' ? null : (result.providerMessageId ?? null),
-        logs: result.logs,
-        ...(result.invalidTokens?.length ? { invalid_tokens: result.invalidTokens } : {}),
-      },
-      retryAt,
-      now(),
-    );
   }
 
   /**
@@ -185,6 +190,44 @@ export class DeliveryExecutor {
     }
   }
 
+  /** One provider call and its recorded outcome; nothing is recorded for a call the stop cut off. */
+  private async attempt(environment: string, streamId: string, meta: CommandMetadata, created: MessageCreatedData, channel: ChannelView | undefined, attempt: number): Promise<void> {
+    const result = await this.send(environment, created, channel, attempt);
+    if (this.stopping.signal.aborted && result.outcome === 'failed' && (result.code === 'aborted' || result.code === 'timeout')) return;
+    const delay = retryDelayFor(this.policy, attempt, result);
+    await this.complete(
+      streamId,
+      meta,
+      {
+        attempt,
+        outcome: result.outcome,
+        retryable: result.outcome === 'failed' && result.retryable,
+        reason: result.outcome === 'failed' ? (result.code && !result.reason.includes(result.code) ? `${result.code}: ${result.reason}` : result.reason) : null,
+        provider: created.channel.provider,
+        provider_message_id: result.outcome === 'failed' ? null : (result.providerMessageId ?? null),
+        logs: result.logs,
+        ...(result.invalidTokens?.length ? { invalid_tokens: result.invalidTokens } : {}),
+      },
+      delay === null ? null : new Date(this.clock().getTime() + delay).toISOString(),
+    );
+  }
+
+  /**
+   * An attempt that started and never finished. Without an idempotency key the provider may or
+   * may not have the message: undelivered, never sent twice. With one, it is retried (same key).
+   */
+  private async interrupted(streamId: string, meta: CommandMetadata, created: MessageCreatedData, attempt: number): Promise<void> {
+    const reason = 'delivery_interrupted: the worker stopped during the provider call, whose outcome is unknown';
+    const repeatable = IDEMPOTENT_PROVIDERS.has(created.channel.provider);
+    const delay = repeatable ? retryDelayFor(this.policy, attempt, { outcome: 'failed', retryable: true, reason, logs: [] }) : null;
+    await this.complete(
+      streamId,
+      meta,
+      { attempt, outcome: 'failed', retryable: repeatable, reason: repeatable ? reason : `${reason}; not retried, to avoid sending twice`, provider: created.channel.provider, provider_message_id: null, logs: [] },
+      delay === null ? null : new Date(this.clock().getTime() + delay).toISOString(),
+    );
+  }
+
   private async send(environment: string, created: MessageCreatedData, channel: ChannelView | undefined, attempt: number): Promise<DeliveryResult> {
     if (!channel?.settings) return { outcome: 'failed', retryable: false, code: 'channel_not_configured', reason: `channel ${created.channel.key} is no longer configured in ${environment}`, logs: [] };
     let settings = settingsOf(channel);
@@ -207,35 +250,28 @@ export class DeliveryExecutor {
     );
   }
 
-  private async complete(streamId: string, meta: CommandMetadata, result: AttemptResult, retryAt: string | null, now: string): Promise<void> {
-    await handleCommand(this.store, streamId, messageDecider, { type: 'CompleteDeliveryAttempt', result, retryAt, now }, meta, {
+  private async complete(streamId: string, meta: CommandMetadata, result: AttemptResult, retryAt: string | null): Promise<void> {
+    await handleCommand(this.store, streamId, messageDecider, { type: 'CompleteDeliveryAttempt', result, retryAt, now: this.now() }, meta, {
       eventId: (_e, i) => engineId('attempt-complete', streamId, result.attempt, i),
     });
   }
 
-  private sleep(ms: number, messageId: string): Promise<void> {
-    const signal = this.stopping.signal;
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(new DeliveryStoppedError(messageId));
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new DeliveryStoppedError(messageId));
-      };
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  private async takeSlot(): Promise<void> {
+    while (this.slotsTaken >= this.concurrency && !this.stopping.signal.aborted) await new Promise<void>((wake) => this.waiting.push(wake));
+    this.slotsTaken++;
+  }
+
+  private releaseSlot(): void {
+    this.slotsTaken--;
+    this.waiting.shift()?.();
   }
 }
 
 /** What the provider is given: the channel's settings with its provider settings (secrets opened) over them. */
 function settingsOf(channel: ChannelView | undefined): Record<string, unknown> {
   return { ...(channel?.settings?.channel_settings ?? {}), ...(channel?.settings?.provider_settings ?? {}) };
-}
-
-function startedAtOf(history: readonly RecordedEvent[], attempt: number): number {
-  const started = history.find((e) => e.type === 'MessageDeliveryAttemptStarted' && (e.data as { attempt: number }).attempt === attempt);
-  return started ? Date.parse((started.data as { started_at: string }).started_at) : 0;
 }
