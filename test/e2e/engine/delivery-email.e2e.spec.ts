@@ -89,6 +89,22 @@ describe('delivery: email', () => {
     expect(await secretsAt(t, [smtpPass])).toEqual([]);
   });
 
+  it('records a mailbox the SMTP server refuses at RCPT TO (550) as bounced, without a retry', async () => {
+    await knock.users.update('nobody', { name: 'Nobody', email: 'nobody@example.org' });
+    smtp.rejectRecipient = (address) => (address === 'nobody@example.org' ? { code: 550, message: '5.1.1 No such user' } : undefined);
+    try {
+      const { workflow_run_id } = await knock.workflows.trigger('smtp-welcome', { recipients: ['nobody'], data: { note: 'x' } });
+      const message = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'email')).id, ['bounced', 'undelivered', 'sent']);
+      expect(message).toMatchObject({ status: 'bounced', attempts: 1 });
+      const events = await messageEvents(t, message.id);
+      expect(events.map((e) => e.type)).toEqual(['message.created', 'message.bounced']);
+      expect(events[1].data.reason).toMatch(/smtp_550.*No such user/);
+      expect((await deliveryLogs(t, message.id))[0]).toMatchObject({ response: { status: 550 } });
+    } finally {
+      smtp.rejectRecipient = () => undefined;
+    }
+  });
+
   it('sends through Resend with the message id as Idempotency-Key; the API key is sealed and redacted', async () => {
     const { workflow_run_id } = await knock.workflows.trigger('resend-welcome', { recipients: ['ada'], data: { note: 'hi' } });
     const created = await messageOf(t, workflow_run_id, 'email');

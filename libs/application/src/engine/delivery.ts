@@ -207,6 +207,7 @@ export class DeliveryExecutor {
         provider_message_id: result.outcome === 'failed' ? null : (result.providerMessageId ?? null),
         logs: result.logs,
         ...(result.invalidTokens?.length ? { invalid_tokens: result.invalidTokens } : {}),
+        ...(result.outcome === 'failed' && result.bounced ? { bounced: true } : {}),
       },
       delay === null ? null : new Date(this.clock().getTime() + delay).toISOString(),
     );

@@ -118,6 +118,8 @@ export const MessageDeliveryAttemptCompleted = defineEvent(
     logs: z.array(DeliveryLogEntry),
     /** Push: device tokens the provider reported gone; they are dropped from the recipient's channel data. */
     invalid_tokens: z.array(z.string()).optional(),
+    /** Failed as a hard bounce the provider reported there and then (an SMTP server refusing the mailbox). */
+    bounced: z.boolean().optional(),
     completed_at: z.string(),
   }),
 );

@@ -85,6 +85,17 @@ describe('message decider: creation and delivery', () => {
       .then([completed(1, 'failed', false), { type: 'MessageUndelivered', data: { message_id: id, at: t1, attempts: 1, reason: 'HTTP 503' } }]);
   });
 
+  it('records a bounce the provider reported at once, without a retry', () => {
+    const bounce = { ...result(1, 'failed', false), reason: 'smtp_550: mailbox unavailable', bounced: true };
+    spec
+      .given([created, started(1)])
+      .when({ type: 'CompleteDeliveryAttempt', result: bounce, retryAt: null, now: t1 })
+      .then([
+        { type: 'MessageDeliveryAttemptCompleted', data: { ...bounce, message_id: id, completed_at: t1 } },
+        { type: 'MessageBounced', data: { message_id: id, at: t1, reason: 'smtp_550: mailbox unavailable' } },
+      ]);
+  });
+
   it('refuses commands on a message that does not exist', () => {
     spec.given([]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 }).thenThrows('resource_missing');
     spec.given([]).when({ type: 'Engage', action: 'seen', now: t1 }).thenThrows('resource_missing');

@@ -107,6 +107,7 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
           return [completed, { type: 'MessageSent', data: { message_id: id, at: command.now, attempt: result.attempt, provider_message_id: result.provider_message_id } }];
         }
         const reason = result.reason ?? 'delivery failed';
+        if (result.bounced) return [completed, { type: 'MessageBounced', data: { message_id: id, at: command.now, reason } }];
         if (command.retryAt && result.retryable) {
           return [
             completed,
