@@ -31,10 +31,12 @@ describe('delivery: email', () => {
       provider_settings: { host: '127.0.0.1', port: smtp.port, auth: { user: 'mailer', pass: smtpPass }, ignore_tls: true },
       channel_settings: { from_address: 'hello@acme.example', from_name: 'Acme', reply_to_address: 'support@acme.example' },
     });
+    // The API key lives in a secret variable that the channel references.
+    expect((await t.http('PUT', '/v1/variables/resend_key', { key: t.serviceToken, body: { variable: { value: resendKey, type: 'secret' } } })).status).toBe(200);
     await putChannel(t, 'mail-resend', {
       type: 'email',
       provider: 'resend',
-      provider_settings: { api_key: resendKey, base_url: resend.url },
+      provider_settings: { api_key: '{{ vars.resend_key }}', base_url: resend.url },
       channel_settings: { from_address: 'news@acme.example' },
     });
     await putWorkflow(t, 'smtp-welcome', [{ type: 'channel', ref: 'email', channel_key: 'mail-smtp', template }]);
@@ -105,7 +107,7 @@ describe('delivery: email', () => {
     }
   });
 
-  it('sends through Resend with the message id as Idempotency-Key; the API key is sealed and redacted', async () => {
+  it('sends through Resend with the message id as Idempotency-Key; the API key (a secret variable) is sealed and redacted', async () => {
     const { workflow_run_id } = await knock.workflows.trigger('resend-welcome', { recipients: ['ada'], data: { note: 'hi' } });
     const created = await messageOf(t, workflow_run_id, 'email');
     const message = await messageWithStatus(t, created.id, ['sent']);
@@ -113,6 +115,7 @@ describe('delivery: email', () => {
     const posts = resend.requests.filter((r) => r.url === '/emails');
     expect(posts).toHaveLength(1);
     expect(posts[0].headers['idempotency-key']).toBe(message.id);
+    expect(posts[0].headers.authorization).toBe(`Bearer ${resendKey}`);
     expect(json(posts[0])).toMatchObject({ from: 'news@acme.example', to: ['"Ada Lovelace" <ada@example.org>'], subject: 'Welcome, Ada Lovelace', html: expect.stringContaining('Hello Ada Lovelace: hi') });
 
     const [log] = await deliveryLogs(t, message.id);
