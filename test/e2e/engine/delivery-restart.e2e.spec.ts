@@ -87,6 +87,8 @@ describe('delivery: worker restarts', () => {
     const mailId = (await messageOf(first, mail.workflow_run_id, 'mail')).id;
     // Both calls reached their provider, which holds them.
     await eventually(async () => twilio.requests.length === 1 && resend.requests.length === 1, 20_000, 'both providers to be called');
+    // Mid-call, the messages are still queued.
+    expect((await first.sql('SELECT status FROM rm_messages WHERE id = ANY($1)', [[smsId, mailId]])).map((r: { status: string }) => r.status)).toEqual(['queued', 'queued']);
     await stop(first);
 
     const second = await start({ DELIVERY_RETRY_BASE_MS: '200', DELIVERY_RETRY_MAX_MS: '1000' }, first.databaseUrl);

@@ -87,8 +87,9 @@ describe('delivery: sms, chat and webhook', () => {
     for (const id of [viaApi.id, viaHook.id]) expect(await secretsInMessage(t, id, [connectionToken, hookSecret.split('/')[2]])).toEqual([]);
   });
 
-  it('delivers a signed webhook: delivered (not sent), the receiver verifies the signature; secrets stay out of the records', async () => {
+  it('delivers a signed webhook (and an in-app message): delivered, not sent; the receiver verifies the signature; secrets stay out of the records', async () => {
     await putWorkflow(t, 'partner-hook', [
+      { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Order shipped' } },
       {
         type: 'channel',
         ref: 'hook',
@@ -103,6 +104,10 @@ describe('delivery: sms, chat and webhook', () => {
       },
     ]);
     const { workflow_run_id } = await knock.workflows.trigger('partner-hook', { recipients: ['ada'], data: { event: 'order.shipped' } });
+    // The in-app message next to it is delivered at once, without a provider attempt.
+    const feed = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'feed')).id, ['delivered']);
+    expect((await messageEvents(t, feed.id)).map((e) => e.type)).toEqual(['message.created', 'message.delivered']);
+    expect(await messageStreamTypes(t, feed.id)).toEqual(['MessageCreated', 'MessageDelivered']);
     const created = await messageOf(t, workflow_run_id, 'hook');
     const message = await messageWithStatus(t, created.id, ['delivered']);
 
