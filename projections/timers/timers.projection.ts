@@ -2,16 +2,17 @@ import { EventOf, TimerFired, TimerScheduled } from '@notify/contracts';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 
-type Handled = EventOf<typeof TimerScheduled> | EventOf<typeof TimerFired> | { type: 'RunCancelled' | 'RunCompleted' | 'MessageDelivered' | 'MessageSent' | 'MessageUndelivered'; data: unknown };
+type Handled = EventOf<typeof TimerScheduled> | EventOf<typeof TimerFired> | { type: 'RunCancelled' | 'RunCompleted' | 'MessageDeliveryAttemptCompleted'; data: unknown };
 
 /**
  * Pending timers of every stream, indexed by due time: what the timer service polls. A timer of
- * a run that ended is cancelled here so it is never fired.
+ * a run that ended is cancelled here so it is never fired, and so is the check timer of a
+ * delivery attempt that finished (it only matters for attempts a stopped worker left unfinished).
  */
 export const timersProjection: Projection = {
   name: 'timers',
-  version: 1,
-  filter: { eventTypes: ['TimerScheduled', 'TimerFired', 'RunCancelled', 'RunCompleted'] },
+  version: 2,
+  filter: { eventTypes: ['TimerScheduled', 'TimerFired', 'RunCancelled', 'RunCompleted', 'MessageDeliveryAttemptCompleted'] },
   tables: ['rm_timers'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
@@ -31,6 +32,12 @@ export const timersProjection: Projection = {
         case 'RunCancelled':
         case 'RunCompleted':
           await tx.query('UPDATE rm_timers SET cancelled_at = $2 WHERE stream_id = $1 AND fired_at IS NULL AND cancelled_at IS NULL', [recorded.streamId, recorded.createdAt]);
+          break;
+        case 'MessageDeliveryAttemptCompleted':
+          await tx.query(
+            "UPDATE rm_timers SET cancelled_at = $2 WHERE stream_id = $1 AND purpose = 'delivery_check' AND fired_at IS NULL AND cancelled_at IS NULL",
+            [recorded.streamId, recorded.createdAt],
+          );
           break;
       }
     }

@@ -8,7 +8,8 @@ import { createLogger } from '@notify/logging';
 import { DATABASE, EVENT_STORE, startHttp } from '@notify/platform';
 import { Database } from '@notify/database';
 import { ProjectionRuntime } from '@notify/projection-runtime';
-import { createTestDatabase, testEnv, TestDatabase } from '@notify/testing';
+import { createTestDatabase, testEnv } from '@notify/testing';
+import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,8 @@ export interface HttpResult<T = any> {
 
 export interface TestApp {
   url: string;
+  /** The Postgres database the app runs on (backend postgres): start another app on it with `databaseUrl`. */
+  databaseUrl?: string;
   config: AppConfig;
   app: NestFastifyApplication;
   store: EventStore;
@@ -47,15 +50,30 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface StartTestAppOptions {
+  backend?: 'postgres' | 'embedded';
+  env?: Record<string, string>;
+  dataDir?: string;
+  /** Run on this existing Postgres database (a restart: pass the `databaseUrl` of an app closed before). */
+  databaseUrl?: string;
+  /** Leave the database in place on close, so another app can start on it (otherwise it is dropped). */
+  keepDatabase?: boolean;
+}
+
 /**
  * Starts api and worker in this process on a free port with a fresh database: a new database on
  * the configured Postgres server, or (backend 'embedded', or none configured) the embedded one.
+ * With `databaseUrl` it starts on that database instead, as a restarted worker would.
  */
-export async function startTestApp(options: { backend?: 'postgres' | 'embedded'; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestApp> {
-  const backend = options.backend ?? (testEnv.postgresUrl ? 'postgres' : 'embedded');
-  let db: TestDatabase | undefined;
+export async function startTestApp(options: StartTestAppOptions = {}): Promise<TestApp> {
+  const backend = options.databaseUrl ? 'postgres' : (options.backend ?? (testEnv.postgresUrl ? 'postgres' : 'embedded'));
+  let db: { url: string; release(): Promise<void>; drop(): Promise<void> } | undefined;
   let dataDir: string | undefined;
-  if (backend === 'postgres') db = await createTestDatabase('postgres', { migrate: false });
+  if (options.databaseUrl) db = { url: options.databaseUrl, release: async () => undefined, drop: () => dropDatabase(options.databaseUrl!) };
+  else if (backend === 'postgres') {
+    const created = await createTestDatabase('postgres', { migrate: false });
+    db = { url: created.url, release: () => created.database.close(), drop: () => created.close() };
+  }
   else dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'notify-e2e-')));
   const secretKey = `sk_test_${randomBytes(16).toString('hex')}`;
   const publishableKey = `pk_test_${randomBytes(16).toString('hex')}`;
@@ -88,6 +106,7 @@ export async function startTestApp(options: { backend?: 'postgres' | 'embedded';
 
   const testApp: TestApp = {
     url,
+    databaseUrl: db?.url,
     config,
     app,
     store,
@@ -131,11 +150,23 @@ export async function startTestApp(options: { backend?: 'postgres' | 'embedded';
     },
     async close() {
       await app.close();
-      await db?.close();
+      if (options.keepDatabase) await db?.release();
+      else await db?.drop();
       if (dataDir && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
   return testApp;
+}
+
+async function dropDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new Client({ connectionString: testEnv.postgresUrl ?? url });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 }
 
 async function waitForKey(url: string, key: string): Promise<void> {

@@ -129,6 +129,12 @@ export interface DeliveryFailure {
   code?: string;
   /** The provider's Retry-After, when it gave one. */
   retryAfterMs?: number;
+  /**
+   * A hard bounce reported synchronously: the recipient's mail server refused the address
+   * (SMTP 550, 551 or 553 in reply to RCPT TO). Bounces reported later (provider webhooks,
+   * non-delivery reports) never reach `send()`.
+   */
+  bounced?: boolean;
   targets?: DeliveryTargetResult[];
   invalidTokens?: string[];
   logs: DeliveryLogEntry[];

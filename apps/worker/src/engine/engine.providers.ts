@@ -18,6 +18,7 @@ import {
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { createDefaultRegistry } from '@notify/delivery';
 import { EventStore } from '@notify/eventstore';
+import { Logger, LOGGER } from '@notify/logging';
 import { ENGINE_LOOKUPS, EVENT_STORE } from '@notify/platform';
 import { TemplateEngine } from '@notify/templating';
 
@@ -48,8 +49,14 @@ export const engineProviders: Provider[] = [
   { provide: BatchCloser, inject: [EVENT_STORE], useFactory: (store: EventStore) => new BatchCloser(store) },
   {
     provide: DeliveryExecutor,
-    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG],
-    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig) =>
-      new DeliveryExecutor(store, lookups, createDefaultRegistry(), { maxAttempts: config.DELIVERY_MAX_ATTEMPTS, baseDelayMs: config.DELIVERY_RETRY_BASE_MS, maxDelayMs: config.DELIVERY_RETRY_MAX_MS, jitter: 0.2 }),
+    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, LOGGER],
+    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, logger: Logger) =>
+      new DeliveryExecutor(
+        store,
+        lookups,
+        createDefaultRegistry(),
+        { maxAttempts: config.DELIVERY_MAX_ATTEMPTS, baseDelayMs: config.DELIVERY_RETRY_BASE_MS, maxDelayMs: config.DELIVERY_RETRY_MAX_MS, jitter: 0.2 },
+        { concurrency: config.ENGINE_CONCURRENCY, onError: (err, messageId) => logger.error({ err, message_id: messageId }, 'a delivery outcome could not be recorded; its check timer settles it') },
+      ),
   },
 ];

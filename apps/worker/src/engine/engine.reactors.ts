@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { BatchCloser, DeliveryExecutor, Fanout, RunExecutor } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { RecordedEvent } from '@notify/eventstore';
@@ -59,11 +59,16 @@ export class BatchCloserReactor implements Reactor {
   }
 }
 
-/** Sends messages through their providers, and retries them when their retry timer fires. */
+/**
+ * Sends messages through their providers, retries them when their retry timer fires, settles
+ * attempts a stopped worker left unfinished when their check timer fires, and drops the push
+ * tokens an attempt found dead. On shutdown, calls in flight are abandoned unrecorded (see
+ * DeliveryExecutor.stop).
+ */
 @Injectable()
-export class DeliveryReactor implements Reactor {
+export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
   readonly name = 'engine-delivery';
-  readonly filter = { eventTypes: ['MessageCreated', 'TimerFired'], streamPrefixes: ['message-'] };
+  readonly filter = { eventTypes: ['MessageCreated', 'TimerFired', 'MessageDeliveryAttemptCompleted'], streamPrefixes: ['message-'] };
   readonly concurrency: number;
 
   constructor(
@@ -73,9 +78,17 @@ export class DeliveryReactor implements Reactor {
     this.concurrency = config.ENGINE_CONCURRENCY;
   }
 
+  beforeApplicationShutdown(): Promise<void> {
+    return this.delivery.stop();
+  }
+
   async handle(events: readonly RecordedEvent[]): Promise<void> {
     for (const event of events) {
       if (event.type === 'MessageCreated' && ['in_app_feed', 'in_app'].includes((event.data as { channel: { type: string } }).channel.type)) continue;
+      if (event.type === 'MessageDeliveryAttemptCompleted') {
+        await this.delivery.dropInvalidTokens(event);
+        continue;
+      }
       await this.delivery.handle(event.metadata.environment!, idOf(event.streamId), { type: event.type, timerId: (event.data as { timer_id?: string }).timer_id });
     }
   }

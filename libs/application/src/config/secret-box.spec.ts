@@ -1,6 +1,6 @@
 import { REDACTED } from '@notify/contracts';
 import { randomBytes } from 'node:crypto';
-import { redactSettings, sealSettings, SecretBox } from './secret-box';
+import { redactSettings, sealSettings, SecretBox, unsealValue } from './secret-box';
 
 describe('SecretBox', () => {
   const box = new SecretBox(randomBytes(32));
@@ -20,5 +20,17 @@ describe('SecretBox', () => {
     expect(box.open(sealed.api_key as never)).toBe('abc123abc123');
     expect(redactSettings(sealed)).toEqual({ api_key: REDACTED, from_address: 'a@b.c', auth_token: '{{ vars.twilio_token }}' });
     expect(sealSettings(box, { api_key: REDACTED }, sealed).api_key).toEqual(sealed.api_key);
+  });
+
+  it('seals nested credentials (SMTP auth, an FCM service account) and opens them again', () => {
+    const settings = { host: 'smtp.example', auth: { user: 'mailer', pass: 'pw-0123456789' }, service_account: { client_email: 'a@b.iam', private_key: 'PEM-0123456789' } };
+    const sealed = sealSettings(box, settings);
+    expect(JSON.stringify(sealed)).not.toContain('pw-0123456789');
+    expect(JSON.stringify(sealed)).not.toContain('PEM-0123456789');
+    expect(redactSettings(sealed)).toEqual({ host: 'smtp.example', auth: { user: 'mailer', pass: REDACTED }, service_account: { client_email: 'a@b.iam', private_key: REDACTED } });
+    expect(unsealValue(box, sealed)).toEqual(settings);
+    expect(sealSettings(box, { auth: { user: 'mailer', pass: REDACTED } }, sealed)).toEqual({ auth: sealed.auth });
+    const asString = sealSettings(box, { service_account: JSON.stringify(settings.service_account) });
+    expect(JSON.stringify(asString)).not.toContain('PEM-0123456789');
   });
 });

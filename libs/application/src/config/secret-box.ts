@@ -31,29 +31,38 @@ export class SecretBox {
 
 export const SECRET_BOX = Symbol('SECRET_BOX');
 
-/** Provider setting names that hold credentials. Liquid references (`{{ vars.x }}`) are not secrets themselves. */
-const SECRET_NAME = /(key|secret|token|password|passwd|credential|private|auth|signature|certificate)/i;
+/**
+ * Provider setting names that hold credentials. Liquid references (`{{ vars.x }}`) are not
+ * secrets themselves. `pass` is SMTP's `auth.pass`; `service_account` is FCM's key file, which a
+ * client may send as one JSON string.
+ */
+const SECRET_NAME = /(key|secret|token|password|passwd|credential|private|auth|signature|certificate|service_account|^pass$)/i;
 export const isSecretSetting = (name: string, value: unknown) => SECRET_NAME.test(name) && typeof value === 'string' && !/\{\{.*\}\}/s.test(value);
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !isSealed(v);
+
 /**
- * Seals the secret values of `settings`. A value sent back as the redaction marker keeps the
+ * Seals the secret values of `settings`, in nested objects too (SMTP `auth: {user, pass}`, an
+ * FCM service account given as an object). A value sent back as the redaction marker keeps the
  * secret stored before, so a client can write back what it read.
  */
 export function sealSettings(box: SecretBox, settings: Record<string, unknown>, previous: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(settings)) {
     if (value === REDACTED && previous[name] !== undefined) out[name] = previous[name];
+    else if (isPlainObject(value)) out[name] = sealSettings(box, value, isPlainObject(previous[name]) ? previous[name] : {});
     else out[name] = isSecretSetting(name, value) ? box.seal(value as string) : value;
   }
   return out;
 }
 
-/** What reads show: sealed values as the marker, everything else as it is. */
+/** What reads show: sealed values (at any depth) as the marker, everything else as it is. */
 export function redactSettings(settings: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, isSealed(v) ? REDACTED : v]));
+  return Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, isSealed(v) ? REDACTED : isPlainObject(v) ? redactSettings(v) : v]));
 }
 
 export const redactValue = (value: SecretValueT | null): string | null => (value === null ? null : isSealed(value) ? REDACTED : value);
 
-/** A stored value in clear: sealed secrets opened, anything else as it is. Only delivery calls this. */
-export const unsealValue = (box: SecretBox, value: unknown): unknown => (isSealed(value) ? box.open(value as SealedSecretT) : value);
+/** A stored value in clear: sealed secrets (at any depth) opened, anything else as it is. Only delivery calls this. */
+export const unsealValue = (box: SecretBox, value: unknown): unknown =>
+  isSealed(value) ? box.open(value as SealedSecretT) : isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unsealValue(box, v)])) : value;

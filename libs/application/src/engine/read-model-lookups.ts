@@ -96,8 +96,9 @@ export class ReadModelLookups implements EngineLookups {
     if (!channel) return undefined;
     const settings = channel.settings && {
       ...channel.settings,
-      // Provider credentials are sealed in the log and the read model; delivery needs them open.
-      provider_settings: Object.fromEntries(Object.entries(channel.settings.provider_settings).map(([k, v]) => [k, unsealValue(this.secrets, v)])),
+      // Credentials are sealed in the log and the read model; delivery needs them open.
+      channel_settings: unsealValue(this.secrets, channel.settings.channel_settings) as Record<string, unknown>,
+      provider_settings: unsealValue(this.secrets, channel.settings.provider_settings) as Record<string, unknown>,
     };
     return { id: channel.id, key: channel.key, type: channel.type, provider: channel.provider, settings };
   }

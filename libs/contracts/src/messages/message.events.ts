@@ -38,12 +38,17 @@ export const RenderedContent = z.discriminatedUnion('channel_type', [
     tokens: z.array(z.string()),
     title: z.string(),
     body: z.string(),
+    /** The template's payload_overrides, rendered: custom key/values the app receives. */
     data: z.record(z.string(), z.unknown()).nullable().optional(),
+    /** delivery_type `silent`: a data-only (background) notification. */
+    silent: z.boolean().optional(),
   }),
   z.object({
     channel_type: z.literal('chat'),
+    /** The recipient's connections, without their credentials (access tokens, webhook URLs' secret part). */
     connections: z.array(z.record(z.string(), z.unknown())),
     text: z.string(),
+    summary: z.string().nullable().optional(),
     blocks: z.array(z.unknown()).nullable().optional(),
     json: z.record(z.string(), z.unknown()).nullable().optional(),
   }),
@@ -111,6 +116,10 @@ export const MessageDeliveryAttemptCompleted = defineEvent(
     provider: z.string(),
     provider_message_id: z.string().nullable(),
     logs: z.array(DeliveryLogEntry),
+    /** Push: device tokens the provider reported gone; they are dropped from the recipient's channel data. */
+    invalid_tokens: z.array(z.string()).optional(),
+    /** Failed as a hard bounce the provider reported there and then (an SMTP server refusing the mailbox). */
+    bounced: z.boolean().optional(),
     completed_at: z.string(),
   }),
 );

@@ -1,5 +1,6 @@
-import { generateKeyPairSync, verify } from 'node:crypto';
-import { closedPort, json, leakedSecrets, startHttp2Peer, type Peer, type PeerResponse, type RecordedRequest } from '../../test/peers';
+import { generateKeyPairSync } from 'node:crypto';
+import { closedPort, json, leakedSecrets, startHttp2Peer, type Peer, type PeerResponse, type RecordedRequest } from '@notify/testing/peers';
+import { apnsProviderTokenProblem } from '@notify/testing/provider-peers';
 import type { DeliveryFailure, DeliveryRequest, DeliverySuccess, ProviderConfig } from '../types';
 import { ApnsProvider, stableUuid } from './apns.provider';
 
@@ -21,18 +22,6 @@ const request = (overrides: Partial<DeliveryRequest> = {}): DeliveryRequest => (
 
 const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 
-/** APNs checks the provider token: ES256 over header.claims with the key the team registered. */
-function providerTokenProblem(req: RecordedRequest): string | undefined {
-  const match = /^bearer (.+)$/.exec(req.headers.authorization ?? '');
-  if (!match) return 'MissingProviderToken';
-  const [header, claims, signature] = match[1].split('.');
-  const ok = verify('sha256', Buffer.from(`${header}.${claims}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
-  const h = decode(header);
-  const c = decode(claims);
-  if (!ok || h.alg !== 'ES256' || h.kid !== keyId || c.iss !== teamId || typeof c.iat !== 'number') return 'InvalidProviderToken';
-  return undefined;
-}
-
 describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
   let peer: Peer;
   let now: number;
@@ -50,7 +39,7 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
     provider = new ApnsProvider({ now: () => now });
     answerFor = () => ({ status: 200, text: '' });
     peer.respond = (req) => {
-      const problem = providerTokenProblem(req);
+      const problem = apnsProviderTokenProblem(req, { publicKey, keyId, teamId });
       if (problem) return { status: 403, json: { reason: problem } };
       const answer = answerFor(req.url.replace('/3/device/', ''));
       return { ...answer, headers: { 'apns-id': req.headers['apns-id'], ...answer.headers } };

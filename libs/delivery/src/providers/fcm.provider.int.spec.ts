@@ -1,5 +1,6 @@
-import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
-import { form, json, leakedSecrets, startHttpPeer, type Peer, type PeerResponse, type RecordedRequest } from '../../test/peers';
+import { generateKeyPairSync } from 'node:crypto';
+import { form, json, leakedSecrets, startHttpPeer, type Peer, type PeerResponse } from '@notify/testing/peers';
+import { fcmError, googleTokenEndpoint } from '@notify/testing/provider-peers';
 import type { DeliveryFailure, DeliveryRequest, DeliverySuccess, ProviderConfig } from '../types';
 import { FcmProvider } from './fcm.provider';
 
@@ -17,33 +18,6 @@ const request = (overrides: Partial<DeliveryRequest> = {}): DeliveryRequest => (
   channelData: { tokens: ['device-token-A'], devices: [{ token: 'device-token-B', locale: 'en' }] },
   content: { type: 'push', title: 'New comment', body: 'Charles replied', data: { comment_id: 'c-9', count: 3 } },
   ...overrides,
-});
-
-const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-
-/**
- * Google's token endpoint as far as it matters here: it verifies the JWT's RS256 signature with
- * the service account's public key and its claims, and hands out a bearer token.
- */
-function tokenEndpoint(req: RecordedRequest, tokenUrl: string, key: KeyObject, issued: string[], nowMs: number): PeerResponse {
-  const fields = form(req);
-  if (fields.grant_type !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return { status: 400, json: { error: 'unsupported_grant_type' } };
-  const [header, claims, signature] = fields.assertion.split('.');
-  const valid = verify('sha256', Buffer.from(`${header}.${claims}`), key, Buffer.from(signature, 'base64url'));
-  if (!valid) return { status: 400, json: { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' } };
-  const h = decode(header);
-  const c = decode(claims);
-  const now = Math.floor(nowMs / 1000);
-  const claimsOk = h.alg === 'RS256' && h.kid === 'key-1' && c.iss === clientEmail && c.aud === tokenUrl && c.scope === 'https://www.googleapis.com/auth/firebase.messaging' && c.exp - c.iat === 3600 && Math.abs(c.iat - now) < 60;
-  if (!claimsOk) return { status: 400, json: { error: 'invalid_grant', error_description: 'Invalid JWT claims.' } };
-  const accessToken = `ya29.${randomBytes(24).toString('hex')}`;
-  issued.push(accessToken);
-  return { status: 200, json: { access_token: accessToken, expires_in: 3599, token_type: 'Bearer' } };
-}
-
-const fcmError = (status: number, code: string, errorCode: string | undefined, message: string): PeerResponse => ({
-  status,
-  json: { error: { code: status, message, status: code, details: errorCode ? [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode }] : [] } },
 });
 
 describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
@@ -71,7 +45,7 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
     provider = new FcmProvider({ now: () => now });
     answerFor = () => ({ status: 200, json: { name: `projects/demo-project/messages/0:${Math.floor(Math.random() * 1e12)}` } });
     peer.respond = (req) => {
-      if (req.url === '/token') return tokenEndpoint(req, tokenUrl, publicKey, issued, now);
+      if (req.url === '/token') return googleTokenEndpoint(req, { tokenUrl, publicKey, clientEmail, keyId: 'key-1', issued, nowMs: now });
       if (req.headers.authorization !== `Bearer ${issued.at(-1)}`) return fcmError(401, 'UNAUTHENTICATED', undefined, 'Request had invalid authentication credentials.');
       return answerFor(json(req).message.token);
     };
@@ -217,7 +191,7 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
   });
 
   it('times out on an FCM endpoint that hangs (retryable)', async () => {
-    peer.respond = (req) => (req.url === '/token' ? tokenEndpoint(req, tokenUrl, publicKey, issued, now) : 'hang');
+    peer.respond = (req) => (req.url === '/token' ? googleTokenEndpoint(req, { tokenUrl, publicKey, clientEmail, keyId: 'key-1', issued, nowMs: now }) : 'hang');
     const result = await provider.send(request({ channelData: { tokens: ['device-token-A'] } }), { ...config, timeoutMs: 300 });
     expect(result).toMatchObject({ outcome: 'failed', retryable: true, code: 'timeout' });
   });

@@ -1,4 +1,5 @@
-import { closedPort, json, leakedSecrets, startHttpPeer, type Peer } from '../../test/peers';
+import { closedPort, json, leakedSecrets, startHttpPeer, type Peer } from '@notify/testing/peers';
+import { resendApi } from '@notify/testing/provider-peers';
 import { REDACTED } from '../support/redactor';
 import type { DeliveryRequest, ProviderConfig } from '../types';
 import { ResendProvider } from './resend.provider';
@@ -29,11 +30,7 @@ describe('ResendProvider against a local Resend-like API', () => {
   beforeEach(() => {
     peer.requests.length = 0;
     emailsByKey.clear();
-    peer.respond = (req) => {
-      const key = req.headers['idempotency-key'];
-      if (!emailsByKey.has(key)) emailsByKey.set(key, `4ef9a417-02e9-4d39-ad75-9611e0fcc33${emailsByKey.size}`);
-      return { status: 200, json: { id: emailsByKey.get(key) } };
-    };
+    peer.respond = resendApi(apiKey, emailsByKey);
     config = { provider: 'resend', channelType: 'email', baseUrl: peer.url, settings: { api_key: apiKey, from: 'Acme <onboarding@acme.example>' } };
   });
 

@@ -1,4 +1,4 @@
-import { json, leakedSecrets, startHttpPeer, type Peer, type PeerResponse } from '../../test/peers';
+import { json, leakedSecrets, startHttpPeer, type Peer, type PeerResponse } from '@notify/testing/peers';
 import type { DeliveryFailure, DeliveryRequest, DeliverySuccess, ProviderConfig } from '../types';
 import { SlackWebhookProvider } from './slack-webhook.provider';
 import { SlackProvider } from './slack.provider';

@@ -1,5 +1,5 @@
-import { closedPort, leakedSecrets, startSilentTcpPeer, startSmtpPeer, type SmtpPeer } from '../../test/peers';
-import type { DeliveryRequest, ProviderConfig } from '../types';
+import { closedPort, leakedSecrets, startSilentTcpPeer, startSmtpPeer, type SmtpPeer } from '@notify/testing/peers';
+import type { DeliveryFailure, DeliveryRequest, ProviderConfig } from '../types';
 import { SmtpProvider } from './smtp.provider';
 
 const user = 'mailer@example.com';
@@ -102,6 +102,14 @@ describe('SmtpProvider against a real SMTP server', () => {
     const result = await provider.send(request({ content: { type: 'email', subject: 's', text_body: 't' } }), config);
     expect(result).toMatchObject({ outcome: 'failed', retryable, code: `smtp_${code}` });
     expect(result.logs[0].response?.status).toBe(code);
+    // A mailbox refused at RCPT TO is a hard bounce; a temporary refusal is not.
+    expect((result as DeliveryFailure).bounced === true).toBe(!retryable);
+  });
+
+  it('does not call a refused login a bounce', async () => {
+    const result = await provider.send(request(), { ...config, settings: { ...config.settings, auth: { user, pass: 'wrong-again-1' } } });
+    expect(result).toMatchObject({ outcome: 'failed', code: 'smtp_535' });
+    expect((result as DeliveryFailure).bounced).toBeUndefined();
   });
 
   it('gives up at the deadline on a server that never greets (retryable)', async () => {

@@ -108,7 +108,8 @@ export class SmtpProvider extends BaseProvider<EmailContent> {
       });
       // SMTP reply codes say it: 4xx is a transient condition, 5xx a permanent one (RFC 5321 4.2.1).
       if (error.responseCode) {
-        return exchange.failed({ retryable: error.responseCode < 500, code: `smtp_${error.responseCode}`, reason });
+        const bounced = error.command === 'RCPT TO' && MAILBOX_REFUSED.has(error.responseCode);
+        return exchange.failed({ retryable: error.responseCode < 500, code: `smtp_${error.responseCode}`, reason, ...(bounced ? { bounced } : {}) });
       }
       const transient = TRANSIENT_CODES.has(error.code ?? '');
       return exchange.failed({ retryable: transient, code: transient ? 'network_error' : `smtp_${(error.code ?? 'error').toLowerCase()}`, reason });
@@ -117,6 +118,9 @@ export class SmtpProvider extends BaseProvider<EmailContent> {
     }
   }
 }
+
+/** Replies to RCPT TO that refuse the mailbox itself (RFC 5321 4.2.3): a hard bounce, reported there and then. */
+const MAILBOX_REFUSED = new Set([550, 551, 553]);
 
 function isPort(value: unknown): boolean {
   const n = typeof value === 'string' ? Number(value) : value;

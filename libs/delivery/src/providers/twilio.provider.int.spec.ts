@@ -1,4 +1,4 @@
-import { form, leakedSecrets, startHttpPeer, type Peer } from '../../test/peers';
+import { form, leakedSecrets, startHttpPeer, type Peer } from '@notify/testing/peers';
 import { REDACTED } from '../support/redactor';
 import type { DeliveryRequest, ProviderConfig } from '../types';
 import { TwilioProvider } from './twilio.provider';

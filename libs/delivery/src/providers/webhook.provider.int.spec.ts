@@ -1,23 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { closedPort, leakedSecrets, startHttpPeer, type Peer, type RecordedRequest } from '../../test/peers';
+import { closedPort, leakedSecrets, startHttpPeer, type Peer } from '@notify/testing/peers';
+import { webhookReceiverAccepts } from '@notify/testing/provider-peers';
 import type { DeliveryRequest, ProviderConfig, WebhookContent } from '../types';
 import { verifyWebhookSignature } from '../webhook-signature';
 import { WebhookProvider } from './webhook.provider';
 
 const signingSecret = 'whsec_5f4dcc3b5aa765d61d8327deb882cf99';
 const customerApiKey = 'cust-api-key-0c1d2e3f';
-
-/** What a receiver writes, from the README alone: no code of this library. */
-function receiverAccepts(req: RecordedRequest, secret: string, nowSeconds: number): boolean {
-  const header = req.headers['x-notify-signature'];
-  if (!header) return false;
-  const fields = Object.fromEntries(header.split(',').map((kv) => kv.split('=') as [string, string]));
-  const t = Number(fields.t);
-  if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > 300) return false;
-  const expected = createHmac('sha256', secret).update(`${fields.t}.${req.body}`).digest();
-  const given = Buffer.from(fields.v1 ?? '', 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 const content = (overrides: Partial<WebhookContent> = {}): WebhookContent => ({
   type: 'http',
@@ -75,16 +63,16 @@ describe('WebhookProvider against a local receiver', () => {
       'user-agent': 'notify-webhooks/1',
     });
     expect(received.headers['x-notify-signature']).toMatch(/^t=1772366400,v1=[0-9a-f]{64}$/);
-    expect(receiverAccepts(received, signingSecret, now / 1000 + 5)).toBe(true);
+    expect(webhookReceiverAccepts(received, signingSecret, now / 1000 + 5)).toBe(true);
     expect(verifyWebhookSignature(received.headers['x-notify-signature'], received.body, signingSecret, { nowSeconds: now / 1000 })).toEqual({ valid: true, timestamp: 1772366400 });
   });
 
   it('produces signatures a receiver rejects once the body, the secret or the clock is off', async () => {
     await provider.send(request(), config);
     const [received] = peer.requests;
-    expect(receiverAccepts({ ...received, body: received.body.replace('c-1', 'c-2') }, signingSecret, now / 1000)).toBe(false);
-    expect(receiverAccepts(received, 'whsec_another_secret', now / 1000)).toBe(false);
-    expect(receiverAccepts(received, signingSecret, now / 1000 + 301)).toBe(false);
+    expect(webhookReceiverAccepts({ ...received, body: received.body.replace('c-1', 'c-2') }, signingSecret, now / 1000)).toBe(false);
+    expect(webhookReceiverAccepts(received, 'whsec_another_secret', now / 1000)).toBe(false);
+    expect(webhookReceiverAccepts(received, signingSecret, now / 1000 + 301)).toBe(false);
   });
 
   it('keeps the idempotency key and re-signs with a fresh timestamp on a retry', async () => {
@@ -95,7 +83,7 @@ describe('WebhookProvider against a local receiver', () => {
     expect(second.headers['x-notify-idempotency-key']).toBe(first.headers['x-notify-idempotency-key']);
     expect(second.headers['x-notify-attempt']).toBe('2');
     expect(second.headers['x-notify-signature']).not.toBe(first.headers['x-notify-signature']);
-    expect(receiverAccepts(second, signingSecret, now / 1000)).toBe(true);
+    expect(webhookReceiverAccepts(second, signingSecret, now / 1000)).toBe(true);
   });
 
   it('sends no signature without a signing secret', async () => {
@@ -109,7 +97,7 @@ describe('WebhookProvider against a local receiver', () => {
     expect(received.method).toBe('PUT');
     expect(received.body).toBe('plain=text&a=1');
     expect(received.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(receiverAccepts(received, signingSecret, now / 1000)).toBe(true);
+    expect(webhookReceiverAccepts(received, signingSecret, now / 1000)).toBe(true);
   });
 
   it('sends GET without a body, signed over the empty body', async () => {
@@ -118,7 +106,7 @@ describe('WebhookProvider against a local receiver', () => {
     expect(received.method).toBe('GET');
     expect(received.body).toBe('');
     expect(received.headers['content-type']).toBeUndefined();
-    expect(receiverAccepts(received, signingSecret, now / 1000)).toBe(true);
+    expect(webhookReceiverAccepts(received, signingSecret, now / 1000)).toBe(true);
   });
 
   it('logs the exchange with the signing secret absent and secret headers redacted', async () => {

@@ -5,7 +5,11 @@ export type EngagementAction = 'seen' | 'unseen' | 'read' | 'unread' | 'archived
 export type MessageCommand =
   /** deliver: 'now' for in-app (no provider), 'provider' for external channels, 'sandbox' records not_sent. */
   | { type: 'CreateMessage'; message: MessageCreatedData; delivery: 'now' | 'provider' | 'sandbox'; now: string }
-  | { type: 'StartDeliveryAttempt'; attempt: number; now: string }
+  /**
+   * `checkAt`: when the attempt can no longer be in flight anywhere. A timer then checks that it
+   * finished; one that did not was interrupted (the worker stopped mid-call).
+   */
+  | { type: 'StartDeliveryAttempt'; attempt: number; now: string; checkAt: string }
   | {
       type: 'CompleteDeliveryAttempt';
       result: Omit<DeliveryAttemptCompletedData, 'message_id' | 'completed_at'>;

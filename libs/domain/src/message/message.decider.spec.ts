@@ -27,6 +27,8 @@ const message: MessageCreatedData = {
 };
 const created: MessageEvent = { type: 'MessageCreated', data: message };
 const started = (attempt: number): MessageEvent => ({ type: 'MessageDeliveryAttemptStarted', data: { message_id: id, attempt, started_at: t1 } });
+const t2 = '2026-01-01T00:01:22.000Z';
+const check = (attempt: number): MessageEvent => ({ type: 'TimerScheduled', data: { timer_id: `${id}:check:${attempt}`, fire_at: t2, purpose: 'delivery_check' } });
 const result = (attempt: number, outcome: 'sent' | 'failed' | 'delivered', retryable = false) => ({
   attempt,
   outcome,
@@ -51,16 +53,16 @@ describe('message decider: creation and delivery', () => {
     spec.given([created]).when({ type: 'CreateMessage', message, delivery: 'provider', now: t1 }).thenNothing();
   });
 
-  it('records an attempt before the provider is called, once per attempt number', () => {
-    spec.given([created]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1 }).then([started(1)]);
-    spec.given([created, started(1)]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1 }).thenNothing();
+  it('records an attempt before the provider is called, with the timer that checks it ended, once per attempt number', () => {
+    spec.given([created]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 }).then([started(1), check(1)]);
+    spec.given([created, started(1)]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 }).thenNothing();
   });
 
   it('marks sent on success and ignores a repeated completion', () => {
     const sent: MessageEvent = { type: 'MessageSent', data: { message_id: id, at: t1, attempt: 1, provider_message_id: 'p-1' } };
     spec.given([created, started(1)]).when({ type: 'CompleteDeliveryAttempt', result: result(1, 'sent'), retryAt: null, now: t1 }).then([completed(1, 'sent'), sent]);
     spec.given([created, started(1), completed(1, 'sent'), sent]).when({ type: 'CompleteDeliveryAttempt', result: result(1, 'sent'), retryAt: null, now: t1 }).thenNothing();
-    spec.given([created, started(1), completed(1, 'sent'), sent]).when({ type: 'StartDeliveryAttempt', attempt: 2, now: t1 }).thenNothing();
+    spec.given([created, started(1), completed(1, 'sent'), sent]).when({ type: 'StartDeliveryAttempt', attempt: 2, now: t1, checkAt: t2 }).thenNothing();
   });
 
   it('schedules a retry on a retryable failure, and gives up when told or when permanent', () => {
@@ -83,8 +85,19 @@ describe('message decider: creation and delivery', () => {
       .then([completed(1, 'failed', false), { type: 'MessageUndelivered', data: { message_id: id, at: t1, attempts: 1, reason: 'HTTP 503' } }]);
   });
 
+  it('records a bounce the provider reported at once, without a retry', () => {
+    const bounce = { ...result(1, 'failed', false), reason: 'smtp_550: mailbox unavailable', bounced: true };
+    spec
+      .given([created, started(1)])
+      .when({ type: 'CompleteDeliveryAttempt', result: bounce, retryAt: null, now: t1 })
+      .then([
+        { type: 'MessageDeliveryAttemptCompleted', data: { ...bounce, message_id: id, completed_at: t1 } },
+        { type: 'MessageBounced', data: { message_id: id, at: t1, reason: 'smtp_550: mailbox unavailable' } },
+      ]);
+  });
+
   it('refuses commands on a message that does not exist', () => {
-    spec.given([]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1 }).thenThrows('resource_missing');
+    spec.given([]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 }).thenThrows('resource_missing');
     spec.given([]).when({ type: 'Engage', action: 'seen', now: t1 }).thenThrows('resource_missing');
   });
 });

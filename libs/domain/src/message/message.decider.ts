@@ -91,7 +91,10 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
         requireExists(state);
         // A finished message, or an attempt already recorded, is not started again.
         if (FINAL.includes(state.status) || state.status === 'sent' || command.attempt <= state.attemptsStarted) return [];
-        return [{ type: 'MessageDeliveryAttemptStarted', data: { message_id: state.id!, attempt: command.attempt, started_at: command.now } }];
+        return [
+          { type: 'MessageDeliveryAttemptStarted', data: { message_id: state.id!, attempt: command.attempt, started_at: command.now } },
+          { type: 'TimerScheduled', data: { timer_id: checkTimerId(state.id!, command.attempt), fire_at: command.checkAt, purpose: 'delivery_check' } },
+        ];
       }
       case 'CompleteDeliveryAttempt': {
         requireExists(state);
@@ -104,6 +107,7 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
           return [completed, { type: 'MessageSent', data: { message_id: id, at: command.now, attempt: result.attempt, provider_message_id: result.provider_message_id } }];
         }
         const reason = result.reason ?? 'delivery failed';
+        if (result.bounced) return [completed, { type: 'MessageBounced', data: { message_id: id, at: command.now, reason } }];
         if (command.retryAt && result.retryable) {
           return [
             completed,
@@ -127,6 +131,14 @@ export const retryTimerId = (messageId: string, attempt: number) => `${messageId
 
 export function attemptOfTimer(timerId: string): number | undefined {
   const match = /:attempt:(\d+)$/.exec(timerId);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The timer that checks, once attempt `attempt` can no longer be in flight, that it finished. */
+export const checkTimerId = (messageId: string, attempt: number) => `${messageId}:check:${attempt}`;
+
+export function checkedAttemptOfTimer(timerId: string): number | undefined {
+  const match = /:check:(\d+)$/.exec(timerId);
   return match ? Number(match[1]) : undefined;
 }
 

@@ -28,7 +28,9 @@ export type AspectCommand =
   | { type: 'SetPreferenceSet'; preferenceSetId: string; request: PreferenceSetRequest; strategy: PersistenceStrategy; now: string }
   | { type: 'DeletePreferenceSet'; preferenceSetId: string; now: string }
   | { type: 'SetChannelData'; channel: ChannelInfo; data: Record<string, unknown>; now: string }
-  | { type: 'UnsetChannelData'; channelId: string; now: string };
+  | { type: 'UnsetChannelData'; channelId: string; now: string }
+  /** Push tokens a provider reported gone: dropped from `tokens` and `devices`, the rest kept. */
+  | { type: 'RemoveChannelDataTokens'; channelId: string; tokens: string[]; now: string };
 
 export const emptyAspects = (): RecipientAspects => ({ preferences: {}, channelData: {} });
 
@@ -79,7 +81,24 @@ export function decideAspect(recipient: RecipientRef, aspects: RecipientAspects,
     case 'UnsetChannelData':
       if (!aspects.channelData[command.channelId]) return [];
       return [{ type: 'ChannelDataUnset', data: { recipient, channel_id: command.channelId, unset_at: command.now } }];
+    case 'RemoveChannelDataTokens': {
+      const current = aspects.channelData[command.channelId];
+      if (!current) return [];
+      const data = withoutTokens(current.data, new Set(command.tokens));
+      if (sameJson(data, current.data)) return [];
+      return [{ type: 'ChannelDataSet', data: { recipient, channel_id: command.channelId, channel_type: current.channel_type, provider: current.provider, data, set_at: command.now } }];
+    }
   }
+}
+
+/** Push channel data without the given tokens, in `tokens` and in `devices`; other fields as they were. */
+function withoutTokens(data: Record<string, unknown>, gone: ReadonlySet<string>): Record<string, unknown> {
+  const out = { ...data };
+  if (Array.isArray(data.tokens)) out.tokens = data.tokens.filter((t) => !(typeof t === 'string' && gone.has(t)));
+  if (Array.isArray(data.devices)) {
+    out.devices = data.devices.filter((d) => !(typeof d === 'object' && d !== null && typeof (d as { token?: unknown }).token === 'string' && gone.has((d as { token: string }).token)));
+  }
+  return out;
 }
 
 /** Runs several aspect commands in order, each seeing the previous one's effect. */

@@ -56,6 +56,15 @@ describe('user decider: channel data and preferences', () => {
     spec.given([]).when({ type: 'UpdateUserAspects', userId: 'u1', commands: [{ type: 'UnsetChannelData', channelId: push.id, now }], now }).thenNothing();
   });
 
+  it('drops push tokens a provider reported gone, from tokens and devices, keeping the rest', () => {
+    const remove = (tokens: string[]) => ({ type: 'UpdateUserAspects' as const, userId: 'u1', commands: [{ type: 'RemoveChannelDataTokens' as const, channelId: push.id, tokens, now: later }], now: later });
+    const given = [identified(), channelData({ tokens: ['t1', 't2'], devices: [{ token: 't2', locale: 'en' }, { token: 't3', locale: 'fi' }] })];
+    spec.given(given).when(remove(['t2'])).then([channelData({ tokens: ['t1'], devices: [{ token: 't3', locale: 'fi' }] }, later)]);
+    spec.given(given).when(remove(['t9'])).thenNothing();
+    spec.given([identified()]).when(remove(['t1'])).thenNothing();
+    spec.given([]).when(remove(['t1'])).thenNothing();
+  });
+
   it('merges or replaces a preference set, and deletes it once', () => {
     const given = [identified(), prefs({ categories: { a: true }, channel_types: { email: false } })];
     spec

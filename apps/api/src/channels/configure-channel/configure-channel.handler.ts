@@ -14,7 +14,8 @@ import { ConfigureChannelCommand } from './configure-channel.command';
 
 /**
  * Configures a channel: name, provider, and settings per environment. Environments not named
- * keep their settings; secret provider settings are sealed before they reach the log.
+ * keep their settings; secret settings (provider settings, and channel settings such as a
+ * webhook's signing_secret) are sealed before they reach the log.
  */
 @CommandHandler(ConfigureChannelCommand)
 export class ConfigureChannelHandler implements ICommandHandler<ConfigureChannelCommand> {
@@ -43,7 +44,7 @@ export class ConfigureChannelHandler implements ICommandHandler<ConfigureChannel
       }
       const before = previous[env];
       settings[env] = {
-        channel_settings: given.channel_settings ?? before?.channel_settings ?? {},
+        channel_settings: given.channel_settings ? sealSettings(this.box, given.channel_settings, before?.channel_settings) : (before?.channel_settings ?? {}),
         provider_settings: given.provider_settings ? sealSettings(this.box, given.provider_settings, before?.provider_settings) : (before?.provider_settings ?? {}),
         is_sandbox: given.is_sandbox ?? before?.is_sandbox ?? false,
       };

@@ -1,32 +1,43 @@
-import type { RenderedContentT } from '@notify/contracts';
+import { REDACTED, type RenderedContentT } from '@notify/contracts';
 import { renderMarkdown, TemplateContext, TemplateEngine, TemplateResources } from '@notify/templating';
 
 export type Destination = Record<string, unknown>;
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
 /**
- * Where a message goes, taken from the recipient and its channel data; null with a reason when
- * the recipient cannot be reached on this channel.
+ * Where a message goes, taken from the recipient and its channel data; a reason instead when the
+ * recipient cannot be reached on this channel. `settings` are the channel's settings with the
+ * step's overrides: an email `to_address` or an SMS `to_number` stands in for the recipient's own.
  */
-export function destinationFor(channelType: string, provider: string, recipient: Record<string, unknown>, channelData: Record<string, unknown> | undefined): { destination: Destination } | { missing: string } {
+export function destinationFor(
+  channelType: string,
+  provider: string,
+  recipient: Record<string, unknown>,
+  channelData: Record<string, unknown> | undefined,
+  settings: { to_address?: unknown; to_number?: unknown } = {},
+): { destination: Destination } | { missing: string } {
   switch (channelType) {
     case 'in_app_feed':
     case 'in_app':
       return { destination: {} };
     case 'email':
-      return typeof recipient.email === 'string' && recipient.email ? { destination: { email: recipient.email } } : { missing: 'recipient_missing_email' };
+      if (nonEmpty(settings.to_address)) return { destination: {} };
+      return nonEmpty(recipient.email) ? { destination: { email: recipient.email } } : { missing: 'recipient_missing_email' };
     case 'sms':
-      return typeof recipient.phone_number === 'string' && recipient.phone_number ? { destination: { phone_number: recipient.phone_number } } : { missing: 'recipient_missing_phone_number' };
+      if (nonEmpty(settings.to_number)) return { destination: {} };
+      return nonEmpty(recipient.phone_number) ? { destination: { phone_number: recipient.phone_number } } : { missing: 'recipient_missing_phone_number' };
     case 'push': {
       const tokens = [
-        ...((channelData?.tokens as string[] | undefined) ?? []),
-        ...(((channelData?.devices as { token?: string }[] | undefined) ?? []).map((d) => d.token).filter((t): t is string => typeof t === 'string')),
+        ...((channelData?.tokens as unknown[] | undefined) ?? []).filter(nonEmpty),
+        ...((channelData?.devices as unknown[] | undefined) ?? []).map((d) => (isRecord(d) ? d.token : undefined)).filter(nonEmpty),
       ];
       return tokens.length ? { destination: { tokens: [...new Set(tokens)] } } : { missing: 'recipient_missing_push_tokens' };
     }
     case 'chat': {
-      const connections = (channelData?.connections as Record<string, unknown>[] | undefined) ?? [];
-      if (connections.length) return { destination: { connections } };
-      return provider === 'slack' && typeof channelData?.token === 'object' ? { destination: { connections: [] } } : { missing: 'recipient_missing_chat_connections' };
+      const connections = ((channelData?.connections as unknown[] | undefined) ?? []).filter(isRecord).filter((c) => reachableBy(provider, c));
+      return connections.length ? { destination: { connections: connections.map(withoutCredentials) } } : { missing: 'recipient_missing_chat_connections' };
     }
     case 'http':
       return { destination: {} };
@@ -35,24 +46,74 @@ export function destinationFor(channelType: string, provider: string, recipient:
   }
 }
 
+/** A connection the provider can post to: an incoming webhook for `slack-webhook`, a channel or user for `slack`. */
+function reachableBy(provider: string, connection: Record<string, unknown>): boolean {
+  const webhook = isRecord(connection.incoming_webhook) && nonEmpty(connection.incoming_webhook.url);
+  if (provider === 'slack-webhook') return webhook;
+  if (provider === 'slack') return !webhook && (nonEmpty(connection.channel_id) || nonEmpty(connection.user_id));
+  return true;
+}
+
+/**
+ * A connection as the message records it: no access token, and an incoming webhook URL without
+ * its last path segment (Slack's secret). Delivery reads the channel data itself.
+ */
+function withoutCredentials(connection: Record<string, unknown>): Record<string, unknown> {
+  const { access_token: _token, incoming_webhook: webhook, ...rest } = connection;
+  if (!isRecord(webhook)) return { ...rest, ...('access_token' in connection ? { access_token: null } : {}) };
+  let url = REDACTED;
+  try {
+    const parsed = new URL(String(webhook.url));
+    url = `${parsed.origin}${parsed.pathname.replace(/\/[^/]*$/, '')}/${REDACTED}`;
+  } catch {
+    // not a URL: nothing of it is shown
+  }
+  return { ...rest, incoming_webhook: { url } };
+}
+
+/** `Name <address>`, quoting a name that needs it. */
+function mailbox(name: string, address: string): string {
+  if (!name) return address;
+  return /[",;:<>@()[\]\\]/.test(name) ? `"${name.replace(/(["\\])/g, '\\$1')}" <${address}>` : `${name} <${address}>`;
+}
+
 type Rendered = { ok: true; content: RenderedContentT } | { ok: false; reason: string };
 
-/** Renders a channel step's template into the message content for its channel type. */
+/**
+ * Renders a channel step's template into the message content for its channel type.
+ * `channel.settings` are the channel's settings in this environment with the step's
+ * `channel_overrides` over them; their Liquid (email addresses) is rendered too.
+ * `channel.defaultFrom` is the provider's `from` setting, for an email channel without a `from_address`.
+ */
 export async function renderChannelContent(
   engine: TemplateEngine,
-  channel: { type: string; settings: Record<string, unknown> },
+  channel: { type: string; settings: Record<string, unknown>; defaultFrom?: string | null },
   template: Record<string, unknown>,
   destination: Destination,
   context: TemplateContext,
   resources: TemplateResources,
 ): Promise<Rendered> {
   const fail = (field: string, message: string): { ok: false; reason: string } => ({ ok: false, reason: `template_render_error: ${field}: ${message}` });
-  const text = async (field: string, escape: 'html' | 'none' = 'none'): Promise<{ ok: true; value: string } | { ok: false; reason: string }> => {
-    const source = template[field];
+  const liquid = async (field: string, source: unknown, escape: 'html' | 'none' = 'none'): Promise<{ ok: true; value: string } | { ok: false; reason: string }> => {
     if (source === undefined || source === null) return { ok: true, value: '' };
     const result = await engine.render(String(source), context, resources, { escape });
     return result.ok ? { ok: true, value: result.output } : fail(field, result.error.message);
   };
+  const text = (field: string, escape: 'html' | 'none' = 'none') => liquid(field, template[field], escape);
+  /** A JSON template (push payload_overrides, chat json_body): rendered, then parsed to an object. */
+  const jsonObject = async (field: string, source: unknown): Promise<{ ok: true; value: Record<string, unknown> | null } | { ok: false; reason: string }> => {
+    const rendered = await liquid(field, source);
+    if (!rendered.ok) return rendered;
+    if (!rendered.value.trim()) return { ok: true, value: null };
+    try {
+      const parsed: unknown = JSON.parse(rendered.value);
+      return isRecord(parsed) ? { ok: true, value: parsed } : fail(field, 'must render to a JSON object');
+    } catch (error) {
+      return fail(field, `is not valid JSON after rendering: ${(error as Error).message}`);
+    }
+  };
+  const templateSettings = (isRecord(template.settings) ? template.settings : {}) as Record<string, unknown>;
+
   switch (channel.type) {
     case 'in_app':
     case 'in_app_feed': {
@@ -74,44 +135,66 @@ export async function renderChannelContent(
       return { ok: true, content: { channel_type: 'in_app_feed', blocks, action_url: actionUrl.value || null } };
     }
     case 'email': {
-      const settings = (template.settings ?? {}) as { layout_key?: string | null; pre_content?: string | null };
       const email = await engine.renderEmail(
-        { layoutKey: settings.layout_key, subject: String(template.subject ?? ''), html: String(template.html_body ?? ''), text: (template.text_body as string | null) ?? null, precontent: settings.pre_content },
+        {
+          layoutKey: templateSettings.layout_key as string | null | undefined,
+          subject: String(template.subject ?? ''),
+          html: String(template.html_body ?? ''),
+          text: (template.text_body as string | null) ?? null,
+          precontent: templateSettings.pre_content as string | null | undefined,
+        },
         context,
         resources,
       );
       if (!email.ok) return fail(email.error.field ?? 'email', email.error.message);
-      const from = channel.settings.from_address ? (channel.settings.from_name ? `${channel.settings.from_name} <${channel.settings.from_address}>` : String(channel.settings.from_address)) : null;
+      // Addresses in the channel settings may use Liquid (a tenant's sender, a per-recipient reply-to).
+      const addresses: Record<string, string> = {};
+      for (const name of ['from_address', 'from_name', 'reply_to_address', 'cc_address', 'bcc_address', 'to_address']) {
+        const value = await liquid(`channel_settings.${name}`, channel.settings[name]);
+        if (!value.ok) return value;
+        addresses[name] = value.value.trim();
+      }
+      const from = addresses.from_address ? mailbox(addresses.from_name, addresses.from_address) : (channel.defaultFrom ?? null);
       return {
         ok: true,
-        content: { channel_type: 'email', from, to: String(destination.email), reply_to: (channel.settings.reply_to_address as string | undefined) ?? null, subject: email.subject, html_body: email.html, text_body: email.text },
+        content: {
+          channel_type: 'email',
+          from,
+          to: addresses.to_address || String(destination.email),
+          cc: addresses.cc_address || null,
+          bcc: addresses.bcc_address || null,
+          reply_to: addresses.reply_to_address || null,
+          subject: email.subject,
+          html_body: email.html,
+          text_body: email.text,
+        },
       };
     }
     case 'sms': {
       const body = await text('text_body');
-      return body.ok ? { ok: true, content: { channel_type: 'sms', to: String(destination.phone_number), body: body.value } } : body;
+      if (!body.ok) return body;
+      const to = await liquid('settings.to_number', templateSettings.to_number ?? channel.settings.to_number);
+      if (!to.ok) return to;
+      return { ok: true, content: { channel_type: 'sms', to: to.value.trim() || String(destination.phone_number), body: body.value } };
     }
     case 'push': {
+      const silent = templateSettings.delivery_type === 'silent';
       const title = await text('title');
       if (!title.ok) return title;
       const body = await text('text_body');
       if (!body.ok) return body;
-      return { ok: true, content: { channel_type: 'push', tokens: destination.tokens as string[], title: title.value, body: body.value, data: null } };
+      const data = await jsonObject('settings.payload_overrides', templateSettings.payload_overrides);
+      if (!data.ok) return data;
+      return { ok: true, content: { channel_type: 'push', tokens: destination.tokens as string[], title: title.value, body: body.value, data: data.value, ...(silent ? { silent: true } : {}) } };
     }
     case 'chat': {
       const body = await text('markdown_body');
       if (!body.ok) return body;
-      const json = await text('json_body');
+      const summary = await text('summary');
+      if (!summary.ok) return summary;
+      const json = await jsonObject('json_body', template.json_body);
       if (!json.ok) return json;
-      let parsed: Record<string, unknown> | null = null;
-      if (json.value.trim()) {
-        try {
-          parsed = JSON.parse(json.value) as Record<string, unknown>;
-        } catch (error) {
-          return fail('json_body', `is not valid JSON after rendering: ${(error as Error).message}`);
-        }
-      }
-      return { ok: true, content: { channel_type: 'chat', connections: destination.connections as Record<string, unknown>[], text: body.value, json: parsed } };
+      return { ok: true, content: { channel_type: 'chat', connections: destination.connections as Record<string, unknown>[], text: body.value, summary: summary.value || null, json: json.value } };
     }
     case 'http': {
       const url = await text('url');
@@ -120,15 +203,15 @@ export async function renderChannelContent(
       if (!body.ok) return body;
       const headers: Record<string, string> = {};
       for (const h of (template.headers as { key: string; value: string }[] | undefined) ?? []) {
-        const v = await engine.render(h.value, context, resources);
-        if (!v.ok) return fail(`headers.${h.key}`, v.error.message);
-        headers[h.key] = v.output;
+        const v = await liquid(`headers.${h.key}`, h.value);
+        if (!v.ok) return v;
+        headers[h.key] = v.value;
       }
       const query: Record<string, string> = {};
       for (const q of (template.query_params as { key: string; value: string }[] | undefined) ?? []) {
-        const v = await engine.render(q.value, context, resources);
-        if (!v.ok) return fail(`query_params.${q.key}`, v.error.message);
-        query[q.key] = v.output;
+        const v = await liquid(`query_params.${q.key}`, q.value);
+        if (!v.ok) return v;
+        query[q.key] = v.value;
       }
       return { ok: true, content: { channel_type: 'http', url: url.value, method: String(template.method ?? 'post').toUpperCase(), headers, query, body: body.value || null } };
     }

@@ -11,6 +11,7 @@ interface ChannelStepDef {
   channel_key?: string | null;
   channel_group_key?: string | null;
   template?: Record<string, unknown>;
+  channel_overrides?: Record<string, unknown> | null;
   send_windows?: SendWindow[] | null;
 }
 
@@ -47,7 +48,9 @@ export class ChannelStep implements StepHandler {
 
     const needsData = channel.type === 'push' || channel.type === 'chat';
     const channelData = needsData ? await lookups.channelData(ctx.environment, run.recipient, channel.id) : undefined;
-    const destination = destinationFor(channel.type, channel.provider, recipient.properties, channelData);
+    const channelSettings = { ...(channel.settings?.channel_settings ?? {}), ...(step.channel_overrides ?? {}) };
+    const templateSettings = (step.template?.settings ?? {}) as { to_number?: unknown };
+    const destination = destinationFor(channel.type, channel.provider, recipient.properties, channelData, { to_address: channelSettings.to_address, to_number: templateSettings.to_number ?? channelSettings.to_number });
     if ('missing' in destination) return { flow: 'continue', status: 'skipped', reason: destination.missing, output: { channel_id: channel.id } };
 
     const sendAt = nextSendTime(step.send_windows, recipient.properties.timezone as string | undefined, ctx.now);
@@ -69,7 +72,7 @@ export class ChannelStep implements StepHandler {
     };
     const rendered = await renderChannelContent(
       ctx.deps.templates,
-      { type: channel.type, settings: channel.settings?.channel_settings ?? {} },
+      { type: channel.type, settings: channelSettings, defaultFrom: typeof channel.settings?.provider_settings.from === 'string' ? channel.settings.provider_settings.from : null },
       step.template ?? {},
       destination.destination,
       context,
@@ -83,7 +86,7 @@ export class ChannelStep implements StepHandler {
       message_id: messageId,
       channel: { id: channel.id, key: channel.key, type: channel.type, provider: channel.provider },
       recipient: run.recipient,
-      recipient_snapshot: destination.destination,
+      recipient_snapshot: snapshotOf(rendered.content, destination.destination),
       workflow: { key: workflow.key, categories: workflow.categories, version: workflow.version },
       workflow_run_id: run.workflow_run_id,
       workflow_recipient_run_id: run.run_id,
@@ -131,4 +134,11 @@ export class ChannelStep implements StepHandler {
     }
     return undefined;
   }
+}
+
+/** What the message went to: the address it was rendered for (an override included), or the tokens and connections. */
+function snapshotOf(content: MessageCreatedData['content'], destination: Record<string, unknown>): Record<string, unknown> {
+  if (content.channel_type === 'email') return { email: content.to };
+  if (content.channel_type === 'sms') return { phone_number: content.to };
+  return destination;
 }

@@ -1,0 +1,131 @@
+import { createHmac, randomBytes, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { form, json, type PeerResponse, type RecordedRequest } from './peers';
+
+/**
+ * How the providers' APIs answer, as far as the delivery tests need: shared by the provider
+ * library's integration tests and the engine's end-to-end tests, which point real providers at
+ * local peers built with `startHttpPeer` / `startHttp2Peer` and one of these answers.
+ */
+
+const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+
+export interface GoogleTokenCheck {
+  /** The token endpoint's own URL: the JWT's `aud`. */
+  tokenUrl: string;
+  publicKey: KeyObject;
+  clientEmail: string;
+  keyId: string;
+  /** Access tokens handed out, in order. */
+  issued: string[];
+  nowMs?: number;
+}
+
+/**
+ * Google's OAuth2 token endpoint: verifies the JWT bearer assertion (RS256 with the service
+ * account's public key, its claims) and hands out an access token.
+ */
+export function googleTokenEndpoint(req: RecordedRequest, check: GoogleTokenCheck): PeerResponse {
+  const fields = form(req);
+  if (fields.grant_type !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return { status: 400, json: { error: 'unsupported_grant_type' } };
+  const [header, claims, signature] = (fields.assertion ?? '').split('.');
+  const valid = !!signature && verify('sha256', Buffer.from(`${header}.${claims}`), check.publicKey, Buffer.from(signature, 'base64url'));
+  if (!valid) return { status: 400, json: { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' } };
+  const h = decode(header);
+  const c = decode(claims);
+  const now = Math.floor((check.nowMs ?? Date.now()) / 1000);
+  const claimsOk =
+    h.alg === 'RS256' &&
+    h.kid === check.keyId &&
+    c.iss === check.clientEmail &&
+    c.aud === check.tokenUrl &&
+    c.scope === 'https://www.googleapis.com/auth/firebase.messaging' &&
+    c.exp - c.iat === 3600 &&
+    Math.abs(c.iat - now) < 60;
+  if (!claimsOk) return { status: 400, json: { error: 'invalid_grant', error_description: 'Invalid JWT claims.' } };
+  const accessToken = `ya29.${randomBytes(24).toString('hex')}`;
+  check.issued.push(accessToken);
+  return { status: 200, json: { access_token: accessToken, expires_in: 3599, token_type: 'Bearer' } };
+}
+
+/** An FCM v1 error body. */
+export const fcmError = (status: number, code: string, errorCode: string | undefined, message: string): PeerResponse => ({
+  status,
+  json: { error: { code: status, message, status: code, details: errorCode ? [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode }] : [] } },
+});
+
+export const fcmSent = (projectId: string): PeerResponse => ({ status: 200, json: { name: `projects/${projectId}/messages/0:${Math.floor(Math.random() * 1e12)}` } });
+
+/**
+ * One HTTP server playing Google's token endpoint (at `/token`) and FCM v1: a send needs the
+ * last access token issued; `answerFor(token)` decides the answer for each device token.
+ */
+export function fcmApi(check: Omit<GoogleTokenCheck, 'nowMs'> & { now?: () => number; answerFor: (token: string) => PeerResponse }): (req: RecordedRequest) => PeerResponse {
+  return (req) => {
+    if (req.url === '/token') return googleTokenEndpoint(req, { ...check, nowMs: check.now?.() });
+    if (req.headers.authorization !== `Bearer ${check.issued.at(-1)}`) return fcmError(401, 'UNAUTHENTICATED', undefined, 'Request had invalid authentication credentials.');
+    return check.answerFor(json(req).message.token);
+  };
+}
+
+/** APNs checks the provider token: ES256 over header.claims with the key the team registered. */
+export function apnsProviderTokenProblem(req: RecordedRequest, check: { publicKey: KeyObject; keyId: string; teamId: string }): string | undefined {
+  const match = /^bearer (.+)$/.exec(req.headers.authorization ?? '');
+  if (!match) return 'MissingProviderToken';
+  const [header, claims, signature] = match[1].split('.');
+  const ok = !!signature && verify('sha256', Buffer.from(`${header}.${claims}`), { key: check.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  if (!ok) return 'InvalidProviderToken';
+  const h = decode(header);
+  const c = decode(claims);
+  if (h.alg !== 'ES256' || h.kid !== check.keyId || c.iss !== check.teamId || typeof c.iat !== 'number') return 'InvalidProviderToken';
+  return undefined;
+}
+
+/** APNs over HTTP/2: checks the provider token, echoes `apns-id`; `answerFor(deviceToken)` decides. */
+export function apnsApi(check: { publicKey: KeyObject; keyId: string; teamId: string; answerFor: (token: string) => PeerResponse }): (req: RecordedRequest) => PeerResponse {
+  return (req) => {
+    const problem = apnsProviderTokenProblem(req, check);
+    if (problem) return { status: 403, json: { reason: problem } };
+    const answer = check.answerFor(req.url.replace('/3/device/', ''));
+    return { ...answer, headers: { 'apns-id': req.headers['apns-id'], ...answer.headers } };
+  };
+}
+
+/** Resend's POST /emails: one email per Idempotency-Key, the first email's id for every repeat. */
+export function resendApi(apiKey: string, emailsByKey = new Map<string, string>()): (req: RecordedRequest) => PeerResponse {
+  return (req) => {
+    if (req.headers.authorization !== `Bearer ${apiKey}`) return { status: 401, json: { statusCode: 401, name: 'validation_error', message: 'API key is invalid' } };
+    const key = req.headers['idempotency-key'] ?? randomBytes(8).toString('hex');
+    if (!emailsByKey.has(key)) emailsByKey.set(key, `4ef9a417-02e9-4d39-ad75-9611e0fcc33${emailsByKey.size}`);
+    return { status: 200, json: { id: emailsByKey.get(key) } };
+  };
+}
+
+/** Twilio's Messages resource: 201 with a message SID, echoing the form. */
+export function twilioMessageCreated(req: RecordedRequest): PeerResponse {
+  const fields = form(req);
+  return {
+    status: 201,
+    json: { sid: `SM${randomBytes(16).toString('hex')}`, status: 'queued', to: fields.To, from: fields.From ?? null, messaging_service_sid: fields.MessagingServiceSid ?? null, body: fields.Body, num_segments: '1', error_code: null },
+  };
+}
+
+/** Slack's chat.postMessage: ok with a `ts` per post. */
+export function slackPosted(req: RecordedRequest): PeerResponse {
+  const channel = json(req).channel;
+  return { status: 200, json: { ok: true, channel, ts: `${Math.floor(Date.now() / 1000)}.${randomBytes(3).toString('hex')}`, message: { text: json(req).text ?? '' } } };
+}
+
+/**
+ * What a webhook receiver does, written from the delivery README alone: checks
+ * `x-notify-signature` (t, v1 = HMAC-SHA256 of "<t>.<raw body>") within five minutes.
+ */
+export function webhookReceiverAccepts(req: RecordedRequest, secret: string, nowSeconds = Date.now() / 1000): boolean {
+  const header = req.headers['x-notify-signature'];
+  if (!header) return false;
+  const fields = Object.fromEntries(header.split(',').map((kv) => kv.split('=') as [string, string]));
+  const t = Number(fields.t);
+  if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > 300) return false;
+  const expected = createHmac('sha256', secret).update(`${fields.t}.${req.body}`).digest();
+  const given = Buffer.from(fields.v1 ?? '', 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,114 @@
+import { startHttpPeer, type Peer, type PeerResponse, type RecordedRequest } from '@notify/testing/peers';
+import { resendApi, twilioMessageCreated } from '@notify/testing/provider-peers';
+import { eventually, messageEvents, messageOf, messageStreamTypes, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
+import { startTestApp, TestApp } from '../../support/test-app';
+
+/**
+ * The worker stopped at awkward moments, then started again on the same database: nothing is
+ * lost and nothing is sent twice. Requests are counted at the peers.
+ */
+describe('delivery: worker restarts', () => {
+  let twilio: Peer;
+  let resend: Peer;
+  const apps: TestApp[] = [];
+  const resendKey = 're_restart_5e6f7a8b9c';
+  const secretsKey = 'ab'.repeat(32);
+
+  /** One app; with `databaseUrl` a restart on the database of an app closed before (which it drops when closed). */
+  const start = async (env: Record<string, string>, databaseUrl?: string) => {
+    const t = await startTestApp({ databaseUrl, keepDatabase: !databaseUrl, env: { SECRETS_KEY: secretsKey, DELIVERY_MAX_ATTEMPTS: '3', ...env } });
+    apps.push(t);
+    return t;
+  };
+  const stop = async (t: TestApp) => {
+    apps.splice(apps.indexOf(t), 1);
+    await t.close();
+  };
+  /** Answers the first request with `first`, every later one with `then`. */
+  const firstThen = (first: PeerResponse | 'hang', then: (req: RecordedRequest) => PeerResponse) => {
+    let seen = 0;
+    return (req: RecordedRequest) => (seen++ === 0 ? first : then(req));
+  };
+  const configure = async (t: TestApp) => {
+    // timeout_ms 3 s: long enough that a call held by a hanging peer is still in flight when the worker stops.
+    await putChannel(t, 'sms', { type: 'sms', provider: 'twilio', provider_settings: { account_sid: 'AC00000000000000000000000000000002', auth_token: 'tok-restart-5678', from: '+15005550006', base_url: twilio.url, timeout_ms: 3000 } });
+    await putChannel(t, 'mail', { type: 'email', provider: 'resend', provider_settings: { api_key: resendKey, base_url: resend.url, timeout_ms: 3000 }, channel_settings: { from_address: 'hi@acme.example' } });
+    await putWorkflow(t, 'sms-alert', [{ type: 'channel', ref: 'sms', channel_key: 'sms', template: { text_body: 'Alert' } }]);
+    await putWorkflow(t, 'mail-alert', [{ type: 'channel', ref: 'mail', channel_key: 'mail', template: { subject: 'Alert', html_body: '<p>Alert</p>', settings: {} } }]);
+    await t.knock().users.update('ada', { name: 'Ada', email: 'ada@example.org', phone_number: '+15558675310' });
+  };
+
+  beforeAll(async () => {
+    twilio = await startHttpPeer(twilioMessageCreated);
+    resend = await startHttpPeer(resendApi(resendKey));
+  });
+  beforeEach(() => {
+    twilio.requests.length = 0;
+    resend.requests.length = 0;
+  });
+  afterAll(async () => {
+    // Apps a failed test left running.
+    for (const t of apps) await t.close().catch(() => undefined);
+    await twilio?.close();
+    await resend?.close();
+  });
+
+  it('a retry whose timer was pending when the worker stopped happens once, after the restart', async () => {
+    twilio.respond = firstThen({ status: 503, json: { message: 'Service unavailable' } }, twilioMessageCreated);
+    const first = await start({ DELIVERY_RETRY_BASE_MS: '2500', DELIVERY_RETRY_MAX_MS: '5000' });
+    await configure(first);
+    const { workflow_run_id } = await first.knock().workflows.trigger('sms-alert', { recipients: ['ada'] });
+    const created = await messageOf(first, workflow_run_id, 'sms');
+    await messageWithStatus(first, created.id, ['delivery_attempted']);
+    await stop(first);
+    expect(twilio.requests).toHaveLength(1);
+
+    const second = await start({ DELIVERY_RETRY_BASE_MS: '2500', DELIVERY_RETRY_MAX_MS: '5000' }, first.databaseUrl);
+    const message = await messageWithStatus(second, created.id, ['sent', 'undelivered']);
+    expect(message).toMatchObject({ status: 'sent', attempts: 2 });
+    // A little longer: nothing else arrives.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(twilio.requests).toHaveLength(2);
+    const types = await messageStreamTypes(second, created.id);
+    expect(types.filter((type) => type === 'TimerFired')).toHaveLength(1);
+    expect(types.filter((type) => type === 'MessageDeliveryAttemptStarted')).toHaveLength(2);
+    expect((await messageEvents(second, created.id)).map((e) => e.type)).toEqual(['message.created', 'message.delivery_attempted', 'message.sent']);
+    await stop(second);
+  });
+
+  it('a call cut off by the stop is not repeated (undelivered: delivery_interrupted), unless the provider takes an idempotency key', async () => {
+    twilio.respond = firstThen('hang', twilioMessageCreated);
+    resend.respond = firstThen('hang', resendApi(resendKey));
+    const first = await start({ DELIVERY_RETRY_BASE_MS: '200', DELIVERY_RETRY_MAX_MS: '1000' });
+    await configure(first);
+    const sms = await first.knock().workflows.trigger('sms-alert', { recipients: ['ada'] });
+    const mail = await first.knock().workflows.trigger('mail-alert', { recipients: ['ada'] });
+    const smsId = (await messageOf(first, sms.workflow_run_id, 'sms')).id;
+    const mailId = (await messageOf(first, mail.workflow_run_id, 'mail')).id;
+    // Both calls reached their provider, which holds them.
+    await eventually(async () => twilio.requests.length === 1 && resend.requests.length === 1, 20_000, 'both providers to be called');
+    // Mid-call, the messages are still queued.
+    expect((await first.sql('SELECT status FROM rm_messages WHERE id = ANY($1)', [[smsId, mailId]])).map((r: { status: string }) => r.status)).toEqual(['queued', 'queued']);
+    await stop(first);
+
+    const second = await start({ DELIVERY_RETRY_BASE_MS: '200', DELIVERY_RETRY_MAX_MS: '1000' }, first.databaseUrl);
+    // Settled by the attempt's check timer, once the call could no longer be running anywhere.
+    const interrupted = await messageWithStatus(second, smsId, ['undelivered', 'sent', 'delivery_attempted'], 30_000);
+    expect(interrupted).toMatchObject({ status: 'undelivered', attempts: 1 });
+    expect(await messageStreamTypes(second, smsId)).toEqual(['MessageCreated', 'MessageDeliveryAttemptStarted', 'TimerScheduled', 'TimerFired', 'MessageDeliveryAttemptCompleted', 'MessageUndelivered']);
+    const undelivered = (await messageEvents(second, smsId)).find((e) => e.type === 'message.undelivered');
+    expect(undelivered?.data.reason).toMatch(/^delivery_interrupted/);
+
+    // Resend takes the key: the interrupted attempt is followed by a retry with the same key.
+    const repeated = await messageWithStatus(second, mailId, ['sent', 'undelivered'], 30_000);
+    expect(repeated).toMatchObject({ status: 'sent', attempts: 2 });
+    const mailEvents = await messageEvents(second, mailId);
+    expect(mailEvents.map((e) => e.type)).toEqual(['message.created', 'message.delivery_attempted', 'message.sent']);
+    expect(mailEvents[1].data.reason).toMatch(/^delivery_interrupted/);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(twilio.requests).toHaveLength(1);
+    expect(resend.requests).toHaveLength(2);
+    expect(resend.requests.map((r) => r.headers['idempotency-key'])).toEqual([mailId, mailId]);
+    await stop(second);
+  });
+});
