@@ -50,7 +50,7 @@ async function writeHistory(store: PostgresEventStore): Promise<string> {
       },
     });
     if (external) {
-      await apply(id, state, { type: 'StartDeliveryAttempt', attempt: 1, now: at(1) });
+      await apply(id, state, { type: 'StartDeliveryAttempt', attempt: 1, now: at(1), checkAt: at(25) });
       await apply(id, state, {
         type: 'CompleteDeliveryAttempt',
         result: { attempt: 1, outcome: i % 2 ? 'failed' : 'sent', retryable: true, reason: i % 2 ? 'HTTP 503' : null, provider: 'smtp', provider_message_id: null, logs: [{ request: { method: 'POST', url: 'x', headers: {}, body: null }, duration_ms: 3 }] },
