@@ -20,6 +20,7 @@ export class WorkflowRunsReadModel1763712006000 implements MigrationInterface {
         trigger_source       jsonb NOT NULL,
         cancellation_key     text,
         subscribed_to        jsonb,
+        trigger_position     text NOT NULL,
         inserted_at          timestamptz NOT NULL,
         updated_at           timestamptz NOT NULL,
         PRIMARY KEY (environment, id)

@@ -51,6 +51,7 @@ export const workflowRunsProjection: Projection = {
           trigger_source: run.trigger_source,
           cancellation_key: run.cancellation_key,
           subscribed_to: run.subscribed_to,
+          trigger_position: run.trigger_position,
           inserted_at: at,
         });
       }
@@ -66,11 +67,11 @@ export const workflowRunsProjection: Projection = {
     if (runs.length) {
       await tx.query(
         `INSERT INTO rm_workflow_recipient_runs (environment, id, workflow_run_id, workflow, recipient_type, recipient_id, recipient_collection, actor, tenant,
-           status, trigger_source, cancellation_key, subscribed_to, inserted_at, updated_at)
+           status, trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, updated_at)
          SELECT environment, id, workflow_run_id, workflow, recipient_type, recipient_id, recipient_collection, actor, tenant,
-           'queued', trigger_source, cancellation_key, subscribed_to, inserted_at, inserted_at
+           'queued', trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, inserted_at
          FROM jsonb_to_recordset($1::jsonb) AS r(environment text, id uuid, workflow_run_id uuid, workflow text, recipient_type text, recipient_id text,
-           recipient_collection text, actor jsonb, tenant text, trigger_source jsonb, cancellation_key text, subscribed_to jsonb, inserted_at timestamptz)
+           recipient_collection text, actor jsonb, tenant text, trigger_source jsonb, cancellation_key text, subscribed_to jsonb, trigger_position text, inserted_at timestamptz)
          ON CONFLICT (environment, id) DO NOTHING`,
         [JSON.stringify(runs)],
       );

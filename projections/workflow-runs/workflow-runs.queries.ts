@@ -127,22 +127,23 @@ export class WorkflowRunQueries {
   }
 
   /**
-   * The runs of a workflow and cancellation key that may still be cancelled (queued, processing,
-   * paused), optionally only those of the given recipients.
+   * The runs of a workflow and cancellation key triggered before `before` (a log position) that
+   * may still be cancelled (queued, processing, paused), optionally only the given recipients'.
    */
-  async cancellable(environment: string, workflow: string, cancellationKey: string, recipients: readonly RecipientRefT[] | null): Promise<CancellableRun[]> {
-    const params: unknown[] = [environment, workflow, cancellationKey];
+  async cancellable(environment: string, workflow: string, cancellationKey: string, recipients: readonly RecipientRefT[] | null, before: string): Promise<CancellableRun[]> {
+    const params: unknown[] = [environment, workflow, cancellationKey, before];
     let filter = '';
     if (recipients) {
       params.push(JSON.stringify(recipients.map((r) => ({ type: r.type, id: r.id, collection: r.type === 'object' ? r.collection : null }))));
       // A run fanned out from an object to one of its subscribers is the object's too.
-      filter = `AND EXISTS (SELECT 1 FROM jsonb_to_recordset($4::jsonb) AS x(type text, id text, collection text)
+      filter = `AND EXISTS (SELECT 1 FROM jsonb_to_recordset($5::jsonb) AS x(type text, id text, collection text)
         WHERE (x.type = r.recipient_type AND x.id = r.recipient_id AND x.collection IS NOT DISTINCT FROM r.recipient_collection)
            OR (x.type = 'object' AND r.subscribed_to->>'collection' = x.collection AND r.subscribed_to->>'id' = x.id))`;
     }
     const rows = await this.db.query<Pick<RunRow, 'id' | 'recipient_type' | 'recipient_id' | 'recipient_collection'>[]>(
       `SELECT r.id, r.recipient_type, r.recipient_id, r.recipient_collection FROM rm_workflow_recipient_runs r
-       WHERE r.environment = $1 AND r.workflow = $2 AND r.cancellation_key = $3 AND r.status IN ('queued', 'processing', 'paused') ${filter}`,
+       WHERE r.environment = $1 AND r.workflow = $2 AND r.cancellation_key = $3 AND r.status IN ('queued', 'processing', 'paused')
+         AND r.trigger_position COLLATE "C" < $4 ${filter}`,
       params,
     );
     return rows.map((r) => ({ id: r.id, recipient: r.recipient_type === 'user' ? { type: 'user', id: r.recipient_id } : { type: 'object', collection: r.recipient_collection!, id: r.recipient_id } }));

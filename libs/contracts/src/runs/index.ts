@@ -2,3 +2,4 @@ export * from './run.events';
 export * from './batch.events';
 export * from './trigger.routes';
 export * from './recipient-runs.routes';
+export * from './cancel.routes';
