@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpModule } from '@notify/http';
 import { ChannelsModule } from './channels/channels.module';
@@ -9,6 +10,7 @@ import { HealthController } from './system/health.controller';
 import { MetricsController } from './system/metrics.controller';
 import { OpenApiController } from './system/openapi.controller';
 import { StreamStatus } from './system/stream-status';
+import { IdempotencyInterceptor, idempotencyProviders } from './shared/idempotency.interceptor';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
@@ -23,7 +25,7 @@ export class ApiModule {
       module: ApiModule,
       imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule],
       controllers: [HealthController, MetricsController, OpenApiController],
-      providers: [BootstrapService, StreamStatus],
+      providers: [BootstrapService, StreamStatus, ...idempotencyProviders, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
     };
   }
 }

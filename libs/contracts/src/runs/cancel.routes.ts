@@ -23,5 +23,6 @@ export const cancelWorkflowRoute = defineRoute({
   rateTier: 5,
   params: WorkflowKeyPath,
   body: CancelWorkflowBody,
+  idempotent: true,
   response: null,
 });
