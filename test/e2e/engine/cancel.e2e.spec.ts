@@ -6,7 +6,7 @@ import { WorkflowRunQueries } from '@notify/projections/workflow-runs';
 import { schemaVersionOf } from '@notify/contracts';
 import { runStream } from '@notify/domain';
 import { timerFiredEventId } from '../../../apps/worker/src/timers/timer.service';
-import { activeWorkflow, eventually, feedStep, messagesOf, runsOf } from '../../support/engine';
+import { activeWorkflow, eventually, feedStep, messagesOf, runsOf } from '../../support/runs';
 import { rebuildAndCompare } from '../../support/rebuild';
 import { startTestApp, TestApp } from '../../support/test-app';
 

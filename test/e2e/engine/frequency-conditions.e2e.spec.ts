@@ -1,6 +1,6 @@
 import Knock from '@knocklabs/node';
 import { workflowRunStream } from '@notify/domain';
-import { activeWorkflow, eventually, feedStep, messagesOf, runsOf } from '../../support/engine';
+import { activeWorkflow, eventually, feedStep, messagesOf, runsOf } from '../../support/runs';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /** trigger_frequency (enforced by the fan-out) and workflow conditions (by the executor), per recipient. */

@@ -1,4 +1,4 @@
-import { activeWorkflow, feedStep } from '../../support/engine';
+import { activeWorkflow, feedStep } from '../../support/runs';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /** Idempotency-Key on the trigger and cancel endpoints (one interceptor, driven by the route contracts). */

@@ -2,7 +2,7 @@ import Knock from '@knocklabs/node';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { configureChannel } from '../../support/channels';
-import { activeWorkflow, eventually, feedStep } from '../../support/engine';
+import { activeWorkflow, eventually, feedStep } from '../../support/runs';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /** settings.sandbox_mode: messages are created not_sent and no provider is ever called. */

@@ -1,6 +1,6 @@
 import KnockMgmt from '@knocklabs/mgmt';
 import { workflowRunStream } from '@notify/domain';
-import { activeWorkflow, eventually, feedStep } from '../../../../test/support/engine';
+import { activeWorkflow, eventually, feedStep } from '../../../../test/support/runs';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** PUT /v1/workflows/{key}/run: test runs through @knocklabs/mgmt, executed by the engine like triggers. */
@@ -57,7 +57,10 @@ describe('test runs (management API)', () => {
 
   it('refuses unknown workflows, bad data, missing environments and API keys, writing nothing', async () => {
     const count = async () => Number((await t.sql("SELECT count(*) AS c FROM es_events WHERE event_type = 'WorkflowTriggered'"))[0].c);
+    // Saved with valid: false (its channel does not exist): a test run needs a valid workflow.
+    await mgmt.workflows.upsert('broken', { environment: 'development', workflow: { name: 'broken', steps: [feedStep('feed', { channel_key: 'no-such-channel' })] } as never });
     const before = await count();
+    expect((await t.http('PUT', '/v1/workflows/broken/run?environment=development', { key: t.serviceToken, body: { recipients: ['ada'] } })).body).toMatchObject({ code: 'workflow_inactive' });
     const run = (path: string, body: unknown, key: string | null = t.serviceToken) => t.http('PUT', path, { key, body });
     expect((await run('/v1/workflows/nope/run?environment=development', { recipients: ['ada'] })).body).toMatchObject({ code: 'workflow_missing', status: 404 });
     const bad = await run('/v1/workflows/rehearse/run?environment=development', { recipients: ['ada'], data: { topic: 7 } });

@@ -1,6 +1,6 @@
 import Knock from '@knocklabs/node';
 import { configureChannel } from '../../../../test/support/channels';
-import { activeWorkflow, eventually, feedStep } from '../../../../test/support/engine';
+import { activeWorkflow, eventually, feedStep } from '../../../../test/support/runs';
 import { rebuildAndCompare } from '../../../../test/support/rebuild';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 

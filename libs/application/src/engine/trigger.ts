@@ -17,8 +17,6 @@ export interface TriggerDeps {
 export interface TriggerOptions {
   workflowRunId?: string;
   source?: WorkflowTriggeredData['trigger_source'];
-  /** Test runs (management API) may run a valid workflow that is not active. */
-  allowInactive?: boolean;
 }
 
 const validators = new Map<string, ReturnType<typeof compileJsonSchema>>();
@@ -72,7 +70,7 @@ export async function triggerWorkflow(
 ): Promise<{ workflow_run_id: string; append: AppendResult }> {
   const workflow = await deps.lookups.workflow(environment, workflowKey);
   if (!workflow) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
-  if ((!workflow.active && !options.allowInactive) || !workflow.valid) throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
+  if (!workflow.active || !workflow.valid) throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
   const data = body.data ?? {};
   if (workflow.triggerDataSchema) {
     const errors = validateData(workflow.snapshot.version ?? workflowKey, workflow.triggerDataSchema, data);
