@@ -1,9 +1,9 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { Database } from '@notify/database';
-import { EventStore } from '@notify/eventstore';
+import { LogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
-import { DATABASE, EVENT_STORE } from '@notify/platform';
+import { DATABASE, LOG_READER } from '@notify/platform';
 import { RelayMapper } from '@notify/messaging';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { engineProviders } from './engine/engine.providers';
@@ -31,9 +31,9 @@ export class WorkerModule {
         { provide: REACTORS, inject: reactors, useFactory: (...instances: Reactor[]) => instances },
         {
           provide: ReactorRuntime,
-          inject: [EVENT_STORE, DATABASE, REACTORS, APP_CONFIG, LOGGER],
-          useFactory: (store: EventStore, database: Database, instances: Reactor[], config: AppConfig, logger: Logger) =>
-            new ReactorRuntime(store, database.dataSource, instances, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
+          inject: [LOG_READER, DATABASE, REACTORS, APP_CONFIG, LOGGER],
+          useFactory: (reader: LogReader, database: Database, instances: Reactor[], config: AppConfig, logger: Logger) =>
+            new ReactorRuntime(reader, database.dataSource, instances, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
         },
         ReactorWorker,
         TimerService,

@@ -57,6 +57,11 @@ function closeOnSignals(app: INestApplicationContext, logger: Logger): void {
     if (closing) process.exit(1);
     closing = true;
     logger.info({ signal }, 'shutting down');
+    // In-flight work is at-least-once and idempotent: never let a stuck close keep the process.
+    setTimeout(() => {
+      logger.error({ signal }, 'shutdown took longer than 15 s; exiting');
+      process.exit(1);
+    }, 15_000).unref();
     app
       .close()
       .then(() => process.exit(0))

@@ -2,14 +2,14 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import { AppConfig, ConfigModule } from '@notify/config';
 import { Database } from '@notify/database';
 import { ReadModelLookups, SecretBox } from '@notify/application';
-import { EventStore, EventStoreDbEventStore, PostgresEventStore } from '@notify/eventstore';
+import { EventStore, EventStoreDbEventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
 import { loadSecretBox, SECRET_BOX } from './secrets';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE } from './tokens';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LOG_READER } from './tokens';
 
 /**
  * The backends both roles share: the database (read models, and the log in the default mode),
@@ -21,6 +21,7 @@ import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE } from './tokens';
 export class CoreModule implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LOG_READER) private readonly reader: SharedLogReader,
     @Inject(DATABASE) private readonly database: Database,
   ) {}
 
@@ -53,21 +54,23 @@ export class CoreModule implements OnApplicationShutdown {
               ? EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
               : PostgresEventStore.create({ pool: database.pool, listenConnectionString: database.supportsNotify ? database.url : undefined }),
         },
+        { provide: LOG_READER, inject: [EVENT_STORE], useFactory: (store: EventStore) => new SharedLogReader(store) },
         {
           provide: ProjectionRuntime,
-          inject: [EVENT_STORE, DATABASE],
-          useFactory: (store: EventStore, database: Database) =>
-            new ProjectionRuntime(store, database.dataSource, allProjections, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
+          inject: [LOG_READER, DATABASE],
+          useFactory: (reader: SharedLogReader, database: Database) =>
+            new ProjectionRuntime(reader, database.dataSource, allProjections, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
         },
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
         { provide: ENGINE_LOOKUPS, inject: [DATABASE, SECRET_BOX], useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box) },
       ],
-      exports: [LOGGER, DATABASE, EVENT_STORE, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS],
+      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.reader.stop();
     await this.store.close();
     await this.database.close();
   }

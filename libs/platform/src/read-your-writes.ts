@@ -17,6 +17,18 @@ export class ReadYourWrites {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /** Several writes at once: waits until reads show all of them. */
+  async settleAll(writes: readonly { append: AppendResult; events: readonly { type: string }[] }[]): Promise<void> {
+    if (writes.length === 0) return;
+    const position = writes.map((w) => w.append.position).reduce((a, b) => (a > b ? a : b));
+    const caughtUp = await this.runtime.waitFor(
+      position,
+      writes.flatMap((w) => w.events.map((e) => ({ type: e.type, streamId: w.append.streamId }))),
+      this.config.READ_YOUR_WRITES_TIMEOUT_MS,
+    );
+    if (!caughtUp) this.logger.warn({ position, writes: writes.length }, 'read models did not catch up in time; is a worker running?');
+  }
+
   async settle(append: AppendResult | undefined, events: readonly { type: string }[]): Promise<void> {
     if (!append || events.length === 0) return;
     const caughtUp = await this.runtime.waitFor(

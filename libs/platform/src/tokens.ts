@@ -2,3 +2,5 @@ export const DATABASE = Symbol('DATABASE');
 export const EVENT_STORE = Symbol('EVENT_STORE');
 /** The workflow engine's reads (EngineLookups over the read models). */
 export const ENGINE_LOOKUPS = Symbol('ENGINE_LOOKUPS');
+/** The process's shared tail of the log (SharedLogReader), read by projections and reactors. */
+export const LOG_READER = Symbol('LOG_READER');

@@ -59,18 +59,18 @@ for (const backend of databaseBackends()) {
       const runtime = new ProjectionRuntime(store, db.database.dataSource, [environmentsProjection], { batchSize: 3 });
       await runtime.start();
       try {
+        let last = '';
         for (const slug of ['development', 'production']) {
-          await store.append(`environment-${slug}`, [{ id: randomUUID(), type: 'EnvironmentCreated', data: { slug, name: slug, order: 0, created_at: now }, metadata: meta(slug) }]);
+          last = (await store.append(`environment-${slug}`, [{ id: randomUUID(), type: 'EnvironmentCreated', data: { slug, name: slug, order: 0, created_at: now }, metadata: meta(slug) }])).position;
           for (let i = 0; i < 4; i++) {
             const keyId = randomUUID();
-            await store.append(`environment-${slug}`, [
+            last = (await store.append(`environment-${slug}`, [
               { id: randomUUID(), type: 'ApiKeyIssued', data: { key_id: keyId, kind: i % 2 ? 'secret' : 'publishable', key_hash: randomUUID().replace(/-/g, '').padEnd(64, '0'), hint: 'abcd', issued_at: now }, metadata: meta(slug) },
               ...(i === 3 ? [{ id: randomUUID(), type: 'ApiKeyRevoked', data: { key_id: keyId, revoked_at: now }, metadata: meta(slug) }] : []),
-            ]);
+            ])).position;
           }
         }
-        const head = await store.headPosition();
-        await eventually(async () => (await runtime.status())[0].position >= head);
+        await eventually(async () => (await runtime.status())[0].position >= last);
         const live = await snapshot(db, environmentsProjection.tables);
         expect(live.rm_environments).toHaveLength(2);
         expect(live.rm_api_keys).toHaveLength(8);

@@ -1,7 +1,10 @@
-import { EventStore, LogPosition, RecordedEvent, Sleeper, START, decodePosition } from '@notify/eventstore';
+import { LogPosition, LogReader, RecordedEvent, Sleeper, START, decodePosition } from '@notify/eventstore';
 import { EventEmitter } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
 import { Projection, handles } from './projection';
+
+/** Skipping events that do not concern a projection is remembered in the checkpoint this often. */
+const PERSIST_SKIPPED_EVERY_MS = 500;
 
 export interface ProjectionStatus {
   name: string;
@@ -31,9 +34,14 @@ interface CheckpointRow {
 export class ProjectionRuntime {
   private readonly checkpointMoved = new EventEmitter();
   private readonly loops = new Map<string, { stop: () => Promise<void>; lastError?: string }>();
+  /**
+   * Where each projection has read to, and what its checkpoint row says. They differ while
+   * stretches of the log that hold nothing for the projection are skipped without a write.
+   */
+  private readonly cursor = new Map<string, { position: LogPosition; persisted: LogPosition; persistedAt: number }>();
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: LogReader,
     private readonly dataSource: DataSource,
     readonly projections: readonly Projection[],
     private readonly options: { batchSize: number; logger?: RuntimeLogger },
@@ -87,6 +95,7 @@ export class ProjectionRuntime {
         [projection.name, projection.version],
       );
     });
+    this.cursor.delete(projection.name);
     this.checkpointMoved.emit('moved');
   }
 
@@ -107,21 +116,35 @@ export class ProjectionRuntime {
     return { events, ms: Date.now() - started };
   }
 
-  /** Applies at most one batch. Returns where the checkpoint is and whether the log was exhausted. */
+  /** Applies at most one batch. Returns where the projection is and whether the log was exhausted. */
   async step(projection: Projection): Promise<{ applied: number; position: LogPosition; idle: boolean }> {
-    const [row] = await this.dataSource.query<CheckpointRow[]>('SELECT position FROM projection_checkpoints WHERE name = $1', [projection.name]);
-    const from = row?.position ?? START;
+    let cursor = this.cursor.get(projection.name);
+    if (!cursor) {
+      const [row] = await this.dataSource.query<CheckpointRow[]>('SELECT position FROM projection_checkpoints WHERE name = $1', [projection.name]);
+      const position = row?.position ?? START;
+      cursor = { position, persisted: position, persistedAt: Date.now() };
+      this.cursor.set(projection.name, cursor);
+    }
+    const from = cursor.position;
     // Read outside the transaction: with the embedded database a transaction must not wait on
     // another connection.
     const page = await this.store.readAll({ after: from, maxCount: this.options.batchSize, filter: projection.filter });
-    if (page.events.length === 0 && page.scannedTo <= from) return { applied: 0, position: from, idle: true };
+    if (page.events.length === 0 && page.scannedTo <= from) {
+      // Caught up: if skipped progress has not been written for a while, write it now.
+      if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) return { applied: 0, position: from, idle: true };
+    }
     const events = page.events.filter((e) => handles(projection, e));
+    if (events.length === 0 && Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) {
+      cursor.position = page.scannedTo;
+      return { applied: 0, position: page.scannedTo, idle: false };
+    }
+    const persisted = cursor.persisted;
     const moved = await this.dataSource.transaction(async (tx) => {
       const locked = await tx.query<CheckpointRow[]>(
         'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE SKIP LOCKED',
         [projection.name],
       );
-      if (locked.length === 0 || locked[0].position !== from) return false; // someone else moved it
+      if (locked.length === 0 || locked[0].position !== persisted) return false; // someone else moved it
       if (events.length) await projection.apply(events, tx);
       await tx.query(
         `UPDATE projection_checkpoints SET position = $2, events_applied = events_applied + $3, updated_at = now() WHERE name = $1`,
@@ -129,8 +152,12 @@ export class ProjectionRuntime {
       );
       return true;
     });
-    // Another runner (a second worker, or a rebuild) moved the checkpoint first: back off.
-    if (!moved) return { applied: 0, position: from, idle: true };
+    // Another runner (a second worker, or a rebuild) moved the checkpoint first: start over from it.
+    if (!moved) {
+      this.cursor.delete(projection.name);
+      return { applied: 0, position: from, idle: true };
+    }
+    this.cursor.set(projection.name, { position: page.scannedTo, persisted: page.scannedTo, persistedAt: Date.now() });
     this.checkpointMoved.emit('moved');
     return { applied: events.length, position: page.scannedTo, idle: false };
   }

@@ -75,9 +75,11 @@ for (const backend of databaseBackends()) {
           inFlight--;
         },
       };
+      let last = '';
       for (let s = 0; s < 8; s++) {
-        for (let n = 0; n < 3; n++) await store.append(`run-${tag}-${s}`, [{ id: randomUUID(), type: `Step${tag}`, data: { n }, metadata: meta }]);
+        for (let n = 0; n < 3; n++) last = (await store.append(`run-${tag}-${s}`, [{ id: randomUUID(), type: `Step${tag}`, data: { n }, metadata: meta }])).position;
       }
+      await eventually(async () => (await store.headPosition()) >= last);
       const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 100 });
       expect(await runtime.drain(reactor.name)).toBe(24);
       expect([...perStream.values()].every((ns) => ns.join() === '0,1,2')).toBe(true);
@@ -93,7 +95,8 @@ for (const backend of databaseBackends()) {
       const reactor: Reactor = { name: `tail-${tag}`, filter: { eventTypes: [`Old${tag}`] }, startFrom: 'end', handle: async (e) => void seen.push(...e) };
       const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 10 });
       expect(await runtime.drain(reactor.name)).toBe(0);
-      await store.append(`old-${tag}`, [{ id: randomUUID(), type: `Old${tag}`, data: { fresh: true }, metadata: meta }]);
+      const fresh = await store.append(`old-${tag}`, [{ id: randomUUID(), type: `Old${tag}`, data: { fresh: true }, metadata: meta }]);
+      await eventually(async () => (await store.headPosition()) >= fresh.position);
       expect(await runtime.drain(reactor.name)).toBe(1);
       expect(seen.map((e) => e.data)).toEqual([{ fresh: true }]);
     });

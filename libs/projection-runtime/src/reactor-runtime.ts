@@ -1,4 +1,4 @@
-import { decodePosition, EventStore, LogPosition, RecordedEvent, Sleeper, START } from '@notify/eventstore';
+import { decodePosition, LogPosition, LogReader, RecordedEvent, Sleeper, START } from '@notify/eventstore';
 import { DataSource } from 'typeorm';
 import { RuntimeLogger } from './projection-runtime';
 import { Reactor } from './reactor';
@@ -19,7 +19,7 @@ export interface ReactorLag {
  * the database (an api instance answering /readyz or /metrics) can tell, not only the worker
  * running it. undefined when the reactor has no checkpoint yet.
  */
-export async function reactorLag(store: EventStore, dataSource: DataSource, name: string, now: Date = new Date()): Promise<ReactorLag | undefined> {
+export async function reactorLag(store: LogReader, dataSource: DataSource, name: string, now: Date = new Date()): Promise<ReactorLag | undefined> {
   const [row] = await dataSource.query<{ position: string; events_handled: string }[]>('SELECT position, events_handled FROM reactor_checkpoints WHERE name = $1', [name]);
   if (!row) return undefined;
   const handled = Number(row.events_handled);
@@ -35,6 +35,8 @@ export async function reactorLag(store: EventStore, dataSource: DataSource, name
     handled,
   };
 }
+
+const PERSIST_SKIPPED_EVERY_MS = 500;
 
 export interface ReactorStatus {
   name: string;
@@ -70,11 +72,13 @@ async function inParallel<T>(items: readonly T[], limit: number, run: (item: T) 
  */
 export class ReactorRuntime {
   private readonly loops = new Map<string, { stop: () => Promise<void>; lastError?: string }>();
+  /** Where each reactor has read to, and what its checkpoint row says (see ProjectionRuntime). */
+  private readonly cursor = new Map<string, { position: LogPosition; persisted: LogPosition; persistedAt: number }>();
 
   readonly reactors: readonly Reactor[];
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: LogReader,
     private readonly dataSource: DataSource,
     reactors: readonly Reactor[],
     private readonly options: { batchSize: number; logger?: RuntimeLogger },
@@ -101,21 +105,40 @@ export class ReactorRuntime {
 
   /** Handles at most one batch. */
   async step(reactor: Reactor): Promise<{ handled: number; idle: boolean }> {
-    const [row] = await this.dataSource.query<{ position: string }[]>('SELECT position FROM reactor_checkpoints WHERE name = $1', [reactor.name]);
-    const from = row?.position ?? START;
+    let cursor = this.cursor.get(reactor.name);
+    if (!cursor) {
+      const [row] = await this.dataSource.query<{ position: string }[]>('SELECT position FROM reactor_checkpoints WHERE name = $1', [reactor.name]);
+      const position = row?.position ?? START;
+      cursor = { position, persisted: position, persistedAt: Date.now() };
+      this.cursor.set(reactor.name, cursor);
+    }
+    const from = cursor.position;
     const page = await this.store.readAll({ after: from, maxCount: reactor.batchSize ?? this.options.batchSize, filter: reactor.filter });
-    if (page.events.length === 0 && page.scannedTo <= from) return { handled: 0, idle: true };
+    if (page.events.length === 0 && page.scannedTo <= from) {
+      // Caught up: if skipped progress has not been written for a while, write it now.
+      if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) return { handled: 0, idle: true };
+    }
     if (page.events.length) {
       const concurrency = reactor.concurrency ?? 1;
       if (concurrency <= 1) await reactor.handle(page.events);
       else await inParallel(byStream(page.events), concurrency, (group) => reactor.handle(group));
+    } else if (Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) {
+      // Nothing here for this reactor: remember how far it looked without writing.
+      cursor.position = page.scannedTo;
+      return { handled: 0, idle: false };
     }
     const moved = await this.dataSource.query<unknown[]>(
       `UPDATE reactor_checkpoints SET position = $3, events_handled = events_handled + $4, updated_at = now()
        WHERE name = $1 AND position = $2 RETURNING name`,
-      [reactor.name, from, page.scannedTo, page.events.length],
+      [reactor.name, cursor.persisted, page.scannedTo, page.events.length],
     );
-    return { handled: page.events.length, idle: moved.length === 0 };
+    if (moved.length === 0) {
+      // Another worker moved it: continue from there.
+      this.cursor.delete(reactor.name);
+      return { handled: page.events.length, idle: true };
+    }
+    this.cursor.set(reactor.name, { position: page.scannedTo, persisted: page.scannedTo, persistedAt: Date.now() });
+    return { handled: page.events.length, idle: false };
   }
 
   /** Handles everything up to the current head; for tests and one-off catch-ups. */

@@ -12,12 +12,13 @@ const idOf = (streamId: string) => streamId.slice(-36);
 export class TriggerFanoutReactor implements Reactor {
   readonly name = 'engine-fanout';
   readonly filter = { eventTypes: ['WorkflowTriggered'] };
-  readonly concurrency = 4;
+  /** The whole batch at once, so many small triggers become a few appends. */
+  readonly concurrency = 1;
 
   constructor(private readonly fanout: Fanout) {}
 
   async handle(events: readonly RecordedEvent[]): Promise<void> {
-    for (const event of events) await this.fanout.fanOut(event);
+    await this.fanout.fanOutMany(events);
   }
 }
 
@@ -26,19 +27,21 @@ export class TriggerFanoutReactor implements Reactor {
 export class RunExecutorReactor implements Reactor {
   readonly name = 'engine-runs';
   readonly filter = { eventTypes: ['RunEnqueued', 'TimerFired', 'RunResumed'], streamPrefixes: ['run-'] };
-  readonly concurrency: number;
+  /** The whole batch at once: runs are planned in parallel and committed together. */
+  readonly concurrency = 1;
+  private readonly parallel: number;
 
   constructor(
     private readonly executor: RunExecutor,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.concurrency = config.ENGINE_CONCURRENCY;
+    this.parallel = config.ENGINE_CONCURRENCY;
   }
 
   async handle(events: readonly RecordedEvent[]): Promise<void> {
     // One execution takes a run as far as it can go, however many of its events arrived.
     const runs = new Map(events.map((e) => [e.streamId, e.metadata.environment!]));
-    for (const [streamId, environment] of runs) await this.executor.execute(environment, idOf(streamId));
+    await this.executor.executeMany([...runs].map(([streamId, environment]) => ({ environment, runId: idOf(streamId) })), this.parallel);
   }
 }
 

@@ -22,6 +22,31 @@ export class Fanout {
     private readonly lookups: EngineLookups,
   ) {}
 
+  /**
+   * Many triggers at once. Workflows that run on every trigger need nothing read to decide, so
+   * their runs are appended together, in a few transactions; the others go one by one.
+   */
+  async fanOutMany(triggers: readonly RecordedEvent[]): Promise<number> {
+    let count = 0;
+    let pending: StreamAppend[] = [];
+    const flush = async () => {
+      if (pending.length) await this.store.appendMany(pending);
+      count += pending.length;
+      pending = [];
+    };
+    for (const trigger of triggers) {
+      const data = trigger.data as WorkflowTriggeredData;
+      if (data.workflow.trigger_frequency !== 'every_trigger' || data.recipients.some((r) => r.type === 'object')) {
+        count += await this.fanOut(trigger);
+        continue;
+      }
+      pending.push(...(await this.appendsFor(trigger.metadata.environment!, trigger, data, data.recipients.map((recipient) => ({ recipient, subscribedTo: null })))));
+      if (pending.length >= CHUNK) await flush();
+    }
+    await flush();
+    return count;
+  }
+
   async fanOut(trigger: RecordedEvent): Promise<number> {
     const environment = trigger.metadata.environment!;
     const data = trigger.data as WorkflowTriggeredData;

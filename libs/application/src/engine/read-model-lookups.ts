@@ -1,4 +1,4 @@
-import type { RecipientRefT, WorkflowSnapshotT } from '@notify/contracts';
+import type { PreferenceSetDataT, RecipientRefT, WorkflowSnapshotT } from '@notify/contracts';
 import type { PreferenceLayers } from '@notify/domain';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelQueries } from '@notify/projections/channels';
@@ -79,12 +79,18 @@ export class ReadModelLookups implements EngineLookups {
   }
 
   async preferenceLayers(environment: string, ref: RecipientRefT, tenant: string | null): Promise<PreferenceLayers> {
-    const [recipientDefault, tenantDefault, recipientInTenant] = await Promise.all([
-      this.preferences.get(environment, ref, 'default'),
+    // All of the recipient's sets in one query; the tenant's default only when there is a tenant.
+    const [sets, tenantDefault] = await Promise.all([
+      this.preferences.list(environment, ref),
       tenant ? this.tenants.defaultPreferenceSet(environment, tenant) : Promise.resolve(null),
-      tenant ? this.preferences.get(environment, ref, tenant) : Promise.resolve(undefined),
     ]);
-    return { environmentDefault: null, tenantDefault, recipientDefault: recipientDefault ?? null, recipientInTenant: recipientInTenant ?? null };
+    const set = (id: string) => {
+      const found = sets.find((s) => s.id === id);
+      if (!found) return null;
+      const { id: _id, ...data } = found;
+      return data as PreferenceSetDataT;
+    };
+    return { environmentDefault: null, tenantDefault, recipientDefault: set('default'), recipientInTenant: tenant ? set(tenant) : null };
   }
 
   async channelByKey(environment: string, key: string): Promise<ChannelView | undefined> {

@@ -32,6 +32,15 @@ export interface ExecutionResult {
   appended: number;
 }
 
+/** What executing a run decided, not yet appended. */
+export interface RunPlan {
+  result: ExecutionResult;
+  appends: StreamAppend[];
+}
+
+/** Runs committed together in one transaction at most. */
+const RUNS_PER_APPEND = 100;
+
 /**
  * Drives one recipient run as far as it can go now: executes steps in order until the run
  * pauses, halts or ends, then appends everything it decided (the run's events and the messages,
@@ -53,7 +62,9 @@ export class RunExecutor {
   async execute(environment: string, runId: string, now = new Date()): Promise<ExecutionResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.executeOnce(environment, runId, now);
+        const plan = await this.plan(environment, runId, now);
+        if (plan.appends.length) await this.deps.store.appendMany(plan.appends);
+        return plan.result;
       } catch (error) {
         const conflict = error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError;
         if (!conflict || attempt >= MAX_ATTEMPTS) throw error;
@@ -62,11 +73,58 @@ export class RunExecutor {
     }
   }
 
-  private async executeOnce(environment: string, runId: string, now: Date): Promise<ExecutionResult> {
+  /**
+   * Executes many runs, committing their decisions together: a few transactions instead of one
+   * per run. Runs whose plans touch a stream already in the group (two runs of one recipient
+   * into one batch), and every run of a group whose append failed, are executed again one by
+   * one from fresh state. Ids are deterministic, so nothing is appended twice.
+   */
+  async executeMany(runs: readonly { environment: string; runId: string }[], concurrency: number): Promise<void> {
+    const now = new Date();
+    const plans: { run: (typeof runs)[number]; plan: RunPlan }[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, runs.length) }, async () => {
+        while (next < runs.length) {
+          const run = runs[next++];
+          plans.push({ run, plan: await this.plan(run.environment, run.runId, now) });
+        }
+      }),
+    );
+    const again: (typeof runs)[number][] = [];
+    let group: typeof plans = [];
+    const streams = new Set<string>();
+    const flush = async () => {
+      if (group.length === 0) return;
+      try {
+        await this.deps.store.appendMany(group.flatMap((g) => g.plan.appends));
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError)) throw error;
+        again.push(...group.map((g) => g.run));
+      }
+      group = [];
+      streams.clear();
+    };
+    for (const planned of plans) {
+      if (planned.plan.appends.length === 0) continue;
+      if (planned.plan.appends.some((a) => streams.has(a.streamId))) {
+        again.push(planned.run);
+        continue;
+      }
+      for (const a of planned.plan.appends) streams.add(a.streamId);
+      group.push(planned);
+      if (group.length >= RUNS_PER_APPEND) await flush();
+    }
+    await flush();
+    for (const run of again) await this.execute(run.environment, run.runId);
+  }
+
+  /** Decides everything a run can do now, without appending it. */
+  async plan(environment: string, runId: string, now: Date): Promise<RunPlan> {
     const streamId = runStream(environment, runId);
     const history = await this.deps.store.readStream(streamId);
     const initial = fold(runDecider, history.map((e) => ({ type: e.type, data: e.data }) as RunEvent));
-    if (!initial.run || !canContinue(initial)) return { status: initial.status, appended: 0 };
+    if (!initial.run || !canContinue(initial)) return { result: { status: initial.status, appended: 0 }, appends: [] };
     const trigger = await this.trigger(environment, initial.run.workflow_run_id);
     const steps = trigger.workflow.steps as unknown as StepNode[];
 
@@ -165,7 +223,7 @@ export class RunExecutor {
       }
     }
 
-    if (events.length === 0) return { status: state.status, appended: 0 };
+    if (events.length === 0) return { result: { status: state.status, appended: 0 }, appends: [] };
     const metadata: EventMetadata = { environment, schema_version: 0, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
     const revision = history.length ? history[history.length - 1].revision : -1;
     const runAppend: StreamAppend = {
@@ -173,8 +231,7 @@ export class RunExecutor {
       expectedRevision: revision,
       events: events.map((e, i) => ({ id: stepEventId(runId, revision + 1, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
     };
-    await this.deps.store.appendMany([runAppend, ...appends]);
-    return { status: state.status, appended: events.length };
+    return { result: { status: state.status, appended: events.length }, appends: [runAppend, ...appends] };
   }
 
   private async runStep(ctx: StepContext): Promise<StepOutcome> {

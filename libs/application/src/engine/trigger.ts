@@ -39,16 +39,23 @@ function validateData(version: string, schema: Record<string, unknown>, data: Re
 const identifiedRef = (r: RecipientRequestT): RecipientRefT =>
   typeof r === 'string' ? { type: 'user', id: r } : 'collection' in r && typeof r.collection === 'string' ? { type: 'object', collection: r.collection, id: r.id } : { type: 'user', id: r.id };
 
+/** What a trigger wrote besides the trigger itself (inline identification): reads must show it. */
+export interface TriggerWrites {
+  appends: { append: AppendResult; events: { type: string }[] }[];
+}
+
 /** Inline recipients are identified (users) or set (objects) before the trigger is recorded. */
-async function identifyInline(deps: RecipientDeps, environment: string, request: RecipientRequestT, metadata: CommandMetadata): Promise<void> {
+async function identifyInline(deps: RecipientDeps, environment: string, request: RecipientRequestT, metadata: CommandMetadata, writes: TriggerWrites): Promise<void> {
   if (typeof request === 'string') return;
+  let outcome: { append?: AppendResult; events: { type: string }[] };
   if ('collection' in request && typeof request.collection === 'string') {
     const { id, collection, ...body } = request;
-    await setObject(deps, environment, collection, id, body, metadata);
-    return;
+    outcome = await setObject(deps, environment, collection, id, body, metadata);
+  } else {
+    const { id, ...body } = request as { id: string };
+    outcome = await identifyUser(deps, environment, id, body, metadata);
   }
-  const { id, ...body } = request as { id: string };
-  await identifyUser(deps, environment, id, body, metadata);
+  if (outcome.append) writes.appends.push({ append: outcome.append, events: outcome.events });
 }
 
 async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
@@ -67,7 +74,7 @@ export async function triggerWorkflow(
   body: TriggerWorkflowBodyT,
   metadata: CommandMetadata,
   options: TriggerOptions = {},
-): Promise<{ workflow_run_id: string; append: AppendResult }> {
+): Promise<{ workflow_run_id: string; append: AppendResult; writes: TriggerWrites }> {
   const workflow = await deps.lookups.workflow(environment, workflowKey);
   if (!workflow) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
   if (!workflow.active || !workflow.valid) throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
@@ -80,15 +87,17 @@ export async function triggerWorkflow(
     throw new DomainError('actor_missing', `The actor ${body.actor} has not been identified`, 'not_found');
   }
 
+  const writes: TriggerWrites = { appends: [] };
   const inline = [...(body.actor ? [body.actor] : []), ...body.recipients];
-  await inBatches(inline, 8, (r) => identifyInline(deps.recipients, environment, r, metadata));
+  await inBatches(inline, 8, (r) => identifyInline(deps.recipients, environment, r, metadata, writes));
   let tenant: string | null = null;
   if (body.tenant) {
     if (typeof body.tenant === 'string') tenant = body.tenant;
     else {
       const { id, ...rest } = body.tenant as { id: string };
       tenant = id;
-      await setTenant(deps.recipients, environment, id, rest, metadata);
+      const outcome = await setTenant(deps.recipients, environment, id, rest, metadata);
+      if (outcome.append) writes.appends.push({ append: outcome.append, events: outcome.events });
     }
   }
 
@@ -115,5 +124,5 @@ export async function triggerWorkflow(
     [{ id: randomUUID(), type: 'WorkflowTriggered', data: triggered, metadata: { ...metadata, environment, schema_version: schemaVersionOf('WorkflowTriggered') } }],
     { expectedRevision: 'no_stream' },
   );
-  return { workflow_run_id: workflowRunId, append };
+  return { workflow_run_id: workflowRunId, append, writes };
 }

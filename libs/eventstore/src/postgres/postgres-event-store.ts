@@ -1,4 +1,4 @@
-import { Client, Pool, PoolClient } from 'pg';
+import { Client, Pool } from 'pg';
 import {
   AppendResult,
   DuplicateEventIdError,
@@ -73,6 +73,7 @@ export class PostgresEventStore implements EventStore {
   private readonly wakeups = new Wakeups();
   private listener?: Client;
   private closed = false;
+  private notifyPending = false;
 
   private constructor(private readonly options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -109,68 +110,67 @@ export class PostgresEventStore implements EventStore {
     if (appends.length === 0) return [];
     if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event per stream');
     if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('appendMany takes each stream once');
-    const client = await this.pool.connect();
+    const events = appends.flatMap((a) => a.events.map((e) => ({ stream: a.streamId, e })));
     try {
-      try {
-        await client.query('BEGIN');
-        // Every append locks its streams before its first write, in one global order, so a
-        // transaction gets its xid only after every earlier writer of those streams committed:
-        // xid order then agrees with each stream's own order (see ADR 2).
-        await client.query(
-          `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(s, 0) AS h FROM unnest($1::text[]) s ORDER BY h) locks`,
-          [appends.map((a) => a.streamId)],
-        );
-        const rows: { id: string; stream: string; revision: number; type: string; data: string; metadata: string }[] = [];
-        const revisions: number[] = [];
-        for (const a of appends) {
-          const revision = await this.advanceStream(client, a.streamId, a.expectedRevision ?? 'any', a.events.length);
-          revisions.push(revision);
-          a.events.forEach((e, i) =>
-            rows.push({ id: e.id, stream: a.streamId, revision: revision - a.events.length + 1 + i, type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata) }),
-          );
-        }
-        const inserted = await client.query<{ global_position: string; transaction_id: string; stream_id: string }>(
-          `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, data, metadata)
-           SELECT id, stream, revision, type, data, metadata
-           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY
-             AS t(id, stream, revision, type, data, metadata, ord)
-           ORDER BY ord
-           RETURNING global_position, transaction_id::text AS transaction_id, stream_id`,
-          [rows.map((r) => r.id), rows.map((r) => r.stream), rows.map((r) => r.revision), rows.map((r) => r.type), rows.map((r) => r.data), rows.map((r) => r.metadata)],
-        );
-        if (this.options.listenConnectionString) await client.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`);
-        await client.query('COMMIT');
-        this.wakeups.notify();
-        return appends.map((a, i) => {
-          const last = inserted.rows
-            .filter((r) => r.stream_id === a.streamId)
-            .reduce((x, y) => (BigInt(x.global_position) > BigInt(y.global_position) ? x : y));
-          return {
-            streamId: a.streamId,
-            nextExpectedRevision: revisions[i],
-            globalPosition: BigInt(last.global_position),
-            position: encodePosition(BigInt(last.transaction_id), BigInt(last.global_position)),
-          };
-        });
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        // The same events were appended before (a retry, or a concurrent twin that won the
-        // race): answer as the first append did. Checked only on failure, off the hot path.
-        if ((error as { code?: string }).code === UNIQUE_VIOLATION || error instanceof WrongExpectedRevisionError) {
-          const replayed = await this.findAppended(client, appends);
-          if (replayed) return replayed;
-        }
-        throw error;
+      const { rows } = await this.pool.query<{ o_stream: string; o_revision: string; o_position: string; o_tx: string }>(
+        'SELECT * FROM es_append($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
+        [
+          appends.map((a) => a.streamId),
+          appends.map((a) => String(a.expectedRevision ?? 'any')),
+          appends.map((a) => a.events.length),
+          events.map((x) => x.e.id),
+          events.map((x) => x.e.type),
+          events.map((x) => JSON.stringify(x.e.data)),
+          events.map((x) => JSON.stringify(x.e.metadata)),
+        ],
+      );
+      const failure = rows.length === 1 && (rows[0].o_tx === 'conflict' || rows[0].o_tx === 'duplicate') ? rows[0] : undefined;
+      if (failure?.o_tx === 'conflict') {
+        const expected = appends.find((a) => a.streamId === failure.o_stream)?.expectedRevision ?? 'any';
+        throw new WrongExpectedRevisionError(failure.o_stream, expected, failure.o_revision === null ? 'no_stream' : Number(failure.o_revision));
       }
-    } finally {
-      client.release();
+      if (failure) throw Object.assign(new Error('An event id is already stored'), { code: UNIQUE_VIOLATION });
+      this.wakeups.notify();
+      this.notifyOthers();
+      return appends.map((a) => {
+        const mine = rows.filter((r) => r.o_stream === a.streamId);
+        const last = mine.reduce((x, y) => (BigInt(x.o_position) > BigInt(y.o_position) ? x : y));
+        return {
+          streamId: a.streamId,
+          nextExpectedRevision: Number(mine.reduce((m, r) => (BigInt(r.o_revision) > BigInt(m) ? r.o_revision : m), '0')),
+          globalPosition: BigInt(last.o_position),
+          position: encodePosition(BigInt(last.o_tx), BigInt(last.o_position)),
+        };
+      });
+    } catch (error) {
+      // The same events were appended before (a retry, or a concurrent twin that won the race):
+      // answer as the first append did. Checked only on failure, off the hot path.
+      if (error instanceof WrongExpectedRevisionError || (error as { code?: string }).code === UNIQUE_VIOLATION) {
+        const replayed = await this.findAppended(appends);
+        if (replayed) return replayed;
+      }
+      throw error;
     }
   }
 
+  /**
+   * Wakes readers in other processes. Sent after the commit, at most once per few milliseconds:
+   * a NOTIFY inside every append transaction would serialise commits on the notification queue.
+   * It is only a hint; readers poll anyway.
+   */
+  private notifyOthers(): void {
+    if (!this.options.listenConnectionString || this.notifyPending) return;
+    this.notifyPending = true;
+    setTimeout(() => {
+      this.notifyPending = false;
+      if (!this.closed) void this.pool.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`).catch(() => undefined);
+    }, 3);
+  }
+
   /** Idempotency: when every id is already in its stream, return where they landed. */
-  private async findAppended(client: PoolClient, appends: readonly StreamAppend[]): Promise<AppendResult[] | undefined> {
+  private async findAppended(appends: readonly StreamAppend[]): Promise<AppendResult[] | undefined> {
     const ids = appends.flatMap((a) => a.events.map((e) => e.id));
-    const { rows } = await client.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);
+    const { rows } = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);
     if (rows.length === 0) return undefined;
     const byId = new Map(rows.map((r) => [r.event_id, r]));
     const complete = appends.every((a) => a.events.every((e) => byId.get(e.id)?.stream_id === a.streamId));
@@ -178,43 +178,10 @@ export class PostgresEventStore implements EventStore {
     const results: AppendResult[] = [];
     for (const a of appends) {
       const last = toRecorded(byId.get(a.events[a.events.length - 1].id)!);
-      const current = await client.query<{ revision: string }>('SELECT revision FROM es_streams WHERE stream_id = $1', [a.streamId]);
+      const current = await this.pool.query<{ revision: string }>('SELECT revision FROM es_streams WHERE stream_id = $1', [a.streamId]);
       results.push({ streamId: a.streamId, nextExpectedRevision: Number(current.rows[0]?.revision ?? last.revision), globalPosition: last.globalPosition, position: last.position });
     }
     return results;
-  }
-
-  private async advanceStream(client: PoolClient, streamId: string, expected: ExpectedRevision, count: number): Promise<number> {
-    const actual = async (): Promise<number | 'no_stream'> => {
-      const { rows } = await client.query<{ revision: string }>('SELECT revision FROM es_streams WHERE stream_id = $1', [streamId]);
-      return rows[0] ? Number(rows[0].revision) : 'no_stream';
-    };
-    let result;
-    if (expected === 'any') {
-      result = await client.query<{ revision: string }>(
-        `INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2 - 1)
-         ON CONFLICT (stream_id) DO UPDATE SET revision = es_streams.revision + $2, updated_at = now()
-         RETURNING revision`,
-        [streamId, count],
-      );
-    } else if (expected === 'no_stream') {
-      result = await client.query<{ revision: string }>(
-        `INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2 - 1) ON CONFLICT (stream_id) DO NOTHING RETURNING revision`,
-        [streamId, count],
-      );
-    } else if (expected === 'stream_exists') {
-      result = await client.query<{ revision: string }>(
-        `UPDATE es_streams SET revision = revision + $2, updated_at = now() WHERE stream_id = $1 RETURNING revision`,
-        [streamId, count],
-      );
-    } else {
-      result = await client.query<{ revision: string }>(
-        `UPDATE es_streams SET revision = revision + $2, updated_at = now() WHERE stream_id = $1 AND revision = $3 RETURNING revision`,
-        [streamId, count, expected],
-      );
-    }
-    if (result.rows.length === 0) throw new WrongExpectedRevisionError(streamId, expected, await actual());
-    return Number(result.rows[0].revision);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

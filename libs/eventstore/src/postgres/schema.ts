@@ -28,6 +28,68 @@ CREATE TABLE IF NOT EXISTS es_events (
   CONSTRAINT es_events_stream_revision_key UNIQUE (stream_id, stream_revision)
 );
 CREATE INDEX IF NOT EXISTS es_events_log_order_idx ON es_events (transaction_id, global_position);
+
+-- One round trip per append, however many streams: lock the streams (in one global order, before
+-- any write, so the transaction's xid comes after every earlier writer of them), check and move
+-- each stream's revision, insert the events. A failed check or an event id already stored is
+-- reported as a single row (o_tx 'conflict' / 'duplicate') after rolling the attempt back: an
+-- error raised to the client would also do, but the embedded server drops the connection on it.
+CREATE OR REPLACE FUNCTION es_append(
+  p_streams text[], p_expected text[], p_counts int[],
+  p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+) RETURNS TABLE (o_stream text, o_revision bigint, o_position bigint, o_tx text)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  i int;
+  j int;
+  rev bigint;
+  actual bigint;
+  failed_stream text;
+  ev_streams text[] := '{}';
+  ev_revisions bigint[] := '{}';
+BEGIN
+  PERFORM pg_advisory_xact_lock(l.h) FROM (SELECT DISTINCT hashtextextended(s, 0) AS h FROM unnest(p_streams) s ORDER BY 1) l;
+  BEGIN
+    FOR i IN 1 .. array_length(p_streams, 1) LOOP
+      rev := NULL;
+      IF p_expected[i] = 'any' THEN
+        INSERT INTO es_streams AS st (stream_id, revision) VALUES (p_streams[i], p_counts[i] - 1)
+          ON CONFLICT (stream_id) DO UPDATE SET revision = st.revision + p_counts[i], updated_at = now()
+          RETURNING st.revision INTO rev;
+      ELSIF p_expected[i] = 'no_stream' THEN
+        INSERT INTO es_streams AS st (stream_id, revision) VALUES (p_streams[i], p_counts[i] - 1)
+          ON CONFLICT (stream_id) DO NOTHING RETURNING st.revision INTO rev;
+      ELSIF p_expected[i] = 'stream_exists' THEN
+        UPDATE es_streams st SET revision = st.revision + p_counts[i], updated_at = now() WHERE st.stream_id = p_streams[i] RETURNING st.revision INTO rev;
+      ELSE
+        UPDATE es_streams st SET revision = st.revision + p_counts[i], updated_at = now()
+          WHERE st.stream_id = p_streams[i] AND st.revision = p_expected[i]::bigint RETURNING st.revision INTO rev;
+      END IF;
+      IF rev IS NULL THEN
+        failed_stream := p_streams[i];
+        RAISE EXCEPTION USING ERRCODE = 'P0409';
+      END IF;
+      FOR j IN 1 .. p_counts[i] LOOP
+        ev_streams := ev_streams || p_streams[i];
+        ev_revisions := ev_revisions || (rev - p_counts[i] + j);
+      END LOOP;
+    END LOOP;
+    RETURN QUERY
+      INSERT INTO es_events AS e (event_id, stream_id, stream_revision, event_type, data, metadata)
+      SELECT t.id, t.stream, t.revision, t.type, t.data, t.metadata
+      FROM unnest(p_ids, ev_streams, ev_revisions, p_types, p_data, p_metadata) WITH ORDINALITY AS t(id, stream, revision, type, data, metadata, ord)
+      ORDER BY t.ord
+      RETURNING e.stream_id, e.stream_revision, e.global_position, e.transaction_id::text;
+  EXCEPTION
+    WHEN SQLSTATE 'P0409' THEN
+      SELECT st.revision INTO actual FROM es_streams st WHERE st.stream_id = failed_stream;
+      RETURN QUERY SELECT failed_stream, actual, NULL::bigint, 'conflict'::text;
+    WHEN unique_violation THEN
+      RETURN QUERY SELECT NULL::text, NULL::bigint, NULL::bigint, 'duplicate'::text;
+  END;
+END
+$fn$;
 `;
 
 export async function ensureEventStoreSchema(pool: Pool): Promise<void> {

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EngineLookups, RecipientDeps, triggerWorkflow } from '@notify/application';
-import { ENGINE_LOOKUPS } from '@notify/platform';
+import { ENGINE_LOOKUPS, ReadYourWrites } from '@notify/platform';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { commandMetadata } from '../../shared/command-metadata';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
@@ -12,10 +12,13 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
   constructor(
     @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
     @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
+    private readonly consistency: ReadYourWrites,
   ) {}
 
   async execute({ ctx, workflowKey, body }: TriggerWorkflowCommand): Promise<{ workflow_run_id: string }> {
-    const { workflow_run_id } = await triggerWorkflow({ recipients: this.recipients, lookups: this.lookups }, ctx.environment, workflowKey, body, commandMetadata(ctx));
+    const { workflow_run_id, writes } = await triggerWorkflow({ recipients: this.recipients, lookups: this.lookups }, ctx.environment, workflowKey, body, commandMetadata(ctx));
+    // Inline identification is a write the caller may read next; the runs themselves are asynchronous.
+    await this.consistency.settleAll(writes.appends);
     return { workflow_run_id };
   }
 }

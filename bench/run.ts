@@ -1,0 +1,79 @@
+/**
+ * `npm run bench`: every benchmark against a real PostgreSQL (DATABASE_URL), each on a fresh
+ * database with the service in a child process, the baseline in the same run. Prints the figures
+ * and writes BENCHMARKS.md. BENCH_ONLY=baseline,accept,... runs a subset; BENCH_QUICK=1 shortens.
+ */
+import 'reflect-metadata';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { acceptRate, baseline, batching, fanout, Figure, latency, sustained } from './scenarios/engine';
+import { serverUrl } from './support/service';
+
+const quick = process.env.BENCH_QUICK === '1';
+const BEGIN = '<!-- npm run bench: begin -->';
+const END = '<!-- npm run bench: end -->';
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const wanted = (name: string) => only.size === 0 || only.has(name);
+
+const scenarios: [string, () => Promise<Figure[]>][] = [
+  ['baseline', () => baseline(quick ? 5 : 10)],
+  ['accept', () => acceptRate(quick ? 5 : 10)],
+  ['sustained', () => sustained(quick ? [250, 500] : [250, 500, 750, 1000, 1250], quick ? 5 : 10)],
+  ['latency', () => latency(200, quick ? 5 : 20)],
+  ['fanout', () => fanout(quick ? 1000 : 10_000)],
+  ['batch', () => batching(quick ? 1000 : 10_000, 100, 5)],
+];
+
+async function machine(): Promise<string[]> {
+  const client = new Client({ connectionString: serverUrl() });
+  await client.connect();
+  const { rows } = await client.query<{ version: string }>('SELECT version()');
+  await client.end();
+  const cpus = os.cpus();
+  return [
+    `- CPU: ${cpus[0]?.model ?? 'unknown'}, ${cpus.length} cores; memory ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    `- ${rows[0].version.split(',')[0]} on the same machine; Node ${process.version}; ${os.type()} ${os.release()}`,
+    '- The service runs as `npm start` would (api and worker in one process) in a child process; the load generator runs in the bench process on the same 2 cores.',
+  ];
+}
+
+async function main() {
+  const started = new Date();
+  const figures: Figure[] = [];
+  for (const [name, run] of scenarios) {
+    if (!wanted(name)) continue;
+    process.stdout.write(`\n== ${name}\n`);
+    const result = await run();
+    for (const f of result) process.stdout.write(`${f.scenario}: ${f.metric} = ${f.value} ${f.unit}${f.note ? ` (${f.note})` : ''}\n`);
+    figures.push(...result);
+  }
+  const rows = figures.map((f) => `| ${f.scenario} | ${f.metric} | ${f.value} ${f.unit} | ${f.note ?? ''} |`);
+  const doc = [
+    `Measured by \`npm run bench\` on ${started.toISOString().slice(0, 10)}${quick ? ' (quick mode: shorter runs)' : ''}. Re-run it to refresh this file.`,
+    '',
+    '## Machine',
+    '',
+    ...(await machine()),
+    '',
+    '## Figures',
+    '',
+    '| scenario | metric | value | notes |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+  // BENCHMARKS.md keeps its hand-written analysis; only the part between the markers is replaced.
+  const file = path.resolve(__dirname, '../../BENCHMARKS.md');
+  const current = await readFile(file, 'utf8').catch(() => `${BEGIN}\n${END}\n`);
+  const [head, rest] = current.includes(BEGIN) ? current.split(BEGIN) : [`${current}\n`, `\n${END}`];
+  const tail = rest.includes(END) ? rest.slice(rest.indexOf(END) + END.length) : '';
+  await writeFile(file, `${head}${BEGIN}\n${doc}\n${END}${tail}`);
+  process.stdout.write(`\nwrote BENCHMARKS.md (${figures.length} figures)\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

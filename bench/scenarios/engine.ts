@@ -1,0 +1,213 @@
+import autocannon from 'autocannon';
+import { BenchService, defineWorkflow, freshDatabase, inAppStep, spawnListening, startService, stopChild } from '../support/service';
+import { atRate, percentile, round, until } from '../support/load';
+import { Seeder } from '../support/seed';
+
+export interface Figure {
+  scenario: string;
+  metric: string;
+  value: number | string;
+  unit: string;
+  note?: string;
+}
+
+async function hammer(url: string, body: unknown, headers: Record<string, string>, seconds: number, connections = 32) {
+  const result = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), connections, duration: seconds });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, total: result.requests.total };
+}
+
+/** A bare endpoint doing one INSERT per request: what any service on this machine and database can do at best. */
+export async function baseline(seconds: number): Promise<Figure[]> {
+  const db = await freshDatabase('bench_baseline');
+  const { child, url } = await spawnListening('dist/bench/baseline-server.js', { DATABASE_URL: db.url, DATABASE_POOL_SIZE: '20' });
+  try {
+    await hammer(`${url}/insert`, { warm: true }, {}, 2);
+    const r = await hammer(`${url}/insert`, { n: 1 }, {}, seconds);
+    return [
+      { scenario: 'baseline: bare HTTP endpoint, one INSERT per request', metric: 'throughput', value: round(r.rps), unit: 'req/s', note: `p50 ${r.p50} ms, p99 ${r.p99} ms, 32 connections` },
+    ];
+  } finally {
+    await stopChild(child);
+    await db.drop();
+  }
+}
+
+/** The trigger endpoint alone: how many triggers it records per second (runs execute meanwhile). */
+export async function acceptRate(seconds: number): Promise<Figure[]> {
+  const service = await startService('accept');
+  try {
+    await defineWorkflow(service, 'bench-inapp', [inAppStep()]);
+    await service.call('PUT', '/v1/users/u1', { name: 'U1' });
+    const url = `${service.url}/v1/workflows/bench-inapp/trigger`;
+    const auth = { authorization: `Bearer ${service.secretKey}` };
+    await hammer(url, { recipients: ['u1'], data: { n: 0 } }, auth, 2);
+    const r = await hammer(url, { recipients: ['u1'], data: { n: 1 } }, auth, seconds);
+    return [{ scenario: 'trigger endpoint alone (1 recipient)', metric: 'accepted', value: round(r.rps), unit: 'triggers/s', note: `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.non2xx} non-2xx` }];
+  } finally {
+    await service.stop();
+  }
+}
+
+async function visibleCount(service: BenchService): Promise<number> {
+  return Number((await service.sql.query("SELECT count(*) AS c FROM rm_messages WHERE environment = 'development'")).rows[0].c);
+}
+
+/**
+ * Completed runs per second the whole system sustains: triggers (1 recipient, one in-app step)
+ * at a fixed rate for `seconds`; sustained when every message is visible within 2 s after the
+ * last trigger (no growing backlog).
+ */
+export async function sustained(rates: number[], seconds: number): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  let best = 0;
+  for (const rate of rates) {
+    const service = await startService(`sustained${rate}`);
+    try {
+      await defineWorkflow(service, 'bench-inapp', [inAppStep()]);
+      const users = Array.from({ length: Math.round(rate * seconds) }, (_, i) => `s${i}`);
+      const seeder = await Seeder.open(service);
+      await seeder.users(users);
+      await seeder.close();
+      const base = await visibleCount(service);
+      const started = Date.now();
+      const sent = await atRate(rate, seconds, async (i) => {
+        const res = await fetch(`${service.url}/v1/workflows/bench-inapp/trigger`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ recipients: [users[i]], data: { n: i } }),
+        });
+        if (res.status !== 200) throw new Error(String(res.status));
+        await res.arrayBuffer();
+      });
+      const sendDone = Date.now();
+      const atStop = (await visibleCount(service)) - base;
+      const drained = await until(async () => (await visibleCount(service)) - base >= sent.sent - sent.errors && Date.now(), 60_000, 50);
+      const drainMs = drained ? drained - sendDone : Infinity;
+      const completedRate = (sent.sent - sent.errors) / (((drained ?? Date.now()) - started) / 1000);
+      const ok = drainMs <= 2000 && sent.errors === 0;
+      if (ok) best = Math.max(best, rate);
+      figures.push({
+        scenario: `sustained load at ${rate} triggers/s for ${seconds} s (1 recipient, in-app)`,
+        metric: 'completed',
+        value: round(completedRate),
+        unit: 'runs/s',
+        note: `${ok ? 'kept up' : 'backlog grew'}: ${atStop}/${sent.sent} visible when sending stopped, the rest ${round(drainMs / 1000, 2)} s later; ${sent.errors} failed requests`,
+      });
+    } finally {
+      await service.stop();
+    }
+  }
+  figures.push({ scenario: 'sustained load', metric: 'highest rate kept up with', value: best, unit: 'runs/s' });
+  return figures;
+}
+
+/** Trigger -> message visible in the read model the feed reads, at a fixed trigger rate. */
+export async function latency(rate: number, seconds: number): Promise<Figure[]> {
+  const service = await startService('latency');
+  try {
+    await defineWorkflow(service, 'bench-inapp', [inAppStep()]);
+    const users = Array.from({ length: Math.round(rate * seconds) }, (_, i) => `l${i}`);
+    const seeder = await Seeder.open(service);
+    await seeder.users(users);
+    await seeder.close();
+    const sentAt = new Map<string, number>();
+    const latencies: number[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling || sentAt.size) {
+        const pending = [...sentAt.keys()];
+        if (pending.length) {
+          const { rows } = await service.sql.query<{ workflow_run_id: string }>('SELECT workflow_run_id FROM rm_messages WHERE workflow_run_id = ANY($1)', [pending]);
+          const now = performance.now();
+          for (const r of rows) {
+            latencies.push(now - sentAt.get(r.workflow_run_id)!);
+            sentAt.delete(r.workflow_run_id);
+          }
+        }
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    await atRate(rate, seconds, async (i) => {
+      const t0 = performance.now();
+      const res = await fetch(`${service.url}/v1/workflows/bench-inapp/trigger`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ recipients: [users[i]], data: { n: i } }),
+      });
+      const { workflow_run_id } = (await res.json()) as { workflow_run_id: string };
+      sentAt.set(workflow_run_id, t0);
+    });
+    await until(async () => sentAt.size === 0, 60_000, 50);
+    polling = false;
+    await poller;
+    return [
+      { scenario: `trigger -> message visible in the feed's read model, ${rate} triggers/s for ${seconds} s`, metric: 'p50', value: round(percentile(latencies, 50)), unit: 'ms' },
+      { scenario: `trigger -> message visible in the feed's read model, ${rate} triggers/s for ${seconds} s`, metric: 'p99', value: round(percentile(latencies, 99)), unit: 'ms', note: `${latencies.length} messages; visibility polled every 5 ms` },
+    ];
+  } finally {
+    await service.stop();
+  }
+}
+
+/** One trigger to an object with `subscribers` subscribers: time until every message is visible. */
+export async function fanout(subscribers: number): Promise<Figure[]> {
+  const service = await startService('fanout');
+  try {
+    await defineWorkflow(service, 'bench-inapp', [inAppStep()]);
+    const users = Array.from({ length: subscribers }, (_, i) => `f${i}`);
+    const seeder = await Seeder.open(service);
+    await seeder.users(users);
+    await seeder.subscriptions('teams', 'everyone', users);
+    await seeder.close();
+    const base = await visibleCount(service);
+    const t0 = Date.now();
+    const res = await service.call('POST', '/v1/workflows/bench-inapp/trigger', { recipients: [{ id: 'everyone', collection: 'teams' }], data: { n: 1 } });
+    if (res.status !== 200) throw new Error(`trigger failed: ${res.status} ${JSON.stringify(res.body)}`);
+    const done = await until(async () => (await visibleCount(service)) - base >= subscribers && Date.now(), 300_000, 100);
+    const ms = (done ?? Date.now()) - t0;
+    return [{ scenario: `one trigger to an object with ${subscribers} subscribers`, metric: 'all messages visible after', value: round(ms / 1000, 2), unit: 's', note: done ? `${round(subscribers / (ms / 1000))} messages/s` : 'did not finish in 300 s' }];
+  } finally {
+    await service.stop();
+  }
+}
+
+/** `triggers` triggers spread over `recipients` recipients into a batch step: one message each. */
+export async function batching(triggers: number, recipients: number, windowSeconds: number): Promise<Figure[]> {
+  const service = await startService('batch');
+  try {
+    await defineWorkflow(service, 'bench-batch', [
+      { type: 'batch', ref: 'batch_1', settings: { batch_window: { unit: 'seconds', value: windowSeconds } } },
+      inAppStep(),
+    ]);
+    const users = Array.from({ length: recipients }, (_, i) => `b${i}`);
+    const seeder = await Seeder.open(service);
+    await seeder.users(users);
+    await seeder.close();
+    const t0 = Date.now();
+    const sent = await atRate(Math.min(1000, triggers), triggers / Math.min(1000, triggers), async (i) => {
+      const res = await fetch(`${service.url}/v1/workflows/bench-batch/trigger`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ recipients: [users[i % recipients]], data: { n: i } }),
+      });
+      if (res.status !== 200) throw new Error(String(res.status));
+      await res.arrayBuffer();
+    });
+    const done = await until(async () => (await visibleCount(service)) >= recipients && Date.now(), 300_000, 100);
+    await new Promise((r) => setTimeout(r, 2000)); // anything extra would show up now
+    const { rows } = await service.sql.query<{ recipient_id: string; total_activities: number }>("SELECT recipient_id, total_activities FROM rm_messages WHERE workflow_key = 'bench-batch'");
+    const perRecipient = new Set(rows.map((r) => r.recipient_id)).size;
+    const activities = rows.reduce((sum, r) => sum + r.total_activities, 0);
+    return [
+      {
+        scenario: `${triggers} triggers for ${recipients} recipients into a ${windowSeconds} s batch window`,
+        metric: 'messages (one per recipient expected)',
+        value: rows.length,
+        unit: 'messages',
+        note: `${perRecipient} recipients, ${activities} activities in total (${triggers - sent.errors} triggers accepted); all visible ${round(((done ?? Date.now()) - t0) / 1000, 1)} s after the first trigger`,
+      },
+    ];
+  } finally {
+    await service.stop();
+  }
+}

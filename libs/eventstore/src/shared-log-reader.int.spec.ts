@@ -1,0 +1,69 @@
+import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
+import { randomUUID } from 'node:crypto';
+import { PostgresEventStore } from './postgres/postgres-event-store';
+import { SharedLogReader } from './shared-log-reader';
+
+const meta = { environment: 'test', schema_version: 1 };
+const until = async (probe: () => Promise<boolean>) => {
+  const deadline = Date.now() + 10_000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+for (const backend of databaseBackends()) {
+  describe(`shared log reader on ${backend}`, () => {
+    let db: TestDatabase;
+    let store: PostgresEventStore;
+    beforeAll(async () => {
+      db = await createTestDatabase(backend, { migrate: false });
+      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+    });
+    afterAll(async () => {
+      await store.close();
+      await db.close();
+    });
+
+    it('answers every read exactly as the store does, from memory once it has caught up', async () => {
+      // History from before the reader started: served by the store.
+      for (let i = 0; i < 5; i++) await store.append(`old-${randomUUID()}`, [{ id: randomUUID(), type: i % 2 ? 'Odd' : 'Even', data: { i }, metadata: meta }]);
+      const reader = new SharedLogReader(store, { maxEvents: 40 });
+      let wakeups = 0;
+      const unlisten = reader.onAppended(() => wakeups++);
+      try {
+        const start = await store.headPosition();
+        let last = '';
+        for (let i = 0; i < 30; i++) {
+          last = (await store.append(`new-${i % 4}-${randomUUID()}`, [{ id: randomUUID(), type: i % 3 ? 'Tick' : 'Tock', data: { i }, metadata: meta }])).position;
+        }
+        await until(async () => (await reader.readAll({ after: start, maxCount: 1000 })).scannedTo >= last);
+        expect(wakeups).toBeGreaterThan(0);
+        const cases = [
+          { after: '', maxCount: 100 },
+          { after: start, maxCount: 100 },
+          { after: start, maxCount: 7 },
+          { after: start, maxCount: 100, filter: { eventTypes: ['Tock'] } },
+          { after: start, maxCount: 3, filter: { eventTypes: ['Tock'] } },
+          { after: start, maxCount: 100, filter: { streamPrefixes: ['new-1-'] } },
+          { after: start, maxCount: 100, filter: { eventTypes: ['Nothing'] } },
+        ];
+        for (const options of cases) {
+          const mine = await reader.readAll(options);
+          const truth = await store.readAll(options);
+          expect(mine.events.map((e) => e.id)).toEqual(truth.events.map((e) => e.id));
+          if (truth.events.length === options.maxCount) expect(mine.scannedTo).toBe(truth.scannedTo);
+          else expect(mine.scannedTo >= truth.events[truth.events.length - 1]?.position || truth.events.length === 0).toBe(true);
+        }
+        // More than the window holds: older reads fall back to the store and stay correct.
+        for (let i = 0; i < 60; i++) last = (await store.append(`more-${randomUUID()}`, [{ id: randomUUID(), type: 'More', data: { i }, metadata: meta }])).position;
+        await until(async () => (await reader.readAll({ after: last, maxCount: 1 })).scannedTo >= last);
+        const fromStart = await reader.readAll({ after: start, maxCount: 1000 });
+        expect(fromStart.events.map((e) => e.id)).toEqual((await store.readAll({ after: start, maxCount: 1000 })).events.map((e) => e.id));
+      } finally {
+        unlisten();
+        await reader.stop();
+      }
+    });
+  });
+}

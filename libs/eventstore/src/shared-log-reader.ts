@@ -1,0 +1,125 @@
+import { EventStore, LogFilter, LogPosition, ReadAllOptions, ReadAllPage, RecordedEvent } from './event-store';
+import { Sleeper } from './sleeper';
+import { Wakeups } from './wakeups';
+
+/** What projection and reactor runtimes read the log through. */
+export interface LogReader {
+  readAll(options: ReadAllOptions): Promise<ReadAllPage>;
+  headPosition(): Promise<LogPosition>;
+  /** Called when there may be more to read. */
+  onAppended(listener: () => void): () => void;
+}
+
+function matches(event: RecordedEvent, filter?: LogFilter): boolean {
+  if (filter?.eventTypes?.length && !filter.eventTypes.includes(event.type)) return false;
+  if (filter?.streamPrefixes?.length && !filter.streamPrefixes.some((p) => event.streamId.startsWith(p))) return false;
+  return true;
+}
+
+/**
+ * One tail of the log per process. Every projection and reactor of a worker would otherwise
+ * poll the database on its own after each append; instead this reads each new stretch of the
+ * log once, keeps the most recent events in memory, and serves filtered reads from there.
+ * A reader further behind than the window reads the store directly, exactly as before.
+ */
+export class SharedLogReader implements LogReader {
+  private buffer: RecordedEvent[] = [];
+  /** The buffer holds exactly the events in (windowStart, head]. */
+  private windowStart?: LogPosition;
+  private head?: LogPosition;
+  private readonly advanced = new Wakeups();
+  private readonly sleeper = new Sleeper();
+  private started?: Promise<void>;
+  private stopped = false;
+  private hinted = false;
+  private loop?: Promise<void>;
+  private unlisten?: () => void;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly options: { maxEvents?: number; pageSize?: number } = {},
+  ) {}
+
+  /** Starts tailing on first use, so a process that never reads the log (the api) never polls. */
+  private ensureStarted(): Promise<void> {
+    this.started ??= (async () => {
+      const head = await this.store.headPosition();
+      this.windowStart = head;
+      this.head = head;
+      this.unlisten = this.store.onAppended(() => {
+        this.hinted = true;
+        this.sleeper.wake();
+      });
+      this.loop = this.tail();
+    })();
+    return this.started;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unlisten?.();
+    this.sleeper.wake();
+    await this.loop;
+  }
+
+  private async tail(): Promise<void> {
+    const pageSize = this.options.pageSize ?? 1000;
+    const maxEvents = this.options.maxEvents ?? 50_000;
+    let backoff = 0;
+    while (!this.stopped) {
+      const woken = this.hinted;
+      this.hinted = false;
+      try {
+        const page = await this.store.readAll({ after: this.head, maxCount: pageSize });
+        if (page.events.length || page.scannedTo > this.head!) {
+          this.buffer.push(...page.events);
+          this.head = page.scannedTo;
+          if (this.buffer.length > maxEvents) {
+            const dropped = this.buffer.splice(0, this.buffer.length - Math.floor(maxEvents / 2));
+            this.windowStart = dropped[dropped.length - 1].position;
+          }
+          this.advanced.notify();
+          backoff = 0;
+          continue;
+        }
+        // A commit may be held back for a moment by an older open transaction: look again soon.
+        backoff = woken || backoff === 0 ? 5 : Math.min(backoff * 2, 1000);
+      } catch {
+        backoff = Math.min(Math.max(backoff * 2, 100), 5000);
+      }
+      if (!this.hinted) await this.sleeper.sleep(backoff);
+    }
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
+    await this.ensureStarted();
+    const after = options.after ?? '';
+    if (after < this.windowStart! || after > this.head!) return this.store.readAll(options);
+    const maxCount = options.maxCount ?? 1000;
+    const events: RecordedEvent[] = [];
+    // First buffered event after `after` (positions are increasing).
+    let lo = 0;
+    let hi = this.buffer.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.buffer[mid].position <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.buffer.length; i++) {
+      const event = this.buffer[i];
+      if (!matches(event, options.filter)) continue;
+      events.push(event);
+      if (events.length === maxCount) return { events, scannedTo: event.position };
+    }
+    return { events, scannedTo: this.head! };
+  }
+
+  async headPosition(): Promise<LogPosition> {
+    return this.store.headPosition();
+  }
+
+  onAppended(listener: () => void): () => void {
+    void this.ensureStarted();
+    return this.advanced.listen(listener);
+  }
+}
