@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpModule } from '@notify/http';
 import { ChannelsModule } from './channels/channels.module';
@@ -9,10 +10,12 @@ import { HealthController } from './system/health.controller';
 import { MetricsController } from './system/metrics.controller';
 import { OpenApiController } from './system/openapi.controller';
 import { StreamStatus } from './system/stream-status';
+import { IdempotencyInterceptor, idempotencyProviders } from './shared/idempotency.interceptor';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
 import { WorkflowsModule } from './workflows/workflows.module';
+import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
 @Module({})
@@ -20,9 +23,9 @@ export class ApiModule {
   static register(): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule],
+      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule],
       controllers: [HealthController, MetricsController, OpenApiController],
-      providers: [BootstrapService, StreamStatus],
+      providers: [BootstrapService, StreamStatus, ...idempotencyProviders, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
     };
   }
 }

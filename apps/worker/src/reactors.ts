@@ -1,6 +1,7 @@
 import { Type } from '@nestjs/common';
 import { Reactor } from '@notify/projection-runtime';
 import { BulkOperationWorker } from './bulk-operations/bulk-operation.reactor';
+import { CancellationReactor } from './engine/cancellation.reactor';
 import { engineReactors } from './engine/engine.reactors';
 import { KafkaRelayReactor } from './kafka/kafka-relay.reactor';
 
@@ -8,4 +9,4 @@ import { KafkaRelayReactor } from './kafka/kafka-relay.reactor';
  * Every reactor the worker runs (process managers, relays, bulk operation runners). Each is an
  * injectable class implementing Reactor; add new ones here.
  */
-export const workerReactors: Type<Reactor>[] = [BulkOperationWorker, KafkaRelayReactor, ...engineReactors];
+export const workerReactors: Type<Reactor>[] = [BulkOperationWorker, KafkaRelayReactor, ...engineReactors, CancellationReactor];

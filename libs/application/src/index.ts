@@ -3,3 +3,4 @@ export * from './environments';
 export * from './recipients';
 export * from './config';
 export * from './engine';
+export * from './idempotency';

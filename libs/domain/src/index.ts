@@ -11,3 +11,4 @@ export * from './recipient';
 export * from './object';
 export * from './tenant';
 export * from './bulk-operation';
+export * from './idempotency';

@@ -2,6 +2,21 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutio
 import { ErrorBody, RouteContract } from '@notify/contracts';
 import { z } from 'zod';
 
+/** How an `idempotent: true` route treats the Idempotency-Key header (ADR 0093). */
+const IDEMPOTENCY_HEADERS = z.object({
+  'Idempotency-Key': z
+    .string()
+    .max(255)
+    .optional()
+    .meta({
+      description:
+        'Up to 255 characters, kept 24 hours per environment. A repeat with the same parameters answers the first 2xx response again with the headers ' +
+        '`idempotent-replayed: true` and `original-x-request-id`; failed requests are not stored, so they can be retried with the same key. ' +
+        'A repeat with other parameters (or on another endpoint) is refused with 422 `idempotency_key_reused`; one that arrives while the first is ' +
+        'still running waits for its answer, and after 10 seconds is refused with 409 `idempotency_key_in_use`. A key over 255 characters: 422 `invalid_params`.',
+    }),
+});
+
 /** The OpenAPI 3.1 document, generated from the same route contracts that route and validate. */
 export function buildOpenApiDocument(routes: readonly RouteContract[], version: string): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
@@ -23,6 +38,7 @@ export function buildOpenApiDocument(routes: readonly RouteContract[], version: 
       request: {
         params: route.params as z.ZodObject | undefined,
         query: route.query as z.ZodObject | undefined,
+        ...(route.idempotent ? { headers: IDEMPOTENCY_HEADERS } : {}),
         body: route.body ? { content: { 'application/json': { schema: route.body } } } : undefined,
       },
       responses: {
@@ -30,6 +46,7 @@ export function buildOpenApiDocument(routes: readonly RouteContract[], version: 
         ...(route.auth === 'none' ? {} : { '4XX': { description: 'Error', content: { 'application/json': { schema: ErrorBody } } } }),
       },
       ...(route.rateTier ? { 'x-ratelimit-tier': route.rateTier } : {}),
+      ...(route.idempotent ? { 'x-idempotent': true } : {}),
       'x-auth': route.auth,
     };
     registry.registerPath(config);

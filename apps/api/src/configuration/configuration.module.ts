@@ -29,6 +29,8 @@ import { PromoteCommitsHandler } from './promote-commits/promote-commits.handler
 import { EnvironmentOrder } from './shared/environments';
 import { liquidTemplateChecker } from './shared/liquid-template-checker';
 import { ResourceChecks } from './shared/resource-deps';
+import { RunWorkflowController } from './run-workflow/run-workflow.controller';
+import { RunWorkflowHandler } from './run-workflow/run-workflow.handler';
 import { UpsertResourceController } from './upsert-resource/upsert-resource.controller';
 import { UpsertResourceHandler } from './upsert-resource/upsert-resource.handler';
 import { ValidateResourceController } from './validate-resource/validate-resource.controller';
@@ -53,6 +55,7 @@ const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAd
     ListCommitsController,
     GetCommitController,
     PreviewController,
+    RunWorkflowController,
   ],
   providers: [
     ...queries,
@@ -71,6 +74,7 @@ const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAd
     GetCommitHandler,
     PreviewContexts,
     PreviewHandler,
+    RunWorkflowHandler,
   ],
 })
 export class ConfigurationModule {}

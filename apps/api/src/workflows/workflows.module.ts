@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { CancelWorkflowController } from './cancel-workflow/cancel-workflow.controller';
+import { CancelWorkflowHandler } from './cancel-workflow/cancel-workflow.handler';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
 
 /** Triggering workflows (and, as they arrive, cancelling them and listing their runs). */
 @Module({
-  controllers: [TriggerWorkflowController],
-  providers: [TriggerWorkflowHandler],
+  controllers: [TriggerWorkflowController, CancelWorkflowController],
+  providers: [TriggerWorkflowHandler, CancelWorkflowHandler],
 })
 export class WorkflowsModule {}

@@ -11,3 +11,4 @@ export * from './steps/channel.step';
 export * from './steps/flow.steps';
 export * from './variables';
 export * from './trigger';
+export * from './cancel';

@@ -1,6 +1,7 @@
 import { RecipientRefT, schemaVersionOf } from '@notify/contracts';
 import {
   canContinue,
+  cancellationCovers,
   cancellationStream,
   conditionGroupHolds,
   ConditionGroup,
@@ -194,7 +195,7 @@ export class RunExecutor {
     const currentVariables = async (): Promise<RunVariables> => ({ ...(await loadVariables()), data: state.data });
 
     // A cancellation recorded after this run's trigger stops it wherever it is.
-    if (run.cancellation_key && (await this.cancelled(environment, run.workflow_key, run.cancellation_key, run.recipient, run.trigger_position))) {
+    if (run.cancellation_key && (await this.cancelled(environment, run.workflow_key, run.cancellation_key, run.recipient, run.subscribed_to, run.trigger_position))) {
       record({ type: 'RunCancelled', data: { run_id: runId, reason: 'cancellation_requested', at } });
     } else if (state.status === 'queued' && trigger.workflow.conditions) {
       // The workflow's own conditions decide, once, whether the run happens at all.
@@ -298,12 +299,11 @@ export class RunExecutor {
     this.triggers.set(workflowRunId, data);
   }
 
-  private async cancelled(environment: string, workflowKey: string, cancellationKey: string, recipient: RecipientRefT, triggerPosition: string): Promise<boolean> {
+  private async cancelled(environment: string, workflowKey: string, cancellationKey: string, recipient: RecipientRefT, subscribedTo: RecipientRefT | null, triggerPosition: string): Promise<boolean> {
     const requests: RecordedEvent[] = await this.deps.store.readStream(cancellationStream(environment, workflowKey, cancellationKey));
     return requests.some((r) => {
       if (r.type !== 'CancellationRequested' || r.position <= triggerPosition) return false;
-      const recipients = (r.data as { recipients: RecipientRefT[] | null }).recipients;
-      return recipients === null || recipients.some((x) => JSON.stringify(x) === JSON.stringify(recipient));
+      return cancellationCovers((r.data as { recipients: RecipientRefT[] | null }).recipients, recipient, subscribedTo);
     });
   }
 }

@@ -11,3 +11,4 @@ export * from './variables';
 export * from './workflow-steps';
 export * from './workflows';
 export * from './previews';
+export * from './workflow-run.routes';

@@ -10,9 +10,10 @@ import { runEventContracts } from '../runs/run.events';
 import { userEventContracts } from '../recipients/users';
 import { recipientEventContracts } from '../recipients/events';
 import { accountEventContracts, environmentEventContracts } from './environment.events';
+import { idempotencyEventContracts } from '../http/idempotency.events';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
-const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts, ...channelEventContracts, ...messageEventContracts, ...runEventContracts, ...batchEventContracts, ...recipientEventContracts];
+const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts, ...channelEventContracts, ...messageEventContracts, ...runEventContracts, ...batchEventContracts, ...recipientEventContracts, ...idempotencyEventContracts];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */
 const configuration: readonly EventContract[] = [

@@ -38,6 +38,11 @@ export interface RouteContract<
   status?: number;
   /** Other content types the route answers with (the OpenAPI YAML document). */
   produces?: string;
+  /**
+   * Honours an `Idempotency-Key` header: a repeat within 24 hours answers the first 2xx response
+   * again (ADR 0093). Applied by the api's one idempotency interceptor.
+   */
+  idempotent?: boolean;
 }
 
 type Inferred<S, Absent> = S extends z.ZodNever ? Absent : S extends z.ZodType ? z.infer<S> : Absent;

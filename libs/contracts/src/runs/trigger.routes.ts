@@ -32,5 +32,6 @@ export const triggerWorkflowRoute = defineRoute({
   rateTier: 5,
   params: WorkflowKeyPath,
   body: TriggerWorkflowBody,
+  idempotent: true,
   response: TriggerWorkflowResponse,
 });

@@ -3,3 +3,4 @@ export * from './run.events';
 export * from './run.streams';
 export * from './workflow-cursor';
 export * from './steps';
+export * from './cancellation';

@@ -1,0 +1,15 @@
+import { Controller } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { cancelWorkflowRoute, RouteInput } from '@notify/contracts';
+import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
+import { CancelWorkflowCommand } from './cancel-workflow.command';
+
+@Controller()
+export class CancelWorkflowController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Endpoint(cancelWorkflowRoute)
+  cancel(@Input() { params, body }: RouteInput<typeof cancelWorkflowRoute>, @Ctx() ctx: RequestContext) {
+    return this.commands.execute(new CancelWorkflowCommand(ctx, params.key, body));
+  }
+}

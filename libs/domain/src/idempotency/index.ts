@@ -1,0 +1,4 @@
+export * from './idempotency.commands';
+export * from './idempotency.decider';
+export * from './idempotency.events';
+export * from './idempotency.streams';

@@ -1,0 +1,4 @@
+export * from './run-event-view';
+export * from './workflow-runs.migration';
+export * from './workflow-runs.projection';
+export * from './workflow-runs.queries';

@@ -1,0 +1,102 @@
+import type { RunEnqueued, EventOf, RunStatusT } from '@notify/contracts';
+import { RecordedEvent } from '@notify/eventstore';
+import { EntityManager, Projection } from '@notify/projection-runtime';
+import { RUN_VIEW_EVENT_TYPES, runEventView, runStatusAfter } from './run-event-view';
+
+type Enqueued = EventOf<typeof RunEnqueued>['data'];
+
+interface RunChange {
+  environment: string;
+  id: string;
+  status: RunStatusT | null;
+  errors: number;
+  updated_at: string;
+}
+
+/**
+ * One row per recipient run (status, error count, trigger source, cancellation key) and its
+ * history. A batch is applied in three statements (new runs, history entries, per-run changes)
+ * whatever its size, so a fan-out of thousands of runs costs a few round trips, not thousands.
+ * Everything written comes from the events themselves (ids, positions, times), so a rebuild
+ * writes exactly what the live projection wrote.
+ */
+export const workflowRunsProjection: Projection = {
+  name: 'workflow-runs',
+  version: 1,
+  filter: { eventTypes: [...RUN_VIEW_EVENT_TYPES], streamPrefixes: ['run-'] },
+  tables: ['rm_workflow_recipient_runs', 'rm_workflow_recipient_run_events'],
+
+  async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+    const runs: Record<string, unknown>[] = [];
+    const history: Record<string, unknown>[] = [];
+    const changes = new Map<string, RunChange>();
+    for (const recorded of events) {
+      const environment = recorded.metadata.environment;
+      if (!environment) continue;
+      const runId = recorded.streamId.slice(-36);
+      const data = recorded.data as Record<string, unknown>;
+      const at = recorded.createdAt.toISOString();
+      if (recorded.type === 'RunEnqueued') {
+        const run = data as unknown as Enqueued;
+        runs.push({
+          environment,
+          id: run.run_id,
+          workflow_run_id: run.workflow_run_id,
+          workflow: run.workflow_key,
+          recipient_type: run.recipient.type,
+          recipient_id: run.recipient.id,
+          recipient_collection: run.recipient.type === 'object' ? run.recipient.collection : null,
+          actor: run.actor,
+          tenant: run.tenant,
+          trigger_source: run.trigger_source,
+          cancellation_key: run.cancellation_key,
+          subscribed_to: run.subscribed_to,
+          trigger_position: run.trigger_position,
+          inserted_at: at,
+        });
+      }
+      const view = runEventView(recorded.type, data);
+      if (view) history.push({ environment, id: recorded.id, run_id: runId, seq: recorded.globalPosition.toString(), ...view, inserted_at: at });
+      const key = `${environment}\u0000${runId}`;
+      const change = changes.get(key) ?? { environment, id: runId, status: null, errors: 0, updated_at: at };
+      change.status = runStatusAfter(recorded.type) ?? change.status;
+      if (recorded.type === 'StepCompleted' && data.status === 'error') change.errors++;
+      change.updated_at = at;
+      changes.set(key, change);
+    }
+    if (runs.length) {
+      await tx.query(
+        `INSERT INTO rm_workflow_recipient_runs (environment, id, workflow_run_id, workflow, recipient_type, recipient_id, recipient_collection, actor, tenant,
+           status, trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, updated_at)
+         SELECT environment, id, workflow_run_id, workflow, recipient_type, recipient_id, recipient_collection, actor, tenant,
+           'queued', trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, inserted_at
+         FROM jsonb_to_recordset($1::jsonb) AS r(environment text, id uuid, workflow_run_id uuid, workflow text, recipient_type text, recipient_id text,
+           recipient_collection text, actor jsonb, tenant text, trigger_source jsonb, cancellation_key text, subscribed_to jsonb, trigger_position text, inserted_at timestamptz)
+         ON CONFLICT (environment, id) DO NOTHING`,
+        [JSON.stringify(runs)],
+      );
+    }
+    if (history.length) {
+      await tx.query(
+        `INSERT INTO rm_workflow_recipient_run_events (environment, id, run_id, seq, event, status, step_ref, step_type, attempt, data, inserted_at)
+         SELECT environment, id, run_id, seq, event, status, step_ref, step_type, attempt, data, inserted_at
+         FROM jsonb_to_recordset($1::jsonb) AS e(environment text, id uuid, run_id uuid, seq bigint, event text, status text, step_ref text, step_type text,
+           attempt integer, data jsonb, inserted_at timestamptz)
+         ON CONFLICT (environment, id) DO NOTHING`,
+        [JSON.stringify(history)],
+      );
+    }
+    if (changes.size) {
+      // A run that ended keeps its final status whatever follows (nothing should).
+      await tx.query(
+        `UPDATE rm_workflow_recipient_runs t
+         SET status = CASE WHEN t.status IN ('completed', 'cancelled') OR c.status IS NULL THEN t.status ELSE c.status END,
+             error_count = t.error_count + c.errors,
+             updated_at = GREATEST(t.updated_at, c.updated_at)
+         FROM jsonb_to_recordset($1::jsonb) AS c(environment text, id uuid, status text, errors integer, updated_at timestamptz)
+         WHERE t.environment = c.environment AND t.id = c.id`,
+        [JSON.stringify([...changes.values()])],
+      );
+    }
+  },
+};
