@@ -9,10 +9,11 @@ import { TimersReadModel1763712000500, timersProjection } from './timers';
 import { UsersReadModel1763712000200, usersProjection } from './users';
 import { recipientMigrations, recipientProjections } from './recipients';
 import { VariablesReadModel1763712002300, variablesProjection } from './variables';
+import { WaitingRunsReadModel1763712005000, waitingRunsProjection } from './waiting-runs';
 import { WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, messagesProjection, timersProjection, workflowRunsProjection, ...recipientProjections, ...configurationProjections()];
+export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, messagesProjection, timersProjection, workflowRunsProjection, waitingRunsProjection, ...recipientProjections, ...configurationProjections()];
 
 /** Workflow configuration (management API). */
 function configurationProjections(): Projection[] {
@@ -33,5 +34,6 @@ export const allMigrations: Function[] = [
   CommitsReadModel1763712002200,
   VariablesReadModel1763712002300,
   ChannelGroupsReadModel1763712002400,
+  WaitingRunsReadModel1763712005000,
   WorkflowRunsReadModel1763712006000,
 ];

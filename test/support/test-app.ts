@@ -48,7 +48,12 @@ export interface TestApp {
   sql<T = any>(query: string, params?: unknown[]): Promise<T[]>;
   http<T = any>(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
   close(): Promise<void>;
+  /** Drops the database (a kept one, once every app on it has closed); a no-op when already gone. */
+  dropDatabase(): Promise<void>;
 }
+
+/** Options of startTestApp. */
+export type TestAppOptions = StartTestAppOptions;
 
 export interface StartTestAppOptions {
   backend?: 'postgres' | 'embedded';
@@ -153,6 +158,9 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
       if (options.keepDatabase) await db?.release();
       else await db?.drop();
       if (dataDir && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+    async dropDatabase() {
+      if (db) await dropDatabase(db.url);
     },
   };
   return testApp;

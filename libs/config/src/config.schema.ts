@@ -89,6 +89,11 @@ export const ConfigSchema = z.object({
   DELIVERY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000),
   FETCH_ALLOW_PRIVATE_ADDRESSES: flag(false),
   FETCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** A fetch step's request, redirects and body included, must finish within this. */
+  FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** First retry delay of a fetch step; doubled per attempt up to FETCH_RETRY_MAX_MS. */
+  FETCH_RETRY_BASE_MS: z.coerce.number().int().min(1).default(5_000),
+  FETCH_RETRY_MAX_MS: z.coerce.number().int().min(1).default(300_000),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

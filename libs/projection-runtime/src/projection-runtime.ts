@@ -136,6 +136,7 @@ export class ProjectionRuntime {
     const events = page.events.filter((e) => handles(projection, e));
     if (events.length === 0 && Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) {
       cursor.position = page.scannedTo;
+      this.checkpointMoved.emit('moved');
       return { applied: 0, position: page.scannedTo, idle: false };
     }
     const persisted = cursor.persisted;
@@ -242,7 +243,11 @@ export class ProjectionRuntime {
     this.checkpointMoved.on('moved', onMove);
     try {
       let pause = 2;
+      // A projection running in this process knows exactly how far it has got: everything before
+      // its cursor that concerns it is applied (what did not concern it was skipped).
+      const localDone = () => names.every((n) => this.loops.has(n) && (this.cursor.get(n)?.position ?? START) >= position);
       for (;;) {
+        if (localDone()) return true;
         const rows = await this.dataSource.query<{ position: string }[]>(
           'SELECT position FROM projection_checkpoints WHERE name = ANY($1)',
           [names],

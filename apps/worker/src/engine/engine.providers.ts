@@ -9,44 +9,79 @@ import {
   EngineDeps,
   EngineLookups,
   Fanout,
+  HttpFetchStep,
   RandomCohortStep,
   RunExecutor,
   StepHandler,
   ThrottleStep,
+  TriggerWorkflowStep,
   UpdateDataStep,
+  UpdateObjectStep,
+  UpdateTenantStep,
+  UpdateUserStep,
+  WaitForEventStep,
+  WaitMatcher,
 } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { createDefaultRegistry } from '@notify/delivery';
+import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
-import { ENGINE_LOOKUPS, EVENT_STORE } from '@notify/platform';
+import { ProjectionRuntime } from '@notify/projection-runtime';
+import { WaitingRunQueries } from '@notify/projections/waiting-runs';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE } from '@notify/platform';
 import { TemplateEngine } from '@notify/templating';
 
 export const ENGINE_DEPS = Symbol('ENGINE_DEPS');
+
+/** Events whose projections the engine reads recipients from (see EngineDeps.readModelsAt). */
+const RECIPIENT_READ_MODELS = ['UserIdentified', 'ObjectSet', 'TenantSet', 'PreferenceSetUpdated', 'ChannelDataSet'].map((type) => ({ type, streamId: '' }));
 export const STEP_HANDLERS = Symbol('STEP_HANDLERS');
 
 /** Every step kind the engine executes. */
 export function stepHandlers(): StepHandler[] {
-  return [new ChannelStep(), new DelayStep(), new BranchStep(), new RandomCohortStep(), new UpdateDataStep(), new ThrottleStep(), new BatchStep()];
+  return [new ChannelStep(), new DelayStep(), new BranchStep(), new RandomCohortStep(), new UpdateDataStep(), new ThrottleStep(), new BatchStep(), ...functionSteps()];
+}
+
+/** Steps that call out or act on other aggregates: fetch, recipient updates, triggers, waits. */
+function functionSteps(): StepHandler[] {
+  return [new HttpFetchStep(), new UpdateUserStep(), new UpdateObjectStep(), new UpdateTenantStep(), new TriggerWorkflowStep(), new WaitForEventStep()];
 }
 
 /** The workflow engine's collaborators, shared by its reactors. */
 export const engineProviders: Provider[] = [
   {
     provide: ENGINE_DEPS,
-    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG],
-    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig): EngineDeps => ({
+    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime],
+    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, runtime: ProjectionRuntime): EngineDeps => ({
       store,
       lookups,
+      readModelsAt: async (position) => {
+        if (!(await runtime.waitFor(position, RECIPIENT_READ_MODELS, 15_000))) throw new Error('recipient read models are behind the run; executing it again later');
+      },
       templates: new TemplateEngine(),
       fetch: globalThis.fetch,
-      settings: { allowPrivateFetch: config.FETCH_ALLOW_PRIVATE_ADDRESSES, fetchMaxAttempts: config.FETCH_MAX_ATTEMPTS },
+      settings: {
+        allowPrivateFetch: config.FETCH_ALLOW_PRIVATE_ADDRESSES,
+        fetchMaxAttempts: config.FETCH_MAX_ATTEMPTS,
+        fetchTimeoutMs: config.FETCH_TIMEOUT_MS,
+        fetchRetryBaseMs: config.FETCH_RETRY_BASE_MS,
+        fetchRetryMaxMs: config.FETCH_RETRY_MAX_MS,
+      },
     }),
   },
   { provide: STEP_HANDLERS, useFactory: stepHandlers },
   { provide: RunExecutor, inject: [ENGINE_DEPS, STEP_HANDLERS], useFactory: (deps: EngineDeps, handlers: StepHandler[]) => new RunExecutor(deps, handlers) },
   { provide: Fanout, inject: [EVENT_STORE, ENGINE_LOOKUPS], useFactory: (store: EventStore, lookups: EngineLookups) => new Fanout(store, lookups) },
   { provide: BatchCloser, inject: [EVENT_STORE], useFactory: (store: EventStore) => new BatchCloser(store) },
+  {
+    provide: WaitMatcher,
+    inject: [EVENT_STORE, DATABASE, ENGINE_LOOKUPS, ProjectionRuntime],
+    useFactory: (store: EventStore, database: Database, lookups: EngineLookups, runtime: ProjectionRuntime) =>
+      new WaitMatcher(store, new WaitingRunQueries(database.dataSource), lookups, async (position) => {
+        if (!(await runtime.waitFor(position, [{ type: 'RunPaused', streamId: 'run-' }], 30_000))) throw new Error('the waiting-runs read model is behind; retrying');
+      }),
+  },
   {
     provide: DeliveryExecutor,
     inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, LOGGER],

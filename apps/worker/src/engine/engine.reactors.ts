@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import { BatchCloser, DeliveryExecutor, Fanout, RunExecutor } from '@notify/application';
+import { BatchCloser, DeliveryExecutor, Fanout, RunExecutor, WAIT_SOURCE_EVENT_TYPES, WAIT_SOURCE_STREAM_PREFIXES, WaitMatcher } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { RecordedEvent } from '@notify/eventstore';
 import { Reactor } from '@notify/projection-runtime';
@@ -94,4 +94,17 @@ export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
   }
 }
 
-export const engineReactors = [TriggerFanoutReactor, RunExecutorReactor, BatchCloserReactor, DeliveryReactor];
+/** Resumes runs paused on wait_for_event when the run, message or recipient event they wait for happens. */
+@Injectable()
+export class WaitForEventReactor implements Reactor {
+  readonly name = 'engine-wait-for-event';
+  readonly filter = { eventTypes: WAIT_SOURCE_EVENT_TYPES, streamPrefixes: WAIT_SOURCE_STREAM_PREFIXES };
+
+  constructor(private readonly matcher: WaitMatcher) {}
+
+  async handle(events: readonly RecordedEvent[]): Promise<void> {
+    await this.matcher.handle(events);
+  }
+}
+
+export const engineReactors = [TriggerFanoutReactor, RunExecutorReactor, BatchCloserReactor, DeliveryReactor, WaitForEventReactor];

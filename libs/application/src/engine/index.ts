@@ -12,3 +12,8 @@ export * from './steps/flow.steps';
 export * from './variables';
 export * from './trigger';
 export * from './cancel';
+export * from './steps/fetch.step';
+export * from './steps/recipient-update.steps';
+export * from './steps/trigger-workflow.step';
+export * from './steps/wait-for-event.step';
+export * from './wait-matcher';

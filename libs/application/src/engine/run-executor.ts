@@ -37,6 +37,8 @@ export interface ExecutionResult {
 export interface RunPlan {
   result: ExecutionResult;
   appends: StreamAppend[];
+  /** The run stopped early (two steps touched one stream) and continues after this is appended. */
+  again?: boolean;
 }
 
 /** Runs committed together in one transaction at most. */
@@ -61,11 +63,15 @@ export class RunExecutor {
   }
 
   async execute(environment: string, runId: string, now = new Date()): Promise<ExecutionResult> {
+    let appended = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         const plan = await this.plan(environment, runId, now);
         if (plan.appends.length) await this.deps.store.appendMany(plan.appends);
-        return plan.result;
+        appended += plan.result.appended;
+        if (!plan.again) return { status: plan.result.status, appended };
+        attempt = 0; // progress was appended: carry on from the new revision
+        now = new Date();
       } catch (error) {
         const conflict = error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError;
         if (!conflict || attempt >= MAX_ATTEMPTS) throw error;
@@ -109,13 +115,17 @@ export class RunExecutor {
       }
       for (const [environment, refs] of byEnvironment) await batch.prefetch(environment, refs);
     }
+    // The recipient read models must show what the runs' events say happened before them; one
+    // wait for the whole batch.
+    const latest = [...histories.values()].flatMap((h) => (h.length ? [h[h.length - 1].position] : [])).sort().pop();
+    if (latest) await this.deps.readModelsAt?.(latest);
     const plans: { run: (typeof runs)[number]; plan: RunPlan }[] = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(concurrency, runs.length) }, async () => {
         while (next < runs.length) {
           const run = runs[next++];
-          plans.push({ run, plan: await this.plan(run.environment, run.runId, now, { history: histories.get(runStream(run.environment, run.runId)), lookups }) });
+          plans.push({ run, plan: await this.plan(run.environment, run.runId, now, { history: histories.get(runStream(run.environment, run.runId)), lookups, readModelsChecked: true }) });
         }
       }),
     );
@@ -126,6 +136,7 @@ export class RunExecutor {
       if (group.length === 0) return;
       try {
         await this.deps.store.appendMany(group.flatMap((g) => g.plan.appends));
+        again.push(...group.filter((g) => g.plan.again).map((g) => g.run));
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError)) throw error;
         again.push(...group.map((g) => g.run));
@@ -148,18 +159,20 @@ export class RunExecutor {
   }
 
   /** Decides everything a run can do now, without appending it. */
-  async plan(environment: string, runId: string, now: Date, preloaded: { history?: RecordedEvent[]; lookups?: EngineLookups } = {}): Promise<RunPlan> {
+  async plan(environment: string, runId: string, now: Date, preloaded: { history?: RecordedEvent[]; lookups?: EngineLookups; readModelsChecked?: boolean } = {}): Promise<RunPlan> {
     const streamId = runStream(environment, runId);
     const history = preloaded.history ?? (await this.deps.store.readStream(streamId));
     const deps: EngineDeps = preloaded.lookups ? { ...this.deps, lookups: preloaded.lookups } : this.deps;
     const initial = fold(runDecider, history.map((e) => ({ type: e.type, data: e.data }) as RunEvent));
     if (!initial.run || !canContinue(initial)) return { result: { status: initial.status, appended: 0 }, appends: [] };
+    if (!preloaded.readModelsChecked) await this.deps.readModelsAt?.(history[history.length - 1].position);
     const trigger = await this.trigger(environment, initial.run.workflow_run_id);
     const steps = trigger.workflow.steps as unknown as StepNode[];
 
     let state = initial;
     const events: RunEvent[] = [];
     const appends: StreamAppend[] = [];
+    let again = false;
     const record = (...recorded: RunEvent[]) => {
       for (const e of recorded) {
         events.push(e);
@@ -226,7 +239,18 @@ export class RunExecutor {
         variables: currentVariables,
       };
       const outcome = await this.runStep(ctx);
+      // A step touching a stream an earlier step of this execution also touches (two updates of
+      // one user) decided without those events: append what came before, then execute again.
+      if (outcome.appends?.some((a) => appends.some((b) => b.streamId === a.streamId))) {
+        again = true;
+        break;
+      }
       appends.push(...(outcome.appends ?? []));
+      if (outcome.variables) {
+        const changed = outcome.variables;
+        variables = loadVariables().then((v) => ({ ...v, ...changed }));
+        if (changed.recipient) recipient = loadRecipient().then((r) => r && { ...r, properties: changed.recipient! });
+      }
       const base = { run_id: runId, step_ref: step.ref, step_type: stepType(step), at };
       if (outcome.flow === 'pause') {
         if (!resumed) record({ type: 'StepStarted', data: { run_id: runId, step_ref: step.ref, step_type: stepType(step), at } });
@@ -260,7 +284,7 @@ export class RunExecutor {
       expectedRevision: revision,
       events: events.map((e, i) => ({ id: stepEventId(runId, revision + 1, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
     };
-    return { result: { status: state.status, appended: events.length }, appends: [runAppend, ...appends] };
+    return { result: { status: state.status, appended: events.length }, appends: [runAppend, ...appends], again };
   }
 
   private async runStep(ctx: StepContext): Promise<StepOutcome> {

@@ -14,7 +14,15 @@ export interface EngineDeps {
   templates: TemplateEngine;
   /** Outbound HTTP for fetch steps; replaceable in tests. */
   fetch: typeof fetch;
-  settings: { allowPrivateFetch: boolean; fetchMaxAttempts: number };
+  /** Every address a host name resolves to (fetch steps check them); default: the system resolver. */
+  resolveHost?: (hostname: string) => Promise<string[]>;
+  /**
+   * Resolves once the recipient read models (users, objects, tenants, preferences, channel data)
+   * include everything up to `position`: a run reads recipients identified inline with its
+   * trigger, or updated by its own steps, only after they are visible.
+   */
+  readModelsAt?: (position: string) => Promise<void>;
+  settings: { allowPrivateFetch: boolean; fetchMaxAttempts: number; fetchTimeoutMs?: number; fetchRetryBaseMs?: number; fetchRetryMaxMs?: number };
 }
 
 /** What a step sees: the run so far, its workflow version, lazily loaded variables. */
@@ -40,6 +48,8 @@ interface Common {
   output?: Record<string, unknown> | null;
   /** Appends to other streams that must happen together with this step (messages, batches, ...). */
   appends?: StreamAppend[];
+  /** Recipient, actor or tenant properties this step changed (update_user, ...): later steps of this execution see them. */
+  variables?: Partial<Pick<RunVariables, 'recipient' | 'actor' | 'tenant'>>;
 }
 
 /**

@@ -7,7 +7,7 @@ import { RecipientDeps } from '../recipients/ports';
 import { identifyUser } from '../recipients/user-use-cases';
 import { setObject } from '../recipients/object-use-cases';
 import { setTenant } from '../recipients/tenant-use-cases';
-import type { EngineLookups } from './lookups';
+import type { EngineLookups, WorkflowView } from './lookups';
 
 export interface TriggerDeps {
   recipients: RecipientDeps;
@@ -36,7 +36,7 @@ function validateData(version: string, schema: Record<string, unknown>, data: Re
   });
 }
 
-const identifiedRef = (r: RecipientRequestT): RecipientRefT =>
+export const identifiedRef = (r: RecipientRequestT): RecipientRefT =>
   typeof r === 'string' ? { type: 'user', id: r } : 'collection' in r && typeof r.collection === 'string' ? { type: 'object', collection: r.collection, id: r.id } : { type: 'user', id: r.id };
 
 /** What a trigger wrote besides the trigger itself (inline identification): reads must show it. */
@@ -63,6 +63,34 @@ async function inBatches<T>(items: readonly T[], size: number, run: (item: T) =>
 }
 
 /**
+ * What a trigger must pass before anything is recorded: the workflow exists, is active and
+ * valid, the data matches its JSON schema, an actor given by id exists. Throws DomainError.
+ * Shared by the trigger endpoint and the trigger_workflow step.
+ */
+export async function checkTrigger(lookups: EngineLookups, environment: string, workflowKey: string, body: Pick<TriggerWorkflowBodyT, 'data' | 'actor'>): Promise<WorkflowView> {
+  const workflow = await lookups.workflow(environment, workflowKey);
+  if (!workflow) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
+  if (!workflow.active || !workflow.valid) throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
+  if (workflow.triggerDataSchema) {
+    const errors = validateData(workflow.snapshot.version ?? workflowKey, workflow.triggerDataSchema, body.data ?? {});
+    if (errors.length) throw invalidParams(errors, 'The trigger data does not match the workflow trigger data schema');
+  }
+  if (typeof body.actor === 'string' && !(await lookups.recipient(environment, { type: 'user', id: body.actor }))) {
+    throw new DomainError('actor_missing', `The actor ${body.actor} has not been identified`, 'not_found');
+  }
+  return workflow;
+}
+
+/** The recipients of a trigger as references, each once, in the order given. */
+export function uniqueRecipientRefs(recipients: readonly RecipientRequestT[]): RecipientRefT[] {
+  const seen = new Set<string>();
+  return recipients.map(identifiedRef).filter((r) => {
+    const key = JSON.stringify(r);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
+/**
  * Records a trigger: checks the workflow, the data against its schema and the actor, identifies
  * inline recipients, actor and tenant, then appends WorkflowTriggered. Everything after (a run
  * per recipient, its steps, delivery) happens asynchronously in the worker.
@@ -75,17 +103,8 @@ export async function triggerWorkflow(
   metadata: CommandMetadata,
   options: TriggerOptions = {},
 ): Promise<{ workflow_run_id: string; append: AppendResult; writes: TriggerWrites }> {
-  const workflow = await deps.lookups.workflow(environment, workflowKey);
-  if (!workflow) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
-  if (!workflow.active || !workflow.valid) throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
+  const workflow = await checkTrigger(deps.lookups, environment, workflowKey, body);
   const data = body.data ?? {};
-  if (workflow.triggerDataSchema) {
-    const errors = validateData(workflow.snapshot.version ?? workflowKey, workflow.triggerDataSchema, data);
-    if (errors.length) throw invalidParams(errors, 'The trigger data does not match the workflow trigger data schema');
-  }
-  if (typeof body.actor === 'string' && !(await deps.lookups.recipient(environment, { type: 'user', id: body.actor }))) {
-    throw new DomainError('actor_missing', `The actor ${body.actor} has not been identified`, 'not_found');
-  }
 
   const writes: TriggerWrites = { appends: [] };
   const inline = [...(body.actor ? [body.actor] : []), ...body.recipients];
@@ -101,11 +120,7 @@ export async function triggerWorkflow(
     }
   }
 
-  const seen = new Set<string>();
-  const recipients = body.recipients.map(identifiedRef).filter((r) => {
-    const key = JSON.stringify(r);
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
+  const recipients = uniqueRecipientRefs(body.recipients);
   const workflowRunId = options.workflowRunId ?? randomUUID();
   const triggered: WorkflowTriggeredData = {
     workflow_run_id: workflowRunId,

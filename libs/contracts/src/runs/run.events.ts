@@ -110,6 +110,8 @@ export const RunResumed = defineEvent(
     cause: z.enum(['timer', 'batch_closed', 'event_matched', 'event_timeout']),
     /** Batch flush: the activities and actors the message carries. */
     batch: z.object({ activities: z.array(Activity), actors: z.array(RecipientRef), total_activities: z.number().int(), total_actors: z.number().int() }).nullable(),
+    /** event_matched: what happened (`workflow.completed`, `message.seen`, ...) as match conditions saw it under `event`. */
+    event: z.record(z.string(), z.unknown()).nullable().optional(),
     at: z.string(),
   }),
 );

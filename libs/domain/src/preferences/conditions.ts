@@ -12,7 +12,7 @@ export interface ConditionContext {
 }
 
 /** Arguments that name a variable (`data.dino`) are read from the run; anything else is literal. */
-const VARIABLE_ROOTS = /^(recipient|actor|data|tenant|vars|workflow|refs|message|run)\.[^\s]+$/;
+const VARIABLE_ROOTS = /^(recipient|actor|data|tenant|vars|workflow|refs|message|run|event)\.[^\s]+$/;
 
 export function lookup(variables: Record<string, unknown>, path: string): unknown {
   let current: unknown = variables;

@@ -55,8 +55,12 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
           errorCount: state.errorCount + (event.data.status === 'error' ? 1 : 0),
           attempts: { ...state.attempts, [event.data.step_ref]: (state.attempts[event.data.step_ref] ?? 0) + 1 },
         };
-      case 'RunPaused':
-        return { ...state, status: 'paused', pause: { stepRef: event.data.step_ref, reason: event.data.reason, timerId: event.data.timer_id, waitingFor: event.data.waiting_for } };
+      case 'RunPaused': {
+        const pause = { stepRef: event.data.step_ref, reason: event.data.reason, timerId: event.data.timer_id, waitingFor: event.data.waiting_for };
+        // A fetch that will be tried again counts as an attempt of its step.
+        if (event.data.reason !== 'fetch_retry') return { ...state, status: 'paused', pause };
+        return { ...state, status: 'paused', pause, attempts: { ...state.attempts, [event.data.step_ref]: (state.attempts[event.data.step_ref] ?? 0) + 1 } };
+      }
       case 'TimerScheduled':
         return state;
       case 'TimerFired':

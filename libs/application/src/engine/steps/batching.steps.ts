@@ -102,7 +102,8 @@ export class BatchStep implements StepHandler {
     const streamId = batchStream(ctx.environment, ctx.trigger.workflow.key, ctx.step.ref, recipientKey(run.recipient), keyFrom(vars, settings.batch_key));
     const history = await ctx.deps.store.readStream(streamId);
     const state = fold(batchDecider, history.map((e) => ({ type: e.type, data: e.data }) as BatchEvent));
-    const activity = { id: run.run_id, actor: run.actor, data: ctx.state.data, inserted_at: ctx.now.toISOString() };
+    // An activity happened when it was triggered: batch_order sorts by that, not by when its run got here.
+    const activity = { id: run.run_id, actor: run.actor, data: ctx.state.data, inserted_at: run.enqueued_at };
     const events = batchDecider.decide(
       { type: 'AddItem', runId: run.run_id, activity, policy, now: ctx.now.toISOString(), newBatchId: engineId('batch', streamId, history.length), newTimerId: (closesAt) => engineId('batch-timer', streamId, closesAt) },
       state,

@@ -1,0 +1,3 @@
+export * from './waiting-runs.migration';
+export * from './waiting-runs.projection';
+export * from './waiting-runs.queries';

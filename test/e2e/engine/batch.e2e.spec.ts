@@ -1,0 +1,149 @@
+import Knock from '@knocklabs/node';
+import { activeWorkflow, bodyOf, eventually, feed, finishedRuns, messagesFor, RunView, uniqueKey } from '../../support/engine';
+import { startTestApp, TestApp } from '../../support/test-app';
+
+const seconds = (value: number) => ({ unit: 'seconds', value });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Long enough for every trigger of a test to reach the batch on a busy machine. */
+const WINDOW = 10;
+
+/** Batch step: one message for many triggers of one recipient and batch key. */
+describe('workflow engine: batch', () => {
+  let t: TestApp;
+  let knock: Knock;
+  beforeAll(async () => {
+    t = await startTestApp();
+    knock = t.knock();
+  });
+  afterAll(async () => t?.close());
+
+  const batchEvents = async (workflowKey: string) =>
+    (await t.sql<{ stream_id: string; event_type: string; data: any; created_at: Date }>(
+      `SELECT stream_id, event_type, data, created_at FROM es_events WHERE stream_id LIKE $1 ORDER BY global_position`,
+      [`batch-development-${workflowKey}-%`],
+    ));
+  const trigger = async (key: string, recipient: string, data: Record<string, unknown>, actor?: string) =>
+    (await knock.workflows.trigger(key, { recipients: [{ id: recipient }], data, ...(actor ? { actor: { id: actor } } : {}) })).workflow_run_id;
+  const finished = async (ids: string[]): Promise<RunView[]> => Promise.all(ids.map(async (id) => (await finishedRuns(t, id, 1, 30_000))[0]));
+  const messagesEventually = (key: string, recipient: string, count: number, timeoutMs = 20_000) =>
+    eventually(() => messagesFor(t, key, recipient), (rows) => rows.length >= count, timeoutMs);
+
+  it('accumulate: the first run waits out the window and sends one message with every activity; a batch per key', async () => {
+    const key = uniqueKey('batch-acc');
+    await activeWorkflow(t, key, {
+      steps: [
+        { type: 'batch', ref: 'collect', settings: { batch_window: seconds(WINDOW), batch_key: 'data.thread' } },
+        feed('feed', '{{ total_activities }}:{% for a in activities %}{{ a.data.n }},{% endfor %}'),
+      ],
+    });
+    const ids = [await trigger(key, 'b-acc', { n: 1, thread: 'a' }), await trigger(key, 'b-acc', { n: 2, thread: 'a' }), await trigger(key, 'b-acc', { n: 3, thread: 'b' }), await trigger(key, 'b-acc', { n: 4, thread: 'a' })];
+    const runs = await finished(ids);
+    // Per key, the run that got to the batch first owns it; the others end there.
+    const threadA = [runs[0], runs[1], runs[3]];
+    const owners = threadA.filter((r) => r.completed?.reason !== 'batched_into_another_run');
+    expect(owners).toHaveLength(1);
+    expect(threadA.filter((r) => r.completed?.reason === 'batched_into_another_run')).toHaveLength(2);
+    expect(runs[2].completed).toMatchObject({ outcome: 'ended' });
+    expect(owners[0].types).toEqual(['RunEnqueued', 'StepStarted', 'RunPaused', 'RunResumed', 'StepCompleted', 'StepCompleted', 'RunCompleted']);
+    expect(owners[0].events.find((e) => e.type === 'RunResumed')!.data).toMatchObject({ cause: 'batch_closed', batch: { total_activities: 3 } });
+    const messages = await messagesEventually(key, 'b-acc', 2);
+    expect(messages.map(bodyOf).sort()).toEqual(['1:3,', '3:1,2,4,']);
+    const closed = (await batchEvents(key)).filter((e) => e.event_type === 'BatchClosed');
+    expect(closed).toHaveLength(2);
+    const opened = (await batchEvents(key)).find((e) => e.event_type === 'BatchOpened' && e.stream_id.endsWith('-a'))!;
+    expect(Date.parse(opened.data.closes_at) - Date.parse(opened.data.opened_at)).toBe(WINDOW * 1000);
+    expect((await messagesFor(t, key, 'b-acc')).find((m) => m.total_activities === 3).inserted_at.getTime()).toBeGreaterThanOrEqual(Date.parse(opened.data.closes_at));
+    const activities = await t.sql('SELECT count(*)::int AS c FROM rm_message_activities WHERE message_id = $1', [messages.find((m) => m.total_activities === 3).id]);
+    expect(activities[0].c).toBe(3);
+  });
+
+  it('flush_leading: the first trigger sends at once, the rest of the window is sent as one batch when it closes', async () => {
+    const key = uniqueKey('batch-lead');
+    await activeWorkflow(t, key, {
+      steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: seconds(WINDOW), batch_execution_mode: 'flush_leading' } }, feed('feed', '{{ total_activities }}:{% for a in activities %}{{ a.data.n }},{% endfor %}')],
+    });
+    const first = await trigger(key, 'b-lead', { n: 1 });
+    const [leading] = await finished([first]);
+    expect(leading.steps.collect.output).toMatchObject({ batch_role: 'leading' });
+    expect((await messagesFor(t, key, 'b-lead')).map(bodyOf)).toEqual(['1:1,']);
+    const rest = [await trigger(key, 'b-lead', { n: 2 }), await trigger(key, 'b-lead', { n: 3 })];
+    const runs = await finished(rest);
+    expect(runs.map((r) => r.completed?.reason ?? null).sort()).toEqual(['batched_into_another_run', null].sort());
+    expect((await messagesEventually(key, 'b-lead', 2)).map(bodyOf)).toEqual(['1:1,', '2:2,3,']);
+  });
+
+  it('sliding window: each trigger extends the window, never beyond the extension limit', async () => {
+    const key = uniqueKey('batch-slide');
+    await activeWorkflow(t, key, {
+      steps: [
+        { type: 'batch', ref: 'collect', settings: { batch_window: seconds(6), batch_window_type: 'sliding', batch_window_extension_limit: seconds(10) } },
+        feed('feed', '{{ total_activities }}'),
+      ],
+    });
+    const ids = [await trigger(key, 'b-slide', { n: 1 })];
+    await sleep(3000);
+    ids.push(await trigger(key, 'b-slide', { n: 2 }));
+    await sleep(3000);
+    ids.push(await trigger(key, 'b-slide', { n: 3 }));
+    await finished(ids);
+    const events = await batchEvents(key);
+    const opened = events.find((e) => e.event_type === 'BatchOpened')!.data;
+    const added = events.filter((e) => e.event_type === 'BatchItemAdded').map((e) => Date.parse(e.data.added_at));
+    const extended = events.filter((e) => e.event_type === 'BatchWindowExtended').map((e) => e.data.closes_at);
+    const limit = Date.parse(opened.opened_at) + 10_000;
+    expect(opened.extend_until).toBe(new Date(limit).toISOString());
+    // The second add moves the close to its own time + 6 s; the third would go past the limit and stops at it.
+    expect(extended).toEqual([new Date(added[1] + 6000).toISOString(), new Date(limit).toISOString()]);
+    const closed = events.find((e) => e.event_type === 'BatchClosed')!;
+    expect(closed.data).toMatchObject({ reason: 'window', total_activities: 3 });
+    expect(Date.parse(closed.data.closed_at)).toBeGreaterThanOrEqual(limit);
+    expect((await messagesFor(t, key, 'b-slide')).map(bodyOf)).toEqual(['3']);
+  });
+
+  it('closes early when batch_items_max_limit is reached, without waiting for the window', async () => {
+    const key = uniqueKey('batch-max');
+    await activeWorkflow(t, key, { steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'hours', value: 1 }, batch_items_max_limit: 3 } }, feed('feed', '{{ total_activities }}')] });
+    const ids = [await trigger(key, 'b-max', { n: 1 }), await trigger(key, 'b-max', { n: 2 }), await trigger(key, 'b-max', { n: 3 })];
+    const runs = await finished(ids);
+    expect(runs[0].completed).toMatchObject({ outcome: 'ended' });
+    expect((await messagesFor(t, key, 'b-max')).map(bodyOf)).toEqual(['3']);
+    expect((await batchEvents(key)).find((e) => e.event_type === 'BatchClosed')!.data).toMatchObject({ reason: 'max_items', total_activities: 3 });
+    // The next trigger opens a new batch.
+    await trigger(key, 'b-max', { n: 4 });
+    await eventually(() => batchEvents(key), (events) => events.filter((e) => e.event_type === 'BatchOpened').length === 2);
+  });
+
+  it('renders at most batch_items_render_limit activities, in batch_order, and at most 10 actors; totals count all', async () => {
+    const key = uniqueKey('batch-render');
+    await activeWorkflow(t, key, {
+      steps: [
+        { type: 'batch', ref: 'collect', settings: { batch_window: seconds(WINDOW), batch_items_render_limit: 3, batch_order: 'desc' } },
+        feed('feed', '{{ total_activities }}/{{ total_actors }}:{% for a in activities %}{{ a.data.n }},{% endfor %}'),
+      ],
+    });
+    const ids = [];
+    for (let n = 1; n <= 12; n++) ids.push(await trigger(key, 'b-render', { n }, `b-actor-${n}`));
+    await finished(ids);
+    const [message] = await messagesEventually(key, 'b-render', 1);
+    expect(bodyOf(message)).toBe('12/12:12,11,10,');
+    expect(message.actors).toHaveLength(10);
+    const actorIds = message.actors.map((a: { id: string }) => a.id);
+    expect(new Set(actorIds).size).toBe(10);
+    expect(actorIds.every((id: string) => /^b-actor-\d+$/.test(id))).toBe(true);
+    expect(message).toMatchObject({ total_activities: 12, total_actors: 12 });
+  });
+
+  it('20 concurrent triggers for one recipient and key land in one batch and one message', async () => {
+    const key = uniqueKey('batch-burst');
+    await activeWorkflow(t, key, { steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: seconds(WINDOW) } }, feed('feed', '{{ total_activities }}')] });
+    await knock.users.update('b-burst', {});
+    const ids = await Promise.all(Array.from({ length: 20 }, async (_, n) => (await knock.workflows.trigger(key, { recipients: ['b-burst'], data: { n } })).workflow_run_id));
+    const runs = await finished(ids);
+    expect(runs.filter((r) => r.completed?.reason === 'batched_into_another_run')).toHaveLength(19);
+    const messages = await messagesEventually(key, 'b-burst', 1);
+    expect(messages.map(bodyOf)).toEqual(['20']);
+    const events = await batchEvents(key);
+    expect(events.filter((e) => e.event_type === 'BatchOpened')).toHaveLength(1);
+    expect(events.filter((e) => e.event_type === 'BatchItemAdded')).toHaveLength(20);
+  });
+});
