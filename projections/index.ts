@@ -3,7 +3,7 @@ import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
 import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
-import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
+import { EnvironmentsReadModel1763712000100, environmentsProjection, SigningKeysReadModel1763712000110 } from './environments';
 import { MessagesReadModel1763712000400, messagesProjection } from './messages';
 import { TimersReadModel1763712000500, timersProjection } from './timers';
 import { UsersReadModel1763712000200, usersProjection } from './users';
@@ -25,6 +25,7 @@ export const allMigrations: Function[] = [
   ProjectionCheckpoints1763712000000,
   ReactorCheckpoints1763712000010,
   EnvironmentsReadModel1763712000100,
+  SigningKeysReadModel1763712000110,
   UsersReadModel1763712000200,
   ChannelsReadModel1763712000300,
   MessagesReadModel1763712000400,

@@ -1,4 +1,14 @@
-import { ApiKeyIssued, ApiKeyRevoked, EnvironmentCreated, EventOf, ServiceTokenIssued, ServiceTokenRevoked } from '@notify/contracts';
+import {
+  ApiKeyIssued,
+  ApiKeyRevoked,
+  EnhancedSecurityModeChanged,
+  EnvironmentCreated,
+  EventOf,
+  ServiceTokenIssued,
+  ServiceTokenRevoked,
+  SigningKeyCreated,
+  SigningKeyRevoked,
+} from '@notify/contracts';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 
@@ -7,14 +17,19 @@ type Handled =
   | EventOf<typeof ApiKeyIssued>
   | EventOf<typeof ApiKeyRevoked>
   | EventOf<typeof ServiceTokenIssued>
-  | EventOf<typeof ServiceTokenRevoked>;
+  | EventOf<typeof ServiceTokenRevoked>
+  | EventOf<typeof SigningKeyCreated>
+  | EventOf<typeof SigningKeyRevoked>
+  | EventOf<typeof EnhancedSecurityModeChanged>;
 
-/** Environments, their API keys and the account's service tokens: what authentication reads. */
+/** Environments, their API keys, signing keys and security mode, and the account's service tokens: what authentication reads. */
 export const environmentsProjection: Projection = {
   name: 'environments',
-  version: 1,
-  filter: { eventTypes: ['EnvironmentCreated', 'ApiKeyIssued', 'ApiKeyRevoked', 'ServiceTokenIssued', 'ServiceTokenRevoked'] },
-  tables: ['rm_environments', 'rm_api_keys', 'rm_service_tokens'],
+  version: 2,
+  filter: {
+    eventTypes: ['EnvironmentCreated', 'ApiKeyIssued', 'ApiKeyRevoked', 'ServiceTokenIssued', 'ServiceTokenRevoked', 'SigningKeyCreated', 'SigningKeyRevoked', 'EnhancedSecurityModeChanged'],
+  },
+  tables: ['rm_environments', 'rm_api_keys', 'rm_service_tokens', 'rm_signing_keys'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
     for (const recorded of events) {
@@ -45,6 +60,18 @@ export const environmentsProjection: Projection = {
           break;
         case 'ServiceTokenRevoked':
           await tx.query('UPDATE rm_service_tokens SET revoked_at = $2 WHERE token_id = $1', [event.data.token_id, event.data.revoked_at]);
+          break;
+        case 'SigningKeyCreated':
+          await tx.query(
+            `INSERT INTO rm_signing_keys (id, environment, algorithm, public_key, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+            [event.data.signing_key_id, recorded.metadata.environment, event.data.algorithm, event.data.public_key, event.data.created_at],
+          );
+          break;
+        case 'SigningKeyRevoked':
+          await tx.query('UPDATE rm_signing_keys SET revoked_at = $2 WHERE id = $1', [event.data.signing_key_id, event.data.revoked_at]);
+          break;
+        case 'EnhancedSecurityModeChanged':
+          await tx.query('UPDATE rm_environments SET enhanced_security_mode = $2 WHERE slug = $1', [recorded.metadata.environment, event.data.enabled]);
           break;
       }
     }

@@ -1,3 +1,4 @@
 export * from './environments.migration';
 export * from './environments.projection';
 export * from './environments.queries';
+export * from './signing-keys.migration';

@@ -5,6 +5,7 @@ import { HttpModule } from '@notify/http';
 import { ChannelsModule } from './channels/channels.module';
 import { ConfigurationModule } from './configuration/configuration.module';
 import { BootstrapService } from './environments/bootstrap.service';
+import { EnvironmentsModule } from './environments/environments.module';
 import { ReadModelCredentialStore } from './environments/credential-store';
 import { HealthController } from './system/health.controller';
 import { MetricsController } from './system/metrics.controller';
@@ -23,7 +24,7 @@ export class ApiModule {
   static register(): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule],
+      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule, EnvironmentsModule],
       controllers: [HealthController, MetricsController, OpenApiController],
       providers: [BootstrapService, StreamStatus, ...idempotencyProviders, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
     };

@@ -1,33 +1,28 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RouteContract } from '@notify/contracts';
 import { DomainError } from '@notify/domain';
 import { FastifyRequest } from 'fastify';
-import { CREDENTIAL_STORE, CredentialStore } from './credentials';
+import { Authenticator } from './authenticator';
 import { ROUTE_CONTRACT } from './endpoint.decorator';
-import { hashSecret } from './secrets';
-import { TtlCache } from './ttl-cache';
+import { scopedUserIds } from './user-scope';
+import { userTokenOf } from './user-tokens';
 
 export const missingKey = () =>
   new DomainError('api_key_missing', 'A valid API key must be sent as "Authorization: Bearer <key>"', 'unauthenticated');
 export const notPermitted = (message = 'This key is not permitted to call this endpoint') =>
   new DomainError('authorization', message, 'forbidden');
 
-type ApiKey = Awaited<ReturnType<CredentialStore['findApiKey']>>;
-type ServiceToken = Awaited<ReturnType<CredentialStore['findServiceToken']>>;
-
 /**
  * Authenticates every routed request against its contract's `auth`, and pins the request to one
- * environment. Lookups are cached briefly: a revoked key stops working within seconds.
+ * environment. Publishable-key calls carry the user they act for: the signed user token's user,
+ * which may only reach the users its contract's `userScope` names.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
-  private readonly keys = new TtlCache<string, ApiKey>(5_000, 1_000);
-  private readonly tokens = new TtlCache<string, ServiceToken>(5_000, 1_000);
-
   constructor(
     private readonly reflector: Reflector,
-    @Inject(CREDENTIAL_STORE) private readonly credentials: CredentialStore,
+    private readonly auth: Authenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -37,12 +32,11 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const bearer = bearerToken(request.headers.authorization);
     if (!bearer) throw missingKey();
-    const hash = hashSecret(bearer);
 
     if (route.auth === 'service') {
-      const token = await this.tokens.get(hash, () => this.credentials.findServiceToken(hash));
+      const token = await this.auth.serviceToken(bearer);
       if (!token) {
-        if (await this.keys.get(hash, () => this.credentials.findApiKey(hash))) throw notPermitted('The management API takes a service token, not an API key');
+        if (await this.auth.apiKey(bearer)) throw notPermitted('The management API takes a service token, not an API key');
         throw missingKey();
       }
       const environment = (request.query as Record<string, unknown> | undefined)?.environment;
@@ -56,15 +50,27 @@ export class AuthGuard implements CanActivate {
           { field: 'environment', message: 'is required', type: 'required' },
         ]);
       }
-      if (!(await this.credentials.environmentExists(environment))) throw new DomainError('environment_missing', `No environment named ${environment}`, 'not_found');
+      if (!(await this.auth.environmentExists(environment))) throw new DomainError('environment_missing', `No environment named ${environment}`, 'not_found');
       request.ctx = { requestId: String(request.id), environment, credential: { kind: 'service', id: token.tokenId } };
       return true;
     }
 
-    const key = await this.keys.get(hash, () => this.credentials.findApiKey(hash));
+    const key = await this.auth.apiKey(bearer);
     if (!key) throw missingKey();
-    if (key.kind === 'publishable' && route.auth !== 'public') throw notPermitted('A publishable key cannot call this endpoint; use a secret key');
     request.ctx = { requestId: String(request.id), environment: key.environment, credential: { kind: key.kind, id: key.keyId } };
+    if (key.kind === 'secret') return true;
+    if (route.auth !== 'public') throw notPermitted('A publishable key cannot call this endpoint; use a secret key');
+    if (!route.userScope) throw new Error(`Public route ${route.operationId} declares no userScope`);
+
+    const userId = await this.auth.tokenUser(key.environment, userTokenOf(request.headers));
+    const named = scopedUserIds(route.userScope, request);
+    if (userId !== undefined) {
+      const other = named.find((id) => id !== userId);
+      if (other !== undefined) throw notPermitted(`The user token does not grant access to user ${other}`);
+      request.ctx.userId = userId;
+    }
+    // Rate limits count per user for browser calls: the token's user, or the user the call names.
+    request.ctx.subjectUserId = userId ?? named[0];
     return true;
   }
 }

@@ -1,8 +1,12 @@
+import { UserTokenPolicy } from './user-tokens';
+
 /** How the auth guard resolves credentials; the api app supplies it from the read model. */
 export interface CredentialStore {
   findApiKey(keyHash: string): Promise<{ keyId: string; environment: string; kind: 'secret' | 'publishable' } | undefined>;
   findServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined>;
   environmentExists(slug: string): Promise<boolean>;
+  /** Enhanced security mode and the active signing keys of an environment. */
+  userTokenPolicy(environment: string): Promise<UserTokenPolicy>;
 }
 
 export const CREDENTIAL_STORE = Symbol('CREDENTIAL_STORE');

@@ -13,3 +13,6 @@ export * from './secrets';
 export * from './ttl-cache';
 export * from './zod-errors';
 export * from './batch-deduplicator';
+export * from './user-tokens';
+export * from './authenticator';
+export * from './user-scope';

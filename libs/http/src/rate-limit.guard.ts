@@ -7,6 +7,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ROUTE_CONTRACT } from './endpoint.decorator';
+import { RequestContext } from './request-context';
 
 /** Requests per second allowed for each tier, per endpoint and environment (or user). */
 export const TIER_LIMITS: Record<RateTier, number> = { 1: 1, 2: 5, 3: 60, 4: 200, 5: 1000 };
@@ -15,6 +16,13 @@ export class RateLimitedError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
     super('rate_limit_exceeded', 'Too many requests; retry after the time in the retry-after header', 'rate_limited');
   }
+}
+
+/** Whose budget a request spends: the environment's, or for browser (publishable-key) calls the user's. */
+export function rateLimitSubject(ctx: RequestContext | undefined, ip: string): string {
+  if (!ctx) return `ip:${ip}`;
+  const user = ctx.userId ?? (ctx.credential.kind === 'publishable' ? ctx.subjectUserId : undefined);
+  return `${ctx.environment}:${user !== undefined ? `user:${user}` : 'env'}`;
 }
 
 /**
@@ -49,7 +57,7 @@ export class RateLimitGuard implements CanActivate, OnModuleDestroy {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const ctx = request.ctx;
-    const subject = ctx ? `${ctx.environment}:${ctx.userId ? `user:${ctx.userId}` : 'env'}` : `ip:${request.ip}`;
+    const subject = rateLimitSubject(ctx, request.ip);
     const limit = TIER_LIMITS[route.rateTier];
     reply.header('x-ratelimit-limit', String(limit));
     try {

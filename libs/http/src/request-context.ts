@@ -8,8 +8,10 @@ export interface RequestContext {
   /** Environment slug every read and write of this request is scoped to. */
   environment: string;
   credential: { kind: CredentialKind; id: string };
-  /** Set when a signed user token accompanies a publishable key. */
+  /** Set when a signed user token accompanies a publishable key: the only user the call may reach. */
   userId?: string;
+  /** Publishable-key calls: the user they act for (the token's, or the one named); rate limits count per this user. */
+  subjectUserId?: string;
 }
 
 declare module 'fastify' {

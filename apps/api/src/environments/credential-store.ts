@@ -24,4 +24,9 @@ export class ReadModelCredentialStore implements CredentialStore {
   async environmentExists(slug: string) {
     return (await this.queries.getEnvironment(slug)) !== undefined;
   }
+
+  async userTokenPolicy(environment: string) {
+    const [env, keys] = await Promise.all([this.queries.getEnvironment(environment), this.queries.listSigningKeys(environment, true)]);
+    return { enhancedSecurityMode: env?.enhancedSecurityMode ?? false, signingKeys: keys.map((k) => ({ id: k.id, publicKey: k.publicKey })) };
+  }
 }

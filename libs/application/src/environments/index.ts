@@ -1,3 +1,4 @@
 export * from './bootstrap';
 export * from './environment-use-cases';
 export * from './first-run-configuration';
+export * from './signing-keys';

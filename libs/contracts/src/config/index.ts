@@ -12,3 +12,4 @@ export * from './workflow-steps';
 export * from './workflows';
 export * from './previews';
 export * from './workflow-run.routes';
+export * from './environment-security';

@@ -35,5 +35,23 @@ export const ServiceTokenIssued = defineEvent(
 
 export const ServiceTokenRevoked = defineEvent('ServiceTokenRevoked', 1, z.object({ token_id: z.uuid(), revoked_at: z.string() }));
 
-export const environmentEventContracts = [EnvironmentCreated, ApiKeyIssued, ApiKeyRevoked] as const;
+/** The public half of an RS256 key pair; user tokens of the environment are verified with it. */
+export const SigningKeyCreated = defineEvent(
+  'SigningKeyCreated',
+  1,
+  z.object({
+    signing_key_id: z.uuid(),
+    algorithm: z.literal('RS256'),
+    /** SPKI PEM; the private key is handed to the caller once and never stored. */
+    public_key: z.string().startsWith('-----BEGIN PUBLIC KEY-----'),
+    created_at: z.string(),
+  }),
+);
+
+export const SigningKeyRevoked = defineEvent('SigningKeyRevoked', 1, z.object({ signing_key_id: z.uuid(), revoked_at: z.string() }));
+
+/** Enhanced security mode: publishable-key calls must carry a signed user token. */
+export const EnhancedSecurityModeChanged = defineEvent('EnhancedSecurityModeChanged', 1, z.object({ enabled: z.boolean(), changed_at: z.string() }));
+
+export const environmentEventContracts = [EnvironmentCreated, ApiKeyIssued, ApiKeyRevoked, SigningKeyCreated, SigningKeyRevoked, EnhancedSecurityModeChanged] as const;
 export const accountEventContracts = [ServiceTokenIssued, ServiceTokenRevoked] as const;

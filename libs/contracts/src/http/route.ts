@@ -8,6 +8,14 @@ import { z } from 'zod';
  * - none: no credentials (health, OpenAPI document)
  */
 export type RouteAuth = 'secret' | 'public' | 'service' | 'none';
+
+/**
+ * Public routes name the user a browser call is about, so that a signed user token reaches only
+ * its own user's data: the auth guard compares these request values (path params, query or body
+ * fields, a string or a list of strings) with the token's user. `handler` marks a route whose
+ * handler scopes by `ctx.userId` itself (e.g. messages addressed by id).
+ */
+export type UserScope = { params?: string[]; query?: string[]; body?: string[] } | 'handler';
 export type RateTier = 1 | 2 | 3 | 4 | 5;
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
 
@@ -29,6 +37,8 @@ export interface RouteContract<
    * act on account-wide resources (channels, variables, commits by id) and take none.
    */
   scope?: 'environment' | 'account';
+  /** Required on public routes (a unit test checks it); see UserScope. */
+  userScope?: UserScope;
   rateTier?: RateTier;
   params?: Params;
   query?: Query;

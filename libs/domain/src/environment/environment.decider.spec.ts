@@ -34,6 +34,44 @@ describe('environment decider', () => {
   });
 });
 
+describe('environment decider: signing keys and enhanced security', () => {
+  const spec = deciderSpec(environmentDecider);
+  const first = '00000000-0000-4000-8000-0000000000a1';
+  const second = '00000000-0000-4000-8000-0000000000a2';
+  const pem = (n: number) => `-----BEGIN PUBLIC KEY-----\nkey${n}\n-----END PUBLIC KEY-----`;
+  const keyCreated = (id: string, n: number) => ({ type: 'SigningKeyCreated' as const, data: { signing_key_id: id, algorithm: 'RS256' as const, public_key: pem(n), created_at: now } });
+  const keyRevoked = (id: string) => ({ type: 'SigningKeyRevoked' as const, data: { signing_key_id: id, revoked_at: now } });
+
+  it('creates a signing key once, in an existing environment only', () => {
+    const create = { type: 'CreateSigningKey' as const, signingKeyId: first, publicKey: pem(1), revokeOthers: false, now };
+    spec.given([]).when(create).thenThrows('environment_missing');
+    spec.given([created]).when(create).then([keyCreated(first, 1)]);
+    spec.given([created, keyCreated(first, 1)]).when(create).thenNothing();
+    spec.given([created, keyCreated(first, 1)]).when({ ...create, publicKey: pem(2) }).thenThrows('signing_key_exists');
+  });
+
+  it('keeps earlier keys when adding one, and revokes every other active key when rotating', () => {
+    spec.given([created, keyCreated(first, 1)]).when({ type: 'CreateSigningKey', signingKeyId: second, publicKey: pem(2), revokeOthers: false, now }).then([keyCreated(second, 2)]);
+    spec.given([created, keyCreated(first, 1)]).when({ type: 'CreateSigningKey', signingKeyId: second, publicKey: pem(2), revokeOthers: true, now }).then([keyCreated(second, 2), keyRevoked(first)]);
+    spec.given([created, keyCreated(first, 1), keyRevoked(first)]).when({ type: 'CreateSigningKey', signingKeyId: second, publicKey: pem(2), revokeOthers: true, now }).then([keyCreated(second, 2)]);
+  });
+
+  it('revokes a signing key once', () => {
+    spec.given([created]).when({ type: 'RevokeSigningKey', signingKeyId: first, now }).thenThrows('signing_key_missing');
+    spec.given([created, keyCreated(first, 1)]).when({ type: 'RevokeSigningKey', signingKeyId: first, now }).then([keyRevoked(first)]);
+    spec.given([created, keyCreated(first, 1), keyRevoked(first)]).when({ type: 'RevokeSigningKey', signingKeyId: first, now }).thenNothing();
+  });
+
+  it('records a change of enhanced security mode only when it changes', () => {
+    const on = { type: 'EnhancedSecurityModeChanged' as const, data: { enabled: true, changed_at: now } };
+    spec.given([]).when({ type: 'SetEnhancedSecurityMode', enabled: true, now }).thenThrows('environment_missing');
+    spec.given([created]).when({ type: 'SetEnhancedSecurityMode', enabled: false, now }).thenNothing();
+    spec.given([created]).when({ type: 'SetEnhancedSecurityMode', enabled: true, now }).then([on]);
+    spec.given([created, on]).when({ type: 'SetEnhancedSecurityMode', enabled: true, now }).thenNothing();
+    spec.given([created, on]).when({ type: 'SetEnhancedSecurityMode', enabled: false, now }).then([{ type: 'EnhancedSecurityModeChanged', data: { enabled: false, changed_at: now } }]);
+  });
+});
+
 describe('account decider', () => {
   const spec = deciderSpec(accountDecider);
   const tokenId = '00000000-0000-4000-8000-000000000002';

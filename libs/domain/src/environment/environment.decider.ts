@@ -7,10 +7,14 @@ export interface EnvironmentState {
   exists: boolean;
   slug?: string;
   keys: Record<string, { kind: ApiKeyKind; keyHash: string; revoked: boolean }>;
+  signingKeys: Record<string, { publicKey: string; revoked: boolean }>;
+  enhancedSecurity: boolean;
 }
 
+const missingEnvironment = () => new DomainError('environment_missing', 'The environment does not exist', 'not_found');
+
 export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, EnvironmentEvent> = {
-  initialState: () => ({ exists: false, keys: {} }),
+  initialState: () => ({ exists: false, keys: {}, signingKeys: {}, enhancedSecurity: false }),
 
   evolve(state, event) {
     switch (event.type) {
@@ -22,6 +26,14 @@ export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, E
         const key = state.keys[event.data.key_id];
         return key ? { ...state, keys: { ...state.keys, [event.data.key_id]: { ...key, revoked: true } } } : state;
       }
+      case 'SigningKeyCreated':
+        return { ...state, signingKeys: { ...state.signingKeys, [event.data.signing_key_id]: { publicKey: event.data.public_key, revoked: false } } };
+      case 'SigningKeyRevoked': {
+        const key = state.signingKeys[event.data.signing_key_id];
+        return key ? { ...state, signingKeys: { ...state.signingKeys, [event.data.signing_key_id]: { ...key, revoked: true } } } : state;
+      }
+      case 'EnhancedSecurityModeChanged':
+        return { ...state, enhancedSecurity: event.data.enabled };
       default:
         return assertNever(event);
     }
@@ -33,7 +45,7 @@ export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, E
         if (state.exists) return [];
         return [{ type: 'EnvironmentCreated', data: { slug: command.slug, name: command.name, order: command.order, created_at: command.now } }];
       case 'IssueApiKey': {
-        if (!state.exists) throw new DomainError('environment_missing', 'The environment does not exist', 'not_found');
+        if (!state.exists) throw missingEnvironment();
         const existing = state.keys[command.keyId];
         if (existing) {
           if (existing.keyHash === command.keyHash) return [];
@@ -48,6 +60,29 @@ export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, E
         if (key.revoked) return [];
         return [{ type: 'ApiKeyRevoked', data: { key_id: command.keyId, revoked_at: command.now } }];
       }
+      case 'CreateSigningKey': {
+        if (!state.exists) throw missingEnvironment();
+        const existing = state.signingKeys[command.signingKeyId];
+        if (existing) {
+          if (existing.publicKey === command.publicKey) return [];
+          throw new DomainError('signing_key_exists', 'A different signing key already has this id', 'conflict');
+        }
+        const others = command.revokeOthers ? Object.entries(state.signingKeys).filter(([, k]) => !k.revoked) : [];
+        return [
+          { type: 'SigningKeyCreated', data: { signing_key_id: command.signingKeyId, algorithm: 'RS256', public_key: command.publicKey, created_at: command.now } },
+          ...others.map(([id]) => ({ type: 'SigningKeyRevoked' as const, data: { signing_key_id: id, revoked_at: command.now } })),
+        ];
+      }
+      case 'RevokeSigningKey': {
+        const key = state.signingKeys[command.signingKeyId];
+        if (!key) throw new DomainError('signing_key_missing', 'No such signing key in this environment', 'not_found');
+        if (key.revoked) return [];
+        return [{ type: 'SigningKeyRevoked', data: { signing_key_id: command.signingKeyId, revoked_at: command.now } }];
+      }
+      case 'SetEnhancedSecurityMode':
+        if (!state.exists) throw missingEnvironment();
+        if (state.enhancedSecurity === command.enabled) return [];
+        return [{ type: 'EnhancedSecurityModeChanged', data: { enabled: command.enabled, changed_at: command.now } }];
       default:
         return assertNever(command);
     }

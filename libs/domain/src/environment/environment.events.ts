@@ -1,4 +1,20 @@
-import type { ApiKeyIssued, ApiKeyRevoked, EnvironmentCreated, EventOf, ServiceTokenIssued, ServiceTokenRevoked } from '@notify/contracts';
+import type {
+  ApiKeyIssued,
+  ApiKeyRevoked,
+  EnhancedSecurityModeChanged,
+  EnvironmentCreated,
+  EventOf,
+  ServiceTokenIssued,
+  ServiceTokenRevoked,
+  SigningKeyCreated,
+  SigningKeyRevoked,
+} from '@notify/contracts';
 
-export type EnvironmentEvent = EventOf<typeof EnvironmentCreated> | EventOf<typeof ApiKeyIssued> | EventOf<typeof ApiKeyRevoked>;
+export type EnvironmentEvent =
+  | EventOf<typeof EnvironmentCreated>
+  | EventOf<typeof ApiKeyIssued>
+  | EventOf<typeof ApiKeyRevoked>
+  | EventOf<typeof SigningKeyCreated>
+  | EventOf<typeof SigningKeyRevoked>
+  | EventOf<typeof EnhancedSecurityModeChanged>;
 export type AccountEvent = EventOf<typeof ServiceTokenIssued> | EventOf<typeof ServiceTokenRevoked>;
