@@ -1,2 +1,3 @@
 export * from './messages.migration';
 export * from './messages.projection';
+export * from './feed-notifications';

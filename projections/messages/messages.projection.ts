@@ -3,6 +3,7 @@ import { MessageCreatedData, MessageEvent } from '@notify/domain';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 import { v5 as uuidv5 } from 'uuid';
+import { announceFeedMessages, FEED_NOTIFY_MAX_AGE_MS, FeedNotification, feedNotificationOf } from './feed-notifications';
 
 const LOG_NAMESPACE = '0e5f3c9a-5b7e-4f0e-9a64-1c2d3e4f5a6b';
 const STATUS: Partial<Record<MessageEvent['type'], string>> = {
@@ -57,6 +58,8 @@ export const messagesProjection: Projection = {
     const publicEvents: unknown[][] = [];
     const logs: unknown[][] = [];
     const activities: unknown[][] = [];
+    const announcements: FeedNotification[] = [];
+    const announceAfter = Date.now() - FEED_NOTIFY_MAX_AGE_MS;
     for (const recorded of events) {
       const event = recorded as unknown as MessageEvent;
       const environment = recorded.metadata.environment!;
@@ -69,6 +72,8 @@ export const messagesProjection: Projection = {
         change.created = event.data;
         change.updatedAt = event.data.created_at;
         for (const a of event.data.activities) activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
+        const announcement = recorded.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data) : undefined;
+        if (announcement) announcements.push(announcement);
       } else if (event.type === 'MessageDeliveryAttemptCompleted') {
         change.attempts = Math.max(change.attempts ?? 0, event.data.attempt);
         change.updatedAt = event.data.completed_at;
@@ -157,6 +162,7 @@ export const messagesProjection: Projection = {
       ['text', 'uuid', 'uuid', 'int', 'text', 'jsonb', 'jsonb', 'timestamptz'],
       logs,
     );
+    await announceFeedMessages(tx, announcements);
   },
 };
 

@@ -6,6 +6,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { ConfigurationModule } from './configuration/configuration.module';
 import { BootstrapService } from './environments/bootstrap.service';
 import { EnvironmentsModule } from './environments/environments.module';
+import { RealtimeModule } from './realtime/realtime.module';
 import { ReadModelCredentialStore } from './environments/credential-store';
 import { HealthController } from './system/health.controller';
 import { MetricsController } from './system/metrics.controller';
@@ -24,7 +25,7 @@ export class ApiModule {
   static register(): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule, EnvironmentsModule],
+      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule, EnvironmentsModule, RealtimeModule],
       controllers: [HealthController, MetricsController, OpenApiController],
       providers: [BootstrapService, StreamStatus, ...idempotencyProviders, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
     };

@@ -3,12 +3,13 @@ import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE } from '@notify/platform';
 import { CommandGroup, UsageError } from '../command';
 import { withApp } from './app-context';
+import { securityCommand } from './signing-keys';
 
 const actor = { environment: null, actor: 'cli' };
 
 export const environmentCommands: CommandGroup = {
   name: 'environments',
-  summary: 'Create environments',
+  summary: 'Create environments and set their security mode',
   commands: [
     {
       name: 'create',
@@ -25,6 +26,7 @@ export const environmentCommands: CommandGroup = {
         ctx.io.stdout.write(`${result.created ? `created environment ${slug}` : `environment ${slug} already exists`}\n`);
       },
     },
+    securityCommand,
   ],
 };
 

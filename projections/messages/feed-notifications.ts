@@ -1,0 +1,46 @@
+import { MessageCreatedData } from '@notify/domain';
+import { EntityManager } from '@notify/projection-runtime';
+
+/** Postgres NOTIFY channel on which api instances hear of new in-app feed messages (ADR 0077). */
+export const FEED_NOTIFY_CHANNEL = 'notify_feed_messages';
+
+/**
+ * Messages created longer ago than this are not announced: a rebuild of the read model replays
+ * old messages, and nobody is waiting for those in real time.
+ */
+export const FEED_NOTIFY_MAX_AGE_MS = 60_000;
+
+/** The NOTIFY payload: short keys, because a payload must stay under 8000 bytes. */
+export interface FeedNotification {
+  /** environment */
+  e: string;
+  /** user id */
+  u: string;
+  /** channel id */
+  c: string;
+  /** message id */
+  m: string;
+  /** tenant */
+  t: string | null;
+  /** workflow key */
+  w: string;
+  /** workflow categories */
+  k: string[];
+}
+
+/** The announcement of a new message, when it is an in-app feed message for a user. */
+export function feedNotificationOf(environment: string, message: MessageCreatedData): FeedNotification | undefined {
+  if (message.channel.type !== 'in_app_feed' || message.recipient.type !== 'user') return undefined;
+  return { e: environment, u: message.recipient.id, c: message.channel.id, m: message.message_id, t: message.tenant, w: message.workflow.key, k: message.workflow.categories };
+}
+
+/**
+ * Queues the announcements in the projection's transaction: Postgres delivers them to every
+ * listener when (and only if) the transaction commits, so a listener that hears one can already
+ * read the message and the counts that include it.
+ */
+export async function announceFeedMessages(tx: EntityManager, notes: readonly FeedNotification[]): Promise<void> {
+  const payloads = notes.map((n) => JSON.stringify(n)).filter((p) => Buffer.byteLength(p) < 7900);
+  if (payloads.length === 0) return;
+  await tx.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [FEED_NOTIFY_CHANNEL, payloads]);
+}
