@@ -74,6 +74,8 @@ export const ConfigSchema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   RATE_LIMIT_ENABLED: flag(true),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  /** Messages older than this are left out of message listings and bulk actions, except in-app ones. */
+  MESSAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   /**
    * 32 bytes (base64 or 64 hex characters) sealing secret settings (provider credentials, secret
    * variables) in the event log. Unset: a key is generated once into DATA_DIR/secrets.key, which
