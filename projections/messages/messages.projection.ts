@@ -94,7 +94,7 @@ export const messagesProjection: Projection = {
       const publicType = MESSAGE_EVENT_TYPES[event.type as keyof typeof MESSAGE_EVENT_TYPES] ?? null;
       if (publicType) {
         const { message_id: _m, ...data } = event.data as { message_id: string } & Record<string, unknown>;
-        publicEvents.push([environment, recorded.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), recorded.createdAt.toISOString()]);
+        publicEvents.push([environment, recorded.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), recorded.createdAt.toISOString(), recorded.revision]);
       }
     }
 
@@ -158,7 +158,7 @@ export const messagesProjection: Projection = {
     }
 
     await insertRows(tx, 'rm_message_activities', ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'], ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'], activities);
-    await insertRows(tx, 'rm_message_events', ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at'], ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz'], publicEvents);
+    await insertRows(tx, 'rm_message_events', ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision'], ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int'], publicEvents);
     await insertRows(
       tx,
       'rm_message_delivery_logs',

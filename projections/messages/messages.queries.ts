@@ -196,10 +196,7 @@ export class MessageQueries {
       select: 'e.id, e.type, e.data, e.inserted_at',
       from: 'FROM rm_message_events e WHERE e.environment = $1 AND e.message_id = $2',
       params: [environment, message.id],
-      order: [
-        { expr: 'e.inserted_at', type: 'timestamptz' },
-        { expr: 'e.id', type: 'uuid' },
-      ],
+      order: [{ expr: 'e.revision', type: 'integer' }],
       direction: 'desc',
       pageSize: page.page_size,
       after: page.after,
