@@ -70,7 +70,7 @@ describe('messages', () => {
     expect(first.items.map((m) => m.id)).toEqual(adaIds.slice(0, 2));
     const second = await knock.users.listMessages('ada', { page_size: 2, after: first.page_info.after! });
     expect(second.items.map((m) => m.id)).toEqual(adaIds.slice(2, 4));
-    const back = await knock.users.listMessages('ada', { page_size: 2, before: second.page_info.before! });
+    const back = await knock.users.listMessages('ada', { page_size: 2, before: (second.page_info as { before?: string }).before! });
     expect(back.items.map((m) => m.id)).toEqual(adaIds.slice(0, 2));
 
     const message = all.items.find((m) => m.id === ada[1].id)!;

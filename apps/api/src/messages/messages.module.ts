@@ -7,6 +7,8 @@ import { BulkChannelMessagesController } from './bulk-channel-messages/bulk-chan
 import { BulkChannelMessagesHandler } from './bulk-channel-messages/bulk-channel-messages.handler';
 import { EngageMessageController } from './engage-message/engage-message.controller';
 import { EngageMessagesHandler } from './engage-message/engage-message.handler';
+import { FollowTrackedLinkController } from './follow-tracked-link/follow-tracked-link.controller';
+import { FollowTrackedLinkHandler } from './follow-tracked-link/follow-tracked-link.handler';
 import { GetMessageController } from './get-message/get-message.controller';
 import { GetMessageContentsHandler, GetMessageHandler } from './get-message/get-message.handler';
 import { ListMessagesController } from './list-messages/list-messages.controller';
@@ -17,7 +19,7 @@ import { ListMessageHistoryHandler } from './message-history/message-history.han
 
 /** Messages: listings, content and histories, engagement one by one, in batches and channel-wide. */
 @Module({
-  controllers: [ListMessagesController, GetMessageController, MessageHistoryController, EngageMessageController, BulkChannelMessagesController],
+  controllers: [ListMessagesController, GetMessageController, MessageHistoryController, EngageMessageController, BulkChannelMessagesController, FollowTrackedLinkController],
   providers: [
     { provide: MessageQueries, inject: [DATABASE], useFactory: (db: Database) => new MessageQueries(db.dataSource) },
     { provide: RecipientLookup, inject: [DATABASE], useFactory: (db: Database) => new RecipientLookup(db.dataSource) },
@@ -29,6 +31,7 @@ import { ListMessageHistoryHandler } from './message-history/message-history.han
     ListMessageHistoryHandler,
     EngageMessagesHandler,
     BulkChannelMessagesHandler,
+    FollowTrackedLinkHandler,
   ],
   exports: [MessageAccess, MessageQueries, RecipientLookup],
 })

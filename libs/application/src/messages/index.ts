@@ -1,1 +1,2 @@
 export * from './engagement';
+export * from './link-tracking';

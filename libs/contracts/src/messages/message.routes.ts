@@ -339,6 +339,7 @@ export const trackedLinkRoute = defineRoute({
   summary: 'Follow a tracked link of a message: records link_clicked and redirects to the link',
   tags: ['Messages'],
   auth: 'none',
+  rateTier: 3,
   params: z.object({ token: z.string().min(1).max(4096) }),
   status: 302,
   response: null,
