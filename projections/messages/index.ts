@@ -1,3 +1,6 @@
 export * from './messages.migration';
+export * from './feed-counts.migration';
 export * from './messages.projection';
 export * from './feed-notifications';
+export * from './messages.queries';
+export * from './feed.queries';

@@ -64,6 +64,10 @@ export class AuthGuard implements CanActivate {
 
     const userId = await this.auth.tokenUser(key.environment, userTokenOf(request.headers));
     const named = scopedUserIds(route.userScope, request);
+    if (userId === undefined && named.length === 0 && route.userScope !== 'handler' && !route.userScope.params?.length) {
+      // e.g. a channel-wide bulk change: without a token, a publishable key must say whose messages it means.
+      throw notPermitted('A publishable key call must name the user it acts for');
+    }
     if (userId !== undefined) {
       const other = named.find((id) => id !== userId);
       if (other !== undefined) throw notPermitted(`The user token does not grant access to user ${other}`);

@@ -1,37 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { FeedQuery } from '@notify/contracts';
 import { Database } from '@notify/database';
 import { DATABASE } from '@notify/platform';
-import { FeedCountsT, FeedFilter } from './feed-filter';
+import { FeedQueries } from '@notify/projections/messages';
+import { FeedCountsT } from './feed-filter';
 import { FeedSubscription } from './feed-socket-session';
 
-/** A user's in-app feed counts for one client's options, from the messages read model. */
+/**
+ * A feed client's counts, computed exactly as the feed endpoint computes its `meta` for the same
+ * options, so the badge a push sets agrees with the feed the client fetches next.
+ */
 @Injectable()
 export class FeedCounts {
-  constructor(@Inject(DATABASE) private readonly database: Database) {}
+  private readonly feeds: FeedQueries;
 
-  async count(feed: FeedSubscription, filter: FeedFilter): Promise<FeedCountsT> {
-    const params: unknown[] = [feed.environment, feed.userId, feed.channelId];
-    const where = ["environment = $1", "recipient_type = 'user'", 'recipient_id = $2', 'channel_id = $3'];
-    if (filter.archived === 'exclude') where.push('archived_at IS NULL');
-    if (filter.archived === 'only') where.push('archived_at IS NOT NULL');
-    if (filter.tenant !== undefined) {
-      params.push(filter.tenant);
-      where.push(`tenant = $${params.length}`);
-    }
-    if (filter.has_tenant !== undefined) where.push(filter.has_tenant ? 'tenant IS NOT NULL' : 'tenant IS NULL');
-    if (filter.source !== undefined) {
-      params.push(filter.source);
-      where.push(`workflow_key = $${params.length}`);
-    }
-    if (filter.workflow_categories) {
-      params.push(filter.workflow_categories);
-      where.push(`workflow_categories && $${params.length}::text[]`);
-    }
-    const [row] = await this.database.dataSource.query<{ total: number; unread: number; unseen: number }[]>(
-      `SELECT count(*)::int AS total, count(*) FILTER (WHERE read_at IS NULL)::int AS unread, count(*) FILTER (WHERE seen_at IS NULL)::int AS unseen
-       FROM rm_messages WHERE ${where.join(' AND ')}`,
-      params,
-    );
-    return { total_count: row.total, unread_count: row.unread, unseen_count: row.unseen };
+  constructor(@Inject(DATABASE) database: Database) {
+    this.feeds = new FeedQueries(database.dataSource);
+  }
+
+  async count(feed: FeedSubscription, clientParams: unknown): Promise<FeedCountsT> {
+    // Options the feed endpoint would refuse count as the defaults; the client's own fetch reports the error.
+    const parsed = FeedQuery.safeParse(clientParams ?? {});
+    const query = parsed.success ? parsed.data : FeedQuery.parse({});
+    const meta = await this.feeds.counts(feed.environment, feed.userId, feed.channelId, query);
+    // An unidentified user has an empty feed.
+    return meta ? { total_count: meta.total_count, unread_count: meta.unread_count, unseen_count: meta.unseen_count } : { total_count: 0, unread_count: 0, unseen_count: 0 };
   }
 }

@@ -16,8 +16,8 @@ export interface SessionPorts {
 interface JoinedTopic {
   joinRef: string | null;
   feed: FeedSubscription;
-  /** Each feed client that joined, by its reference id, with its options. */
-  clients: Map<string, FeedFilter>;
+  /** Each feed client that joined, by its reference id, with its options (as sent, and as a filter). */
+  clients: Map<string, { params: unknown; filter: FeedFilter }>;
   unsubscribe: () => void;
 }
 
@@ -63,9 +63,9 @@ export class FeedSocketSession {
     const feed = parseFeedTopic(frame.topic);
     if (!feed) return this.send(reply(frame, 'error', { reason: 'unmatched topic' }));
     if (this.tokenUser !== undefined && feed.userId !== this.tokenUser) return this.send(reply(frame, 'error', { reason: 'unauthorized' }));
-    const clients = new Map<string, FeedFilter>();
+    const clients = new Map<string, { params: unknown; filter: FeedFilter }>();
     const payload = (typeof frame.payload === 'object' && frame.payload !== null ? frame.payload : {}) as Record<string, unknown>;
-    for (const [ref, params] of Object.entries(payload)) clients.set(ref, feedFilterOf(params));
+    for (const [ref, params] of Object.entries(payload)) clients.set(ref, { params, filter: feedFilterOf(params) });
     // A join of a topic already joined replaces it (the client rejoins with its clients' latest options).
     this.topics.get(frame.topic)?.unsubscribe();
     const subscription = { environment: this.environment, channelId: feed.channelId, userId: feed.userId };
@@ -84,20 +84,20 @@ export class FeedSocketSession {
 
   /**
    * Tells the clients of a feed about a new message: `attn` lists the clients whose options show
-   * it, `data` their counts. `count` computes counts for one filter (called once per distinct filter).
+   * it, `data` their counts. `count` computes counts for one client's options (once per distinct options).
    */
-  async deliver(signal: FeedSignal, count: (feed: FeedSubscription, filter: FeedFilter) => Promise<FeedCountsT>): Promise<void> {
+  async deliver(signal: FeedSignal, count: (feed: FeedSubscription, clientParams: unknown) => Promise<FeedCountsT>): Promise<void> {
     for (const [topic, joined] of this.topics) {
       const { feed } = joined;
       if (feed.channelId !== signal.channelId || feed.userId !== signal.userId) continue;
-      const attn = [...joined.clients].filter(([, f]) => filterMatches(f, signal));
+      const attn = [...joined.clients].filter(([, c]) => filterMatches(c.filter, signal));
       if (attn.length === 0) continue;
       const cache = new Map<string, Promise<FeedCountsT>>();
       const data: Record<string, { metadata: FeedCountsT }> = {};
       try {
-        for (const [ref, filter] of attn) {
-          const key = JSON.stringify(filter);
-          if (!cache.has(key)) cache.set(key, count(feed, filter));
+        for (const [ref, client] of attn) {
+          const key = JSON.stringify(client.params ?? null);
+          if (!cache.has(key)) cache.set(key, count(feed, client.params));
           data[ref] = { metadata: await cache.get(key)! };
         }
       } catch {

@@ -31,7 +31,7 @@ describe('feed websocket (Phoenix channels v2)', () => {
     const socket = open({ api_key: t.env.publishableKey });
     const channel = socket.channel(`feeds:${channelId}:ws-ada`, { client_a: { archived: 'exclude', page_size: 20 }, client_b: { tenant: 'other-tenant' } });
     const pushes: any[] = [];
-    channel.on('new-message', (payload) => pushes.push(payload));
+    channel.on('new-message', (payload) => void pushes.push(payload));
     expect(await joinChannel(channel)).toEqual({ status: 'ok', response: {} });
 
     await knock.workflows.trigger('welcome', { recipients: ['ws-ada'], data: { message: 'one' } });
@@ -56,7 +56,7 @@ describe('feed websocket (Phoenix channels v2)', () => {
     const socket = open({ api_key: t.env.publishableKey });
     const mine = socket.channel(`feeds:${channelId}:ws-grace`, { client_g: {} });
     const pushes: any[] = [];
-    mine.on('new-message', (p) => pushes.push(p));
+    mine.on('new-message', (p) => void pushes.push(p));
     expect((await joinChannel(mine)).status).toBe('ok');
     await knock.workflows.trigger('welcome', { recipients: [{ id: 'ws-linus' }], data: {} });
     await knock.workflows.trigger('welcome', { recipients: [{ id: 'ws-grace' }], data: {} });

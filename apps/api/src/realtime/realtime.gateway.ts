@@ -128,7 +128,7 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
     const sessions = this.feeds.get(feedKey(signal));
     if (!sessions) return;
     for (const session of sessions) {
-      session.deliver(signal, (feed, filter) => this.counts.count(feed, filter)).catch((error) => this.logger.warn({ err: error }, 'feed push failed'));
+      session.deliver(signal, (feed, params) => this.counts.count(feed, params)).catch((error) => this.logger.warn({ err: error }, 'feed push failed'));
     }
   }
 }

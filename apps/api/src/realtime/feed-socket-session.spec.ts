@@ -1,0 +1,132 @@
+import { FeedSignal } from './feed-filter';
+import { FeedSocketSession, FeedSubscription } from './feed-socket-session';
+import { decodeFrame, parseFeedTopic } from './phoenix';
+
+const CHANNEL = '11111111-1111-4111-8111-111111111111';
+
+function session(tokenUser?: string) {
+  const sent: unknown[][] = [];
+  const subscriptions: FeedSubscription[] = [];
+  let unsubscribed = 0;
+  const s = new FeedSocketSession('dev', tokenUser, {
+    send: (text) => sent.push(JSON.parse(text)),
+    subscribe: (feed) => {
+      subscriptions.push(feed);
+      return () => unsubscribed++;
+    },
+  });
+  const send = (...frame: unknown[]) => s.handle(JSON.stringify(frame));
+  return { s, sent, subscriptions, send, unsubscribed: () => unsubscribed };
+}
+
+const signal = (over: Partial<FeedSignal> = {}): FeedSignal => ({
+  environment: 'dev',
+  userId: 'alice',
+  channelId: CHANNEL,
+  messageId: 'm1',
+  tenant: null,
+  workflowKey: 'welcome',
+  categories: ['news'],
+  ...over,
+});
+
+describe('Phoenix v2 frames', () => {
+  it('decodes arrays of five and nothing else', () => {
+    expect(decodeFrame('["1","2","feeds:a:b","phx_join",{"x":1}]')).toEqual({ joinRef: '1', ref: '2', topic: 'feeds:a:b', event: 'phx_join', payload: { x: 1 } });
+    expect(decodeFrame('[null,3,"phoenix","heartbeat",null]')).toEqual({ joinRef: null, ref: '3', topic: 'phoenix', event: 'heartbeat', payload: {} });
+    for (const bad of ['', 'nope', '{}', '[1,2,3]', '[null,null,1,"e",{}]']) expect(decodeFrame(bad)).toBeUndefined();
+  });
+
+  it('reads feed topics whose user ids contain colons', () => {
+    expect(parseFeedTopic(`feeds:${CHANNEL}:org:42`)).toEqual({ channelId: CHANNEL, userId: 'org:42' });
+    expect(parseFeedTopic('feeds:only-one')).toBeUndefined();
+    expect(parseFeedTopic('rooms:a:b')).toBeUndefined();
+  });
+});
+
+describe('feed socket session', () => {
+  it('joins, answers heartbeats and leaves with a close', () => {
+    const { sent, send, subscriptions, unsubscribed } = session();
+    send(null, '1', 'phoenix', 'heartbeat', {});
+    send('2', '2', `feeds:${CHANNEL}:alice`, 'phx_join', { c1: { archived: 'exclude' } });
+    send('2', '3', `feeds:${CHANNEL}:alice`, 'phx_leave', {});
+    expect(sent).toEqual([
+      [null, '1', 'phoenix', 'phx_reply', { status: 'ok', response: {} }],
+      ['2', '2', `feeds:${CHANNEL}:alice`, 'phx_reply', { status: 'ok', response: {} }],
+      ['2', '3', `feeds:${CHANNEL}:alice`, 'phx_reply', { status: 'ok', response: {} }],
+      ['2', '2', `feeds:${CHANNEL}:alice`, 'phx_close', {}],
+    ]);
+    expect(subscriptions).toEqual([{ environment: 'dev', channelId: CHANNEL, userId: 'alice' }]);
+    expect(unsubscribed()).toBe(1);
+  });
+
+  it('refuses another user’s feed when a token proves who the connection is', () => {
+    const { sent, send, subscriptions } = session('alice');
+    send('1', '1', `feeds:${CHANNEL}:bob`, 'phx_join', {});
+    send('2', '2', `feeds:${CHANNEL}:alice`, 'phx_join', {});
+    expect(sent.map((f) => f[4])).toEqual([{ status: 'error', response: { reason: 'unauthorized' } }, { status: 'ok', response: {} }]);
+    expect(subscriptions.map((s) => s.userId)).toEqual(['alice']);
+  });
+
+  it('a rejoin replaces the topic’s clients and subscription', () => {
+    const { s, send, unsubscribed } = session();
+    send('1', '1', `feeds:${CHANNEL}:alice`, 'phx_join', { c1: {} });
+    send('4', '4', `feeds:${CHANNEL}:alice`, 'phx_join', { c1: {}, c2: { tenant: 't' } });
+    expect(unsubscribed()).toBe(1);
+    expect(s.joinedTopics).toEqual([`feeds:${CHANNEL}:alice`]);
+  });
+
+  it('pushes new-message to the clients whose options show the message, counting once per distinct options', async () => {
+    const { s, sent, send } = session();
+    send('7', '7', `feeds:${CHANNEL}:alice`, 'phx_join', {
+      all: { archived: 'exclude' },
+      same: { archived: 'exclude' },
+      acme: { tenant: 'acme' },
+      archivedOnly: { archived: 'only' },
+      news: { workflow_categories: ['news'] },
+    });
+    sent.length = 0;
+    const counted: unknown[] = [];
+    await s.deliver(signal(), async (_feed, params) => {
+      counted.push(params);
+      return { total_count: 3, unread_count: 2, unseen_count: 1 };
+    });
+    const metadata = { total_count: 3, unread_count: 2, unseen_count: 1 };
+    expect(sent).toEqual([
+      ['7', null, `feeds:${CHANNEL}:alice`, 'new-message', { event: 'new-message', metadata, data: { all: { metadata }, same: { metadata }, news: { metadata } }, attn: ['all', 'same', 'news'] }],
+    ]);
+    expect(counted).toEqual([{ archived: 'exclude' }, { workflow_categories: ['news'] }]);
+
+    sent.length = 0;
+    await s.deliver(signal({ userId: 'bob' }), async () => metadata);
+    await s.deliver(signal({ channelId: '22222222-2222-4222-8222-222222222222' }), async () => metadata);
+    expect(sent).toEqual([]);
+    await s.deliver(signal({ tenant: 'acme', categories: [] }), async () => metadata);
+    expect(sent[0][4]).toMatchObject({ attn: ['all', 'same', 'acme'] });
+  });
+
+  it('reports a channel error when counting fails, and forgets the topic until the client rejoins', async () => {
+    const { s, sent, send, unsubscribed } = session();
+    send('1', '1', `feeds:${CHANNEL}:alice`, 'phx_join', { c: {} });
+    sent.length = 0;
+    await s.deliver(signal(), async () => {
+      throw new Error('database down');
+    });
+    expect(sent).toEqual([['1', '1', `feeds:${CHANNEL}:alice`, 'phx_error', {}]]);
+    expect(s.joinedTopics).toEqual([]);
+    expect(unsubscribed()).toBe(1);
+  });
+
+  it('answers events on unjoined or foreign topics with errors and ignores frames it cannot read', () => {
+    const { sent, send, s } = session();
+    s.handle('not json');
+    send('1', '1', 'rooms:lobby', 'phx_join', {});
+    send('2', '2', `feeds:${CHANNEL}:alice`, 'phx_leave', {});
+    send(null, '3', 'phoenix', 'shout', {});
+    expect(sent.map((f) => f[4])).toEqual([
+      { status: 'error', response: { reason: 'unmatched topic' } },
+      { status: 'error', response: { reason: 'unmatched topic' } },
+      { status: 'error', response: { reason: 'unmatched topic' } },
+    ]);
+  });
+});
