@@ -202,3 +202,80 @@ async function importPrivate(pem: string) {
   const { importPKCS8 } = await import('jose');
   return importPKCS8(pem, 'RS256');
 }
+
+describe('browser access: feeds and messages of another user', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('a token for alice never reads bob’s feed nor changes bob’s messages, one by one, in batches or channel-wide', async () => {
+    const secret = t.knock();
+    const channelId = (await t.sql("SELECT id FROM rm_channels WHERE key = 'in-app'"))[0].id as string;
+    for (const id of ['f-alice', 'f-bob']) {
+      await secret.users.update(id, { name: id });
+      await secret.workflows.trigger('welcome', { recipients: [id], data: { message: 'hi' } });
+    }
+    const rows = await eventually(
+      () => t.sql("SELECT id, recipient_id FROM rm_messages WHERE environment = 'development' AND recipient_id IN ('f-alice', 'f-bob')"),
+      (r) => r.length === 2,
+      15_000,
+    );
+    const bobMessage = rows.find((r: any) => r.recipient_id === 'f-bob').id as string;
+    const aliceMessage = rows.find((r: any) => r.recipient_id === 'f-alice').id as string;
+    const { privateKey } = await createSigningKey(t, 'development');
+    const alice = browserClient(t, t.env, 'f-alice', await userToken('f-alice', privateKey));
+
+    expect(await call(alice, 'GET', `/v1/users/f-alice/feeds/${channelId}`)).toMatchObject({ status: 200, body: { meta: { unread_count: 1 } } });
+    expect(await call(alice, 'GET', `/v1/users/f-bob/feeds/${channelId}`)).toMatchObject({ status: 403, body: { code: 'authorization' } });
+    expect(await call(alice, 'GET', `/v1/users/f-bob/feeds/${channelId}/settings`)).toMatchObject({ status: 403 });
+    expect(await call(alice, 'PUT', `/v1/messages/${bobMessage}/read`)).toMatchObject({ status: 404 });
+    expect(await call(alice, 'PUT', `/v1/messages/${bobMessage}/archived`)).toMatchObject({ status: 404 });
+    expect(await call(alice, 'POST', '/v1/messages/batch/read', { message_ids: [bobMessage, aliceMessage] })).toMatchObject({ status: 200, body: [expect.objectContaining({ id: aliceMessage })] });
+    expect(await call(alice, 'POST', `/v1/channels/${channelId}/messages/bulk/archive`, { user_ids: ['f-bob'] })).toMatchObject({ status: 403 });
+    expect(await call(alice, 'POST', `/v1/channels/${channelId}/messages/bulk/archive`, { user_ids: ['f-alice'], recipient_ids: ['f-bob'] })).toMatchObject({ status: 403 });
+    // Naming nobody, the channel-wide change is still only alice's.
+    expect(await call(alice, 'POST', `/v1/channels/${channelId}/messages/bulk/seen`, {})).toMatchObject({ status: 200 });
+    // Without a token, a publishable key must name whose messages it changes.
+    expect(await call(browserClient(t, t.env, 'f-alice'), 'POST', `/v1/channels/${channelId}/messages/bulk/seen`, {})).toMatchObject({ status: 403 });
+    await eventually(
+      () => t.sql("SELECT recipient_id, seen_at IS NOT NULL AS seen FROM rm_messages WHERE id = ANY($1::uuid[]) ORDER BY recipient_id", [[aliceMessage, bobMessage]]),
+      (r) => r[0].seen === true,
+      15_000,
+    );
+    const bob = (await t.sql('SELECT read_at, seen_at, archived_at FROM rm_messages WHERE id = $1', [bobMessage]))[0];
+    expect(bob).toEqual({ read_at: null, seen_at: null, archived_at: null });
+  });
+});
+
+describe('browser access: rate limits per user', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_ENABLED: 'true' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('a publishable key spends one budget per user (token or named), so one user cannot exhaust another’s', async () => {
+    const env = await t.newEnvironment();
+    for (const id of ['alice', 'bob', 'carol', 'dave']) await t.knock(env.secretKey).users.update(id, { name: id });
+    const { privateKey } = await createSigningKey(t, env.slug);
+    const channelId = (await t.sql("SELECT id FROM rm_channels WHERE key = 'in-app'"))[0].id;
+    // The feed settings route is tier 2: five requests a second.
+    const burst = async (user: string, headers: Record<string, string>) =>
+      Promise.all(Array.from({ length: 8 }, () => t.http('GET', `/v1/users/${user}/feeds/${channelId}/settings`, { key: env.publishableKey, headers })));
+
+    const alice = await burst('alice', { 'x-knock-user-token': await userToken('alice', privateKey) });
+    const limited = alice.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(3);
+    expect(alice.filter((r) => r.status === 200).length).toBeLessThanOrEqual(5);
+    expect(limited[0].body).toMatchObject({ code: 'rate_limit_exceeded', status: 429, type: 'rate_limit_error' });
+    expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const bob = await t.http('GET', `/v1/users/bob/feeds/${channelId}/settings`, { key: env.publishableKey, headers: { 'x-knock-user-token': await userToken('bob', privateKey) } });
+    expect(bob.status).toBe(200);
+
+    // Without a token (enhanced security off) the user named in the path owns the budget.
+    expect((await burst('carol', {})).filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(3);
+    expect((await t.http('GET', `/v1/users/dave/feeds/${channelId}/settings`, { key: env.publishableKey })).status).toBe(200);
+  });
+});
