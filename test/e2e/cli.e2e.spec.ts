@@ -36,6 +36,39 @@ describeServer('cli', () => {
     expect((await t.http('GET', '/v1/users/from-cli')).status).toBe(404); // development does not see it
   });
 
+  it('creates, rotates, lists and revokes signing keys and turns enhanced security on; the service verifies tokens signed with the printed key', async () => {
+    const { signUserToken } = await import('@knocklabs/node');
+    const pemOf = (out: string) => /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----/.exec(out)![0];
+    const idOf = (out: string) => /signing key ([0-9a-f-]{36})/.exec(out)![1];
+    const first = await notify('signing-keys', 'create', '--environment', 'development');
+    expect(first.stdout).toContain('-----BEGIN PUBLIC KEY-----');
+    const second = await notify('signing-keys', 'rotate', '--environment', 'development');
+    expect(second.stdout).toContain(`revoked ${idOf(first.stdout)}`);
+    const list = (await notify('signing-keys', 'list', '--environment', 'development')).stdout;
+    expect(list).toContain(`${idOf(first.stdout)}  created`);
+    expect(list).toMatch(new RegExp(`${idOf(second.stdout)}\\s+created \\S+\\s+active`));
+    expect((await notify('environments', 'security', 'development', '--enhanced', 'on')).stdout).toContain('enhanced security mode on for development');
+
+    const token = await signUserToken('cli-user', { signingKey: pemOf(second.stdout) });
+    const stale = await signUserToken('cli-user', { signingKey: pemOf(first.stdout) });
+    await t.http('PUT', '/v1/users/cli-user', { body: { name: 'C' } });
+    const get = (headers: Record<string, string>) => t.http('GET', '/v1/users/cli-user', { key: t.env.publishableKey, headers });
+    let missing = await get({});
+    for (let i = 0; i < 100 && missing.status !== 401; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      missing = await get({});
+    }
+    expect(missing.body).toMatchObject({ code: 'missing_user_token' });
+    expect((await get({ 'x-knock-user-token': token })).status).toBe(200);
+    expect((await get({ 'x-knock-user-token': stale })).body).toMatchObject({ code: 'invalid_user_token' });
+
+    expect((await notify('signing-keys', 'revoke', idOf(second.stdout), '--environment', 'development')).stdout).toContain('revoked signing key');
+    expect((await notify('environments', 'security', 'development', '--enhanced', 'off')).stdout).toContain('enhanced security mode off');
+    const bad = await notify('environments', 'security', 'development', '--enhanced', 'maybe').catch((e) => e);
+    expect(bad.code).toBe(2);
+    expect((await notify('signing-keys', 'create', '--environment', 'nowhere').catch((e) => e)).stderr).toContain('No environment named nowhere');
+  });
+
   it('rejects bad usage with exit code 2 and the usage line', async () => {
     const failure = await notify('keys', 'create', '--environment', 'staging', '--kind', 'root').catch((e) => e);
     expect(failure.code).toBe(2);
