@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { acceptRate, baseline, batching, fanout, Figure, latency, sustained } from './scenarios/engine';
+import { feedReads } from './scenarios/feed';
 import { serverUrl } from './support/service';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -24,6 +25,7 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['latency', () => latency(200, quick ? 5 : 20)],
   ['fanout', () => fanout(quick ? 1000 : 10_000)],
   ['batch', () => batching(quick ? 1000 : 10_000, 100, 5)],
+  ['feed', () => feedReads(10_000, 200, quick ? 5 : 20)],
 ];
 
 async function machine(): Promise<string[]> {

@@ -21,6 +21,8 @@ export class FeedCountsReadModel1763712007070 implements MigrationInterface {
         archived_total  integer NOT NULL DEFAULT 0,
         archived_unread integer NOT NULL DEFAULT 0,
         archived_unseen integer NOT NULL DEFAULT 0,
+        -- Bumped by every change to a message of this feed: readers cache pages under it.
+        version         bigint NOT NULL DEFAULT 0,
         PRIMARY KEY (environment, user_id, channel_id, tenant)
       )`);
     // A message's events in the order its stream has them (several share one timestamp).

@@ -1,4 +1,4 @@
-import { FeedEntryT, FeedMetaT, FeedQueryT, PageInfoT } from '@notify/contracts';
+import { FeedEntryT, FeedMetaT, FeedQueryT, PageInfoT, RecipientRefT } from '@notify/contracts';
 import { encodeCursor, keysetPage } from '@notify/http/pagination';
 import { DataSource } from 'typeorm';
 import { MessageFilter, messageWhere } from './message-filters';
@@ -27,57 +27,97 @@ export interface FeedPage {
   page_info: PageInfoT;
 }
 
-/** A user's in-app feed on one channel, with counts from the feed counters when the filters allow. */
+type ActivityRow = { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date };
+
+/** A page as read from the database, kept under the feed version it was read at. */
+interface CachedPage {
+  version: string;
+  rows: (MessageRow & { cursor_at: string })[];
+  pageInfo: PageInfoT;
+  activities: Map<string, ActivityRow[]>;
+  /** Counted from the messages (filters the counters cannot answer); undefined: from the counters. */
+  meta?: FeedMetaT;
+}
+
+interface FeedState {
+  known: boolean;
+  version: string;
+  meta: FeedMetaT;
+}
+
+const byStatus = (q: FeedQueryT, total: number, unread: number, unseen: number): FeedMetaT => {
+  const counts: Record<FeedQueryT['status'], number> = { all: total, unread, read: total - unread, unseen, seen: total - unseen };
+  return { __typename: 'FeedMetadata', total_count: counts[q.status], unread_count: unread, unseen_count: unseen };
+};
+
+/** The counters answer tenant and archived scopes; other filters are counted from the messages. */
+const countersSuffice = (q: FeedQueryT) => !q.source && !q.workflow_categories?.length && !q.trigger_data && !q.inserted_at;
+
+function baseFilter(userId: string, channelId: string, q: FeedQueryT): MessageFilter {
+  return {
+    recipient: { type: 'user', id: userId },
+    channelId,
+    channelType: 'in_app_feed',
+    tenant: q.tenant,
+    hasTenant: q.has_tenant,
+    source: q.source,
+    workflowCategories: q.workflow_categories,
+    triggerData: q.trigger_data,
+    insertedAt: q.inserted_at,
+    archived: q.archived,
+  };
+}
+
+/**
+ * A user's in-app feed on one channel. Counts come from the counters the messages projection
+ * keeps when the filters allow, else from the messages. Pages are cached per process under the
+ * feed's version (moved by the projection with every change to a message of the feed), so a
+ * repeated read costs one small query and every change is seen at once, in any process (ADR 0074).
+ * Actors are looked up on every read: a renamed actor shows at once too.
+ */
 export class FeedQueries {
   private readonly messages: MessageQueries;
   private readonly recipients: RecipientLookup;
+  private readonly cache = new Map<string, CachedPage>();
 
-  constructor(private readonly db: DataSource) {
+  constructor(
+    private readonly db: DataSource,
+    private readonly options: { cachedPages: number } = { cachedPages: 500 },
+  ) {
     this.messages = new MessageQueries(db);
     this.recipients = new RecipientLookup(db);
   }
 
   /** The feed's counts alone (what the realtime socket pushes): the same numbers as `meta` of a read. */
   async counts(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedMetaT | undefined> {
-    return this.meta(environment, userId, channelId, q, this.baseFilter(userId, channelId, q));
-  }
-
-  private baseFilter(userId: string, channelId: string, q: FeedQueryT): MessageFilter {
-    return {
-      recipient: { type: 'user', id: userId },
-      channelId,
-      channelType: 'in_app_feed',
-      tenant: q.tenant,
-      hasTenant: q.has_tenant,
-      source: q.source,
-      workflowCategories: q.workflow_categories,
-      triggerData: q.trigger_data,
-      insertedAt: q.inserted_at,
-      archived: q.archived,
-    };
+    const state = await this.state(environment, userId, channelId, q);
+    if (!state.known) return undefined;
+    return countersSuffice(q) ? state.meta : this.countedMeta(environment, q, baseFilter(userId, channelId, q));
   }
 
   async read(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedPage | undefined> {
-    const base = this.baseFilter(userId, channelId, q);
-    const meta = await this.meta(environment, userId, channelId, q, base);
-    if (!meta) return undefined;
-    const { where, params } = messageWhere(environment, { ...base, engagement: STATUS_FILTER[q.status] });
-    const { rows, pageInfo } = await keysetPage<MessageRow & { cursor_at: string }>(this.db, {
-      select: `${MESSAGE_COLUMNS}, m.inserted_at::text AS cursor_at`,
-      from: `FROM rm_messages m WHERE ${where}`,
-      params,
-      order: MESSAGE_ORDER,
-      direction: 'desc',
-      pageSize: q.page_size,
-      after: q.after,
-      before: q.before,
-      withTotal: false,
-    });
+    const base = baseFilter(userId, channelId, q);
+    const { exclude: _e, ...shape } = q;
+    const key = JSON.stringify([environment, userId, channelId, shape]);
     const rich = q.mode === 'rich';
-    const activities = rich ? await this.messages.activitiesOf(environment, rows.map((r) => r.id)) : new Map();
-    const actorRefs = rows.flatMap((r) => (rich ? r.actors : r.actors.slice(0, 1)));
-    const activityActors = [...activities.values()].flat().map((a) => a.actor);
-    const recipient = await this.recipients.resolve(environment, [...actorRefs, ...activityActors, { type: 'user', id: userId }]);
+    const refsOf = (p: CachedPage): (RecipientRefT | null)[] => [
+      ...p.rows.flatMap((r) => (rich ? r.actors : r.actors.slice(0, 1))),
+      ...[...p.activities.values()].flat().map((a) => a.actor),
+      { type: 'user', id: userId },
+    ];
+    // The cached page's actors are looked up beside the version check: one round trip less when it holds.
+    const cached = this.cache.get(key);
+    const [state, cachedRecipients] = await Promise.all([this.state(environment, userId, channelId, q), cached ? this.recipients.resolve(environment, refsOf(cached)) : undefined]);
+    if (!state.known) return undefined;
+    let page = cached;
+    let recipient = cachedRecipients;
+    if (!page || page.version !== state.version) {
+      page = await this.load(environment, userId, q, base, state.version);
+      this.remember(key, page);
+      recipient = await this.recipients.resolve(environment, refsOf(page));
+    }
+    const resolve = recipient!;
+    const rows = page.rows;
     const entries = rows.map((row): FeedEntryT => {
       const content = row.content as { blocks?: FeedEntryT['blocks'] };
       const data = withoutAttachments(row.data);
@@ -87,7 +127,7 @@ export class FeedQueries {
         id: row.id,
         channel_id: row.channel_id,
         blocks: content.blocks ?? [],
-        actors: (rich ? row.actors : row.actors.slice(0, 1)).map((a) => recipient(a)!),
+        actors: (rich ? row.actors : row.actors.slice(0, 1)).map((a) => resolve(a)!),
         total_actors: row.total_actors,
         data: rich ? data : scalarsOnly(data),
         source: { __typename: 'NotificationSource', key: row.workflow_key, version_id: row.workflow_version, categories: row.workflow_categories },
@@ -102,11 +142,11 @@ export class FeedQueries {
         updated_at: iso(row.updated_at)!,
       };
       if (rich) {
-        entry.activities = (activities.get(row.id) ?? []).map((a: { id: string; actor: never; data: Record<string, unknown> | null; inserted_at: Date }) => ({
+        entry.activities = (page.activities.get(row.id) ?? []).map((a) => ({
           __typename: 'Activity',
           id: a.id,
-          actor: recipient(a.actor),
-          recipient: recipient({ type: 'user', id: userId }),
+          actor: resolve(a.actor),
+          recipient: resolve({ type: 'user', id: userId }),
           data: withoutAttachments(a.data),
           inserted_at: iso(a.inserted_at),
           updated_at: iso(a.inserted_at),
@@ -115,53 +155,72 @@ export class FeedQueries {
       }
       return entry;
     });
-    return { entries, meta, page_info: pageInfo };
+    return { entries, meta: page.meta ?? state.meta, page_info: { ...page.pageInfo } };
+  }
+
+  private remember(key: string, page: CachedPage): void {
+    if (this.options.cachedPages <= 0) return;
+    this.cache.delete(key);
+    this.cache.set(key, page);
+    while (this.cache.size > this.options.cachedPages) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  private async load(environment: string, userId: string, q: FeedQueryT, base: MessageFilter, version: string): Promise<CachedPage> {
+    const { where, params } = messageWhere(environment, { ...base, engagement: STATUS_FILTER[q.status] });
+    const [{ rows, pageInfo }, meta] = await Promise.all([
+      keysetPage<MessageRow & { cursor_at: string }>(this.db, {
+        select: `${MESSAGE_COLUMNS}, m.inserted_at::text AS cursor_at`,
+        from: `FROM rm_messages m WHERE ${where}`,
+        params,
+        order: MESSAGE_ORDER,
+        direction: 'desc',
+        pageSize: q.page_size,
+        after: q.after,
+        before: q.before,
+        withTotal: false,
+      }),
+      countersSuffice(q) ? undefined : this.countedMeta(environment, q, base),
+    ]);
+    const activities = q.mode === 'rich' ? await this.messages.activitiesOf(environment, rows.map((r) => r.id)) : new Map<string, ActivityRow[]>();
+    return { version, rows, pageInfo, activities, meta };
   }
 
   /**
-   * Exact counts. Tenant and archived scope alone are answered from the counters the projection
-   * keeps; any other filter is counted from the messages themselves. Undefined: the user is not known.
+   * Whether the user is known, the feed's version, and the counts the counters hold for the
+   * tenant and archived scope of the query, in one statement.
    */
-  private async meta(environment: string, userId: string, channelId: string, q: FeedQueryT, base: MessageFilter): Promise<FeedMetaT | undefined> {
-    const countersSuffice = !q.source && !q.workflow_categories?.length && !q.trigger_data && !q.inserted_at;
-    let total: number;
-    let unread: number;
-    let unseen: number;
-    if (countersSuffice) {
-      const params: unknown[] = [environment, userId, channelId];
-      let tenant = '';
-      if (q.tenant !== undefined) {
-        params.push(q.tenant);
-        tenant = ' AND c.tenant = $4';
-      } else if (q.has_tenant === true) tenant = " AND c.tenant <> ''";
-      else if (q.has_tenant === false) tenant = " AND c.tenant = ''";
-      const cols =
-        q.archived === 'exclude'
-          ? ['c.total', 'c.unread', 'c.unseen']
-          : q.archived === 'only'
-            ? ['c.archived_total', 'c.archived_unread', 'c.archived_unseen']
-            : ['c.total + c.archived_total', 'c.unread + c.archived_unread', 'c.unseen + c.archived_unseen'];
-      const [row] = await this.db.query<{ known: boolean; total: string; unread: string; unseen: string }[]>(
-        `SELECT EXISTS (SELECT 1 FROM rm_users u WHERE u.environment = $1 AND u.id = $2) AS known,
-           coalesce(sum(${cols[0]}), 0) AS total, coalesce(sum(${cols[1]}), 0) AS unread, coalesce(sum(${cols[2]}), 0) AS unseen
-         FROM rm_feed_counts c WHERE c.environment = $1 AND c.user_id = $2 AND c.channel_id = $3${tenant}`,
-        params,
-      );
-      if (!row.known) return undefined;
-      [total, unread, unseen] = [Number(row.total), Number(row.unread), Number(row.unseen)];
-    } else {
-      const { where, params } = messageWhere(environment, base);
-      params.push(userId);
-      const [row] = await this.db.query<{ known: boolean; total: string; unread: string; unseen: string }[]>(
-        `SELECT EXISTS (SELECT 1 FROM rm_users u WHERE u.environment = $1 AND u.id = $${params.length}) AS known, c.* FROM (
-           SELECT count(*) AS total, count(*) FILTER (WHERE m.read_at IS NULL) AS unread, count(*) FILTER (WHERE m.seen_at IS NULL) AS unseen
-           FROM rm_messages m WHERE ${where}) c`,
-        params,
-      );
-      if (!row.known) return undefined;
-      [total, unread, unseen] = [Number(row.total), Number(row.unread), Number(row.unseen)];
-    }
-    const byStatus: Record<FeedQueryT['status'], number> = { all: total, unread, read: total - unread, unseen, seen: total - unseen };
-    return { __typename: 'FeedMetadata', total_count: byStatus[q.status], unread_count: unread, unseen_count: unseen };
+  private async state(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedState> {
+    const params: unknown[] = [environment, userId, channelId];
+    let tenant = 'true';
+    if (q.tenant !== undefined) {
+      params.push(q.tenant);
+      tenant = 'c.tenant = $4';
+    } else if (q.has_tenant === true) tenant = "c.tenant <> ''";
+    else if (q.has_tenant === false) tenant = "c.tenant = ''";
+    const cols =
+      q.archived === 'exclude'
+        ? ['c.total', 'c.unread', 'c.unseen']
+        : q.archived === 'only'
+          ? ['c.archived_total', 'c.archived_unread', 'c.archived_unseen']
+          : ['c.total + c.archived_total', 'c.unread + c.archived_unread', 'c.unseen + c.archived_unseen'];
+    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string }[]>(
+      `SELECT EXISTS (SELECT 1 FROM rm_users u WHERE u.environment = $1 AND u.id = $2) AS known, coalesce(sum(c.version), 0)::text AS version,
+         coalesce(sum(${cols[0]}) FILTER (WHERE ${tenant}), 0) AS total, coalesce(sum(${cols[1]}) FILTER (WHERE ${tenant}), 0) AS unread,
+         coalesce(sum(${cols[2]}) FILTER (WHERE ${tenant}), 0) AS unseen
+       FROM rm_feed_counts c WHERE c.environment = $1 AND c.user_id = $2 AND c.channel_id = $3`,
+      params,
+    );
+    return { known: row.known, version: row.version, meta: byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen)) };
+  }
+
+  /** Exact counts for filters the counters do not keep (source, categories, trigger data, time). */
+  private async countedMeta(environment: string, q: FeedQueryT, base: MessageFilter): Promise<FeedMetaT> {
+    const { where, params } = messageWhere(environment, base);
+    const [row] = await this.db.query<{ total: string; unread: string; unseen: string }[]>(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE m.read_at IS NULL) AS unread, count(*) FILTER (WHERE m.seen_at IS NULL) AS unseen
+       FROM rm_messages m WHERE ${where}`,
+      params,
+    );
+    return byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen));
   }
 }

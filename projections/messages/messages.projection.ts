@@ -37,6 +37,8 @@ interface Change {
   attempts?: number;
   engagement: Partial<Record<EngagementColumn, string | null>>;
   updatedAt: string;
+  /** MessageCreated and engagement events of this batch: what moves a feed's version. */
+  feedEvents: number;
 }
 
 function recipientColumns(ref: { type: 'user'; id: string } | { type: 'object'; collection: string; id: string }) {
@@ -66,10 +68,11 @@ export const messagesProjection: Projection = {
       const environment = recorded.metadata.environment!;
       const messageId = (event.data as { message_id: string }).message_id;
       const key = `${environment}/${messageId}`;
-      const change = changes.get(key) ?? { environment, id: messageId, engagement: {}, updatedAt: recorded.createdAt.toISOString() };
+      const change = changes.get(key) ?? { environment, id: messageId, engagement: {}, updatedAt: recorded.createdAt.toISOString(), feedEvents: 0 };
       changes.set(key, change);
       change.updatedAt = recorded.createdAt.toISOString();
       if (event.type === 'MessageCreated') {
+        change.feedEvents++;
         change.created = event.data;
         change.updatedAt = event.data.created_at;
         for (const a of event.data.activities) activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
@@ -93,6 +96,7 @@ export const messagesProjection: Projection = {
       } else if (STATUS[event.type]) {
         change.status = STATUS[event.type];
       } else if (ENGAGEMENT[event.type]) {
+        change.feedEvents++;
         const [column, set] = ENGAGEMENT[event.type]!;
         change.engagement[column] = set ? (event.data as { at: string }).at : null;
       }
@@ -108,7 +112,7 @@ export const messagesProjection: Projection = {
     for (const c of created) {
       const m = c.created!;
       if (m.channel.type !== FEED_CHANNEL_TYPE || m.recipient.type !== 'user') continue;
-      counts.add({ environment: c.environment, userId: m.recipient.id, channelId: m.channel.id, tenant: m.tenant }, null, countedAfter(c.engagement, null));
+      counts.add({ environment: c.environment, userId: m.recipient.id, channelId: m.channel.id, tenant: m.tenant }, null, countedAfter(c.engagement, null), c.feedEvents);
     }
     await countEngagementChanges(tx, [...changes.values()].filter((c) => !c.created && Object.keys(c.engagement).length > 0), counts);
     await counts.write(tx);
@@ -196,7 +200,7 @@ async function countEngagementChanges(tx: EntityManager, changed: Change[], coun
   for (const row of rows) {
     const change = byKey.get(`${row.environment}/${row.id}`)!;
     const before: CountedState = { seen: row.seen, read: row.read, archived: row.archived };
-    counts.add({ environment: row.environment, userId: row.recipient_id, channelId: row.channel_id, tenant: row.tenant }, before, countedAfter(change.engagement, before));
+    counts.add({ environment: row.environment, userId: row.recipient_id, channelId: row.channel_id, tenant: row.tenant }, before, countedAfter(change.engagement, before), change.feedEvents);
   }
 }
 

@@ -27,6 +27,7 @@ export class GetFeedHandler implements IQueryHandler<GetFeedQuery> {
           page_info: { __typename: 'PageInfo', after: null, before: null, page_size: query.page_size },
           vars,
         };
-    return query.exclude?.length ? excludeFields(answer, query.exclude) : answer;
+    // Entries share objects with the feed cache: what `exclude` removes, it removes from a copy.
+    return query.exclude?.length ? excludeFields(structuredClone(answer), query.exclude) : answer;
   }
 }
