@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CREDENTIAL_STORE, CredentialStore } from './credentials';
 import { hashSecret } from './secrets';
 import { TtlCache } from './ttl-cache';
-import { missingUserToken, UserTokenPolicy, verifyUserToken } from './user-tokens';
+import { missingUserToken, UserTokenPolicy, verifyUserTokenClaims } from './user-tokens';
 
 export type ApiKey = NonNullable<Awaited<ReturnType<CredentialStore['findApiKey']>>>;
 export type ServiceToken = NonNullable<Awaited<ReturnType<CredentialStore['findServiceToken']>>>;
@@ -39,11 +39,16 @@ export class Authenticator {
    * was sent and the environment does not require one. Throws the user-token errors.
    */
   async tokenUser(environment: string, userToken: string | undefined): Promise<string | undefined> {
+    return (await this.tokenIdentity(environment, userToken))?.userId;
+  }
+
+  /** As tokenUser, with when the token expires (a websocket is closed then). */
+  async tokenIdentity(environment: string, userToken: string | undefined): Promise<{ userId: string; expiresAt: number } | undefined> {
     const policy = await this.policies.get(environment, () => this.credentials.userTokenPolicy(environment));
     if (userToken === undefined) {
       if (policy.enhancedSecurityMode) throw missingUserToken();
       return undefined;
     }
-    return verifyUserToken(userToken, policy);
+    return verifyUserTokenClaims(userToken, policy);
   }
 }

@@ -35,6 +35,11 @@ function importKey(id: string, pem: string): Promise<PublicKey> {
  * forgery. `exp` is required: a browser token that never expires cannot be taken back.
  */
 export async function verifyUserToken(token: string, policy: UserTokenPolicy): Promise<string> {
+  return (await verifyUserTokenClaims(token, policy)).userId;
+}
+
+/** As verifyUserToken, with the time (epoch ms) the token stops being valid. */
+export async function verifyUserTokenClaims(token: string, policy: UserTokenPolicy): Promise<{ userId: string; expiresAt: number }> {
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(token);
@@ -49,7 +54,7 @@ export async function verifyUserToken(token: string, policy: UserTokenPolicy): P
     try {
       const { payload } = await jwtVerify(token, await importKey(candidate.id, candidate.publicKey), { algorithms: ['RS256'], clockTolerance: 5, requiredClaims: ['sub', 'exp'] });
       if (typeof payload.sub !== 'string' || payload.sub === '') throw invalidUserToken('the sub claim must be the user id');
-      return payload.sub;
+      return { userId: payload.sub, expiresAt: payload.exp! * 1000 };
     } catch (error) {
       if (error instanceof DomainError) throw error;
       if (error instanceof errors.JWTExpired) expired = true;

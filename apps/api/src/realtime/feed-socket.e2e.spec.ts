@@ -35,7 +35,7 @@ describe('feed websocket (Phoenix channels v2)', () => {
     expect(await joinChannel(channel)).toEqual({ status: 'ok', response: {} });
 
     await knock.workflows.trigger('welcome', { recipients: ['ws-ada'], data: { message: 'one' } });
-    await eventually(async () => pushes.length, (n) => n >= 1, 15_000);
+    await eventually(async () => pushes.length, (n) => n >= 1, 30_000);
     expect(pushes[0]).toEqual({
       event: 'new-message',
       metadata: { total_count: 1, unread_count: 1, unseen_count: 1 },
@@ -44,7 +44,7 @@ describe('feed websocket (Phoenix channels v2)', () => {
     });
 
     await knock.workflows.trigger('welcome', { recipients: ['ws-ada'], data: { message: 'two' } });
-    await eventually(async () => pushes.length, (n) => n >= 2, 15_000);
+    await eventually(async () => pushes.length, (n) => n >= 2, 30_000);
     expect(pushes[1].data.client_a.metadata).toEqual({ total_count: 2, unread_count: 2, unseen_count: 2 });
     // The read model agrees with what was pushed.
     const [row] = await t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE recipient_id = 'ws-ada' AND channel_id = $1 AND read_at IS NULL", [channelId]);
@@ -60,7 +60,7 @@ describe('feed websocket (Phoenix channels v2)', () => {
     expect((await joinChannel(mine)).status).toBe('ok');
     await knock.workflows.trigger('welcome', { recipients: [{ id: 'ws-linus' }], data: {} });
     await knock.workflows.trigger('welcome', { recipients: [{ id: 'ws-grace' }], data: {} });
-    await eventually(async () => pushes.length, (n) => n >= 1, 15_000);
+    await eventually(async () => pushes.length, (n) => n >= 1, 30_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(pushes).toHaveLength(1); // linus's message went nowhere near grace's socket
 
@@ -119,6 +119,18 @@ describe('feed websocket (Phoenix channels v2)', () => {
       const expired = await userToken('alice', privateKey, -60);
       expect(await refusedUpgrade(`${base}&user_token=${expired}`)).toMatchObject({ status: 401, body: { code: 'invalid_user_token' } });
       expect(await refusedUpgrade(`${base}&user_token=${env.secretKey}`)).toMatchObject({ status: 401, body: { code: 'incorrect_token_type' } });
+    });
+
+    it('closes a connection when its user token expires', async () => {
+      const token = await userToken('alice', privateKey, 2);
+      const ws = new WebSocket(`${t.url.replace('http', 'ws')}/ws/v1/websocket?vsn=2.0.0&api_key=${env.publishableKey}&user_token=${token}`);
+      const opened = Date.now();
+      const closed = await new Promise<{ code: number; reason: string }>((resolve, reject) => {
+        ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+        ws.on('error', reject);
+      });
+      expect(closed).toEqual({ code: 4001, reason: 'user token expired' });
+      expect(Date.now() - opened).toBeGreaterThan(500);
     });
 
     it('lets a token join only its own user’s feed', async () => {

@@ -15,6 +15,15 @@ import { PHOENIX_VSN } from './phoenix';
 export const WEBSOCKET_PATH = '/ws/v1/websocket';
 /** Phoenix clients send a heartbeat every 30 s; a connection silent for longer than this is gone. */
 const IDLE_TIMEOUT_MS = 75_000;
+/** Close code when the connection's user token expires; the client reconnects with a fresh one. */
+export const TOKEN_EXPIRED_CLOSE = 4001;
+const MAX_TIMER_MS = 2_147_483_647;
+
+interface Identity {
+  environment: string;
+  tokenUser?: string;
+  expiresAt?: number;
+}
 
 const feedKey = (f: { environment: string; channelId: string; userId: string }) => `${f.environment}\u0000${f.channelId}\u0000${f.userId}`;
 
@@ -68,7 +77,7 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname.replace(/\/+$/, '') !== WEBSOCKET_PATH) return refuse(socket, new DomainError('not_found', 'No websocket endpoint at this path', 'not_found'));
-    let identity: { environment: string; tokenUser?: string };
+    let identity: Identity;
     try {
       identity = await this.authenticate(url.searchParams);
     } catch (error) {
@@ -76,10 +85,10 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
       this.logger.error({ err: error }, 'websocket authentication failed');
       return refuse(socket, new DomainError('unavailable', 'Authentication is unavailable', 'unavailable'));
     }
-    this.wss!.handleUpgrade(request, socket, head, (ws) => this.connected(ws, identity.environment, identity.tokenUser));
+    this.wss!.handleUpgrade(request, socket, head, (ws) => this.connected(ws, identity));
   }
 
-  private async authenticate(query: URLSearchParams): Promise<{ environment: string; tokenUser?: string }> {
+  private async authenticate(query: URLSearchParams): Promise<Identity> {
     const vsn = query.get('vsn');
     if (vsn !== null && vsn !== PHOENIX_VSN) throw new DomainError('unsupported_protocol_version', `Only the Phoenix ${PHOENIX_VSN} serializer is spoken here`, 'invalid_request');
     const apiKey = query.get('api_key');
@@ -88,13 +97,16 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
     if (!key) throw missingKey();
     if (key.kind === 'secret') return { environment: key.environment };
     const token = query.get('user_token');
-    const tokenUser = await this.auth.tokenUser(key.environment, token === null || token === '' ? undefined : token);
-    return { environment: key.environment, tokenUser };
+    const proven = await this.auth.tokenIdentity(key.environment, token === null || token === '' ? undefined : token);
+    return { environment: key.environment, tokenUser: proven?.userId, expiresAt: proven?.expiresAt };
   }
 
-  private connected(ws: WebSocket, environment: string, tokenUser: string | undefined): void {
+  private connected(ws: WebSocket, identity: Identity): void {
     this.lastSeen.set(ws, Date.now());
-    const session = new FeedSocketSession(environment, tokenUser, {
+    // A token's authority ends at its expiry, also for a connection opened before.
+    const untilExpiry = identity.expiresAt === undefined ? undefined : identity.expiresAt - Date.now();
+    const expiry = untilExpiry !== undefined && untilExpiry <= MAX_TIMER_MS ? setTimeout(() => ws.close(TOKEN_EXPIRED_CLOSE, 'user token expired'), Math.max(0, untilExpiry)) : undefined;
+    const session = new FeedSocketSession(identity.environment, identity.tokenUser, {
       send: (text) => {
         if (ws.readyState === WebSocket.OPEN) ws.send(text);
       },
@@ -106,6 +118,7 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
       session.handle(data.toString());
     });
     const gone = () => {
+      if (expiry) clearTimeout(expiry);
       this.lastSeen.delete(ws);
       session.close();
     };
