@@ -1,0 +1,101 @@
+import { MessageCreatedData } from '@notify/domain';
+import { RecordedEvent } from '@notify/eventstore';
+import { createTestDatabase, requireBackend, testEnv, TestDatabase } from '@notify/testing';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { FEED_NOTIFY_CHANNEL } from './feed-notifications';
+import { messagesProjection } from './messages.projection';
+
+const CHANNEL = '11111111-1111-4111-8111-111111111111';
+
+function created(over: { recipient?: MessageCreatedData['recipient']; type?: 'in_app_feed' | 'email'; createdAt?: Date; tenant?: string | null } = {}): RecordedEvent {
+  const id = randomUUID();
+  const data: MessageCreatedData = {
+    message_id: id,
+    channel: { id: CHANNEL, key: 'in-app', type: over.type ?? 'in_app_feed', provider: 'knock-in-app' },
+    recipient: over.recipient ?? { type: 'user', id: 'ada' },
+    recipient_snapshot: null,
+    workflow: { key: 'welcome', categories: ['news'], version: null },
+    workflow_run_id: randomUUID(),
+    workflow_recipient_run_id: randomUUID(),
+    step_ref: 'in_app',
+    tenant: over.tenant ?? null,
+    actors: [],
+    activities: [],
+    total_activities: 1,
+    total_actors: 0,
+    data: {},
+    content:
+      over.type === 'email'
+        ? { channel_type: 'email', from: null, to: 'a@b.c', subject: 's', html_body: '<p>h</p>', text_body: 'h' }
+        : { channel_type: 'in_app_feed', blocks: [{ type: 'markdown', name: 'body', content: 'hi', rendered: '<p>hi</p>' }] },
+    metadata: null,
+    sandbox: false,
+    created_at: (over.createdAt ?? new Date()).toISOString(),
+  };
+  return {
+    id: randomUUID(),
+    type: 'MessageCreated',
+    streamId: `message-development-${id}`,
+    revision: 0,
+    globalPosition: 1n,
+    position: '1',
+    data,
+    metadata: { environment: 'development', schema_version: 1 },
+    createdAt: over.createdAt ?? new Date(),
+  } as RecordedEvent;
+}
+
+/** The messages projection announces new in-app messages with NOTIFY, delivered on commit only. */
+requireBackend('postgres', !!testEnv.postgresUrl);
+const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+
+describeServer('feed notifications from the messages projection', () => {
+  let db: TestDatabase;
+  let listener: Client;
+  const heard: { payload: string; at: number }[] = [];
+  beforeAll(async () => {
+    db = await createTestDatabase('postgres');
+    listener = new Client({ connectionString: db.url });
+    await listener.connect();
+    listener.on('notification', (n) => n.channel === FEED_NOTIFY_CHANNEL && heard.push({ payload: n.payload!, at: Date.now() }));
+    await listener.query(`LISTEN ${FEED_NOTIFY_CHANNEL}`);
+  });
+  afterAll(async () => {
+    await listener?.end();
+    await db?.close();
+  });
+  const settle = () => new Promise((r) => setTimeout(r, 300));
+
+  it('announces a user’s new in-app message when the batch commits, and nothing else', async () => {
+    heard.length = 0;
+    const mine = created({ tenant: 'acme' });
+    const events = [mine, created({ type: 'email' }), created({ recipient: { type: 'object', collection: 'projects', id: 'p1' } }), created({ createdAt: new Date(Date.now() - 5 * 60_000) })];
+    let committedAt = 0;
+    await db.database.dataSource.transaction(async (tx) => {
+      await messagesProjection.apply(events, tx);
+      await settle();
+      expect(heard).toEqual([]); // not before commit
+      committedAt = Date.now();
+    });
+    await settle();
+    expect(heard).toHaveLength(1);
+    expect(heard[0].at).toBeGreaterThanOrEqual(committedAt);
+    const data = mine.data as MessageCreatedData;
+    expect(JSON.parse(heard[0].payload)).toEqual({ e: 'development', u: 'ada', c: CHANNEL, m: data.message_id, t: 'acme', w: 'welcome', k: ['news'] });
+    // What the listener hears is readable already.
+    expect(await db.database.dataSource.query('SELECT id FROM rm_messages WHERE id = $1', [data.message_id])).toHaveLength(1);
+  });
+
+  it('announces nothing when the batch rolls back', async () => {
+    heard.length = 0;
+    await db.database.dataSource
+      .transaction(async (tx) => {
+        await messagesProjection.apply([created()], tx);
+        throw new Error('checkpoint moved by another worker');
+      })
+      .catch(() => undefined);
+    await settle();
+    expect(heard).toEqual([]);
+  });
+});
