@@ -21,6 +21,36 @@ function scalarsOnly(data: Record<string, unknown> | null): Record<string, unkno
   return Object.fromEntries(Object.entries(data).filter(([, v]) => v === null || typeof v !== 'object'));
 }
 
+function prepare(row: MessageRow & { cursor_at: string }, activities: ActivityRow[] | undefined): PreparedEntry {
+  const content = row.content as { blocks?: FeedEntryT['blocks'] };
+  const data = withoutAttachments(row.data);
+  const fields: PreparedEntry['fields'] = {
+    __typename: 'FeedItem',
+    __cursor: encodeCursor([row.cursor_at, row.id]),
+    id: row.id,
+    channel_id: row.channel_id,
+    blocks: content.blocks ?? [],
+    total_actors: row.total_actors,
+    data: activities ? data : scalarsOnly(data),
+    source: { __typename: 'NotificationSource', key: row.workflow_key, version_id: row.workflow_version, categories: row.workflow_categories },
+    tenant: row.tenant,
+    seen_at: iso(row.seen_at),
+    read_at: iso(row.read_at),
+    interacted_at: iso(row.interacted_at),
+    link_clicked_at: iso(row.link_clicked_at),
+    clicked_at: iso(row.link_clicked_at),
+    archived_at: iso(row.archived_at),
+    inserted_at: iso(row.inserted_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+  if (!activities) return { fields, actors: row.actors.slice(0, 1) };
+  return {
+    fields: { ...fields, total_activities: row.total_activities },
+    actors: row.actors,
+    activities: activities.map((a) => ({ __typename: 'Activity', id: a.id, actor: a.actor, data: withoutAttachments(a.data), inserted_at: iso(a.inserted_at), updated_at: iso(a.inserted_at) })),
+  };
+}
+
 export interface FeedPage {
   entries: FeedEntryT[];
   meta: FeedMetaT;
@@ -29,12 +59,18 @@ export interface FeedPage {
 
 type ActivityRow = { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date };
 
+/** An entry as far as it does not depend on recipients' current profiles. */
+interface PreparedEntry {
+  fields: Omit<FeedEntryT, 'actors' | 'activities'>;
+  actors: RecipientRefT[];
+  activities?: (Omit<NonNullable<FeedEntryT['activities']>[number], 'actor' | 'recipient'> & { actor: RecipientRefT | null })[];
+}
+
 /** A page as read from the database, kept under the feed version it was read at. */
 interface CachedPage {
   version: string;
-  rows: (MessageRow & { cursor_at: string })[];
+  entries: PreparedEntry[];
   pageInfo: PageInfoT;
-  activities: Map<string, ActivityRow[]>;
   /** Counted from the messages (filters the counters cannot answer); undefined: from the counters. */
   meta?: FeedMetaT;
 }
@@ -85,10 +121,8 @@ export class FeedQueries {
     };
     const { exclude: _e, ...shape } = q;
     const key = JSON.stringify([environment, userId, channelId, shape]);
-    const rich = q.mode === 'rich';
     const refsOf = (p: CachedPage): (RecipientRefT | null)[] => [
-      ...p.rows.flatMap((r) => (rich ? r.actors : r.actors.slice(0, 1))),
-      ...[...p.activities.values()].flat().map((a) => a.actor),
+      ...p.entries.flatMap((e) => [...e.actors, ...(e.activities ?? []).map((a) => a.actor)]),
       { type: 'user', id: userId },
     ];
     // The cached page's actors are looked up beside the version check: one round trip less when it holds.
@@ -103,42 +137,10 @@ export class FeedQueries {
       recipient = await this.recipients.resolve(environment, refsOf(page));
     }
     const resolve = recipient!;
-    const rows = page.rows;
-    const entries = rows.map((row): FeedEntryT => {
-      const content = row.content as { blocks?: FeedEntryT['blocks'] };
-      const data = withoutAttachments(row.data);
-      const entry: FeedEntryT = {
-        __typename: 'FeedItem',
-        __cursor: encodeCursor([row.cursor_at, row.id]),
-        id: row.id,
-        channel_id: row.channel_id,
-        blocks: content.blocks ?? [],
-        actors: (rich ? row.actors : row.actors.slice(0, 1)).map((a) => resolve(a)!),
-        total_actors: row.total_actors,
-        data: rich ? data : scalarsOnly(data),
-        source: { __typename: 'NotificationSource', key: row.workflow_key, version_id: row.workflow_version, categories: row.workflow_categories },
-        tenant: row.tenant,
-        seen_at: iso(row.seen_at),
-        read_at: iso(row.read_at),
-        interacted_at: iso(row.interacted_at),
-        link_clicked_at: iso(row.link_clicked_at),
-        clicked_at: iso(row.link_clicked_at),
-        archived_at: iso(row.archived_at),
-        inserted_at: iso(row.inserted_at)!,
-        updated_at: iso(row.updated_at)!,
-      };
-      if (rich) {
-        entry.activities = (page.activities.get(row.id) ?? []).map((a) => ({
-          __typename: 'Activity',
-          id: a.id,
-          actor: resolve(a.actor),
-          recipient: resolve({ type: 'user', id: userId }),
-          data: withoutAttachments(a.data),
-          inserted_at: iso(a.inserted_at),
-          updated_at: iso(a.inserted_at),
-        }));
-        entry.total_activities = row.total_activities;
-      }
+    const self = resolve({ type: 'user', id: userId });
+    const entries = page.entries.map((e): FeedEntryT => {
+      const entry: FeedEntryT = { ...e.fields, actors: e.actors.map((a) => resolve(a)!) };
+      if (e.activities) entry.activities = e.activities.map(({ actor, ...a }) => ({ ...a, actor: resolve(actor), recipient: self }));
       return entry;
     });
     return { entries, meta: page.meta ?? state.meta, page_info: { ...page.pageInfo } };
@@ -168,8 +170,9 @@ export class FeedQueries {
       }),
       countersSuffice ? undefined : this.countedMeta(environment, q, base),
     ]);
-    const activities = q.mode === 'rich' ? await this.messages.activitiesOf(environment, rows.map((r) => r.id)) : new Map<string, ActivityRow[]>();
-    return { version, rows, pageInfo, activities, meta };
+    const rich = q.mode === 'rich';
+    const activities = rich ? await this.messages.activitiesOf(environment, rows.map((r) => r.id)) : new Map<string, ActivityRow[]>();
+    return { version, entries: rows.map((row) => prepare(row, rich ? (activities.get(row.id) ?? []) : undefined)), pageInfo, meta };
   }
 
   /**
