@@ -78,6 +78,14 @@ export async function feedReads(perUser: number, rate: number, seconds: number):
     const bareUrl = () => `${spawned.url}/feed/reader`;
     await readAt(rate, 2, bareUrl, {});
     await readAt(rate, 2, urlOf, auth);
+    // Service time: one reader, back to back (what one read costs when nothing waits in line).
+    const sequential = async (url: (i: number) => string, headers: Record<string, string>, n = 500) => {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await (await fetch(url(i), { headers })).arrayBuffer();
+      return (performance.now() - t0) / n;
+    };
+    const bareEach = await sequential(bareUrl, {});
+    const feedEach = await sequential(urlOf, auth);
     // Alternating slices, so both see the same background load of the machine (it is shared).
     const bare = { latencies: [] as number[], failures: 0, achieved: 0 };
     const feed = { latencies: [] as number[], failures: 0, achieved: 0 };
@@ -94,6 +102,8 @@ export async function feedReads(perUser: number, rate: number, seconds: number):
     baseline = undefined;
     const scenario = `feed of a user with ${perUser} in-app messages, ${rate} reads/s for ${seconds} s`;
     return [
+      { scenario: 'baseline: bare endpoint, one keyset query of a first page (same database), one reader back to back', metric: 'mean', value: round(bareEach, 2), unit: 'ms/read' },
+      { scenario: `feed of a user with ${perUser} in-app messages, one reader back to back`, metric: 'mean', value: round(feedEach, 2), unit: 'ms/read' },
       { scenario: `baseline: bare endpoint, one keyset query of a first page (same database), ${rate} reads/s`, metric: 'p99', value: round(percentile(bare.latencies, 99), 2), unit: 'ms', note: describe(bare) },
       { scenario, metric: 'p50', value: round(percentile(feed.latencies, 50), 2), unit: 'ms' },
       { scenario, metric: 'p99', value: round(percentile(feed.latencies, 99), 2), unit: 'ms', note: `${describe(feed)}; target p99 <= 20 ms; seeded in ${seedSeconds} s, then ANALYZE` },
