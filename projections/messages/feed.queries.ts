@@ -2,7 +2,7 @@ import { FeedEntryT, FeedMetaT, FeedQueryT, PageInfoT, RecipientRefT } from '@no
 import { encodeCursor, keysetPage } from '@notify/http/pagination';
 import { DataSource } from 'typeorm';
 import { MessageFilter, messageWhere } from './message-filters';
-import { MESSAGE_COLUMNS, MESSAGE_ORDER, MessageQueries, MessageRow, RecipientLookup } from './messages.queries';
+import { MESSAGE_COLUMNS, MESSAGE_ORDER, MessageQueries, MessageRow, RecipientLookup, UserRow, usersResolver } from './messages.queries';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -79,6 +79,8 @@ interface FeedState {
   known: boolean;
   version: string;
   meta: FeedMetaT;
+  /** The users asked for alongside. */
+  users: UserRow[];
 }
 
 const byStatus = (q: FeedQueryT, total: number, unread: number, unseen: number): FeedMetaT => {
@@ -125,12 +127,14 @@ export class FeedQueries {
       ...p.entries.flatMap((e) => [...e.actors, ...(e.activities ?? []).map((a) => a.actor)]),
       { type: 'user', id: userId },
     ];
-    // The cached page's actors are looked up beside the version check: one round trip less when it holds.
+    // The cached page's actors (users) are read with the version check: one statement when it holds.
     const cached = this.cache.get(key);
-    const [state, cachedRecipients] = await Promise.all([this.state(environment, userId, channelId, q), cached ? this.recipients.resolve(environment, refsOf(cached)) : undefined]);
+    const cachedRefs = cached ? refsOf(cached) : [];
+    const onlyUsers = cachedRefs.every((r) => r?.type !== 'object');
+    const state = await this.state(environment, userId, channelId, q, onlyUsers ? [...new Set(cachedRefs.flatMap((r) => (r?.type === 'user' ? [r.id] : [])))] : []);
     if (!state.known) return undefined;
     let page = cached;
-    let recipient = cachedRecipients;
+    let recipient = cached && onlyUsers ? usersResolver(state.users) : cached ? await this.recipients.resolve(environment, cachedRefs) : undefined;
     if (!page || page.version !== state.version) {
       page = await this.load(environment, userId, q, base, state.version);
       this.remember(key, page);
@@ -179,12 +183,12 @@ export class FeedQueries {
    * Whether the user is known, the feed's version, and the counts the counters hold for the
    * tenant and archived scope of the query, in one statement.
    */
-  private async state(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedState> {
-    const params: unknown[] = [environment, userId, channelId];
+  private async state(environment: string, userId: string, channelId: string, q: FeedQueryT, userIds: string[]): Promise<FeedState> {
+    const params: unknown[] = [environment, userId, channelId, userIds];
     let tenant = 'true';
     if (q.tenant !== undefined) {
       params.push(q.tenant);
-      tenant = 'c.tenant = $4';
+      tenant = 'c.tenant = $5';
     } else if (q.has_tenant === true) tenant = "c.tenant <> ''";
     else if (q.has_tenant === false) tenant = "c.tenant = ''";
     const cols =
@@ -193,14 +197,16 @@ export class FeedQueries {
         : q.archived === 'only'
           ? ['c.archived_total', 'c.archived_unread', 'c.archived_unseen']
           : ['c.total + c.archived_total', 'c.unread + c.archived_unread', 'c.unseen + c.archived_unseen'];
-    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string }[]>(
+    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string; users: UserRow[] }[]>(
       `SELECT EXISTS (SELECT 1 FROM rm_users u WHERE u.environment = $1 AND u.id = $2) AS known, coalesce(sum(c.version), 0)::text AS version,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('id', u.id, 'properties', u.properties, 'updated_at', u.updated_at)), '[]') FROM rm_users u
+          WHERE u.environment = $1 AND u.id = ANY($4::text[])) AS users,
          coalesce(sum(${cols[0]}) FILTER (WHERE ${tenant}), 0) AS total, coalesce(sum(${cols[1]}) FILTER (WHERE ${tenant}), 0) AS unread,
          coalesce(sum(${cols[2]}) FILTER (WHERE ${tenant}), 0) AS unseen
        FROM rm_feed_counts c WHERE c.environment = $1 AND c.user_id = $2 AND c.channel_id = $3`,
       params,
     );
-    return { known: row.known, version: row.version, meta: byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen)) };
+    return { known: row.known, version: row.version, meta: byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen)), users: row.users };
   }
 
   /** Exact counts for filters the counters do not keep (source, categories, trigger data, time). */
