@@ -2,7 +2,7 @@ import { FeedEntryT, FeedMetaT, FeedQueryT, PageInfoT, RecipientRefT } from '@no
 import { encodeCursor, keysetPage } from '@notify/http/pagination';
 import { DataSource } from 'typeorm';
 import { MessageFilter, messageWhere } from './message-filters';
-import { MESSAGE_COLUMNS, MESSAGE_ORDER, MessageQueries, MessageRow, RecipientLookup } from './messages.queries';
+import { MESSAGE_COLUMNS, MESSAGE_ORDER, MessageQueries, MessageRow, RecipientLookup, UserRow, usersResolver } from './messages.queries';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -21,6 +21,36 @@ function scalarsOnly(data: Record<string, unknown> | null): Record<string, unkno
   return Object.fromEntries(Object.entries(data).filter(([, v]) => v === null || typeof v !== 'object'));
 }
 
+function prepare(row: MessageRow & { cursor_at: string }, activities: ActivityRow[] | undefined): PreparedEntry {
+  const content = row.content as { blocks?: FeedEntryT['blocks'] };
+  const data = withoutAttachments(row.data);
+  const fields: PreparedEntry['fields'] = {
+    __typename: 'FeedItem',
+    __cursor: encodeCursor([row.cursor_at, row.id]),
+    id: row.id,
+    channel_id: row.channel_id,
+    blocks: content.blocks ?? [],
+    total_actors: row.total_actors,
+    data: activities ? data : scalarsOnly(data),
+    source: { __typename: 'NotificationSource', key: row.workflow_key, version_id: row.workflow_version, categories: row.workflow_categories },
+    tenant: row.tenant,
+    seen_at: iso(row.seen_at),
+    read_at: iso(row.read_at),
+    interacted_at: iso(row.interacted_at),
+    link_clicked_at: iso(row.link_clicked_at),
+    clicked_at: iso(row.link_clicked_at),
+    archived_at: iso(row.archived_at),
+    inserted_at: iso(row.inserted_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+  if (!activities) return { fields, actors: row.actors.slice(0, 1) };
+  return {
+    fields: { ...fields, total_activities: row.total_activities },
+    actors: row.actors,
+    activities: activities.map((a) => ({ __typename: 'Activity', id: a.id, actor: a.actor, data: withoutAttachments(a.data), inserted_at: iso(a.inserted_at), updated_at: iso(a.inserted_at) })),
+  };
+}
+
 export interface FeedPage {
   entries: FeedEntryT[];
   meta: FeedMetaT;
@@ -29,12 +59,18 @@ export interface FeedPage {
 
 type ActivityRow = { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date };
 
+/** An entry as far as it does not depend on recipients' current profiles. */
+interface PreparedEntry {
+  fields: Omit<FeedEntryT, 'actors' | 'activities'>;
+  actors: RecipientRefT[];
+  activities?: (Omit<NonNullable<FeedEntryT['activities']>[number], 'actor' | 'recipient'> & { actor: RecipientRefT | null })[];
+}
+
 /** A page as read from the database, kept under the feed version it was read at. */
 interface CachedPage {
   version: string;
-  rows: (MessageRow & { cursor_at: string })[];
+  entries: PreparedEntry[];
   pageInfo: PageInfoT;
-  activities: Map<string, ActivityRow[]>;
   /** Counted from the messages (filters the counters cannot answer); undefined: from the counters. */
   meta?: FeedMetaT;
 }
@@ -43,6 +79,8 @@ interface FeedState {
   known: boolean;
   version: string;
   meta: FeedMetaT;
+  /** The users asked for alongside. */
+  users: UserRow[];
 }
 
 const byStatus = (q: FeedQueryT, total: number, unread: number, unseen: number): FeedMetaT => {
@@ -99,60 +137,28 @@ export class FeedQueries {
     const base = baseFilter(userId, channelId, q);
     const { exclude: _e, ...shape } = q;
     const key = JSON.stringify([environment, userId, channelId, shape]);
-    const rich = q.mode === 'rich';
     const refsOf = (p: CachedPage): (RecipientRefT | null)[] => [
-      ...p.rows.flatMap((r) => (rich ? r.actors : r.actors.slice(0, 1))),
-      ...[...p.activities.values()].flat().map((a) => a.actor),
+      ...p.entries.flatMap((e) => [...e.actors, ...(e.activities ?? []).map((a) => a.actor)]),
       { type: 'user', id: userId },
     ];
-    // The cached page's actors are looked up beside the version check: one round trip less when it holds.
+    // The cached page's actors (users) are read with the version check: one statement when it holds.
     const cached = this.cache.get(key);
-    const [state, cachedRecipients] = await Promise.all([this.state(environment, userId, channelId, q), cached ? this.recipients.resolve(environment, refsOf(cached)) : undefined]);
+    const cachedRefs = cached ? refsOf(cached) : [];
+    const onlyUsers = cachedRefs.every((r) => r?.type !== 'object');
+    const state = await this.state(environment, userId, channelId, q, onlyUsers ? [...new Set(cachedRefs.flatMap((r) => (r?.type === 'user' ? [r.id] : [])))] : []);
     if (!state.known) return undefined;
     let page = cached;
-    let recipient = cachedRecipients;
+    let recipient = cached && onlyUsers ? usersResolver(state.users) : cached ? await this.recipients.resolve(environment, cachedRefs) : undefined;
     if (!page || page.version !== state.version) {
       page = await this.load(environment, userId, q, base, state.version);
       this.remember(key, page);
       recipient = await this.recipients.resolve(environment, refsOf(page));
     }
     const resolve = recipient!;
-    const rows = page.rows;
-    const entries = rows.map((row): FeedEntryT => {
-      const content = row.content as { blocks?: FeedEntryT['blocks'] };
-      const data = withoutAttachments(row.data);
-      const entry: FeedEntryT = {
-        __typename: 'FeedItem',
-        __cursor: encodeCursor([row.cursor_at, row.id]),
-        id: row.id,
-        channel_id: row.channel_id,
-        blocks: content.blocks ?? [],
-        actors: (rich ? row.actors : row.actors.slice(0, 1)).map((a) => resolve(a)!),
-        total_actors: row.total_actors,
-        data: rich ? data : scalarsOnly(data),
-        source: { __typename: 'NotificationSource', key: row.workflow_key, version_id: row.workflow_version, categories: row.workflow_categories },
-        tenant: row.tenant,
-        seen_at: iso(row.seen_at),
-        read_at: iso(row.read_at),
-        interacted_at: iso(row.interacted_at),
-        link_clicked_at: iso(row.link_clicked_at),
-        clicked_at: iso(row.link_clicked_at),
-        archived_at: iso(row.archived_at),
-        inserted_at: iso(row.inserted_at)!,
-        updated_at: iso(row.updated_at)!,
-      };
-      if (rich) {
-        entry.activities = (page.activities.get(row.id) ?? []).map((a) => ({
-          __typename: 'Activity',
-          id: a.id,
-          actor: resolve(a.actor),
-          recipient: resolve({ type: 'user', id: userId }),
-          data: withoutAttachments(a.data),
-          inserted_at: iso(a.inserted_at),
-          updated_at: iso(a.inserted_at),
-        }));
-        entry.total_activities = row.total_activities;
-      }
+    const self = resolve({ type: 'user', id: userId });
+    const entries = page.entries.map((e): FeedEntryT => {
+      const entry: FeedEntryT = { ...e.fields, actors: e.actors.map((a) => resolve(a)!) };
+      if (e.activities) entry.activities = e.activities.map(({ actor, ...a }) => ({ ...a, actor: resolve(actor), recipient: self }));
       return entry;
     });
     return { entries, meta: page.meta ?? state.meta, page_info: { ...page.pageInfo } };
@@ -181,20 +187,21 @@ export class FeedQueries {
       }),
       countersSuffice(q) ? undefined : this.countedMeta(environment, q, base),
     ]);
-    const activities = q.mode === 'rich' ? await this.messages.activitiesOf(environment, rows.map((r) => r.id)) : new Map<string, ActivityRow[]>();
-    return { version, rows, pageInfo, activities, meta };
+    const rich = q.mode === 'rich';
+    const activities = rich ? await this.messages.activitiesOf(environment, rows.map((r) => r.id)) : new Map<string, ActivityRow[]>();
+    return { version, entries: rows.map((row) => prepare(row, rich ? (activities.get(row.id) ?? []) : undefined)), pageInfo, meta };
   }
 
   /**
    * Whether the user is known, the feed's version, and the counts the counters hold for the
    * tenant and archived scope of the query, in one statement.
    */
-  private async state(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedState> {
-    const params: unknown[] = [environment, userId, channelId];
+  private async state(environment: string, userId: string, channelId: string, q: FeedQueryT, userIds: string[]): Promise<FeedState> {
+    const params: unknown[] = [environment, userId, channelId, userIds];
     let tenant = 'true';
     if (q.tenant !== undefined) {
       params.push(q.tenant);
-      tenant = 'c.tenant = $4';
+      tenant = 'c.tenant = $5';
     } else if (q.has_tenant === true) tenant = "c.tenant <> ''";
     else if (q.has_tenant === false) tenant = "c.tenant = ''";
     const cols =
@@ -203,14 +210,16 @@ export class FeedQueries {
         : q.archived === 'only'
           ? ['c.archived_total', 'c.archived_unread', 'c.archived_unseen']
           : ['c.total + c.archived_total', 'c.unread + c.archived_unread', 'c.unseen + c.archived_unseen'];
-    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string }[]>(
+    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string; users: UserRow[] }[]>(
       `SELECT EXISTS (SELECT 1 FROM rm_users u WHERE u.environment = $1 AND u.id = $2) AS known, coalesce(sum(c.version), 0)::text AS version,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('id', u.id, 'properties', u.properties, 'updated_at', u.updated_at)), '[]') FROM rm_users u
+          WHERE u.environment = $1 AND u.id = ANY($4::text[])) AS users,
          coalesce(sum(${cols[0]}) FILTER (WHERE ${tenant}), 0) AS total, coalesce(sum(${cols[1]}) FILTER (WHERE ${tenant}), 0) AS unread,
          coalesce(sum(${cols[2]}) FILTER (WHERE ${tenant}), 0) AS unseen
        FROM rm_feed_counts c WHERE c.environment = $1 AND c.user_id = $2 AND c.channel_id = $3`,
       params,
     );
-    return { known: row.known, version: row.version, meta: byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen)) };
+    return { known: row.known, version: row.version, meta: byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen)), users: row.users };
   }
 
   /** Exact counts for filters the counters do not keep (source, categories, trigger data, time). */

@@ -274,6 +274,15 @@ export class MessageQueries {
   }
 }
 
+export type UserRow = { id: string; properties: Record<string, unknown>; updated_at: Date | string };
+const toRecipientUser = (r: UserRow): Record<string, unknown> => ({ __typename: 'User', id: r.id, ...r.properties, updated_at: new Date(r.updated_at).toISOString() });
+
+/** A lookup over users already read (no objects among the references). */
+export function usersResolver(rows: readonly UserRow[]): (ref: RecipientRefT | null) => Record<string, unknown> | null {
+  const users = new Map(rows.map((r) => [r.id, toRecipientUser(r)]));
+  return (ref) => (ref ? (ref.type === 'user' ? (users.get(ref.id) ?? { __typename: 'User', id: ref.id }) : { __typename: 'Object', id: ref.id, collection: ref.collection }) : null);
+}
+
 /** Recipients (users from the users read model, objects by reference) for actors and activities. */
 export class RecipientLookup {
   constructor(private readonly db: DataSource) {}
@@ -281,14 +290,10 @@ export class RecipientLookup {
   async resolve(environment: string, refs: readonly (RecipientRefT | null)[]): Promise<(ref: RecipientRefT | null) => Record<string, unknown> | null> {
     const userIds = [...new Set(refs.filter((r): r is RecipientRefT => r?.type === 'user').map((r) => r.id))];
     const objects = refs.filter((r): r is Extract<RecipientRefT, { type: 'object' }> => r?.type === 'object');
-    const users = new Map<string, Record<string, unknown>>();
-    if (userIds.length) {
-      const rows = await this.db.query<{ id: string; properties: Record<string, unknown>; updated_at: Date }[]>(
-        'SELECT id, properties, updated_at FROM rm_users WHERE environment = $1 AND id = ANY($2::text[])',
-        [environment, userIds],
-      );
-      for (const r of rows) users.set(r.id, { __typename: 'User', id: r.id, ...r.properties, updated_at: iso(r.updated_at) });
-    }
+    const userRows = userIds.length
+      ? await this.db.query<UserRow[]>('SELECT id, properties, updated_at FROM rm_users WHERE environment = $1 AND id = ANY($2::text[])', [environment, userIds])
+      : [];
+    const users = new Map(userRows.map((r) => [r.id, toRecipientUser(r)]));
     const objectRows = new Map<string, Record<string, unknown>>();
     if (objects.length) {
       const rows = await this.db.query<{ collection: string; id: string; properties: Record<string, unknown>; updated_at: Date }[]>(

@@ -75,6 +75,13 @@ describe('feeds', () => {
     expect(first.actors).toEqual([expect.objectContaining({ __typename: 'User', id: 'boss', name: 'Boss', email: 'boss@example.com' })]);
     expect(first.activities).toEqual([expect.objectContaining({ __typename: 'Activity', actor: expect.objectContaining({ id: 'boss', name: 'Boss' }), recipient: expect.objectContaining({ id: 'carol' }), data: { n: 1, nested: { deep: true } } })]);
 
+    // The page is cached under the feed's version; actors are current on every read.
+    await knock.users.update('boss', { name: 'Big Boss' });
+    const again = await feed('carol');
+    expect(again.entries[2].actors[0]).toMatchObject({ id: 'boss', name: 'Big Boss' });
+    expect(again.entries[2].activities[0].actor).toMatchObject({ id: 'boss', name: 'Big Boss' });
+    await knock.users.update('boss', { name: 'Boss' });
+
     // The official client reads the same entries.
     const page = await knock.users.feeds.listItems('carol', channelId);
     expect(page.entries.map((e) => e.id)).toEqual([...carol].reverse());
