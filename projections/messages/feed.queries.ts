@@ -128,7 +128,8 @@ export class FeedQueries {
 
   /** The feed's counts alone (what the realtime socket pushes): the same numbers as `meta` of a read. */
   async counts(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedMetaT | undefined> {
-    const state = await this.state(environment, userId, channelId, q);
+    // No actors to look up: counts only.
+    const state = await this.state(environment, userId, channelId, q, []);
     if (!state.known) return undefined;
     return countersSuffice(q) ? state.meta : this.countedMeta(environment, q, baseFilter(userId, channelId, q));
   }
