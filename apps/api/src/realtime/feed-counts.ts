@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { FeedQuery } from '@notify/contracts';
 import { Database } from '@notify/database';
 import { DATABASE } from '@notify/platform';
 import { FeedQueries } from '@notify/projections/messages';
-import { FeedCountsT } from './feed-filter';
+import { FeedCountsT, feedQueryOf } from './feed-filter';
 import { FeedSubscription } from './feed-socket-session';
 
 /**
@@ -19,9 +18,7 @@ export class FeedCounts {
   }
 
   async count(feed: FeedSubscription, clientParams: unknown): Promise<FeedCountsT> {
-    // Options the feed endpoint would refuse count as the defaults; the client's own fetch reports the error.
-    const parsed = FeedQuery.safeParse(clientParams ?? {});
-    const query = parsed.success ? parsed.data : FeedQuery.parse({});
+    const query = feedQueryOf(clientParams);
     const meta = await this.feeds.counts(feed.environment, feed.userId, feed.channelId, query);
     // An unidentified user has an empty feed.
     return meta ? { total_count: meta.total_count, unread_count: meta.unread_count, unseen_count: meta.unseen_count } : { total_count: 0, unread_count: 0, unseen_count: 0 };

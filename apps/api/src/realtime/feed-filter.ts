@@ -1,3 +1,5 @@
+import { FeedQuery, FeedQueryT } from '@notify/contracts';
+
 /** The part of a feed client's options that decides which messages it counts and is told about. */
 export interface FeedFilter {
   tenant?: string;
@@ -50,4 +52,20 @@ export function filterMatches(filter: FeedFilter, signal: FeedSignal): boolean {
   if (filter.source !== undefined && signal.workflowKey !== filter.source) return false;
   if (filter.workflow_categories && !filter.workflow_categories.some((c) => signal.categories.includes(c))) return false;
   return true;
+}
+
+/**
+ * A client's join params as the feed endpoint's query. Options the endpoint would refuse are
+ * dropped one by one (the client's own fetch reports them); the rest still shape the counts.
+ */
+export function feedQueryOf(params: unknown): FeedQueryT {
+  const input: Record<string, unknown> = typeof params === 'object' && params !== null ? { ...(params as Record<string, unknown>) } : {};
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const parsed = FeedQuery.safeParse(input);
+    if (parsed.success) return parsed.data;
+    const offending = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? '')));
+    if (![...offending].some((k) => k in input)) break;
+    for (const key of offending) delete input[key];
+  }
+  return FeedQuery.parse({});
 }

@@ -1,4 +1,4 @@
-import { FeedSignal } from './feed-filter';
+import { feedFilterOf, feedQueryOf, FeedSignal, filterMatches } from './feed-filter';
 import { FeedSocketSession, FeedSubscription } from './feed-socket-session';
 import { decodeFrame, parseFeedTopic } from './phoenix';
 
@@ -128,5 +128,27 @@ describe('feed socket session', () => {
       { status: 'error', response: { reason: 'unmatched topic' } },
       { status: 'error', response: { reason: 'unmatched topic' } },
     ]);
+  });
+});
+
+describe('feed client options', () => {
+  it('read as the feed endpoint reads its query, dropping only options it would refuse', () => {
+    expect(feedQueryOf({ archived: 'include', tenant: 'acme', page_size: 20, mode: 'compact', __loadingType: 1 })).toMatchObject({ archived: 'include', tenant: 'acme', page_size: 20, mode: 'compact', status: 'all' });
+    expect(feedQueryOf({ archived: 'sometimes', tenant: 'acme', status: 'unread' })).toMatchObject({ archived: 'exclude', tenant: 'acme', status: 'unread' });
+    expect(feedQueryOf({ has_tenant: true, workflow_categories: ['a'] })).toMatchObject({ has_tenant: true, workflow_categories: ['a'] });
+    expect(feedQueryOf(null)).toMatchObject({ archived: 'exclude', status: 'all' });
+  });
+
+  it('decide which clients a new message concerns', () => {
+    const s = signal({ tenant: 'acme', workflowKey: 'billing', categories: ['money'] });
+    expect(filterMatches(feedFilterOf({}), s)).toBe(true);
+    expect(filterMatches(feedFilterOf({ tenant: 'acme', has_tenant: 'true' }), s)).toBe(true);
+    expect(filterMatches(feedFilterOf({ tenant: 'other' }), s)).toBe(false);
+    expect(filterMatches(feedFilterOf({ has_tenant: false }), s)).toBe(false);
+    expect(filterMatches(feedFilterOf({ source: 'welcome' }), s)).toBe(false);
+    expect(filterMatches(feedFilterOf({ source: 'billing', workflow_categories: ['news', 'money'] }), s)).toBe(true);
+    expect(filterMatches(feedFilterOf({ workflow_categories: ['news'] }), s)).toBe(false);
+    expect(filterMatches(feedFilterOf({ archived: 'only' }), s)).toBe(false);
+    expect(filterMatches(feedFilterOf({ archived: 'include' }), s)).toBe(true);
   });
 });
