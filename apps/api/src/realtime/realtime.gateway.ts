@@ -75,6 +75,8 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // A client that goes away while its credentials are checked must not take the process down.
+    socket.on('error', () => socket.destroy());
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname.replace(/\/+$/, '') !== WEBSOCKET_PATH) return refuse(socket, new DomainError('not_found', 'No websocket endpoint at this path', 'not_found'));
     let identity: Identity;
