@@ -11,6 +11,8 @@ export interface SessionPorts {
   send(text: string): void;
   /** Registers the session for a user's feed; returns the unsubscribe. */
   subscribe(feed: FeedSubscription, session: FeedSocketSession): () => void;
+  /** A push that could not be computed (reported as phx_error to the client). */
+  failed?(error: unknown, topic: string): void;
 }
 
 interface JoinedTopic {
@@ -100,8 +102,9 @@ export class FeedSocketSession {
           if (!cache.has(key)) cache.set(key, count(feed, client.params));
           data[ref] = { metadata: await cache.get(key)! };
         }
-      } catch {
+      } catch (error) {
         // The channel is gone, as in Phoenix after a crash: the client rejoins and refetches its feed.
+        this.ports.failed?.(error, topic);
         joined.unsubscribe();
         this.topics.delete(topic);
         this.send({ joinRef: joined.joinRef, ref: joined.joinRef, topic, event: Events.error, payload: {} });

@@ -60,7 +60,12 @@ describe('feed websocket (Phoenix channels v2)', () => {
     expect((await joinChannel(mine)).status).toBe('ok');
     await knock.workflows.trigger('welcome', { recipients: [{ id: 'ws-linus' }], data: {} });
     await knock.workflows.trigger('welcome', { recipients: [{ id: 'ws-grace' }], data: {} });
-    await eventually(async () => pushes.length, (n) => n >= 1, 30_000);
+    await eventually(async () => pushes.length, (n) => n >= 1, 30_000).catch(async (error) => {
+      // What the service did with grace's message, to tell a lost push from a message never made.
+      const rows = await t.sql("SELECT recipient_id, inserted_at, updated_at, status FROM rm_messages WHERE recipient_id IN ('ws-grace', 'ws-linus')");
+      const runs = await t.sql("SELECT event_type, stream_id, created_at FROM es_events WHERE data::text LIKE '%ws-grace%' ORDER BY global_position");
+      throw new Error(`${error.message}; messages ${JSON.stringify(rows)}; events ${JSON.stringify(runs)}; socket ${mine.state}`);
+    });
     await new Promise((r) => setTimeout(r, 500));
     expect(pushes).toHaveLength(1); // linus's message went nowhere near grace's socket
 

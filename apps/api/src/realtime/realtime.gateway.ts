@@ -113,6 +113,7 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
         if (ws.readyState === WebSocket.OPEN) ws.send(text);
       },
       subscribe: (feed, s) => this.subscribe(feed, s),
+      failed: (error, topic) => this.logger.warn({ err: error, topic }, 'feed push could not be computed; channel error sent'),
     });
     ws.on('message', (data, isBinary) => {
       this.lastSeen.set(ws, Date.now());
@@ -141,6 +142,7 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
 
   private announce(signal: FeedSignal): void {
     const sessions = this.feeds.get(feedKey(signal));
+    this.logger.debug({ environment: signal.environment, user: signal.userId, channel: signal.channelId, message: signal.messageId, sockets: sessions?.size ?? 0 }, 'new feed message');
     if (!sessions) return;
     for (const session of sessions) {
       session.deliver(signal, (feed, params) => this.counts.count(feed, params)).catch((error) => this.logger.warn({ err: error }, 'feed push failed'));
