@@ -63,8 +63,10 @@ describe('feed websocket (Phoenix channels v2)', () => {
     await eventually(async () => pushes.length, (n) => n >= 1, 30_000).catch(async (error) => {
       // What the service did with grace's message, to tell a lost push from a message never made.
       const rows = await t.sql("SELECT recipient_id, inserted_at, updated_at, status FROM rm_messages WHERE recipient_id IN ('ws-grace', 'ws-linus')");
-      const runs = await t.sql("SELECT event_type, stream_id, created_at FROM es_events WHERE data::text LIKE '%ws-grace%' ORDER BY global_position");
-      throw new Error(`${error.message}; messages ${JSON.stringify(rows)}; events ${JSON.stringify(runs)}; socket ${mine.state}`);
+      const runs = await t.sql(
+        `SELECT event_type, stream_id, data, created_at FROM es_events WHERE stream_id IN (SELECT stream_id FROM es_events WHERE event_type = 'RunEnqueued' AND data::text LIKE '%ws-grace%') ORDER BY global_position`,
+      );
+      throw new Error(`${error.message}; messages ${JSON.stringify(rows)}; grace's run ${JSON.stringify(runs)}; socket ${mine.state}`);
     });
     await new Promise((r) => setTimeout(r, 500));
     expect(pushes).toHaveLength(1); // linus's message went nowhere near grace's socket
