@@ -217,7 +217,7 @@ describe('feeds', () => {
     const byId = new Map(rows.map((r: { id: string }) => [r.id, r]));
     const apiMessages = new Map((await knock.messages.list({ message_ids: ids })).items.map((m) => [m.id, m]));
     ids.forEach((id, i) => {
-      const row = byId.get(id) as Record<string, Date | null>;
+      const row = byId.get(id) as unknown as Record<string, Date | null>;
       const state = states[i];
       expect([id, !!row.seen_at, !!row.read_at, !!row.archived_at, !!row.interacted_at]).toEqual([id, !!state.seen_at, !!state.read_at, !!state.archived_at, !!state.interacted_at]);
       const expected = [state.seen_at && 'seen', state.read_at && 'read', state.interacted_at && 'interacted', state.archived_at && 'archived'].filter(Boolean);
