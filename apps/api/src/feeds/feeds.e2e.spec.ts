@@ -81,6 +81,9 @@ describe('feeds', () => {
     expect(again.entries[2].actors[0]).toMatchObject({ id: 'boss', name: 'Big Boss' });
     expect(again.entries[2].activities[0].actor).toMatchObject({ id: 'boss', name: 'Big Boss' });
     await knock.users.update('boss', { name: 'Boss' });
+    expect((await t.http('PUT', '/v1/variables/app_name', { key: t.serviceToken, body: { variable: { value: 'Acme App 2', type: 'public' } } })).status).toBe(200);
+    expect((await feed('carol')).vars).toEqual({ app_name: 'Acme App 2' });
+    expect((await feed('nobody-here')).vars).toEqual({ app_name: 'Acme App 2' });
 
     // The official client reads the same entries.
     const page = await knock.users.feeds.listItems('carol', channelId);
