@@ -1,4 +1,4 @@
-import { FeedEntryT, FeedMetaT, FeedQueryT, PageInfoT, RecipientRefT } from '@notify/contracts';
+import { FeedEntryT, FeedMetaT, FeedQueryT, FeedResponseT, PageInfoT, RecipientRefT } from '@notify/contracts';
 import { encodeCursor, keysetPage } from '@notify/http/pagination';
 import { DataSource } from 'typeorm';
 import { MessageFilter, messageWhere } from './message-filters';
@@ -51,11 +51,7 @@ function prepare(row: MessageRow & { cursor_at: string }, activities: ActivityRo
   };
 }
 
-export interface FeedPage {
-  entries: FeedEntryT[];
-  meta: FeedMetaT;
-  page_info: PageInfoT;
-}
+export type FeedPage = FeedResponseT;
 
 type ActivityRow = { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date };
 
@@ -81,6 +77,8 @@ interface FeedState {
   meta: FeedMetaT;
   /** The users asked for alongside. */
   users: UserRow[];
+  /** The environment's public variables (secret ones never reach a feed). */
+  vars: Record<string, unknown>;
 }
 
 const byStatus = (q: FeedQueryT, total: number, unread: number, unseen: number): FeedMetaT => {
@@ -111,7 +109,8 @@ function baseFilter(userId: string, channelId: string, q: FeedQueryT): MessageFi
  * keeps when the filters allow, else from the messages. Pages are cached per process under the
  * feed's version (moved by the projection with every change to a message of the feed), so a
  * repeated read costs one small query and every change is seen at once, in any process (ADR 0074).
- * Actors are looked up on every read: a renamed actor shows at once too.
+ * Actors and variables are read on every read (in the same statement as the version): a renamed
+ * actor or a changed variable shows at once too. One statement for a read the cache answers.
  */
 export class FeedQueries {
   private readonly messages: MessageQueries;
@@ -134,7 +133,8 @@ export class FeedQueries {
     return countersSuffice(q) ? state.meta : this.countedMeta(environment, q, baseFilter(userId, channelId, q));
   }
 
-  async read(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedPage | undefined> {
+  /** The feed; a user the service does not know has an empty one. */
+  async read(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedPage> {
     const base = baseFilter(userId, channelId, q);
     const { exclude: _e, ...shape } = q;
     const key = JSON.stringify([environment, userId, channelId, shape]);
@@ -147,7 +147,10 @@ export class FeedQueries {
     const cachedRefs = cached ? refsOf(cached) : [];
     const onlyUsers = cachedRefs.every((r) => r?.type !== 'object');
     const state = await this.state(environment, userId, channelId, q, onlyUsers ? [...new Set(cachedRefs.flatMap((r) => (r?.type === 'user' ? [r.id] : [])))] : []);
-    if (!state.known) return undefined;
+    if (!state.known) {
+      const meta: FeedMetaT = { __typename: 'FeedMetadata', total_count: 0, unread_count: 0, unseen_count: 0 };
+      return { entries: [], meta, page_info: { __typename: 'PageInfo', after: null, before: null, page_size: q.page_size }, vars: state.vars };
+    }
     let page = cached;
     let recipient = cached && onlyUsers ? usersResolver(state.users) : cached ? await this.recipients.resolve(environment, cachedRefs) : undefined;
     if (!page || page.version !== state.version) {
@@ -162,7 +165,7 @@ export class FeedQueries {
       if (e.activities) entry.activities = e.activities.map(({ actor, ...a }) => ({ ...a, actor: resolve(actor), recipient: self }));
       return entry;
     });
-    return { entries, meta: page.meta ?? state.meta, page_info: { ...page.pageInfo } };
+    return { entries, meta: page.meta ?? state.meta, page_info: { ...page.pageInfo }, vars: state.vars };
   }
 
   private remember(key: string, page: CachedPage): void {
@@ -211,8 +214,10 @@ export class FeedQueries {
         : q.archived === 'only'
           ? ['c.archived_total', 'c.archived_unread', 'c.archived_unseen']
           : ['c.total + c.archived_total', 'c.unread + c.archived_unread', 'c.unseen + c.archived_unseen'];
-    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string; users: UserRow[] }[]>(
+    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string; users: UserRow[]; vars: Record<string, unknown> }[]>(
       `SELECT EXISTS (SELECT 1 FROM rm_users u WHERE u.environment = $1 AND u.id = $2) AS known, coalesce(sum(c.version), 0)::text AS version,
+         (SELECT coalesce(jsonb_object_agg(v.key, coalesce(v.environment_values -> $1, v.value)), '{}') FROM rm_variables v
+          WHERE v.type <> 'secret' AND jsonb_typeof(coalesce(v.environment_values -> $1, v.value, 'null'::jsonb)) <> 'object') AS vars,
          (SELECT coalesce(jsonb_agg(jsonb_build_object('id', u.id, 'properties', u.properties, 'updated_at', u.updated_at)), '[]') FROM rm_users u
           WHERE u.environment = $1 AND u.id = ANY($4::text[])) AS users,
          coalesce(sum(${cols[0]}) FILTER (WHERE ${tenant}), 0) AS total, coalesce(sum(${cols[1]}) FILTER (WHERE ${tenant}), 0) AS unread,
@@ -220,7 +225,7 @@ export class FeedQueries {
        FROM rm_feed_counts c WHERE c.environment = $1 AND c.user_id = $2 AND c.channel_id = $3`,
       params,
     );
-    return { known: row.known, version: row.version, meta: byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen)), users: row.users };
+    return { known: row.known, version: row.version, meta: byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen)), users: row.users, vars: row.vars };
   }
 
   /** Exact counts for filters the counters do not keep (source, categories, trigger data, time). */

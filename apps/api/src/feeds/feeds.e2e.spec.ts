@@ -81,6 +81,9 @@ describe('feeds', () => {
     expect(again.entries[2].actors[0]).toMatchObject({ id: 'boss', name: 'Big Boss' });
     expect(again.entries[2].activities[0].actor).toMatchObject({ id: 'boss', name: 'Big Boss' });
     await knock.users.update('boss', { name: 'Boss' });
+    expect((await t.http('PUT', '/v1/variables/app_name', { key: t.serviceToken, body: { variable: { value: 'Acme App 2', type: 'public' } } })).status).toBe(200);
+    expect((await feed('carol')).vars).toEqual({ app_name: 'Acme App 2' });
+    expect((await feed('nobody-here')).vars).toEqual({ app_name: 'Acme App 2' });
 
     // The official client reads the same entries.
     const page = await knock.users.feeds.listItems('carol', channelId);
@@ -212,6 +215,17 @@ describe('feeds', () => {
     expect(expected.length).toBe(2);
     // The read model agrees with the log: each message's stream folded through the decider.
     const states = await Promise.all(ids.map(async (id) => fold(messageDecider, (await t.store.readStream(`message-development-${id}`)).map((e) => ({ type: e.type, data: e.data }) as MessageEvent))));
+    // Every message row shows what its stream says, timestamps and engagement_statuses alike.
+    const rows = await t.sql('SELECT id, seen_at, read_at, archived_at, interacted_at FROM rm_messages WHERE id = ANY($1::uuid[])', [ids]);
+    const byId = new Map(rows.map((r: { id: string }) => [r.id, r]));
+    const apiMessages = new Map((await knock.messages.list({ message_ids: ids })).items.map((m) => [m.id, m]));
+    ids.forEach((id, i) => {
+      const row = byId.get(id) as unknown as Record<string, Date | null>;
+      const state = states[i];
+      expect([id, !!row.seen_at, !!row.read_at, !!row.archived_at, !!row.interacted_at]).toEqual([id, !!state.seen_at, !!state.read_at, !!state.archived_at, !!state.interacted_at]);
+      const expected = [state.seen_at && 'seen', state.read_at && 'read', state.interacted_at && 'interacted', state.archived_at && 'archived'].filter(Boolean);
+      expect([id, apiMessages.get(id)!.engagement_statuses]).toEqual([id, expected]);
+    });
     const fromLog = states.filter((s) => !s.archived_at);
     const meta = (await feed('dave')).meta;
     expect(meta).toEqual({ __typename: 'FeedMetadata', total_count: fromLog.length, unread_count: fromLog.filter((s) => !s.read_at).length, unseen_count: fromLog.filter((s) => !s.seen_at).length });

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { Database } from '@notify/database';
 import { DATABASE } from '@notify/platform';
 import { FeedQueries } from '@notify/projections/messages';
-import { VariableQueries } from '@notify/projections/variables';
 import { GetFeedSettingsController } from './get-feed-settings/get-feed-settings.controller';
 import { GetFeedController } from './get-feed/get-feed.controller';
 import { GetFeedHandler } from './get-feed/get-feed.handler';
@@ -12,7 +11,6 @@ import { GetFeedHandler } from './get-feed/get-feed.handler';
   controllers: [GetFeedController, GetFeedSettingsController],
   providers: [
     { provide: FeedQueries, inject: [DATABASE], useFactory: (db: Database) => new FeedQueries(db.dataSource) },
-    { provide: VariableQueries, inject: [DATABASE], useFactory: (db: Database) => new VariableQueries(db.dataSource) },
     GetFeedHandler,
   ],
 })

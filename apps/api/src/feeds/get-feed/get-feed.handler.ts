@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { FeedResponseT, isSealed } from '@notify/contracts';
+import { FeedResponseT } from '@notify/contracts';
 import { FeedQueries } from '@notify/projections/messages';
-import { VariableQueries } from '@notify/projections/variables';
 import { excludeFields } from './exclude-fields';
 import { GetFeedQuery } from './get-feed.query';
 
@@ -11,22 +10,10 @@ import { GetFeedQuery } from './get-feed.query';
  */
 @QueryHandler(GetFeedQuery)
 export class GetFeedHandler implements IQueryHandler<GetFeedQuery> {
-  constructor(
-    private readonly feeds: FeedQueries,
-    private readonly variables: VariableQueries,
-  ) {}
+  constructor(private readonly feeds: FeedQueries) {}
 
   async execute({ ctx, userId, channelId, query }: GetFeedQuery): Promise<Partial<FeedResponseT>> {
-    const [page, values] = await Promise.all([this.feeds.read(ctx.environment, userId, channelId, query), this.variables.valuesFor(ctx.environment)]);
-    const vars = Object.fromEntries(Object.entries(values).filter(([, v]) => !isSealed(v)));
-    const answer: FeedResponseT = page
-      ? { ...page, vars }
-      : {
-          entries: [],
-          meta: { __typename: 'FeedMetadata', total_count: 0, unread_count: 0, unseen_count: 0 },
-          page_info: { __typename: 'PageInfo', after: null, before: null, page_size: query.page_size },
-          vars,
-        };
+    const answer = await this.feeds.read(ctx.environment, userId, channelId, query);
     // Entries share objects with the feed cache: what `exclude` removes, it removes from a copy.
     return query.exclude?.length ? excludeFields(structuredClone(answer), query.exclude) : answer;
   }
