@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { acceptRate, baseline, batching, fanout, Figure, latency, sustained } from './scenarios/engine';
 import { bulkIdentify, relay } from './scenarios/scripts';
+import { feedReads } from './scenarios/feed';
 import { serverUrl } from './support/service';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -28,6 +29,7 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['batch', () => batching(quick ? 1000 : 10_000, 100, 5)],
   ['bulk', () => bulkIdentify(quick ? 2000 : 10_000)],
   ['relay', () => relay(quick ? 5000 : 20_000)],
+  ['feed', () => feedReads(10_000, 200, quick ? 5 : 20)],
 ];
 
 async function machine(): Promise<string[]> {

@@ -4,7 +4,7 @@ import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
 import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
 import { EnvironmentsReadModel1763712000100, environmentsProjection } from './environments';
-import { MessagesReadModel1763712000400, messagesProjection } from './messages';
+import { FeedCountsReadModel1763712007070, MessagesReadModel1763712000400, messagesProjection } from './messages';
 import { TimersReadModel1763712000500, timersProjection } from './timers';
 import { UsersReadModel1763712000200, usersProjection } from './users';
 import { recipientMigrations, recipientProjections } from './recipients';
@@ -36,4 +36,5 @@ export const allMigrations: Function[] = [
   ChannelGroupsReadModel1763712002400,
   WaitingRunsReadModel1763712005000,
   WorkflowRunsReadModel1763712006000,
+  FeedCountsReadModel1763712007070,
 ];

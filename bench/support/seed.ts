@@ -1,5 +1,5 @@
 import { schemaVersionOf } from '@notify/contracts';
-import { objectStream, userStream } from '@notify/domain';
+import { messageStream, objectStream, userStream } from '@notify/domain';
 import { PostgresEventStore, StreamAppend } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
@@ -58,6 +58,53 @@ export class Seeder {
       120_000,
       100,
     );
+  }
+
+  /**
+   * In-app messages, as the engine records them (MessageCreated, MessageDelivered, and
+   * MessageSeen/MessageRead for the given share), one minute apart ending now, oldest first.
+   */
+  async inAppMessages(channel: { id: string; key: string }, userIds: readonly string[], perUser: number, readShare: number): Promise<number> {
+    const total = userIds.length * perUser;
+    const start = Date.now() - total * 60_000;
+    let appends: StreamAppend[] = [];
+    for (let i = 0; i < total; i++) {
+      const id = randomUUID();
+      const user = userIds[i % userIds.length];
+      const at = new Date(start + i * 60_000).toISOString();
+      const event = (type: string, data: Record<string, unknown>) => ({ id: randomUUID(), type, data: { message_id: id, ...data }, metadata: meta(type) });
+      const events = [
+        event('MessageCreated', {
+          channel: { id: channel.id, key: channel.key, type: 'in_app_feed', provider: 'knock-in-app' },
+          recipient: { type: 'user', id: user },
+          recipient_snapshot: null,
+          workflow: { key: i % 3 ? 'bench-news' : 'bench-ops', categories: [i % 3 ? 'news' : 'ops'], version: null },
+          workflow_run_id: randomUUID(),
+          workflow_recipient_run_id: randomUUID(),
+          step_ref: 'in_app_1',
+          tenant: i % 4 ? null : 'acme',
+          actors: [{ type: 'user', id: userIds[(i + 1) % userIds.length] }],
+          activities: [{ id: randomUUID(), actor: { type: 'user', id: userIds[(i + 1) % userIds.length] }, data: { n: i }, inserted_at: at }],
+          total_activities: 1,
+          total_actors: 1,
+          data: { n: i, url: `https://example.com/items/${i}` },
+          content: { channel_type: 'in_app_feed', blocks: [{ type: 'markdown', name: 'body', content: `Item **${i}**`, rendered: `<p>Item <strong>${i}</strong></p>` }], action_url: null },
+          metadata: null,
+          sandbox: false,
+          created_at: at,
+        }),
+        event('MessageDelivered', { at }),
+      ];
+      if ((i * 7919) % 100 < readShare * 100) events.push(event('MessageSeen', { at }), event('MessageRead', { at }));
+      appends.push({ streamId: messageStream('development', id), events });
+      if (appends.length === 500) {
+        await this.store.appendMany(appends);
+        appends = [];
+      }
+    }
+    if (appends.length) await this.store.appendMany(appends);
+    await until(async () => Number((await this.service.sql.query('SELECT count(*) AS c FROM rm_messages WHERE channel_id = $1', [channel.id])).rows[0].c) >= total, 600_000, 200);
+    return total;
   }
 
   async close(): Promise<void> {

@@ -69,7 +69,18 @@ const tables = async (db: TestDatabase) => ({
   events: await db.database.dataSource.query('SELECT * FROM rm_message_events ORDER BY id'),
   logs: await db.database.dataSource.query('SELECT * FROM rm_message_delivery_logs ORDER BY id'),
   activities: await db.database.dataSource.query('SELECT * FROM rm_message_activities ORDER BY message_id, id'),
+  counts: await db.database.dataSource.query('SELECT * FROM rm_feed_counts ORDER BY user_id, tenant'),
 });
+
+/** The feed counters as a count over the message rows would give them. */
+const recount = (db: TestDatabase) =>
+  db.database.dataSource.query(`
+    SELECT environment, recipient_id AS user_id, channel_id, coalesce(tenant, '') AS tenant,
+      count(*) FILTER (WHERE archived_at IS NULL)::int AS total, count(*) FILTER (WHERE archived_at IS NULL AND read_at IS NULL)::int AS unread,
+      count(*) FILTER (WHERE archived_at IS NULL AND seen_at IS NULL)::int AS unseen, count(*) FILTER (WHERE archived_at IS NOT NULL)::int AS archived_total,
+      count(*) FILTER (WHERE archived_at IS NOT NULL AND read_at IS NULL)::int AS archived_unread,
+      count(*) FILTER (WHERE archived_at IS NOT NULL AND seen_at IS NULL)::int AS archived_unseen
+    FROM rm_messages WHERE channel_type = 'in_app_feed' AND recipient_type = 'user' GROUP BY 1, 2, 3, 4`);
 
 for (const backend of databaseBackends()) {
   describe(`messages projection on ${backend}`, () => {
@@ -89,12 +100,16 @@ for (const backend of databaseBackends()) {
       const deadline = Date.now() + 10_000;
       while ((await store.headPosition()) < last && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const results = [];
+      const byKey = (rows: Record<string, unknown>[]) => rows.map(({ version: _v, ...r }) => JSON.stringify(r)).sort();
       for (const batchSize of [1, 7, 500]) {
         const runtime = new ProjectionRuntime(store, db.database.dataSource, [messagesProjection], { batchSize });
         const { events } = await runtime.rebuild('messages');
         expect(events).toBeGreaterThan(25);
         results.push(await tables(db));
+        expect(byKey(results[results.length - 1].counts)).toEqual(byKey(await recount(db)));
       }
+      expect(results[0].counts.length).toBeGreaterThan(2);
+      expect(results[0].counts.some((c: { archived_total: number }) => c.archived_total > 0)).toBe(true);
       expect(results[0].messages).toHaveLength(25);
       expect(results[0].messages.some((m: { status: string }) => m.status === 'delivery_attempted')).toBe(true);
       expect(results[0].messages.some((m: { read_at: Date | null }) => m.read_at !== null)).toBe(true);

@@ -3,6 +3,7 @@ import { MessageCreatedData, MessageEvent } from '@notify/domain';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 import { v5 as uuidv5 } from 'uuid';
+import { CountedState, FeedCountDeltas } from './feed-counts';
 
 const LOG_NAMESPACE = '0e5f3c9a-5b7e-4f0e-9a64-1c2d3e4f5a6b';
 const STATUS: Partial<Record<MessageEvent['type'], string>> = {
@@ -35,6 +36,8 @@ interface Change {
   attempts?: number;
   engagement: Partial<Record<EngagementColumn, string | null>>;
   updatedAt: string;
+  /** MessageCreated and engagement events of this batch: what moves a feed's version. */
+  feedEvents: number;
 }
 
 function recipientColumns(ref: { type: 'user'; id: string } | { type: 'object'; collection: string; id: string }) {
@@ -48,9 +51,9 @@ function recipientColumns(ref: { type: 'user'; id: string } | { type: 'object'; 
  */
 export const messagesProjection: Projection = {
   name: 'messages',
-  version: 1,
+  version: 2,
   filter: { eventTypes: messageEventContracts.map((c) => c.type) },
-  tables: ['rm_messages', 'rm_message_activities', 'rm_message_events', 'rm_message_delivery_logs'],
+  tables: ['rm_messages', 'rm_message_activities', 'rm_message_events', 'rm_message_delivery_logs', 'rm_feed_counts'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
     const changes = new Map<string, Change>();
@@ -62,10 +65,11 @@ export const messagesProjection: Projection = {
       const environment = recorded.metadata.environment!;
       const messageId = (event.data as { message_id: string }).message_id;
       const key = `${environment}/${messageId}`;
-      const change = changes.get(key) ?? { environment, id: messageId, engagement: {}, updatedAt: recorded.createdAt.toISOString() };
+      const change = changes.get(key) ?? { environment, id: messageId, engagement: {}, updatedAt: recorded.createdAt.toISOString(), feedEvents: 0 };
       changes.set(key, change);
       change.updatedAt = recorded.createdAt.toISOString();
       if (event.type === 'MessageCreated') {
+        change.feedEvents++;
         change.created = event.data;
         change.updatedAt = event.data.created_at;
         for (const a of event.data.activities) activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
@@ -87,17 +91,26 @@ export const messagesProjection: Projection = {
       } else if (STATUS[event.type]) {
         change.status = STATUS[event.type];
       } else if (ENGAGEMENT[event.type]) {
+        change.feedEvents++;
         const [column, set] = ENGAGEMENT[event.type]!;
         change.engagement[column] = set ? (event.data as { at: string }).at : null;
       }
       const publicType = MESSAGE_EVENT_TYPES[event.type as keyof typeof MESSAGE_EVENT_TYPES] ?? null;
       if (publicType) {
         const { message_id: _m, ...data } = event.data as { message_id: string } & Record<string, unknown>;
-        publicEvents.push([environment, recorded.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), recorded.createdAt.toISOString()]);
+        publicEvents.push([environment, recorded.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), recorded.createdAt.toISOString(), recorded.revision]);
       }
     }
 
+    const counts = new FeedCountDeltas();
     const created = [...changes.values()].filter((c) => c.created);
+    for (const c of created) {
+      const m = c.created!;
+      if (m.channel.type !== FEED_CHANNEL_TYPE || m.recipient.type !== 'user') continue;
+      counts.add({ environment: c.environment, userId: m.recipient.id, channelId: m.channel.id, tenant: m.tenant }, null, countedAfter(c.engagement, null), c.feedEvents);
+    }
+    await countEngagementChanges(tx, [...changes.values()].filter((c) => !c.created && Object.keys(c.engagement).length > 0), counts);
+    await counts.write(tx);
     if (created.length) {
       const rows = created.map((c) => {
         const m = c.created!;
@@ -149,7 +162,7 @@ export const messagesProjection: Projection = {
     }
 
     await insertRows(tx, 'rm_message_activities', ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'], ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'], activities);
-    await insertRows(tx, 'rm_message_events', ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at'], ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz'], publicEvents);
+    await insertRows(tx, 'rm_message_events', ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision'], ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int'], publicEvents);
     await insertRows(
       tx,
       'rm_message_delivery_logs',
@@ -159,6 +172,31 @@ export const messagesProjection: Projection = {
     );
   },
 };
+
+const FEED_CHANNEL_TYPE = 'in_app_feed';
+
+function countedAfter(engagement: Change['engagement'], before: CountedState | null): CountedState {
+  const flag = (column: EngagementColumn, was: boolean | undefined) => (column in engagement ? engagement[column] != null : (was ?? false));
+  return { seen: flag('seen_at', before?.seen), read: flag('read_at', before?.read), archived: flag('archived_at', before?.archived) };
+}
+
+/** Reads the feed messages these changes touch as they were before the batch, and counts the differences. */
+async function countEngagementChanges(tx: EntityManager, changed: Change[], counts: FeedCountDeltas): Promise<void> {
+  if (changed.length === 0) return;
+  const rows = await tx.query<{ environment: string; id: string; recipient_id: string; channel_id: string; tenant: string | null; seen: boolean; read: boolean; archived: boolean }[]>(
+    `SELECT m.environment, m.id, m.recipient_id, m.channel_id, m.tenant, m.seen_at IS NOT NULL AS seen, m.read_at IS NOT NULL AS read, m.archived_at IS NOT NULL AS archived
+     FROM rm_messages m JOIN unnest($1::text[], $2::uuid[]) AS k(environment, id) ON m.environment = k.environment AND m.id = k.id
+     WHERE m.channel_type = '${FEED_CHANNEL_TYPE}' AND m.recipient_type = 'user'
+     FOR UPDATE OF m`,
+    [changed.map((c) => c.environment), changed.map((c) => c.id)],
+  );
+  const byKey = new Map(changed.map((c) => [`${c.environment}/${c.id}`, c]));
+  for (const row of rows) {
+    const change = byKey.get(`${row.environment}/${row.id}`)!;
+    const before: CountedState = { seen: row.seen, read: row.read, archived: row.archived };
+    counts.add({ environment: row.environment, userId: row.recipient_id, channelId: row.channel_id, tenant: row.tenant }, before, countedAfter(change.engagement, before), change.feedEvents);
+  }
+}
 
 /** One multi-row INSERT (via unnest of typed arrays), ignoring rows already there. */
 async function insertRows(tx: EntityManager, table: string, columns: string[], types: string[], rows: unknown[][]): Promise<void> {

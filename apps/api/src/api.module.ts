@@ -16,6 +16,8 @@ import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
+import { MessagesModule } from './messages/messages.module';
+import { FeedsModule } from './feeds/feeds.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
 @Module({})
@@ -23,7 +25,7 @@ export class ApiModule {
   static register(): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule],
+      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule, MessagesModule, FeedsModule],
       controllers: [HealthController, MetricsController, OpenApiController],
       providers: [BootstrapService, StreamStatus, ...idempotencyProviders, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
     };

@@ -4,3 +4,4 @@ export * from './recipients';
 export * from './config';
 export * from './engine';
 export * from './idempotency';
+export * from './messages';

@@ -74,6 +74,12 @@ export const ConfigSchema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   RATE_LIMIT_ENABLED: flag(true),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  /** Rewrite links of email and in-app content to tracked links that record link_clicked and redirect. */
+  LINK_TRACKING_ENABLED: flag(false),
+  /** The service's address as recipients reach it (tracked links point here). */
+  PUBLIC_URL: urlWithScheme(['http', 'https']),
+  /** Messages older than this are left out of message listings and bulk actions, except in-app ones. */
+  MESSAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   /**
    * 32 bytes (base64 or 64 hex characters) sealing secret settings (provider credentials, secret
    * variables) in the event log. Unset: a key is generated once into DATA_DIR/secrets.key, which
@@ -122,7 +128,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
-  const problems = checkKafka(result.data);
+  const problems = [...checkKafka(result.data), ...(result.data.LINK_TRACKING_ENABLED && !result.data.PUBLIC_URL ? ['LINK_TRACKING_ENABLED: needs PUBLIC_URL (where tracked links point)'] : [])];
   if (problems.length) throw new ConfigError(problems);
   return result.data;
 }

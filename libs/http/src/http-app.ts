@@ -57,7 +57,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     origin: origins === '*' ? true : origins.split(',').map((o) => o.trim()),
     credentials: true,
     // Requested headers are reflected, so browser clients may send their own x-* headers.
-    exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'idempotent-replayed', 'original-x-request-id'],
+    exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'idempotent-replayed', 'original-x-request-id', 'x-ratelimited-message_ids'],
     maxAge: 600,
   });
   return app;

@@ -6,7 +6,7 @@ export interface SortKey {
   /** SQL expression, e.g. `u.inserted_at`. */
   expr: string;
   /** Postgres type the cursor value is cast back to. */
-  type: 'timestamptz' | 'text' | 'bigint' | 'integer';
+  type: 'timestamptz' | 'text' | 'bigint' | 'integer' | 'uuid';
 }
 
 export interface KeysetQuery {

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@notify/config';
 import { Database } from '@notify/database';
-import { ReadModelLookups, SecretBox } from '@notify/application';
+import { LinkTracker, ReadModelLookups, SecretBox } from '@notify/application';
 import { EventStore, EventStoreDbEventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
@@ -9,7 +9,7 @@ import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
 import { loadSecretBox, SECRET_BOX } from './secrets';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LOG_READER } from './tokens';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER } from './tokens';
 
 /**
  * The backends both roles share: the database (read models, and the log in the default mode),
@@ -64,8 +64,13 @@ export class CoreModule implements OnApplicationShutdown {
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
         { provide: ENGINE_LOOKUPS, inject: [DATABASE, SECRET_BOX], useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box) },
+        {
+          provide: LINK_TRACKER,
+          inject: [SECRET_BOX],
+          useFactory: (box: SecretBox) => (config.LINK_TRACKING_ENABLED && config.PUBLIC_URL ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL) : null),
+        },
       ],
-      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS],
+      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER],
     };
   }
 

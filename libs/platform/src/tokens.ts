@@ -4,3 +4,5 @@ export const EVENT_STORE = Symbol('EVENT_STORE');
 export const ENGINE_LOOKUPS = Symbol('ENGINE_LOOKUPS');
 /** The process's shared tail of the log (SharedLogReader), read by projections and reactors. */
 export const LOG_READER = Symbol('LOG_READER');
+/** The LinkTracker when LINK_TRACKING_ENABLED, else null. */
+export const LINK_TRACKER = Symbol('LINK_TRACKER');

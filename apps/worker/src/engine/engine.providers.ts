@@ -10,6 +10,7 @@ import {
   EngineLookups,
   Fanout,
   HttpFetchStep,
+  LinkTracker,
   RandomCohortStep,
   RunExecutor,
   StepHandler,
@@ -29,7 +30,7 @@ import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { WaitingRunQueries } from '@notify/projections/waiting-runs';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE } from '@notify/platform';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER } from '@notify/platform';
 import { TemplateEngine } from '@notify/templating';
 
 export const ENGINE_DEPS = Symbol('ENGINE_DEPS');
@@ -52,10 +53,11 @@ function functionSteps(): StepHandler[] {
 export const engineProviders: Provider[] = [
   {
     provide: ENGINE_DEPS,
-    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime],
-    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, runtime: ProjectionRuntime): EngineDeps => ({
+    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime, LINK_TRACKER],
+    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, runtime: ProjectionRuntime, links: LinkTracker | null): EngineDeps => ({
       store,
       lookups,
+      links,
       readModelsAt: async (position) => {
         if (!(await runtime.waitFor(position, RECIPIENT_READ_MODELS, 15_000))) throw new Error('recipient read models are behind the run; executing it again later');
       },

@@ -1,5 +1,5 @@
 import { isSealed, REDACTED, SealedSecretT, SecretValueT } from '@notify/contracts';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Seals secret values (AES-256-GCM, a random nonce each) before they go into an event, so the
@@ -12,6 +12,11 @@ export class SecretBox {
 
   static fromSetting(value: string): SecretBox {
     return new SecretBox(/^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64'));
+  }
+
+  /** A key for another purpose (link signatures), derived so the sealing key itself never leaves. */
+  subkey(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(purpose).digest();
   }
 
   seal(plain: string): SealedSecretT {

@@ -1,3 +1,4 @@
+import type { LinkTracker } from '../messages/link-tracking';
 import type { RunPaused } from '@notify/contracts';
 import type { EventOf } from '@notify/contracts';
 import type { RunState, StepNode, StepPath, WorkflowTriggeredData } from '@notify/domain';
@@ -22,6 +23,8 @@ export interface EngineDeps {
    * trigger, or updated by its own steps, only after they are visible.
    */
   readModelsAt?: (position: string) => Promise<void>;
+  /** Set when link tracking is on: channel steps rewrite the links of the content they render. */
+  links?: LinkTracker | null;
   settings: { allowPrivateFetch: boolean; fetchMaxAttempts: number; fetchTimeoutMs?: number; fetchRetryBaseMs?: number; fetchRetryMaxMs?: number };
 }
 

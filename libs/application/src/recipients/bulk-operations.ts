@@ -11,6 +11,7 @@ import { BulkItemError, BulkOperationEvent, bulkOperationDecider, bulkOperationS
 import { RecordedEvent } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
+import { engageMessage } from '../messages/engagement';
 import { deterministicId } from './event-ids';
 import { addSubscriptions, deleteObject, removeSubscriptions, setObject } from './object-use-cases';
 import { RecipientDeps } from './ports';
@@ -27,7 +28,10 @@ export type BulkItem =
   | { kind: 'objects.subscriptions.add'; item: { id: string; recipients: RecipientRequestT[]; properties?: Record<string, unknown> | null } }
   | { kind: 'objects.subscriptions.delete'; item: { id: string; recipients: RecipientReferenceT[] } }
   | { kind: 'tenants.set'; item: string | ({ id: string } & Record<string, unknown>) }
-  | { kind: 'tenants.delete'; item: string };
+  | { kind: 'tenants.delete'; item: string }
+  | { kind: `messages.${MessageBulkAction}`; item: string };
+
+type MessageBulkAction = 'seen' | 'unseen' | 'read' | 'unread' | 'archived' | 'unarchived' | 'interacted';
 
 export async function createBulkOperation(
   deps: Pick<RecipientDeps, 'store'>,
@@ -71,6 +75,7 @@ function entityOf(kind: BulkOperationKindT, item: unknown, collection: string | 
   const id = idOf(item);
   if (kind.startsWith('users.')) return { key: `user:${id}`, id, collection: null };
   if (kind.startsWith('tenants.')) return { key: `tenant:${id}`, id, collection: null };
+  if (kind.startsWith('messages.')) return { key: `message:${id}`, id, collection: null };
   return { key: `object:${collection}:${id}`, id, collection };
 }
 
@@ -203,6 +208,15 @@ export class BulkOperationProcessor {
       }
       case 'tenants.delete':
         await deleteTenant(deps, environment, work.item, metadata, opts);
+        return;
+      case 'messages.seen':
+      case 'messages.unseen':
+      case 'messages.read':
+      case 'messages.unread':
+      case 'messages.archived':
+      case 'messages.unarchived':
+      case 'messages.interacted':
+        await engageMessage(deps.store, environment, work.item, work.kind.slice('messages.'.length) as MessageBulkAction, metadata, opts);
         return;
     }
   }

@@ -1,1 +1,3 @@
 export * from './message.events';
+export * from './message.routes';
+export * from './feed.routes';

@@ -10,6 +10,11 @@ import { SetTenantBody } from './tenants';
 
 /** Items one bulk request may carry; more is refused before anything is written. */
 export const BULK_MAX_ITEMS = 1000;
+/**
+ * Items one operation may record: a channel-wide message operation resolves its filters to the
+ * matching message ids when it is created (ADR 0072), up to this many.
+ */
+export const BULK_MAX_RECORDED_ITEMS = 10_000;
 
 const items = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(BULK_MAX_ITEMS, `at most ${BULK_MAX_ITEMS} items per request`);
 
@@ -23,6 +28,13 @@ export const BulkOperationKind = z.enum([
   'objects.subscriptions.delete',
   'tenants.set',
   'tenants.delete',
+  'messages.seen',
+  'messages.unseen',
+  'messages.read',
+  'messages.unread',
+  'messages.archived',
+  'messages.unarchived',
+  'messages.interacted',
 ]);
 export type BulkOperationKindT = z.infer<typeof BulkOperationKind>;
 
@@ -79,7 +91,7 @@ export const BulkOperationCreated = defineEvent(
     /** The collection for object operations. */
     collection: z.string().nullable(),
     /** One entry per unit of work, validated by the request contract. */
-    items: z.array(z.unknown()).max(BULK_MAX_ITEMS),
+    items: z.array(z.unknown()).max(BULK_MAX_RECORDED_ITEMS),
     created_at: z.string(),
   }),
 );

@@ -1,26 +1,19 @@
 import { z } from 'zod';
 import { PageInfo, PageQuery } from '../http/pagination';
 import { defineRoute } from '../http/route';
+import { ListMessagesQuery, ListMessagesResponse } from '../messages/message.routes';
 import { ObjectPath } from './objects';
 import { UserPath } from './users';
 
 /**
- * Messages and schedules of a recipient. Their read models belong to the messaging and
- * scheduling work; until then these listings answer an empty page of the documented shape.
+ * Messages and schedules of a recipient. The schedules read model belongs to the scheduling
+ * work; until then that listing answers an empty page of the documented shape.
  */
-export const MessageSummary = z.record(z.string(), z.unknown()).meta({ id: 'Message' });
-export const ListMessagesResponse = z.object({ items: z.array(MessageSummary), page_info: PageInfo }).meta({ id: 'ListMessagesResponse' });
 
 export const ScheduleSummary = z.record(z.string(), z.unknown()).meta({ id: 'Schedule' });
 export const ListSchedulesResponse = z.object({ entries: z.array(ScheduleSummary), page_info: PageInfo }).meta({ id: 'ListSchedulesResponse' });
 
-const MessagesQuery = PageQuery.extend({
-  tenant: z.string().max(255).optional(),
-  channel_id: z.uuid().optional(),
-  source: z.string().max(255).optional(),
-  workflow_run_id: z.uuid().optional(),
-  workflow_recipient_run_id: z.uuid().optional(),
-});
+const MessagesQuery = ListMessagesQuery;
 const SchedulesQuery = PageQuery.extend({ tenant: z.string().max(255).optional(), workflow: z.string().max(255).optional() });
 
 export const listUserMessagesRoute = defineRoute({

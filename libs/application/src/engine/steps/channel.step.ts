@@ -4,6 +4,7 @@ import type { TemplateContext } from '@notify/templating';
 import { engineId, messageIdFor } from '../ids';
 import type { ChannelView } from '../lookups';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
+import { trackContentLinks } from '../../messages/link-tracking';
 import { destinationFor, renderChannelContent } from './channel-content';
 
 interface ChannelStepDef {
@@ -81,6 +82,8 @@ export class ChannelStep implements StepHandler {
     if (!rendered.ok) return { flow: 'continue', status: 'error', reason: rendered.reason, output: { channel_id: channel.id } };
 
     const messageId = messageIdFor(run.run_id, step.ref, ctx.path);
+    const links = ctx.deps.links;
+    const content = links ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url })) : rendered.content;
     const sandbox = ctx.trigger.settings.sandbox_mode === true || channel.settings?.is_sandbox === true;
     const message: MessageCreatedData = {
       message_id: messageId,
@@ -97,7 +100,7 @@ export class ChannelStep implements StepHandler {
       total_activities: batch?.total_activities ?? 1,
       total_actors: batch?.total_actors ?? actors.length,
       data: ctx.state.data,
-      content: rendered.content,
+      content,
       metadata: null,
       sandbox,
       created_at: ctx.now.toISOString(),

@@ -1,0 +1,34 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { engageMessage, LinkTracker } from '@notify/application';
+import { DomainError, resourceMissing } from '@notify/domain';
+import { EventStore } from '@notify/eventstore';
+import { Logger, LOGGER } from '@notify/logging';
+import { EVENT_STORE, LINK_TRACKER } from '@notify/platform';
+import { FollowTrackedLinkCommand } from './follow-tracked-link.command';
+
+/**
+ * A click on a tracked link: records link_clicked on the message (which also marks it read and
+ * seen) and sends the browser on. A link whose message is gone still redirects: the recipient
+ * asked for the page, not for the record. Unsigned or altered tokens, or tracking off: 404.
+ */
+@CommandHandler(FollowTrackedLinkCommand)
+export class FollowTrackedLinkHandler implements ICommandHandler<FollowTrackedLinkCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LINK_TRACKER) private readonly links: LinkTracker | null,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async execute({ token }: FollowTrackedLinkCommand): Promise<string> {
+    const link = this.links?.verify(token);
+    if (!link) throw resourceMissing('link');
+    try {
+      await engageMessage(this.store, link.environment, link.messageId, 'link_clicked', { environment: link.environment, actor: 'recipient:link' }, { url: link.url });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      this.logger.warn({ message: link.messageId, code: error.code }, 'tracked link of a message that cannot record the click');
+    }
+    return link.url;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './engagement';
+export * from './link-tracking';

@@ -1,0 +1,67 @@
+import type { RenderedContentT } from '@notify/contracts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export interface TrackedLink {
+  environment: string;
+  messageId: string;
+  url: string;
+}
+
+/**
+ * Tracked links: `<PUBLIC_URL>/v1/links/<token>`, the token being the environment, message id and
+ * target URL with an HMAC-SHA256 over them (a key derived from the secrets key), so nobody can
+ * make the service record a click on someone's message or redirect to a URL of their choosing.
+ */
+export class LinkTracker {
+  private readonly key: Buffer;
+
+  constructor(
+    secretsKey: Buffer,
+    private readonly publicUrl: string,
+  ) {
+    this.key = createHmac('sha256', secretsKey).update('notify/link-tracking/v1').digest();
+  }
+
+  urlFor(link: TrackedLink): string {
+    const payload = Buffer.from(JSON.stringify([link.environment, link.messageId, link.url])).toString('base64url');
+    return `${this.publicUrl.replace(/\/+$/, '')}/v1/links/${payload}.${this.sign(payload)}`;
+  }
+
+  /** The link a token names, or undefined when it was not made here (or was altered). */
+  verify(token: string): TrackedLink | undefined {
+    const [payload, signature, ...rest] = token.split('.');
+    if (!payload || !signature || rest.length) return undefined;
+    const expected = Buffer.from(this.sign(payload));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    try {
+      const [environment, messageId, url] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+      if (typeof environment !== 'string' || typeof messageId !== 'string' || typeof url !== 'string') return undefined;
+      return { environment, messageId, url };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private sign(payload: string): string {
+    return createHmac('sha256', this.key).update(payload).digest('base64url');
+  }
+}
+
+const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi;
+
+/** Rewrites absolute http(s) links of HTML anchors; everything else (mailto:, relative, text) stays. */
+export function rewriteHrefs(html: string, link: (url: string) => string): string {
+  return html.replace(HREF, (_m, head: string, quote: string, url: string) => `${head}${quote}${link(decodeEntities(url)).replace(/&/g, '&amp;')}${quote}`);
+}
+
+const decodeEntities = (url: string) => url.replace(/&amp;/g, '&');
+
+/** The content with its links tracked: email HTML bodies and the rendered HTML of in-app blocks. */
+export function trackContentLinks(content: RenderedContentT, link: (url: string) => string): RenderedContentT {
+  if (content.channel_type === 'email') return { ...content, html_body: rewriteHrefs(content.html_body, link) };
+  if (content.channel_type === 'in_app_feed') {
+    return { ...content, blocks: content.blocks.map((b) => ('rendered' in b ? { ...b, rendered: rewriteHrefs(b.rendered, link) } : b)) };
+  }
+  return content;
+}
