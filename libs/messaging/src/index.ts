@@ -6,3 +6,4 @@ export * from './envelopes';
 export * from './relay';
 export * from './schemas/json-schemas';
 export * from './tail';
+export * from './mappers';
