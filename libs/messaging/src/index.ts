@@ -7,3 +7,4 @@ export * from './relay';
 export * from './schemas/json-schemas';
 export * from './tail';
 export * from './mappers';
+export * from './run-work';

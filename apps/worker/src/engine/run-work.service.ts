@@ -1,0 +1,115 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { RunExecutor } from '@notify/application';
+import { APP_CONFIG, AppConfig } from '@notify/config';
+import { Database } from '@notify/database';
+import { EventStore, LogReader, Sleeper } from '@notify/eventstore';
+import { Logger, LOGGER } from '@notify/logging';
+import { KafkaPublisher, kafkaSettingsFrom, RunWorkConsumer, RunWorkDispatcher, RunWorkV1 } from '@notify/messaging';
+import { DATABASE, EVENT_STORE, LOG_READER } from '@notify/platform';
+import { ReactorRuntime } from '@notify/projection-runtime';
+
+/** Whether runs are shared among workers through Kafka (KAFKA_BROKERS set and ENGINE_KAFKA_PARTITIONING on). */
+export function kafkaPartitioning(config: AppConfig): boolean {
+  return Boolean(config.KAFKA_BROKERS) && config.ENGINE_KAFKA_PARTITIONING;
+}
+
+/**
+ * Scale-out of run execution (ADR 0057). Every worker is a member of one consumer group on
+ * `<prefix>run-work.v1` and executes the runs of the recipients whose partitions it is assigned.
+ * The member that owns partition 0 also runs the dispatcher, which turns the log's run events
+ * into work records; when it dies, partition 0 moves with the rest and so does the dispatcher.
+ * Off (embedded mode, no KAFKA_BROKERS): RunExecutorReactor executes runs straight from the log.
+ */
+@Injectable()
+export class RunWorkService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly enabled: boolean;
+  private readonly log: Logger;
+  private consumer?: RunWorkConsumer;
+  private dispatcher?: { runtime: ReactorRuntime; publisher: KafkaPublisher };
+  private dispatcherChange: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private readonly sleeper = new Sleeper();
+  private starting?: Promise<void>;
+  /** Runs executed by this worker (work items, after deduplication within a chunk). */
+  executed = 0;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) logger: Logger,
+    @Inject(LOG_READER) private readonly reader: LogReader,
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly executor: RunExecutor,
+  ) {
+    this.enabled = kafkaPartitioning(config);
+    this.log = logger.child({ component: 'run-work' });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.enabled) this.starting = this.startConsumer();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.sleeper.wake();
+    await this.starting;
+    await this.consumer?.stop();
+    await this.setDispatcher(false);
+  }
+
+  /** Joins the group, retrying until the broker answers (the log keeps the work meanwhile). */
+  private async startConsumer(): Promise<void> {
+    const settings = kafkaSettingsFrom(this.config)!;
+    while (!this.stopped) {
+      const consumer = new RunWorkConsumer(settings, {
+        groupId: this.groupId(),
+        sessionTimeoutMs: this.config.ENGINE_KAFKA_SESSION_TIMEOUT_MS,
+        logger: this.log,
+        onAssignment: (partitions) => void this.setDispatcher(partitions.includes(0)),
+      });
+      try {
+        await consumer.start((items) => this.execute(items));
+        this.consumer = consumer;
+        this.log.info({ group: this.groupId(), topic: settings.topics.runWork }, 'executing runs from the run-work consumer group');
+        return;
+      } catch (error) {
+        this.log.error({ err: error }, 'joining the run-work consumer group failed; retrying');
+        await consumer.stop().catch(() => undefined);
+        await this.sleeper.sleep(2000);
+      }
+    }
+  }
+
+  /** One group per deployment: by default named after its topics. */
+  private groupId(): string {
+    return this.config.ENGINE_KAFKA_GROUP_ID ?? `${this.config.KAFKA_TOPIC_PREFIX}engine`;
+  }
+
+  private async execute(items: RunWorkV1[]): Promise<void> {
+    const runs = new Map(items.map((i) => [`${i.environment}/${i.run_id}`, { environment: i.environment, runId: i.run_id }]));
+    await this.executor.executeMany([...runs.values()], this.config.ENGINE_CONCURRENCY);
+    this.executed += runs.size;
+  }
+
+  /** Starts or stops the dispatcher; changes are applied one after another. */
+  private setDispatcher(owned: boolean): Promise<void> {
+    this.dispatcherChange = this.dispatcherChange.then(async () => {
+      if (owned && !this.dispatcher && !this.stopped) {
+        const settings = kafkaSettingsFrom(this.config)!;
+        const publisher = new KafkaPublisher(settings, { role: 'engine-dispatch', logger: this.log });
+        const dispatcher = new RunWorkDispatcher(publisher, this.store, settings.topics.runWork);
+        const runtime = new ReactorRuntime(this.reader, this.database.dataSource, [dispatcher], { batchSize: this.config.PROJECTION_BATCH_SIZE, logger: this.log });
+        await runtime.start();
+        this.dispatcher = { runtime, publisher };
+        this.log.info({ reactor: dispatcher.name }, 'run-work dispatcher started (this worker owns partition 0)');
+      } else if (!owned && this.dispatcher) {
+        const { runtime, publisher } = this.dispatcher;
+        this.dispatcher = undefined;
+        await runtime.stop();
+        await publisher.close();
+        this.log.info('run-work dispatcher stopped');
+      }
+    });
+    return this.dispatcherChange.catch((error: unknown) => this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed'));
+  }
+}
