@@ -89,6 +89,7 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
     const runs = new Map(items.map((i) => [`${i.environment}/${i.run_id}`, { environment: i.environment, runId: i.run_id }]));
     await this.executor.executeMany([...runs.values()], this.config.ENGINE_CONCURRENCY);
     this.executed += runs.size;
+    this.log.info({ runs: runs.size, executed: this.executed }, 'run-work executed');
   }
 
   /** Starts or stops the dispatcher; changes are applied one after another. */
