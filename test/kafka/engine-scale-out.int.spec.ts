@@ -3,6 +3,7 @@ import Knock from '@knocklabs/node';
 import { schemaVersionOf } from '@notify/contracts';
 import { workflowRunStream } from '@notify/domain';
 import { PostgresEventStore } from '@notify/eventstore';
+import { startHttpPeer, type Peer } from '@notify/testing/peers';
 import { createTestDatabase, deleteTestTopics, kafkaTestSettings, requireBackend, testEnv, TestDatabase } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -37,23 +38,27 @@ const executedBy = (worker: ServiceProcess) => worker.logs.filter((l) => l.msg =
 
 /**
  * Two worker processes (dist/, `npm run build` first) share one trigger of 5,000 recipients
- * through the run-work consumer group on the real broker. One is killed (SIGKILL) half-way; the
- * other takes over its partitions and finishes. Every recipient gets exactly one message.
+ * through the run-work consumer group on the real broker. One is killed (SIGKILL) mid-way; the
+ * other takes over its partitions and finishes. Every recipient gets exactly one in-app and one
+ * webhook message, and the webhook receiver is never called twice for a message.
  */
 describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers && testEnv.postgresUrl ? '' : ' (skipped: set KAFKA_BROKERS and DATABASE_URL)'}`, () => {
   const settings = testEnv.kafkaBrokers ? kafkaTestSettings({ KAFKA_TOPIC_PARTITIONS: String(PARTITIONS) }) : undefined!;
   let db: TestDatabase;
   let store: PostgresEventStore | undefined;
   const processes: ServiceProcess[] = [];
+  let receiver: Peer;
 
   beforeAll(async () => {
     db = await createTestDatabase('postgres', { migrate: false });
+    receiver = await startHttpPeer(() => ({ status: 200, json: { received: true } }));
   });
   afterAll(async () => {
     // SCALE_OUT_LOGS=<dir> keeps each process's log lines there (for looking into a failure).
     if (process.env.SCALE_OUT_LOGS) processes.forEach((p, i) => writeFileSync(`${process.env.SCALE_OUT_LOGS}/process-${i}.log`, p.logs.map((l) => JSON.stringify(l)).join('\n') + `\n${p.stderr()}`));
     await Promise.all(processes.map((p) => p.stop('SIGKILL')));
     await store?.close();
+    await receiver?.close();
     await db?.close();
     if (settings) await deleteTestTopics(settings);
   });
@@ -95,11 +100,20 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
 
     // The bootstrap keys become valid once a worker projected them.
     await until('the bootstrap key', async () => (await fetch(`${url}/v1/users/nobody`, { headers: { authorization: `Bearer ${secretKey}` } })).status === 404, 30_000);
-    const mgmt = new KnockMgmt({ serviceToken, baseURL: url, maxRetries: 0, timeout: 20_000 });
-    await mgmt.workflows.upsert('scale-out', {
-      environment: 'development',
-      workflow: { name: 'scale-out', steps: [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Hello {{ recipient.id }}' } }] } as never,
+    // A webhook channel beside the in-app one: every call the receiver gets is a send.
+    const channel = await fetch(`${url}/v1/channels/hooks`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${serviceToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: { name: 'hooks', type: 'http', provider: 'webhook', environment_settings: { development: { provider_settings: {}, channel_settings: {}, is_sandbox: false } } } }),
     });
+    expect(channel.status).toBe(200);
+    const mgmt = new KnockMgmt({ serviceToken, baseURL: url, maxRetries: 0, timeout: 20_000 });
+    const workflowSteps = [
+      { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Hello {{ recipient.id }}' } },
+      { type: 'channel', ref: 'hook', channel_key: 'hooks', template: { url: `${receiver.url}/hook/{{ recipient.id }}`, method: 'post', headers: [{ key: 'Content-Type', value: 'application/json' }], body: '{"user": "{{ recipient.id }}"}' } },
+    ];
+    const { workflow } = await mgmt.workflows.upsert('scale-out', { environment: 'development', workflow: { name: 'scale-out', steps: workflowSteps } as never });
+    expect(workflow.valid).toBe(true);
     await mgmt.workflows.activate('scale-out', { environment: 'development', status: true });
 
     // The API takes at most 1,000 recipients per trigger (as Knock does). A trigger through it
@@ -131,7 +145,9 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
     );
 
     const triggeredAt = Date.now();
-    const created = () => sql<{ n: string }>(`SELECT count(*) AS n FROM es_events WHERE event_type = 'MessageCreated' AND data->>'workflow_run_id' = $1`, [workflowRunId]).then((r) => Number(r[0].n));
+    // In-app messages: the measure of progress (one per recipient, created with its run's step).
+    const created = () =>
+      sql<{ n: string }>(`SELECT count(*) AS n FROM es_events WHERE event_type = 'MessageCreated' AND data->>'workflow_run_id' = $1 AND data->>'step_ref' = 'feed'`, [workflowRunId]).then((r) => Number(r[0].n));
     // Kill the first worker mid-way: both have executed runs, much is left.
     const atKill = await until('both workers to be executing', async () => {
       const n = await created();
@@ -144,7 +160,8 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
 
     // The survivor is given every partition once the group notices, and finishes.
     await until('the survivor to own every partition', async () => assigned(second)?.length === PARTITIONS, 60_000);
-    await until('5,000 messages', async () => (await created()) >= RECIPIENTS, 180_000, 500);
+    await until('5,000 in-app messages', async () => (await created()) >= RECIPIENTS, 180_000, 500);
+    const allCreatedSeconds = (Date.now() - triggeredAt) / 1000;
     const runsDone = await until('every run to complete', async () => {
       const [row] = await sql<{ n: string }>(
         `SELECT count(*) AS n FROM es_events e JOIN es_events s ON s.stream_id = e.stream_id AND s.event_type = 'RunEnqueued' AND s.data->>'workflow_run_id' = $1 WHERE e.event_type = 'RunCompleted'`,
@@ -154,25 +171,47 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
     }, 60_000, 500);
     expect(runsDone).toBe(RECIPIENTS);
 
-    // Exactly one message per recipient, created once and delivered once.
-    const perRecipient = await sql<{ recipient: string; n: string }>(
-      `SELECT data->'recipient'->>'id' AS recipient, count(*) AS n FROM es_events WHERE event_type = 'MessageCreated' AND data->>'workflow_run_id' = $1 GROUP BY 1`,
+    // Exactly one message per recipient and step, created once.
+    const perRecipient = await sql<{ recipient: string; step: string; n: string }>(
+      `SELECT data->'recipient'->>'id' AS recipient, data->>'step_ref' AS step, count(*) AS n FROM es_events WHERE event_type = 'MessageCreated' AND data->>'workflow_run_id' = $1 GROUP BY 1, 2`,
       [workflowRunId],
     );
-    expect(perRecipient).toHaveLength(RECIPIENTS);
+    expect(perRecipient).toHaveLength(2 * RECIPIENTS);
     expect(perRecipient.filter((r) => Number(r.n) !== 1)).toEqual([]);
-    expect(new Set(perRecipient.map((r) => r.recipient))).toEqual(new Set(recipients.map((r) => r.id)));
-    const [delivered] = await sql<{ n: string; messages: string }>(
-      `SELECT count(*) AS n, count(DISTINCT d.stream_id) AS messages FROM es_events d JOIN es_events c ON c.stream_id = d.stream_id AND c.event_type = 'MessageCreated' AND c.data->>'workflow_run_id' = $1 WHERE d.event_type = 'MessageDelivered'`,
-      [workflowRunId],
-    );
-    expect({ delivered: Number(delivered.n), messages: Number(delivered.messages) }).toEqual({ delivered: RECIPIENTS, messages: RECIPIENTS });
-    // Every run ran its channel step once.
+    expect(new Set(perRecipient.filter((r) => r.step === 'hook').map((r) => r.recipient))).toEqual(new Set(recipients.map((r) => r.id)));
+    expect(new Set(perRecipient.filter((r) => r.step === 'feed').map((r) => r.recipient))).toEqual(new Set(recipients.map((r) => r.id)));
+
+    // Every webhook message ends; none was sent twice. A call the killed worker had in flight
+    // ends undelivered (delivery_interrupted) by its check timer: the webhook takes no
+    // idempotency key, so it is not called again.
+    const outcomes = await until('every webhook message to end', async () => {
+      const rows = await sql<{ id: string; outcome: string | null; reason: string | null }>(
+        `SELECT c.data->>'message_id' AS id, f.event_type AS outcome, f.data->>'reason' AS reason
+         FROM es_events c LEFT JOIN es_events f ON f.stream_id = c.stream_id AND f.event_type IN ('MessageDelivered', 'MessageSent', 'MessageUndelivered', 'MessageBounced', 'MessageNotSent')
+         WHERE c.event_type = 'MessageCreated' AND c.data->>'workflow_run_id' = $1 AND c.data->>'step_ref' = 'hook'`,
+        [workflowRunId],
+      );
+      return rows.length === RECIPIENTS && rows.every((r) => r.outcome) && rows;
+    }, 120_000, 1000);
+    const calls = new Map<string, number>();
+    for (const request of receiver.requests) {
+      const id = request.headers['x-notify-message-id'];
+      if (request.url.startsWith('/hook/r-')) calls.set(id, (calls.get(id) ?? 0) + 1);
+    }
+    expect([...calls].filter(([, n]) => n > 1)).toEqual([]);
+    const delivered = outcomes.filter((o) => o.outcome === 'MessageDelivered');
+    const interrupted = outcomes.filter((o) => o.outcome !== 'MessageDelivered');
+    expect(interrupted.filter((o) => o.outcome !== 'MessageUndelivered' || !o.reason?.startsWith('delivery_interrupted'))).toEqual([]);
+    expect(delivered.every((o) => calls.get(o.id) === 1)).toBe(true);
+    expect(calls.size).toBeLessThanOrEqual(RECIPIENTS);
+    expect(calls.size).toBeGreaterThanOrEqual(delivered.length);
+
+    // Every run ran its two channel steps once.
     const [steps] = await sql<{ n: string }>(
       `SELECT count(*) AS n FROM es_events e JOIN es_events s ON s.stream_id = e.stream_id AND s.event_type = 'RunEnqueued' AND s.data->>'workflow_run_id' = $1 WHERE e.event_type = 'StepCompleted'`,
       [workflowRunId],
     );
-    expect(Number(steps.n)).toBe(RECIPIENTS);
+    expect(Number(steps.n)).toBe(2 * RECIPIENTS);
 
     // Both workers did part of the work, and the survivor did the rest after the kill.
     expect(firstExecuted).toBeGreaterThan(0);
@@ -181,7 +220,7 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
     // The dispatcher runs where partition 0 is: on the survivor once it has every partition.
     expect(second.logs.some((l) => l.msg === 'run-work dispatcher started (this worker owns partition 0)')).toBe(true);
     if (process.env.SCALE_OUT_LOGS) {
-      const figures = { recipients: RECIPIENTS, created_at_kill: atKill, executed_by_killed: firstExecuted, executed_by_survivor: executedBy(second), seconds: (Date.now() - triggeredAt) / 1000 };
+      const figures = { recipients: RECIPIENTS, webhook_calls: calls.size, webhooks_delivered: delivered.length, webhooks_interrupted: interrupted.length, created_at_kill: atKill, executed_by_killed: firstExecuted, executed_by_survivor: executedBy(second), seconds_to_all_runs: allCreatedSeconds, seconds_to_all_delivered: (Date.now() - triggeredAt) / 1000 };
       writeFileSync(`${process.env.SCALE_OUT_LOGS}/figures.json`, JSON.stringify(figures, null, 2));
     }
 
