@@ -76,8 +76,6 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
       KAFKA_BROKERS: testEnv.kafkaBrokers!,
       KAFKA_TOPIC_PREFIX: settings.topics.events.replace(/events\.v1$/, ''),
       KAFKA_TOPIC_PARTITIONS: String(PARTITIONS),
-      // The relay is not what is tested here; it would only add load.
-      KAFKA_RELAY_ENABLED: 'false',
       // 5,000 recipients are identified in five bulk calls in a row.
       RATE_LIMIT_ENABLED: 'false',
       ENGINE_KAFKA_SESSION_TIMEOUT_MS: '8000',
@@ -156,6 +154,12 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
     expect(atKill).toBeLessThan(RECIPIENTS * 0.8);
     const firstExecuted = executedBy(first);
     const secondBeforeKill = executedBy(second);
+    const elected = (worker: ServiceProcess) => worker.logs.filter((l) => l.msg === 'run-work dispatcher started (this worker owns partition 0)');
+    // One worker (the owner of partition 0) runs the dispatcher and the relay; the other neither.
+    expect([elected(first).length, elected(second).length].sort()).toEqual([0, 1]);
+    const singletons = [...elected(first), ...elected(second)][0].reactors as string[];
+    expect(singletons).toEqual([`engine-run-work:${settings.topics.runWork}`, `kafka-relay:${settings.topics.events}`]);
+    const secondWasElected = elected(second).length === 1;
     await first.stop('SIGKILL');
 
     // The survivor is given every partition once the group notices, and finishes.
@@ -217,8 +221,11 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
     expect(firstExecuted).toBeGreaterThan(0);
     expect(secondBeforeKill).toBeGreaterThan(0);
     expect(executedBy(second) - secondBeforeKill).toBeGreaterThan(0);
-    // The dispatcher runs where partition 0 is: on the survivor once it has every partition.
-    expect(second.logs.some((l) => l.msg === 'run-work dispatcher started (this worker owns partition 0)')).toBe(true);
+    // The dispatcher and the relay run where partition 0 is: on the survivor once it has every partition.
+    expect(elected(second)).toHaveLength(1);
+    if (!secondWasElected) expect(elected(second)[0].reactors).toEqual(singletons);
+    const [relayed] = await sql<{ n: string }>('SELECT events_handled AS n FROM reactor_checkpoints WHERE name = $1', [`kafka-relay:${settings.topics.events}`]);
+    expect(Number(relayed?.n ?? 0)).toBeGreaterThan(0);
     if (process.env.SCALE_OUT_LOGS) {
       const figures = { recipients: RECIPIENTS, webhook_calls: calls.size, webhooks_delivered: delivered.length, webhooks_interrupted: interrupted.length, created_at_kill: atKill, executed_by_killed: firstExecuted, executed_by_survivor: executedBy(second), seconds_to_all_runs: allCreatedSeconds, seconds_to_all_delivered: (Date.now() - triggeredAt) / 1000 };
       writeFileSync(`${process.env.SCALE_OUT_LOGS}/figures.json`, JSON.stringify(figures, null, 2));

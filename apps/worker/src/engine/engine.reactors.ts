@@ -3,7 +3,7 @@ import { BatchCloser, DeliveryExecutor, Fanout, RunExecutor, WAIT_SOURCE_EVENT_T
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { RecordedEvent } from '@notify/eventstore';
 import { Reactor } from '@notify/projection-runtime';
-import { kafkaPartitioning } from './run-work.service';
+import { kafkaPartitioning } from './partitioning';
 
 /** The id at the end of a stream name `<kind>-<env>-<uuid>`. */
 const idOf = (streamId: string) => streamId.slice(-36);

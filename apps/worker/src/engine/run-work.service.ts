@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { RunExecutor } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { Database } from '@notify/database';
@@ -6,18 +6,18 @@ import { EventStore, LogReader, Sleeper } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { KafkaPublisher, kafkaSettingsFrom, RunWorkConsumer, RunWorkDispatcher, RunWorkV1 } from '@notify/messaging';
 import { DATABASE, EVENT_STORE, LOG_READER } from '@notify/platform';
-import { ReactorRuntime } from '@notify/projection-runtime';
+import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
+import { KafkaRelayReactor } from '../kafka/kafka-relay.reactor';
+import { kafkaPartitioning } from './partitioning';
 
-/** Whether runs are shared among workers through Kafka (KAFKA_BROKERS set and ENGINE_KAFKA_PARTITIONING on). */
-export function kafkaPartitioning(config: AppConfig): boolean {
-  return Boolean(config.KAFKA_BROKERS) && config.ENGINE_KAFKA_PARTITIONING;
-}
+export { kafkaPartitioning };
 
 /**
  * Scale-out of run execution (ADR 0057). Every worker is a member of one consumer group on
  * `<prefix>run-work.v1` and executes the runs of the recipients whose partitions it is assigned.
- * The member that owns partition 0 also runs the dispatcher, which turns the log's run events
- * into work records; when it dies, partition 0 moves with the rest and so does the dispatcher.
+ * The member that owns partition 0 also runs the deployment's singletons: the dispatcher, which
+ * turns the log's run events into work records, and the Kafka relay (ADR 0059); when it dies,
+ * partition 0 moves with the rest and so do they.
  * Off (embedded mode, no KAFKA_BROKERS): RunExecutorReactor executes runs straight from the log.
  */
 @Injectable()
@@ -40,6 +40,7 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
     @Inject(DATABASE) private readonly database: Database,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly executor: RunExecutor,
+    @Optional() private readonly relay?: KafkaRelayReactor,
   ) {
     this.enabled = kafkaPartitioning(config);
     this.log = logger.child({ component: 'run-work' });
@@ -66,6 +67,13 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
         sessionTimeoutMs: this.config.ENGINE_KAFKA_SESSION_TIMEOUT_MS,
         logger: this.log,
         onAssignment: (partitions) => void this.setDispatcher(partitions.includes(0)),
+        onCrash: (error) => {
+          // kafkajs restarts the consumer after retriable failures by itself; this one it gave up on.
+          this.log.error({ err: error }, 'the run-work consumer stopped; joining the group again');
+          this.consumer = undefined;
+          void this.setDispatcher(false);
+          if (!this.stopped) this.starting = this.sleeper.sleep(2000).then(() => this.startConsumer());
+        },
       });
       try {
         await consumer.start((items) => this.execute(items));
@@ -99,10 +107,11 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
         const settings = kafkaSettingsFrom(this.config)!;
         const publisher = new KafkaPublisher(settings, { role: 'engine-dispatch', logger: this.log });
         const dispatcher = new RunWorkDispatcher(publisher, this.store, settings.topics.runWork);
-        const runtime = new ReactorRuntime(this.reader, this.database.dataSource, [dispatcher], { batchSize: this.config.PROJECTION_BATCH_SIZE, logger: this.log });
+        const singletons: Reactor[] = [dispatcher, ...(this.relay?.electedByPartitionZero ? [electable(this.relay)] : [])];
+        const runtime = new ReactorRuntime(this.reader, this.database.dataSource, singletons, { batchSize: this.config.PROJECTION_BATCH_SIZE, logger: this.log });
         await runtime.start();
         this.dispatcher = { runtime, publisher };
-        this.log.info({ reactor: dispatcher.name }, 'run-work dispatcher started (this worker owns partition 0)');
+        this.log.info({ reactors: singletons.map((r) => r.name) }, 'run-work dispatcher started (this worker owns partition 0)');
       } else if (!owned && this.dispatcher) {
         const { runtime, publisher } = this.dispatcher;
         this.dispatcher = undefined;
@@ -113,4 +122,9 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
     });
     return this.dispatcherChange.catch((error: unknown) => this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed'));
   }
+}
+
+/** The relay as a reactor of the elected runtime (the worker's own runtime leaves it out). */
+function electable(relay: KafkaRelayReactor): Reactor {
+  return { name: relay.name, filter: relay.filter, concurrency: relay.concurrency, startFrom: relay.startFrom, batchSize: relay.batchSize, handle: (events) => relay.handle(events) };
 }

@@ -13,6 +13,8 @@ export interface RunWorkConsumerOptions {
   logger?: Logger;
   /** Called after every rebalance with the work topic's partitions this member now owns. */
   onAssignment?: (partitions: number[]) => void;
+  /** The consumer stopped for good (kafkajs does not restart it); the caller decides what next. */
+  onCrash?: (error: Error) => void;
 }
 
 /**
@@ -54,6 +56,9 @@ export class RunWorkConsumer {
       const partitions = [...(event.payload.memberAssignment[topic] ?? [])].sort((a, b) => a - b);
       this.options.logger?.info({ topic, partitions, group: this.options.groupId }, 'run-work partitions assigned');
       this.options.onAssignment?.(partitions);
+    });
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (!event.payload.restart) this.options.onCrash?.(event.payload.error);
     });
     await consumer.connect();
     // A new group starts at the beginning: work published before any worker joined is not skipped.
