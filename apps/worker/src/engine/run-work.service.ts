@@ -25,8 +25,11 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
   private readonly enabled: boolean;
   private readonly log: Logger;
   private consumer?: RunWorkConsumer;
-  private dispatcher?: { runtime: ReactorRuntime; publisher: KafkaPublisher };
-  private dispatcherChange: Promise<void> = Promise.resolve();
+  /** The deployment's singletons (dispatcher, relay) and their publisher, run only while elected. */
+  private readonly singletons: Reactor[] = [];
+  private publisher?: KafkaPublisher;
+  private elected?: ReactorRuntime;
+  private electionChange: Promise<void> = Promise.resolve();
   private stopped = false;
   private readonly sleeper = new Sleeper();
   private starting?: Promise<void>;
@@ -38,16 +41,25 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
     @Inject(LOGGER) logger: Logger,
     @Inject(LOG_READER) private readonly reader: LogReader,
     @Inject(DATABASE) private readonly database: Database,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) store: EventStore,
     private readonly executor: RunExecutor,
-    @Optional() private readonly relay?: KafkaRelayReactor,
+    @Optional() relay?: KafkaRelayReactor,
   ) {
     this.enabled = kafkaPartitioning(config);
     this.log = logger.child({ component: 'run-work' });
+    if (this.enabled) {
+      const settings = kafkaSettingsFrom(config)!;
+      this.publisher = new KafkaPublisher(settings, { role: 'engine-dispatch', logger: this.log });
+      this.singletons.push(new RunWorkDispatcher(this.publisher, store, settings.topics.runWork));
+      if (relay?.electedByPartitionZero) this.singletons.push(electable(relay));
+    }
   }
 
-  onApplicationBootstrap(): void {
-    if (this.enabled) this.starting = this.startConsumer();
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.enabled) return;
+    // Their checkpoints exist from the start, so /readyz reports their lag even before a worker is elected.
+    await this.runtimeOfSingletons().createCheckpoints();
+    this.starting = this.startConsumer();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -55,7 +67,7 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
     this.sleeper.wake();
     await this.starting;
     await this.consumer?.stop();
-    await this.setDispatcher(false);
+    await this.setElected(false);
   }
 
   /** Joins the group, retrying until the broker answers (the log keeps the work meanwhile). */
@@ -66,12 +78,12 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
         groupId: this.groupId(),
         sessionTimeoutMs: this.config.ENGINE_KAFKA_SESSION_TIMEOUT_MS,
         logger: this.log,
-        onAssignment: (partitions) => void this.setDispatcher(partitions.includes(0)),
+        onAssignment: (partitions) => void this.setElected(partitions.includes(0)),
         onCrash: (error) => {
           // kafkajs restarts the consumer after retriable failures by itself; this one it gave up on.
           this.log.error({ err: error }, 'the run-work consumer stopped; joining the group again');
           this.consumer = undefined;
-          void this.setDispatcher(false);
+          void this.setElected(false);
           if (!this.stopped) this.starting = this.sleeper.sleep(2000).then(() => this.startConsumer());
         },
       });
@@ -100,27 +112,27 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
     this.log.info({ runs: runs.size, executed: this.executed }, 'run-work executed');
   }
 
-  /** Starts or stops the dispatcher; changes are applied one after another. */
-  private setDispatcher(owned: boolean): Promise<void> {
-    this.dispatcherChange = this.dispatcherChange.then(async () => {
-      if (owned && !this.dispatcher && !this.stopped) {
-        const settings = kafkaSettingsFrom(this.config)!;
-        const publisher = new KafkaPublisher(settings, { role: 'engine-dispatch', logger: this.log });
-        const dispatcher = new RunWorkDispatcher(publisher, this.store, settings.topics.runWork);
-        const singletons: Reactor[] = [dispatcher, ...(this.relay?.electedByPartitionZero ? [electable(this.relay)] : [])];
-        const runtime = new ReactorRuntime(this.reader, this.database.dataSource, singletons, { batchSize: this.config.PROJECTION_BATCH_SIZE, logger: this.log });
+  private runtimeOfSingletons(): ReactorRuntime {
+    return new ReactorRuntime(this.reader, this.database.dataSource, this.singletons, { batchSize: this.config.PROJECTION_BATCH_SIZE, logger: this.log });
+  }
+
+  /** Starts or stops the singletons as this worker gains or loses partition 0; changes apply one after another. */
+  private setElected(owned: boolean): Promise<void> {
+    this.electionChange = this.electionChange.then(async () => {
+      if (owned && !this.elected && !this.stopped) {
+        const runtime = this.runtimeOfSingletons();
         await runtime.start();
-        this.dispatcher = { runtime, publisher };
-        this.log.info({ reactors: singletons.map((r) => r.name) }, 'run-work dispatcher started (this worker owns partition 0)');
-      } else if (!owned && this.dispatcher) {
-        const { runtime, publisher } = this.dispatcher;
-        this.dispatcher = undefined;
+        this.elected = runtime;
+        this.log.info({ reactors: this.singletons.map((r) => r.name) }, 'run-work dispatcher started (this worker owns partition 0)');
+      } else if (!owned && this.elected) {
+        const runtime = this.elected;
+        this.elected = undefined;
         await runtime.stop();
-        await publisher.close();
+        await this.publisher?.close();
         this.log.info('run-work dispatcher stopped');
       }
     });
-    return this.dispatcherChange.catch((error: unknown) => this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed'));
+    return this.electionChange.catch((error: unknown) => this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed'));
   }
 }
 
