@@ -6,6 +6,7 @@ import { ConsumedRecord, deleteTestTopics, kafkaTestSettings, readTopicToEnd, re
 import { startHttpPeer, type Peer } from '@notify/testing/peers';
 import { twilioMessageCreated } from '@notify/testing/provider-peers';
 import { eventually, messageOf, messageWithStatus, putChannel, putWorkflow } from '../support/delivery';
+import { finishedRuns, pausedRuns } from '../support/engine';
 import { startTestApp, TestApp } from '../support/test-app';
 
 requireBackend('kafka', !!testEnv.kafkaBrokers);
@@ -105,5 +106,42 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
     }, 60_000, 'the error event');
     const error = records.find((r) => r.value.type === 'workflow_recipient_run.error')!;
     expect(error.value).toMatchObject({ event_data: { step_ref: 'fetch', step_type: 'http_fetch', error: expect.any(String) }, data: { error_count: 1 } });
+  });
+});
+
+describeKafka(`switching a deployment from embedded execution to Kafka${testEnv.kafkaBrokers ? '' : ' (skipped: set KAFKA_BROKERS)'}`, () => {
+  const settings = testEnv.kafkaBrokers ? kafkaTestSettings({ KAFKA_TOPIC_PARTITIONS: '2' }) : undefined!;
+  let first: TestApp | undefined;
+  let second: TestApp | undefined;
+  afterAll(async () => {
+    await second?.close();
+    await first?.dropDatabase();
+    if (settings) await deleteTestTopics(settings);
+  });
+
+  it('hands over where the embedded executor stopped: old runs are not asked for again, a paused one continues', async () => {
+    first = await startTestApp({ keepDatabase: true });
+    await putWorkflow(first, 'done-before', [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'before' } }]);
+    await putWorkflow(first, 'paused-across', [
+      { type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'seconds', value: 3 } } },
+      { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'after' } },
+    ]);
+    const before = await first.knock().workflows.trigger('done-before', { recipients: [{ id: 'switch-ada' }] });
+    const [done] = await finishedRuns(first, before.workflow_run_id);
+    const across = await first.knock().workflows.trigger('paused-across', { recipients: [{ id: 'switch-ada' }] });
+    const [paused] = await pausedRuns(first, across.workflow_run_id);
+    await first.close();
+
+    const prefix = settings.topics.events.replace(/events\.v1$/, '');
+    second = await startTestApp({ databaseUrl: first.databaseUrl, env: { SECRETS_KEY: first.config.SECRETS_KEY!, KAFKA_BROKERS: testEnv.kafkaBrokers!, KAFKA_TOPIC_PREFIX: prefix, KAFKA_TOPIC_PARTITIONS: '2' } });
+    const [resumed] = await finishedRuns(second, across.workflow_run_id, 1, 30_000);
+    expect(resumed.types).toContain('TimerFired');
+    expect(resumed.completed).toMatchObject({ outcome: 'ended' });
+
+    const work = (await readTopicToEnd(settings, settings.topics.runWork)).map((r) => r.value);
+    // The timer firing reached the run's owner through the work topic...
+    expect(work.some((w) => w.run_id === paused.runId && w.cause.event_type === 'TimerFired')).toBe(true);
+    // ...and nothing the embedded executor had already handled was published again.
+    expect(work.filter((w) => w.run_id === done.runId || (w.run_id === paused.runId && w.cause.event_type === 'RunEnqueued'))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { BatchCloser, DeliveryExecutor, Fanout, RunExecutor, WAIT_SOURCE_EVENT_T
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { RecordedEvent } from '@notify/eventstore';
 import { Reactor } from '@notify/projection-runtime';
-import { kafkaPartitioning } from './partitioning';
+import { kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
 
 /** The id at the end of a stream name `<kind>-<env>-<uuid>`. */
 const idOf = (streamId: string) => streamId.slice(-36);
@@ -29,7 +29,7 @@ export class TriggerFanoutReactor implements Reactor {
  */
 @Injectable()
 export class RunExecutorReactor implements Reactor {
-  readonly name = 'engine-runs';
+  readonly name = RUN_EXECUTOR_REACTOR;
   readonly filter = { eventTypes: ['RunEnqueued', 'TimerFired', 'RunResumed'], streamPrefixes: ['run-'] };
   /** The whole batch at once: runs are planned in parallel and committed together. */
   readonly concurrency = 1;

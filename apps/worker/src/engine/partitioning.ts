@@ -4,3 +4,6 @@ import { AppConfig } from '@notify/config';
 export function kafkaPartitioning(config: AppConfig): boolean {
   return Boolean(config.KAFKA_BROKERS) && config.ENGINE_KAFKA_PARTITIONING;
 }
+
+/** The name (checkpoint) of the reactor that executes runs from the log when Kafka does not share them. */
+export const RUN_EXECUTOR_REACTOR = 'engine-runs';

@@ -8,7 +8,7 @@ import { KafkaPublisher, kafkaSettingsFrom, RunWorkConsumer, RunWorkDispatcher, 
 import { DATABASE, EVENT_STORE, LOG_READER } from '@notify/platform';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { KafkaRelayReactor } from '../kafka/kafka-relay.reactor';
-import { kafkaPartitioning } from './partitioning';
+import { kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
 
 export { kafkaPartitioning };
 
@@ -57,6 +57,12 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.enabled) return;
+    // A log whose runs were executed in embedded mode so far: the dispatcher takes over where
+    // RunExecutorReactor stopped, instead of asking for every run of the past again.
+    await this.database.dataSource.query(
+      `INSERT INTO reactor_checkpoints (name, position) SELECT $1, position FROM reactor_checkpoints WHERE name = $2 ON CONFLICT (name) DO NOTHING`,
+      [this.singletons[0].name, RUN_EXECUTOR_REACTOR],
+    );
     // Their checkpoints exist from the start, so /readyz reports their lag even before a worker is elected.
     await this.runtimeOfSingletons().createCheckpoints();
     this.starting = this.startConsumer();
