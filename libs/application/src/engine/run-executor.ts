@@ -104,6 +104,10 @@ export class RunExecutor {
         if (first?.type === 'WorkflowTriggered') this.remember(workflowRunId, first.data as WorkflowTriggeredData);
       }
     }
+    // The recipient read models must show what the runs' events say happened before them; one
+    // wait for the whole batch, before anything is prefetched from them.
+    const latest = [...histories.values()].flatMap((h) => (h.length ? [h[h.length - 1].position] : [])).sort().pop();
+    if (latest) await this.deps.readModelsAt?.(latest);
     if (batch) {
       const byEnvironment = new Map<string, RecipientRefT[]>();
       for (const r of runs) {
@@ -115,10 +119,6 @@ export class RunExecutor {
       }
       for (const [environment, refs] of byEnvironment) await batch.prefetch(environment, refs);
     }
-    // The recipient read models must show what the runs' events say happened before them; one
-    // wait for the whole batch.
-    const latest = [...histories.values()].flatMap((h) => (h.length ? [h[h.length - 1].position] : [])).sort().pop();
-    if (latest) await this.deps.readModelsAt?.(latest);
     const plans: { run: (typeof runs)[number]; plan: RunPlan }[] = [];
     let next = 0;
     await Promise.all(
