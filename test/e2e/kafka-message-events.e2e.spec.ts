@@ -94,6 +94,35 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
     expect(work[0].key).toBe('development:user:malcolm');
   });
 
+  it('batches and throttles per recipient with runs executed from the work topic', async () => {
+    await putWorkflow(t, 'k-batch', [
+      { type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'seconds', value: 3 } } },
+      { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: '{{ total_activities }}' } },
+    ]);
+    await putWorkflow(t, 'k-throttle', [
+      { type: 'throttle', ref: 'gate', settings: { throttle_limit: 2, throttle_window: { unit: 'minutes', value: 10 } } },
+      { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'through' } },
+    ]);
+    const batched: string[] = [];
+    const throttled: string[] = [];
+    for (let n = 0; n < 4; n++) {
+      batched.push((await t.knock().workflows.trigger('k-batch', { recipients: ['malcolm'], data: { n } })).workflow_run_id);
+      throttled.push((await t.knock().workflows.trigger('k-throttle', { recipients: ['malcolm'], data: { n } })).workflow_run_id);
+    }
+    const batchRuns = await Promise.all(batched.map(async (id) => (await finishedRuns(t, id, 1, 30_000))[0]));
+    const throttleRuns = await Promise.all(throttled.map(async (id) => (await finishedRuns(t, id, 1, 30_000))[0]));
+    // One message for the four triggers (the first run owns the batch; the others were added to it).
+    const batchMessages = await t.sql<{ content: { blocks: { content: string }[] } }>(`SELECT content FROM rm_messages WHERE workflow_key = 'k-batch' AND recipient_id = 'malcolm'`);
+    expect(batchMessages.map((m) => m.content.blocks[0].content)).toEqual(['4']);
+    expect(batchRuns.filter((r) => r.types.includes('TimerFired') || r.types.includes('RunResumed'))).toHaveLength(1);
+    // Two runs through the throttle, two halted.
+    expect(throttleRuns.map((r) => r.completed?.outcome).sort()).toEqual(['ended', 'ended', 'halted', 'halted']);
+    // The resumption after the window went through the work topic.
+    const owner = batchRuns.find((r) => r.types.includes('RunResumed'))!;
+    const work = (await readTopicToEnd(settings, settings.topics.runWork)).filter((r) => r.value.run_id === owner.runId).map((r) => r.value.cause.event_type);
+    expect(work).toEqual(expect.arrayContaining(['RunEnqueued', 'RunResumed']));
+  });
+
   it('publishes workflow_recipient_run.error when a step fails', async () => {
     await putWorkflow(t, 'fetch-fails', [
       { type: 'http_fetch', ref: 'fetch', settings: { method: 'get', url: 'http://127.0.0.1:9/nothing' } },
