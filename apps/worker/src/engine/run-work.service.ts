@@ -89,6 +89,7 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
           // kafkajs restarts the consumer after retriable failures by itself; this one it gave up on.
           this.log.error({ err: error }, 'the run-work consumer stopped; joining the group again');
           this.consumer = undefined;
+          void consumer.stop().catch(() => undefined);
           void this.setElected(false);
           if (!this.stopped) this.starting = this.sleeper.sleep(2000).then(() => this.startConsumer());
         },
@@ -124,7 +125,7 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
 
   /** Starts or stops the singletons as this worker gains or loses partition 0; changes apply one after another. */
   private setElected(owned: boolean): Promise<void> {
-    this.electionChange = this.electionChange.then(async () => {
+    const change = this.electionChange.then(async () => {
       if (owned && !this.elected && !this.stopped) {
         const runtime = this.runtimeOfSingletons();
         await runtime.start();
@@ -138,7 +139,9 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
         this.log.info('run-work dispatcher stopped');
       }
     });
-    return this.electionChange.catch((error: unknown) => this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed'));
+    // A failed change is logged and does not stop the ones queued after it.
+    this.electionChange = change.catch((error: unknown) => this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed'));
+    return this.electionChange;
   }
 }
 
