@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark against a real PostgreSQL (DATABASE_URL), each on a fresh
  * database with the service in a child process, the baseline in the same run. Prints the figures
  * and writes BENCHMARKS.md. BENCH_ONLY=baseline,accept,... runs a subset; BENCH_QUICK=1 shortens.
+ * The Kafka relay scenario needs KAFKA_BROKERS (it reports itself as not run otherwise).
  */
 import 'reflect-metadata';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { acceptRate, baseline, batching, fanout, Figure, latency, sustained } from './scenarios/engine';
+import { bulkIdentify, relay } from './scenarios/scripts';
 import { feedReads } from './scenarios/feed';
 import { serverUrl } from './support/service';
 
@@ -25,6 +27,8 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['latency', () => latency(200, quick ? 5 : 20)],
   ['fanout', () => fanout(quick ? 1000 : 10_000)],
   ['batch', () => batching(quick ? 1000 : 10_000, 100, 5)],
+  ['bulk', () => bulkIdentify(quick ? 2000 : 10_000)],
+  ['relay', () => relay(quick ? 5000 : 20_000)],
   ['feed', () => feedReads(10_000, 200, quick ? 5 : 20)],
 ];
 

@@ -16,10 +16,25 @@ export const timersProjection: Projection = {
   tables: ['rm_timers'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+    // Consecutive cancellations (a run ending, an attempt completing) go out as one statement;
+    // anything else first flushes them, so the log's order is kept.
+    let ended: { stream: string; at: Date; checkOnly: boolean }[] = [];
+    const flush = async () => {
+      if (ended.length === 0) return;
+      await tx.query(
+        `UPDATE rm_timers t SET cancelled_at = v.at
+           FROM unnest($1::text[], $2::timestamptz[], $3::bool[]) AS v(stream_id, at, check_only)
+          WHERE t.stream_id = v.stream_id AND t.fired_at IS NULL AND t.cancelled_at IS NULL
+            AND (NOT v.check_only OR t.purpose = 'delivery_check')`,
+        [ended.map((e) => e.stream), ended.map((e) => e.at), ended.map((e) => e.checkOnly)],
+      );
+      ended = [];
+    };
     for (const recorded of events) {
       const event = recorded as unknown as Handled;
       switch (event.type) {
         case 'TimerScheduled':
+          await flush();
           await tx.query(
             `INSERT INTO rm_timers (timer_id, environment, stream_id, purpose, fire_at) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (timer_id) DO NOTHING`,
@@ -27,19 +42,19 @@ export const timersProjection: Projection = {
           );
           break;
         case 'TimerFired':
+          await flush();
           await tx.query('UPDATE rm_timers SET fired_at = $2 WHERE timer_id = $1', [event.data.timer_id, event.data.fired_at]);
           break;
         case 'RunCancelled':
         case 'RunCompleted':
-          await tx.query('UPDATE rm_timers SET cancelled_at = $2 WHERE stream_id = $1 AND fired_at IS NULL AND cancelled_at IS NULL', [recorded.streamId, recorded.createdAt]);
+          ended.push({ stream: recorded.streamId, at: recorded.createdAt, checkOnly: false });
           break;
         case 'MessageDeliveryAttemptCompleted':
-          await tx.query(
-            "UPDATE rm_timers SET cancelled_at = $2 WHERE stream_id = $1 AND purpose = 'delivery_check' AND fired_at IS NULL AND cancelled_at IS NULL",
-            [recorded.streamId, recorded.createdAt],
-          );
+          // Only the attempt's check timer: a retry timer scheduled with it stays.
+          ended.push({ stream: recorded.streamId, at: recorded.createdAt, checkOnly: true });
           break;
       }
     }
+    await flush();
   },
 };

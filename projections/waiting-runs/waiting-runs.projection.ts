@@ -23,12 +23,24 @@ export const waitingRunsProjection: Projection = {
   tables: ['rm_waiting_runs'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+    // Runs leaving the table are deleted in one statement per run of consecutive leavers (most
+    // runs never waited; one round trip per run ending would dominate this projection).
+    let leaving: { env: string | null; runId: string }[] = [];
+    const flush = async () => {
+      if (leaving.length === 0) return;
+      await tx.query('DELETE FROM rm_waiting_runs w USING unnest($1::text[], $2::uuid[]) AS v(environment, run_id) WHERE w.environment = v.environment AND w.run_id = v.run_id', [
+        leaving.map((l) => l.env),
+        leaving.map((l) => l.runId),
+      ]);
+      leaving = [];
+    };
     for (const event of events) {
       const env = event.metadata.environment;
       const data = event.data as { run_id?: string; timer_id?: string | null; reason?: string; step_ref?: string; waiting_for?: unknown; at?: string };
       switch (event.type) {
         case 'RunPaused': {
           if (data.reason !== 'wait_for_event' || !isEventWait(data.waiting_for)) break;
+          await flush();
           const w = data.waiting_for;
           await tx.query(
             `INSERT INTO rm_waiting_runs (environment, run_id, step_ref, recipient_type, recipient_collection, recipient_id, event_type, event_key, source_key, waiting_for, timer_id, waiting_since)
@@ -43,11 +55,13 @@ export const waitingRunsProjection: Projection = {
           break;
         }
         case 'TimerFired':
+          await flush();
           await tx.query('DELETE FROM rm_waiting_runs WHERE environment = $1 AND timer_id = $2', [env, data.timer_id]);
           break;
         default:
-          await tx.query('DELETE FROM rm_waiting_runs WHERE environment = $1 AND run_id = $2', [env, data.run_id]);
+          if (data.run_id) leaving.push({ env, runId: data.run_id });
       }
     }
+    await flush();
   },
 };

@@ -60,7 +60,8 @@ export function startProcess(entry: string, env: Record<string, string>): Servic
       });
     },
     stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+      // Already gone (exited, or killed by a signal: then exitCode stays null).
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
       return new Promise((resolve) => {
         child.once('exit', (code) => resolve(code));
         child.kill(signal);

@@ -90,6 +90,12 @@ export const ConfigSchema = z.object({
   }),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** With KAFKA_BROKERS set, workers share recipient runs through the run-work topic's consumer group (one owner per recipient). */
+  ENGINE_KAFKA_PARTITIONING: flag(true),
+  /** Consumer group of the workers executing runs: workers sharing one database share one group. */
+  ENGINE_KAFKA_GROUP_ID: optionalString,
+  /** How long a worker that stopped answering keeps its partitions before the group gives them to the others. */
+  ENGINE_KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).max(300_000).default(30_000),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(15_000),
   DELIVERY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000),

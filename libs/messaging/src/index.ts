@@ -6,3 +6,5 @@ export * from './envelopes';
 export * from './relay';
 export * from './schemas/json-schemas';
 export * from './tail';
+export * from './mappers';
+export * from './run-work';

@@ -14,7 +14,7 @@ describe('Kafka settings', () => {
     )!;
     expect(kafkaClientConfig(settings, 'relay')).toMatchObject({ clientId: 'notify-relay', brokers: ['k1:9092', 'k2:9093'], ssl: true, sasl: { mechanism: 'plain', username: 'u', password: 'p' } });
     expect(topicConfigs(settings)).toEqual(
-      ['x.events.v1', 'x.message-events.v1', 'x.workflow-run-events.v1'].map((topic) => ({
+      ['x.events.v1', 'x.message-events.v1', 'x.workflow-run-events.v1', 'x.run-work.v1'].map((topic) => ({
         topic,
         numPartitions: 3,
         replicationFactor: -1,

@@ -10,6 +10,8 @@ export interface KafkaTopics {
   messageEvents: string;
   /** `workflow_recipient_run.started/.completed/.error`, keyed by recipient. */
   workflowRunEvents: string;
+  /** The engine's own work queue (scale-out): recipient runs to execute, keyed by recipient. Internal. */
+  runWork: string;
 }
 
 export type TopicAlias = keyof KafkaTopics;
@@ -19,12 +21,13 @@ export function kafkaTopics(prefix: string): KafkaTopics {
     events: `${prefix}events.v1`,
     messageEvents: `${prefix}message-events.v1`,
     workflowRunEvents: `${prefix}workflow-run-events.v1`,
+    runWork: `${prefix}run-work.v1`,
   };
 }
 
-const aliases: Record<string, TopicAlias> = { events: 'events', 'message-events': 'messageEvents', 'workflow-run-events': 'workflowRunEvents' };
+const aliases: Record<string, TopicAlias> = { events: 'events', 'message-events': 'messageEvents', 'workflow-run-events': 'workflowRunEvents', 'run-work': 'runWork' };
 
-/** `events` / `message-events` / `workflow-run-events` name the service's topics; anything else is taken as a topic name. */
+/** `events` / `message-events` / `workflow-run-events` / `run-work` name the service's topics; anything else is taken as a topic name. */
 export function resolveTopic(topics: KafkaTopics, nameOrAlias: string): string {
   const alias = aliases[nameOrAlias];
   return alias ? topics[alias] : nameOrAlias;

@@ -98,6 +98,11 @@ export class ReactorRuntime {
     this.loops.clear();
   }
 
+  /** Creates the reactors' checkpoints without running them, so their lag is reported before they first run. */
+  async createCheckpoints(): Promise<void> {
+    for (const reactor of this.reactors) await this.prepare(reactor);
+  }
+
   private async prepare(reactor: Reactor): Promise<void> {
     const initial = reactor.startFrom === 'end' ? await this.store.headPosition() : START;
     await this.dataSource.query('INSERT INTO reactor_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [reactor.name, initial]);

@@ -3,6 +3,7 @@ import { BatchCloser, DeliveryExecutor, Fanout, RunExecutor, WAIT_SOURCE_EVENT_T
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { RecordedEvent } from '@notify/eventstore';
 import { Reactor } from '@notify/projection-runtime';
+import { kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
 
 /** The id at the end of a stream name `<kind>-<env>-<uuid>`. */
 const idOf = (streamId: string) => streamId.slice(-36);
@@ -22,13 +23,17 @@ export class TriggerFanoutReactor implements Reactor {
   }
 }
 
-/** Drives recipient runs whenever something happens to them: enqueued, a timer fired, resumed. */
+/**
+ * Drives recipient runs whenever something happens to them: enqueued, a timer fired, resumed.
+ * Off when runs are shared among workers through Kafka (RunWorkService does it then).
+ */
 @Injectable()
 export class RunExecutorReactor implements Reactor {
-  readonly name = 'engine-runs';
+  readonly name = RUN_EXECUTOR_REACTOR;
   readonly filter = { eventTypes: ['RunEnqueued', 'TimerFired', 'RunResumed'], streamPrefixes: ['run-'] };
   /** The whole batch at once: runs are planned in parallel and committed together. */
   readonly concurrency = 1;
+  readonly enabled: boolean;
   private readonly parallel: number;
 
   constructor(
@@ -36,6 +41,7 @@ export class RunExecutorReactor implements Reactor {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.parallel = config.ENGINE_CONCURRENCY;
+    this.enabled = !kafkaPartitioning(config);
   }
 
   async handle(events: readonly RecordedEvent[]): Promise<void> {

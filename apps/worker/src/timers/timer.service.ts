@@ -7,6 +7,8 @@ import { DATABASE, EVENT_STORE } from '@notify/platform';
 import { DueTimer, TimerQueries } from '@notify/projections/timers';
 import { v5 as uuidv5 } from 'uuid';
 
+/** Shortest time between two polls of the timers read model (a timer may fire this much late). */
+const MIN_POLL_GAP_MS = 50;
 const TIMER_NAMESPACE = '9b2f6c1d-2e3a-4b5c-8d7e-6f5a4b3c2d1e';
 /** The event id of a timer's firing: the same on every worker and every retry. */
 export const timerFiredEventId = (timerId: string) => uuidv5(timerId, TIMER_NAMESPACE);
@@ -48,11 +50,20 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async run(): Promise<void> {
+    let lastPoll = 0;
+    let backlog = false;
     while (!this.stopped) {
+      // Every append wakes the loop; under load that is thousands of wake-ups a second, so polls
+      // are at least MIN_POLL_GAP_MS apart unless the last one left due timers behind.
+      const since = Date.now() - lastPoll;
+      if (!backlog && since < MIN_POLL_GAP_MS) await new Promise((r) => setTimeout(r, MIN_POLL_GAP_MS - since));
+      if (this.stopped) break;
+      lastPoll = Date.now();
       let pause = 1000;
       try {
         const fired = await this.fireDue(new Date());
-        if (fired === 200) pause = 0;
+        backlog = fired === 200;
+        if (backlog) pause = 0;
         else {
           const next = await this.queries.nextDue();
           if (next) pause = Math.max(0, Math.min(1000, next.getTime() - Date.now()));

@@ -17,7 +17,11 @@ class MemoryStore {
   async append(streamId: string, events: readonly EventToAppend[], options: { expectedRevision?: number | 'no_stream' } = {}) {
     const stream = this.streams.get(streamId) ?? [];
     const actual = stream.length ? stream.length - 1 : 'no_stream';
-    if (options.expectedRevision !== undefined && options.expectedRevision !== actual) throw new WrongExpectedRevisionError(streamId, options.expectedRevision, actual);
+    if (options.expectedRevision !== undefined && options.expectedRevision !== actual) {
+      // As the real stores do: ids already appended are a replay of that append, answered as it was.
+      if (events.every((e) => stream.some((s) => s.id === e.id))) return { streamId, nextExpectedRevision: stream.length - 1, position: String(this.position), globalPosition: this.position };
+      throw new WrongExpectedRevisionError(streamId, options.expectedRevision, actual);
+    }
     for (const e of events) {
       if (stream.some((s) => s.id === e.id)) continue;
       this.position++;
@@ -92,7 +96,7 @@ function setup(providerId: 'twilio' | 'resend', settings: Record<string, unknown
   const executor = new DeliveryExecutor(store as unknown as EventStore, lookups, new ProviderRegistry([provider]), { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000, jitter: 0 }, { clock: () => new Date(now) });
   const create = () => store.append(stream, [{ id: 'e0', type: 'MessageCreated', data: created(providerId), metadata: meta }]);
   const fire = (timerId: string) => store.append(stream, [{ id: `fired-${timerId}`, type: 'TimerFired', data: { timer_id: timerId, fired_at: new Date(now).toISOString() }, metadata: meta }]);
-  return { store, provider, executor, create, fire, advance: (ms: number) => (now += ms) };
+  return { store, provider, executor, lookups, create, fire, advance: (ms: number) => (now += ms) };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 10));
@@ -115,6 +119,34 @@ describe('DeliveryExecutor', () => {
     await settle();
     expect(provider.calls).toHaveLength(1);
     expect(store.types(stream)).toHaveLength(5);
+  });
+
+  it('calls the provider once when two workers handle the same MessageCreated at the same time', async () => {
+    const { store, provider, executor, lookups, create } = setup('twilio');
+    const other = new DeliveryExecutor(store as unknown as EventStore, lookups, new ProviderRegistry([provider]), {
+      maxAttempts: 3,
+      baseDelayMs: 1000,
+      maxDelayMs: 10_000,
+      jitter: 0,
+    });
+    await create();
+    // Both decide on the same revision before either appends (the race of two workers).
+    const append = store.append.bind(store);
+    let arrived = 0;
+    let release!: () => void;
+    const bothDecided = new Promise<void>((r) => (release = r));
+    store.append = async (...args: Parameters<typeof append>) => {
+      if (args[1][0]?.type === 'MessageDeliveryAttemptStarted') {
+        if (++arrived === 2) release();
+        await bothDecided;
+      }
+      return append(...args);
+    };
+    await Promise.all([executor.handle(env, messageId, { type: 'MessageCreated' }), other.handle(env, messageId, { type: 'MessageCreated' })]);
+    expect(arrived).toBe(2);
+    await settle();
+    expect(provider.calls).toHaveLength(1);
+    expect(store.types(stream).filter((t) => t === 'MessageDeliveryAttemptStarted')).toHaveLength(1);
   });
 
   it('on stop, abandons a call in flight unrecorded and starts nothing new', async () => {

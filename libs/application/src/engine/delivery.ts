@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RecipientRefT, RenderedContentT } from '@notify/contracts';
 import { DEFAULT_TIMEOUT_MS, DeliveryContent, DeliveryResult, ProviderRegistry, retryDelayFor, RetryPolicy } from '@notify/delivery';
 import {
@@ -146,8 +147,14 @@ export class DeliveryExecutor {
       const channel = await this.lookups.channelByKey(environment, created.channel.key);
       const checkAt = new Date(this.clock().getTime() + inFlightBoundMs(settingsOf(channel))).toISOString();
       try {
+        // The claim's ids are this claim's own: the store answers an append of ids it already
+        // holds as a replay of the first (idempotency), so derived ids would let a worker racing
+        // on the same MessageCreated "succeed" too and call the provider a second time. With
+        // ids of its own, the loser gets a revision conflict. A claim that landed but whose
+        // answer was lost is settled by its check timer, never by a second call.
+        const claim = randomUUID();
         const started = await handleCommand(this.store, streamId, messageDecider, { type: 'StartDeliveryAttempt', attempt, now: this.now(), checkAt }, meta, {
-          eventId: (_e, i) => engineId('attempt-start', messageId, attempt, i),
+          eventId: (_e, i) => engineId('attempt-start', messageId, attempt, claim, i),
           maxAttempts: 1,
         });
         if (started.events.length === 0) return;

@@ -104,9 +104,8 @@ export class RunExecutor {
         if (first?.type === 'WorkflowTriggered') this.remember(workflowRunId, first.data as WorkflowTriggeredData);
       }
     }
-    // The recipient read models must show what the runs' events say happened before them (one
-    // wait for the whole batch), and before the prefetch below: a recipient identified inline with
-    // the trigger would otherwise be remembered as missing for the whole batch.
+    // The recipient read models must show what the runs' events say happened before them; one
+    // wait for the whole batch, before anything is prefetched from them.
     const latest = [...histories.values()].flatMap((h) => (h.length ? [h[h.length - 1].position] : [])).sort().pop();
     if (latest) await this.deps.readModelsAt?.(latest);
     if (batch) {

@@ -39,17 +39,24 @@ export const MessageV1 = z
     tenant: z.string().nullable().optional(),
     status: z.enum(['queued', 'sent', 'delivered', 'delivery_attempted', 'undelivered', 'not_sent', 'bounced']),
     engagement_statuses: z.array(z.enum(['seen', 'read', 'interacted', 'link_clicked', 'archived'])),
-    source: z.object({ key: z.string(), version_id: z.string(), categories: z.array(z.string()) }).loose(),
+    source: z.object({ key: z.string(), version_id: z.string().nullable(), categories: z.array(z.string()), step_ref: z.string().optional() }).loose(),
+    channel: z.object({ id: z.string(), key: z.string(), type: z.string(), provider: z.string() }).loose().optional(),
+    actors: z.array(RecipientReference).optional(),
     data: z.record(z.string(), z.unknown()).nullable().optional(),
+    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
     inserted_at: timestamp,
     updated_at: timestamp,
     seen_at: timestamp.nullable().optional(),
     read_at: timestamp.nullable().optional(),
     interacted_at: timestamp.nullable().optional(),
     link_clicked_at: timestamp.nullable().optional(),
+    clicked_at: timestamp.nullable().optional(),
+    scheduled_at: timestamp.nullable().optional(),
     archived_at: timestamp.nullable().optional(),
   })
   .loose();
+
+export type MessageV1 = z.infer<typeof MessageV1>;
 
 /**
  * Value of every record on `<prefix>message-events.v1` (Knock's outbound MessageEvent shape).

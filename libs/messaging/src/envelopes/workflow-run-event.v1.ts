@@ -20,10 +20,13 @@ export const WorkflowRecipientRunV1 = z
     actor: RecipientReference.nullable().optional(),
     tenant: z.string().nullable().optional(),
     error_count: z.number().int().min(0).optional(),
+    trigger_source: z.object({ type: z.string(), cancellation_key: z.string().nullable().optional() }).loose().optional(),
     inserted_at: timestamp,
     updated_at: timestamp,
   })
   .loose();
+
+export type WorkflowRecipientRunV1 = z.infer<typeof WorkflowRecipientRunV1>;
 
 /**
  * Value of every record on `<prefix>workflow-run-events.v1`. Key:

@@ -60,7 +60,7 @@ describeKafka(`Kafka relay against the broker${testEnv.kafkaBrokers ? '' : ' (sk
       await admin.connect();
       const metadata = await admin.fetchTopicMetadata({ topics: Object.values(settings.topics) });
       await admin.disconnect();
-      expect(metadata.topics.map((t) => t.partitions.length)).toEqual([3, 3, 3]);
+      expect(metadata.topics.map((t) => t.partitions.length)).toEqual([3, 3, 3, 3]);
 
       const records = await readTopicToEnd(settings, settings.topics.events);
       expect(records).toHaveLength(stored.length);

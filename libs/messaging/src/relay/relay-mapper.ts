@@ -16,6 +16,8 @@ export interface RelayMapper {
   readonly name: string;
   /** Event types this mapper handles, or '*' for every event. */
   readonly eventTypes: readonly string[] | '*';
+  /** Called once per batch with the batch's events this mapper handles, before any map (to read what they need at once). */
+  prepare?(events: readonly RecordedEvent[]): Promise<void>;
   map(event: RecordedEvent, topics: KafkaTopics): readonly OutboundRecord[] | Promise<readonly OutboundRecord[]>;
 }
 
@@ -43,6 +45,11 @@ export class RelayMapperRegistry {
   /** Every record for these events, in log order (an event's records in mapper order). */
   async map(events: readonly RecordedEvent[], topics: KafkaTopics): Promise<OutboundRecord[]> {
     const records: OutboundRecord[] = [];
+    for (const mapper of this.mappers) {
+      if (!mapper.prepare) continue;
+      const handled = events.filter((e) => this.mappersFor(e.type).includes(mapper));
+      if (handled.length) await mapper.prepare(handled);
+    }
     for (const event of events) {
       for (const mapper of this.mappersFor(event.type)) records.push(...(await mapper.map(event, topics)));
     }

@@ -24,7 +24,7 @@ describe('committed Kafka JSON Schemas', () => {
   });
 
   it('covers every envelope and every registered event type', () => {
-    expect([...generated.keys()].filter((f) => f.startsWith('envelopes/'))).toEqual(['envelopes/domain-event.v1.json', 'envelopes/message-event.v1.json', 'envelopes/workflow-run-event.v1.json']);
+    expect([...generated.keys()].filter((f) => f.startsWith('envelopes/'))).toEqual(['envelopes/domain-event.v1.json', 'envelopes/message-event.v1.json', 'envelopes/workflow-run-event.v1.json', 'envelopes/run-work.v1.json']);
     expect(generated.has('events/UserIdentified.v1.json')).toBe(true);
   });
 

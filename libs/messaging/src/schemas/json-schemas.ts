@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DomainEventEnvelopeV1 } from '../envelopes/domain-event.v1';
 import { MessageEventEnvelopeV1 } from '../envelopes/message-event.v1';
 import { WorkflowRunEventEnvelopeV1 } from '../envelopes/workflow-run-event.v1';
+import { RunWorkV1 } from '../run-work/run-work.v1';
 
 /** Where the committed schemas live, relative to the repository root. */
 export const KAFKA_SCHEMA_DIR = 'docs/kafka/schemas';
@@ -35,6 +36,7 @@ export function kafkaJsonSchemas(): Map<string, Record<string, unknown>> {
     ['envelopes/domain-event.v1.json', jsonSchema(DomainEventEnvelopeV1)],
     ['envelopes/message-event.v1.json', jsonSchema(MessageEventEnvelopeV1)],
     ['envelopes/workflow-run-event.v1.json', jsonSchema(WorkflowRunEventEnvelopeV1)],
+    ['envelopes/run-work.v1.json', jsonSchema(RunWorkV1)],
   ]);
   const contracts = [...eventContracts.values()].sort((a, b) => a.type.localeCompare(b.type));
   for (const contract of contracts) files.set(`events/${contract.type}.v${contract.version}.json`, jsonSchema(contract.data, `${contract.type} v${contract.version}`));
