@@ -175,6 +175,8 @@ export async function fanout(subscribers: number): Promise<Figure[]> {
 export async function batching(triggers: number, recipients: number, windowSeconds: number): Promise<Figure[]> {
   const service = await startService('batch');
   try {
+    // The window must stay open while every trigger is sent, so that "one message per recipient"
+    // is what correct batching gives; the figure is how long until every activity is in a message.
     await defineWorkflow(service, 'bench-batch', [
       { type: 'batch', ref: 'batch_1', settings: { batch_window: { unit: 'seconds', value: windowSeconds } } },
       inAppStep(),
@@ -193,18 +195,31 @@ export async function batching(triggers: number, recipients: number, windowSecon
       if (res.status !== 200) throw new Error(String(res.status));
       await res.arrayBuffer();
     });
-    const done = await until(async () => (await visibleCount(service)) >= recipients && Date.now(), 300_000, 100);
+    const sendSeconds = (Date.now() - t0) / 1000;
+    const accepted = triggers - sent.errors;
+    const totals = async () => {
+      const { rows } = await service.sql.query<{ recipient_id: string; total_activities: number }>("SELECT recipient_id, total_activities FROM rm_messages WHERE workflow_key = 'bench-batch'");
+      return { rows, activities: rows.reduce((sum, r) => sum + r.total_activities, 0) };
+    };
+    const done = await until(async () => ((await totals()).activities >= accepted ? Date.now() : undefined), 300_000, 200);
     await new Promise((r) => setTimeout(r, 2000)); // anything extra would show up now
-    const { rows } = await service.sql.query<{ recipient_id: string; total_activities: number }>("SELECT recipient_id, total_activities FROM rm_messages WHERE workflow_key = 'bench-batch'");
+    const { rows, activities } = await totals();
     const perRecipient = new Set(rows.map((r) => r.recipient_id)).size;
-    const activities = rows.reduce((sum, r) => sum + r.total_activities, 0);
+    const scenario = `${triggers} triggers for ${recipients} recipients into a ${windowSeconds} s batch window`;
     return [
       {
-        scenario: `${triggers} triggers for ${recipients} recipients into a ${windowSeconds} s batch window`,
+        scenario,
         metric: 'messages (one per recipient expected)',
         value: rows.length,
         unit: 'messages',
-        note: `${perRecipient} recipients, ${activities} activities in total (${triggers - sent.errors} triggers accepted); all visible ${round(((done ?? Date.now()) - t0) / 1000, 1)} s after the first trigger`,
+        note: `${perRecipient} recipients, ${activities} activities in total of ${accepted} triggers accepted (sent in ${round(sendSeconds, 1)} s)`,
+      },
+      {
+        scenario,
+        metric: 'every activity in a message',
+        value: done ? round((done - t0) / 1000, 1) : 'not within 300',
+        unit: 's after the first trigger',
+        note: `includes the ${windowSeconds} s window`,
       },
     ];
   } finally {
