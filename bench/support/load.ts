@@ -11,19 +11,33 @@ export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 1
  * Calls `fire(i)` at a fixed rate for `seconds`, without waiting for earlier calls (an open
  * loop, as real traffic is). Resolves when every call has settled.
  */
-export async function atRate(rate: number, seconds: number, fire: (i: number) => Promise<void>): Promise<{ sent: number; errors: number; elapsedMs: number }> {
+export async function atRate(
+  rate: number,
+  seconds: number,
+  fire: (i: number) => Promise<void>,
+): Promise<{ sent: number; errors: number; elapsedMs: number; failures: string }> {
   const total = Math.round(rate * seconds);
   const started = performance.now();
   const pending: Promise<void>[] = [];
   let errors = 0;
+  const kinds = new Map<string, number>();
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    pending.push(fire(i).catch(() => void errors++));
+    pending.push(
+      fire(i).catch((error: unknown) => {
+        errors++;
+        const cause = (error as { cause?: { code?: string } }).cause?.code;
+        const kind = `${(error as Error).message}${cause ? ` (${cause})` : ''}`.slice(0, 80);
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }),
+    );
   }
   await Promise.all(pending);
-  return { sent: total, errors, elapsedMs: performance.now() - started };
+  // What failed, most frequent first: an HTTP status, or the client's error and its cause.
+  const failures = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}x ${k}`).join(', ');
+  return { sent: total, errors, elapsedMs: performance.now() - started, failures };
 }
 
 export async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 20): Promise<T | undefined> {
@@ -34,4 +48,29 @@ export async function until<T>(probe: () => Promise<T | undefined | false>, time
     if (Date.now() > deadline) return undefined;
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * Calls `fire(0..total-1)` from `concurrency` clients, each sending its next call when the last
+ * one answered (a closed loop: as fast as the service accepts, never more in flight).
+ */
+export async function closedLoop(total: number, concurrency: number, fire: (i: number) => Promise<void>): Promise<{ sent: number; errors: number; elapsedMs: number; failures: string }> {
+  const started = performance.now();
+  let next = 0;
+  let errors = 0;
+  const kinds = new Map<string, number>();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        await fire(i).catch((error: unknown) => {
+          errors++;
+          const kind = (error as Error).message.slice(0, 80);
+          kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+        });
+      }
+    }),
+  );
+  const failures = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}x ${k}`).join(', ');
+  return { sent: total, errors, elapsedMs: performance.now() - started, failures };
 }

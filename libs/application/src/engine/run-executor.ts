@@ -43,6 +43,9 @@ export interface RunPlan {
 
 /** Runs committed together in one transaction at most. */
 const RUNS_PER_APPEND = 100;
+/** A round that committed at least this many runs is worth another batched round for the rest. */
+const MIN_COMMITTED_FOR_ANOTHER_ROUND = 10;
+const MAX_ROUNDS = 64;
 
 /**
  * Drives one recipient run as far as it can go now: executes steps in order until the run
@@ -82,11 +85,12 @@ export class RunExecutor {
 
   /**
    * Executes many runs, committing their decisions together: a few transactions instead of one
-   * per run. Runs whose plans touch a stream already in the group (two runs of one recipient
-   * into one batch), and every run of a group whose append failed, are executed again one by
-   * one from fresh state. Ids are deterministic, so nothing is appended twice.
+   * per run. Runs whose plans touch a stream another plan of the round appends to (two runs of
+   * one recipient into one batch), and every run of a group whose append failed, are executed
+   * again from fresh state: in another batched round while rounds commit many runs, otherwise
+   * one by one. Ids are deterministic, so nothing is appended twice.
    */
-  async executeMany(runs: readonly { environment: string; runId: string }[], concurrency: number): Promise<void> {
+  async executeMany(runs: readonly { environment: string; runId: string }[], concurrency: number, round = 0): Promise<void> {
     const now = new Date();
     const batch = this.deps.lookups.forBatch?.();
     const lookups: EngineLookups = batch ?? this.deps.lookups;
@@ -131,30 +135,38 @@ export class RunExecutor {
     );
     const again: (typeof runs)[number][] = [];
     let group: typeof plans = [];
-    const streams = new Set<string>();
+    let committed = 0;
+    // Streams some plan of this round already appends to: a later plan touching one of them (two
+    // runs of one recipient adding to the same batch) was decided on stale state and goes again.
+    const touched = new Set<string>();
     const flush = async () => {
       if (group.length === 0) return;
       try {
         await this.deps.store.appendMany(group.flatMap((g) => g.plan.appends));
-        again.push(...group.filter((g) => g.plan.again).map((g) => g.run));
+        const unfinished = group.filter((g) => g.plan.again).map((g) => g.run);
+        again.push(...unfinished);
+        committed += group.length - unfinished.length;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError)) throw error;
         again.push(...group.map((g) => g.run));
       }
       group = [];
-      streams.clear();
     };
     for (const planned of plans) {
       if (planned.plan.appends.length === 0) continue;
-      if (planned.plan.appends.some((a) => streams.has(a.streamId))) {
+      if (planned.plan.appends.some((a) => touched.has(a.streamId))) {
         again.push(planned.run);
         continue;
       }
-      for (const a of planned.plan.appends) streams.add(a.streamId);
+      for (const a of planned.plan.appends) touched.add(a.streamId);
       group.push(planned);
       if (group.length >= RUNS_PER_APPEND) await flush();
     }
     await flush();
+    if (again.length === 0) return;
+    // Another batched round while rounds make real progress (many recipients, a few runs each);
+    // when they do not (one hot stream), one by one is cheaper than planning everything again.
+    if (committed >= MIN_COMMITTED_FOR_ANOTHER_ROUND && round < MAX_ROUNDS) return this.executeMany(again, concurrency, round + 1);
     for (const run of again) await this.execute(run.environment, run.runId);
   }
 
