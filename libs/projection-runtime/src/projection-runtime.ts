@@ -1,4 +1,5 @@
 import { LogPosition, LogReader, RecordedEvent, Sleeper, START, decodePosition } from '@notify/eventstore';
+import { followLog, FollowingLoop } from './follow-log';
 import { EventEmitter } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
 import { Projection, handles } from './projection';
@@ -163,43 +164,10 @@ export class ProjectionRuntime {
     return { applied: events.length, position: page.scannedTo, idle: false };
   }
 
-  private loop(projection: Projection): { stop: () => Promise<void>; lastError?: string } {
-    const sleeper = new Sleeper();
-    let stopped = false;
-    let hinted = false;
-    const unlisten = this.store.onAppended(() => {
-      hinted = true;
-      sleeper.wake();
-    });
-    const state: { stop: () => Promise<void>; lastError?: string } = { stop: async () => undefined };
-    const done = (async () => {
-      let backoff = 0;
-      while (!stopped) {
-        const woken = hinted;
-        hinted = false;
-        try {
-          const step = await this.step(projection);
-          state.lastError = undefined;
-          if (!step.idle) {
-            backoff = 0;
-            continue;
-          }
-          backoff = woken || backoff === 0 ? 5 : Math.min(backoff * 2, 1000);
-        } catch (error) {
-          state.lastError = (error as Error).message;
-          this.options.logger?.error({ projection: projection.name, err: error }, 'projection batch failed; retrying');
-          backoff = Math.min(Math.max(backoff * 2, 200), 10_000);
-        }
-        if (!hinted) await sleeper.sleep(backoff);
-      }
-    })();
-    state.stop = async () => {
-      stopped = true;
-      unlisten();
-      sleeper.wake();
-      await done;
-    };
-    return state;
+  private loop(projection: Projection): FollowingLoop {
+    return followLog(this.store, () => this.step(projection), (error) =>
+      this.options.logger?.error({ projection: projection.name, err: error }, 'projection batch failed; retrying'),
+    );
   }
 
   async status(): Promise<ProjectionStatus[]> {

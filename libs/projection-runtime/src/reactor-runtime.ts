@@ -1,4 +1,5 @@
-import { decodePosition, LogPosition, LogReader, RecordedEvent, Sleeper, START } from '@notify/eventstore';
+import { decodePosition, LogPosition, LogReader, RecordedEvent, START } from '@notify/eventstore';
+import { followLog, FollowingLoop } from './follow-log';
 import { DataSource } from 'typeorm';
 import { RuntimeLogger } from './projection-runtime';
 import { Reactor } from './reactor';
@@ -159,43 +160,10 @@ export class ReactorRuntime {
     }
   }
 
-  private loop(reactor: Reactor): { stop: () => Promise<void>; lastError?: string } {
-    const sleeper = new Sleeper();
-    let stopped = false;
-    let hinted = false;
-    const unlisten = this.store.onAppended(() => {
-      hinted = true;
-      sleeper.wake();
-    });
-    const state: { stop: () => Promise<void>; lastError?: string } = { stop: async () => undefined };
-    const done = (async () => {
-      let backoff = 0;
-      while (!stopped) {
-        const woken = hinted;
-        hinted = false;
-        try {
-          const step = await this.step(reactor);
-          state.lastError = undefined;
-          if (!step.idle) {
-            backoff = 0;
-            continue;
-          }
-          backoff = woken || backoff === 0 ? 5 : Math.min(backoff * 2, 1000);
-        } catch (error) {
-          state.lastError = (error as Error).message;
-          this.options.logger?.error({ reactor: reactor.name, err: error }, 'reactor batch failed; retrying');
-          backoff = Math.min(Math.max(backoff * 2, 200), 10_000);
-        }
-        if (!hinted) await sleeper.sleep(backoff);
-      }
-    })();
-    state.stop = async () => {
-      stopped = true;
-      unlisten();
-      sleeper.wake();
-      await done;
-    };
-    return state;
+  private loop(reactor: Reactor): FollowingLoop {
+    return followLog(this.store, () => this.step(reactor), (error) =>
+      this.options.logger?.error({ reactor: reactor.name, err: error }, 'reactor batch failed; retrying'),
+    );
   }
 
   async lag(name: string): Promise<ReactorLag | undefined> {
