@@ -19,25 +19,15 @@ export async function atRate(
   const total = Math.round(rate * seconds);
   const started = performance.now();
   const pending: Promise<void>[] = [];
-  let errors = 0;
-  const kinds = new Map<string, number>();
+  const failures = new Failures();
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    pending.push(
-      fire(i).catch((error: unknown) => {
-        errors++;
-        const cause = (error as { cause?: { code?: string } }).cause?.code;
-        const kind = `${(error as Error).message}${cause ? ` (${cause})` : ''}`.slice(0, 80);
-        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-      }),
-    );
+    pending.push(fire(i).catch((error: unknown) => failures.add(error)));
   }
   await Promise.all(pending);
-  // What failed, most frequent first: an HTTP status, or the client's error and its cause.
-  const failures = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}x ${k}`).join(', ');
-  return { sent: total, errors, elapsedMs: performance.now() - started, failures };
+  return { sent: total, errors: failures.count, elapsedMs: performance.now() - started, failures: failures.summary() };
 }
 
 export async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 20): Promise<T | undefined> {
@@ -57,20 +47,29 @@ export async function until<T>(probe: () => Promise<T | undefined | false>, time
 export async function closedLoop(total: number, concurrency: number, fire: (i: number) => Promise<void>): Promise<{ sent: number; errors: number; elapsedMs: number; failures: string }> {
   const started = performance.now();
   let next = 0;
-  let errors = 0;
-  const kinds = new Map<string, number>();
+  const failures = new Failures();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        await fire(i).catch((error: unknown) => {
-          errors++;
-          const kind = (error as Error).message.slice(0, 80);
-          kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-        });
-      }
+      while (next < total) await fire(next++).catch((error: unknown) => failures.add(error));
     }),
   );
-  const failures = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}x ${k}`).join(', ');
-  return { sent: total, errors, elapsedMs: performance.now() - started, failures };
+  return { sent: total, errors: failures.count, elapsedMs: performance.now() - started, failures: failures.summary() };
+}
+
+/** Failed calls by kind: an HTTP status, or the client's error and its cause (ECONNRESET, ...). */
+class Failures {
+  count = 0;
+  private readonly kinds = new Map<string, number>();
+
+  add(error: unknown): void {
+    this.count++;
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    const kind = `${(error as Error).message}${cause ? ` (${cause})` : ''}`.slice(0, 80);
+    this.kinds.set(kind, (this.kinds.get(kind) ?? 0) + 1);
+  }
+
+  /** Most frequent first. */
+  summary(): string {
+    return [...this.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}x ${k}`).join(', ');
+  }
 }
