@@ -65,5 +65,34 @@ for (const backend of databaseBackends()) {
         await reader.stop();
       }
     });
+
+    it('lets go of the events once no reader has asked for them for two periods, and stays correct', async () => {
+      const reader = new SharedLogReader(store, { maxEvents: 1000, retainMs: 100 });
+      const unlisten = reader.onAppended(() => undefined);
+      try {
+        const start = await store.headPosition();
+        await reader.readAll({ after: start, maxCount: 1 }); // the reader's window starts here
+        let last = '';
+        for (let i = 0; i < 20; i++) last = (await store.append(`keep-${randomUUID()}`, [{ id: randomUUID(), type: 'Kept', data: { i }, metadata: meta }])).position;
+        // A reader still at `start` keeps the window from there.
+        await until(async () => (await reader.readAll({ after: start, maxCount: 1000 })).scannedTo >= last && reader.buffered >= 20);
+        // Caught up: only reads after `last` for a while, so everything up to it is let go.
+        await until(async () => {
+          await reader.readAll({ after: last, maxCount: 1000 });
+          return reader.buffered === 0;
+        });
+        // A reader that comes back from `start` is answered by the store, in full.
+        const again = await reader.readAll({ after: start, maxCount: 1000 });
+        expect(again.events.map((e) => e.id)).toEqual((await store.readAll({ after: start, maxCount: 1000 })).events.map((e) => e.id));
+        expect(again.events).toHaveLength(20);
+        // New events after the release are served again.
+        const next = (await store.append(`keep-${randomUUID()}`, [{ id: randomUUID(), type: 'Kept', data: { i: 20 }, metadata: meta }])).position;
+        await until(async () => (await reader.readAll({ after: last, maxCount: 1000 })).events.some((e) => e.position === next));
+        expect(reader.buffered).toBeGreaterThanOrEqual(1);
+      } finally {
+        unlisten();
+        await reader.stop();
+      }
+    });
   });
 }

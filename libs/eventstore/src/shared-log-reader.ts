@@ -21,6 +21,12 @@ function matches(event: RecordedEvent, filter?: LogFilter): boolean {
  * poll the database on its own after each append; instead this reads each new stretch of the
  * log once, keeps the most recent events in memory, and serves filtered reads from there.
  * A reader further behind than the window reads the store directly, exactly as before.
+ *
+ * The window holds only what readers still ask for: events at or below the lowest position a
+ * reader read after in the last two `retainMs` periods are let go (at most `maxEvents` in any
+ * case). Caught-up readers therefore leave it nearly empty, which keeps the process's live heap
+ * small: a window of tens of thousands of events made every major GC of the api's heap long
+ * enough to stall requests for hundreds of milliseconds (BENCHMARKS.md, feed reads).
  */
 export class SharedLogReader implements LogReader {
   private buffer: RecordedEvent[] = [];
@@ -34,11 +40,18 @@ export class SharedLogReader implements LogReader {
   private hinted = false;
   private loop?: Promise<void>;
   private unlisten?: () => void;
+  /** Lowest `after` of in-window reads in this period and the one before it. */
+  private lowWater: { current?: LogPosition; previous?: LogPosition; since: number } = { since: Date.now() };
 
   constructor(
     private readonly store: EventStore,
-    private readonly options: { maxEvents?: number; pageSize?: number } = {},
+    private readonly options: { maxEvents?: number; pageSize?: number; retainMs?: number } = {},
   ) {}
+
+  /** How many events the window holds now. */
+  get buffered(): number {
+    return this.buffer.length;
+  }
 
   /** Starts tailing on first use, so a process that never reads the log (the api) never polls. */
   private ensureStarted(): Promise<void> {
@@ -69,15 +82,13 @@ export class SharedLogReader implements LogReader {
     while (!this.stopped) {
       const woken = this.hinted;
       this.hinted = false;
+      this.release(maxEvents);
       try {
         const page = await this.store.readAll({ after: this.head, maxCount: pageSize });
         if (page.events.length || page.scannedTo > this.head!) {
           this.buffer.push(...page.events);
           this.head = page.scannedTo;
-          if (this.buffer.length > maxEvents) {
-            const dropped = this.buffer.splice(0, this.buffer.length - Math.floor(maxEvents / 2));
-            this.windowStart = dropped[dropped.length - 1].position;
-          }
+          this.release(maxEvents);
           this.advanced.notify();
           backoff = 0;
           continue;
@@ -91,21 +102,44 @@ export class SharedLogReader implements LogReader {
     }
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
-    await this.ensureStarted();
-    const after = options.after ?? '';
-    if (after < this.windowStart! || after > this.head!) return this.store.readAll(options);
-    const maxCount = options.maxCount ?? 1000;
-    const events: RecordedEvent[] = [];
-    // First buffered event after `after` (positions are increasing).
+  /**
+   * Lets go of the events no recent reader needs any more, and of the oldest beyond `maxEvents`.
+   * The buffer is replaced, never spliced: an array of dropped events held by a suspended
+   * function would keep them alive.
+   */
+  private release(maxEvents: number): void {
+    const retainMs = this.options.retainMs ?? 2000;
+    if (Date.now() - this.lowWater.since >= retainMs) this.lowWater = { previous: this.lowWater.current, since: Date.now() };
+    const { current, previous } = this.lowWater;
+    const needed = current === undefined ? previous : previous === undefined || current < previous ? current : previous;
+    let keepFrom = Math.max(0, this.buffer.length - maxEvents);
+    const firstNeeded = needed === undefined ? this.buffer.length : this.firstAfter(needed);
+    keepFrom = Math.max(keepFrom, firstNeeded);
+    if (keepFrom === 0) return;
+    this.windowStart = this.buffer[keepFrom - 1].position;
+    this.buffer = this.buffer.slice(keepFrom);
+  }
+
+  /** Index of the first buffered event after `position` (positions are increasing). */
+  private firstAfter(position: LogPosition): number {
     let lo = 0;
     let hi = this.buffer.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.buffer[mid].position <= after) lo = mid + 1;
+      if (this.buffer[mid].position <= position) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < this.buffer.length; i++) {
+    return lo;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
+    await this.ensureStarted();
+    const after = options.after ?? '';
+    if (after < this.windowStart! || after > this.head!) return this.store.readAll(options);
+    if (this.lowWater.current === undefined || after < this.lowWater.current) this.lowWater.current = after;
+    const maxCount = options.maxCount ?? 1000;
+    const events: RecordedEvent[] = [];
+    for (let i = this.firstAfter(after); i < this.buffer.length; i++) {
       const event = this.buffer[i];
       if (!matches(event, options.filter)) continue;
       events.push(event);
