@@ -69,16 +69,29 @@ interface CachedPage {
   pageInfo: PageInfoT;
   /** Counted from the messages (filters the counters cannot answer); undefined: from the counters. */
   meta?: FeedMetaT;
+  /** The page's actors (and the reader) as references, and the user ids among them. */
+  refs: (RecipientRefT | null)[];
+  userIds: string[];
+  /** Whether every actor is a user (so the version check can read their profiles too). */
+  onlyUsers: boolean;
+  /** The entries as JSON, for the user profiles (as text) they were resolved with. */
+  serialized?: Serialized;
+}
+
+interface Serialized {
+  users: string;
+  entries: string;
+  pageInfo: string;
 }
 
 interface FeedState {
   known: boolean;
   version: string;
   meta: FeedMetaT;
-  /** The users asked for alongside. */
-  users: UserRow[];
-  /** The environment's public variables (secret ones never reach a feed). */
-  vars: Record<string, unknown>;
+  /** The users asked for alongside, as JSON text (compared as is with what a cached page used). */
+  users: string;
+  /** The environment's public variables as JSON text (secret ones never reach a feed). */
+  vars: string;
 }
 
 const byStatus = (q: FeedQueryT, total: number, unread: number, unseen: number): FeedMetaT => {
@@ -135,37 +148,57 @@ export class FeedQueries {
 
   /** The feed; a user the service does not know has an empty one. */
   async read(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedPage> {
+    return JSON.parse(await this.readJson(environment, userId, channelId, q)) as FeedPage;
+  }
+
+  /**
+   * The feed as the JSON text of the response. A read the cache answers splices text: the page's
+   * entries as serialized for the same actor profiles, the counts, and the variables as the
+   * database printed them. Building and serializing 50 entries on every read allocated enough to
+   * bring a major GC every few seconds under load, each one stalling the process for up to a few
+   * hundred milliseconds (BENCHMARKS.md, feed reads). Text rather than a Buffer: a new buffer per
+   * read is memory outside the JS heap, whose growth brings major GCs just the same.
+   */
+  async readJson(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<string> {
     const base = baseFilter(userId, channelId, q);
     const { exclude: _e, ...shape } = q;
     const key = JSON.stringify([environment, userId, channelId, shape]);
-    const refsOf = (p: CachedPage): (RecipientRefT | null)[] => [
-      ...p.entries.flatMap((e) => [...e.actors, ...(e.activities ?? []).map((a) => a.actor)]),
-      { type: 'user', id: userId },
-    ];
     // The cached page's actors (users) are read with the version check: one statement when it holds.
     const cached = this.cache.get(key);
-    const cachedRefs = cached ? refsOf(cached) : [];
-    const onlyUsers = cachedRefs.every((r) => r?.type !== 'object');
-    const state = await this.state(environment, userId, channelId, q, onlyUsers ? [...new Set(cachedRefs.flatMap((r) => (r?.type === 'user' ? [r.id] : [])))] : []);
+    const state = await this.state(environment, userId, channelId, q, cached?.onlyUsers ? cached.userIds : []);
     if (!state.known) {
       const meta: FeedMetaT = { __typename: 'FeedMetadata', total_count: 0, unread_count: 0, unseen_count: 0 };
-      return { entries: [], meta, page_info: { __typename: 'PageInfo', after: null, before: null, page_size: q.page_size }, vars: state.vars };
+      const pageInfo: PageInfoT = { __typename: 'PageInfo', after: null, before: null, page_size: q.page_size };
+      return `{"entries":[],"meta":${JSON.stringify(meta)},"page_info":${JSON.stringify(pageInfo)},"vars":${state.vars}}`;
     }
     let page = cached;
-    let recipient = cached && onlyUsers ? usersResolver(state.users) : cached ? await this.recipients.resolve(environment, cachedRefs) : undefined;
-    if (!page || page.version !== state.version) {
+    let resolve: ((ref: RecipientRefT | null) => Record<string, unknown> | null) | undefined;
+    let users: string | undefined;
+    if (page && page.version === state.version) {
+      if (page.onlyUsers) {
+        if (page.serialized?.users === state.users) return this.answer(page, page.serialized, state);
+        users = state.users;
+        resolve = usersResolver(JSON.parse(state.users) as UserRow[]);
+      } else resolve = await this.recipients.resolve(environment, page.refs);
+    } else {
       page = await this.load(environment, userId, q, base, state.version);
       this.remember(key, page);
-      recipient = await this.recipients.resolve(environment, refsOf(page));
+      resolve = await this.recipients.resolve(environment, page.refs);
     }
-    const resolve = recipient!;
     const self = resolve({ type: 'user', id: userId });
     const entries = page.entries.map((e): FeedEntryT => {
       const entry: FeedEntryT = { ...e.fields, actors: e.actors.map((a) => resolve(a)!) };
       if (e.activities) entry.activities = e.activities.map(({ actor, ...a }) => ({ ...a, actor: resolve(actor), recipient: self }));
       return entry;
     });
-    return { entries, meta: page.meta ?? state.meta, page_info: { ...page.pageInfo }, vars: state.vars };
+    const serialized: Serialized = { users: users ?? '', entries: JSON.stringify(entries), pageInfo: JSON.stringify(page.pageInfo) };
+    // Kept only when resolved from the profiles the version check reads, so the next check can tell.
+    if (users !== undefined) page.serialized = serialized;
+    return this.answer(page, serialized, state);
+  }
+
+  private answer(page: CachedPage, serialized: Serialized, state: FeedState): string {
+    return `{"entries":${serialized.entries},"meta":${JSON.stringify(page.meta ?? state.meta)},"page_info":${serialized.pageInfo},"vars":${state.vars}}`;
   }
 
   private remember(key: string, page: CachedPage): void {
@@ -176,6 +209,14 @@ export class FeedQueries {
   }
 
   private async load(environment: string, userId: string, q: FeedQueryT, base: MessageFilter, version: string): Promise<CachedPage> {
+    const page = await this.loadEntries(environment, q, base, version);
+    const refs: (RecipientRefT | null)[] = [...page.entries.flatMap((e) => [...e.actors, ...(e.activities ?? []).map((a) => a.actor)]), { type: 'user', id: userId }];
+    const onlyUsers = refs.every((r) => r?.type !== 'object');
+    const userIds = [...new Set(refs.flatMap((r) => (r?.type === 'user' ? [r.id] : [])))];
+    return { ...page, refs, userIds, onlyUsers };
+  }
+
+  private async loadEntries(environment: string, q: FeedQueryT, base: MessageFilter, version: string): Promise<Pick<CachedPage, 'version' | 'entries' | 'pageInfo' | 'meta'>> {
     const { where, params } = messageWhere(environment, { ...base, engagement: STATUS_FILTER[q.status] });
     const [{ rows, pageInfo }, meta] = await Promise.all([
       keysetPage<MessageRow & { cursor_at: string }>(this.db, {
@@ -214,12 +255,12 @@ export class FeedQueries {
         : q.archived === 'only'
           ? ['c.archived_total', 'c.archived_unread', 'c.archived_unseen']
           : ['c.total + c.archived_total', 'c.unread + c.archived_unread', 'c.unseen + c.archived_unseen'];
-    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string; users: UserRow[]; vars: Record<string, unknown> }[]>(
+    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string; users: string; vars: string }[]>(
       `SELECT EXISTS (SELECT 1 FROM rm_users u WHERE u.environment = $1 AND u.id = $2) AS known, coalesce(sum(c.version), 0)::text AS version,
          (SELECT coalesce(jsonb_object_agg(v.key, coalesce(v.environment_values -> $1, v.value)), '{}') FROM rm_variables v
-          WHERE v.type <> 'secret' AND jsonb_typeof(coalesce(v.environment_values -> $1, v.value, 'null'::jsonb)) <> 'object') AS vars,
-         (SELECT coalesce(jsonb_agg(jsonb_build_object('id', u.id, 'properties', u.properties, 'updated_at', u.updated_at)), '[]') FROM rm_users u
-          WHERE u.environment = $1 AND u.id = ANY($4::text[])) AS users,
+          WHERE v.type <> 'secret' AND jsonb_typeof(coalesce(v.environment_values -> $1, v.value, 'null'::jsonb)) <> 'object')::text AS vars,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('id', u.id, 'properties', u.properties, 'updated_at', u.updated_at) ORDER BY u.id), '[]') FROM rm_users u
+          WHERE u.environment = $1 AND u.id = ANY($4::text[]))::text AS users,
          coalesce(sum(${cols[0]}) FILTER (WHERE ${tenant}), 0) AS total, coalesce(sum(${cols[1]}) FILTER (WHERE ${tenant}), 0) AS unread,
          coalesce(sum(${cols[2]}) FILTER (WHERE ${tenant}), 0) AS unseen
        FROM rm_feed_counts c WHERE c.environment = $1 AND c.user_id = $2 AND c.channel_id = $3`,

@@ -1,8 +1,9 @@
 import { Query } from '@nestjs/cqrs';
-import { FeedQueryT, FeedResponseT } from '@notify/contracts';
+import { FeedQueryT } from '@notify/contracts';
 import { RequestContext } from '@notify/http';
 
-export class GetFeedQuery extends Query<Partial<FeedResponseT>> {
+/** Answers the JSON text of a FeedResponse (less the `exclude`d fields). */
+export class GetFeedQuery extends Query<string> {
   constructor(
     readonly ctx: RequestContext,
     readonly userId: string,
