@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpModule } from '@notify/http';
 import { ChannelsModule } from './channels/channels.module';
@@ -12,7 +11,6 @@ import { HealthController } from './system/health.controller';
 import { MetricsController } from './system/metrics.controller';
 import { OpenApiController } from './system/openapi.controller';
 import { StreamStatus } from './system/stream-status';
-import { IdempotencyInterceptor, idempotencyProviders } from './shared/idempotency.interceptor';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
@@ -29,7 +27,7 @@ export class ApiModule {
       module: ApiModule,
       imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule, MessagesModule, FeedsModule, EnvironmentsModule, RealtimeModule],
       controllers: [HealthController, MetricsController, OpenApiController],
-      providers: [BootstrapService, StreamStatus, ...idempotencyProviders, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
+      providers: [BootstrapService, StreamStatus],
     };
   }
 }

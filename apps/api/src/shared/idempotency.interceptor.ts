@@ -14,7 +14,9 @@ export const IDEMPOTENCY_GATE = Symbol('IDEMPOTENCY_GATE');
 const accepts = (schema: RouteContract['params'], value: unknown) => !schema || schema.safeParse(value ?? {}).success;
 
 /**
- * `Idempotency-Key` for every route whose contract says `idempotent: true` (ADR 0093). Input the
+ * `Idempotency-Key` for every route whose contract says `idempotent: true` (ADR 0093), applied to
+ * those routes only (`@UseInterceptors`): an interceptor on every route costs every request an
+ * observable chain and async-context wrappers (idempotent-routes.spec.ts keeps the two in step). Input the
  * contract refuses goes straight to the handler (which answers 422) so nothing is recorded for
  * it; otherwise the request runs through the IdempotencyGate and a replay answers the stored
  * response with `idempotent-replayed: true` and `original-x-request-id`.

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { idempotencyProviders } from '../shared/idempotency.interceptor';
 import { CancelWorkflowController } from './cancel-workflow/cancel-workflow.controller';
 import { CancelWorkflowHandler } from './cancel-workflow/cancel-workflow.handler';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
@@ -7,6 +8,6 @@ import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.hand
 /** Triggering workflows (and, as they arrive, cancelling them and listing their runs). */
 @Module({
   controllers: [TriggerWorkflowController, CancelWorkflowController],
-  providers: [TriggerWorkflowHandler, CancelWorkflowHandler],
+  providers: [TriggerWorkflowHandler, CancelWorkflowHandler, ...idempotencyProviders],
 })
 export class WorkflowsModule {}
