@@ -74,8 +74,10 @@ export function spawnListening(entry: string, env: Record<string, string>): Prom
 /** Starts a built entry point and resolves once it answers /healthz on the given port. */
 export async function spawnReady(entry: string, port: number, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service (open it in Chrome DevTools).
+  // BENCH_NODE_ARGS adds node options to the service's command line (e.g. --trace-gc).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const child = spawn(process.execPath, [...profile, path.join(root, entry)], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...extra, path.join(root, entry)], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const url = `http://127.0.0.1:${port}`;
