@@ -56,7 +56,18 @@ describe('messages: link tracking, retention, batch deduplication', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { LINK_TRACKING_ENABLED: 'true', PUBLIC_URL: 'https://links.notify.test', RATE_LIMIT_ENABLED: 'true', MESSAGE_RETENTION_DAYS: '30' } });
     knock = t.knock();
-    await putWorkflow(t, 'tracked', [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Read [the docs](https://docs.example/page?x=1&y=2) or mail [us](mailto:hi@example.com)' } }]);
+    await putWorkflow(t, 'tracked', [
+      {
+        type: 'channel',
+        ref: 'feed',
+        channel_key: 'in-app',
+        template: {
+          markdown_body: 'Read [the docs](https://docs.example/page?x=1&y=2) or mail [us](mailto:hi@example.com)',
+          action_url: 'https://app.example/open?who={{ recipient.id }}',
+          action_buttons: [{ label: 'Go', action: 'https://app.example/go' }, { label: 'Stay', action: '/inbox' }],
+        },
+      },
+    ]);
     await knock.users.update('ada', { name: 'Ada' });
     await knock.users.update('old-timer', {});
   });
@@ -82,6 +93,17 @@ describe('messages: link tracking, retention, batch deduplication', () => {
     expect(message.engagement_statuses).toEqual(['seen', 'read', 'link_clicked']);
     const events = (await knock.messages.listEvents(row.id)).items;
     expect(events[0]).toMatchObject({ type: 'message.link_clicked', data: expect.objectContaining({ url: 'https://docs.example/page?x=1&y=2' }) });
+
+    // The action URL and absolute button actions are tracked links too; a relative action is left alone.
+    const tracked = (url: string) => url.startsWith('https://links.notify.test/v1/links/');
+    expect(tracked(row.content.action_url)).toBe(true);
+    expect(row.content.blocks[1].buttons.map((b: { action: string }) => (tracked(b.action) ? 'tracked' : b.action))).toEqual(['tracked', '/inbox']);
+    const open = await fetch(`${t.url}${new URL(row.content.action_url).pathname}`, { redirect: 'manual' });
+    expect(open.headers.get('location')).toBe('https://app.example/open?who=ada');
+    const go = await fetch(`${t.url}${new URL(row.content.blocks[1].buttons[0].action).pathname}`, { redirect: 'manual' });
+    expect(go.headers.get('location')).toBe('https://app.example/go');
+    const clicked = async () => (await knock.messages.listEvents(row.id)).items.filter((e) => e.type === 'message.link_clicked').map((e) => (e.data as { url: string }).url);
+    expect((await eventually(async () => ((await clicked()).length === 3 ? clicked() : undefined), 10_000, 'three clicks'))!.sort()).toEqual(['https://app.example/go', 'https://app.example/open?who=ada', 'https://docs.example/page?x=1&y=2']);
 
     const token = path.split('/').pop()!;
     const [payload, signature] = token.split('.');

@@ -57,11 +57,35 @@ export function rewriteHrefs(html: string, link: (url: string) => string): strin
 
 const decodeEntities = (url: string) => url.replace(/&amp;/g, '&');
 
-/** The content with its links tracked: email HTML bodies and the rendered HTML of in-app blocks. */
+/** A URL in plain text, up to whitespace or a bracket; punctuation that ends a sentence is not part of it. */
+const TEXT_URL = /\bhttps?:\/\/[^\s<>"'()[\]{}]+/gi;
+const TRAILING = /[.,;:!?]+$/;
+
+/** Rewrites the absolute http(s) URLs of a plain-text body. */
+export function rewriteTextUrls(text: string, link: (url: string) => string): string {
+  return text.replace(TEXT_URL, (found) => {
+    const tail = TRAILING.exec(found)?.[0] ?? '';
+    return `${link(found.slice(0, found.length - tail.length))}${tail}`;
+  });
+}
+
+const ABSOLUTE = /^https?:\/\//i;
+const trackUrl = (url: string | null | undefined, link: (url: string) => string) => (url && ABSOLUTE.test(url) ? link(url) : url);
+
+/**
+ * The content with its links tracked: email HTML anchors and the URLs of the text body; in-app
+ * blocks' rendered HTML, button actions and `action_url` when they are absolute http(s) URLs.
+ */
 export function trackContentLinks(content: RenderedContentT, link: (url: string) => string): RenderedContentT {
-  if (content.channel_type === 'email') return { ...content, html_body: rewriteHrefs(content.html_body, link) };
+  if (content.channel_type === 'email') return { ...content, html_body: rewriteHrefs(content.html_body, link), text_body: content.text_body && rewriteTextUrls(content.text_body, link) };
   if (content.channel_type === 'in_app_feed') {
-    return { ...content, blocks: content.blocks.map((b) => ('rendered' in b ? { ...b, rendered: rewriteHrefs(b.rendered, link) } : b)) };
+    return {
+      ...content,
+      action_url: trackUrl(content.action_url, link),
+      blocks: content.blocks.map((b) =>
+        'rendered' in b ? { ...b, rendered: rewriteHrefs(b.rendered, link) } : { ...b, buttons: b.buttons.map((button) => ({ ...button, action: trackUrl(button.action, link)! })) },
+      ),
+    };
   }
   return content;
 }
