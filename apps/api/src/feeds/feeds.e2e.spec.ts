@@ -48,6 +48,35 @@ describe('feeds', () => {
   });
   afterAll(async () => t?.close());
 
+  it('renders entries again in the asked locale, from the template the run was triggered with', async () => {
+    const translation = (locale: string, content: Record<string, string>) =>
+      t.http('PUT', `/v1/translations/${locale}?environment=development`, { key: t.serviceToken, body: { translation: { format: 'json', content: JSON.stringify(content) } } });
+    expect((await translation('en', { greet: 'Hello' })).status).toBe(200);
+    expect((await translation('fr', { greet: 'Bonjour' })).status).toBe(200);
+    await putWorkflow(t, 'feed-i18n', [step('{{ "greet" | t }} {{ recipient.name }}, [n{{ data.n }}](https://example.com/{{ data.n }})')]);
+    await knock.users.update('erin', { name: 'Erin', locale: 'en' });
+    const { workflow_run_id } = await knock.workflows.trigger('feed-i18n', { recipients: ['erin'], data: { n: 7 } } as never);
+    const { id } = await messageOfRun(workflow_run_id);
+    const body = async (query = '') => (await feed('erin', query)).entries.find((e: { id: string }) => e.id === id).blocks[0] as { content: string; rendered: string };
+
+    const english = await body();
+    expect(english.content).toBe('Hello Erin, [n7](https://example.com/7)');
+    const french = await body('locale=fr');
+    expect(french.content).toBe('Bonjour Erin, [n7](https://example.com/7)');
+    expect(french.rendered).toBe(english.rendered.replace('Hello', 'Bonjour'));
+    // A later version of the workflow does not change what the message was.
+    await putWorkflow(t, 'feed-i18n', [step('CHANGED {{ "greet" | t }}')]);
+    expect((await body('locale=fr-CA')).content).toBe('Bonjour Erin, [n7](https://example.com/7)');
+    // Without locale: as rendered at creation; the stored message is untouched.
+    expect((await body()).content).toBe('Hello Erin, [n7](https://example.com/7)');
+    expect((await t.sql('SELECT content FROM rm_messages WHERE id = $1', [id]))[0].content.blocks[0].content).toBe('Hello Erin, [n7](https://example.com/7)');
+    // Counts, pagination and the rest of the answer are the same in any locale.
+    const [plain, localized] = [await feed('erin'), await feed('erin', 'locale=fr')];
+    expect(localized.meta).toEqual(plain.meta);
+    expect(localized.page_info).toEqual(plain.page_info);
+    expect({ ...localized.entries[0], blocks: undefined }).toEqual({ ...plain.entries[0], blocks: undefined });
+  });
+
   it('answers entries newest first with cursors, rendered blocks, activities, actors, data without attachments, exact meta and public vars', async () => {
     const body = await feed('carol');
     expect(body.entries.map((e: { id: string }) => e.id)).toEqual([...carol].reverse());

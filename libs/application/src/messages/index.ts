@@ -1,2 +1,3 @@
 export * from './engagement';
 export * from './link-tracking';
+export * from './feed-localizer';
