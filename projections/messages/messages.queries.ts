@@ -7,6 +7,10 @@ export interface MessageRow extends Record<string, unknown> {
   id: string;
   channel_id: string;
   channel_type: string;
+  channel_key: string;
+  provider: string;
+  /** Name and times from the channels read model (null once the channel is gone). */
+  channel: { name: string; created_at: string; updated_at: string } | null;
   recipient_type: 'user' | 'object';
   recipient_id: string;
   recipient_collection: string | null;
@@ -35,7 +39,9 @@ export interface MessageRow extends Record<string, unknown> {
 }
 
 export const MESSAGE_COLUMNS =
-  'm.id, m.channel_id, m.channel_type, m.recipient_type, m.recipient_id, m.recipient_collection, m.workflow_key, m.workflow_categories, m.workflow_version, ' +
+  'm.id, m.channel_id, m.channel_type, m.channel_key, m.provider, ' +
+  "(SELECT jsonb_build_object('name', c.name, 'created_at', c.created_at, 'updated_at', c.updated_at) FROM rm_channels c WHERE c.id = m.channel_id) AS channel, " +
+  'm.recipient_type, m.recipient_id, m.recipient_collection, m.workflow_key, m.workflow_categories, m.workflow_version, ' +
   'm.workflow_run_id, m.run_id, m.step_ref, m.tenant, m.status, m.seen_at, m.read_at, m.archived_at, m.interacted_at, m.link_clicked_at, m.data, m.content, ' +
   'm.actors, m.total_activities, m.total_actors, m.recipient_snapshot, m.metadata, m.inserted_at, m.updated_at';
 
@@ -66,6 +72,15 @@ export function toMessage(row: MessageRow): MessageT {
     __typename: 'Message',
     id: row.id,
     channel_id: row.channel_id,
+    channel: {
+      id: row.channel_id,
+      key: row.channel_key,
+      name: row.channel?.name ?? null,
+      type: row.channel_type,
+      provider: row.provider,
+      created_at: row.channel ? iso(new Date(row.channel.created_at)) : null,
+      updated_at: row.channel ? iso(new Date(row.channel.updated_at)) : null,
+    },
     recipient: referenceOf(recipientOf(row)),
     actors: row.actors.map(referenceOf),
     workflow: row.workflow_key,

@@ -77,6 +77,7 @@ describe('messages', () => {
     expect(message).toMatchObject({
       __typename: 'Message',
       channel_id: channelId,
+      channel: { id: channelId, key: 'in-app', name: expect.any(String), type: 'in_app_feed', provider: expect.any(String), created_at: expect.any(String), updated_at: expect.any(String) },
       recipient: 'ada',
       workflow: 'msg-alert',
       tenant: 'acme',

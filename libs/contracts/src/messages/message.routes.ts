@@ -70,11 +70,17 @@ export const NotificationSource = z
   })
   .meta({ id: 'NotificationSource' });
 
+/** The channel a message went over, as the message listings show it. */
+export const MessageChannelSummary = z
+  .object({ id: z.uuid(), key: z.string().nullable(), name: z.string().nullable(), type: z.string(), provider: z.string(), created_at: z.string().nullable(), updated_at: z.string().nullable() })
+  .meta({ id: 'MessageChannelSummary' });
+
 export const Message = z
   .object({
     __typename: z.literal('Message'),
     id: z.string(),
     channel_id: z.uuid(),
+    channel: MessageChannelSummary,
     recipient: RecipientReference,
     actors: z.array(RecipientReference),
     workflow: z.string(),
