@@ -67,7 +67,7 @@ for (const backend of databaseBackends()) {
     });
 
     it('lets go of the events once no reader has asked for them for two periods, and stays correct', async () => {
-      const reader = new SharedLogReader(store, { maxEvents: 1000, retainMs: 100 });
+      const reader = new SharedLogReader(store, { maxEvents: 1000, retainMs: 100, keepRecent: 5 });
       const unlisten = reader.onAppended(() => undefined);
       try {
         const start = await store.headPosition();
@@ -76,19 +76,22 @@ for (const backend of databaseBackends()) {
         for (let i = 0; i < 20; i++) last = (await store.append(`keep-${randomUUID()}`, [{ id: randomUUID(), type: 'Kept', data: { i }, metadata: meta }])).position;
         // A reader still at `start` keeps the window from there.
         await until(async () => (await reader.readAll({ after: start, maxCount: 1000 })).scannedTo >= last && reader.buffered >= 20);
-        // Caught up: only reads after `last` for a while, so everything up to it is let go.
+        // Caught up: only reads after `last` for a while, so everything up to it is let go but the newest five.
         await until(async () => {
           await reader.readAll({ after: last, maxCount: 1000 });
-          return reader.buffered === 0;
+          return reader.buffered === 5;
         });
-        // A reader that comes back from `start` is answered by the store, in full.
+        await new Promise((r) => setTimeout(r, 300));
+        expect(reader.buffered).toBe(5);
+        // A reader that comes back from `start` is answered by the store, in full; one within the newest five from memory.
         const again = await reader.readAll({ after: start, maxCount: 1000 });
         expect(again.events.map((e) => e.id)).toEqual((await store.readAll({ after: start, maxCount: 1000 })).events.map((e) => e.id));
         expect(again.events).toHaveLength(20);
+        expect((await reader.readAll({ after: again.events[16].position, maxCount: 1000 })).events.map((e) => e.id)).toEqual(again.events.slice(17).map((e) => e.id));
         // New events after the release are served again.
         const next = (await store.append(`keep-${randomUUID()}`, [{ id: randomUUID(), type: 'Kept', data: { i: 20 }, metadata: meta }])).position;
         await until(async () => (await reader.readAll({ after: last, maxCount: 1000 })).events.some((e) => e.position === next));
-        expect(reader.buffered).toBeGreaterThanOrEqual(1);
+        expect(reader.buffered).toBeGreaterThanOrEqual(5);
       } finally {
         unlisten();
         await reader.stop();

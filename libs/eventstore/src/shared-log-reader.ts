@@ -22,11 +22,12 @@ function matches(event: RecordedEvent, filter?: LogFilter): boolean {
  * log once, keeps the most recent events in memory, and serves filtered reads from there.
  * A reader further behind than the window reads the store directly, exactly as before.
  *
- * The window holds only what readers still ask for: events at or below the lowest position a
- * reader read after in the last two `retainMs` periods are let go (at most `maxEvents` in any
- * case). Caught-up readers therefore leave it nearly empty, which keeps the process's live heap
- * small: a window of tens of thousands of events made every major GC of the api's heap long
- * enough to stall requests for hundreds of milliseconds (BENCHMARKS.md, feed reads).
+ * The window holds what readers still ask for and the newest `keepRecent` events: older events at
+ * or below the lowest position a reader read after in the last two `retainMs` periods are let go
+ * (at most `maxEvents` in any case). Caught-up readers therefore leave only the newest events,
+ * which keeps the process's live heap small: a window of tens of thousands of events made every
+ * major GC of the api's heap long enough to stall requests for hundreds of milliseconds
+ * (BENCHMARKS.md, feed reads). Readers busy with a long batch under load stay in the window.
  */
 export class SharedLogReader implements LogReader {
   private buffer: RecordedEvent[] = [];
@@ -45,7 +46,7 @@ export class SharedLogReader implements LogReader {
 
   constructor(
     private readonly store: EventStore,
-    private readonly options: { maxEvents?: number; pageSize?: number; retainMs?: number } = {},
+    private readonly options: { maxEvents?: number; pageSize?: number; retainMs?: number; keepRecent?: number } = {},
   ) {}
 
   /** How many events the window holds now. */
@@ -108,13 +109,13 @@ export class SharedLogReader implements LogReader {
    * function would keep them alive.
    */
   private release(maxEvents: number): void {
-    const retainMs = this.options.retainMs ?? 2000;
+    const retainMs = this.options.retainMs ?? 5000;
     if (Date.now() - this.lowWater.since >= retainMs) this.lowWater = { previous: this.lowWater.current, since: Date.now() };
     const { current, previous } = this.lowWater;
     const needed = current === undefined ? previous : previous === undefined || current < previous ? current : previous;
     let keepFrom = Math.max(0, this.buffer.length - maxEvents);
     const firstNeeded = needed === undefined ? this.buffer.length : this.firstAfter(needed);
-    keepFrom = Math.max(keepFrom, firstNeeded);
+    keepFrom = Math.max(keepFrom, Math.min(firstNeeded, this.buffer.length - (this.options.keepRecent ?? 2000)));
     if (keepFrom === 0) return;
     this.windowStart = this.buffer[keepFrom - 1].position;
     this.buffer = this.buffer.slice(keepFrom);
