@@ -82,7 +82,7 @@ describeServer('feed notifications from the messages projection', () => {
     expect(heard).toHaveLength(1);
     expect(heard[0].at).toBeGreaterThanOrEqual(committedAt);
     const data = mine.data as MessageCreatedData;
-    expect(JSON.parse(heard[0].payload)).toEqual({ e: 'development', u: 'ada', c: CHANNEL, m: data.message_id, t: 'acme', w: 'welcome', k: ['news'] });
+    expect(JSON.parse(heard[0].payload)).toEqual({ e: 'development', u: 'ada', c: CHANNEL, m: data.message_id, t: 'acme', w: 'welcome', k: ['news'], p: mine.position });
     // What the listener hears is readable already.
     expect(await db.database.dataSource.query('SELECT id FROM rm_messages WHERE id = $1', [data.message_id])).toHaveLength(1);
   });

@@ -76,7 +76,7 @@ export const messagesProjection: Projection = {
         change.created = event.data;
         change.updatedAt = event.data.created_at;
         for (const a of event.data.activities) activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
-        const announcement = recorded.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data) : undefined;
+        const announcement = recorded.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data, recorded.position) : undefined;
         if (announcement) announcements.push(announcement);
       } else if (event.type === 'MessageDeliveryAttemptCompleted') {
         change.attempts = Math.max(change.attempts ?? 0, event.data.attempt);

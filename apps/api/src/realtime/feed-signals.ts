@@ -5,19 +5,24 @@ import { SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { DATABASE, LOG_READER } from '@notify/platform';
 import { ProjectionRuntime } from '@notify/projection-runtime';
-import { FEED_NOTIFY_CHANNEL, FeedNotification, feedNotificationOf } from '@notify/projections/messages';
+import { FEED_NOTIFY_CHANNEL, FEED_NOTIFY_MAX_AGE_MS, FeedNotification, feedNotificationOf } from '@notify/projections/messages';
 import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
 import { FeedSignal } from './feed-filter';
 
 const toSignal = (n: FeedNotification): FeedSignal => ({ environment: n.e, userId: n.u, channelId: n.c, messageId: n.m, tenant: n.t, workflowKey: n.w, categories: n.k });
 
+/** How many announced message ids are remembered, so a catch-up never announces one twice. */
+const REMEMBERED = 10_000;
+
 /**
  * New in-app messages, heard by every api instance (ADR 0077). On a Postgres server: LISTEN on
  * the channel the messages projection NOTIFYs on commit, so api and worker processes and any
- * number of api instances hear each message once it is readable. The embedded database serves
- * one process and no LISTEN: there the process's own tail of the log is read instead, and a
- * message is announced once the projections that read it have passed it.
+ * number of api instances hear each message once it is readable. When the LISTEN connection is
+ * lost, what was announced meanwhile is read from the log once it is back (from the position of
+ * the last announcement heard). The embedded database serves one process and no LISTEN: there
+ * the process's own tail of the log is read instead, and a message is announced once the
+ * projections that read it have passed it.
  */
 @Injectable()
 export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,6 +30,9 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
   private client?: Client;
   private stopped = false;
   private stopTail?: () => void;
+  /** Everything after this position was heard (or caught up with) on the current connection. */
+  private heardFrom?: string;
+  private readonly announced = new Set<string>();
 
   constructor(
     @Inject(DATABASE) private readonly database: Database,
@@ -52,28 +60,74 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private emit(notification: FeedNotification): void {
+    if (this.announced.has(notification.m)) return;
+    this.announced.add(notification.m);
+    if (this.announced.size > REMEMBERED) this.announced.delete(this.announced.values().next().value!);
     this.emitter.emit('signal', toSignal(notification));
   }
 
-  private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.database.url });
+  /**
+   * LISTENs; after a lost connection (`catchUpFrom` set), first announces what the log holds from
+   * that position up to what is readable now, as the tail of the embedded mode does.
+   */
+  private async connect(catchUpFrom?: string): Promise<void> {
+    const client = new Client({ connectionString: this.database.url, application_name: 'notify-feed-signals' });
     client.on('notification', (n) => {
       if (n.channel !== FEED_NOTIFY_CHANNEL || !n.payload) return;
       try {
-        this.emit(JSON.parse(n.payload) as FeedNotification);
+        const note = JSON.parse(n.payload) as FeedNotification;
+        if (note.p && (!this.heardFrom || note.p > this.heardFrom)) this.heardFrom = note.p;
+        this.emit(note);
       } catch (error) {
         this.logger.warn({ err: error }, 'unreadable feed notification');
       }
     });
+    let lost = false;
     client.on('error', (error) => {
-      // Messages announced while reconnecting are not pushed; clients still see them on their next fetch.
+      if (lost) return;
+      lost = true;
       this.logger.warn({ err: error }, 'feed notification connection lost; reconnecting');
-      this.client = undefined;
-      if (!this.stopped) setTimeout(() => void this.connect().catch((e) => this.logger.warn({ err: e }, 'feed notification reconnect failed')), 1000);
+      if (this.client === client) this.client = undefined;
+      const from = this.heardFrom;
+      if (!this.stopped) setTimeout(() => void this.reconnect(from), 1000);
     });
     await client.connect();
     await client.query(`LISTEN ${FEED_NOTIFY_CHANNEL}`);
     this.client = client;
+    // Committed from here on is heard live; up to here, read from the log.
+    const head = await this.reader.headPosition();
+    if (catchUpFrom !== undefined) await this.catchUp(catchUpFrom, head);
+    if (!this.heardFrom || head > this.heardFrom) this.heardFrom = head;
+  }
+
+  private async reconnect(from: string | undefined): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.connect(from);
+      if (from !== undefined) this.logger.info({ from }, 'feed notifications listened to again; caught up from the log');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'feed notification reconnect failed');
+      if (!this.stopped) setTimeout(() => void this.reconnect(from), 1000);
+    }
+  }
+
+  /** Announces the in-app messages created in (from, to] that are recent enough to be waited for. */
+  private async catchUp(from: string, to: string): Promise<void> {
+    const filter = { eventTypes: ['MessageCreated'] };
+    const recentSince = Date.now() - FEED_NOTIFY_MAX_AGE_MS;
+    let position = from;
+    while (position < to && !this.stopped) {
+      const page = await this.reader.readAll({ after: position, filter, maxCount: 500 });
+      for (const event of page.events) {
+        if (event.createdAt.getTime() < recentSince) continue;
+        const note = feedNotificationOf(event.metadata.environment ?? '', event.data as MessageCreatedData);
+        if (!note) continue;
+        await this.runtime.waitFor(event.position, [event], 10_000);
+        this.emit(note);
+      }
+      if (page.scannedTo <= position) break;
+      position = page.scannedTo;
+    }
   }
 
   private tailLog(): () => void {

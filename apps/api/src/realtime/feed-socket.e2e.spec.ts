@@ -51,6 +51,36 @@ describe('feed websocket (Phoenix channels v2)', () => {
     expect(row.c).toBe(2);
   });
 
+  it('pushes a message made while the api had lost its LISTEN connection, once it is back (from the log)', async () => {
+    const knock = t.knock();
+    await knock.users.update('ws-lost', { name: 'Lost' });
+    const socket = open({ api_key: t.env.publishableKey });
+    const channel = socket.channel(`feeds:${channelId}:ws-lost`, { client_l: {} });
+    const pushes: any[] = [];
+    channel.on('new-message', (payload) => void pushes.push(payload));
+    expect((await joinChannel(channel)).status).toBe('ok');
+    const listeners = async () => (await t.sql("SELECT count(*)::int AS c FROM pg_stat_activity WHERE application_name = 'notify-feed-signals' AND datname = current_database()"))[0].c as number;
+    expect(await listeners()).toBe(1);
+
+    // Cut the listener, make a message and see it projected while nobody listens (the NOTIFY is
+    // lost); the api reconnects a second later. Tried again if the reconnect came first.
+    let made = 0;
+    let unheard = false;
+    for (let attempt = 0; attempt < 3 && !unheard; attempt++) {
+      await t.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'notify-feed-signals' AND datname = current_database()");
+      await eventually(listeners, (n) => n === 0, 5_000);
+      await knock.workflows.trigger('welcome', { recipients: ['ws-lost'], data: {} });
+      made++;
+      await eventually(() => t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE recipient_id = 'ws-lost'"), (rows) => rows[0].c === made, 15_000);
+      unheard = (await listeners()) === 0;
+      if (!unheard) await eventually(async () => pushes.length, (n) => n >= made, 15_000);
+    }
+    expect(unheard).toBe(true);
+    await eventually(async () => pushes.length, (n) => n >= made, 15_000);
+    expect(pushes[made - 1].data.client_l.metadata).toEqual({ total_count: made, unread_count: made, unseen_count: made });
+    expect(await listeners()).toBe(1);
+  });
+
   it('does not push another user’s messages, and stops pushing after leave', async () => {
     const knock = t.knock();
     const socket = open({ api_key: t.env.publishableKey });
