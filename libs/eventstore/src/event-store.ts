@@ -70,6 +70,8 @@ export interface ReadAllOptions {
   after?: LogPosition;
   maxCount?: number;
   filter?: LogFilter;
+  /** Who reads (a projection or reactor name): a shared reader keeps what a named reader has not read yet. */
+  reader?: string;
 }
 
 export interface ReadAllPage {

@@ -97,5 +97,34 @@ for (const backend of databaseBackends()) {
         await reader.stop();
       }
     });
+
+    it('keeps what a named reader has not read yet for as long as it keeps reading, however slowly', async () => {
+      const reader = new SharedLogReader(store, { maxEvents: 1000, retainMs: 50, keepRecent: 0, namedReaderMs: 10_000 });
+      const unlisten = reader.onAppended(() => undefined);
+      try {
+        const start = await store.headPosition();
+        await reader.readAll({ after: start, maxCount: 1, reader: 'projection:slow' });
+        let last = '';
+        for (let i = 0; i < 10; i++) last = (await store.append(`named-${randomUUID()}`, [{ id: randomUUID(), type: 'Named', data: { i }, metadata: meta }])).position;
+        await until(async () => (await reader.readAll({ after: last, maxCount: 1 })).scannedTo >= last && reader.buffered >= 10);
+        // Anonymous readers are all past it and the retain periods are long gone: the slow reader still holds the window.
+        for (let i = 0; i < 10; i++) {
+          await reader.readAll({ after: last, maxCount: 1 });
+          await new Promise((r) => setTimeout(r, 30));
+        }
+        expect(reader.buffered).toBeGreaterThanOrEqual(10);
+        const page = await reader.readAll({ after: start, maxCount: 1000, reader: 'projection:slow' });
+        expect(page.events.map((e) => e.id)).toEqual((await store.readAll({ after: start, maxCount: 1000 })).events.map((e) => e.id));
+        // Once it has read past them, they go.
+        await reader.readAll({ after: last, maxCount: 1000, reader: 'projection:slow' });
+        await until(async () => {
+          await reader.readAll({ after: last, maxCount: 1 });
+          return reader.buffered === 0;
+        });
+      } finally {
+        unlisten();
+        await reader.stop();
+      }
+    });
   });
 }

@@ -22,12 +22,13 @@ function matches(event: RecordedEvent, filter?: LogFilter): boolean {
  * log once, keeps the most recent events in memory, and serves filtered reads from there.
  * A reader further behind than the window reads the store directly, exactly as before.
  *
- * The window holds what readers still ask for and the newest `keepRecent` events: older events at
- * or below the lowest position a reader read after in the last two `retainMs` periods are let go
- * (at most `maxEvents` in any case). Caught-up readers therefore leave only the newest events,
- * which keeps the process's live heap small: a window of tens of thousands of events made every
- * major GC of the api's heap long enough to stall requests for hundreds of milliseconds
- * (BENCHMARKS.md, feed reads). Readers busy with a long batch under load stay in the window.
+ * The window holds what readers still need and the newest `keepRecent` events (at most
+ * `maxEvents` in any case): a named reader (a projection or reactor) keeps the events after the
+ * position it last read from for as long as it read within `namedReaderMs` (a batch may take a
+ * while under load), an anonymous one for the two `retainMs` periods after it read. Caught-up
+ * readers therefore leave only the newest events, which keeps the process's live heap small: a
+ * window of tens of thousands of events made every major GC of the api's heap long enough to
+ * stall requests for hundreds of milliseconds (BENCHMARKS.md, feed reads).
  */
 export class SharedLogReader implements LogReader {
   private buffer: RecordedEvent[] = [];
@@ -41,12 +42,14 @@ export class SharedLogReader implements LogReader {
   private hinted = false;
   private loop?: Promise<void>;
   private unlisten?: () => void;
-  /** Lowest `after` of in-window reads in this period and the one before it. */
+  /** Lowest `after` of anonymous in-window reads in this period and the one before it. */
   private lowWater: { current?: LogPosition; previous?: LogPosition; since: number } = { since: Date.now() };
+  /** Where each named reader last read from, and when. */
+  private readonly readers = new Map<string, { after: LogPosition; at: number }>();
 
   constructor(
     private readonly store: EventStore,
-    private readonly options: { maxEvents?: number; pageSize?: number; retainMs?: number; keepRecent?: number } = {},
+    private readonly options: { maxEvents?: number; pageSize?: number; retainMs?: number; keepRecent?: number; namedReaderMs?: number } = {},
   ) {}
 
   /** How many events the window holds now. */
@@ -112,7 +115,12 @@ export class SharedLogReader implements LogReader {
     const retainMs = this.options.retainMs ?? 5000;
     if (Date.now() - this.lowWater.since >= retainMs) this.lowWater = { previous: this.lowWater.current, since: Date.now() };
     const { current, previous } = this.lowWater;
-    const needed = current === undefined ? previous : previous === undefined || current < previous ? current : previous;
+    let needed = current === undefined ? previous : previous === undefined || current < previous ? current : previous;
+    const namedSince = Date.now() - (this.options.namedReaderMs ?? 60_000);
+    for (const [name, r] of this.readers) {
+      if (r.at < namedSince) this.readers.delete(name);
+      else if (needed === undefined || r.after < needed) needed = r.after;
+    }
     let keepFrom = Math.max(0, this.buffer.length - maxEvents);
     const firstNeeded = needed === undefined ? this.buffer.length : this.firstAfter(needed);
     keepFrom = Math.max(keepFrom, Math.min(firstNeeded, this.buffer.length - (this.options.keepRecent ?? 2000)));
@@ -136,8 +144,9 @@ export class SharedLogReader implements LogReader {
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
     await this.ensureStarted();
     const after = options.after ?? '';
+    if (options.reader) this.readers.set(options.reader, { after, at: Date.now() });
     if (after < this.windowStart! || after > this.head!) return this.store.readAll(options);
-    if (this.lowWater.current === undefined || after < this.lowWater.current) this.lowWater.current = after;
+    if (!options.reader && (this.lowWater.current === undefined || after < this.lowWater.current)) this.lowWater.current = after;
     const maxCount = options.maxCount ?? 1000;
     const events: RecordedEvent[] = [];
     for (let i = this.firstAfter(after); i < this.buffer.length; i++) {

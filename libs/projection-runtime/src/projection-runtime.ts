@@ -129,7 +129,7 @@ export class ProjectionRuntime {
     const from = cursor.position;
     // Read outside the transaction: with the embedded database a transaction must not wait on
     // another connection.
-    const page = await this.store.readAll({ after: from, maxCount: this.options.batchSize, filter: projection.filter });
+    const page = await this.store.readAll({ after: from, maxCount: this.options.batchSize, filter: projection.filter, reader: `projection:${projection.name}` });
     if (page.events.length === 0 && page.scannedTo <= from) {
       // Caught up: if skipped progress has not been written for a while, write it now.
       if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) return { applied: 0, position: from, idle: true };

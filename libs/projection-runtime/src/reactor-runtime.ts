@@ -119,7 +119,7 @@ export class ReactorRuntime {
       this.cursor.set(reactor.name, cursor);
     }
     const from = cursor.position;
-    const page = await this.store.readAll({ after: from, maxCount: reactor.batchSize ?? this.options.batchSize, filter: reactor.filter });
+    const page = await this.store.readAll({ after: from, maxCount: reactor.batchSize ?? this.options.batchSize, filter: reactor.filter, reader: `reactor:${reactor.name}` });
     if (page.events.length === 0 && page.scannedTo <= from) {
       // Caught up: if skipped progress has not been written for a while, write it now.
       if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) return { handled: 0, idle: true };
