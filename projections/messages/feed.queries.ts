@@ -1,4 +1,4 @@
-import { FeedEntryT, FeedMetaT, FeedQueryT, FeedResponseT, PageInfoT, RecipientRefT } from '@notify/contracts';
+import { FeedEntryT, FeedMetaT, FeedQueryT, PageInfoT, RecipientRefT } from '@notify/contracts';
 import { encodeCursor, keysetPage } from '@notify/http/pagination';
 import { DataSource } from 'typeorm';
 import { MessageFilter, messageWhere } from './message-filters';
@@ -50,8 +50,6 @@ function prepare(row: MessageRow & { cursor_at: string }, activities: ActivityRo
     activities: activities.map((a) => ({ __typename: 'Activity', id: a.id, actor: a.actor, data: withoutAttachments(a.data), inserted_at: iso(a.inserted_at), updated_at: iso(a.inserted_at) })),
   };
 }
-
-export type FeedPage = FeedResponseT;
 
 type ActivityRow = { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date };
 
@@ -146,13 +144,8 @@ export class FeedQueries {
     return countersSuffice(q) ? state.meta : this.countedMeta(environment, q, baseFilter(userId, channelId, q));
   }
 
-  /** The feed; a user the service does not know has an empty one. */
-  async read(environment: string, userId: string, channelId: string, q: FeedQueryT): Promise<FeedPage> {
-    return JSON.parse(await this.readJson(environment, userId, channelId, q)) as FeedPage;
-  }
-
   /**
-   * The feed as the JSON text of the response. A read the cache answers splices text: the page's
+   * The feed as the JSON text of the response (a user the service does not know has an empty one). A read the cache answers splices text: the page's
    * entries as serialized for the same actor profiles, the counts, and the variables as the
    * database printed them. Building and serializing 50 entries on every read allocated enough to
    * bring a major GC every few seconds under load, each one stalling the process for up to a few

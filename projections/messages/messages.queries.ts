@@ -9,8 +9,8 @@ export interface MessageRow extends Record<string, unknown> {
   channel_type: string;
   channel_key: string;
   provider: string;
-  /** Name and times from the channels read model (null once the channel is gone). */
-  channel: { name: string; created_at: string; updated_at: string } | null;
+  /** Name and times from the channels read model (null once the channel is gone; not read for feeds). */
+  channel?: { name: string; created_at: string; updated_at: string } | null;
   recipient_type: 'user' | 'object';
   recipient_id: string;
   recipient_collection: string | null;
@@ -39,11 +39,13 @@ export interface MessageRow extends Record<string, unknown> {
 }
 
 export const MESSAGE_COLUMNS =
-  'm.id, m.channel_id, m.channel_type, m.channel_key, m.provider, ' +
-  "(SELECT jsonb_build_object('name', c.name, 'created_at', c.created_at, 'updated_at', c.updated_at) FROM rm_channels c WHERE c.id = m.channel_id) AS channel, " +
-  'm.recipient_type, m.recipient_id, m.recipient_collection, m.workflow_key, m.workflow_categories, m.workflow_version, ' +
+  'm.id, m.channel_id, m.channel_type, m.channel_key, m.provider, m.recipient_type, m.recipient_id, m.recipient_collection, m.workflow_key, m.workflow_categories, m.workflow_version, ' +
   'm.workflow_run_id, m.run_id, m.step_ref, m.tenant, m.status, m.seen_at, m.read_at, m.archived_at, m.interacted_at, m.link_clicked_at, m.data, m.content, ' +
   'm.actors, m.total_activities, m.total_actors, m.recipient_snapshot, m.metadata, m.inserted_at, m.updated_at';
+
+/** The channel's name and times for a Message answer (the feed does not need them). */
+const MESSAGE_CHANNEL =
+  "(SELECT jsonb_build_object('name', c.name, 'created_at', c.created_at, 'updated_at', c.updated_at) FROM rm_channels c WHERE c.id = m.channel_id) AS channel";
 
 export const MESSAGE_ORDER = [
   { expr: 'm.inserted_at', type: 'timestamptz' as const },
@@ -170,7 +172,7 @@ export class MessageQueries {
   async list(environment: string, filter: MessageFilter, page: Page): Promise<{ items: MessageT[]; page_info: PageInfoT }> {
     const { where, params } = messageWhere(environment, filter);
     const { rows, pageInfo } = await keysetPage<MessageRow>(this.db, {
-      select: MESSAGE_COLUMNS,
+      select: `${MESSAGE_COLUMNS}, ${MESSAGE_CHANNEL}`,
       from: `FROM rm_messages m WHERE ${where}`,
       params,
       order: MESSAGE_ORDER,
@@ -187,7 +189,7 @@ export class MessageQueries {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
     const { where, params } = messageWhere(environment, { messageIds: valid, retentionDays });
-    return this.db.query<MessageRow[]>(`SELECT ${MESSAGE_COLUMNS} FROM rm_messages m WHERE ${where}`, params);
+    return this.db.query<MessageRow[]>(`SELECT ${MESSAGE_COLUMNS}, ${MESSAGE_CHANNEL} FROM rm_messages m WHERE ${where}`, params);
   }
 
   async get(environment: string, id: string, retentionDays?: number): Promise<MessageT | undefined> {

@@ -111,30 +111,38 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  /** Announces the in-app messages created in (from, to] that are recent enough to be waited for. */
+  /** Announces the in-app messages created in (from, to]. */
   private async catchUp(from: string, to: string): Promise<void> {
-    const filter = { eventTypes: ['MessageCreated'] };
-    const recentSince = Date.now() - FEED_NOTIFY_MAX_AGE_MS;
     let position = from;
     while (position < to && !this.stopped) {
-      const page = await this.reader.readAll({ after: position, filter, maxCount: 500 });
-      for (const event of page.events) {
-        if (event.createdAt.getTime() < recentSince) continue;
-        const note = feedNotificationOf(event.metadata.environment ?? '', event.data as MessageCreatedData);
-        if (!note) continue;
-        await this.runtime.waitFor(event.position, [event], 10_000);
-        this.emit(note);
-      }
-      if (page.scannedTo <= position) break;
-      position = page.scannedTo;
+      const scannedTo = await this.announcePage(position);
+      if (scannedTo <= position) break;
+      position = scannedTo;
     }
+  }
+
+  /**
+   * Reads one page of MessageCreated events after `after` and announces the in-app messages among
+   * them once the projections have passed them (recent ones only, as the projection does).
+   * Answers how far the page looked.
+   */
+  private async announcePage(after: string): Promise<string> {
+    const recentSince = Date.now() - FEED_NOTIFY_MAX_AGE_MS;
+    const page = await this.reader.readAll({ after, filter: { eventTypes: ['MessageCreated'] }, maxCount: 500 });
+    for (const event of page.events) {
+      if (event.createdAt.getTime() < recentSince) continue;
+      const note = feedNotificationOf(event.metadata.environment ?? '', event.data as MessageCreatedData);
+      if (!note) continue;
+      await this.runtime.waitFor(event.position, [event], 10_000);
+      this.emit(note);
+    }
+    return page.scannedTo;
   }
 
   private tailLog(): () => void {
     let position: string | undefined;
     let running = false;
     let again = false;
-    const filter = { eventTypes: ['MessageCreated'] };
     const pump = async () => {
       if (running) {
         again = true;
@@ -145,15 +153,11 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
         do {
           again = false;
           position ??= await this.reader.headPosition();
-          const page = await this.reader.readAll({ after: position, filter, maxCount: 500 });
-          for (const event of page.events) {
-            const note = feedNotificationOf(event.metadata.environment ?? '', event.data as MessageCreatedData);
-            if (!note) continue;
-            await this.runtime.waitFor(event.position, [event], 10_000);
-            this.emit(note);
+          const scannedTo = await this.announcePage(position);
+          if (scannedTo > position) {
+            again = true;
+            position = scannedTo;
           }
-          if (page.scannedTo > position) again = true;
-          position = page.scannedTo > position ? page.scannedTo : position;
         } while (again && !this.stopped);
       } catch (error) {
         this.logger.warn({ err: error }, 'feed signal tail failed');

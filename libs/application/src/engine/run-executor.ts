@@ -207,7 +207,7 @@ export class RunExecutor {
           deps.lookups.vars(environment),
         ]);
         const base = runVariables({
-          state,
+          data: state.data,
           trigger,
           recipient: r?.properties ?? refToProperties(run.recipient),
           actor: actor?.properties ?? refToProperties(run.actor),

@@ -1,5 +1,6 @@
 import type { RecipientRefT } from '@notify/contracts';
-import type { RunState, WorkflowTriggeredData } from '@notify/domain';
+import type { WorkflowTriggeredData } from '@notify/domain';
+import type { TemplateContext } from '@notify/templating';
 
 export interface RunVariables {
   recipient: Record<string, unknown> | null;
@@ -20,7 +21,7 @@ export function refToProperties(ref: RecipientRefT | null, properties?: Record<s
 
 /** What conditions and templates of a run see. */
 export function runVariables(input: {
-  state: RunState;
+  data: Record<string, unknown>;
   trigger: WorkflowTriggeredData;
   recipient: Record<string, unknown> | null;
   actor: Record<string, unknown> | null;
@@ -31,8 +32,30 @@ export function runVariables(input: {
     recipient: input.recipient,
     actor: input.actor,
     tenant: input.tenant,
-    data: input.state.data,
+    data: input.data,
     vars: input.vars,
     workflow: { key: input.trigger.workflow.key, categories: input.trigger.workflow.categories, version: input.trigger.workflow.version },
+  };
+}
+
+/** The activities and actors a message gathers (one activity for a message outside a batch). */
+export interface MessageBatch<A extends { data: Record<string, unknown> | null }> {
+  activities: A[];
+  actors: RecipientRefT[];
+  total_activities: number;
+  total_actors: number;
+}
+
+/** What a channel template renders with: the run's variables, the message's batch, and the recipient's timezone and locale. */
+export function channelTemplateContext<A extends { data: Record<string, unknown> | null }>(variables: RunVariables, batch: MessageBatch<A>): TemplateContext {
+  const recipient = variables.recipient ?? {};
+  return {
+    ...variables,
+    activities: batch.activities.map((a) => ({ ...a, data: a.data ?? {} })),
+    actors: batch.actors,
+    total_activities: batch.total_activities,
+    total_actors: batch.total_actors,
+    timezone: (recipient.timezone as string | undefined) ?? null,
+    locale: (recipient.locale as string | undefined) ?? null,
   };
 }

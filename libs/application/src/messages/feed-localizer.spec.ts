@@ -41,6 +41,9 @@ function setup(options: { links?: LinkTracker | null } = {}) {
   } as unknown as EventStore;
   const users: Record<string, Record<string, unknown>> = { ada: { id: 'ada', name: 'Ada', locale: 'en' }, boss: { id: 'boss', name: 'Boss' } };
   const lookups = {
+    forBatch() {
+      return this;
+    },
     recipient: async (_env: string, ref: { id: string }) => (users[ref.id] ? { ref, properties: users[ref.id] } : undefined),
     tenant: async (_env: string, id: string) => ({ id, name: 'Acme' }),
     vars: async () => ({ app: 'App' }),

@@ -1,11 +1,12 @@
 import { RecipientRefT, walkSteps, WorkflowStepT } from '@notify/contracts';
 import { WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
 import type { EventStore } from '@notify/eventstore';
-import type { TemplateContext, TemplateEngine } from '@notify/templating';
+import { MessageQueries } from '@notify/projections/messages';
+import type { TemplateEngine } from '@notify/templating';
 import type { DataSource } from 'typeorm';
 import type { ReadModelLookups } from '../engine/read-model-lookups';
 import { renderChannelContent } from '../engine/steps/channel-content';
-import { refToProperties } from '../engine/variables';
+import { channelTemplateContext, refToProperties, runVariables } from '../engine/variables';
 import { LinkTracker, trackContentLinks } from './link-tracking';
 
 /** What of a feed entry a re-render replaces. */
@@ -25,8 +26,6 @@ interface MessageRow {
   total_actors: number;
 }
 
-type Activity = { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date };
-
 /** How long a message re-rendered in a locale is kept, and how many are. */
 const KEEP_MS = 60_000;
 const KEPT = 5_000;
@@ -42,6 +41,7 @@ const KEPT = 5_000;
  */
 export class FeedLocalizer {
   private readonly kept = new Map<string, { at: number; blocks: unknown[] }>();
+  private readonly messages: MessageQueries;
 
   constructor(
     private readonly db: DataSource,
@@ -50,7 +50,9 @@ export class FeedLocalizer {
     private readonly engine: TemplateEngine,
     private readonly links: LinkTracker | null,
     private readonly onError: (messageId: string, reason: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.messages = new MessageQueries(db);
+  }
 
   async localize(environment: string, userId: string, entries: LocalizableEntry[], locale: string): Promise<void> {
     const now = Date.now();
@@ -60,15 +62,17 @@ export class FeedLocalizer {
       return !(hit && now - hit.at < KEEP_MS);
     });
     if (missing.length === 0) return;
+    // One page's entries share actors, tenants and variables: each is read once.
+    const lookups = this.lookups.forBatch();
     const ids = missing.map((e) => e.id);
     const [rows, activities, recipient, vars] = await Promise.all([
       this.db.query<MessageRow[]>(
         'SELECT id, workflow_run_id, step_ref, data, tenant, actors, total_activities, total_actors FROM rm_messages WHERE environment = $1 AND id = ANY($2::uuid[])',
         [environment, ids],
       ),
-      this.activities(environment, ids),
-      this.lookups.recipient(environment, { type: 'user', id: userId }),
-      this.lookups.vars(environment),
+      this.messages.activitiesOf(environment, ids),
+      lookups.recipient(environment, { type: 'user', id: userId }),
+      lookups.vars(environment),
     ]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const triggers = await this.triggers(environment, [...new Set(rows.map((r) => r.workflow_run_id))]);
@@ -80,25 +84,19 @@ export class FeedLocalizer {
       const found = walkSteps(trigger.workflow.steps as WorkflowStepT[]).find(({ step }) => step.ref === row.step_ref)?.step as { template?: Record<string, unknown> } | undefined;
       if (!found?.template) continue;
       const [actor, tenant] = await Promise.all([
-        trigger.actor ? this.lookups.recipient(environment, trigger.actor) : undefined,
-        row.tenant ? this.lookups.tenant(environment, row.tenant) : undefined,
+        trigger.actor ? lookups.recipient(environment, trigger.actor) : undefined,
+        row.tenant ? lookups.tenant(environment, row.tenant) : undefined,
       ]);
-      const runActivities = activities.get(row.id) ?? [];
-      const context: TemplateContext = {
+      const variables = runVariables({
+        data: row.data ?? {},
+        trigger,
         recipient: properties,
         actor: actor?.properties ?? refToProperties(trigger.actor),
         tenant: tenant ?? (row.tenant ? { id: row.tenant } : null),
-        data: row.data ?? {},
         vars,
-        workflow: { key: trigger.workflow.key, categories: trigger.workflow.categories, version: trigger.workflow.version },
-        activities: runActivities.map((a) => ({ ...a, data: a.data ?? {} })),
-        actors: row.actors,
-        total_activities: row.total_activities,
-        total_actors: row.total_actors,
-        timezone: (properties.timezone as string | undefined) ?? null,
-        locale,
-      };
-      const rendered = await renderChannelContent(this.engine, { type: 'in_app_feed', settings: {} }, found.template, {}, context, this.lookups.templateResources(environment, { tenant: row.tenant }));
+      });
+      const context = channelTemplateContext(variables, { activities: activities.get(row.id) ?? [], actors: row.actors, total_activities: row.total_activities, total_actors: row.total_actors });
+      const rendered = await renderChannelContent(this.engine, { type: 'in_app_feed', settings: {} }, found.template, {}, context, lookups.templateResources(environment, { tenant: row.tenant }));
       if (!rendered.ok) {
         this.onError(row.id, rendered.reason);
         continue;
@@ -130,16 +128,6 @@ export class FeedLocalizer {
         if (first?.type === 'WorkflowTriggered') out.set(id, first.data as WorkflowTriggeredData);
       }),
     );
-    return out;
-  }
-
-  private async activities(environment: string, ids: string[]): Promise<Map<string, Activity[]>> {
-    const rows = await this.db.query<(Activity & { message_id: string })[]>(
-      'SELECT message_id, id, actor, data, inserted_at FROM rm_message_activities WHERE environment = $1 AND message_id = ANY($2::uuid[]) ORDER BY inserted_at, id',
-      [environment, ids],
-    );
-    const out = new Map<string, Activity[]>();
-    for (const { message_id, ...a } of rows) out.set(message_id, [...(out.get(message_id) ?? []), a]);
     return out;
   }
 }

@@ -1,10 +1,10 @@
 import { schemaVersionOf } from '@notify/contracts';
 import { evaluatePreferences, MessageCreatedData, messageDecider, messageStream, nextSendTime, SendWindow } from '@notify/domain';
-import type { TemplateContext } from '@notify/templating';
 import { engineId, messageIdFor } from '../ids';
 import type { ChannelView } from '../lookups';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { trackContentLinks } from '../../messages/link-tracking';
+import { channelTemplateContext } from '../variables';
 import { destinationFor, renderChannelContent } from './channel-content';
 
 interface ChannelStepDef {
@@ -62,15 +62,7 @@ export class ChannelStep implements StepHandler {
     const actor = run.actor;
     const activities = batch?.activities ?? [{ id: run.run_id, actor, data: ctx.state.data, inserted_at: run.enqueued_at }];
     const actors = batch?.actors ?? (actor ? [actor] : []);
-    const context: TemplateContext = {
-      ...variables,
-      activities: activities.map((a) => ({ ...a, data: a.data ?? {} })),
-      actors,
-      total_activities: batch?.total_activities ?? 1,
-      total_actors: batch?.total_actors ?? actors.length,
-      timezone: (recipient.properties.timezone as string | undefined) ?? null,
-      locale: (recipient.properties.locale as string | undefined) ?? null,
-    };
+    const context = channelTemplateContext(variables, { activities, actors, total_activities: batch?.total_activities ?? 1, total_actors: batch?.total_actors ?? actors.length });
     const rendered = await renderChannelContent(
       ctx.deps.templates,
       { type: channel.type, settings: channelSettings, defaultFrom: typeof channel.settings?.provider_settings.from === 'string' ? channel.settings.provider_settings.from : null },
