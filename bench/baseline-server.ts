@@ -6,7 +6,9 @@ import Fastify from 'fastify';
 import { Pool } from 'pg';
 
 async function main() {
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+  const max = Number(process.env.DATABASE_POOL_SIZE ?? 20);
+  // Like the service's pool: connections once opened stay open (no reconnects inside a measurement).
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max, min: max });
   if (!process.env.FEED_CHANNEL_ID) await pool.query('CREATE TABLE IF NOT EXISTS baseline_events (id bigserial PRIMARY KEY, payload jsonb NOT NULL, inserted_at timestamptz NOT NULL DEFAULT now())');
   const app = Fastify({ logger: false });
   app.post('/insert', async (request) => {

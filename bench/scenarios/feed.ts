@@ -1,4 +1,5 @@
 import { ChildProcess } from 'node:child_process';
+import { KeepAliveClient } from '../support/http';
 import { percentile, round, atRate } from '../support/load';
 import { Seeder } from '../support/seed';
 import { BenchService, spawnListening, startService, stopChild } from '../support/service';
@@ -25,15 +26,35 @@ async function backgroundSettled(service: BenchService): Promise<void> {
   }
 }
 
+/**
+ * GET returning the status once the body has arrived. Node's http client on keep-alive
+ * connections by default; BENCH_HTTP_CLIENT=fetch measures with fetch (undici) instead, whose
+ * own garbage collection in the bench process adds to the tail of both series.
+ */
+type Get = (url: string, headers: Record<string, string>) => Promise<number>;
+function httpClient(): { get: Get; close: () => void } {
+  if (process.env.BENCH_HTTP_CLIENT === 'fetch') {
+    return {
+      get: async (url, headers) => {
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        return res.status;
+      },
+      close: () => undefined,
+    };
+  }
+  const client = new KeepAliveClient();
+  return { get: (url, headers) => client.get(url, headers), close: () => client.close() };
+}
+
 /** Reads at a fixed rate (open loop) and the latency of each, as the client saw it. */
-async function readAt(rate: number, seconds: number, urlOf: (i: number) => string, headers: Record<string, string>) {
+async function readAt(get: Get, rate: number, seconds: number, urlOf: (i: number) => string, headers: Record<string, string>) {
   const latencies: number[] = [];
   let failures = 0;
   const run = await atRate(rate, seconds, async (i) => {
     const t0 = performance.now();
-    const res = await fetch(urlOf(i), { headers });
-    await res.arrayBuffer();
-    if (res.status !== 200) failures++;
+    const status = await get(urlOf(i), headers);
+    if (status !== 200) failures++;
     else latencies.push(performance.now() - t0);
   });
   return { latencies, failures: failures + run.errors, achieved: run.sent / (run.elapsedMs / 1000) };
@@ -51,6 +72,7 @@ const describe = (r: { latencies: number[]; failures: number; achieved: number }
  */
 export async function feedReads(perUser: number, rate: number, seconds: number): Promise<Figure[]> {
   const service = await startService('feed');
+  const client = httpClient();
   let baseline: ChildProcess | undefined;
   try {
     const [channel] = (await service.sql.query<{ id: string; key: string }>("SELECT id, key FROM rm_channels WHERE type = 'in_app_feed' ORDER BY created_at LIMIT 1")).rows;
@@ -76,12 +98,12 @@ export async function feedReads(perUser: number, rate: number, seconds: number):
     const spawned = await spawnListening('dist/bench/baseline-server.js', { DATABASE_URL: service.databaseUrl, DATABASE_POOL_SIZE: '20', FEED_CHANNEL_ID: channel.id });
     baseline = spawned.child;
     const bareUrl = () => `${spawned.url}/feed/reader`;
-    await readAt(rate, 2, bareUrl, {});
-    await readAt(rate, 2, urlOf, auth);
+    await readAt(client.get, rate, 2, bareUrl, {});
+    await readAt(client.get, rate, 2, urlOf, auth);
     // Service time: one reader, back to back (what one read costs when nothing waits in line).
     const sequential = async (url: (i: number) => string, headers: Record<string, string>, n = 500) => {
       const t0 = performance.now();
-      for (let i = 0; i < n; i++) await (await fetch(url(i), { headers })).arrayBuffer();
+      for (let i = 0; i < n; i++) await client.get(url(i), headers);
       return (performance.now() - t0) / n;
     };
     const bareEach = await sequential(bareUrl, {});
@@ -92,7 +114,7 @@ export async function feedReads(perUser: number, rate: number, seconds: number):
     const rounds = Math.max(1, Math.round(seconds / 5));
     for (let round = 0; round < rounds; round++) {
       for (const [into, url, headers] of [[bare, bareUrl, {}], [feed, urlOf, auth]] as const) {
-        const r = await readAt(rate, seconds / rounds, url, headers);
+        const r = await readAt(client.get, rate, seconds / rounds, url, headers);
         into.latencies.push(...r.latencies);
         into.failures += r.failures;
         into.achieved += r.achieved / rounds;
@@ -109,6 +131,7 @@ export async function feedReads(perUser: number, rate: number, seconds: number):
       { scenario, metric: 'p99', value: round(percentile(feed.latencies, 99), 2), unit: 'ms', note: `${describe(feed)}; target p99 <= 20 ms; seeded in ${seedSeconds} s, then ANALYZE` },
     ];
   } finally {
+    client.close();
     if (baseline) await stopChild(baseline);
     await service.stop();
   }

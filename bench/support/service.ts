@@ -99,6 +99,18 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/** BENCH_SERVICE_ENV="NAME=value NAME2=value2" adds settings to the service's environment (A/B runs of one setting). */
+function extraServiceEnv(): Record<string, string> {
+  const pairs = (process.env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean);
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new Error(`BENCH_SERVICE_ENV: expected NAME=value, got ${pair}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -130,6 +142,7 @@ export async function startService(name: string, env: Record<string, string> = {
     BOOTSTRAP_SERVICE_TOKEN: serviceToken,
     SECRETS_KEY: randomBytes(32).toString('hex'),
     ...env,
+    ...extraServiceEnv(),
   });
   const sql = new Pool({ connectionString: db.url, max: 4 });
   const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {

@@ -42,6 +42,12 @@ describe('parseConfig', () => {
     expect(config.EVENTSTORE_CONNECTION_STRING).toBe('esdb://localhost:2113?tls=false');
   });
 
+  it('keeps DATABASE_POOL_MIN_IDLE within DATABASE_POOL_SIZE', () => {
+    expect(parseConfig({ DATABASE_POOL_SIZE: '8', DATABASE_POOL_MIN_IDLE: '2' })).toMatchObject({ DATABASE_POOL_SIZE: 8, DATABASE_POOL_MIN_IDLE: 2 });
+    expect(parseConfig({}).DATABASE_POOL_MIN_IDLE).toBeUndefined();
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: '4', DATABASE_POOL_MIN_IDLE: '5' })).toThrow('DATABASE_POOL_MIN_IDLE: cannot exceed DATABASE_POOL_SIZE');
+  });
+
   describe('Kafka', () => {
     it('is off with sensible defaults for everything else', () => {
       const config = parseConfig({});

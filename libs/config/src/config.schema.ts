@@ -27,6 +27,12 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Connections the pool keeps once opened, however long they sit idle (above it, idle ones close
+   * after 10 s). Unset: DATABASE_POOL_SIZE, a fixed-size pool once warm, so bursts never wait for
+   * new connections.
+   */
+  DATABASE_POOL_MIN_IDLE: z.coerce.number().int().min(0).max(200).optional(),
   EVENTSTORE_CONNECTION_STRING: urlWithScheme(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover', 'kurrent', 'kurrent+discover']),
   /** Comma-separated host:port list. Unset: Kafka is off (no relay, nothing else changes). */
   KAFKA_BROKERS: optionalString.refine((v) => v === undefined || v.split(',').every((b) => /^[^\s:,]+:\d{1,5}$/.test(b.trim())), {
@@ -134,7 +140,13 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
-  const problems = [...checkKafka(result.data), ...(result.data.LINK_TRACKING_ENABLED && !result.data.PUBLIC_URL ? ['LINK_TRACKING_ENABLED: needs PUBLIC_URL (where tracked links point)'] : [])];
+  const problems = [
+    ...checkKafka(result.data),
+    ...(result.data.DATABASE_POOL_MIN_IDLE !== undefined && result.data.DATABASE_POOL_MIN_IDLE > result.data.DATABASE_POOL_SIZE
+      ? ['DATABASE_POOL_MIN_IDLE: cannot exceed DATABASE_POOL_SIZE']
+      : []),
+    ...(result.data.LINK_TRACKING_ENABLED && !result.data.PUBLIC_URL ? ['LINK_TRACKING_ENABLED: needs PUBLIC_URL (where tracked links point)'] : []),
+  ];
   if (problems.length) throw new ConfigError(problems);
   return result.data;
 }

@@ -9,6 +9,10 @@ export interface DatabaseOptions {
   /** Where the embedded database keeps its files; undefined keeps it in memory. */
   dataDir?: string;
   poolSize: number;
+  /** Connections kept open however long they are idle; default poolSize (a fixed-size pool once warm). */
+  minIdle?: number;
+  /** How long a connection above minIdle may sit idle before it is closed (pg-pool's 10 s by default). */
+  idleTimeoutMs?: number;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -43,6 +47,9 @@ export class Database {
     const embedded = options.url ? undefined : await EmbeddedPostgres.start({ dataDir: options.dataDir, maxConnections: 1 });
     const url = options.url ?? embedded!.url;
     const poolSize = embedded ? 1 : options.poolSize;
+    // pg-pool closes a connection idle for 10 s unless `min` are open; opening one again costs a
+    // TCP handshake, authentication and a server backend, which lands on the request that waits.
+    const min = embedded ? 1 : Math.min(options.minIdle ?? poolSize, poolSize);
     const dataSource = new DataSource({
       type: 'postgres',
       url,
@@ -50,7 +57,7 @@ export class Database {
       migrations: options.migrations,
       migrationsTableName: 'typeorm_migrations',
       migrationsTransactionMode: 'each',
-      extra: { max: poolSize, connectionTimeoutMillis: embedded ? 30_000 : 10_000 },
+      extra: { max: poolSize, min, idleTimeoutMillis: options.idleTimeoutMs ?? 10_000, connectionTimeoutMillis: embedded ? 30_000 : 10_000 },
       logging: false,
     });
     try {

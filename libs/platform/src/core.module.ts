@@ -38,6 +38,7 @@ export class CoreModule implements OnApplicationShutdown {
               url: config.DATABASE_URL,
               dataDir: path.join(config.DATA_DIR, 'db'),
               poolSize: config.DATABASE_POOL_SIZE,
+              minIdle: config.DATABASE_POOL_MIN_IDLE,
               entities: [],
               migrations: allMigrations,
             });
