@@ -55,12 +55,16 @@ async function visibleCount(service: BenchService): Promise<number> {
 /**
  * Completed runs per second the whole system sustains: triggers (1 recipient, one in-app step)
  * at a fixed rate for `seconds`; sustained when every message is visible within 2 s after the
- * last trigger (no growing backlog).
+ * last trigger (no growing backlog), and the service answered the triggers at the rate they
+ * were sent (a service that takes 70 s to answer 10 s of triggers has a backlog of its own, in
+ * its connection queue).
  */
 export async function sustained(rates: number[], seconds: number): Promise<Figure[]> {
   const figures: Figure[] = [];
+  // The highest rate kept up with, and every lower rate too (a lucky run above a failed one does not count).
   let best = 0;
-  for (const rate of rates) {
+  let failedBelow = false;
+  for (const rate of [...rates].sort((a, b) => a - b)) {
     const service = await startService(`sustained${rate}`);
     try {
       await defineWorkflow(service, 'bench-inapp', [inAppStep()]);
@@ -84,14 +88,16 @@ export async function sustained(rates: number[], seconds: number): Promise<Figur
       const drained = await until(async () => (await visibleCount(service)) - base >= sent.sent - sent.errors && Date.now(), 60_000, 50);
       const drainMs = drained ? drained - sendDone : Infinity;
       const completedRate = (sent.sent - sent.errors) / (((drained ?? Date.now()) - started) / 1000);
-      const ok = drainMs <= 2000 && sent.errors === 0;
-      if (ok) best = Math.max(best, rate);
+      const answeredIn = (sendDone - started) / 1000;
+      const ok = drainMs <= 2000 && sent.errors === 0 && answeredIn <= seconds + 2;
+      if (ok && !failedBelow) best = rate;
+      if (!ok) failedBelow = true;
       figures.push({
         scenario: `sustained load at ${rate} triggers/s for ${seconds} s (1 recipient, in-app)`,
         metric: 'completed',
         value: round(completedRate),
         unit: 'runs/s',
-        note: `${ok ? 'kept up' : 'backlog grew'}: ${atStop}/${sent.sent} visible when sending stopped, the rest ${round(drainMs / 1000, 2)} s later; ${sent.errors} failed requests${sent.errors ? ` (${sent.failures})` : ''}`,
+        note: `${ok ? 'kept up' : 'backlog grew'}: last answer ${round(answeredIn, 1)} s after the first trigger, ${atStop}/${sent.sent} visible then, the rest ${round(drainMs / 1000, 2)} s later; ${sent.errors} failed requests${sent.errors ? ` (${sent.failures})` : ''}`,
       });
     } finally {
       await service.stop();
