@@ -3,9 +3,14 @@
  * database with the service in a child process, the baseline in the same run. Prints the figures
  * and writes BENCHMARKS.md. BENCH_ONLY=baseline,accept,... runs a subset; BENCH_QUICK=1 shortens.
  * The Kafka relay scenario needs KAFKA_BROKERS (it reports itself as not run otherwise).
+ * Every scenario runs in a fresh bench process: the load generator shares the cores with the
+ * service, and what an earlier scenario left in its heap (tens of megabytes after the sustained
+ * load's 12,500 requests) made its garbage collection part of later scenarios' latencies.
  */
 import 'reflect-metadata';
-import { readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -41,17 +46,40 @@ async function machine(): Promise<string[]> {
   return [
     `- CPU: ${cpus[0]?.model ?? 'unknown'}, ${cpus.length} cores; memory ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
     `- ${rows[0].version.split(',')[0]} on the same machine; Node ${process.version}; ${os.type()} ${os.release()}`,
-    '- The service runs as `npm start` would (api and worker in one process) in a child process; the load generator runs in the bench process on the same 2 cores.',
+    '- The service runs as `npm start` would (api and worker in one process) in a child process; the load generator runs in a fresh bench process per scenario on the same 2 cores.',
   ];
+}
+
+/** Runs one scenario in a child bench process (same node options and environment) and reads back its figures. */
+async function inChild(name: string): Promise<Figure[]> {
+  const out = path.join(os.tmpdir(), `bench-figures-${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, __filename], { env: { ...process.env, BENCH_SCENARIO: name, BENCH_FIGURES_OUT: out }, stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`scenario ${name} failed (exit ${code})`);
+  try {
+    return JSON.parse(await readFile(out, 'utf8')) as Figure[];
+  } finally {
+    await rm(out, { force: true });
+  }
+}
+
+/** In a child: run the one scenario named by BENCH_SCENARIO and write its figures to BENCH_FIGURES_OUT. */
+async function child(name: string, out: string) {
+  const run = scenarios.find(([n]) => n === name)?.[1];
+  if (!run) throw new Error(`unknown scenario ${name}`);
+  await writeFile(out, JSON.stringify(await run()));
 }
 
 async function main() {
   const started = new Date();
   const figures: Figure[] = [];
-  for (const [name, run] of scenarios) {
+  for (const [name] of scenarios) {
     if (!wanted(name)) continue;
     process.stdout.write(`\n== ${name}\n`);
-    const result = await run();
+    const result = await inChild(name);
     for (const f of result) process.stdout.write(`${f.scenario}: ${f.metric} = ${f.value} ${f.unit}${f.note ? ` (${f.note})` : ''}\n`);
     figures.push(...result);
   }
@@ -79,7 +107,7 @@ async function main() {
   process.stdout.write(`\nwrote BENCHMARKS.md (${figures.length} figures)\n`);
 }
 
-main().catch((error) => {
+(process.env.BENCH_SCENARIO ? child(process.env.BENCH_SCENARIO, process.env.BENCH_FIGURES_OUT!) : main()).catch((error) => {
   process.stderr.write(`${(error as Error).stack ?? error}\n`);
   process.exit(1);
 });
