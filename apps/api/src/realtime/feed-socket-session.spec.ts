@@ -129,6 +129,47 @@ describe('feed socket session', () => {
       { status: 'error', response: { reason: 'unmatched topic' } },
     ]);
   });
+
+  describe('limits', () => {
+    function limited(limits: { maxTopics: number; joinsPerWindow: number; windowMs: number }) {
+      const sent: unknown[][] = [];
+      let clock = 1_000;
+      let subscribed = 0;
+      const s = new FeedSocketSession('dev', undefined, { send: (text) => sent.push(JSON.parse(text)), subscribe: () => (subscribed++, () => subscribed--) }, limits, () => clock);
+      const join = (ref: string, user: string) => s.handle(JSON.stringify([ref, ref, `feeds:${CHANNEL}:${user}`, 'phx_join', {}]));
+      // Replies only (a leave is also followed by a phx_close): the refusal's reason, or the status.
+      const statuses = () => sent.filter((f) => f[3] === 'phx_reply').map((f) => (f[4] as { status: string; response: { reason?: string } }).response.reason ?? (f[4] as { status: string }).status);
+      return { s, join, statuses, tick: (ms: number) => (clock += ms), subscribed: () => subscribed };
+    }
+
+    it('refuses joins beyond the window’s budget until the window has moved on', () => {
+      const { join, statuses, tick, subscribed } = limited({ maxTopics: 100, joinsPerWindow: 3, windowMs: 10_000 });
+      join('1', 'a');
+      tick(1_000);
+      join('2', 'b');
+      join('3', 'c');
+      join('4', 'd'); // fourth within 10 s
+      tick(8_999);
+      join('5', 'e'); // the first join is 9,999 ms old: still in the window
+      tick(1);
+      join('6', 'f'); // the first join left the window
+      expect(statuses()).toEqual(['ok', 'ok', 'ok', 'rate limited', 'rate limited', 'ok']);
+      expect(subscribed()).toBe(4);
+    });
+
+    it('holds at most maxTopics topics; rejoining a held topic and joining after a leave still work', () => {
+      const { s, join, statuses, subscribed } = limited({ maxTopics: 2, joinsPerWindow: 100, windowMs: 10_000 });
+      join('1', 'a');
+      join('2', 'b');
+      join('3', 'c'); // a third topic
+      join('4', 'a'); // rejoin of a held topic
+      s.handle(JSON.stringify(['2', '5', `feeds:${CHANNEL}:b`, 'phx_leave', {}]));
+      join('6', 'c');
+      expect(statuses()).toEqual(['ok', 'ok', 'too many topics', 'ok', 'ok', 'ok']);
+      expect(s.joinedTopics).toEqual([`feeds:${CHANNEL}:a`, `feeds:${CHANNEL}:c`]);
+      expect(subscribed()).toBe(2);
+    });
+  });
 });
 
 describe('feed client options', () => {

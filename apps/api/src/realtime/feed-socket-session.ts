@@ -15,6 +15,20 @@ export interface SessionPorts {
   failed?(error: unknown, topic: string): void;
 }
 
+/**
+ * What one connection may do: how many feed topics it holds at once, and how many joins it
+ * sends in a sliding window (a client rejoins after an error with a backoff of seconds; a
+ * connection joining faster than this is broken or hostile). A refused join is an error reply,
+ * which Phoenix clients retry with their rejoin backoff.
+ */
+export interface SessionLimits {
+  maxTopics: number;
+  joinsPerWindow: number;
+  windowMs: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxTopics: 100, joinsPerWindow: 30, windowMs: 10_000 };
+
 interface JoinedTopic {
   joinRef: string | null;
   feed: FeedSubscription;
@@ -30,12 +44,16 @@ interface JoinedTopic {
  */
 export class FeedSocketSession {
   private readonly topics = new Map<string, JoinedTopic>();
+  /** When the joins of the current window arrived (oldest first). */
+  private readonly joinTimes: number[] = [];
 
   constructor(
     readonly environment: string,
     /** The user the connection's token proves; undefined when the environment does not require one. */
     readonly tokenUser: string | undefined,
     private readonly ports: SessionPorts,
+    private readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+    private readonly now: () => number = Date.now,
   ) {}
 
   get joinedTopics(): string[] {
@@ -62,6 +80,11 @@ export class FeedSocketSession {
   }
 
   private join(frame: Frame): void {
+    const at = this.now();
+    while (this.joinTimes.length > 0 && this.joinTimes[0] <= at - this.limits.windowMs) this.joinTimes.shift();
+    if (this.joinTimes.length >= this.limits.joinsPerWindow) return this.send(reply(frame, 'error', { reason: 'rate limited' }));
+    this.joinTimes.push(at);
+    if (!this.topics.has(frame.topic) && this.topics.size >= this.limits.maxTopics) return this.send(reply(frame, 'error', { reason: 'too many topics' }));
     const feed = parseFeedTopic(frame.topic);
     if (!feed) return this.send(reply(frame, 'error', { reason: 'unmatched topic' }));
     if (this.tokenUser !== undefined && feed.userId !== this.tokenUser) return this.send(reply(frame, 'error', { reason: 'unauthorized' }));
