@@ -43,8 +43,7 @@ function httpClient(): { get: Get; close: () => void } {
       close: () => undefined,
     };
   }
-  const client = new KeepAliveClient();
-  return { get: (url, headers) => client.get(url, headers), close: () => client.close() };
+  return new KeepAliveClient();
 }
 
 /** Reads at a fixed rate (open loop) and the latency of each, as the client saw it. */

@@ -10,8 +10,9 @@ import http from 'node:http';
 export class KeepAliveClient {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-  get(url: string, headers: Record<string, string> = {}): Promise<number> {
-    return new Promise((resolve, reject) => {
+  /** A bound function, so it can be passed around as the measuring loop's `get`. */
+  readonly get = (url: string, headers: Record<string, string> = {}): Promise<number> =>
+    new Promise((resolve, reject) => {
       const req = http.get(url, { agent: this.agent, headers }, (res) => {
         res.on('data', () => undefined);
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -19,7 +20,6 @@ export class KeepAliveClient {
       });
       req.on('error', reject);
     });
-  }
 
   close(): void {
     this.agent.destroy();
