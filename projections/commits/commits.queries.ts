@@ -22,7 +22,8 @@ const toCommit = (row: CommitRow): CommitRecord => ({
   id: row.id,
   resource: { type: row.resource_type, identifier: row.identifier },
   author: row.author,
-  commit_message: row.message,
+  // Left out when the commit has none (the reference types it as a string).
+  ...(row.message === null ? {} : { commit_message: row.message }),
   environment: row.environment,
   created_at: row.created_at.toISOString(),
   promoted_at: row.promoted_at?.toISOString() ?? null,

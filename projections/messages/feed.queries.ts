@@ -1,4 +1,4 @@
-import { FeedEntryT, FeedMetaT, FeedQueryT, PageInfoT, RecipientRefT } from '@notify/contracts';
+import { FeedEntryT, FeedMetaT, FeedQueryT, PageInfoT, RecipientRefT, workflowVersionId } from '@notify/contracts';
 import { encodeCursor, keysetPage } from '@notify/http/pagination';
 import { DataSource } from 'typeorm';
 import { MessageFilter, messageWhere } from './message-filters';
@@ -32,7 +32,7 @@ function prepare(row: MessageRow & { cursor_at: string }, activities: ActivityRo
     blocks: content.blocks ?? [],
     total_actors: row.total_actors,
     data: activities ? data : scalarsOnly(data),
-    source: { __typename: 'NotificationSource', key: row.workflow_key, version_id: row.workflow_version, categories: row.workflow_categories },
+    source: { __typename: 'NotificationSource', key: row.workflow_key, version_id: workflowVersionId(row.environment, row.workflow_key, row.workflow_version), categories: row.workflow_categories },
     tenant: row.tenant,
     seen_at: iso(row.seen_at),
     read_at: iso(row.read_at),

@@ -1,4 +1,4 @@
-import { MessageActivityT, MessageContentsT, MessageDeliveryLogT, MessageEventEntryT, MessageT, PageInfoT, RecipientRefT, RecipientReferenceT } from '@notify/contracts';
+import { environmentId, MessageActivityT, MessageContentsT, MessageDeliveryLogT, MessageEventEntryT, MessageT, PageInfoT, RecipientRefT, RecipientReferenceT, workflowVersionId } from '@notify/contracts';
 import { keysetPage } from '@notify/http/pagination';
 import { DataSource } from 'typeorm';
 import { isUuid, MessageFilter, messageWhere } from './message-filters';
@@ -8,6 +8,7 @@ export interface MessageRow extends Record<string, unknown> {
   channel_id: string;
   channel_type: string;
   channel_key: string;
+  environment: string;
   provider: string;
   /** Name and times from the channels read model (null once the channel is gone; not read for feeds). */
   channel?: { name: string; created_at: string; updated_at: string } | null;
@@ -39,7 +40,7 @@ export interface MessageRow extends Record<string, unknown> {
 }
 
 export const MESSAGE_COLUMNS =
-  'm.id, m.channel_id, m.channel_type, m.channel_key, m.provider, m.recipient_type, m.recipient_id, m.recipient_collection, m.workflow_key, m.workflow_categories, m.workflow_version, ' +
+  'm.environment, m.id, m.channel_id, m.channel_type, m.channel_key, m.provider, m.recipient_type, m.recipient_id, m.recipient_collection, m.workflow_key, m.workflow_categories, m.workflow_version, ' +
   'm.workflow_run_id, m.run_id, m.step_ref, m.tenant, m.status, m.seen_at, m.read_at, m.archived_at, m.interacted_at, m.link_clicked_at, m.data, m.content, ' +
   'm.actors, m.total_activities, m.total_actors, m.recipient_snapshot, m.metadata, m.inserted_at, m.updated_at';
 
@@ -102,7 +103,7 @@ export function toMessage(row: MessageRow): MessageT {
     source: {
       __typename: 'NotificationSource',
       key: row.workflow_key,
-      version_id: row.workflow_version,
+      version_id: workflowVersionId(row.environment, row.workflow_key, row.workflow_version),
       categories: row.workflow_categories,
       step_ref: row.step_ref,
       workflow_run_id: row.workflow_run_id,
@@ -152,13 +153,17 @@ function toDeliveryLog(environment: string, row: { id: string; service_name: str
     // not a URL (an SMTP exchange): the whole address is the path
   }
   const response = row.response ?? {};
+  // The reference has no null for a body or a status: a request without a body, or an attempt that
+  // got no answer, leaves them out.
+  const requestBody = row.request?.body ?? undefined;
+  const responseBody = response.body ?? (response.error ? { error: response.error } : undefined);
   return {
     __typename: 'MessageDeliveryLog',
     id: row.id,
-    environment_id: environment,
+    environment_id: environmentId(environment),
     service_name: row.service_name,
-    request: { method: row.request?.method ?? 'POST', host, path, query, headers: row.request?.headers ?? null, body: row.request?.body ?? null },
-    response: { status: response.status ?? null, headers: response.headers ?? null, body: response.body ?? (response.error ? { error: response.error } : null) },
+    request: { method: String(row.request?.method ?? 'POST').toUpperCase(), host, path, query, headers: row.request?.headers ?? null, ...(requestBody === undefined ? {} : { body: requestBody }) },
+    response: { ...(typeof response.status === 'number' ? { status: response.status } : {}), headers: response.headers ?? null, ...(responseBody === undefined ? {} : { body: responseBody }) },
     inserted_at: iso(row.inserted_at)!,
   };
 }

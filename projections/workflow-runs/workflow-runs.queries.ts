@@ -78,7 +78,13 @@ export class WorkflowRunQueries {
     );
     return {
       ...toWorkflowRecipientRun(row),
-      events: events.map((e): WorkflowRecipientRunEventT => ({ __typename: 'WorkflowRecipientRunEvent', ...e, inserted_at: new Date(e.inserted_at).toISOString() })),
+      // `attempt` is an integer in the reference, not null: events that are not a step's attempt leave it out.
+      events: events.map(({ attempt, ...e }): WorkflowRecipientRunEventT => ({
+        __typename: 'WorkflowRecipientRunEvent',
+        ...e,
+        ...(attempt === null ? {} : { attempt }),
+        inserted_at: new Date(e.inserted_at).toISOString(),
+      })),
     };
   }
 

@@ -5,3 +5,4 @@ export * from './config';
 export * from './messages';
 export * from './runs';
 export * from './conditions';
+export * from './public-ids';

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import qs from 'qs';
 import { ErrorFilter } from './error.filter';
+import { decoratePublicUrl } from './public-url';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -33,6 +34,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   const filter = new ErrorFilter(logger);
   app.useGlobalFilters(filter);
   const fastify = app.getHttpAdapter().getInstance();
+  decoratePublicUrl(fastify, config.PUBLIC_URL);
 
   const json = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');

@@ -7,6 +7,7 @@ export * from './http.module';
 export * from './input.decorator';
 export * from './openapi';
 export * from './pagination';
+export * from './public-url';
 export * from './rate-limit.guard';
 export * from './request-context';
 export * from './secrets';

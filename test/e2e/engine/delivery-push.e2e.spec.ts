@@ -110,12 +110,13 @@ describe('delivery: push', () => {
       const data = (await knock.users.getChannelData('linus', fcmChannelId)).data as { tokens?: string[]; devices?: unknown[] };
       return data.tokens?.length === 1 ? data : undefined;
     });
-    expect(fcmData).toEqual({ tokens: ['fcm-live'], devices: [] });
+    // Answered in both forms (ADR 0117): the one token left, as a token and as a device.
+    expect(fcmData).toEqual({ tokens: ['fcm-live'], devices: [{ token: 'fcm-live', locale: null, timezone: null }] });
     const apnsData = await eventually(async () => {
       const data = (await knock.users.getChannelData('linus', apnsChannelId)).data as { tokens?: string[] };
       return data.tokens?.length === 1 ? data : undefined;
     });
-    expect(apnsData).toEqual({ tokens: ['bbbb2222'] });
+    expect(apnsData).toEqual({ tokens: ['bbbb2222'], devices: [{ token: 'bbbb2222', locale: null, timezone: null }] });
     const attempt = (await t.sql("SELECT data FROM es_events WHERE stream_id LIKE $1 AND event_type = 'MessageDeliveryAttemptCompleted'", [`message-%-${android.id}`]))[0];
     expect(attempt.data.invalid_tokens.sort()).toEqual(['fcm-dead', 'fcm-dead-device']);
 

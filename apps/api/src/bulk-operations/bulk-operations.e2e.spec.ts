@@ -26,7 +26,7 @@ describe('bulk operations through @knocklabs/node', () => {
   it('identifies 1,000 users in the background, with progress visible chunk by chunk', async () => {
     const users = Array.from({ length: 1000 }, (_, i) => ({ id: `bulk-${i}`, name: `User ${i}`, plan: i % 2 ? 'pro' : 'free' }));
     const op = await knock.users.bulk.identify({ users });
-    expect(op).toMatchObject({ __typename: 'BulkOperation', status: 'queued', estimated_total_rows: 1000, processed_rows: 0, progress_path: `/v1/bulk_operations/${op.id}` });
+    expect(op).toMatchObject({ __typename: 'BulkOperation', status: 'queued', estimated_total_rows: 1000, processed_rows: 0, progress_path: `${t.url}/v1/bulk_operations/${op.id}` });
     const seen = new Set<number>();
     const done = await eventually(
       () => knock.bulkOperations.get(op.id),
@@ -35,7 +35,10 @@ describe('bulk operations through @knocklabs/node', () => {
         return o.status === 'completed';
       },
     );
-    expect(done).toMatchObject({ processed_rows: 1000, success_count: 1000, error_count: 0, error_items: [] });
+    expect(done).toMatchObject({ processed_rows: 1000, success_count: 1000, error_count: 0, error_items: [], progress_path: `${t.url}/v1/bulk_operations/${op.id}` });
+    // Behind a proxy, the URL is the one the client used (X-Forwarded-Proto and -Host).
+    const proxied = await t.http('GET', `/v1/bulk_operations/${op.id}`, { key: env.secretKey, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'notify.example.com' } });
+    expect(proxied.body.progress_path).toBe(`https://notify.example.com/v1/bulk_operations/${op.id}`);
     expect(done.started_at).toEqual(expect.any(String));
     expect(done.completed_at).toEqual(expect.any(String));
     // Progress is recorded per chunk of 100: ten steps in the log, each visible to readers.

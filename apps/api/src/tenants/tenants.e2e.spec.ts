@@ -1,4 +1,5 @@
 import Knock from '@knocklabs/node';
+import { configureChannel } from '../../../../test/support/channels';
 import { countEvents, rejection } from '../../../../test/support/recipients';
 import { startTestApp, TestApp, TestEnvironment } from '../../../../test/support/test-app';
 
@@ -63,6 +64,23 @@ describe('tenants and tenant-scoped preferences through @knocklabs/node', () => 
     await knock.tenants.delete('doomed');
     expect((await rejection(knock.tenants.get('doomed'))).status).toBe(404);
     expect((await knock.tenants.list({ tenant_id: 'doomed' })).entries).toEqual([]);
+  });
+
+  it('keeps channel data given with a tenant as the channel data of its $tenants object, and deletes it with the tenant', async () => {
+    const push = await configureChannel(t, { type: 'push', provider: 'push_fcm', environments: [env.slug] });
+    const tenant = await knock.tenants.set('initech', { name: 'Initech', channel_data: { [push.id]: { tokens: ['tenant-token'] } } } as never);
+    expect(tenant).toMatchObject({ id: 'initech', name: 'Initech' });
+    expect(tenant).not.toHaveProperty('channel_data');
+    expect(await knock.objects.getChannelData('$tenants', 'initech', push.id)).toMatchObject({ channel_id: push.id, data: { tokens: ['tenant-token'] } });
+
+    const before = await countEvents(t);
+    const unknown = await rejection(knock.tenants.set('initech', { channel_data: { '00000000-0000-4000-8000-000000000000': { tokens: ['x'] } } } as never));
+    expect(unknown.status).toBe(422);
+    expect(unknown.error).toMatchObject({ code: 'channel_invalid' });
+    expect(await countEvents(t)).toBe(before);
+
+    await knock.tenants.delete('initech');
+    expect((await rejection(knock.objects.getChannelData('$tenants', 'initech', push.id))).status).toBe(404);
   });
 
   it('refuses bad settings and unsupported fields, writing nothing', async () => {

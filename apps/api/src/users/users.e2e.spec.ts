@@ -29,7 +29,7 @@ describe('users through @knocklabs/node', () => {
     } as Knock.Users.UserUpdateParams);
     expect(user).toMatchObject({ __typename: 'User', id: 'ada', name: 'Ada', email: 'ada@example.com', plan: 'pro' });
     expect(user).not.toHaveProperty('channel_data');
-    expect(await knock.users.getChannelData('ada', push.id)).toEqual({ __typename: 'ChannelData', channel_id: push.id, data: { tokens: ['tok-1'] }, provider: 'push_fcm' });
+    expect(await knock.users.getChannelData('ada', push.id)).toEqual({ __typename: 'ChannelData', channel_id: push.id, data: { tokens: ['tok-1'], devices: [{ token: 'tok-1', locale: null, timezone: null }] }, provider: 'push_fcm' });
     expect(await knock.users.getPreferences('ada', 'default')).toMatchObject({ id: 'default', channel_types: { email: false }, workflows: { digest: false } });
 
     // Inline preferences merge into what is there.

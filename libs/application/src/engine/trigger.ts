@@ -117,6 +117,7 @@ export async function triggerWorkflow(
       tenant = id;
       const outcome = await setTenant(deps.recipients, environment, id, rest, metadata);
       if (outcome.append) writes.appends.push({ append: outcome.append, events: outcome.events });
+      if (outcome.channelData?.append) writes.appends.push({ append: outcome.channelData.append, events: outcome.channelData.events });
     }
   }
 

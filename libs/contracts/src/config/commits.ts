@@ -15,7 +15,8 @@ export const Commit = z
     id: z.uuid(),
     resource: CommitResource,
     author: CommitAuthor,
-    commit_message: z.string().nullable(),
+    /** Absent when the commit has none. */
+    commit_message: z.string().optional(),
     environment: z.string(),
     created_at: z.string(),
     /** When the commit reached the next environment; null until promoted. */

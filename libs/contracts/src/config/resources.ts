@@ -31,8 +31,9 @@ export const Partial = z
     name: z.string(),
     type: PartialType,
     content: z.string(),
-    description: z.string().nullable().optional(),
-    icon_name: z.string().nullable().optional(),
+    /** Absent when unset (ADR 0119). */
+    description: z.string().optional(),
+    icon_name: z.string().optional(),
     input_schema: z.array(z.record(z.string(), z.unknown())),
     visual_block_enabled: z.boolean(),
     valid: z.boolean(),
@@ -139,7 +140,8 @@ export const Translation = z
   .object({
     locale_code: z.string(),
     namespace: z.string(),
-    tenant: z.string().nullable().optional(),
+    /** Absent for a translation of no tenant (ADR 0119). */
+    tenant: z.string().optional(),
     content: z.string(),
     format: TranslationFormat,
     environment: z.string(),
@@ -179,7 +181,7 @@ export const MessageType = z
     name: z.string(),
     description: z.string().nullable(),
     preview: z.string(),
-    icon_name: z.string().nullable().optional(),
+    icon_name: z.string().optional(),
     semver: z.string(),
     variants: z.array(z.record(z.string(), z.unknown())),
     owner: z.literal('user'),

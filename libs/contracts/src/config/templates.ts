@@ -22,7 +22,8 @@ export const EmailVisualBlock = z.discriminatedUnion('type', [
   z.strictObject({
     ...blockBase,
     type: z.literal('image'),
-    url: z.string().min(1).max(2000),
+    /** An absolute URL, as the reference has it (answered as given; ADR 0116). */
+    url: z.url('must be an absolute URL').max(2000),
     action: z.string().max(2000).nullable().optional(),
     alt: z.string().max(1000).nullable().optional(),
     style_attrs: z.strictObject({ width: z.string().max(50).optional() }).optional(),

@@ -50,13 +50,14 @@ export const Workflow = z
   .object({
     key: z.string(),
     name: z.string(),
-    description: z.string().nullable().optional(),
+    /** Optional fields left unset are absent, never null (ADR 0119). */
+    description: z.string().optional(),
     categories: z.array(z.string()),
     tags: z.array(z.string()),
-    conditions: z.unknown().nullable(),
+    conditions: z.record(z.string(), z.unknown()).optional(),
     settings: z.object({ is_commercial: z.boolean(), override_preferences: z.boolean() }),
     steps: z.array(z.record(z.string(), z.unknown())),
-    trigger_data_json_schema: z.record(z.string(), z.unknown()).nullable().optional(),
+    trigger_data_json_schema: z.record(z.string(), z.unknown()).optional(),
     trigger_frequency: TriggerFrequency,
     active: z.boolean(),
     valid: z.boolean(),

@@ -46,7 +46,7 @@ export const FeedEntry = z
     total_activities: z.number().int().optional(),
     total_actors: z.number().int(),
     data: z.record(z.string(), z.unknown()).nullable(),
-    source: z.object({ __typename: z.literal('NotificationSource'), key: z.string(), version_id: z.string().nullable(), categories: z.array(z.string()) }),
+    source: z.object({ __typename: z.literal('NotificationSource'), key: z.string(), version_id: z.uuid(), categories: z.array(z.string()) }),
     tenant: z.string().nullable(),
     seen_at: z.string().nullable(),
     read_at: z.string().nullable(),

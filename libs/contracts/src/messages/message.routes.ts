@@ -62,7 +62,8 @@ export const NotificationSource = z
   .object({
     __typename: z.literal('NotificationSource'),
     key: z.string(),
-    version_id: z.string().nullable(),
+    /** The workflow version's id (a uuid derived from its content hash; ADR 0115). */
+    version_id: z.uuid(),
     categories: z.array(z.string()),
     step_ref: z.string().optional(),
     workflow_run_id: z.uuid().optional(),
@@ -127,7 +128,7 @@ export const MessageDeliveryLog = z
   .object({
     __typename: z.literal('MessageDeliveryLog'),
     id: z.string(),
-    environment_id: z.string(),
+    environment_id: z.uuid(),
     service_name: z.string(),
     request: z.object({
       method: z.string(),
@@ -135,9 +136,15 @@ export const MessageDeliveryLog = z
       path: z.string(),
       query: z.string().nullable(),
       headers: z.record(z.string(), z.unknown()).nullable(),
-      body: z.unknown(),
+      /** Absent when the request had none. */
+      body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
     }),
-    response: z.object({ status: z.number().int().nullable(), headers: z.record(z.string(), z.unknown()).nullable(), body: z.unknown() }),
+    /** `status` and `body` are absent when the attempt got no answer. */
+    response: z.object({
+      status: z.number().int().optional(),
+      headers: z.record(z.string(), z.unknown()).nullable(),
+      body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    }),
     inserted_at: z.string(),
   })
   .meta({ id: 'MessageDeliveryLog' });

@@ -69,7 +69,8 @@ export const BulkOperation = z
     success_count: z.number().int(),
     error_count: z.number().int(),
     error_items: z.array(BulkErrorItem),
-    progress_path: z.string(),
+    /** Absolute URL of the operation (PUBLIC_URL or the request's origin; ADR 0116). */
+    progress_path: z.url(),
     inserted_at: z.string(),
     updated_at: z.string(),
     started_at: z.string().nullable(),

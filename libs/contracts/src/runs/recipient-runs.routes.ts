@@ -48,7 +48,8 @@ export const WorkflowRecipientRunEvent = z
     status: z.enum(['ok', 'error']),
     step_ref: z.string().nullable(),
     step_type: z.string().nullable(),
-    attempt: z.number().int().nullable(),
+    /** The step's attempt; absent on events that are not one (run_enqueued, step_started, run_paused, ...). */
+    attempt: z.number().int().optional(),
     data: z.record(z.string(), z.unknown()).nullable(),
     inserted_at: z.string(),
   })

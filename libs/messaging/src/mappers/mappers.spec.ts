@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@notify/eventstore';
+import { workflowVersionId } from '@notify/contracts';
 import { MessageEventEnvelopeV1 } from '../envelopes/message-event.v1';
 import { WorkflowRunEventEnvelopeV1 } from '../envelopes/workflow-run-event.v1';
 import { RelayMapperRegistry } from '../relay/relay-mapper';
@@ -105,7 +106,7 @@ describe('MessageEventMapper', () => {
       tenant: 'ingen',
       status: 'queued',
       engagement_statuses: [],
-      source: { key: 'welcome', version_id: null, categories: ['onboarding'], step_ref: 'email_1' },
+      source: { key: 'welcome', version_id: workflowVersionId('dev', 'welcome', null), categories: ['onboarding'], step_ref: 'email_1' },
       data: { dig: 'montana' },
       inserted_at: '2026-01-01T00:00:01.000Z',
       updated_at: '2026-01-01T00:00:01.000Z',

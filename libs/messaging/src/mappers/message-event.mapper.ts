@@ -53,7 +53,7 @@ export class MessageEventMapper implements RelayMapper {
     const type = publicMessageEventType(event.type);
     const environment = event.metadata.environment;
     if (!type || !environment || !event.streamId.startsWith('message-')) return [];
-    const data = messageView(await this.histories.upTo(event.streamId, event.revision));
+    const data = messageView(await this.histories.upTo(event.streamId, event.revision), environment);
     if (!data) return [];
     const envelope = { __typename: 'Event' as const, type, created_at: event.createdAt.toISOString(), environment, data, event_data: messageEventData(event) };
     const records = [messageEventRecord(event, topics.messageEvents, envelope)];

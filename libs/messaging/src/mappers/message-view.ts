@@ -1,4 +1,4 @@
-import { MESSAGE_EVENT_TYPES as PUBLIC_MESSAGE_TYPES, RecipientRefT } from '@notify/contracts';
+import { MESSAGE_EVENT_TYPES as PUBLIC_MESSAGE_TYPES, RecipientRefT, workflowVersionId } from '@notify/contracts';
 import { engagementStatuses, fold, messageDecider, MessageCreatedData, MessageEvent } from '@notify/domain';
 import type { RecordedEvent } from '@notify/eventstore';
 import { MessageEventType, MessageV1 } from '../envelopes/message-event.v1';
@@ -19,9 +19,10 @@ export function publicMessageEventType(type: string): MessageEventType | undefin
 /**
  * The message (Knock's Message) as it stood right after the last of `history`: a fold of its
  * stream, nothing read from elsewhere, so the same prefix of the log always gives the same value.
- * `history` starts with MessageCreated; undefined when it does not.
+ * `history` starts with MessageCreated; undefined when it does not. `version_id` is the API's
+ * workflow version id in `environment` (ADR 0115).
  */
-export function messageView(history: readonly RecordedEvent[]): MessageV1 | undefined {
+export function messageView(history: readonly RecordedEvent[], environment: string): MessageV1 | undefined {
   const created = history[0];
   if (!created || created.type !== 'MessageCreated') return undefined;
   const m = created.data as MessageCreatedData;
@@ -38,7 +39,7 @@ export function messageView(history: readonly RecordedEvent[]): MessageV1 | unde
     tenant: m.tenant,
     status: state.status,
     engagement_statuses: engagementStatuses(state) as MessageV1['engagement_statuses'],
-    source: { __typename: 'NotificationSource', key: m.workflow.key, version_id: m.workflow.version, categories: m.workflow.categories, step_ref: m.step_ref },
+    source: { __typename: 'NotificationSource', key: m.workflow.key, version_id: workflowVersionId(environment, m.workflow.key, m.workflow.version), categories: m.workflow.categories, step_ref: m.step_ref },
     data: m.data,
     metadata: m.metadata,
     inserted_at: iso(m.created_at, created.createdAt),

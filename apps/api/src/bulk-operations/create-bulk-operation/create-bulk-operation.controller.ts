@@ -14,6 +14,7 @@ import {
 } from '@notify/contracts';
 import { Ctx, Endpoint, Input, ratelimitedHeader, RequestContext } from '@notify/http';
 import { FastifyReply } from 'fastify';
+import { withProgressUrl } from '../progress-url';
 import { BulkRequest, CreateBulkOperationCommand } from './create-bulk-operation.command';
 
 /** Every bulk endpoint: each turns its body into items and one entity id per item. */
@@ -24,7 +25,7 @@ export class CreateBulkOperationController {
   private async create(ctx: RequestContext, reply: FastifyReply, request: BulkRequest, param: string) {
     const { operation, ratelimited } = await this.commands.execute(new CreateBulkOperationCommand(ctx, request));
     if (ratelimited.length) void reply.header(ratelimitedHeader(param), ratelimited.join(','));
-    return operation;
+    return withProgressUrl(operation, reply.request.publicUrl);
   }
 
   @Endpoint(bulkIdentifyUsersRoute)

@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { getBulkOperationRoute, RouteInput } from '@notify/contracts';
-import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
+import { Ctx, Endpoint, Input, PublicUrl, RequestContext } from '@notify/http';
+import { withProgressUrl } from '../progress-url';
 import { GetBulkOperationQuery } from './get-bulk-operation.query';
 
 @Controller()
@@ -9,7 +10,7 @@ export class GetBulkOperationController {
   constructor(private readonly queries: QueryBus) {}
 
   @Endpoint(getBulkOperationRoute)
-  get(@Input() { params }: RouteInput<typeof getBulkOperationRoute>, @Ctx() ctx: RequestContext) {
-    return this.queries.execute(new GetBulkOperationQuery(ctx.environment, params.id));
+  async get(@Input() { params }: RouteInput<typeof getBulkOperationRoute>, @Ctx() ctx: RequestContext, @PublicUrl() publicUrl: string) {
+    return withProgressUrl(await this.queries.execute(new GetBulkOperationQuery(ctx.environment, params.id)), publicUrl);
   }
 }

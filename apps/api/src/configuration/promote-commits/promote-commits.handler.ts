@@ -44,7 +44,7 @@ export class PromoteCommitsHandler implements ICommandHandler<PromoteCommitsComm
     for (const c of selected) {
       const content = await this.resources.version(c.resource.type, c.resource.identifier, c.sha);
       if (!content) throw new Error(`Version ${c.sha} of ${c.resource.type} ${c.resource.identifier} is missing from the read model`);
-      commits.push({ commitId: c.id, fromEnvironment: from, resource: c.resource, sha: c.sha, content, message: c.commit_message });
+      commits.push({ commitId: c.id, fromEnvironment: from, resource: c.resource, sha: c.sha, content, message: c.commit_message ?? null });
     }
     const outcome = await handleCommand(this.store, commitLogStream(to), commitLogDecider, { type: 'PromoteCommits', commits, now: new Date().toISOString() }, { ...commandMetadata(ctx), environment: to });
     await this.consistency.settle(outcome.append, outcome.events);

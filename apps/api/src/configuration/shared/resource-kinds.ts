@@ -55,6 +55,22 @@ const liquidErrors = (templates: TemplateChecker, fields: Record<string, unknown
     typeof source === 'string' ? templates.check(source).map((p) => ({ field, message: p.line ? `line ${p.line}: ${p.message}` : p.message, type: 'template' })) : [],
   );
 
+/**
+ * The stored content keeps `null` for an optional field left unset (its sha covers exactly what
+ * was saved); answers leave such fields out where the reference types them without null
+ * (ADR 0119).
+ */
+export function withoutNulls(content: Record<string, unknown>, optional: readonly string[]): Record<string, unknown> {
+  const out = { ...content };
+  for (const key of optional) if (out[key] === null) delete out[key];
+  return out;
+}
+
+const WORKFLOW_OPTIONAL = ['categories', 'conditions', 'description', 'settings', 'tags', 'trigger_data_json_schema', 'trigger_frequency', 'goal_attachment', 'deleted_at'];
+const PARTIAL_OPTIONAL = ['description', 'icon_name', 'input_schema', 'visual_block_enabled'];
+const EMAIL_LAYOUT_OPTIONAL = ['branding_overrides', 'footer_links', 'is_mjml'];
+const MESSAGE_TYPE_OPTIONAL = ['icon_name'];
+
 const common = (record: ResourceRecord) => ({
   valid: record.valid,
   ...(record.valid ? {} : { errors: record.errors }),
@@ -95,7 +111,7 @@ export const workflowKind: ResourceKind = {
     const content = record.content as { steps: WorkflowStepT[] };
     return {
       key: record.identifier,
-      ...record.content,
+      ...withoutNulls(record.content, WORKFLOW_OPTIONAL),
       active: record.active,
       ...common(record),
       created_at: record.createdAt.toISOString(),
@@ -124,7 +140,7 @@ export const partialKind: ResourceKind = {
   present(record, options) {
     return {
       key: record.identifier,
-      ...record.content,
+      ...withoutNulls(record.content, PARTIAL_OPTIONAL),
       ...common(record),
       inserted_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
@@ -150,7 +166,7 @@ export const emailLayoutKind: ResourceKind = {
   present(record, options) {
     return {
       key: record.identifier,
-      ...record.content,
+      ...withoutNulls(record.content, EMAIL_LAYOUT_OPTIONAL),
       ...common(record),
       created_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
@@ -181,7 +197,7 @@ export const messageTypeKind: ResourceKind = {
   present(record, options) {
     return {
       key: record.identifier,
-      ...record.content,
+      ...withoutNulls(record.content, MESSAGE_TYPE_OPTIONAL),
       owner: 'user',
       ...common(record),
       created_at: record.createdAt.toISOString(),
@@ -221,7 +237,7 @@ export const translationKind: ResourceKind = {
     return {
       locale_code: c.locale_code,
       namespace: c.namespace,
-      tenant: c.tenant,
+      ...(c.tenant === null ? {} : { tenant: c.tenant }),
       format,
       content: convertTranslation(c.content, c.format, format),
       environment: record.environment,

@@ -16,5 +16,6 @@ export class DeleteTenantHandler implements ICommandHandler<DeleteTenantCommand>
   async execute({ ctx, tenantId }: DeleteTenantCommand): Promise<void> {
     const outcome = await deleteTenant(this.deps, ctx.environment, tenantId, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
+    if (outcome.channelData) await this.consistency.settle(outcome.channelData.append, outcome.channelData.events);
   }
 }

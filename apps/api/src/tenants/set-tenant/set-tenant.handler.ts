@@ -20,6 +20,7 @@ export class SetTenantHandler implements ICommandHandler<SetTenantCommand> {
   async execute({ ctx, tenantId, body }: SetTenantCommand): Promise<TenantT> {
     const outcome = await setTenant(this.deps, ctx.environment, tenantId, body, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
+    if (outcome.channelData) await this.consistency.settle(outcome.channelData.append, outcome.channelData.events);
     const tenant = await this.tenants.get(ctx.environment, tenantId);
     if (!tenant) throw resourceMissing('tenant');
     return tenant;
