@@ -16,3 +16,4 @@ export * from './batch-deduplicator';
 export * from './user-tokens';
 export * from './authenticator';
 export * from './user-scope';
+export * from './input-limits';
