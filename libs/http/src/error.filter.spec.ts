@@ -3,7 +3,8 @@ import { DomainError } from '@notify/domain';
 import { WrongExpectedRevisionError } from '@notify/eventstore';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
-import { ErrorFilter } from './error.filter';
+import { Duplex } from 'node:stream';
+import { answerClientError, ErrorFilter } from './error.filter';
 
 function send(exception: unknown, request: Partial<FastifyRequest> = { id: 'r', method: 'GET', url: '/v1/x' }) {
   const sent: { status?: number; body?: any; headers: Record<string, string> } = { headers: {} };
@@ -63,5 +64,30 @@ describe('ErrorFilter', () => {
     const res = send(new TypeError('secret internals'));
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ code: 'internal_error', message: 'An internal error occurred', status: 500, type: 'api_error' });
+  });
+
+  it.each([
+    ['HPE_INVALID_METHOD', 400, 'bad_request'],
+    ['HPE_HEADER_OVERFLOW', 431, 'headers_too_large'],
+    ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'request_timeout'],
+  ])('answers an HTTP parser error %s on the socket in the error shape', (code, status, errorCode) => {
+    let written = '';
+    const socket = {
+      destroyed: false,
+      writable: true,
+      write(chunk: string) {
+        written += chunk;
+        return true;
+      },
+      destroy() {
+        this.destroyed = true;
+      },
+    };
+    answerClientError(Object.assign(new Error('parse error'), { code }), socket as unknown as Duplex);
+    const [head, body] = written.split('\r\n\r\n');
+    expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+    expect(head).toContain(`Content-Length: ${Buffer.byteLength(body)}`);
+    expect(JSON.parse(body)).toEqual({ code: errorCode, message: expect.any(String), status, type: 'invalid_request_error' });
+    expect(socket.destroyed).toBe(true);
   });
 });

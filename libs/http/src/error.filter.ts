@@ -3,6 +3,8 @@ import { ErrorBodyT } from '@notify/contracts';
 import { DomainError, ErrorKind } from '@notify/domain';
 import { WrongExpectedRevisionError } from '@notify/eventstore';
 import { FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { Duplex } from 'node:stream';
 import { Logger } from 'pino';
 import { RateLimitedError } from './rate-limit.guard';
 
@@ -100,4 +102,23 @@ export class ErrorFilter implements ExceptionFilter {
     const { status, body } = errorBody(domain);
     void reply.status(status).send(body);
   }
+}
+
+/**
+ * Requests Node's HTTP parser refuses before there is a request at all (not HTTP, headers over
+ * the size limit, a client too slow to send them): answered on the socket, in the error shape.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request_timeout', 'The request was not received in time']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'headers_too_large', 'The request line and headers are larger than the server accepts']
+        : [400, 'bad_request', 'The request is not valid HTTP'];
+  const body = JSON.stringify({ code, message, status, type: 'invalid_request_error' } satisfies ErrorBodyT);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }

@@ -7,7 +7,7 @@ import { Logger, PinoNestLogger } from '@notify/logging';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import qs from 'qs';
-import { ErrorFilter } from './error.filter';
+import { answerClientError, ErrorFilter } from './error.filter';
 import { refuseUnusableInput } from './input-limits';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -25,7 +25,9 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    // Errors of the router itself (a path that is not valid percent-encoding) in the error shape.
+    // Requests the HTTP parser refuses, and errors of the router itself (a path that is not
+    // valid percent-encoding), in the error shape too.
+    clientErrorHandler: answerClientError,
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       void reply.header('x-request-id', request.id);
       filter.send(error, request, reply);

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { configureChannel } from '../../support/channels';
 import { countEvents } from '../../support/recipients';
 import { startTestApp, TestApp, TestEnvironment } from '../../support/test-app';
@@ -137,6 +138,26 @@ describe('bad input', () => {
       expect((await refused('GET', `/v1/users/${'x'.repeat(10_000)}`)).body.errors).toEqual([expect.objectContaining({ field: 'user_id' })]);
       expect((await refused('GET', `/v1/users?after=${'x'.repeat(10_000)}`)).body.errors).toContainEqual(expect.objectContaining({ field: 'after' }));
       expect((await refused('PUT', `/v1/objects/${'c'.repeat(10_000)}/o1`, { body: {} })).status).toBe(422);
+    });
+
+    it('answers what is not HTTP, and headers over the size limit, in the error shape', async () => {
+      const exchange = (bytes: string) =>
+        new Promise<string>((resolve, reject) => {
+          const url = new URL(t.url);
+          const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
+          let text = '';
+          socket.setEncoding('utf8');
+          socket.on('data', (chunk) => (text += chunk));
+          socket.on('close', () => resolve(text));
+          socket.on('error', reject);
+        });
+      const answerOf = (text: string) => ({ status: Number(text.split(' ')[1]), body: JSON.parse(text.split('\r\n\r\n')[1]) });
+      const before = await countEvents(t);
+      const garbage = answerOf(await exchange('NOT HTTP AT ALL\r\n\r\n'));
+      expect(garbage).toEqual({ status: 400, body: { code: 'bad_request', message: expect.any(String), status: 400, type: 'invalid_request_error' } });
+      const huge = answerOf(await exchange(`GET /v1/users/u1 HTTP/1.1\r\nHost: x\r\nX-Padding: ${'x'.repeat(20_000)}\r\n\r\n`));
+      expect(huge).toEqual({ status: 431, body: { code: 'headers_too_large', message: expect.any(String), status: 431, type: 'invalid_request_error' } });
+      expect(await countEvents(t)).toBe(before);
     });
 
     it('answers bad JSON, other content types and unrouted requests in the error shape', async () => {
