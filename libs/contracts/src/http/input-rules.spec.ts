@@ -23,8 +23,10 @@ describe('the id rule', () => {
     ['a byte order mark', '\ufeffa'],
     ['a lone high surrogate', 'a\ud800b'],
     ['a lone low surrogate', 'a\udc00'],
-  ])('refuses %s', (_, id) => {
-    expect(Id.safeParse(id).success).toBe(false);
+  ])('refuses %s, with one message', (_, id) => {
+    const result = Id.safeParse(id);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues).toHaveLength(1);
   });
 });
 
