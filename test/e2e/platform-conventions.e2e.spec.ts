@@ -95,11 +95,11 @@ describe('platform conventions', () => {
       expect(res.body).toMatchObject({ code: 'payload_too_large', status: 413 });
     });
 
-    it('answers an unrouted path with the router 404 body', async () => {
-      for (const [method, p] of [['GET', '/v1/nothing-here'], ['POST', '/v1/users'], ['GET', '/']] as const) {
+    it('answers an unrouted path with 404 in the error shape', async () => {
+      for (const [method, p] of [['GET', '/v1/nothing-here'], ['POST', '/v1/users'], ['GET', '/'], ['PATCH', '/v1/users/u1']] as const) {
         const res = await t.http(method, p);
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ errors: { detail: '404 Not Found' } });
+        expect(res.body).toEqual({ code: 'route_not_found', message: `No route matches ${method} ${p}`, status: 404, type: 'invalid_request_error' });
       }
     });
   });

@@ -27,6 +27,21 @@ export interface HandleCommandOptions<Event> {
 }
 
 /**
+ * Rounds of read-decide-append before a revision conflict is given up (and surfaces as
+ * WrongExpectedRevisionError, which the API answers with 409). Commands on one stream from this
+ * process never race each other (they are queued, see `oneAtATime`), so the rounds are for
+ * writers in other processes; the backoff between them spreads those writers apart.
+ */
+export const DEFAULT_COMMAND_ATTEMPTS = 25;
+const BACKOFF_BASE_MS = 2;
+const BACKOFF_CAP_MS = 100;
+
+/** Full jitter: a random wait up to an exponentially growing, capped bound. */
+export function conflictBackoffMs(attempt: number, random: () => number = Math.random): number {
+  return random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+}
+
+/**
  * Load the aggregate's stream, fold it, decide, append with the revision that was read.
  * A concurrent writer makes the append fail on the revision; then the whole cycle is redone on
  * the new state, so the decision is always made on the latest facts.
@@ -39,33 +54,60 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   metadata: CommandMetadata,
   options: HandleCommandOptions<Event> = {},
 ): Promise<CommandOutcome<State, Event>> {
-  const maxAttempts = options.maxAttempts ?? 10;
-  for (let attempt = 1; ; attempt++) {
-    const history = await store.readStream(streamId);
-    const state = fold(decider, history.map(toDomainEvent) as Event[]);
-    const events = decider.decide(command, state);
-    if (events.length === 0) return { events, state, streamId };
-    const revision = history.length ? history[history.length - 1].revision : undefined;
-    try {
-      const append = await store.append(
-        streamId,
-        events.map((event, index) => ({
-          id: options.eventId?.(event, index) ?? randomUUID(),
-          type: event.type,
-          data: event.data,
-          metadata: { ...metadata, schema_version: schemaVersionOf(event.type) } satisfies EventMetadata,
-        })),
-        { expectedRevision: revision ?? 'no_stream' },
-      );
-      const after = events.reduce((s, e) => decider.evolve(s, e), state);
-      return { events, state: after, append, streamId };
-    } catch (error) {
-      if (error instanceof WrongExpectedRevisionError && attempt < maxAttempts) {
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
-        continue;
+  const maxAttempts = options.maxAttempts ?? DEFAULT_COMMAND_ATTEMPTS;
+  return oneAtATime(store, streamId, async () => {
+    for (let attempt = 1; ; attempt++) {
+      const history = await store.readStream(streamId);
+      const state = fold(decider, history.map(toDomainEvent) as Event[]);
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { events, state, streamId };
+      const revision = history.length ? history[history.length - 1].revision : undefined;
+      try {
+        const append = await store.append(
+          streamId,
+          events.map((event, index) => ({
+            id: options.eventId?.(event, index) ?? randomUUID(),
+            type: event.type,
+            data: event.data,
+            metadata: { ...metadata, schema_version: schemaVersionOf(event.type) } satisfies EventMetadata,
+          })),
+          { expectedRevision: revision ?? 'no_stream' },
+        );
+        const after = events.reduce((s, e) => decider.evolve(s, e), state);
+        return { events, state: after, append, streamId };
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError && attempt < maxAttempts) {
+          await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt)));
+          continue;
+        }
+        throw error;
       }
-      throw error;
     }
+  });
+}
+
+const queues = new WeakMap<EventStore, Map<string, Promise<void>>>();
+
+/**
+ * Runs commands on one stream of one store one after the other within this process. Fifty
+ * concurrent identifies of one user would otherwise all read the same revision and all but one
+ * lose the append, round after round; queued, each reads the revision the previous one wrote.
+ * Holds no database connection while waiting.
+ */
+async function oneAtATime<T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> {
+  let streams = queues.get(store);
+  if (!streams) queues.set(store, (streams = new Map()));
+  const previous = streams.get(streamId);
+  const run = previous ? previous.then(work) : work();
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  streams.set(streamId, tail);
+  try {
+    return await run;
+  } finally {
+    if (streams.get(streamId) === tail) streams.delete(streamId);
   }
 }
 

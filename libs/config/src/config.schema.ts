@@ -77,6 +77,8 @@ export const ConfigSchema = z.object({
     message: 'must be at least 24 letters, digits, _ or -',
   }),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** Deepest nesting of objects and arrays accepted in a JSON request body. */
+  BODY_MAX_DEPTH: z.coerce.number().int().min(8).max(1000).default(64),
   CORS_ORIGINS: z.string().default('*'),
   RATE_LIMIT_ENABLED: flag(true),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),

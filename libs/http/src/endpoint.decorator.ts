@@ -1,5 +1,7 @@
 import { applyDecorators, Delete, Get, HttpCode, Patch, Post, Put, SetMetadata } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { nestPath, RouteContract } from '@notify/contracts';
+import { RouteBodyConfig } from './input-limits';
 
 export const ROUTE_CONTRACT = 'notify:route-contract';
 
@@ -11,5 +13,6 @@ export function Endpoint(route: RouteContract) {
     methods[route.method](nestPath(route.path)),
     HttpCode(route.status ?? (route.response === null ? 204 : 200)),
     SetMetadata(ROUTE_CONTRACT, route),
+    RouteConfig({ notifyBody: { limit: route.bodyLimit, hasBody: !!route.body } } satisfies RouteBodyConfig),
   );
 }

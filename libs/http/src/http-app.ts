@@ -3,10 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@notify/config';
 import { Logger, PinoNestLogger } from '@notify/logging';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import qs from 'qs';
-import { ErrorFilter } from './error.filter';
+import { answerClientError, ErrorFilter } from './error.filter';
+import { refuseUnusableInput } from './input-limits';
 import { decoratePublicUrl } from './public-url';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -16,6 +18,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * forms clients send, request ids, JSON bodies (also empty ones on DELETE), CORS, one error shape.
  */
 export async function createHttpApp(module: unknown, config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
+  const filter = new ErrorFilter(logger);
   const adapter = new FastifyAdapter({
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: true,
@@ -23,26 +26,27 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
+    // Requests the HTTP parser refuses, and errors of the router itself (a path that is not
+    // valid percent-encoding), in the error shape too.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('x-request-id', request.id);
+      filter.send(error, request, reply);
+    },
     routerOptions: {
       ignoreTrailingSlash: true,
-      maxParamLength: 1000,
+      // Above what Node accepts in a request line, so an over-long id reaches its route's
+      // contract and is answered there (422 naming the parameter), not by the router.
+      maxParamLength: 16 * 1024,
       // a[]=x, a[0][id]=x, a[b]=x and a.b=x all arrive as nested values.
       querystringParser: (s: string) => qs.parse(s, { allowDots: true, depth: 5, arrayLimit: 1000, parameterLimit: 2000 }) as Record<string, unknown>,
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: false });
-  const filter = new ErrorFilter(logger);
   app.useGlobalFilters(filter);
   const fastify = app.getHttpAdapter().getInstance();
   decoratePublicUrl(fastify, config.PUBLIC_URL);
-
-  const json = fastify.getDefaultJsonParser('error', 'error');
-  fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    // Some clients send DELETE requests with a JSON content type and no body.
-    if (body === '' || body === undefined) return done(null, undefined);
-    json(request, body as string, done);
-  });
+  refuseUnusableInput(fastify, { bodyLimitBytes: config.BODY_LIMIT_BYTES, maxDepth: config.BODY_MAX_DEPTH });
 
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -17,3 +17,4 @@ export * from './batch-deduplicator';
 export * from './user-tokens';
 export * from './authenticator';
 export * from './user-scope';
+export * from './input-limits';

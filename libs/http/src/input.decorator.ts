@@ -17,7 +17,9 @@ export const Input = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
   const errors: FieldError[] = [];
   const parse = (schema: RouteContract['params'], value: unknown) => {
     if (!schema) return {};
-    const result = schema.safeParse(value ?? {});
+    // No body at all reads as an empty one; a JSON `null` body is a value like any other (and
+    // not an object).
+    const result = schema.safeParse(value === undefined ? {} : value);
     if (result.success) return result.data;
     errors.push(...fieldErrors(result.error));
     return undefined;

@@ -123,7 +123,10 @@ describe('DeliveryExecutor', () => {
 
   it('calls the provider once when two workers handle the same MessageCreated at the same time', async () => {
     const { store, provider, executor, lookups, create } = setup('twilio');
-    const other = new DeliveryExecutor(store as unknown as EventStore, lookups, new ProviderRegistry([provider]), {
+    // The other worker is another process: its own store client over the same log (within one
+    // process, commands on a stream are queued and never race; see handleCommand).
+    const otherProcessStore = Object.create(store) as EventStore;
+    const other = new DeliveryExecutor(otherProcessStore, lookups, new ProviderRegistry([provider]), {
       maxAttempts: 3,
       baseDelayMs: 1000,
       maxDelayMs: 10_000,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInt } from '../http/pagination';
 import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
 
@@ -94,7 +95,7 @@ export const ChannelRequest = z.strictObject({
 const MgmtPage = {
   after: z.string().max(1024).optional(),
   before: z.string().max(1024).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: queryInt(z.number().int().min(1).max(100)).default(50),
 };
 const MgmtPageInfoShape = z.object({ after: z.string().nullable(), before: z.string().nullable(), page_size: z.number().int() });
 const Include = z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : typeof v === 'object' && v !== null ? Object.values(v) : [v]), z.array(z.enum(['environment_settings'])));

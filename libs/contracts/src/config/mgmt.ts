@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInt } from '../http/pagination';
 
 /**
  * Pieces every management API route shares: the environment comes from `?environment=` (the
@@ -20,7 +21,7 @@ export const EnvironmentQuery = z.object({ environment: z.string().min(1).max(63
 export const MgmtPageQuery = z.object({
   after: z.string().max(1024).optional(),
   before: z.string().max(1024).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: queryInt(z.number().int().min(1).max(100)).default(50),
 });
 
 export const MgmtPageInfo = z.object({ after: z.string().nullable(), before: z.string().nullable(), page_size: z.number().int() }).meta({ id: 'MgmtPageInfo' });

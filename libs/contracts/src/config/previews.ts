@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { Id } from '../http/ids';
 import { defineRoute } from '../http/route';
 import { EnvironmentQuery, ResourceKey } from './mgmt';
 import { EmailLayoutRequest, PartialRequest } from './resources';
 import { StepRef } from './workflow-steps';
 
 /** A user id, or an object reference; users are looked up, objects and tenants are shown by id. */
-export const PreviewRecipient = z.union([z.string().min(1).max(255), z.object({ id: z.string().min(1).max(255), collection: z.string().min(1).max(255) })]);
+export const PreviewRecipient = z.union([Id, z.object({ id: Id, collection: Id })]);
 
 const PreviewError = z.object({ field: z.string().nullable(), line: z.number().int().nullable().optional(), message: z.string() });
 const Outcome = { result: z.enum(['success', 'error']), errors: z.array(PreviewError).nullable().optional() };
@@ -14,7 +15,7 @@ const PreviewChannelType = z.enum(['email', 'sms', 'push', 'chat', 'in_app_feed'
 const Audience = {
   recipient: PreviewRecipient,
   actor: PreviewRecipient.nullable().optional(),
-  tenant: z.string().max(255).nullable().optional(),
+  tenant: Id.nullable().optional(),
   data: z.record(z.string(), z.unknown()).optional(),
 };
 

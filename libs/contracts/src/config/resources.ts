@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Id } from '../http/ids';
 import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
 import { acceptingCliFiles, EnvironmentQuery, MgmtPageQuery, mgmtListOf, ReadOptions, readOnlyEcho, ResourceError, ResourceKey, WriteOptions } from './mgmt';
@@ -305,5 +306,5 @@ export const translationRoutes = resourceRoutes({
   body: TranslationRequest,
   entry: Translation,
   paramSchema: LocaleCode,
-  extraQuery: { namespace: TranslationNamespace.optional(), tenant: z.string().min(1).max(255).optional(), format: TranslationFormat.optional(), locale_code: LocaleCode.optional() },
+  extraQuery: { namespace: TranslationNamespace.optional(), tenant: Id.optional(), format: TranslationFormat.optional(), locale_code: LocaleCode.optional() },
 });

@@ -12,5 +12,4 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error' });
 
-export const NotFoundRouteBody = z.object({ errors: z.object({ detail: z.literal('404 Not Found') }) });
 export type ErrorBodyT = z.infer<typeof ErrorBody>;

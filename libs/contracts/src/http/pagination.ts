@@ -1,10 +1,30 @@
 import { z } from 'zod';
 
+/**
+ * A whole number given once in a query string. Unlike z.coerce it refuses what only coerces to a
+ * number by accident: `page_size[]=1` (an array), `page_size=` (empty), `1e1`, `0x10`.
+ */
+export const queryInt = <T extends z.ZodNumber>(bounds: T) => z.preprocess((v) => (typeof v === 'string' && /^-?\d{1,15}$/.test(v) ? Number(v) : v), bounds);
+
+/** Cursors as the lists hand them out: base64url of a JSON array of strings (and nulls). */
+function isCursor(value: string): boolean {
+  if (!/^[A-Za-z0-9_-]+$/.test(value)) return false;
+  try {
+    const values = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown;
+    return Array.isArray(values) && values.length > 0 && values.every((v) => v === null || typeof v === 'string');
+  } catch {
+    return false;
+  }
+}
+
+/** An opaque list cursor; a malformed one is refused by every list alike (422 on `after`/`before`). */
+export const Cursor = z.string().max(1024).refine(isCursor, 'is not a valid cursor');
+
 /** Query parameters of every cursor-paginated list. */
 export const PageQuery = z.object({
-  after: z.string().max(1024).optional(),
-  before: z.string().max(1024).optional(),
-  page_size: z.coerce.number().int().min(1).max(50).default(50),
+  after: Cursor.optional(),
+  before: Cursor.optional(),
+  page_size: queryInt(z.number().int().min(1).max(50)).default(50),
 });
 
 export const PageInfo = z

@@ -43,6 +43,11 @@ export interface RouteContract<
   params?: Params;
   query?: Query;
   body?: Body;
+  /**
+   * Largest request body this route reads, in bytes, when below the service-wide BODY_LIMIT_BYTES.
+   * Routes without a body schema read none and refuse more than 16 KiB unread.
+   */
+  bodyLimit?: number;
   /** null for an empty (204) response. */
   response: Response;
   status?: number;

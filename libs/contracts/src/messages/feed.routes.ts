@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Id } from '../http/ids';
 import { arrayParam, PageInfo, PageQuery } from '../http/pagination';
 import { defineRoute } from '../http/route';
 import { RecipientId } from '../recipients/common';
@@ -18,7 +19,7 @@ export const FeedQuery = PageQuery.extend({
   status: z.enum(FEED_STATUSES).default('all'),
   archived: z.enum(ARCHIVED_SCOPES).default('exclude'),
   source: z.string().min(1).max(255).optional(),
-  tenant: z.string().min(1).max(255).optional(),
+  tenant: Id.optional(),
   has_tenant: QueryBoolean.optional(),
   workflow_categories: arrayParam(z.string().min(1).max(255)).optional(),
   trigger_data: TriggerDataFilter.optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Id } from '../http/ids';
 import { arrayParam, PageInfo, PageQuery } from '../http/pagination';
 import { defineRoute } from '../http/route';
 import { IsoDateTime } from '../recipients/common';
@@ -41,10 +42,10 @@ export const TriggerDataFilter = z.string().max(4096).transform((text, ctx) => {
 /** `inserted_at.gte=...` (and gt, lt, lte) arrive as one nested object. */
 export const InsertedAtRange = z.strictObject({ gt: IsoDateTime.optional(), gte: IsoDateTime.optional(), lt: IsoDateTime.optional(), lte: IsoDateTime.optional() });
 
-const ids = arrayParam(z.string().min(1).max(255)).pipe(z.array(z.string()).max(MESSAGE_IDS_MAX, `at most ${MESSAGE_IDS_MAX} ids`));
+const ids = arrayParam(Id).pipe(z.array(z.string()).max(MESSAGE_IDS_MAX, `at most ${MESSAGE_IDS_MAX} ids`));
 
 export const ListMessagesQuery = PageQuery.extend({
-  tenant: z.string().min(1).max(255).optional(),
+  tenant: Id.optional(),
   channel_id: z.uuid().optional(),
   status: arrayParam(z.enum(DELIVERY_STATUSES)).optional(),
   engagement_status: arrayParam(z.enum(ENGAGEMENT_FILTERS)).optional(),
@@ -163,7 +164,7 @@ export const MessageActivity = z
   .meta({ id: 'Activity' });
 export type MessageActivityT = z.infer<typeof MessageActivity>;
 
-const MessagePath = z.object({ message_id: z.string().min(1).max(255) });
+const MessagePath = z.object({ message_id: Id });
 const PagePath = { params: MessagePath, query: PageQuery };
 
 export const listMessagesRoute = defineRoute({
@@ -257,6 +258,8 @@ export const MESSAGE_ENGAGEMENT_ACTIONS = ['seen', 'unseen', 'read', 'unread', '
 export type MessageEngagementActionT = (typeof MESSAGE_ENGAGEMENT_ACTIONS)[number];
 
 const Metadata = z.record(z.string(), z.unknown());
+/** Engagement bodies are ids and a little metadata, sent from browsers: far below the service-wide limit. */
+const ENGAGEMENT_BODY_LIMIT = 64 * 1024;
 
 const engagementRoute = (operationId: string, method: 'PUT' | 'DELETE', path: string, summary: string) =>
   defineRoute({ operationId, method, path, summary, tags: ['Messages'], auth: 'public', userScope: 'handler', rateTier: 2, params: MessagePath, response: Message });
@@ -282,10 +285,11 @@ export const markMessageInteractedRoute = defineRoute({
   rateTier: 2,
   params: MessagePath,
   body: z.strictObject({ metadata: Metadata.nullable().optional() }).optional(),
+  bodyLimit: ENGAGEMENT_BODY_LIMIT,
   response: Message,
 });
 
-const BatchIds = z.array(z.string().min(1).max(255)).min(1).max(MESSAGE_IDS_MAX, `at most ${MESSAGE_IDS_MAX} ids`);
+const BatchIds = z.array(Id).min(1).max(MESSAGE_IDS_MAX, `at most ${MESSAGE_IDS_MAX} ids`);
 export const BatchMessagesBody = z.strictObject({ message_ids: BatchIds }).meta({ id: 'BatchMessagesStatusRequest' });
 export const BatchInteractedBody = z.strictObject({ message_ids: BatchIds, metadata: Metadata.nullable().optional() }).meta({ id: 'BatchMessagesInteractedRequest' });
 
@@ -301,6 +305,7 @@ const batchRoute = <B extends z.ZodType>(action: MessageEngagementActionT, body:
     userScope: 'handler',
     rateTier: 2,
     body,
+    bodyLimit: ENGAGEMENT_BODY_LIMIT,
     response: z.array(Message),
   });
 
@@ -325,10 +330,10 @@ export const BulkChannelMessagesBody = z
     has_tenant: z.boolean().optional(),
     newer_than: IsoDateTime.optional(),
     older_than: IsoDateTime.optional(),
-    recipient_ids: z.array(z.string().min(1).max(255)).max(1000).optional(),
+    recipient_ids: z.array(Id).max(1000).optional(),
     /** The browser client's name for recipient_ids. */
-    user_ids: z.array(z.string().min(1).max(255)).max(1000).optional(),
-    tenants: z.array(z.string().min(1).max(255)).max(100).optional(),
+    user_ids: z.array(Id).max(1000).optional(),
+    tenants: z.array(Id).max(100).optional(),
     trigger_data: TriggerDataFilter.optional(),
     workflows: z.array(z.string().min(1).max(255)).max(100).optional(),
   })

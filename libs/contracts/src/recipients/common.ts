@@ -1,11 +1,8 @@
 import { z } from 'zod';
+import { Id } from '../http/ids';
 
-/** Ids of users, objects and tenants: any printable string up to 255 characters. */
-export const RecipientId = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(255, 'must be at most 255 characters')
-  .regex(/^[^\s/]+$/, 'must not contain whitespace or slashes');
+/** Ids of users, objects and tenants: the API's one id rule. */
+export const RecipientId = Id;
 
 export const IsoDateTime = z.iso.datetime({ offset: true });
 

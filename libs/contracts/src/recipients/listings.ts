@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RecipientId } from './common';
 import { PageInfo, PageQuery } from '../http/pagination';
 import { defineRoute } from '../http/route';
 import { ListMessagesQuery, ListMessagesResponse } from '../messages/message.routes';
@@ -14,7 +15,7 @@ export const ScheduleSummary = z.record(z.string(), z.unknown()).meta({ id: 'Sch
 export const ListSchedulesResponse = z.object({ entries: z.array(ScheduleSummary), page_info: PageInfo }).meta({ id: 'ListSchedulesResponse' });
 
 const MessagesQuery = ListMessagesQuery;
-const SchedulesQuery = PageQuery.extend({ tenant: z.string().max(255).optional(), workflow: z.string().max(255).optional() });
+const SchedulesQuery = PageQuery.extend({ tenant: RecipientId.optional(), workflow: z.string().max(255).optional() });
 
 export const listUserMessagesRoute = defineRoute({
   operationId: 'listMessagesForUser',

@@ -87,8 +87,8 @@ export const subscriptionEventContracts = [SubscriptionAdded, SubscriptionRemove
 const ObjectSubsPath = z.object({ collection: CollectionName, object_id: RecipientId });
 
 /** Filters name recipients as a user id or `{collection, id}` (`objects[0][collection]=x&objects[0][id]=y`). */
-const RecipientFilter = z.union([z.string().max(255), z.object({ collection: z.string().max(255), id: z.string().max(255) })]);
-const ObjectFilter = z.object({ collection: z.string().max(255), id: z.string().max(255) });
+const RecipientFilter = z.union([RecipientId, z.object({ collection: CollectionName, id: RecipientId })]);
+const ObjectFilter = z.object({ collection: CollectionName, id: RecipientId });
 
 /**
  * `a[][id]=x&a[][collection]=y` (how the official client sends a list of objects) parses as

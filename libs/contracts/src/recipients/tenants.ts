@@ -120,6 +120,6 @@ export const listTenantsRoute = defineRoute({
   tags: ['Tenants'],
   auth: 'secret',
   rateTier: 4,
-  query: PageQuery.extend({ tenant_id: z.string().max(255).optional(), name: z.string().max(1000).optional() }),
+  query: PageQuery.extend({ tenant_id: RecipientId.optional(), name: z.string().max(1000).optional() }),
   response: listOf(Tenant).meta({ id: 'ListTenantsResponse' }),
 });

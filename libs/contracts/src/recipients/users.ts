@@ -148,5 +148,7 @@ export const mergeUserRoute = defineRoute({
   rateTier: 2,
   params: UserPath,
   body: MergeUserBody,
+  // One id: a larger body is not a merge request.
+  bodyLimit: 4 * 1024,
   response: User,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Id } from '../http/ids';
 import { defineRoute } from '../http/route';
 import { arrayParam, PageInfo, PageQuery } from '../http/pagination';
 import { IsoDateTime } from '../recipients/common';
@@ -70,7 +71,7 @@ const RunInsertedAtRange = z.strictObject({ gt: IsoDateTime.optional(), gte: Iso
 export const ListWorkflowRecipientRunsQuery = PageQuery.extend({
   workflow: z.string().min(1).max(255).optional(),
   status: arrayParam(RunStatus).optional(),
-  tenant: z.string().min(1).max(255).optional(),
+  tenant: Id.optional(),
   has_errors: QueryBoolean.optional(),
   recipient: RecipientReference.optional(),
   workflow_run_id: z.uuid().optional(),
@@ -103,6 +104,6 @@ export const getWorkflowRecipientRunRoute = defineRoute({
   auth: 'secret',
   rateTier: 2,
   /** Any string: an id that is not a run's answers 404 like an unknown one. */
-  params: z.object({ id: z.string().min(1).max(255) }),
+  params: z.object({ id: Id }),
   response: WorkflowRecipientRunDetail,
 });
