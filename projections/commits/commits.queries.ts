@@ -67,6 +67,12 @@ export class CommitQueries {
     return rows.map(toCommit);
   }
 
+  /** When the latest commit arrived in `environment` (made there, or promoted to it). */
+  async lastCommitAt(environment: string): Promise<Date | null> {
+    const [row] = await this.db.query<{ at: Date | null }[]>('SELECT max(created_at) AS at FROM rm_commits WHERE environment = $1', [environment]);
+    return row?.at ?? null;
+  }
+
   /** By id alone: commit ids are unique across environments; this is the commit where it was made. */
   async byId(id: string): Promise<CommitRecord | undefined> {
     const rows = await this.db.query<CommitRow[]>(`SELECT ${COLUMNS} FROM rm_commits c WHERE c.id = $1 AND c.origin`, [id]);

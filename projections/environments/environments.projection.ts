@@ -9,6 +9,7 @@ import {
   SigningKeyCreated,
   SigningKeyRevoked,
 } from '@notify/contracts';
+import { BOOTSTRAP_ACTOR } from '@notify/domain';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 
@@ -25,7 +26,7 @@ type Handled =
 /** Environments, their API keys, signing keys and security mode, and the account's service tokens: what authentication reads. */
 export const environmentsProjection: Projection = {
   name: 'environments',
-  version: 2,
+  version: 3,
   filter: {
     eventTypes: ['EnvironmentCreated', 'ApiKeyIssued', 'ApiKeyRevoked', 'ServiceTokenIssued', 'ServiceTokenRevoked', 'SigningKeyCreated', 'SigningKeyRevoked', 'EnhancedSecurityModeChanged'],
   },
@@ -36,9 +37,10 @@ export const environmentsProjection: Projection = {
       const event = recorded as unknown as Handled & { metadata: RecordedEvent['metadata'] };
       switch (event.type) {
         case 'EnvironmentCreated':
+          // The environments of the first start are the system's; any other was added by someone.
           await tx.query(
-            `INSERT INTO rm_environments (slug, name, sort_order, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (slug) DO NOTHING`,
-            [event.data.slug, event.data.name, event.data.order, event.data.created_at],
+            `INSERT INTO rm_environments (slug, name, sort_order, created_at, updated_at, owner) VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (slug) DO NOTHING`,
+            [event.data.slug, event.data.name, event.data.order, event.data.created_at, recorded.metadata.actor === BOOTSTRAP_ACTOR ? 'system' : 'user'],
           );
           break;
         case 'ApiKeyIssued':
@@ -71,7 +73,7 @@ export const environmentsProjection: Projection = {
           await tx.query('UPDATE rm_signing_keys SET revoked_at = $2 WHERE id = $1', [event.data.signing_key_id, event.data.revoked_at]);
           break;
         case 'EnhancedSecurityModeChanged':
-          await tx.query('UPDATE rm_environments SET enhanced_security_mode = $2 WHERE slug = $1', [recorded.metadata.environment, event.data.enabled]);
+          await tx.query('UPDATE rm_environments SET enhanced_security_mode = $2, updated_at = $3 WHERE slug = $1', [recorded.metadata.environment, event.data.enabled, event.data.changed_at]);
           break;
       }
     }

@@ -1,3 +1,4 @@
+import { keysetPage } from '@notify/http/pagination';
 import { DataSource } from 'typeorm';
 
 export interface ApiKeyRecord {
@@ -11,6 +12,9 @@ export interface EnvironmentRecord {
   name: string;
   order: number;
   createdAt: Date;
+  /** The last change to the environment itself (created, security mode). */
+  updatedAt: Date;
+  owner: 'system' | 'user';
   enhancedSecurityMode: boolean;
 }
 
@@ -27,14 +31,20 @@ interface EnvironmentRow {
   name: string;
   sort_order: number;
   created_at: Date;
+  updated_at: Date | null;
+  owner: 'system' | 'user';
   enhanced_security_mode: boolean;
 }
+
+const ENVIRONMENT_COLUMNS = 'slug, name, sort_order, created_at, updated_at, owner, enhanced_security_mode';
 
 const environmentOf = (r: EnvironmentRow): EnvironmentRecord => ({
   slug: r.slug,
   name: r.name,
   order: r.sort_order,
   createdAt: r.created_at,
+  updatedAt: r.updated_at ?? r.created_at,
+  owner: r.owner,
   enhancedSecurityMode: r.enhanced_security_mode,
 });
 
@@ -61,14 +71,39 @@ export class EnvironmentQueries {
     return rows[0] && { tokenId: rows[0].token_id };
   }
 
+  /** The name of an active service token (whoami). */
+  async serviceTokenName(tokenId: string): Promise<string | undefined> {
+    const rows = await this.db.query<{ name: string }[]>('SELECT name FROM rm_service_tokens WHERE token_id = $1 AND revoked_at IS NULL', [tokenId]);
+    return rows[0]?.name;
+  }
+
   async getEnvironment(slug: string): Promise<EnvironmentRecord | undefined> {
-    const rows = await this.db.query<EnvironmentRow[]>('SELECT slug, name, sort_order, created_at, enhanced_security_mode FROM rm_environments WHERE slug = $1', [slug]);
+    const rows = await this.db.query<EnvironmentRow[]>(`SELECT ${ENVIRONMENT_COLUMNS} FROM rm_environments WHERE slug = $1`, [slug]);
     return rows[0] && environmentOf(rows[0]);
   }
 
   async listEnvironments(): Promise<EnvironmentRecord[]> {
-    const rows = await this.db.query<EnvironmentRow[]>('SELECT slug, name, sort_order, created_at, enhanced_security_mode FROM rm_environments ORDER BY sort_order, slug');
+    const rows = await this.db.query<EnvironmentRow[]>(`SELECT ${ENVIRONMENT_COLUMNS} FROM rm_environments ORDER BY sort_order, slug`);
     return rows.map(environmentOf);
+  }
+
+  /** A page of environments in their order (the management API's list). */
+  async pageEnvironments(page: { after?: string; before?: string; limit: number }): Promise<{ entries: EnvironmentRecord[]; page_info: { after: string | null; before: string | null; page_size: number } }> {
+    const { rows, pageInfo } = await keysetPage<EnvironmentRow & Record<string, unknown>>(this.db, {
+      select: ENVIRONMENT_COLUMNS,
+      from: 'FROM rm_environments WHERE true',
+      params: [],
+      order: [
+        { expr: 'sort_order', type: 'integer' },
+        { expr: 'slug', type: 'text' },
+      ],
+      direction: 'asc',
+      pageSize: page.limit,
+      after: page.after,
+      before: page.before,
+      withTotal: false,
+    });
+    return { entries: rows.map(environmentOf), page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size } };
   }
 
   /** Signing keys of one environment, oldest first; `activeOnly` leaves out revoked ones. */

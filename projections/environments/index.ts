@@ -2,3 +2,4 @@ export * from './environments.migration';
 export * from './environments.projection';
 export * from './environments.queries';
 export * from './signing-keys.migration';
+export * from './environment-details.migration';

@@ -1,3 +1,4 @@
+import { allRoutes } from '@notify/contracts';
 import { requireBackend, testEnv } from '@notify/testing';
 import { startTestApp, TestApp, TestEnvironment } from '../support/test-app';
 
@@ -158,6 +159,12 @@ describe('platform conventions', () => {
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
       expect(res.headers.get('access-control-allow-headers')).toContain('x-knock-user-token');
+      // Every method a browser-callable route uses may be sent (the browser client identifies its
+      // user with PUT, unsets channel data with DELETE).
+      const allowed = (res.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim());
+      const used = [...new Set(allRoutes().filter((r) => r.auth === 'public').map((r) => r.method))];
+      expect(used).toEqual(expect.arrayContaining(['PUT', 'DELETE']));
+      expect(used.filter((m) => !allowed.includes(m))).toEqual([]);
     });
   });
 

@@ -24,7 +24,7 @@ export interface FeedPage {
  * Bundles test/browser/feed-page.mjs (React and the @knocklabs/react components) with esbuild and
  * serves it with its configuration from its own origin, as an application would.
  */
-export async function serveFeedPage(config: { host: string; publishableKey: string; userId: string; userToken?: string; feedId: string }): Promise<FeedPage> {
+export async function serveFeedPage(config: { host: string; publishableKey: string; userId: string; userName?: string; userToken?: string; feedId: string }): Promise<FeedPage> {
   const outdir = await mkdtemp(path.join(tmpdir(), 'notify-feed-page-'));
   await build({
     entryPoints: [path.resolve(__dirname, '../browser/feed-page.mjs')],

@@ -24,6 +24,12 @@ export interface HandleCommandOptions<Event> {
   /** Deterministic ids where a retry of the same request could append the same fact again. */
   eventId?: (event: Event, index: number) => string;
   maxAttempts?: number;
+  /**
+   * Decide only on this revision of the stream, because the caller decided something elsewhere
+   * on what it read at that revision (a merge's source). A later revision fails with
+   * WrongExpectedRevisionError instead of being retried: the caller redoes its read.
+   */
+  onlyAtRevision?: number | 'no_stream';
 }
 
 /**
@@ -42,15 +48,24 @@ export function conflictBackoffMs(attempt: number, random: () => number = Math.r
 }
 
 /**
+ * A command, or how to build it from the current state: a write that merges its input with what
+ * is stored (settings per environment, a variable's values) builds its command here, so that a
+ * retry after a concurrent write merges with that write instead of overwriting it. It may throw
+ * a DomainError; it must not do I/O (look things up before calling handleCommand).
+ */
+export type CommandFrom<State, Command> = Command | ((state: State) => Command);
+
+/**
  * Load the aggregate's stream, fold it, decide, append with the revision that was read.
  * A concurrent writer makes the append fail on the revision; then the whole cycle is redone on
- * the new state, so the decision is always made on the latest facts.
+ * the new state (the command too, when it is built from the state), so the decision is always
+ * made on the latest facts.
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Decider<State, Command, Event>,
-  command: Command,
+  command: CommandFrom<State, Command>,
   metadata: CommandMetadata,
   options: HandleCommandOptions<Event> = {},
 ): Promise<CommandOutcome<State, Event>> {
@@ -58,10 +73,13 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   return oneAtATime(store, streamId, async () => {
     for (let attempt = 1; ; attempt++) {
       const history = await store.readStream(streamId);
-      const state = fold(decider, history.map(toDomainEvent) as Event[]);
-      const events = decider.decide(command, state);
-      if (events.length === 0) return { events, state, streamId };
       const revision = history.length ? history[history.length - 1].revision : undefined;
+      if (options.onlyAtRevision !== undefined && options.onlyAtRevision !== (revision ?? 'no_stream')) {
+        throw new WrongExpectedRevisionError(streamId, options.onlyAtRevision, revision ?? 'no_stream');
+      }
+      const state = fold(decider, history.map(toDomainEvent) as Event[]);
+      const events = decider.decide(typeof command === 'function' ? (command as (state: State) => Command)(state) : command, state);
+      if (events.length === 0) return { events, state, streamId };
       try {
         const append = await store.append(
           streamId,

@@ -76,6 +76,8 @@ export const ConfigSchema = z.object({
   BOOTSTRAP_SERVICE_TOKEN: optionalString.refine((v) => v === undefined || /^[A-Za-z0-9_-]{24,}$/.test(v), {
     message: 'must be at least 24 letters, digits, _ or -',
   }),
+  /** The account's display name in `GET /v1/whoami`; its slug is derived from it. */
+  ACCOUNT_NAME: z.string().trim().min(1).max(255).default('Notify'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Deepest nesting of objects and arrays accepted in a JSON request body. */
   BODY_MAX_DEPTH: z.coerce.number().int().min(8).max(1000).default(64),

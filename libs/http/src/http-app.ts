@@ -14,6 +14,13 @@ import { decoratePublicUrl } from './public-url';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
+ * Methods a browser may send across origins: every method a route uses (a unit test checks it).
+ * @fastify/cors allows only GET, HEAD and POST unless told, which blocked the browser client's
+ * own PUT /v1/users/{id}, preference and channel data writes (ADR 0122).
+ */
+export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
  * The Fastify-based Nest application every HTTP entry point uses: query strings in all the
  * forms clients send, request ids, JSON bodies (also empty ones on DELETE), CORS, one error shape.
  */
@@ -62,6 +69,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   app.enableCors({
     origin: origins === '*' ? true : origins.split(',').map((o) => o.trim()),
     credentials: true,
+    methods: [...CORS_METHODS],
     // Requested headers are reflected, so browser clients may send their own x-* headers.
     exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'idempotent-replayed', 'original-x-request-id', 'x-ratelimited-message_ids'],
     maxAge: 600,

@@ -3,3 +3,4 @@ export * from './test-database';
 export * from './decider-spec';
 export * from './kafka';
 export * from './kafka-stream-check';
+export * from './racing-store';

@@ -7,7 +7,9 @@ import { startTestApp, TestApp } from '../../support/test-app';
 /**
  * The in-app feed as a person sees it: a page built with @knocklabs/react (KnockProvider pointed
  * at the service with a publishable key and a signed user token, KnockFeedProvider, the bell and
- * the feed popover) in headless Chromium, with enhanced security mode on.
+ * the feed popover) in headless Chromium, with enhanced security mode on. The page is served from
+ * another origin than the service, so every write it makes (the provider identifying its user
+ * with PUT, the preferences it sets) passes a CORS preflight first.
  */
 describe('in-app feed in a browser', () => {
   let t: TestApp;
@@ -21,11 +23,10 @@ describe('in-app feed in a browser', () => {
   beforeAll(async () => {
     t = await startTestApp();
     browser = await launchChromium();
-    await t.knock().users.update(userId, { name: 'Ada' });
     const { privateKey } = await createSigningKey(t, 'development');
     await setEnhancedSecurity(t, 'development', true);
     const feedId = await inAppChannelId(t);
-    feedPage = await serveFeedPage({ host: t.url, publishableKey: t.env.publishableKey, userId, userToken: await userToken(userId, privateKey), feedId });
+    feedPage = await serveFeedPage({ host: t.url, publishableKey: t.env.publishableKey, userId, userName: 'Ada', userToken: await userToken(userId, privateKey), feedId });
     // The guard caches the security policy for two seconds: wait until tokenless calls are refused.
     await eventually(() => t.http('GET', `/v1/users/${userId}`, { key: t.env.publishableKey }), (r) => r.status === 401, 10_000);
   });
@@ -47,6 +48,8 @@ describe('in-app feed in a browser', () => {
     });
     await page.goto(feedPage.url);
     await page.waitForSelector('.rnf-notification-icon-button');
+    // The provider identified the user from the browser (the service knew nothing of Ada before).
+    await eventually(() => t.http('GET', `/v1/users/${userId}`), (r) => r.status === 200 && r.body.name === 'Ada', 15_000);
     await eventually(async () => joinedFeed.done, (done) => done, 15_000); // the socket joined feeds:<channel>:<user>
     expect(await page.locator('.rnf-unseen-badge__count').count()).toBe(0);
 
@@ -79,6 +82,12 @@ describe('in-app feed in a browser', () => {
     expect(feed.status).toBe(200);
     expect(feed.body.meta).toMatchObject({ total_count: 2, unread_count: 0 });
     expect(feed.body.entries.every((e: { read_at: string | null }) => e.read_at !== null)).toBe(true);
+
+    // A preference write from the page, through the client, with the publishable key.
+    await page.click('#mute-email');
+    await page.waitForFunction("document.querySelector('#mute-email-status')?.textContent !== ''", undefined, { timeout: 15_000 });
+    expect(await page.textContent('#mute-email-status')).toBe('saved');
+    expect((await t.http('GET', `/v1/users/${userId}/preferences/default`)).body).toMatchObject({ channel_types: { email: false } });
     expect(browserErrors).toEqual([]);
   });
 });

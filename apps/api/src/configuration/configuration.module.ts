@@ -21,6 +21,8 @@ import { ListCommitsController } from './list-commits/list-commits.controller';
 import { ListCommitsHandler } from './list-commits/list-commits.handler';
 import { ListResourcesController } from './list-resources/list-resources.controller';
 import { ListResourcesHandler } from './list-resources/list-resources.handler';
+import { ListUnimplementedResourcesController } from './list-unimplemented-resources/list-unimplemented-resources.controller';
+import { ListUnimplementedResourcesHandler } from './list-unimplemented-resources/list-unimplemented-resources.handler';
 import { PreviewContexts } from './preview/preview-context';
 import { PreviewController } from './preview/preview.controller';
 import { PreviewHandler } from './preview/preview.handler';
@@ -56,6 +58,7 @@ const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAd
     GetCommitController,
     PreviewController,
     RunWorkflowController,
+    ListUnimplementedResourcesController,
   ],
   providers: [
     ...queries,
@@ -75,6 +78,7 @@ const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAd
     PreviewContexts,
     PreviewHandler,
     RunWorkflowHandler,
+    ListUnimplementedResourcesHandler,
   ],
 })
 export class ConfigurationModule {}

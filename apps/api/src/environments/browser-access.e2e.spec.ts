@@ -261,9 +261,9 @@ describe('browser access: rate limits per user', () => {
     for (const id of ['alice', 'bob', 'carol', 'dave']) await t.knock(env.secretKey).users.update(id, { name: id });
     const { privateKey } = await createSigningKey(t, env.slug);
     const channelId = (await t.sql("SELECT id FROM rm_channels WHERE key = 'in-app'"))[0].id;
-    // The feed settings route is tier 2: five requests a second.
+    // The feed is tier 2: five requests a second.
     const burst = async (user: string, headers: Record<string, string>) =>
-      Promise.all(Array.from({ length: 8 }, () => t.http('GET', `/v1/users/${user}/feeds/${channelId}/settings`, { key: env.publishableKey, headers })));
+      Promise.all(Array.from({ length: 8 }, () => t.http('GET', `/v1/users/${user}/feeds/${channelId}`, { key: env.publishableKey, headers })));
 
     const alice = await burst('alice', { 'x-knock-user-token': await userToken('alice', privateKey) });
     const limited = alice.filter((r) => r.status === 429);
@@ -271,11 +271,11 @@ describe('browser access: rate limits per user', () => {
     expect(alice.filter((r) => r.status === 200).length).toBeLessThanOrEqual(5);
     expect(limited[0].body).toMatchObject({ code: 'rate_limit_exceeded', status: 429, type: 'rate_limit_error' });
     expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    const bob = await t.http('GET', `/v1/users/bob/feeds/${channelId}/settings`, { key: env.publishableKey, headers: { 'x-knock-user-token': await userToken('bob', privateKey) } });
+    const bob = await t.http('GET', `/v1/users/bob/feeds/${channelId}`, { key: env.publishableKey, headers: { 'x-knock-user-token': await userToken('bob', privateKey) } });
     expect(bob.status).toBe(200);
 
     // Without a token (enhanced security off) the user named in the path owns the budget.
     expect((await burst('carol', {})).filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(3);
-    expect((await t.http('GET', `/v1/users/dave/feeds/${channelId}/settings`, { key: env.publishableKey })).status).toBe(200);
+    expect((await t.http('GET', `/v1/users/dave/feeds/${channelId}`, { key: env.publishableKey })).status).toBe(200);
   });
 });

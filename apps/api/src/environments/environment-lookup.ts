@@ -2,15 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@notify/database';
 import { DomainError } from '@notify/domain';
 import { DATABASE } from '@notify/platform';
+import { CommitQueries } from '@notify/projections/commits';
 import { EnvironmentQueries } from '@notify/projections/environments';
 
 /** The environments read model for the management routes that name an environment in their path. */
 @Injectable()
 export class EnvironmentLookup {
   readonly queries: EnvironmentQueries;
+  /** When each environment last received a commit. */
+  readonly commits: CommitQueries;
 
   constructor(@Inject(DATABASE) database: Database) {
     this.queries = new EnvironmentQueries(database.dataSource);
+    this.commits = new CommitQueries(database.dataSource);
   }
 
   async require(slug: string) {

@@ -10,10 +10,38 @@ import { RevokeSigningKeyController } from './revoke-signing-key/revoke-signing-
 import { RevokeSigningKeyHandler } from './revoke-signing-key/revoke-signing-key.handler';
 import { UpdateSecurityController } from './update-security/update-security.controller';
 import { UpdateSecurityHandler } from './update-security/update-security.handler';
+import { GetEnvironmentController } from './get-environment/get-environment.controller';
+import { GetEnvironmentHandler } from './get-environment/get-environment.handler';
+import { ListEnvironmentsController } from './list-environments/list-environments.controller';
+import { ListEnvironmentsHandler } from './list-environments/list-environments.handler';
+import { WhoamiController } from './whoami/whoami.controller';
+import { WhoamiHandler } from './whoami/whoami.handler';
 
-/** Management API: an environment's signing keys for user tokens and its enhanced security mode. */
+/**
+ * Management API: the environments (list, get), an environment's signing keys for user tokens
+ * and its enhanced security mode, and `whoami` (the account and the calling service token).
+ */
 @Module({
-  controllers: [CreateSigningKeyController, ListSigningKeysController, RevokeSigningKeyController, GetSecurityController, UpdateSecurityController],
-  providers: [EnvironmentLookup, CreateSigningKeyHandler, ListSigningKeysHandler, RevokeSigningKeyHandler, GetSecurityHandler, UpdateSecurityHandler],
+  controllers: [
+    ListEnvironmentsController,
+    GetEnvironmentController,
+    WhoamiController,
+    CreateSigningKeyController,
+    ListSigningKeysController,
+    RevokeSigningKeyController,
+    GetSecurityController,
+    UpdateSecurityController,
+  ],
+  providers: [
+    EnvironmentLookup,
+    ListEnvironmentsHandler,
+    GetEnvironmentHandler,
+    WhoamiHandler,
+    CreateSigningKeyHandler,
+    ListSigningKeysHandler,
+    RevokeSigningKeyHandler,
+    GetSecurityHandler,
+    UpdateSecurityHandler,
+  ],
 })
 export class EnvironmentsModule {}

@@ -4,3 +4,4 @@ export * from './workflow-validation';
 export * from './secret-box';
 export * from './render-step-template';
 export * from './template-resources';
+export * from './account-settings';

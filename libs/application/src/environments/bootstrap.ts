@@ -1,5 +1,5 @@
 import { AppConfig } from '@notify/config';
-import { environmentStream } from '@notify/domain';
+import { BOOTSTRAP_ACTOR, environmentStream } from '@notify/domain';
 import { EventStore, START } from '@notify/eventstore';
 import { Logger } from '@notify/logging';
 import { WrongExpectedRevisionError } from '@notify/eventstore';
@@ -9,7 +9,7 @@ import { ensureFirstRunConfiguration } from './first-run-configuration';
 export const BOOTSTRAP_ENVIRONMENT = 'development';
 /** Where commits of the bootstrap environment are promoted to; it has no keys until an operator issues some. */
 export const PROMOTION_ENVIRONMENT = 'production';
-const actor = { environment: null, actor: 'system:bootstrap' };
+const actor = { environment: null, actor: BOOTSTRAP_ACTOR };
 
 export interface BootstrapResult {
   created: boolean;

@@ -1,5 +1,5 @@
 import { WorkflowRequest } from '@notify/contracts';
-import { channelDecider, channelStream, resourceDecider, workflowStream } from '@notify/domain';
+import { ChannelCommand, channelDecider, channelStream, resourceDecider, workflowStream } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { v5 as uuidv5 } from 'uuid';
 import { contentSha } from '../config/content-hash';
@@ -39,28 +39,30 @@ export const exampleWorkflow = () =>
  */
 export async function ensureFirstRunConfiguration(store: EventStore, environment: string, actor: Omit<CommandMetadata, 'environment'>): Promise<void> {
   const now = () => new Date().toISOString();
-  const channel = channelStream(FEED_CHANNEL_KEY);
-  const existing = await store.readStream(channel);
-  const settingsFor = (existing.length ? (existing[existing.length - 1].data as { environment_settings?: Record<string, unknown> }).environment_settings : undefined) ?? {};
-  if (!existing.length || !settingsFor[environment]) {
-    await handleCommand(
-      store,
-      channel,
-      channelDecider,
-      {
+  // Built from the channel's state on every attempt: a channel changed since (or another
+  // environment's settings added concurrently) is kept as it is, and an environment that has
+  // settings already makes this a no-op.
+  await handleCommand(
+    store,
+    channelStream(FEED_CHANNEL_KEY),
+    channelDecider,
+    ({ current, archived }): ChannelCommand => {
+      const kept = archived ? undefined : current;
+      const settings = kept?.environment_settings ?? {};
+      return {
         type: 'ConfigureChannel',
         newChannelId: uuidv5(`channel:${FEED_CHANNEL_KEY}`, NAMESPACE),
         key: FEED_CHANNEL_KEY,
-        name: 'In-app feed',
+        name: kept?.name ?? 'In-app feed',
         channelType: 'in_app_feed',
-        provider: 'knock-in-app',
-        description: 'The in-app feed read by @knocklabs/client and @knocklabs/react',
-        environmentSettings: { ...(settingsFor as Record<string, never>), [environment]: { channel_settings: {}, provider_settings: {}, is_sandbox: false } },
+        provider: kept?.provider ?? 'knock-in-app',
+        description: kept ? kept.description : 'The in-app feed read by @knocklabs/client and @knocklabs/react',
+        environmentSettings: { ...settings, [environment]: settings[environment] ?? { channel_settings: {}, provider_settings: {}, is_sandbox: false } },
         now: now(),
-      },
-      { ...actor, environment: null },
-    );
-  }
+      };
+    },
+    { ...actor, environment: null },
+  );
   const workflow = workflowStream(environment, EXAMPLE_WORKFLOW_KEY);
   if ((await store.readStream(workflow)).length) return;
   const content = exampleWorkflow();

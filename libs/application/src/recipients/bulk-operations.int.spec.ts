@@ -1,11 +1,11 @@
+import { userStream } from '@notify/domain';
 import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
 import { ReactorRuntime } from '@notify/projection-runtime';
 import { ChannelQueries } from '@notify/projections/channels';
 import { SubscriptionQueries } from '@notify/projections/subscriptions';
 import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
 import { BulkOperationReactor } from './bulk-operation-reactor';
-import { BulkOperationProcessor, createBulkOperation } from './bulk-operations';
-import { RecipientDeps } from './ports';
+import { BulkOperationProcessor, BulkProcessorDeps, BulkWrite, createBulkOperation } from './bulk-operations';
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -19,12 +19,21 @@ for (const backend of databaseBackends()) {
   describe(`bulk operations across a worker restart on ${backend}`, () => {
     let db: TestDatabase;
     let store: PostgresEventStore;
-    let deps: RecipientDeps;
+    let deps: BulkProcessorDeps;
+    /** What each chunk waited for before recording its progress (no read models run here). */
+    const waits: BulkWrite[][] = [];
 
     beforeAll(async () => {
       db = await createTestDatabase(backend);
       store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
-      deps = { store, channels: new ChannelQueries(db.database.dataSource), subscriptions: new SubscriptionQueries(db.database.dataSource) };
+      deps = {
+        store,
+        channels: new ChannelQueries(db.database.dataSource),
+        subscriptions: new SubscriptionQueries(db.database.dataSource),
+        readModelsAt: async (writes) => {
+          waits.push([...writes]);
+        },
+      };
     });
     afterAll(async () => {
       await store.close();
@@ -75,6 +84,7 @@ for (const backend of databaseBackends()) {
       const second = new ReactorRuntime(store, db.database.dataSource, [new BulkOperationReactor(new BulkOperationProcessor(deps, { chunkSize: 50, itemConcurrency: 4 }))], {
         batchSize: 10,
       });
+      waits.length = 0;
       await second.start();
       try {
         await eventually(async () => (await store.readStream(stream)).some((e: RecordedEvent) => e.type === 'BulkOperationCompleted'));
@@ -88,6 +98,16 @@ for (const backend of databaseBackends()) {
       const last = (await store.readStream(stream)).filter((e) => e.type === 'BulkOperationProgressed').pop()!;
       expect(last.data).toMatchObject({ processed_rows: total, success_count: total, error_count: 0 });
       expect((await store.readStream(stream)).filter((e) => e.type === 'BulkOperationCompleted')).toHaveLength(1);
+
+      // Each chunk of the second worker waited for every one of its items' streams at the
+      // stream's latest position, those of the redone chunk that appended nothing this time too.
+      expect(waits).toHaveLength(3);
+      const waited = new Map(waits.flat().map((w) => [w.events[0].streamId, w]));
+      const streams = await store.readStreams(users.slice(100).map((u) => userStream('test', u.id)));
+      for (const [streamId, history] of streams) {
+        expect(waited.get(streamId)).toEqual({ position: history[history.length - 1].position, events: [{ type: 'UserIdentified', streamId }] });
+      }
+      expect(waited.size).toBe(150);
     });
   });
 }

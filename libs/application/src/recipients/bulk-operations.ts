@@ -8,7 +8,7 @@ import {
   toRecipientRef,
 } from '@notify/contracts';
 import { BulkItemError, BulkOperationEvent, bulkOperationDecider, bulkOperationStream, DomainError, fold } from '@notify/domain';
-import { RecordedEvent } from '@notify/eventstore';
+import { AppendResult, LogPosition, RecordedEvent } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 import { engageMessage } from '../messages/engagement';
@@ -30,6 +30,9 @@ export type BulkItem =
   | { kind: 'tenants.set'; item: string | ({ id: string } & Record<string, unknown>) }
   | { kind: 'tenants.delete'; item: string }
   | { kind: `messages.${MessageBulkAction}`; item: string };
+
+/** What an item's commands did to their streams. */
+type ItemOutcome = { events: readonly { type: string }[]; append?: AppendResult; streamId: string };
 
 type MessageBulkAction = 'seen' | 'unseen' | 'read' | 'unread' | 'archived' | 'unarchived' | 'interacted';
 
@@ -79,6 +82,25 @@ function entityOf(kind: BulkOperationKindT, item: unknown, collection: string | 
   return { key: `object:${collection}:${id}`, id, collection };
 }
 
+/** Chunks whose items may run before the progress of an earlier one is recorded. */
+const CHUNKS_AHEAD = 4;
+
+/** What one item wrote (or had written before), for the read-your-writes wait of its chunk. */
+export interface BulkWrite {
+  /** Position of the stream's latest event. */
+  position: LogPosition;
+  events: readonly { type: string; streamId: string }[];
+}
+
+export interface BulkProcessorDeps extends RecipientDeps {
+  /**
+   * Resolves once every read model that shows any of `writes` has caught up with them; throws
+   * when they stay behind (the chunk is then redone later). Progress and completion are recorded
+   * only after it, so an operation reported `completed` has effects that reads show (ADR 0120).
+   */
+  readModelsAt(writes: readonly BulkWrite[]): Promise<void>;
+}
+
 export interface BulkRunnerOptions {
   /** Items per progress event: a restart redoes at most one chunk. */
   chunkSize: number;
@@ -96,7 +118,7 @@ export interface BulkRunnerOptions {
  */
 export class BulkOperationProcessor {
   constructor(
-    private readonly deps: RecipientDeps,
+    private readonly deps: BulkProcessorDeps,
     private readonly options: BulkRunnerOptions,
   ) {}
 
@@ -109,13 +131,33 @@ export class BulkOperationProcessor {
     const state = fold(bulkOperationDecider, history.map(toDomainEvent) as BulkOperationEvent[]);
     if (!state.exists || state.completed) return;
 
+    // A chunk's progress is recorded once reads show its items, in order; meanwhile the next
+    // chunks run, at most CHUNKS_AHEAD of them past the last one recorded.
+    let recorded: Promise<void> = Promise.resolve();
+    const recordings: Promise<void>[] = [];
     for (let from = state.processed; from < data.items.length; from += this.options.chunkSize) {
       const to = Math.min(from + this.options.chunkSize, data.items.length);
-      const errors = await this.runChunk(environment, data, from, to, metadata);
-      await handleCommand(this.deps.store, stream, bulkOperationDecider, { type: 'RecordBulkProgress', bulkOperationId: data.bulk_operation_id, from, to, errors, now: new Date().toISOString() }, metadata, {
-        eventId: () => deterministicId(`${data.bulk_operation_id}:progress:${to}`),
+      let chunk: Awaited<ReturnType<BulkOperationProcessor['runChunk']>>;
+      try {
+        await recordings[recordings.length - CHUNKS_AHEAD];
+        chunk = await this.runChunk(environment, data, from, to, metadata);
+      } catch (error) {
+        await recorded.catch(() => undefined);
+        throw error;
+      }
+      const { errors, outcomes } = chunk;
+      recorded = recorded.then(async () => {
+        await this.deps.readModelsAt(await this.writesOf(outcomes));
+        await handleCommand(this.deps.store, stream, bulkOperationDecider, { type: 'RecordBulkProgress', bulkOperationId: data.bulk_operation_id, from, to, errors, now: new Date().toISOString() }, metadata, {
+          eventId: () => deterministicId(`${data.bulk_operation_id}:progress:${to}`),
+        });
       });
+      // Awaited before a later chunk runs or the operation completes; a failure is rethrown
+      // there, not reported as unhandled meanwhile.
+      recorded.catch(() => undefined);
+      recordings.push(recorded);
     }
+    await recorded;
     await handleCommand(this.deps.store, stream, bulkOperationDecider, { type: 'CompleteBulkOperation', bulkOperationId: data.bulk_operation_id, now: new Date().toISOString() }, metadata, {
       eventId: () => deterministicId(`${data.bulk_operation_id}:completed`),
     });
@@ -127,7 +169,7 @@ export class BulkOperationProcessor {
     from: number,
     to: number,
     metadata: CommandMetadata,
-  ): Promise<BulkItemError[]> {
+  ): Promise<{ errors: BulkItemError[]; outcomes: ItemOutcome[] }> {
     const groups = new Map<string, number[]>();
     for (let index = from; index < to; index++) {
       const { key } = entityOf(data.kind, data.items[index], data.collection);
@@ -136,6 +178,7 @@ export class BulkOperationProcessor {
       else groups.set(key, [index]);
     }
     const errors: BulkItemError[] = [];
+    const outcomes: ItemOutcome[] = [];
     const queue = [...groups.values()];
     // After a failure no worker starts another item: the chunk is redone as a whole later.
     let failure: unknown;
@@ -144,7 +187,7 @@ export class BulkOperationProcessor {
         for (const index of group) {
           if (failure !== undefined) return;
           try {
-            await this.execute(environment, { kind: data.kind, item: data.items[index] } as BulkItem, data.collection, metadata, `${data.bulk_operation_id}:${index}`);
+            outcomes.push(...(await this.execute(environment, { kind: data.kind, item: data.items[index] } as BulkItem, data.collection, metadata, `${data.bulk_operation_id}:${index}`)));
             await this.options.afterItem?.(index);
           } catch (error) {
             // A rule the item breaks is the item's error; anything else (the database gone, a
@@ -162,53 +205,59 @@ export class BulkOperationProcessor {
     };
     await Promise.all(Array.from({ length: Math.min(this.options.itemConcurrency, queue.length) }, worker));
     if (failure !== undefined) throw failure;
-    return errors.sort((a, b) => a.index - b.index);
+    return { errors: errors.sort((a, b) => a.index - b.index), outcomes };
   }
 
-  private async execute(environment: string, work: BulkItem, collection: string | null, metadata: CommandMetadata, seed: string): Promise<void> {
+  /**
+   * Where each item's stream stands. An item that appended nothing (its decision was made
+   * before, e.g. by the run of this chunk that crashed) still waits for its stream's events:
+   * those are read back, all streams of the chunk in one query.
+   */
+  private async writesOf(outcomes: readonly ItemOutcome[]): Promise<BulkWrite[]> {
+    const writes: BulkWrite[] = [];
+    const unchanged: string[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.append && outcome.events.length) writes.push({ position: outcome.append.position, events: outcome.events.map((e) => ({ type: e.type, streamId: outcome.streamId })) });
+      else unchanged.push(outcome.streamId);
+    }
+    if (unchanged.length) {
+      for (const [streamId, history] of await this.deps.store.readStreams([...new Set(unchanged)])) {
+        if (history.length) writes.push({ position: history[history.length - 1].position, events: [...new Set(history.map((e) => e.type))].map((type) => ({ type, streamId })) });
+      }
+    }
+    return writes;
+  }
+
+  private async execute(environment: string, work: BulkItem, collection: string | null, metadata: CommandMetadata, seed: string): Promise<ItemOutcome[]> {
     const deps = this.deps;
     const opts = { seed };
     switch (work.kind) {
       case 'users.identify': {
         const { id, ...body } = work.item;
-        await identifyUser(deps, environment, id, body, metadata, opts);
-        return;
+        return [await identifyUser(deps, environment, id, body, metadata, opts)];
       }
       case 'users.delete':
-        await deleteUser(deps, environment, work.item, metadata, opts);
-        return;
-      case 'users.preferences':
-        await updateUserAspects(
-          deps,
-          environment,
-          work.item.user_id,
-          [{ type: 'SetPreferenceSet', preferenceSetId: work.item.preference_set_id, request: work.item.preferences, strategy: 'replace', now: new Date().toISOString() }],
-          metadata,
-          opts,
-        );
-        return;
+        return [await deleteUser(deps, environment, work.item, metadata, opts)];
+      case 'users.preferences': {
+        const command = { type: 'SetPreferenceSet', preferenceSetId: work.item.preference_set_id, request: work.item.preferences, strategy: 'replace', now: new Date().toISOString() } as const;
+        return [await updateUserAspects(deps, environment, work.item.user_id, [command], metadata, opts)];
+      }
       case 'objects.set': {
         const { id, ...body } = work.item;
-        await setObject(deps, environment, collection!, id, body, metadata, opts);
-        return;
+        return [await setObject(deps, environment, collection!, id, body, metadata, opts)];
       }
       case 'objects.delete':
-        await deleteObject(deps, environment, collection!, work.item, metadata, opts);
-        return;
+        return [await deleteObject(deps, environment, collection!, work.item, metadata, opts)];
       case 'objects.subscriptions.add':
-        await addSubscriptions(deps, environment, collection!, work.item.id, work.item.recipients, work.item.properties, metadata, opts);
-        return;
+        return (await addSubscriptions(deps, environment, collection!, work.item.id, work.item.recipients, work.item.properties, metadata, opts)).outcomes;
       case 'objects.subscriptions.delete':
-        await removeSubscriptions(deps, environment, collection!, work.item.id, work.item.recipients.map(toRecipientRef), metadata, opts);
-        return;
+        return [await removeSubscriptions(deps, environment, collection!, work.item.id, work.item.recipients.map(toRecipientRef), metadata, opts)];
       case 'tenants.set': {
         const { id, ...body } = typeof work.item === 'string' ? { id: work.item } : work.item;
-        await setTenant(deps, environment, id, body, metadata, opts);
-        return;
+        return [await setTenant(deps, environment, id, body, metadata, opts)];
       }
       case 'tenants.delete':
-        await deleteTenant(deps, environment, work.item, metadata, opts);
-        return;
+        return [await deleteTenant(deps, environment, work.item, metadata, opts)];
       case 'messages.seen':
       case 'messages.unseen':
       case 'messages.read':
@@ -216,8 +265,7 @@ export class BulkOperationProcessor {
       case 'messages.archived':
       case 'messages.unarchived':
       case 'messages.interacted':
-        await engageMessage(deps.store, environment, work.item, work.kind.slice('messages.'.length) as MessageBulkAction, metadata, opts);
-        return;
+        return [await engageMessage(deps.store, environment, work.item, work.kind.slice('messages.'.length) as MessageBulkAction, metadata, opts)];
     }
   }
 }

@@ -1,5 +1,6 @@
 import { IdentifyUserBodyT } from '@notify/contracts';
 import { AspectCommand, fold, UserEvent, userDecider, UserState, userStream } from '@notify/domain';
+import { WrongExpectedRevisionError } from '@notify/eventstore';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 import { inlineAspects } from './aspects';
 import { eventIdsFor } from './event-ids';
@@ -50,23 +51,32 @@ export async function updateUserAspects(
 /**
  * Merges `fromUserId` into `userId`: UserMerged on the target (what moved), then UserDeleted on
  * the source. The ids derive from the source's revision, so retrying a merge that stopped
- * between the two appends finishes it instead of recording it twice.
+ * between the two appends finishes it instead of recording it twice. The source is deleted only
+ * at the revision that was merged: a write to it in between is merged too, on another round.
  */
 export async function mergeUser(deps: RecipientDeps, environment: string, userId: string, fromUserId: string, metadata: CommandMetadata): Promise<UserOutcome[]> {
   const sourceStream = userStream(environment, fromUserId);
-  const history = fromUserId === userId ? [] : await deps.store.readStream(sourceStream);
-  const source = fold(userDecider, history.map(toDomainEvent) as UserEvent[]);
-  const seed = `merge:${fromUserId}:${history.length ? history[history.length - 1].revision : 'none'}`;
-  const now = new Date().toISOString();
   const targetStream = userStream(environment, userId);
-  const merged = await handleCommand(
-    deps.store,
-    targetStream,
-    userDecider,
-    { type: 'MergeUser', userId, fromUserId, from: { exists: source.exists, aspects: source.aspects }, now },
-    metadata,
-    { eventId: eventIdsFor(seed, targetStream) },
-  );
-  const deleted = await handleCommand(deps.store, sourceStream, userDecider, { type: 'DeleteUser', userId: fromUserId, now }, metadata, { eventId: eventIdsFor(seed, sourceStream) });
-  return [merged, deleted];
+  const outcomes: UserOutcome[] = [];
+  for (let round = 1; ; round++) {
+    const history = fromUserId === userId ? [] : await deps.store.readStream(sourceStream);
+    const source = fold(userDecider, history.map(toDomainEvent) as UserEvent[]);
+    const revision = history.length ? history[history.length - 1].revision : 'no_stream';
+    const seed = `merge:${fromUserId}:${revision === 'no_stream' ? 'none' : revision}`;
+    const now = new Date().toISOString();
+    outcomes.push(
+      await handleCommand(deps.store, targetStream, userDecider, { type: 'MergeUser', userId, fromUserId, from: { exists: source.exists, aspects: source.aspects }, now }, metadata, {
+        eventId: eventIdsFor(seed, targetStream),
+      }),
+    );
+    try {
+      const deleted = await handleCommand(deps.store, sourceStream, userDecider, { type: 'DeleteUser', userId: fromUserId, now }, metadata, {
+        eventId: eventIdsFor(seed, sourceStream),
+        onlyAtRevision: revision,
+      });
+      return [...outcomes, deleted];
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || round >= 5) throw error;
+    }
+  }
 }

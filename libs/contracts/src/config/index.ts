@@ -13,3 +13,5 @@ export * from './workflows';
 export * from './previews';
 export * from './workflow-run.routes';
 export * from './environment-security';
+export * from './account';
+export * from './not-yet-resources';

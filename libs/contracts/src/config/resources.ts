@@ -148,6 +148,8 @@ export const Translation = z
     environment: z.string(),
     sha: z.string(),
     inserted_at: z.string(),
+    /** The same as inserted_at: the Knock CLI's `translation list` shows this one. */
+    created_at: z.string(),
     updated_at: z.string(),
   })
   .meta({ id: 'Translation' });
@@ -218,6 +220,8 @@ const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
   entry: Entry;
   paramSchema?: z.ZodType;
   extraQuery?: z.ZodRawShape;
+  /** What a get answers, when not the entry itself. */
+  getResponse?: z.ZodType;
 }) => {
   const params = z.object({ [spec.param]: spec.paramSchema ?? ResourceKey });
   const wrapped = z.object({ [spec.wrapper]: spec.entry });
@@ -244,7 +248,7 @@ const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
       rateTier: 4,
       params,
       query: ReadOptions.extend(extra),
-      response: spec.entry,
+      response: spec.getResponse ?? spec.entry,
     }),
     upsert: defineRoute({
       operationId: `upsert${spec.name}`,
@@ -307,4 +311,7 @@ export const translationRoutes = resourceRoutes({
   entry: Translation,
   paramSchema: LocaleCode,
   extraQuery: { namespace: TranslationNamespace.optional(), tenant: Id.optional(), format: TranslationFormat.optional(), locale_code: LocaleCode.optional() },
+  // The reference and @knocklabs/mgmt read a translation under `translation`; the Knock CLI's
+  // `translation pull <ref>` reads its fields at the top level. Both are answered (ADR 0123).
+  getResponse: Translation.extend({ translation: Translation }).meta({ id: 'GetTranslationResponse' }),
 });

@@ -93,7 +93,7 @@ export const getFeedSettingsRoute = defineRoute({
   tags: ['Feeds'],
   auth: 'public',
   userScope: { params: ['user_id'] },
-  rateTier: 2,
+  rateTier: 4,
   params: FeedPath,
   response: z.object({ features: z.object({ branding_required: z.boolean() }) }).meta({ id: 'UserInAppFeedSettingsResponse' }),
 });

@@ -222,7 +222,7 @@ export const listMessageEventsRoute = defineRoute({
   summary: "List a message's delivery and engagement events, newest first",
   tags: ['Messages'],
   auth: 'secret',
-  rateTier: 4,
+  rateTier: 3,
   ...PagePath,
   response: z.object({ items: z.array(MessageEventEntry), page_info: PageInfo }).meta({ id: 'ListMessageEventsResponse' }),
 });
@@ -234,7 +234,7 @@ export const listMessageDeliveryLogsRoute = defineRoute({
   summary: "List a message's delivery attempts (request and response), newest first",
   tags: ['Messages'],
   auth: 'secret',
-  rateTier: 4,
+  rateTier: 3,
   ...PagePath,
   response: z.object({ items: z.array(MessageDeliveryLog), page_info: PageInfo }).meta({ id: 'ListMessageDeliveryLogsResponse' }),
 });
@@ -303,7 +303,7 @@ const batchRoute = <B extends z.ZodType>(action: MessageEngagementActionT, body:
     auth: 'public',
     // A user token reaches only its user's messages (MessageAccess).
     userScope: 'handler',
-    rateTier: 2,
+    rateTier: 3,
     body,
     bodyLimit: ENGAGEMENT_BODY_LIMIT,
     response: z.array(Message),
@@ -348,7 +348,7 @@ export const bulkChannelMessagesRoute = defineRoute({
   tags: ['Messages', 'Bulk operations'],
   auth: 'public',
   userScope: { body: ['user_ids', 'recipient_ids'] },
-  rateTier: 1,
+  rateTier: 2,
   params: z.object({ channel_id: z.uuid(), action: z.enum(CHANNEL_BULK_ACTIONS) }),
   body: BulkChannelMessagesBody.optional(),
   response: BulkOperation,

@@ -2,6 +2,7 @@ import { assertNever, Decider } from '../shared/decider';
 import { DomainError } from '../shared/errors';
 import { ChannelCommand } from './channel.commands';
 import { ChannelEvent } from './channel.events';
+import { sameJson } from '../shared/same-json';
 
 export interface ChannelState {
   exists: boolean;
@@ -11,7 +12,6 @@ export interface ChannelState {
   current?: Omit<Extract<ChannelEvent, { type: 'ChannelConfigured' }>['data'], 'configured_at'>;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const channelDecider: Decider<ChannelState, ChannelCommand, ChannelEvent> = {
   initialState: () => ({ exists: false, archived: false }),
@@ -46,7 +46,7 @@ export const channelDecider: Decider<ChannelState, ChannelCommand, ChannelEvent>
           description: command.description,
           environment_settings: command.environmentSettings,
         };
-        if (state.exists && !state.archived && same(state.current, data)) return [];
+        if (state.exists && !state.archived && sameJson(state.current, data)) return [];
         return [{ type: 'ChannelConfigured', data: { ...data, configured_at: command.now } }];
       }
       case 'ArchiveChannel':

@@ -1,7 +1,7 @@
 import type { ChannelGroupArchived, ChannelGroupUpserted, EventOf, VariableUpserted } from '@notify/contracts';
 import { assertNever, Decider } from '../shared/decider';
+import { sameJson } from '../shared/same-json';
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export type VariableEvent = EventOf<typeof VariableUpserted>;
 type VariableData = VariableEvent['data'];
@@ -18,7 +18,7 @@ export const variableDecider: Decider<VariableState, VariableCommand, VariableEv
   },
   decide(command, state) {
     if (command.type !== 'UpsertVariable') return assertNever(command.type);
-    if (state.current && same(state.current, command.variable)) return [];
+    if (state.current && sameJson(state.current, command.variable)) return [];
     return [{ type: 'VariableUpserted', data: { ...command.variable, upserted_at: command.now } }];
   },
 };
@@ -48,7 +48,7 @@ export const channelGroupDecider: Decider<ChannelGroupState, ChannelGroupCommand
   decide(command, state) {
     switch (command.type) {
       case 'UpsertChannelGroup':
-        if (state.current && !state.archived && same(state.current, command.group)) return [];
+        if (state.current && !state.archived && sameJson(state.current, command.group)) return [];
         return [{ type: 'ChannelGroupUpserted', data: { ...command.group, upserted_at: command.now } }];
       case 'ArchiveChannelGroup':
         if (!state.current || state.archived) return [];

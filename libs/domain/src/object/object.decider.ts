@@ -3,6 +3,7 @@ import { decideAspects, emptyAspects, evolveAspects, RecipientAspects } from '..
 import { changedProperties, mergeProperties } from '../user/user.decider';
 import { ObjectCommand } from './object.commands';
 import { ObjectEvent } from './object.events';
+import { sameJson } from '../shared/same-json';
 
 export interface ObjectState {
   exists: boolean;
@@ -11,7 +12,6 @@ export interface ObjectState {
 }
 
 const initialState = (): ObjectState => ({ exists: false, properties: {}, aspects: emptyAspects() });
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const objectDecider: Decider<ObjectState, ObjectCommand, ObjectEvent> = {
   initialState,

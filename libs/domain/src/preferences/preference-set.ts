@@ -1,4 +1,5 @@
 import type { PreferenceSetDataT, PreferenceSetRequestT } from '@notify/contracts';
+import { sameJson } from '../shared/same-json';
 
 export type PreferenceSetData = PreferenceSetDataT;
 export type PreferenceSetRequest = PreferenceSetRequestT;
@@ -57,4 +58,4 @@ export function layerPreferenceSets(layers: readonly (PreferenceSetData | null |
   return out;
 }
 
-export const samePreferenceSet = (a: PreferenceSetData | undefined, b: PreferenceSetData | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+export const samePreferenceSet = (a: PreferenceSetData | undefined, b: PreferenceSetData | undefined) => sameJson(a ?? null, b ?? null);

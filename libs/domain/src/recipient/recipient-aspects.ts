@@ -1,5 +1,6 @@
 import type { ChannelDataSet, ChannelDataUnset, EventOf, PreferenceSetDeleted, PreferenceSetUpdated, RecipientRefT } from '@notify/contracts';
 import { applyPreferenceSetRequest, PersistenceStrategy, PreferenceSetData, PreferenceSetRequest, samePreferenceSet } from '../preferences/preference-set';
+import { sameJson } from '../shared/same-json';
 
 export type RecipientRef = RecipientRefT;
 
@@ -54,7 +55,6 @@ export function evolveAspects(aspects: RecipientAspects, event: AspectEvent): Re
 export const isAspectEvent = (event: { type: string }): event is AspectEvent =>
   event.type === 'PreferenceSetUpdated' || event.type === 'PreferenceSetDeleted' || event.type === 'ChannelDataSet' || event.type === 'ChannelDataUnset';
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The events one aspect command records; none when it changes nothing. Aspects are evolved as it goes. */
 export function decideAspect(recipient: RecipientRef, aspects: RecipientAspects, command: AspectCommand): AspectEvent[] {

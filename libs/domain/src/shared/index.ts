@@ -1,2 +1,3 @@
 export * from './decider';
 export * from './errors';
+export * from './same-json';

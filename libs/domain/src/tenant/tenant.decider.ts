@@ -3,6 +3,7 @@ import { assertNever, Decider } from '../shared/decider';
 import { changedProperties, mergeProperties } from '../user/user.decider';
 import { TenantCommand } from './tenant.commands';
 import { TenantEvent } from './tenant.events';
+import { sameJson } from '../shared/same-json';
 
 export interface TenantSettings {
   branding: Record<string, unknown> | null;
@@ -16,7 +17,6 @@ export interface TenantState {
 }
 
 const initialState = (): TenantState => ({ exists: false, properties: {}, settings: { branding: null, preference_set: null } });
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
   initialState,

@@ -3,6 +3,7 @@ import { assertNever, Decider } from '../shared/decider';
 import { decideAspects, emptyAspects, evolveAspects, RecipientAspects } from '../recipient/recipient-aspects';
 import { UserCommand } from './user.commands';
 import { UserEvent } from './user.events';
+import { sameJson } from '../shared/same-json';
 
 export interface UserState {
   exists: boolean;
@@ -20,7 +21,6 @@ export function mergeProperties(current: Record<string, unknown>, patch: Record<
   return next;
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The properties of a patch that change the current ones (null removes; undefined is ignored). */
 export function changedProperties(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {

@@ -31,9 +31,13 @@ export class GetResourceController {
     return this.queries.execute(new GetResourceQuery(ctx.environment, 'message_type', resourceIds('message_type', params.message_type_key), query));
   }
 
-  /** Translations answer wrapped, as the clients read them. */
+  /**
+   * A translation answers wrapped under `translation` (the reference, @knocklabs/mgmt) and with
+   * the same fields at the top level (the Knock CLI's `translation pull <ref>`).
+   */
   @Endpoint(translationRoutes.get)
   async translation(@Input() { params, query }: Get<typeof translationRoutes.get>, @Ctx() ctx: RequestContext) {
-    return { translation: await this.queries.execute(new GetResourceQuery(ctx.environment, 'translation', resourceIds('translation', params.locale_code, query), query)) };
+    const translation = await this.queries.execute(new GetResourceQuery(ctx.environment, 'translation', resourceIds('translation', params.locale_code, query), query));
+    return { ...translation, translation };
   }
 }

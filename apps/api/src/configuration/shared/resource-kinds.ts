@@ -145,7 +145,7 @@ export const partialKind: ResourceKind = {
       inserted_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
       ...(options.annotate
-        ? { __annotation: annotation({ content: { default: true, file_ext: PARTIAL_EXT[record.content.type as keyof typeof PARTIAL_EXT] ?? 'txt' } }, ['key', 'type', 'valid', 'errors', 'environment', 'sha', 'inserted_at', 'updated_at']) }
+        ? { __annotation: annotation({ content: { default: true, file_ext: PARTIAL_EXT[record.content.type as keyof typeof PARTIAL_EXT] ?? 'txt' } }, ['key', 'valid', 'errors', 'environment', 'sha', 'inserted_at', 'updated_at']) }
         : {}),
     };
   },
@@ -243,6 +243,7 @@ export const translationKind: ResourceKind = {
       environment: record.environment,
       sha: record.sha,
       inserted_at: record.createdAt.toISOString(),
+      created_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
     };
   },

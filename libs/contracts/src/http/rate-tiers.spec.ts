@@ -1,0 +1,39 @@
+import { allRoutes } from '../index';
+import reference from './reference-rate-tiers.json';
+
+/** `GET /v1/users/{}/feeds/{}`: parameter names differ between the reference and the routes. */
+const shape = (method: string, path: string) => `${method} ${path.replace(/\{[^}]+\}/g, '{}')}`;
+
+/**
+ * Routes of the public API (keys, not service tokens) that the reference does not describe,
+ * with the tier each keeps and why.
+ */
+const NOT_IN_REFERENCE: Record<string, string> = {
+  followTrackedLink: 'a tracked link opened from an email or SMS (tier 3, as message reads)',
+};
+
+describe('rate tiers', () => {
+  const tiers = new Map(reference.operations.map((o) => [shape(o.method, o.path), o]));
+  // Health, metrics and the OpenAPI document are not part of the API and are not limited.
+  const apiRoutes = allRoutes().filter((r) => r.auth !== 'service' && r.path.startsWith('/v1/'));
+
+  it('every public route has the tier the reference gives its operation', () => {
+    const differing = apiRoutes
+      .filter((r) => tiers.has(shape(r.method, r.path)) && tiers.get(shape(r.method, r.path))!.tier !== r.rateTier)
+      .map((r) => `${r.operationId} (${r.method} ${r.path}): ${r.rateTier} where the reference (${tiers.get(shape(r.method, r.path))!.operationId}) says ${tiers.get(shape(r.method, r.path))!.tier}`);
+    expect(differing).toEqual([]);
+    const compared = apiRoutes.filter((r) => tiers.has(shape(r.method, r.path))).length;
+    expect(compared).toBeGreaterThan(70);
+  });
+
+  it('a public route the reference does not describe is named here, with a tier', () => {
+    const unknown = apiRoutes.filter((r) => !tiers.has(shape(r.method, r.path)));
+    expect(unknown.map((r) => r.operationId).sort()).toEqual(Object.keys(NOT_IN_REFERENCE).sort());
+    expect(unknown.filter((r) => !r.rateTier).map((r) => r.operationId)).toEqual([]);
+  });
+
+  it('the extract is of the reference, with a tier for every operation', () => {
+    expect(reference.operations.length).toBe(118);
+    expect(reference.operations.filter((o) => ![1, 2, 3, 4, 5].includes(o.tier as number))).toEqual([]);
+  });
+});
