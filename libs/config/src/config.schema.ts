@@ -24,6 +24,8 @@ const urlWithScheme = (schemes: string[]) =>
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /** A worker run as its own process answers GET /metrics on this port (0: any free port). Unset: no listener. */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

@@ -1,3 +1,4 @@
+import { providerCalls } from '@notify/observability';
 import { ApnsProvider } from './providers/apns.provider';
 import { FcmProvider } from './providers/fcm.provider';
 import { InAppFeedProvider } from './providers/in-app-feed.provider';
@@ -49,9 +50,13 @@ export class ProviderRegistry {
     if (provider.channelType !== config.channelType) {
       return { outcome: 'failed', retryable: false, code: 'invalid_settings', reason: `provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`, logs: [] };
     }
+    const timer = providerCalls.startTimer({ provider: provider.id, channel_type: provider.channelType });
     try {
-      return await provider.send(request, config, signal);
+      const result = await provider.send(request, config, signal);
+      timer({ outcome: result.outcome });
+      return result;
     } catch (error) {
+      timer({ outcome: 'failed' });
       return { outcome: 'failed', retryable: false, code: 'provider_error', reason: error instanceof Error ? error.message : String(error), logs: [] };
     }
   }

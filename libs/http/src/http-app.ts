@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@notify/config';
 import { Logger, PinoNestLogger } from '@notify/logging';
+import { observeHttpRequest } from '@notify/observability';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
@@ -59,6 +60,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     void reply.header('x-request-id', request.id);
   });
   fastify.addHook('onResponse', async (request, reply) => {
+    observeHttpRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     logger.info(
       { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), env: request.ctx?.environment },
       'request',

@@ -1,3 +1,4 @@
+import { kafkaPublished, kafkaPublishFailures } from '@notify/observability';
 import type { Logger } from '@notify/logging';
 import { Message, Partitioners, Producer } from 'kafkajs';
 import { createKafka } from '../kafka-client';
@@ -70,8 +71,10 @@ export class KafkaPublisher implements RecordPublisher {
         const byTopic = new Map<string, Message[]>();
         for (const { topic, message } of chunk) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
         await producer.sendBatch({ acks: -1, timeout: this.settings.requestTimeoutMs, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+        for (const [topic, messages] of byTopic) kafkaPublished.inc({ topic }, messages.length);
       }
     } catch (error) {
+      kafkaPublishFailures.inc();
       await this.reset();
       throw error;
     }
