@@ -24,6 +24,13 @@ const urlWithScheme = (schemes: string[]) =>
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /** OpenTelemetry: OTLP/HTTP base URL of a collector (traces go to <url>/v1/traces). Unset: no traces exported. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']),
+  /** OpenTelemetry: the full OTLP/HTTP traces URL; overrides OTEL_EXPORTER_OTLP_ENDPOINT. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlWithScheme(['http', 'https']),
+  OTEL_SERVICE_NAME: z.string().min(1).default('notify'),
+  /** Fraction of new traces kept (0-1); requests that arrive with a sampled traceparent are always kept. */
+  OTEL_TRACES_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
   /** A worker run as its own process answers GET /metrics on this port (0: any free port). Unset: no listener. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DATA_DIR: z.string().default('./.data'),

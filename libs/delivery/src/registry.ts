@@ -1,4 +1,4 @@
-import { providerCalls } from '@notify/observability';
+import { inSpan, providerCalls, SpanKind, SpanStatusCode } from '@notify/observability';
 import { ApnsProvider } from './providers/apns.provider';
 import { FcmProvider } from './providers/fcm.provider';
 import { InAppFeedProvider } from './providers/in-app-feed.provider';
@@ -50,15 +50,20 @@ export class ProviderRegistry {
     if (provider.channelType !== config.channelType) {
       return { outcome: 'failed', retryable: false, code: 'invalid_settings', reason: `provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`, logs: [] };
     }
-    const timer = providerCalls.startTimer({ provider: provider.id, channel_type: provider.channelType });
-    try {
-      const result = await provider.send(request, config, signal);
-      timer({ outcome: result.outcome });
-      return result;
-    } catch (error) {
-      timer({ outcome: 'failed' });
-      return { outcome: 'failed', retryable: false, code: 'provider_error', reason: error instanceof Error ? error.message : String(error), logs: [] };
-    }
+    return inSpan(`provider ${provider.id}`, { kind: SpanKind.CLIENT, attributes: { 'notify.provider': provider.id, 'notify.channel_type': provider.channelType, 'notify.message_id': request.messageId } }, async (span) => {
+      const timer = providerCalls.startTimer({ provider: provider.id, channel_type: provider.channelType });
+      try {
+        const result = await provider.send(request, config, signal);
+        timer({ outcome: result.outcome });
+        span.setAttribute('notify.outcome', result.outcome);
+        if (result.outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: result.reason });
+        return result;
+      } catch (error) {
+        timer({ outcome: 'failed' });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        return { outcome: 'failed', retryable: false, code: 'provider_error', reason: error instanceof Error ? error.message : String(error), logs: [] };
+      }
+    });
   }
 }
 

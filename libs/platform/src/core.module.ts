@@ -8,8 +8,9 @@ import { ProjectionRuntime } from '@notify/projection-runtime';
 import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
+import { startTracing, Tracing } from '@notify/observability';
 import { loadSecretBox, SECRET_BOX } from './secrets';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER } from './tokens';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, TRACING } from './tokens';
 
 /**
  * The backends both roles share: the database (read models, and the log in the default mode),
@@ -23,6 +24,7 @@ export class CoreModule implements OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOG_READER) private readonly reader: SharedLogReader,
     @Inject(DATABASE) private readonly database: Database,
+    @Inject(TRACING) private readonly tracing: Tracing | undefined,
   ) {}
 
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
@@ -31,6 +33,16 @@ export class CoreModule implements OnApplicationShutdown {
       imports: [ConfigModule.forRoot(config)],
       providers: [
         { provide: LOGGER, useValue: logger },
+        {
+          // Traces go to an OpenTelemetry collector over OTLP/HTTP when an endpoint is set (ADR 0160).
+          provide: TRACING,
+          useFactory: () => {
+            const endpoint = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (config.OTEL_EXPORTER_OTLP_ENDPOINT ? `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` : undefined);
+            const tracing = startTracing({ serviceName: config.OTEL_SERVICE_NAME, endpoint, sampleRatio: config.OTEL_TRACES_SAMPLE_RATIO });
+            if (tracing) logger.info({ endpoint, sampleRatio: config.OTEL_TRACES_SAMPLE_RATIO }, 'exporting traces');
+            return tracing;
+          },
+        },
         {
           provide: DATABASE,
           useFactory: async () => {
@@ -76,6 +88,7 @@ export class CoreModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.tracing?.shutdown();
     await this.reader.stop();
     await this.store.close();
     await this.database.close();

@@ -6,3 +6,6 @@ export const ENGINE_LOOKUPS = Symbol('ENGINE_LOOKUPS');
 export const LOG_READER = Symbol('LOG_READER');
 /** The LinkTracker when LINK_TRACKING_ENABLED, else null. */
 export const LINK_TRACKER = Symbol('LINK_TRACKER');
+
+/** The process's OpenTelemetry tracing, or undefined when no exporter endpoint is set. */
+export const TRACING = Symbol('TRACING');
