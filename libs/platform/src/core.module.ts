@@ -4,12 +4,13 @@ import { Database } from '@notify/database';
 import { LinkTracker, ReadModelLookups, SecretBox } from '@notify/application';
 import { EventStore, EventStoreDbEventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
+import { AddressPolicy, OutboundHttp } from '@notify/outbound';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
 import { loadSecretBox, SECRET_BOX } from './secrets';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER } from './tokens';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, OUTBOUND_HTTP } from './tokens';
 
 /**
  * The backends both roles share: the database (read models, and the log in the default mode),
@@ -23,6 +24,7 @@ export class CoreModule implements OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOG_READER) private readonly reader: SharedLogReader,
     @Inject(DATABASE) private readonly database: Database,
+    @Inject(OUTBOUND_HTTP) private readonly outbound: OutboundHttp,
   ) {}
 
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
@@ -65,13 +67,14 @@ export class CoreModule implements OnApplicationShutdown {
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
         { provide: ENGINE_LOOKUPS, inject: [DATABASE, SECRET_BOX], useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box) },
+        { provide: OUTBOUND_HTTP, useFactory: () => new OutboundHttp({ policy: AddressPolicy.allowing(config.OUTBOUND_ALLOWED_ADDRESSES ?? '') }) },
         {
           provide: LINK_TRACKER,
           inject: [SECRET_BOX],
           useFactory: (box: SecretBox) => (config.LINK_TRACKING_ENABLED && config.PUBLIC_URL ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL) : null),
         },
       ],
-      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER],
+      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER, OUTBOUND_HTTP],
     };
   }
 
@@ -79,5 +82,6 @@ export class CoreModule implements OnApplicationShutdown {
     await this.reader.stop();
     await this.store.close();
     await this.database.close();
+    await this.outbound.close();
   }
 }

@@ -6,3 +6,5 @@ export const ENGINE_LOOKUPS = Symbol('ENGINE_LOOKUPS');
 export const LOG_READER = Symbol('LOG_READER');
 /** The LinkTracker when LINK_TRACKING_ENABLED, else null. */
 export const LINK_TRACKER = Symbol('LINK_TRACKER');
+/** The one OutboundHttp client (address policy from OUTBOUND_ALLOWED_ADDRESSES) every outbound call goes through. */
+export const OUTBOUND_HTTP = Symbol('OUTBOUND_HTTP');
