@@ -13,6 +13,8 @@ export interface TemplateLimits {
   maxOutputSize: number;
   /** liquidjs `memoryLimit`: units (characters, array items) allocated by filters, ranges and tags in one render. */
   maxMemory: number;
+  /** Items of an array one filter may be given (as its input or an argument): filters walk them without a time check. */
+  maxCollectionSize: number;
   /** Partials rendering partials; Knock renders up to 5 levels. */
   maxPartialDepth: number;
   /** Locale used when a translation or a formatting helper has no usable locale. */
@@ -25,6 +27,7 @@ export const DEFAULT_LIMITS: TemplateLimits = {
   maxLoopIterations: 10_000,
   maxOutputSize: 1024 * 1024,
   maxMemory: 10_000_000,
+  maxCollectionSize: 10_000,
   maxPartialDepth: 5,
   defaultLocale: 'en',
 };
