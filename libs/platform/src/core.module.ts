@@ -5,12 +5,13 @@ import { LinkTracker, ReadModelLookups, SecretBox } from '@notify/application';
 import { EventStore, EventStoreDbEventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { AddressPolicy, OutboundHttp } from '@notify/outbound';
+import { IsolatedRenderer, TemplateEngine, type TemplateRenderer } from '@notify/templating';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
 import { loadSecretBox, SECRET_BOX } from './secrets';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, OUTBOUND_HTTP } from './tokens';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, OUTBOUND_HTTP, TEMPLATE_RENDERER } from './tokens';
 
 /**
  * The backends both roles share: the database (read models, and the log in the default mode),
@@ -25,6 +26,7 @@ export class CoreModule implements OnApplicationShutdown {
     @Inject(LOG_READER) private readonly reader: SharedLogReader,
     @Inject(DATABASE) private readonly database: Database,
     @Inject(OUTBOUND_HTTP) private readonly outbound: OutboundHttp,
+    @Inject(TEMPLATE_RENDERER) private readonly templates: TemplateRenderer,
   ) {}
 
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
@@ -67,6 +69,11 @@ export class CoreModule implements OnApplicationShutdown {
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
         { provide: ENGINE_LOOKUPS, inject: [DATABASE, SECRET_BOX], useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box) },
+        {
+          provide: TEMPLATE_RENDERER,
+          useFactory: (): TemplateRenderer =>
+            config.TEMPLATE_WORKER_THREADS > 0 ? new IsolatedRenderer({ threads: config.TEMPLATE_WORKER_THREADS, hardTimeoutMs: config.TEMPLATE_HARD_TIMEOUT_MS }) : new TemplateEngine(),
+        },
         { provide: OUTBOUND_HTTP, useFactory: () => new OutboundHttp({ policy: AddressPolicy.allowing(config.OUTBOUND_ALLOWED_ADDRESSES ?? '') }) },
         {
           provide: LINK_TRACKER,
@@ -74,7 +81,7 @@ export class CoreModule implements OnApplicationShutdown {
           useFactory: (box: SecretBox) => (config.LINK_TRACKING_ENABLED && config.PUBLIC_URL ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL) : null),
         },
       ],
-      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER, OUTBOUND_HTTP],
+      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER],
     };
   }
 
@@ -83,5 +90,6 @@ export class CoreModule implements OnApplicationShutdown {
     await this.store.close();
     await this.database.close();
     await this.outbound.close();
+    if (this.templates instanceof IsolatedRenderer) await this.templates.close();
   }
 }

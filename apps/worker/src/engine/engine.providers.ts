@@ -30,9 +30,9 @@ import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { WaitingRunQueries } from '@notify/projections/waiting-runs';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP } from '@notify/platform';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER } from '@notify/platform';
 import type { OutboundHttp } from '@notify/outbound';
-import { TemplateEngine } from '@notify/templating';
+import type { TemplateRenderer } from '@notify/templating';
 
 export const ENGINE_DEPS = Symbol('ENGINE_DEPS');
 
@@ -54,15 +54,15 @@ function functionSteps(): StepHandler[] {
 export const engineProviders: Provider[] = [
   {
     provide: ENGINE_DEPS,
-    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime, LINK_TRACKER, OUTBOUND_HTTP],
-    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, runtime: ProjectionRuntime, links: LinkTracker | null, http: OutboundHttp): EngineDeps => ({
+    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER],
+    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, runtime: ProjectionRuntime, links: LinkTracker | null, http: OutboundHttp, templates: TemplateRenderer): EngineDeps => ({
       store,
       lookups,
       links,
       readModelsAt: async (position) => {
         if (!(await runtime.waitFor(position, RECIPIENT_READ_MODELS, 15_000))) throw new Error('recipient read models are behind the run; executing it again later');
       },
-      templates: new TemplateEngine(),
+      templates,
       http,
       settings: {
         fetchMaxAttempts: config.FETCH_MAX_ATTEMPTS,

@@ -4,7 +4,7 @@ import type { EventOf } from '@notify/contracts';
 import type { RunState, StepNode, StepPath, WorkflowTriggeredData } from '@notify/domain';
 import type { EventStore, StreamAppend } from '@notify/eventstore';
 import type { OutboundHttp } from '@notify/outbound';
-import type { TemplateEngine } from '@notify/templating';
+import type { TemplateRenderer } from '@notify/templating';
 import type { EngineLookups, RecipientView } from './lookups';
 import type { RunVariables } from './variables';
 
@@ -13,7 +13,8 @@ export type PauseReason = EventOf<typeof RunPaused>['data']['reason'];
 export interface EngineDeps {
   store: EventStore;
   lookups: EngineLookups;
-  templates: TemplateEngine;
+  /** Renders untrusted templates; at run time an IsolatedRenderer (worker threads, hard time limit). */
+  templates: TemplateRenderer;
   /** Outbound HTTP for fetch steps, with the deployment's address policy; replaceable in tests. */
   http: Pick<OutboundHttp, 'request'>;
   /**
