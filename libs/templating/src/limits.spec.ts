@@ -19,7 +19,7 @@ describe('limits', () => {
       renderTimeoutMs: 1_000,
       maxLoopIterations: 10_000,
       maxOutputSize: 1_048_576,
-      maxMemory: 10_000_000,
+      maxMemory: 2_000_000,
       maxCollectionSize: 10_000,
       maxPartialDepth: 5,
       defaultLocale: 'en',
@@ -113,11 +113,15 @@ describe('limits', () => {
 
   describe('filter input size', () => {
     // Issue 15: one filter over a huge range ran for 9-12 s, since liquidjs checks its time limit only between nodes.
-    it('refuses a huge range before a filter walks it', async () => {
+    it('refuses a huge range before it is made, and a large one before a filter walks it', async () => {
       expect(await renderError(engine, 'a\n{% assign a = (1..5000000) | where: "x", 1 %}{{ a | size }}')).toMatchObject({
         code: 'template_limit',
-        message: 'the where filter was given 5000000 items, more than the limit of 10000',
+        message: 'memory limit exceeded (a range, array or string in the template is too large)',
         line: 2,
+      });
+      expect(await renderError(engine, '{% assign a = (1..20000) | where: "x", 1 %}{{ a | size }}')).toMatchObject({
+        code: 'template_limit',
+        message: 'the where filter was given 20000 items, more than the limit of 10000',
       });
     });
 
