@@ -1,3 +1,4 @@
+import { allowListProblems } from '@notify/outbound';
 import { z } from 'zod';
 
 const optionalString = z
@@ -118,7 +119,23 @@ export const ConfigSchema = z.object({
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(15_000),
   DELIVERY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000),
-  FETCH_ALLOW_PRIVATE_ADDRESSES: flag(false),
+  /**
+   * Non-public addresses outbound HTTP may call (fetch steps, webhooks, chat webhooks, provider
+   * base URLs): IP addresses and CIDR ranges separated by commas, e.g. `10.1.0.0/16,fd00::/8`.
+   * Unset: public addresses only; loopback, private, link-local, unique-local and the like are refused.
+   */
+  OUTBOUND_ALLOWED_ADDRESSES: optionalString.superRefine((v, ctx) => {
+    for (const message of allowListProblems(v?.split(/[\s,]+/).filter(Boolean) ?? [])) ctx.addIssue({ code: 'custom', message });
+  }),
+  /** Bytes of each request and response body kept in a delivery log entry; longer bodies are cut. */
+  DELIVERY_LOG_MAX_BODY_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(16_384),
+  /**
+   * Worker threads rendering templates at send time (and for feed locales and previews), so a
+   * template that keeps the CPU busy holds one thread, not the process. 0 renders on the main thread.
+   */
+  TEMPLATE_WORKER_THREADS: z.coerce.number().int().min(0).max(64).default(4),
+  /** A render still running this long after it started is stopped (its thread is replaced) and fails as template_limit. */
+  TEMPLATE_HARD_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   FETCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   /** A fetch step's request, redirects and body included, must finish within this. */
   FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),

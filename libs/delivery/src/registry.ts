@@ -8,6 +8,7 @@ import { SlackProvider } from './providers/slack.provider';
 import { SmtpProvider } from './providers/smtp.provider';
 import { TwilioProvider } from './providers/twilio.provider';
 import { WebhookProvider } from './providers/webhook.provider';
+import type { ProviderIo } from './support/exchange';
 import type { ChannelType, DeliveryProvider, DeliveryRequest, DeliveryResult, ProviderConfig } from './types';
 
 /** Providers by id: the one port the workflow engine delivers through. */
@@ -67,7 +68,7 @@ export class ProviderRegistry {
   }
 }
 
-export interface DefaultRegistryOptions {
+export interface DefaultRegistryOptions extends ProviderIo {
   /** The clock for token lifetimes and webhook timestamps (tests move it). */
   now?: () => number;
 }
@@ -75,14 +76,14 @@ export interface DefaultRegistryOptions {
 /** Every built-in provider; see README.md for their ids and settings. */
 export function createDefaultRegistry(options: DefaultRegistryOptions = {}): ProviderRegistry {
   return new ProviderRegistry([
-    new InAppFeedProvider(),
-    new SmtpProvider(),
-    new ResendProvider(),
-    new TwilioProvider(),
+    new InAppFeedProvider(options),
+    new SmtpProvider(options),
+    new ResendProvider(options),
+    new TwilioProvider(options),
     new FcmProvider(options),
     new ApnsProvider(options),
-    new SlackProvider(),
-    new SlackWebhookProvider(),
+    new SlackProvider(options),
+    new SlackWebhookProvider(options),
     new WebhookProvider(options),
   ]);
 }

@@ -4,13 +4,15 @@ import { Database } from '@notify/database';
 import { LinkTracker, ReadModelLookups, SecretBox } from '@notify/application';
 import { EventStore, EventStoreDbEventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
+import { AddressPolicy, OutboundHttp } from '@notify/outbound';
+import { IsolatedRenderer, TemplateEngine, type TemplateRenderer } from '@notify/templating';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
 import { startTracing, Tracing } from '@notify/observability';
 import { loadSecretBox, SECRET_BOX } from './secrets';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, TRACING } from './tokens';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, OUTBOUND_HTTP, TEMPLATE_RENDERER, TRACING } from './tokens';
 
 /**
  * The backends both roles share: the database (read models, and the log in the default mode),
@@ -25,6 +27,8 @@ export class CoreModule implements OnApplicationShutdown {
     @Inject(LOG_READER) private readonly reader: SharedLogReader,
     @Inject(DATABASE) private readonly database: Database,
     @Inject(TRACING) private readonly tracing: Tracing | undefined,
+    @Inject(OUTBOUND_HTTP) private readonly outbound: OutboundHttp,
+    @Inject(TEMPLATE_RENDERER) private readonly templates: TemplateRenderer,
   ) {}
 
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
@@ -78,12 +82,18 @@ export class CoreModule implements OnApplicationShutdown {
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
         { provide: ENGINE_LOOKUPS, inject: [DATABASE, SECRET_BOX], useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box) },
         {
+          provide: TEMPLATE_RENDERER,
+          useFactory: (): TemplateRenderer =>
+            config.TEMPLATE_WORKER_THREADS > 0 ? new IsolatedRenderer({ threads: config.TEMPLATE_WORKER_THREADS, hardTimeoutMs: config.TEMPLATE_HARD_TIMEOUT_MS }) : new TemplateEngine(),
+        },
+        { provide: OUTBOUND_HTTP, useFactory: () => new OutboundHttp({ policy: AddressPolicy.allowing(config.OUTBOUND_ALLOWED_ADDRESSES ?? '') }) },
+        {
           provide: LINK_TRACKER,
           inject: [SECRET_BOX],
           useFactory: (box: SecretBox) => (config.LINK_TRACKING_ENABLED && config.PUBLIC_URL ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL) : null),
         },
       ],
-      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER],
+      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER],
     };
   }
 
@@ -92,5 +102,7 @@ export class CoreModule implements OnApplicationShutdown {
     await this.reader.stop();
     await this.store.close();
     await this.database.close();
+    await this.outbound.close();
+    if (this.templates instanceof IsolatedRenderer) await this.templates.close();
   }
 }
