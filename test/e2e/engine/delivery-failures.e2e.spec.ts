@@ -104,6 +104,7 @@ describe('delivery: failures, retries and sandbox', () => {
     expect(message.attempts).toBe(2);
     const [attempted] = (await messageEvents(t, message.id)).filter((e) => e.type === 'message.delivery_attempted');
     expect(attempted.data.reason).toMatch(/429/);
+    // Exact: the Retry-After (1 s, the cap) is added to the same clock reading as the attempt's time.
     expect(gap(attempted)).toBe(1000);
     // Both attempts carry the same idempotency key.
     expect(resend.requests.map((r) => r.headers['idempotency-key'])).toEqual([message.id, message.id]);

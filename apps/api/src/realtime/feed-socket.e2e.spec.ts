@@ -159,15 +159,17 @@ describe('feed websocket (Phoenix channels v2)', () => {
     });
 
     it('closes a connection when its user token expires', async () => {
-      const token = await userToken('alice', privateKey, 2);
+      // Valid for a few seconds (whole seconds: JWT expiry), enough to connect on a busy machine.
+      const token = await userToken('alice', privateKey, 5);
       const ws = new WebSocket(`${t.url.replace('http', 'ws')}/ws/v1/websocket?vsn=2.0.0&api_key=${env.publishableKey}&user_token=${token}`);
-      const opened = Date.now();
-      const closed = await new Promise<{ code: number; reason: string }>((resolve, reject) => {
-        ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+      let opened = false;
+      ws.on('open', () => (opened = true));
+      const closed = await new Promise<{ code: number; reason: string; opened: boolean }>((resolve, reject) => {
+        ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), opened }));
         ws.on('error', reject);
       });
-      expect(closed).toEqual({ code: 4001, reason: 'user token expired' });
-      expect(Date.now() - opened).toBeGreaterThan(500);
+      // Accepted while the token was valid, then closed by the server when it expired.
+      expect(closed).toEqual({ code: 4001, reason: 'user token expired', opened: true });
     });
 
     it('lets a token join only its own user’s feed', async () => {
