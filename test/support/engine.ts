@@ -65,7 +65,7 @@ export async function messagesVisible(t: TestApp, runs: RunView[]): Promise<void
 }
 
 /** Waits until every run of the trigger has completed (or been cancelled) and its messages are readable, and returns them. */
-export async function finishedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 20_000, environment = 'development'): Promise<RunView[]> {
+export async function finishedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 60_000, environment = 'development'): Promise<RunView[]> {
   const runs = await eventually(
     () => runsOf(t, workflowRunId, environment),
     (runs) => runs.length === count && runs.every((r) => r.types.includes('RunCompleted') || r.types.includes('RunCancelled')),
@@ -76,7 +76,7 @@ export async function finishedRuns(t: TestApp, workflowRunId: string, count = 1,
 }
 
 /** Waits until the trigger's runs are paused (or done) and returns them. */
-export async function pausedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 20_000, environment = 'development'): Promise<RunView[]> {
+export async function pausedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 60_000, environment = 'development'): Promise<RunView[]> {
   return eventually(
     () => runsOf(t, workflowRunId, environment),
     (runs) => runs.length === count && runs.every((r) => r.types.includes('RunPaused') || r.types.includes('RunCompleted')),
