@@ -1,6 +1,7 @@
 import { runStream } from '@notify/domain';
 import { requireBackend, testEnv, waitFor } from '@notify/testing';
 import { TimerService } from '../../../apps/worker/src/timers/timer.service';
+import { movableClock, MovableClock } from '../../support/clock';
 import { activeWorkflow, bodyOf, eventually, feed, finishedRuns, messagesFor, pausedRuns, uniqueKey } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
 
@@ -15,15 +16,9 @@ const describeServer = testEnv.postgresUrl ? describe : describe.skip;
 describeServer('workflow engine: durable timers across a worker restart', () => {
   const count = async (t: TestApp, sql: string, params: unknown[]) => Number((await t.sql<{ c: string }>(sql, params))[0].c);
   const firings = (t: TestApp, streamId: string) => count(t, `SELECT count(*) AS c FROM es_events WHERE stream_id = $1 AND event_type = 'TimerFired'`, [streamId]);
-  /**
-   * Timers here are an hour long and fire by a clock the test moves: the first worker (system
-   * clock) can never fire them, whatever the machine's load, and the second fires them when the
-   * test says the time has come.
-   */
-  const movableClock = () => {
-    let offset = 0;
-    return { now: () => new Date(Date.now() + offset), moveTo: (at: number) => void (offset = at - Date.now()) };
-  };
+  // Timers here are an hour long and fire by a clock the test moves: the first worker (system
+  // clock) can never fire them, whatever the machine's load, and the second fires them when the
+  // test says the time has come.
   /** Waits until the app's timer service has looked for due timers at least once more. */
   const timersLooked = async (t: TestApp) => {
     const timers = t.app.get(TimerService);
@@ -42,7 +37,7 @@ describeServer('workflow engine: durable timers across a worker restart', () => 
     firstOpen = false;
     await first!.close();
   };
-  const restart = (clock: ReturnType<typeof movableClock>) => startTestApp({ databaseUrl: first!.databaseUrl, env: { SECRETS_KEY: first!.config.SECRETS_KEY! }, timerClock: clock.now });
+  const restart = (clock: MovableClock) => startTestApp({ databaseUrl: first!.databaseUrl, env: { SECRETS_KEY: first!.config.SECRETS_KEY! }, timerClock: clock.now });
   afterEach(async () => {
     if (firstOpen) await first?.close();
     await second?.close();
