@@ -1,4 +1,6 @@
 import { runStream } from '@notify/domain';
+import { ReactorRuntime } from '@notify/projection-runtime';
+import { waitFor } from '@notify/testing';
 import { randomBytes } from 'node:crypto';
 import { eventually } from './recipients';
 import { TestApp } from './test-app';
@@ -106,3 +108,25 @@ export const feed = (ref: string, body = 'Hello {{ recipient.name }}', over: Rec
 export const bodyOf = (message: { content: { blocks: { content: string }[] } }) => message.content.blocks[0].content;
 
 export { eventually };
+
+/**
+ * Waits until the app has reacted to everything in its log: every projection and reactor has
+ * passed the head, and the head has not moved meanwhile. A wrong reaction (a run going on, a
+ * delivery attempt, a message) would by then be in the log and the read models, so "nothing
+ * else happened" is checked against them, without waiting for a guessed time. (Timers fire by
+ * the clock, not by reaction: a test that needs one fired moves the clock or fires it.)
+ */
+export async function settled(t: TestApp, timeoutMs = 60_000): Promise<void> {
+  const reactors = t.app.get(ReactorRuntime);
+  await waitFor(
+    async () => {
+      const head = await t.store.headPosition();
+      const statuses = [...(await t.runtime.status()), ...(await reactors.status())];
+      if (!statuses.every((s) => s.position >= head)) return false;
+      return (await t.store.headPosition()) === head;
+    },
+    'every projection and reactor to pass the head of the log',
+    timeoutMs,
+    20,
+  );
+}

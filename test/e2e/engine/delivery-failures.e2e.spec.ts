@@ -2,6 +2,7 @@ import Knock from '@knocklabs/node';
 import { startHttpPeer, startSmtpPeer, type Peer, type PeerResponse, type RecordedRequest, type SmtpPeer } from '@notify/testing/peers';
 import { resendApi, twilioMessageCreated } from '@notify/testing/provider-peers';
 import { deliveryLogs, messageEvents, messageOf, messageStreamTypes, messageTimers, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
+import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /**
@@ -159,8 +160,9 @@ describe('delivery: failures, retries and sandbox', () => {
     expect(message.sandbox).toBe(true);
     expect((await messageEvents(t, message.id)).map((e) => e.type)).toEqual(['message.created', 'message.not_sent']);
     expect(await messageStreamTypes(t, message.id)).toEqual(['MessageCreated', 'MessageNotSent']);
-    // Give a delivery worker every chance to (wrongly) pick it up.
-    await new Promise((r) => setTimeout(r, 500));
+    // Once the worker has reacted to everything, a (wrong) delivery would be in the log.
+    await settled(t);
+    expect(await messageStreamTypes(t, message.id)).toEqual(['MessageCreated', 'MessageNotSent']);
     expect(smtp.messages).toHaveLength(0);
     expect(await deliveryLogs(t, message.id)).toEqual([]);
   });

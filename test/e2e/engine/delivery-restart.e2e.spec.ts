@@ -2,6 +2,7 @@ import { startHttpPeer, type Peer, type PeerResponse, type RecordedRequest } fro
 import { resendApi, twilioMessageCreated } from '@notify/testing/provider-peers';
 import { eventually, messageEvents, messageOf, messageStreamTypes, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
 import { movableClock } from '../../support/clock';
+import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /**
@@ -79,8 +80,8 @@ describe('delivery: worker restarts', () => {
     const second = await start({ DELIVERY_RETRY_BASE_MS: '2500', DELIVERY_RETRY_MAX_MS: '5000' }, first.databaseUrl);
     const message = await messageWithStatus(second, created.id, ['sent', 'undelivered']);
     expect(message).toMatchObject({ status: 'sent', attempts: 2 });
-    // A little longer: nothing else arrives.
-    await new Promise((r) => setTimeout(r, 1000));
+    // Nothing else comes: once the worker has reacted to everything, a further attempt would be in the log.
+    await settled(second);
     expect(twilio.requests).toHaveLength(2);
     const types = await messageStreamTypes(second, created.id);
     // The retry's timer fired once (the second attempt's check timer is 122 s away).
@@ -131,7 +132,7 @@ describe('delivery: worker restarts', () => {
     const mailEvents = await messageEvents(second, mailId);
     expect(mailEvents.map((e) => e.type)).toEqual(['message.created', 'message.delivery_attempted', 'message.sent']);
     expect(mailEvents[1].data.reason).toMatch(/^delivery_interrupted/);
-    await new Promise((r) => setTimeout(r, 1000));
+    await settled(second);
     expect(twilio.requests).toHaveLength(1);
     expect(resend.requests).toHaveLength(2);
     expect(resend.requests.map((r) => r.headers['idempotency-key'])).toEqual([mailId, mailId]);
