@@ -53,36 +53,46 @@ const describeServer = testEnv.postgresUrl ? describe : describe.skip;
 describeServer('feed notifications from the messages projection', () => {
   let db: TestDatabase;
   let listener: Client;
-  const heard: { payload: string; at: number }[] = [];
+  const heard: string[] = [];
   beforeAll(async () => {
     db = await createTestDatabase('postgres');
     listener = new Client({ connectionString: db.url });
     await listener.connect();
-    listener.on('notification', (n) => n.channel === FEED_NOTIFY_CHANNEL && heard.push({ payload: n.payload!, at: Date.now() }));
+    listener.on('notification', (n) => n.channel === FEED_NOTIFY_CHANNEL && heard.push(n.payload!));
     await listener.query(`LISTEN ${FEED_NOTIFY_CHANNEL}`);
   });
   afterAll(async () => {
     await listener?.end();
     await db?.close();
   });
-  const settle = () => new Promise((r) => setTimeout(r, 300));
+  /**
+   * What the listener has heard of everything committed before this call: Postgres delivers
+   * notifications in commit order, so once a marker notified now has arrived, every earlier
+   * notification has too (no waiting for a guessed time).
+   */
+  const heardSoFar = async () => {
+    const marker = `marker-${randomUUID()}`;
+    await db.database.pool.query('SELECT pg_notify($1, $2)', [FEED_NOTIFY_CHANNEL, marker]);
+    const deadline = Date.now() + 30_000;
+    while (!heard.includes(marker)) {
+      if (Date.now() > deadline) throw new Error('the marker notification never arrived');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return heard.filter((payload) => !payload.startsWith('marker-'));
+  };
 
   it('announces a user’s new in-app message when the batch commits, and nothing else', async () => {
     heard.length = 0;
     const mine = created({ tenant: 'acme' });
     const events = [mine, created({ type: 'email' }), created({ recipient: { type: 'object', collection: 'projects', id: 'p1' } }), created({ createdAt: new Date(Date.now() - 5 * 60_000) })];
-    let committedAt = 0;
     await db.database.dataSource.transaction(async (tx) => {
       await messagesProjection.apply(events, tx);
-      await settle();
-      expect(heard).toEqual([]); // not before commit
-      committedAt = Date.now();
+      expect(await heardSoFar()).toEqual([]); // not before commit
     });
-    await settle();
-    expect(heard).toHaveLength(1);
-    expect(heard[0].at).toBeGreaterThanOrEqual(committedAt);
+    const announced = await heardSoFar();
+    expect(announced).toHaveLength(1);
     const data = mine.data as MessageCreatedData;
-    expect(JSON.parse(heard[0].payload)).toEqual({ e: 'development', u: 'ada', c: CHANNEL, m: data.message_id, t: 'acme', w: 'welcome', k: ['news'], p: mine.position });
+    expect(JSON.parse(announced[0])).toEqual({ e: 'development', u: 'ada', c: CHANNEL, m: data.message_id, t: 'acme', w: 'welcome', k: ['news'], p: mine.position });
     // What the listener hears is readable already.
     expect(await db.database.dataSource.query('SELECT id FROM rm_messages WHERE id = $1', [data.message_id])).toHaveLength(1);
   });
@@ -95,7 +105,6 @@ describeServer('feed notifications from the messages projection', () => {
         throw new Error('checkpoint moved by another worker');
       })
       .catch(() => undefined);
-    await settle();
-    expect(heard).toEqual([]);
+    expect(await heardSoFar()).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ async function startServer(dataDir: string) {
 }
 
 const stopServer = (server: ServiceProcess) => server.stop();
+/** Each boot starts the embedded (WebAssembly) Postgres and migrates it: slow on a loaded machine. */
+const BOOTS_TIMEOUT_MS = 300_000;
 
 describe('npm start on embedded defaults', () => {
   let dataDir: string;
@@ -55,7 +57,7 @@ describe('npm start on embedded defaults', () => {
     } finally {
       expect(await stopServer(second)).toBe(0);
     }
-  });
+  }, BOOTS_TIMEOUT_MS);
 
   it('refuses a second process on the same data directory with a clear message', async () => {
     const first = await startServer(dataDir);
@@ -64,5 +66,5 @@ describe('npm start on embedded defaults', () => {
     } finally {
       await stopServer(first);
     }
-  });
+  }, BOOTS_TIMEOUT_MS);
 });

@@ -109,8 +109,8 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
       batched.push((await t.knock().workflows.trigger('k-batch', { recipients: ['malcolm'], data: { n } })).workflow_run_id);
       throttled.push((await t.knock().workflows.trigger('k-throttle', { recipients: ['malcolm'], data: { n } })).workflow_run_id);
     }
-    const batchRuns = await Promise.all(batched.map(async (id) => (await finishedRuns(t, id, 1, 30_000))[0]));
-    const throttleRuns = await Promise.all(throttled.map(async (id) => (await finishedRuns(t, id, 1, 30_000))[0]));
+    const batchRuns = await Promise.all(batched.map(async (id) => (await finishedRuns(t, id, 1, 60_000))[0]));
+    const throttleRuns = await Promise.all(throttled.map(async (id) => (await finishedRuns(t, id, 1, 60_000))[0]));
     // One message for the four triggers (the first run owns the batch; the others were added to it).
     const batchMessages = await t.sql<{ content: { blocks: { content: string }[] } }>(`SELECT content FROM rm_messages WHERE workflow_key = 'k-batch' AND recipient_id = 'malcolm'`);
     expect(batchMessages.map((m) => m.content.blocks[0].content)).toEqual(['4']);
@@ -163,7 +163,7 @@ describeKafka(`switching a deployment from embedded execution to Kafka${testEnv.
 
     const prefix = settings.topics.events.replace(/events\.v1$/, '');
     second = await startTestApp({ databaseUrl: first.databaseUrl, env: { SECRETS_KEY: first.config.SECRETS_KEY!, KAFKA_BROKERS: testEnv.kafkaBrokers!, KAFKA_TOPIC_PREFIX: prefix, KAFKA_TOPIC_PARTITIONS: '2' } });
-    const [resumed] = await finishedRuns(second, across.workflow_run_id, 1, 30_000);
+    const [resumed] = await finishedRuns(second, across.workflow_run_id, 1, 60_000);
     expect(resumed.types).toContain('TimerFired');
     expect(resumed.completed).toMatchObject({ outcome: 'ended' });
 

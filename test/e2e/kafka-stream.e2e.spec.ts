@@ -2,7 +2,7 @@ import { ReactorRuntime } from '@notify/projection-runtime';
 import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, requireBackend, testEnv } from '@notify/testing';
 import { startTestApp, TestApp } from '../support/test-app';
 
-async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await check();

@@ -33,7 +33,7 @@ describeServer('realtime feed with separate api and worker processes', () => {
       await worker.waitForLog((l) => l.msg === 'projections running');
       const [urlA, urlB] = await Promise.all([apiA, apiB].map(async (p) => String((await p.waitForLog((l) => l.msg === 'listening')).url).replace('[::1]', '127.0.0.1')));
       const auth = { authorization: `Bearer ${sk}`, 'content-type': 'application/json' };
-      await eventually(() => fetch(`${urlA}/v1/users/nobody`, { headers: auth }).then((r) => r.status), (s) => s === 404, 20_000);
+      await eventually(() => fetch(`${urlA}/v1/users/nobody`, { headers: auth }).then((r) => r.status), (s) => s === 404, 60_000);
       expect((await fetch(`${urlA}/v1/users/split-ada`, { method: 'PUT', headers: auth, body: JSON.stringify({ name: 'Ada' }) })).status).toBe(200);
       // The feed id a browser app is configured with: the in-app channel's id.
       const { Client } = await import('pg');
@@ -53,7 +53,7 @@ describeServer('realtime feed with separate api and worker processes', () => {
       }
       const trigger = await fetch(`${urlA}/v1/workflows/welcome/trigger`, { method: 'POST', headers: auth, body: JSON.stringify({ recipients: ['split-ada'], data: { message: 'hi' } }) });
       expect(trigger.status).toBe(200);
-      await eventually(async () => pushes.A.length + pushes.B.length, (n) => n >= 2, 20_000);
+      await eventually(async () => pushes.A.length + pushes.B.length, (n) => n >= 2, 60_000);
       expect(pushes.A).toEqual([{ event: 'new-message', metadata: { total_count: 1, unread_count: 1, unseen_count: 1 }, data: { client_A: { metadata: { total_count: 1, unread_count: 1, unseen_count: 1 } } }, attn: ['client_A'] }]);
       expect(pushes.B).toEqual([{ event: 'new-message', metadata: { total_count: 1, unread_count: 1, unseen_count: 1 }, data: { client_B: { metadata: { total_count: 1, unread_count: 1, unseen_count: 1 } } }, attn: ['client_B'] }]);
     } finally {

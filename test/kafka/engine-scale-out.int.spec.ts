@@ -99,7 +99,7 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
     }, 60_000);
 
     // The bootstrap keys become valid once a worker projected them.
-    await until('the bootstrap key', async () => (await fetch(`${url}/v1/users/nobody`, { headers: { authorization: `Bearer ${secretKey}` } })).status === 404, 30_000);
+    await until('the bootstrap key', async () => (await fetch(`${url}/v1/users/nobody`, { headers: { authorization: `Bearer ${secretKey}` } })).status === 404, 60_000);
     // A webhook channel beside the in-app one: every call the receiver gets is a send.
     const channel = await fetch(`${url}/v1/channels/hooks`, {
       method: 'PUT',
@@ -227,7 +227,7 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
     expect(secondBeforeKill).toBeGreaterThan(0);
     expect(executedBy(second) - secondBeforeKill).toBeGreaterThan(0);
     // The dispatcher and the relay run where partition 0 is: on the survivor once it has every partition.
-    await until('the survivor to run the singletons', async () => isElected(second), 10_000);
+    await until('the survivor to run the singletons', async () => isElected(second), 60_000);
     if (!secondWasElected) expect(elected(second).pop()!.reactors).toEqual(singletons);
     const [relayed] = await sql<{ n: string }>('SELECT events_handled AS n FROM reactor_checkpoints WHERE name = $1', [`kafka-relay:${settings.topics.events}`]);
     expect(Number(relayed?.n ?? 0)).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import type { TestApp } from './test-app';
  * recorded (messages, their events and delivery logs).
  */
 
-export async function eventually<T>(probe: () => Promise<T | undefined | false | null>, timeoutMs = 20_000, what = 'a condition'): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T | undefined | false | null>, timeoutMs = 60_000, what = 'a condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -69,7 +69,7 @@ export async function messageOf(t: TestApp, workflowRunId: string, stepRef: stri
 }
 
 /** Waits for a message to reach one of the given statuses. */
-export async function messageWithStatus(t: TestApp, id: string, statuses: string[], timeoutMs = 20_000): Promise<MessageRow> {
+export async function messageWithStatus(t: TestApp, id: string, statuses: string[], timeoutMs = 60_000): Promise<MessageRow> {
   return eventually(
     async () => {
       const [row] = await t.sql<MessageRow>('SELECT * FROM rm_messages WHERE id = $1', [id]);

@@ -1,4 +1,6 @@
 import { runStream } from '@notify/domain';
+import { ReactorRuntime } from '@notify/projection-runtime';
+import { waitFor } from '@notify/testing';
 import { randomBytes } from 'node:crypto';
 import { eventually } from './recipients';
 import { TestApp } from './test-app';
@@ -65,7 +67,7 @@ export async function messagesVisible(t: TestApp, runs: RunView[]): Promise<void
 }
 
 /** Waits until every run of the trigger has completed (or been cancelled) and its messages are readable, and returns them. */
-export async function finishedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 20_000, environment = 'development'): Promise<RunView[]> {
+export async function finishedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 60_000, environment = 'development'): Promise<RunView[]> {
   const runs = await eventually(
     () => runsOf(t, workflowRunId, environment),
     (runs) => runs.length === count && runs.every((r) => r.types.includes('RunCompleted') || r.types.includes('RunCancelled')),
@@ -76,7 +78,7 @@ export async function finishedRuns(t: TestApp, workflowRunId: string, count = 1,
 }
 
 /** Waits until the trigger's runs are paused (or done) and returns them. */
-export async function pausedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 20_000, environment = 'development'): Promise<RunView[]> {
+export async function pausedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 60_000, environment = 'development'): Promise<RunView[]> {
   return eventually(
     () => runsOf(t, workflowRunId, environment),
     (runs) => runs.length === count && runs.every((r) => r.types.includes('RunPaused') || r.types.includes('RunCompleted')),
@@ -106,3 +108,25 @@ export const feed = (ref: string, body = 'Hello {{ recipient.name }}', over: Rec
 export const bodyOf = (message: { content: { blocks: { content: string }[] } }) => message.content.blocks[0].content;
 
 export { eventually };
+
+/**
+ * Waits until the app has reacted to everything in its log: every projection and reactor has
+ * passed the head, and the head has not moved meanwhile. A wrong reaction (a run going on, a
+ * delivery attempt, a message) would by then be in the log and the read models, so "nothing
+ * else happened" is checked against them, without waiting for a guessed time. (Timers fire by
+ * the clock, not by reaction: a test that needs one fired moves the clock or fires it.)
+ */
+export async function settled(t: TestApp, timeoutMs = 60_000): Promise<void> {
+  const reactors = t.app.get(ReactorRuntime);
+  await waitFor(
+    async () => {
+      const head = await t.store.headPosition();
+      const statuses = [...(await t.runtime.status()), ...(await reactors.status())];
+      if (!statuses.every((s) => s.position >= head)) return false;
+      return (await t.store.headPosition()) === head;
+    },
+    'every projection and reactor to pass the head of the log',
+    timeoutMs,
+    20,
+  );
+}

@@ -50,13 +50,34 @@ export function startProcess(entry: string, env: Record<string, string>): Servic
     child,
     logs,
     stderr: () => stderr,
-    waitForLog(match, timeoutMs = 45_000) {
+    waitForLog(match, timeoutMs = 120_000) {
       const found = logs.find(match);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching log line in ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
-        child.once('exit', (code) => reject(new Error(`process exited (${code}) before the log line; stderr: ${stderr}`)));
-        waiters.push({ match, resolve: (l) => (clearTimeout(timer), resolve(l)) });
+        // Every way out clears the others: a timer or listener left behind keeps jest from exiting.
+        const settle = () => {
+          clearTimeout(timer);
+          child.off('exit', onExit);
+          const i = waiters.indexOf(waiter);
+          if (i >= 0) waiters.splice(i, 1);
+        };
+        const timer = setTimeout(() => {
+          settle();
+          reject(new Error(`no matching log line in ${timeoutMs} ms; stderr: ${stderr}`));
+        }, timeoutMs);
+        const onExit = (code: number | null) => {
+          settle();
+          reject(new Error(`process exited (${code}) before the log line; stderr: ${stderr}`));
+        };
+        const waiter = {
+          match,
+          resolve: (l: Record<string, unknown>) => {
+            settle();
+            resolve(l);
+          },
+        };
+        child.once('exit', onExit);
+        waiters.push(waiter);
       });
     },
     stop(signal = 'SIGTERM') {

@@ -17,7 +17,7 @@ export async function rejection(promise: Promise<unknown>): Promise<{ status: nu
   throw new Error('expected the call to be rejected');
 }
 
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

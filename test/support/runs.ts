@@ -1,7 +1,7 @@
 import { TestApp } from './test-app';
 
 /** Polls until the probe returns something truthy (the engine works asynchronously). */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, what = 'a condition'): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, what = 'a condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

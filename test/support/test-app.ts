@@ -15,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApiModule } from '../../apps/api/src/api.module';
+import { TimerClock } from '../../apps/worker/src/timers/timer.service';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 
 export interface TestEnvironment {
@@ -63,6 +64,8 @@ export interface StartTestAppOptions {
   databaseUrl?: string;
   /** Leave the database in place on close, so another app can start on it (otherwise it is dropped). */
   keepDatabase?: boolean;
+  /** The clock the worker's timer service fires by (default: the system clock). */
+  timerClock?: TimerClock;
 }
 
 /**
@@ -99,7 +102,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     ...options.env,
   });
   const logger = createLogger(config.LOG_LEVEL, { role: 'test' });
-  const app = await startHttp(config, logger, [ApiModule.register(), WorkerModule.register()]);
+  const app = await startHttp(config, logger, [ApiModule.register(), WorkerModule.register({ timerClock: options.timerClock })]);
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const store = app.get<EventStore>(EVENT_STORE);
   const runtime = app.get(ProjectionRuntime);

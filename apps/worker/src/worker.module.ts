@@ -13,14 +13,14 @@ import { ProjectionWorker } from './projection-worker';
 import { RELAY_MAPPERS, relayMappers } from './kafka/relay-mappers';
 import { ReactorWorker } from './reactor-worker';
 import { workerReactors } from './reactors';
-import { TimerService } from './timers/timer.service';
+import { TIMER_CLOCK, TimerClock, TimerService } from './timers/timer.service';
 
 export const REACTORS = Symbol('REACTORS');
 
 /** The background role: projections, and reactors (process managers, timers, relays). */
 @Module({})
 export class WorkerModule {
-  static register(options: { reactors?: Type<Reactor>[] } = {}): DynamicModule {
+  static register(options: { reactors?: Type<Reactor>[]; timerClock?: TimerClock } = {}): DynamicModule {
     const reactors = options.reactors ?? workerReactors;
     return {
       module: WorkerModule,
@@ -38,6 +38,7 @@ export class WorkerModule {
             new ReactorRuntime(reader, database.dataSource, instances, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
         },
         ReactorWorker,
+        { provide: TIMER_CLOCK, useValue: options.timerClock ?? (() => new Date()) },
         TimerService,
         RunWorkService,
         MetricsListener,

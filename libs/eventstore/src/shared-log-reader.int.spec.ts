@@ -1,16 +1,16 @@
-import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
+import { createTestDatabase, databaseBackends, TestDatabase, waitFor } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { PostgresEventStore } from './postgres/postgres-event-store';
 import { SharedLogReader } from './shared-log-reader';
 
 const meta = { environment: 'test', schema_version: 1 };
-const until = async (probe: () => Promise<boolean>) => {
-  const deadline = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const until = (probe: () => Promise<boolean> | boolean, what = 'the reader') => waitFor(probe, what);
+
+/** Time for the reader's retention periods, moved by the test: no test waits for a period to pass. */
+function manualClock() {
+  let now = 1_000_000;
+  return { clock: () => now, advance: (ms: number) => void (now += ms) };
+}
 
 for (const backend of databaseBackends()) {
   describe(`shared log reader on ${backend}`, () => {
@@ -24,15 +24,25 @@ for (const backend of databaseBackends()) {
       await store.close();
       await db.close();
     });
+    /**
+     * The head once everything appended so far is readable. The head lags a commit while any
+     * older transaction on the server is open (other test files share it), so a test that
+     * counts what comes after its start appends a marker and starts from it, once readable.
+     */
+    const settledHead = async () => {
+      const marker = await store.append(`marker-${randomUUID()}`, [{ id: randomUUID(), type: 'Marker', data: {}, metadata: meta }]);
+      await until(async () => (await store.headPosition()) >= marker.position, 'the marker to be readable');
+      return marker.position;
+    };
 
     it('answers every read exactly as the store does, from memory once it has caught up', async () => {
       // History from before the reader started: served by the store.
       for (let i = 0; i < 5; i++) await store.append(`old-${randomUUID()}`, [{ id: randomUUID(), type: i % 2 ? 'Odd' : 'Even', data: { i }, metadata: meta }]);
-      const reader = new SharedLogReader(store, { maxEvents: 40 });
+      const reader = new SharedLogReader(store, { maxEvents: 40, clock: manualClock().clock });
       let wakeups = 0;
       const unlisten = reader.onAppended(() => wakeups++);
       try {
-        const start = await store.headPosition();
+        const start = await settledHead();
         let last = '';
         for (let i = 0; i < 30; i++) {
           last = (await store.append(`new-${i % 4}-${randomUUID()}`, [{ id: randomUUID(), type: i % 3 ? 'Tick' : 'Tock', data: { i }, metadata: meta }])).position;
@@ -67,21 +77,30 @@ for (const backend of databaseBackends()) {
     });
 
     it('lets go of the events once no reader has asked for them for two periods, and stays correct', async () => {
-      const reader = new SharedLogReader(store, { maxEvents: 1000, retainMs: 100, keepRecent: 5 });
+      const time = manualClock();
+      // Started after the start is settled, so that its window begins there.
+      const start = await settledHead();
+      const reader = new SharedLogReader(store, { maxEvents: 1000, retainMs: 100, keepRecent: 5, clock: time.clock });
       const unlisten = reader.onAppended(() => undefined);
       try {
-        const start = await store.headPosition();
         await reader.readAll({ after: start, maxCount: 1 }); // the reader's window starts here
         let last = '';
         for (let i = 0; i < 20; i++) last = (await store.append(`keep-${randomUUID()}`, [{ id: randomUUID(), type: 'Kept', data: { i }, metadata: meta }])).position;
         // A reader still at `start` keeps the window from there.
         await until(async () => (await reader.readAll({ after: start, maxCount: 1000 })).scannedTo >= last && reader.buffered >= 20);
-        // Caught up: only reads after `last` for a while, so everything up to it is let go but the newest five.
-        await until(async () => {
-          await reader.readAll({ after: last, maxCount: 1000 });
-          return reader.buffered === 5;
-        });
-        await new Promise((r) => setTimeout(r, 300));
+        // However long it takes, within a period nothing is let go.
+        reader.sweep();
+        expect(reader.buffered).toBe(20);
+        // Caught up: only reads after `last` for two periods, so everything up to it is let go but the newest five.
+        await reader.readAll({ after: last, maxCount: 1000 });
+        time.advance(100);
+        reader.sweep();
+        await reader.readAll({ after: last, maxCount: 1000 });
+        time.advance(100);
+        reader.sweep();
+        expect(reader.buffered).toBe(5);
+        time.advance(1000);
+        reader.sweep();
         expect(reader.buffered).toBe(5);
         // A reader that comes back from `start` is answered by the store, in full; one within the newest five from memory.
         const again = await reader.readAll({ after: start, maxCount: 1000 });
@@ -99,10 +118,11 @@ for (const backend of databaseBackends()) {
     });
 
     it('keeps what a named reader has not read yet for as long as it keeps reading, however slowly', async () => {
-      const reader = new SharedLogReader(store, { maxEvents: 1000, retainMs: 50, keepRecent: 0, namedReaderMs: 10_000 });
+      const time = manualClock();
+      const start = await settledHead();
+      const reader = new SharedLogReader(store, { maxEvents: 1000, retainMs: 50, keepRecent: 0, namedReaderMs: 10_000, clock: time.clock });
       const unlisten = reader.onAppended(() => undefined);
       try {
-        const start = await store.headPosition();
         await reader.readAll({ after: start, maxCount: 1, reader: 'projection:slow' });
         let last = '';
         for (let i = 0; i < 10; i++) last = (await store.append(`named-${randomUUID()}`, [{ id: randomUUID(), type: 'Named', data: { i }, metadata: meta }])).position;
@@ -110,17 +130,42 @@ for (const backend of databaseBackends()) {
         // Anonymous readers are all past it and the retain periods are long gone: the slow reader still holds the window.
         for (let i = 0; i < 10; i++) {
           await reader.readAll({ after: last, maxCount: 1 });
-          await new Promise((r) => setTimeout(r, 30));
+          time.advance(30);
+          reader.sweep();
         }
         expect(reader.buffered).toBeGreaterThanOrEqual(10);
         const page = await reader.readAll({ after: start, maxCount: 1000, reader: 'projection:slow' });
         expect(page.events.map((e) => e.id)).toEqual((await store.readAll({ after: start, maxCount: 1000 })).events.map((e) => e.id));
         // Once it has read past them, they go.
         await reader.readAll({ after: last, maxCount: 1000, reader: 'projection:slow' });
-        await until(async () => {
+        for (let i = 0; i < 2; i++) {
           await reader.readAll({ after: last, maxCount: 1 });
-          return reader.buffered === 0;
-        });
+          time.advance(50);
+          reader.sweep();
+        }
+        expect(reader.buffered).toBe(0);
+        // A named reader that stops reading is forgotten after namedReaderMs, and its events go with it.
+        const from = await settledHead();
+        const forgotten = new SharedLogReader(store, { maxEvents: 1000, retainMs: 50, keepRecent: 0, namedReaderMs: 10_000, clock: time.clock });
+        try {
+          await forgotten.readAll({ after: from, maxCount: 1, reader: 'projection:gone' });
+          const end = (await store.append(`named-${randomUUID()}`, [{ id: randomUUID(), type: 'Named', data: {}, metadata: meta }])).position;
+          await until(async () => (await forgotten.readAll({ after: end, maxCount: 1 })).scannedTo >= end && forgotten.buffered >= 1);
+          time.advance(5_000);
+          forgotten.sweep();
+          expect(forgotten.buffered).toBe(1);
+          time.advance(5_001);
+          forgotten.sweep();
+          await forgotten.readAll({ after: end, maxCount: 1 });
+          time.advance(50);
+          forgotten.sweep();
+          await forgotten.readAll({ after: end, maxCount: 1 });
+          time.advance(50);
+          forgotten.sweep();
+          expect(forgotten.buffered).toBe(0);
+        } finally {
+          await forgotten.stop();
+        }
       } finally {
         unlisten();
         await reader.stop();

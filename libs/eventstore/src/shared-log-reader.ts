@@ -43,14 +43,26 @@ export class SharedLogReader implements LogReader {
   private loop?: Promise<void>;
   private unlisten?: () => void;
   /** Lowest `after` of anonymous in-window reads in this period and the one before it. */
-  private lowWater: { current?: LogPosition; previous?: LogPosition; since: number } = { since: Date.now() };
+  private lowWater: { current?: LogPosition; previous?: LogPosition; since: number };
+  private readonly now: () => number;
   /** Where each named reader last read from, and when. */
   private readonly readers = new Map<string, { after: LogPosition; at: number }>();
 
   constructor(
     private readonly store: EventStore,
-    private readonly options: { maxEvents?: number; pageSize?: number; retainMs?: number; keepRecent?: number; namedReaderMs?: number } = {},
-  ) {}
+    private readonly options: {
+      maxEvents?: number;
+      pageSize?: number;
+      retainMs?: number;
+      keepRecent?: number;
+      namedReaderMs?: number;
+      /** Milliseconds now, for the retention periods (tests pass a clock they move by hand). */
+      clock?: () => number;
+    } = {},
+  ) {
+    this.now = options.clock ?? Date.now;
+    this.lowWater = { since: this.now() };
+  }
 
   /** How many events the window holds now. */
   get buffered(): number {
@@ -81,18 +93,17 @@ export class SharedLogReader implements LogReader {
 
   private async tail(): Promise<void> {
     const pageSize = this.options.pageSize ?? 1000;
-    const maxEvents = this.options.maxEvents ?? 50_000;
     let backoff = 0;
     while (!this.stopped) {
       const woken = this.hinted;
       this.hinted = false;
-      this.release(maxEvents);
+      this.sweep();
       try {
         const page = await this.store.readAll({ after: this.head, maxCount: pageSize });
         if (page.events.length || page.scannedTo > this.head!) {
           this.buffer.push(...page.events);
           this.head = page.scannedTo;
-          this.release(maxEvents);
+          this.sweep();
           this.advanced.notify();
           backoff = 0;
           continue;
@@ -108,15 +119,18 @@ export class SharedLogReader implements LogReader {
 
   /**
    * Lets go of the events no recent reader needs any more, and of the oldest beyond `maxEvents`.
+   * The tail does this at every step; a test calls it after moving its clock.
    * The buffer is replaced, never spliced: an array of dropped events held by a suspended
    * function would keep them alive.
    */
-  private release(maxEvents: number): void {
+  sweep(): void {
+    const maxEvents = this.options.maxEvents ?? 50_000;
+    const now = this.now();
     const retainMs = this.options.retainMs ?? 5000;
-    if (Date.now() - this.lowWater.since >= retainMs) this.lowWater = { previous: this.lowWater.current, since: Date.now() };
+    if (now - this.lowWater.since >= retainMs) this.lowWater = { previous: this.lowWater.current, since: now };
     const { current, previous } = this.lowWater;
     let needed = current === undefined ? previous : previous === undefined || current < previous ? current : previous;
-    const namedSince = Date.now() - (this.options.namedReaderMs ?? 60_000);
+    const namedSince = now - (this.options.namedReaderMs ?? 60_000);
     for (const [name, r] of this.readers) {
       if (r.at < namedSince) this.readers.delete(name);
       else if (needed === undefined || r.after < needed) needed = r.after;
@@ -144,7 +158,7 @@ export class SharedLogReader implements LogReader {
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
     await this.ensureStarted();
     const after = options.after ?? '';
-    if (options.reader) this.readers.set(options.reader, { after, at: Date.now() });
+    if (options.reader) this.readers.set(options.reader, { after, at: this.now() });
     if (after < this.windowStart! || after > this.head!) return this.store.readAll(options);
     if (!options.reader && (this.lowWater.current === undefined || after < this.lowWater.current)) this.lowWater.current = after;
     const maxCount = options.maxCount ?? 1000;

@@ -29,7 +29,8 @@ export class CatchUpSubscription {
   private hinted = false;
   readonly done: Promise<void>;
 
-  constructor(private readonly store: EventStore, private readonly options: SubscriptionOptions) {
+  /** Reads through the store itself or through a reader in front of it (a SharedLogReader). */
+  constructor(private readonly store: Pick<EventStore, 'readAll' | 'onAppended'>, private readonly options: SubscriptionOptions) {
     this.position = options.after ?? START;
     this.unlisten = store.onAppended(() => {
       this.hinted = true;

@@ -32,7 +32,7 @@ async function snapshot(db: TestDatabase, tables: readonly string[]) {
   return out;
 }
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000) {
+async function eventually(check: () => Promise<boolean>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');

@@ -6,7 +6,7 @@ import { ReactorRuntime } from './reactor-runtime';
 
 const meta = { environment: 'test', schema_version: 1 };
 
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');

@@ -5,3 +5,4 @@ export * from './kafka';
 export * from './kafka-stream-check';
 export * from './racing-store';
 export * from './outbound';
+export * from './wait';

@@ -28,7 +28,7 @@ describe('in-app feed in a browser', () => {
     const feedId = await inAppChannelId(t);
     feedPage = await serveFeedPage({ host: t.url, publishableKey: t.env.publishableKey, userId, userName: 'Ada', userToken: await userToken(userId, privateKey), feedId });
     // The guard caches the security policy for two seconds: wait until tokenless calls are refused.
-    await eventually(() => t.http('GET', `/v1/users/${userId}`, { key: t.env.publishableKey }), (r) => r.status === 401, 10_000);
+    await eventually(() => t.http('GET', `/v1/users/${userId}`, { key: t.env.publishableKey }), (r) => r.status === 401, 60_000);
   });
   afterAll(async () => {
     await browser?.close();
@@ -49,8 +49,8 @@ describe('in-app feed in a browser', () => {
     await page.goto(feedPage.url);
     await page.waitForSelector('.rnf-notification-icon-button');
     // The provider identified the user from the browser (the service knew nothing of Ada before).
-    await eventually(() => t.http('GET', `/v1/users/${userId}`), (r) => r.status === 200 && r.body.name === 'Ada', 15_000);
-    await eventually(async () => joinedFeed.done, (done) => done, 15_000); // the socket joined feeds:<channel>:<user>
+    await eventually(() => t.http('GET', `/v1/users/${userId}`), (r) => r.status === 200 && r.body.name === 'Ada', 60_000);
+    await eventually(async () => joinedFeed.done, (done) => done, 60_000); // the socket joined feeds:<channel>:<user>
     expect(await page.locator('.rnf-unseen-badge__count').count()).toBe(0);
 
     await t.knock().workflows.trigger('welcome', { recipients: [userId], data: { message: 'Your build passed.' } });

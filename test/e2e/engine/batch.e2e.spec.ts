@@ -24,8 +24,8 @@ describe('workflow engine: batch', () => {
     ));
   const trigger = async (key: string, recipient: string, data: Record<string, unknown>, actor?: string) =>
     (await knock.workflows.trigger(key, { recipients: [{ id: recipient }], data, ...(actor ? { actor: { id: actor } } : {}) })).workflow_run_id;
-  const finished = async (ids: string[]): Promise<RunView[]> => Promise.all(ids.map(async (id) => (await finishedRuns(t, id, 1, 30_000))[0]));
-  const messagesEventually = (key: string, recipient: string, count: number, timeoutMs = 20_000) =>
+  const finished = async (ids: string[]): Promise<RunView[]> => Promise.all(ids.map(async (id) => (await finishedRuns(t, id, 1, 60_000))[0]));
+  const messagesEventually = (key: string, recipient: string, count: number, timeoutMs = 60_000) =>
     eventually(() => messagesFor(t, key, recipient), (rows) => rows.length >= count, timeoutMs);
 
   it('accumulate: the first run waits out the window and sends one message with every activity; a batch per key', async () => {

@@ -8,6 +8,7 @@ import { runStream } from '@notify/domain';
 import { timerFiredEventId } from '../../../apps/worker/src/timers/timer.service';
 import { activeWorkflow, eventually, feedStep, messagesOf, runsOf } from '../../support/runs';
 import { rebuildAndCompare } from '../../support/rebuild';
+import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
@@ -58,10 +59,10 @@ describe('cancelling workflow runs', () => {
 
   /** The run is cancelled, its timer was dropped, and firing that timer anyway changes nothing. */
   async function expectCancelledForGood(runId: string): Promise<void> {
-    await eventually(async () => (await statusOf(runId)) === 'cancelled', 15_000, 'the run to be cancelled');
-    await eventually(async () => (await t.sql('SELECT 1 FROM rm_timers WHERE stream_id = $1 AND cancelled_at IS NOT NULL', [runStream('development', runId)])).length === 1, 15_000, 'its timer to be dropped');
+    await eventually(async () => (await statusOf(runId)) === 'cancelled', 60_000, 'the run to be cancelled');
+    await eventually(async () => (await t.sql('SELECT 1 FROM rm_timers WHERE stream_id = $1 AND cancelled_at IS NOT NULL', [runStream('development', runId)])).length === 1, 60_000, 'its timer to be dropped');
     await fireTimer(runStream('development', runId));
-    await new Promise((r) => setTimeout(r, 1000));
+    await settled(t);
     const types = await streamTypes(runId);
     expect(types.slice(types.indexOf('RunCancelled'))).toEqual(['RunCancelled', 'TimerFired']);
     expect(await statusOf(runId)).toBe('cancelled');
@@ -88,7 +89,7 @@ describe('cancelling workflow runs', () => {
     await expectCancelledForGood(runs.ada);
     // grace was not named: the same firing of her timer ends her delay and she gets the message.
     await fireTimer(runStream('development', runs.grace));
-    const messages = await eventually(async () => ((await messagesOf(t, workflowRunId)).length ? messagesOf(t, workflowRunId) : undefined), 15_000, 'grace’s message');
+    const messages = await eventually(async () => ((await messagesOf(t, workflowRunId)).length ? messagesOf(t, workflowRunId) : undefined), 60_000, 'grace’s message');
     expect(messages.map((m) => m.recipient_id)).toEqual(['grace']);
     const detail = await knock.workflowRecipientRuns.get(runs.ada);
     expect(detail.status).toBe('cancelled');
@@ -99,7 +100,7 @@ describe('cancelling workflow runs', () => {
   it('leaves a later trigger with the same cancellation key alone, and handling a request again changes nothing', async () => {
     const first = await pausedRuns('cancel-delay', ['linus'], 'delay-2');
     await knock.workflows.cancel('cancel-delay', { cancellation_key: 'delay-2' });
-    await eventually(async () => (await statusOf(first.runs.linus)) === 'cancelled', 15_000, 'the first run to be cancelled');
+    await eventually(async () => (await statusOf(first.runs.linus)) === 'cancelled', 60_000, 'the first run to be cancelled');
     const second = await pausedRuns('cancel-delay', ['linus'], 'delay-2');
     // The request handled again while the later run is paused: it covers neither run now.
     const [request] = await t.store.readStream('cancellation-development-cancel-delay-delay-2');
@@ -107,7 +108,7 @@ describe('cancelling workflow runs', () => {
     expect(await canceller.handle(request)).toBe(0);
     expect(await statusOf(second.runs.linus)).toBe('paused');
     await fireTimer(runStream('development', second.runs.linus));
-    await eventually(async () => (await messagesOf(t, second.workflowRunId)).length === 1, 15_000, 'the later trigger’s message');
+    await eventually(async () => (await messagesOf(t, second.workflowRunId)).length === 1, 60_000, 'the later trigger’s message');
     expect(await statusOf(second.runs.linus)).toBe('completed');
     expect((await streamTypes(first.runs.linus)).filter((type) => type === 'RunCancelled')).toHaveLength(1);
   });
@@ -116,13 +117,13 @@ describe('cancelling workflow runs', () => {
     const { workflowRunId, runs } = await pausedRuns('cancel-batch', ['ada'], 'batch-1');
     const control = await pausedRuns('cancel-batch', ['grace'], 'batch-2');
     await knock.workflows.cancel('cancel-batch', { cancellation_key: 'batch-1' });
-    await eventually(async () => (await statusOf(runs.ada)) === 'cancelled', 15_000, 'the batch run to be cancelled');
+    await eventually(async () => (await statusOf(runs.ada)) === 'cancelled', 60_000, 'the batch run to be cancelled');
     // Both windows close now: grace's batch flushes into a message, ada's closes with nobody to resume.
     await fireTimer(await batchStreamOf('grace'));
     await fireTimer(await batchStreamOf('ada'));
-    await eventually(async () => (await messagesOf(t, control.workflowRunId)).length === 1, 15_000, 'the control batch to flush');
-    await eventually(async () => (await t.store.readStream(await batchStreamOf('ada'))).some((e) => e.type === 'BatchClosed'), 15_000, 'ada’s batch to close');
-    await new Promise((r) => setTimeout(r, 1000));
+    await eventually(async () => (await messagesOf(t, control.workflowRunId)).length === 1, 60_000, 'the control batch to flush');
+    await eventually(async () => (await t.store.readStream(await batchStreamOf('ada'))).some((e) => e.type === 'BatchClosed'), 60_000, 'ada’s batch to close');
+    await settled(t);
     expect(await messagesOf(t, workflowRunId)).toEqual([]);
     expect((await streamTypes(runs.ada)).slice(-1)).toEqual(['RunCancelled']);
   });
@@ -175,7 +176,7 @@ describe('cancelling workflow runs', () => {
   it('cancels a trigger of 1,000 recipients before its fan-out finishes: no run created after the request sends', async () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `fan-${String(i).padStart(4, '0')}`);
     await knock.users.bulk.identify({ users: ids.map((id) => ({ id, name: id })) });
-    await eventually(async () => (await t.sql("SELECT count(*)::int AS c FROM rm_users WHERE id LIKE 'fan-%'"))[0].c === 1000, 30_000, 'the users');
+    await eventually(async () => (await t.sql("SELECT count(*)::int AS c FROM rm_users WHERE id LIKE 'fan-%'"))[0].c === 1000, 60_000, 'the users');
     const atOnce = await triggerThenCancel(ids, 'fan-1', false);
     expect(atOnce.enqueuedAfter).toBeGreaterThan(0);
     expect(atOnce.cancelled).toBeGreaterThanOrEqual(atOnce.enqueuedAfter);

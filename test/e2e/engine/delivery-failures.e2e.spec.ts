@@ -2,6 +2,7 @@ import Knock from '@knocklabs/node';
 import { startHttpPeer, startSmtpPeer, type Peer, type PeerResponse, type RecordedRequest, type SmtpPeer } from '@notify/testing/peers';
 import { resendApi, twilioMessageCreated } from '@notify/testing/provider-peers';
 import { deliveryLogs, messageEvents, messageOf, messageStreamTypes, messageTimers, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
+import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /**
@@ -96,14 +97,15 @@ describe('delivery: failures, retries and sandbox', () => {
     resend.respond = scripted([{ status: 429, headers: { 'retry-after': '1' }, json: { statusCode: 429, name: 'rate_limit_exceeded', message: 'Too many requests' } }], ok);
     const { workflow_run_id } = await knock.workflows.trigger('mail-alert', { recipients: ['ada'] });
     const created = await messageOf(t, workflow_run_id, 'mail');
-    const waiting = await messageWithStatus(t, created.id, ['delivery_attempted', 'sent']);
-    expect(waiting.status).toBe('delivery_attempted');
-    expect(resend.requests).toHaveLength(1);
-
     const message = await messageWithStatus(t, created.id, ['sent']);
     expect(message.attempts).toBe(2);
-    const [attempted] = (await messageEvents(t, message.id)).filter((e) => e.type === 'message.delivery_attempted');
+    // delivery_attempted between the two calls (read from its events: a read of the status
+    // during the wait would race with the retry on a loaded machine).
+    const events = await messageEvents(t, message.id);
+    expect(events.map((e) => e.type)).toEqual(['message.created', 'message.delivery_attempted', 'message.sent']);
+    const [attempted] = events.filter((e) => e.type === 'message.delivery_attempted');
     expect(attempted.data.reason).toMatch(/429/);
+    // Exact: the Retry-After (1 s, the cap) is added to the same clock reading as the attempt's time.
     expect(gap(attempted)).toBe(1000);
     // Both attempts carry the same idempotency key.
     expect(resend.requests.map((r) => r.headers['idempotency-key'])).toEqual([message.id, message.id]);
@@ -158,8 +160,9 @@ describe('delivery: failures, retries and sandbox', () => {
     expect(message.sandbox).toBe(true);
     expect((await messageEvents(t, message.id)).map((e) => e.type)).toEqual(['message.created', 'message.not_sent']);
     expect(await messageStreamTypes(t, message.id)).toEqual(['MessageCreated', 'MessageNotSent']);
-    // Give a delivery worker every chance to (wrongly) pick it up.
-    await new Promise((r) => setTimeout(r, 500));
+    // Once the worker has reacted to everything, a (wrong) delivery would be in the log.
+    await settled(t);
+    expect(await messageStreamTypes(t, message.id)).toEqual(['MessageCreated', 'MessageNotSent']);
     expect(smtp.messages).toHaveLength(0);
     expect(await deliveryLogs(t, message.id)).toEqual([]);
   });

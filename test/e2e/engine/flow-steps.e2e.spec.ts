@@ -24,6 +24,7 @@ describe('workflow engine: flow steps', () => {
       expect(paused.types).toEqual(['RunEnqueued', 'StepStarted', 'TimerScheduled', 'RunPaused']);
       const pause = paused.events[3].data;
       expect(pause).toMatchObject({ reason: 'delay', step_ref: 'wait', timer_id: expect.any(String) });
+      // Both from the one clock reading the run executor decides with.
       expect(Date.parse(pause.resume_at) - Date.parse(pause.at)).toBe(2000);
       expect(paused.events[2].data).toEqual({ timer_id: pause.timer_id, fire_at: pause.resume_at, purpose: 'delay' });
       expect(await messagesOf(t, workflow_run_id)).toEqual([]);
@@ -32,8 +33,8 @@ describe('workflow engine: flow steps', () => {
       expect(run.types).toEqual(['RunEnqueued', 'StepStarted', 'TimerScheduled', 'RunPaused', 'TimerFired', 'StepCompleted', 'StepCompleted', 'RunCompleted']);
       expect(run.steps.wait).toMatchObject({ status: 'ok', output: { delayed: true } });
       const [message] = await messagesOf(t, workflow_run_id);
+      // Not before the timer was due (how long after depends on the machine's load).
       expect(message.inserted_at.getTime()).toBeGreaterThanOrEqual(Date.parse(pause.resume_at));
-      expect(message.inserted_at.getTime() - Date.parse(pause.resume_at)).toBeLessThan(3000);
     });
 
     it('waits until a timestamp in the data (delay_until_field_path), and skip_delay goes straight on', async () => {

@@ -1,6 +1,7 @@
 import Knock from '@knocklabs/node';
 import { workflowRunStream } from '@notify/domain';
 import { activeWorkflow, eventually, feedStep, messagesOf, runsOf } from '../../support/runs';
+import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /** trigger_frequency (enforced by the fan-out) and workflow conditions (by the executor), per recipient. */
@@ -12,11 +13,11 @@ describe('trigger frequency and workflow conditions', () => {
   async function triggered(workflow: string, body: Parameters<Knock['workflows']['trigger']>[1]): Promise<string> {
     const { workflow_run_id } = await knock.workflows.trigger(workflow, body);
     const [recorded] = await t.store.readStream(workflowRunStream('development', workflow_run_id));
-    await eventually(async () => (await t.sql("SELECT position FROM reactor_checkpoints WHERE name = 'engine-fanout'"))[0]?.position >= recorded.position, 15_000, 'the fan-out');
+    await eventually(async () => (await t.sql("SELECT position FROM reactor_checkpoints WHERE name = 'engine-fanout'"))[0]?.position >= recorded.position, 60_000, 'the fan-out');
     // Every run the fan-out appended is in the runs read model once it reaches the head of the log.
-    await t.runtime.waitFor(await t.store.headPosition(), [{ type: 'RunEnqueued', streamId: 'run-' }], 15_000);
-    await eventually(async () => (await runsOf(t, workflow_run_id)).every((r) => r.status === 'completed'), 15_000, 'the runs to end');
-    await t.runtime.waitFor(await t.store.headPosition(), [{ type: 'MessageCreated', streamId: 'message-' }], 15_000);
+    await t.runtime.waitFor(await t.store.headPosition(), [{ type: 'RunEnqueued', streamId: 'run-' }], 60_000);
+    await eventually(async () => (await runsOf(t, workflow_run_id)).every((r) => r.status === 'completed'), 60_000, 'the runs to end');
+    await t.runtime.waitFor(await t.store.headPosition(), [{ type: 'MessageCreated', streamId: 'message-' }], 60_000);
     return workflow_run_id;
   }
   const recipientsOf = async (workflowRunId: string) => (await runsOf(t, workflowRunId)).map((r) => r.recipient_id);
@@ -48,8 +49,8 @@ describe('trigger frequency and workflow conditions', () => {
 
   it('once_per_recipient: concurrent triggers for one recipient still make one run', async () => {
     const ids = await Promise.all(Array.from({ length: 5 }, () => knock.workflows.trigger('once', { recipients: ['linus'] })));
-    await eventually(async () => (await t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE workflow_key = 'once' AND recipient_id = 'linus'"))[0].c === 1, 15_000, 'linus’s message');
-    await new Promise((r) => setTimeout(r, 1000));
+    await eventually(async () => (await t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE workflow_key = 'once' AND recipient_id = 'linus'"))[0].c === 1, 60_000, 'linus’s message');
+    await settled(t);
     const runs = await t.sql("SELECT count(*)::int AS c FROM rm_workflow_recipient_runs WHERE workflow = 'once' AND recipient_id = 'linus' AND workflow_run_id = ANY($1)", [ids.map((i) => i.workflow_run_id)]);
     expect(runs[0].c).toBe(1);
     expect((await t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE workflow_key = 'once' AND recipient_id = 'linus'"))[0].c).toBe(1);

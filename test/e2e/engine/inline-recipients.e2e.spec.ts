@@ -23,7 +23,7 @@ describe('recipients identified inline with back-to-back triggers', () => {
       30_000,
     );
     expect(rows.filter((r: { reason: string | null }) => r.reason === 'recipient_not_found')).toEqual([]);
-    const delivered = await eventually(() => t.sql('SELECT recipient_id FROM rm_messages WHERE recipient_id = ANY($1)', [ids]), (r) => r.length === ids.length, 30_000);
+    const delivered = await eventually(() => t.sql('SELECT recipient_id FROM rm_messages WHERE recipient_id = ANY($1)', [ids]), (r) => r.length === ids.length, 60_000);
     expect(delivered).toHaveLength(ids.length);
   });
 });

@@ -2,6 +2,7 @@ import Knock from '@knocklabs/node';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { configureChannel } from '../../support/channels';
+import { settled } from '../../support/engine';
 import { activeWorkflow, eventually, feedStep } from '../../support/runs';
 import { startTestApp, TestApp } from '../../support/test-app';
 
@@ -61,9 +62,8 @@ describe('sandbox mode', () => {
       ['http', 'not_sent', true],
       ['in_app_feed', 'not_sent', true],
     ]);
-    // Give the delivery worker every chance to (wrongly) send it.
-    await t.runtime.waitFor(await t.store.headPosition(), [{ type: 'MessageCreated', streamId: 'message-' }], 10_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Once the worker has reacted to everything, a (wrong) delivery would be in the log.
+    await settled(t);
     expect(received.length).toBe(before);
     for (const m of messages) {
       const types = (await t.sql<{ event_type: string }>('SELECT event_type FROM es_events WHERE stream_id = $1 ORDER BY global_position', [`message-development-${m.id}`])).map((e) => e.event_type);

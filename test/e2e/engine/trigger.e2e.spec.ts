@@ -1,6 +1,6 @@
 import { startTestApp, TestApp } from '../../support/test-app';
 
-async function eventually<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+async function eventually<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

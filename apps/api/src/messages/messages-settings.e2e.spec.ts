@@ -49,7 +49,7 @@ describe('messages: link tracking, retention, batch deduplication', () => {
       messageDecider.initialState(),
     );
     const append = await t.store.append(messageStream('development', id), events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { environment: 'development', schema_version: 1 } })));
-    await t.runtime.waitFor(append.position, [{ type: 'MessageDelivered', streamId: append.streamId }], 10_000);
+    await t.runtime.waitFor(append.position, [{ type: 'MessageDelivered', streamId: append.streamId }], 60_000);
     return id;
   };
 
@@ -75,7 +75,7 @@ describe('messages: link tracking, retention, batch deduplication', () => {
 
   it('rewrites links to signed tracked links; following one records link_clicked and redirects', async () => {
     const { workflow_run_id } = await knock.workflows.trigger('tracked', { recipients: ['ada'] });
-    const row = await eventually(async () => (await t.sql('SELECT id, content FROM rm_messages WHERE workflow_run_id = $1', [workflow_run_id]))[0], 20_000, 'the message');
+    const row = await eventually(async () => (await t.sql('SELECT id, content FROM rm_messages WHERE workflow_run_id = $1', [workflow_run_id]))[0], 60_000, 'the message');
     const rendered: string = row.content.blocks[0].rendered;
     const href = /href="(https:\/\/links\.notify\.test\/v1\/links\/[^"]+)"/.exec(rendered)?.[1];
     expect(href).toBeDefined();
@@ -103,7 +103,7 @@ describe('messages: link tracking, retention, batch deduplication', () => {
     const go = await fetch(`${t.url}${new URL(row.content.blocks[1].buttons[0].action).pathname}`, { redirect: 'manual' });
     expect(go.headers.get('location')).toBe('https://app.example/go');
     const clicked = async () => (await knock.messages.listEvents(row.id)).items.filter((e) => e.type === 'message.link_clicked').map((e) => (e.data as { url: string }).url);
-    expect((await eventually(async () => ((await clicked()).length === 3 ? clicked() : undefined), 10_000, 'three clicks'))!.sort()).toEqual(['https://app.example/go', 'https://app.example/open?who=ada', 'https://docs.example/page?x=1&y=2']);
+    expect((await eventually(async () => ((await clicked()).length === 3 ? clicked() : undefined), 60_000, 'three clicks'))!.sort()).toEqual(['https://app.example/go', 'https://app.example/open?who=ada', 'https://docs.example/page?x=1&y=2']);
 
     const token = path.split('/').pop()!;
     const [payload, signature] = token.split('.');

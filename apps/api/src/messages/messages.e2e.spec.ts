@@ -38,16 +38,16 @@ describe('messages', () => {
     startedAt = new Date(Date.now() - 1000).toISOString();
     for (const [n, tenant] of [[1, null], [2, 'acme'], [3, null]] as const) {
       const runId = await trigger('msg-alert', ['ada'], { data: { n, kind: n === 2 ? 'special' : 'plain' }, ...(tenant ? { tenant } : {}) });
-      const message = await eventually(async () => (await t.sql('SELECT id, run_id FROM rm_messages WHERE workflow_run_id = $1', [runId]))[0], 20_000, 'the alert message');
+      const message = await eventually(async () => (await t.sql('SELECT id, run_id FROM rm_messages WHERE workflow_run_id = $1', [runId]))[0], 60_000, 'the alert message');
       ada.push({ id: message.id, runId, recipientRunId: message.run_id });
     }
     const digestRun = await trigger('msg-digest', ['ada', 'bob']);
-    await eventually(async () => (await t.sql('SELECT count(*)::int AS c FROM rm_messages WHERE workflow_run_id = $1', [digestRun]))[0].c === 2, 20_000, 'digest messages');
+    await eventually(async () => (await t.sql('SELECT count(*)::int AS c FROM rm_messages WHERE workflow_run_id = $1', [digestRun]))[0].c === 2, 60_000, 'digest messages');
     const digest = (await t.sql("SELECT id, run_id, channel_id FROM rm_messages WHERE workflow_run_id = $1 AND recipient_id = 'ada'", [digestRun]))[0];
     ada.push({ id: digest.id, runId: digestRun, recipientRunId: digest.run_id });
     channelId = digest.channel_id;
     const objectRun = await trigger('msg-digest', [{ id: 'p1', collection: 'projects' }]);
-    objectMessageId = (await eventually(async () => (await t.sql('SELECT id FROM rm_messages WHERE workflow_run_id = $1', [objectRun]))[0], 20_000, 'object message')).id;
+    objectMessageId = (await eventually(async () => (await t.sql('SELECT id FROM rm_messages WHERE workflow_run_id = $1', [objectRun]))[0], 60_000, 'object message')).id;
     const hookRun = await trigger('msg-hook', ['ada']);
     hookMessageId = (await messageWithStatus(t, (await messageOf(t, hookRun, 'hook')).id, ['delivered', 'sent'])).id;
   });
@@ -226,7 +226,7 @@ describe('messages', () => {
     const archive = await t.http('POST', `/v1/channels/${channelId}/messages/bulk/archive`, { body: { user_ids: ['bob'] } });
     expect(archive.status).toBe(200);
     expect(archive.body).toMatchObject({ name: 'messages.archived', estimated_total_rows: 1 });
-    await eventually(async () => (await knock.bulkOperations.get(archive.body.id)).status === 'completed', 20_000, 'the archive operation');
+    await eventually(async () => (await knock.bulkOperations.get(archive.body.id)).status === 'completed', 60_000, 'the archive operation');
     expect((await knock.users.listMessages('bob')).items[0].archived_at).not.toBeNull();
     const before = await countEvents(t);
     expect((await t.http('POST', `/v1/channels/${channelId}/messages/bulk/explode`, { body: {} })).status).toBe(422);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Database } from '@notify/database';
 import { MessageCreatedData } from '@notify/domain';
-import { SharedLogReader } from '@notify/eventstore';
+import { SharedLogReader, Sleeper } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { DATABASE, LOG_READER } from '@notify/platform';
 import { ProjectionRuntime } from '@notify/projection-runtime';
@@ -33,6 +33,9 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
   /** Everything after this position was heard (or caught up with) on the current connection. */
   private heardFrom?: string;
   private readonly announced = new Set<string>();
+  private readonly reconnectWait = new Sleeper();
+  /** How long to wait before listening again after the connection was lost (and between tries). */
+  reconnectDelayMs = 1000;
 
   constructor(
     @Inject(DATABASE) private readonly database: Database,
@@ -53,8 +56,19 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
     else this.stopTail = this.tailLog();
   }
 
+  /** Whether the LISTEN connection is up (false from the moment it is found lost). */
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Ends a wait before reconnecting now (a test that held the reconnect back; shutdown). */
+  reconnectNow(): void {
+    this.reconnectWait.wake();
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.reconnectWait.wake();
     this.stopTail?.();
     await this.client?.end().catch(() => undefined);
   }
@@ -88,8 +102,7 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
       lost = true;
       this.logger.warn({ err: error }, 'feed notification connection lost; reconnecting');
       if (this.client === client) this.client = undefined;
-      const from = this.heardFrom;
-      if (!this.stopped) setTimeout(() => void this.reconnect(from), 1000);
+      if (!this.stopped) void this.reconnect(this.heardFrom);
     });
     await client.connect();
     await client.query(`LISTEN ${FEED_NOTIFY_CHANNEL}`);
@@ -100,14 +113,18 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
     if (!this.heardFrom || head > this.heardFrom) this.heardFrom = head;
   }
 
+  /** Listens again after a wait, and again after each failed try, until it works or the app stops. */
   private async reconnect(from: string | undefined): Promise<void> {
-    if (this.stopped) return;
-    try {
-      await this.connect(from);
-      if (from !== undefined) this.logger.info({ from }, 'feed notifications listened to again; caught up from the log');
-    } catch (error) {
-      this.logger.warn({ err: error }, 'feed notification reconnect failed');
-      if (!this.stopped) setTimeout(() => void this.reconnect(from), 1000);
+    while (!this.stopped) {
+      await this.reconnectWait.sleep(this.reconnectDelayMs);
+      if (this.stopped) return;
+      try {
+        await this.connect(from);
+        if (from !== undefined) this.logger.info({ from }, 'feed notifications listened to again; caught up from the log');
+        return;
+      } catch (error) {
+        this.logger.warn({ err: error }, 'feed notification reconnect failed');
+      }
     }
   }
 

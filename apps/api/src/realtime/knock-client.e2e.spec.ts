@@ -51,10 +51,10 @@ describe('@knocklabs/client feed over the websocket, with a user token', () => {
     await feed.fetch();
     expect(feed.getState().metadata).toMatchObject({ unread_count: 0, total_count: 0 });
     const socket = knock.client().socket as unknown as { channels: { topic: string; state: string }[] };
-    await eventually(async () => socket.channels.map((c) => `${c.topic}:${c.state}`), (s) => s.includes(`feeds:${channelId}:nina:joined`), 10_000);
+    await eventually(async () => socket.channels.map((c) => `${c.topic}:${c.state}`), (s) => s.includes(`feeds:${channelId}:nina:joined`), 60_000);
 
     await secret.workflows.trigger('welcome', { recipients: ['nina'], data: { message: 'welcome aboard' } });
-    await eventually(async () => realtime.length, (n) => n >= 1, 15_000);
+    await eventually(async () => realtime.length, (n) => n >= 1, 60_000);
     expect(feed.getState().metadata).toMatchObject({ unread_count: 1, unseen_count: 1, total_count: 1 });
     expect(feed.getState().items.map((i) => i.blocks[0])).toEqual([expect.objectContaining({ content: 'Hello **Nina**! welcome aboard', rendered: expect.stringContaining('<strong>Nina</strong>') })]);
 
@@ -89,7 +89,7 @@ describe('feed websocket on the embedded database (one process, no LISTEN)', () 
       channel.on('new-message', (p) => void pushes.push(p));
       expect((await joinChannel(channel)).status).toBe('ok');
       await knock.workflows.trigger('welcome', { recipients: ['emb-ada'], data: { message: 'embedded' } });
-      await eventually(async () => pushes.length, (n) => n >= 1, 20_000);
+      await eventually(async () => pushes.length, (n) => n >= 1, 60_000);
       expect(pushes[0]).toMatchObject({ metadata: { total_count: 1, unread_count: 1, unseen_count: 1 }, attn: ['client_e'] });
     } finally {
       socket.disconnect();

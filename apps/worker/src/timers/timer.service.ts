@@ -12,6 +12,9 @@ const MIN_POLL_GAP_MS = 50;
 const TIMER_NAMESPACE = '9b2f6c1d-2e3a-4b5c-8d7e-6f5a4b3c2d1e';
 /** The event id of a timer's firing: the same on every worker and every retry. */
 export const timerFiredEventId = (timerId: string) => uuidv5(timerId, TIMER_NAMESPACE);
+/** The clock that says when a timer is due (the system clock; tests move their own). */
+export const TIMER_CLOCK = Symbol('TIMER_CLOCK');
+export type TimerClock = () => Date;
 
 /**
  * Fires due timers by appending TimerFired to the stream that scheduled them. Timers are
@@ -27,11 +30,14 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
   private loop?: Promise<void>;
   private unlisten?: () => void;
   firedCount = 0;
+  /** Completed looks for due timers (tests wait for one to know the service has looked). */
+  polls = 0;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) database: Database,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(TIMER_CLOCK) private readonly clock: TimerClock,
   ) {
     this.queries = new TimerQueries(database.dataSource);
   }
@@ -61,13 +67,14 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
       lastPoll = Date.now();
       let pause = 1000;
       try {
-        const fired = await this.fireDue(new Date());
+        const fired = await this.fireDue(this.clock());
         backlog = fired === 200;
         if (backlog) pause = 0;
         else {
           const next = await this.queries.nextDue();
-          if (next) pause = Math.max(0, Math.min(1000, next.getTime() - Date.now()));
+          if (next) pause = Math.max(0, Math.min(1000, next.getTime() - this.clock().getTime()));
         }
+        this.polls++;
       } catch (error) {
         this.logger.error({ err: error }, 'firing timers failed; retrying');
         pause = 1000;
@@ -89,7 +96,7 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
       {
         id: timerFiredEventId(timer.timerId),
         type: 'TimerFired',
-        data: { timer_id: timer.timerId, fired_at: new Date().toISOString() },
+        data: { timer_id: timer.timerId, fired_at: this.clock().toISOString() },
         metadata: { environment: timer.environment, schema_version: schemaVersionOf('TimerFired'), actor: 'system:timers' },
       },
     ]);

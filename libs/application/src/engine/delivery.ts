@@ -147,7 +147,9 @@ export class DeliveryExecutor {
     try {
       if (this.stopping.signal.aborted) throw new DeliveryStoppedError(messageId);
       const channel = await this.lookups.channelByKey(environment, created.channel.key);
-      const checkAt = new Date(this.clock().getTime() + inFlightBoundMs(settingsOf(channel))).toISOString();
+      // One clock reading for the attempt's start and its check deadline.
+      const startedAt = this.clock();
+      const checkAt = new Date(startedAt.getTime() + inFlightBoundMs(settingsOf(channel))).toISOString();
       try {
         // The claim's ids are this claim's own: the store answers an append of ids it already
         // holds as a replay of the first (idempotency), so derived ids would let a worker racing
@@ -155,7 +157,7 @@ export class DeliveryExecutor {
         // ids of its own, the loser gets a revision conflict. A claim that landed but whose
         // answer was lost is settled by its check timer, never by a second call.
         const claim = randomUUID();
-        const started = await handleCommand(this.store, streamId, messageDecider, { type: 'StartDeliveryAttempt', attempt, now: this.now(), checkAt }, meta, {
+        const started = await handleCommand(this.store, streamId, messageDecider, { type: 'StartDeliveryAttempt', attempt, now: startedAt.toISOString(), checkAt }, meta, {
           eventId: (_e, i) => engineId('attempt-start', messageId, attempt, claim, i),
           maxAttempts: 1,
         });
@@ -222,7 +224,7 @@ export class DeliveryExecutor {
         ...(result.invalidTokens?.length ? { invalid_tokens: result.invalidTokens } : {}),
         ...(result.outcome === 'failed' && result.bounced ? { bounced: true } : {}),
       },
-      delay === null ? null : new Date(this.clock().getTime() + delay).toISOString(),
+      delay,
     );
   }
 
@@ -238,7 +240,7 @@ export class DeliveryExecutor {
       streamId,
       meta,
       { attempt, outcome: 'failed', retryable: repeatable, reason: repeatable ? reason : `${reason}; not retried, to avoid sending twice`, provider: created.channel.provider, provider_message_id: null, logs: [] },
-      delay === null ? null : new Date(this.clock().getTime() + delay).toISOString(),
+      delay,
     );
   }
 
@@ -264,14 +266,13 @@ export class DeliveryExecutor {
     );
   }
 
-  private async complete(streamId: string, meta: CommandMetadata, result: AttemptResult, retryAt: string | null): Promise<void> {
-    await handleCommand(this.store, streamId, messageDecider, { type: 'CompleteDeliveryAttempt', result, retryAt, now: this.now() }, meta, {
+  /** Records an attempt's outcome; its time and its retry time come from one clock reading. */
+  private async complete(streamId: string, meta: CommandMetadata, result: AttemptResult, retryDelayMs: number | null): Promise<void> {
+    const now = this.clock();
+    const retryAt = retryDelayMs === null ? null : new Date(now.getTime() + retryDelayMs).toISOString();
+    await handleCommand(this.store, streamId, messageDecider, { type: 'CompleteDeliveryAttempt', result, retryAt, now: now.toISOString() }, meta, {
       eventId: (_e, i) => engineId('attempt-complete', streamId, result.attempt, i),
     });
-  }
-
-  private now(): string {
-    return this.clock().toISOString();
   }
 
   private async takeSlot(): Promise<void> {

@@ -7,7 +7,7 @@ import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/test
 import { BulkOperationReactor } from './bulk-operation-reactor';
 import { BulkOperationProcessor, BulkProcessorDeps, BulkWrite, createBulkOperation } from './bulk-operations';
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 30_000) {
+async function eventually(check: () => Promise<boolean>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');

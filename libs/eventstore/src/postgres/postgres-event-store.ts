@@ -124,7 +124,9 @@ export class PostgresEventStore implements EventStore {
           events.map((x) => JSON.stringify(x.e.metadata)),
         ],
       );
-      const failure = rows.length === 1 && (rows[0].o_tx === 'conflict' || rows[0].o_tx === 'duplicate') ? rows[0] : undefined;
+      // A failed append answers with exactly one row, its reason in o_tx, and has written nothing.
+      const failure = rows.find((r) => r.o_tx === 'conflict' || r.o_tx === 'duplicate');
+      if (failure && rows.length !== 1) throw new Error(`es_append answered a ${failure.o_tx} along with ${rows.length - 1} written rows`);
       if (failure?.o_tx === 'conflict') {
         const expected = appends.find((a) => a.streamId === failure.o_stream)?.expectedRevision ?? 'any';
         throw new WrongExpectedRevisionError(failure.o_stream, expected, failure.o_revision === null ? 'no_stream' : Number(failure.o_revision));
@@ -167,7 +169,10 @@ export class PostgresEventStore implements EventStore {
     }, 3);
   }
 
-  /** Idempotency: when every id is already in its stream, return where they landed. */
+  /**
+   * Idempotency: when every id is already in its stream, answer as the first append did (where
+   * its last event landed, and that event's revision), whatever was appended since.
+   */
   private async findAppended(appends: readonly StreamAppend[]): Promise<AppendResult[] | undefined> {
     const ids = appends.flatMap((a) => a.events.map((e) => e.id));
     const { rows } = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);
@@ -175,13 +180,10 @@ export class PostgresEventStore implements EventStore {
     const byId = new Map(rows.map((r) => [r.event_id, r]));
     const complete = appends.every((a) => a.events.every((e) => byId.get(e.id)?.stream_id === a.streamId));
     if (!complete) throw new DuplicateEventIdError(rows.map((r) => r.event_id));
-    const results: AppendResult[] = [];
-    for (const a of appends) {
+    return appends.map((a) => {
       const last = toRecorded(byId.get(a.events[a.events.length - 1].id)!);
-      const current = await this.pool.query<{ revision: string }>('SELECT revision FROM es_streams WHERE stream_id = $1', [a.streamId]);
-      results.push({ streamId: a.streamId, nextExpectedRevision: Number(current.rows[0]?.revision ?? last.revision), globalPosition: last.globalPosition, position: last.position });
-    }
-    return results;
+      return { streamId: a.streamId, nextExpectedRevision: last.revision, globalPosition: last.globalPosition, position: last.position };
+    });
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

@@ -34,6 +34,9 @@ CREATE INDEX IF NOT EXISTS es_events_log_order_idx ON es_events (transaction_id,
 -- each stream's revision, insert the events. A failed check or an event id already stored is
 -- reported as a single row (o_tx 'conflict' / 'duplicate') after rolling the attempt back: an
 -- error raised to the client would also do, but the embedded server drops the connection on it.
+-- The inserted rows are collected in variables and returned only once the block has succeeded:
+-- rows handed to RETURN QUERY stay in the answer even when the block is rolled back, so an
+-- append that failed on its second event would otherwise report its first one as written.
 CREATE OR REPLACE FUNCTION es_append(
   p_streams text[], p_expected text[], p_counts int[],
   p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
@@ -48,6 +51,10 @@ DECLARE
   failed_stream text;
   ev_streams text[] := '{}';
   ev_revisions bigint[] := '{}';
+  r_streams text[];
+  r_revisions bigint[];
+  r_positions bigint[];
+  r_txs text[];
 BEGIN
   PERFORM pg_advisory_xact_lock(l.h) FROM (SELECT DISTINCT hashtextextended(s, 0) AS h FROM unnest(p_streams) s ORDER BY 1) l;
   BEGIN
@@ -75,19 +82,27 @@ BEGIN
         ev_revisions := ev_revisions || (rev - p_counts[i] + j);
       END LOOP;
     END LOOP;
-    RETURN QUERY
+    WITH inserted AS (
       INSERT INTO es_events AS e (event_id, stream_id, stream_revision, event_type, data, metadata)
       SELECT t.id, t.stream, t.revision, t.type, t.data, t.metadata
       FROM unnest(p_ids, ev_streams, ev_revisions, p_types, p_data, p_metadata) WITH ORDINALITY AS t(id, stream, revision, type, data, metadata, ord)
       ORDER BY t.ord
-      RETURNING e.stream_id, e.stream_revision, e.global_position, e.transaction_id::text;
+      RETURNING e.stream_id, e.stream_revision, e.global_position, e.transaction_id
+    )
+    SELECT array_agg(x.stream_id ORDER BY x.global_position), array_agg(x.stream_revision ORDER BY x.global_position),
+           array_agg(x.global_position ORDER BY x.global_position), array_agg(x.transaction_id::text ORDER BY x.global_position)
+      INTO r_streams, r_revisions, r_positions, r_txs
+      FROM inserted x;
   EXCEPTION
     WHEN SQLSTATE 'P0409' THEN
       SELECT st.revision INTO actual FROM es_streams st WHERE st.stream_id = failed_stream;
       RETURN QUERY SELECT failed_stream, actual, NULL::bigint, 'conflict'::text;
+      RETURN;
     WHEN unique_violation THEN
       RETURN QUERY SELECT NULL::text, NULL::bigint, NULL::bigint, 'duplicate'::text;
+      RETURN;
   END;
+  RETURN QUERY SELECT * FROM unnest(r_streams, r_revisions, r_positions, r_txs);
 END
 $fn$;
 `;
