@@ -15,17 +15,14 @@ export interface ScheduleDefinition {
 /** Fields an update may change; absent ones stay. */
 export type SchedulePatch = Partial<Pick<ScheduleDefinition, 'actor' | 'tenant' | 'data' | 'repeats' | 'scheduledAt' | 'endingAt'>>;
 
-/** What the firing decision needs to know about the workflow, looked up before deciding. */
-export type WorkflowStatus = 'active' | 'inactive' | 'missing';
-
 export type ScheduleCommand =
   | { type: 'CreateSchedule'; scheduleId: string; definition: ScheduleDefinition; now: string }
   | { type: 'UpdateSchedule'; scheduleId: string; patch: SchedulePatch; now: string }
   | { type: 'DeleteSchedule'; scheduleId: string; reason: 'requested' | 'recipient_deleted'; now: string }
   /**
    * Decide every occurrence due at `now` that has not been decided: those older than the
-   * catch-up window are skipped as missed, the others trigger the workflow (or are skipped when
-   * it is missing or inactive). At most `limit` at once; the rest on the next call.
+   * catch-up window are skipped as missed, the others trigger the workflow (or are skipped with
+   * `skipReason`). At most `limit` at once; the rest on the next call.
    */
   | {
       type: 'FireDueOccurrences';
@@ -33,7 +30,11 @@ export type ScheduleCommand =
       now: string;
       timeZone: string;
       catchUpMs: number;
-      workflow: WorkflowStatus;
+      /**
+       * Why the workflow cannot be triggered now (workflow_missing, workflow_inactive, the
+       * trigger's own refusal), looked up before deciding; null when it can.
+       */
+      skipReason: string | null;
       /** The workflow run an occurrence triggers: a deterministic id, so a retry triggers the same one. */
       runIdFor: (occurrence: string) => string;
       limit: number;

@@ -13,13 +13,13 @@ const created: ScheduleEvent = {
   data: { schedule_id: id, workflow: 'digest', recipient: { type: 'user', id: 'ada' }, actor: null, tenant: null, data: { a: 1 }, repeats: [daily9], scheduled_at: null, ending_at: null, created_at: created0 },
 };
 const runIdFor = (occurrence: string) => `run:${occurrence}`;
-const fire = (now: string, extra: Partial<{ timeZone: string; workflow: 'active' | 'inactive' | 'missing'; catchUpMs: number; limit: number }> = {}) => ({
+const fire = (now: string, extra: Partial<{ timeZone: string; skipReason: string | null; catchUpMs: number; limit: number }> = {}) => ({
   type: 'FireDueOccurrences' as const,
   scheduleId: id,
   now,
   timeZone: 'UTC',
   catchUpMs: 3_600_000,
-  workflow: 'active' as const,
+  skipReason: null as string | null,
   runIdFor: runIdFor as (o: string) => string,
   limit: 100,
   ...extra,
@@ -88,8 +88,8 @@ describe('schedule decider', () => {
 
   it('skips with a reason when the workflow is inactive or missing', () => {
     const now = '2026-03-02T09:00:30.000Z';
-    spec.given([created]).when(fire(now, { workflow: 'inactive' })).then([fired('2026-03-02T09:00', '2026-03-02T09:00:00Z', now, 'skipped', 'workflow_inactive')]);
-    spec.given([created]).when(fire(now, { workflow: 'missing' })).then([fired('2026-03-02T09:00', '2026-03-02T09:00:00Z', now, 'skipped', 'workflow_missing')]);
+    spec.given([created]).when(fire(now, { skipReason: 'workflow_inactive' })).then([fired('2026-03-02T09:00', '2026-03-02T09:00:00Z', now, 'skipped', 'workflow_inactive')]);
+    spec.given([created]).when(fire(now, { skipReason: 'workflow_missing' })).then([fired('2026-03-02T09:00', '2026-03-02T09:00:00Z', now, 'skipped', 'workflow_missing')]);
   });
 
   it("fires in the recipient's zone, and a move to another zone continues after the last local date-time", () => {

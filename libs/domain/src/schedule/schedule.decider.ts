@@ -121,7 +121,7 @@ export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEv
         const due = pendingOccurrences(state.timing, command.timeZone, { limit: command.limit, until: command.now });
         const oldest = Date.parse(command.now) - command.catchUpMs;
         return due.map((o) => {
-          const reason = Date.parse(o.at) < oldest ? 'missed' : command.workflow === 'missing' ? 'workflow_missing' : command.workflow === 'inactive' ? 'workflow_inactive' : null;
+          const reason = Date.parse(o.at) < oldest ? 'missed' : command.skipReason;
           return {
             type: 'OccurrenceFired' as const,
             data: {
