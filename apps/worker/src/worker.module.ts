@@ -13,6 +13,7 @@ import { RELAY_MAPPERS, relayMappers } from './kafka/relay-mappers';
 import { ReactorWorker } from './reactor-worker';
 import { workerReactors } from './reactors';
 import { TimerService } from './timers/timer.service';
+import { ScheduleFiringService } from './schedules/schedule-firing.service';
 
 export const REACTORS = Symbol('REACTORS');
 
@@ -38,9 +39,10 @@ export class WorkerModule {
         },
         ReactorWorker,
         TimerService,
+        ScheduleFiringService,
         RunWorkService,
       ],
-      exports: [ReactorRuntime, TimerService, RunWorkService],
+      exports: [ReactorRuntime, TimerService, ScheduleFiringService, RunWorkService],
     };
   }
 }
