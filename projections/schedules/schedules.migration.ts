@@ -24,6 +24,10 @@ export class SchedulesReadModel1763712016140 implements MigrationInterface {
         time_zone            text NOT NULL,
         next_occurrence      text,
         next_occurrence_at   timestamptz,
+        -- A firer's lease on the row (ADR 0142): others skip it until then.
+        claimed_until        timestamptz,
+        -- The schedule stream's revision the row reflects: a firer never overwrites a newer one.
+        revision             integer NOT NULL,
         inserted_at          timestamptz NOT NULL,
         updated_at           timestamptz NOT NULL,
         PRIMARY KEY (environment, id)

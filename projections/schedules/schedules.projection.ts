@@ -75,8 +75,8 @@ export function schedulesProjection(defaultZone: string): Projection {
             const next = nextOf(timing, zone);
             await tx.query(
               `INSERT INTO rm_schedules (environment, id, workflow, recipient_type, recipient_collection, recipient_id, actor, tenant, data, repeats, scheduled_at, ending_at,
-                 count_from, time_zone, next_occurrence, next_occurrence_at, inserted_at, updated_at)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $13, $13)
+                 count_from, time_zone, next_occurrence, next_occurrence_at, revision, inserted_at, updated_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $13, $13)
                ON CONFLICT (environment, id) DO NOTHING`,
               [
                 env,
@@ -93,14 +93,15 @@ export function schedulesProjection(defaultZone: string): Projection {
                 zone,
                 next?.local ?? null,
                 next?.at ?? null,
+                recorded.revision,
               ],
             );
             break;
           }
           case 'ScheduleUpdated': {
             const d = event.data;
-            const sets: string[] = ['updated_at = $3'];
-            const params: unknown[] = [env, d.schedule_id, d.updated_at];
+            const sets: string[] = ['updated_at = $3', 'revision = GREATEST(revision, $4)'];
+            const params: unknown[] = [env, d.schedule_id, d.updated_at, recorded.revision];
             const set = (column: string, value: unknown) => {
               params.push(value);
               sets.push(`${column} = $${params.length}`);
@@ -124,9 +125,11 @@ export function schedulesProjection(defaultZone: string): Projection {
             const d = event.data;
             // The firer may have advanced the row already (ADR 0142); an older occurrence changes nothing.
             await tx.query(
-              `UPDATE rm_schedules SET last_occurrence = $3, last_occurrence_at = $4
-                WHERE environment = $1 AND id = $2 AND (last_occurrence IS NULL OR last_occurrence < $3)`,
-              [env, d.schedule_id, d.occurrence, d.due_at],
+              `UPDATE rm_schedules SET revision = GREATEST(revision, $5),
+                  last_occurrence = CASE WHEN last_occurrence IS NULL OR last_occurrence < $3 THEN $3 ELSE last_occurrence END,
+                  last_occurrence_at = CASE WHEN last_occurrence IS NULL OR last_occurrence < $3 THEN $4::timestamptz ELSE last_occurrence_at END
+                WHERE environment = $1 AND id = $2`,
+              [env, d.schedule_id, d.occurrence, d.due_at, recorded.revision],
             );
             const rows = await tx.query<TimingRow[]>(`SELECT ${TIMING_COLUMNS} FROM rm_schedules WHERE environment = $1 AND id = $2 AND last_occurrence = $3`, [env, d.schedule_id, d.occurrence]);
             await retime(tx, rows);

@@ -1,6 +1,6 @@
 import { schemaVersionOf } from '@notify/contracts';
 import { DomainError, fold, nextPendingOccurrence, OccurrenceFiredData, ScheduleEvent, scheduleDecider, scheduleStream, WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
-import { EventStore, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { DuplicateEventIdError, EventStore, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { v5 as uuidv5 } from 'uuid';
 import { toDomainEvent } from '../handle-command';
 import type { EngineLookups, WorkflowView } from '../engine/lookups';
@@ -13,12 +13,17 @@ export const occurrenceRunId = (scheduleId: string, occurrence: string) => uuidv
 const occurrenceEventId = (scheduleId: string, occurrence: string) => uuidv5(`fired:${scheduleId}:${occurrence}`, NAMESPACE);
 const triggerEventId = (runId: string) => uuidv5(`triggered:${runId}`, NAMESPACE);
 
+/** Another worker decided (some of) the same occurrences first: its decisions stand, ours are dropped. */
+const lostRace = (error: unknown) => error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError;
+
 /** The claim of due schedules (ScheduleTimers over rm_schedules satisfies it). */
 export interface ScheduleTimerPort {
   claim(
     now: Date,
     limit: number,
-    work: (due: { environment: string; id: string; timeZone: string }[]) => Promise<{ environment: string; id: string; lastOccurrence: string | null; lastOccurrenceAt: string | null; next: { local: string; at: string } | null }[]>,
+    work: (
+      due: { environment: string; id: string; timeZone: string }[],
+    ) => Promise<{ environment: string; id: string; lastOccurrence: string | null; lastOccurrenceAt: string | null; next: { local: string; at: string } | null; revision: number }[]>,
   ): Promise<number>;
 }
 
@@ -40,7 +45,7 @@ interface Decision {
   fired: OccurrenceFiredData[];
   /** Another writer moved the stream first: nothing recorded, the row is left due for the next claim. */
   lost?: boolean;
-  advance: { environment: string; id: string; lastOccurrence: string | null; lastOccurrenceAt: string | null; next: { local: string; at: string } | null };
+  advance: { environment: string; id: string; lastOccurrence: string | null; lastOccurrenceAt: string | null; next: { local: string; at: string } | null; revision: number };
 }
 
 /**
@@ -54,6 +59,7 @@ interface Decision {
  */
 export class ScheduleFirer {
   private readonly now: () => Date;
+  /** Occurrences this firer recorded as triggered (a re-append of identical events another firer made counts too). */
   firedCount = 0;
 
   constructor(
@@ -94,7 +100,7 @@ export class ScheduleFirer {
     const stream = scheduleStream(environment, id);
     const state = fold(scheduleDecider, history.map(toDomainEvent) as ScheduleEvent[]);
     const revision = history.length ? history[history.length - 1].revision : undefined;
-    const decision: Decision = { environment, id, appends: [], fired: [], advance: { environment, id, lastOccurrence: null, lastOccurrenceAt: null, next: null } };
+    const decision: Decision = { environment, id, appends: [], fired: [], advance: { environment, id, lastOccurrence: null, lastOccurrenceAt: null, next: null, revision: revision ?? -1 } };
     if (!state.exists || state.deleted || !state.definition || !state.timing) return decision;
 
     const definition = state.definition;
@@ -119,7 +125,14 @@ export class ScheduleFirer {
     const after = events.reduce((s, e) => scheduleDecider.evolve(s, e), state);
     const next = nextPendingOccurrence(after.timing!, timeZone);
     const last = events.length ? (events[events.length - 1].data as OccurrenceFiredData) : null;
-    decision.advance = { environment, id, lastOccurrence: last?.occurrence ?? null, lastOccurrenceAt: last?.due_at ?? null, next: next && { local: next.local, at: next.at } };
+    decision.advance = {
+      environment,
+      id,
+      lastOccurrence: last?.occurrence ?? null,
+      lastOccurrenceAt: last?.due_at ?? null,
+      next: next && { local: next.local, at: next.at },
+      revision: (revision ?? -1) + events.length,
+    };
     if (events.length === 0) return decision;
 
     const meta = (type: string, causation?: string) => ({ environment, correlation_id: id, causation_id: causation, actor: 'system:schedules', schema_version: schemaVersionOf(type) });
@@ -181,7 +194,7 @@ export class ScheduleFirer {
         await this.store.appendMany(all);
         return;
       } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (!lostRace(error)) throw error;
       }
     }
     for (const decision of decisions) {
@@ -189,7 +202,7 @@ export class ScheduleFirer {
       try {
         await this.appendOne(decision);
       } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (!lostRace(error)) throw error;
         decision.fired = [];
         decision.lost = true;
       }

@@ -36,6 +36,8 @@ async function checkKnown(deps: ScheduleDeps, environment: string, named: { fiel
 export interface CreateOptions {
   /** Deterministic schedule ids (a bulk item redone after a crash creates nothing twice). */
   idFor?: (recipient: RecipientRefT) => string;
+  /** The time of creation (occurrences count from it); the clock's by default. */
+  now?: Date;
 }
 
 /**
@@ -62,7 +64,7 @@ export async function createSchedules(deps: ScheduleDeps, environment: string, b
     scheduledAt: body.scheduled_at ?? null,
     endingAt: body.ending_at ?? null,
   };
-  const now = new Date().toISOString();
+  const now = (options.now ?? new Date()).toISOString();
   const recipients = uniqueRecipientRefs(body.recipients);
   const ids = recipients.map((r) => options.idFor?.(r) ?? randomUUID());
   await inBatches(
