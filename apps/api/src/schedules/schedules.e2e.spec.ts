@@ -2,6 +2,8 @@ import Knock from '@knocklabs/node';
 import { activeWorkflow, feed, uniqueKey } from '../../../../test/support/engine';
 import { eventually } from '../../../../test/support/runs';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
+import { runCli } from '../../../cli/src/cli';
+import { commandGroups } from '../../../cli/src/commands';
 
 const daily = (hours: number, minutes = 0, over: Record<string, unknown> = {}) => ({ __typename: 'ScheduleRepeat', frequency: 'daily' as const, interval: 1, hours, minutes, days: null, day_of_month: null, ...over });
 
@@ -94,6 +96,59 @@ describe('schedules over the API, through @knocklabs/node', () => {
     const moved = await t.http('GET', `/v1/schedules/${s.id}/preview?count=1`);
     expect(moved.body).toMatchObject({ time_zone: 'Europe/Berlin', occurrences: [{ occurrence: '2030-03-09T02:30', at: '2030-03-09T01:30:00Z' }] });
     expect((await t.http('GET', '/v1/schedules/00000000-0000-4000-8000-000000000000/preview')).status).toBe(404);
+  });
+
+  it('prints the preview from the CLI', async () => {
+    await knock.users.update('sched-cli', { timezone: 'Australia/Lord_Howe' });
+    const [s] = await knock.schedules.create({ workflow, recipients: ['sched-cli'], repeats: [daily(2, 15)], scheduled_at: '2030-10-01T00:00:00Z' });
+    let out = '';
+    let err = '';
+    const io = { stdout: { write: (x: string) => (out += x) }, stderr: { write: (x: string) => (err += x) }, env: { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey }, signal: new AbortController().signal };
+    expect(await runCli(['schedules', 'preview', s.id, '--count', '5'], commandGroups, io)).toBe(0);
+    expect(err).toBe('');
+    expect(out).toContain(`schedule ${s.id}: next 5 in Australia/Lord_Howe (zone from recipient)`);
+    // Lord Howe's clocks go from 02:00 to 02:30 on 2030-10-06: 02:15 fires at 02:30.
+    expect(out).toMatch(/2030-10-06 02:15 +2030-10-05 15:30Z +2030-10-06 02:30 \(\+11:00\) +local time skipped by DST/);
+    expect(out).toMatch(/2030-10-05 02:15 +2030-10-04 15:45Z +2030-10-05 02:15 \(\+10:30\)/);
+    expect(await runCli(['schedules', 'preview', '00000000-0000-4000-8000-000000000000'], commandGroups, io)).toBe(1);
+  });
+
+  it("fires a schedule: the run is triggered once with trigger_source schedule, and the schedule shows its last occurrence", async () => {
+    await knock.users.update('sched-fire', { name: 'Fay' });
+    const at = new Date(Date.now() + 1500).toISOString();
+    const [s] = await knock.schedules.create({ workflow, recipients: ['sched-fire'], scheduled_at: at, data: { hello: 'world' } });
+    expect(Date.parse(s.next_occurrence_at!)).toBe(Date.parse(at));
+    const run = await eventually(async () => {
+      const page = await knock.workflowRecipientRuns.list({ workflow, recipient: 'sched-fire' } as never);
+      return page.items[0];
+    }, 30_000, 'the scheduled run');
+    expect(run.trigger_source).toMatchObject({ type: 'schedule' });
+    const [listed] = (await knock.users.listSchedules('sched-fire')).entries;
+    await eventually(async () => ((await knock.users.listSchedules('sched-fire')).entries[0]?.last_occurrence_at ? true : undefined), 10_000, 'the last occurrence');
+    const [after] = (await knock.users.listSchedules('sched-fire')).entries;
+    expect(listed.id).toBe(s.id);
+    expect(after).toMatchObject({ next_occurrence_at: null });
+    expect(Date.parse(after.last_occurrence_at!)).toBe(Date.parse(at));
+    const triggered = await t.sql(`SELECT count(*)::int AS n FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'trigger_source'->>'schedule_id' = $1`, [s.id]);
+    expect(triggered[0].n).toBe(1);
+  });
+
+  it('records an occurrence of an inactive workflow as skipped, with the reason', async () => {
+    const paused = uniqueKey('paused');
+    await activeWorkflow(t, paused, { steps: [feed('feed')] });
+    await t.mgmt().workflows.activate(paused, { environment: 'development', status: false });
+    const [s] = await knock.schedules.create({ workflow: paused, recipients: ['sched-bob'], scheduled_at: new Date(Date.now() + 500).toISOString() });
+    const fired = await eventually(async () => (await t.sql(`SELECT data FROM es_events WHERE event_type = 'OccurrenceFired' AND data->>'schedule_id' = $1`, [s.id]))[0], 30_000, 'the skipped occurrence');
+    expect(fired.data).toMatchObject({ status: 'skipped', reason: 'workflow_inactive', workflow_run_id: null });
+  });
+
+  it("deleting a user deletes the user's schedules", async () => {
+    await knock.users.update('sched-leaving', { name: 'Leo' });
+    const created = await knock.schedules.create({ workflow, recipients: ['sched-leaving'], repeats: [daily(9)] });
+    await knock.users.delete('sched-leaving');
+    await eventually(async () => ((await knock.schedules.list({ workflow, recipients: ['sched-leaving'] })).entries.length === 0 ? true : undefined), 20_000, 'the schedules to go');
+    const deleted = await t.sql(`SELECT data->>'reason' AS reason FROM es_events WHERE event_type = 'ScheduleDeleted' AND data->>'schedule_id' = $1`, [created[0].id]);
+    expect(deleted).toEqual([{ reason: 'recipient_deleted' }]);
   });
 
   it('creates schedules in bulk as a bulk operation', async () => {
