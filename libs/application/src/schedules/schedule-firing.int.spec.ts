@@ -219,5 +219,15 @@ for (const backend of databaseBackends()) {
       expect((await decisions([gone])).map((d) => [d.status, d.reason])).toEqual([['skipped', 'workflow_missing']]);
       expect(await triggers([paused, gone])).toEqual([]);
     });
+
+    it("rebuilt from the log, the schedules read model equals the live one, the firers' timer moves included", async () => {
+      await settled();
+      const rows = () => sql<Record<string, unknown>>('SELECT * FROM rm_schedules ORDER BY environment, id').then((all) => all.map(({ claimed_until: _lease, ...row }) => row));
+      const zones = () => sql('SELECT * FROM rm_schedule_zones ORDER BY 1, 2, 3, 4');
+      const live = { schedules: await rows(), zones: await zones() };
+      expect(live.schedules.length).toBeGreaterThan(100);
+      await runtime.rebuild('schedules');
+      expect({ schedules: await rows(), zones: await zones() }).toEqual(live);
+    });
   });
 }
