@@ -11,6 +11,8 @@ export interface BenchService {
   secretKey: string;
   serviceToken: string;
   databaseUrl: string;
+  /** The service's process id (its memory is read from /proc). */
+  pid: number;
   /** A pool on the service's database, for measurements. */
   sql: Pool;
   call<T = any>(method: string, p: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
@@ -161,6 +163,7 @@ export async function startService(name: string, env: Record<string, string> = {
     secretKey,
     serviceToken,
     databaseUrl: db.url,
+    pid: child.pid!,
     sql,
     call,
     async stop() {

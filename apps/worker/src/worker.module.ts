@@ -14,6 +14,7 @@ import { RELAY_MAPPERS, relayMappers } from './kafka/relay-mappers';
 import { ReactorWorker } from './reactor-worker';
 import { workerReactors } from './reactors';
 import { TIMER_CLOCK, TimerClock, TimerService } from './timers/timer.service';
+import { ScheduleFiringService } from './schedules/schedule-firing.service';
 
 export const REACTORS = Symbol('REACTORS');
 
@@ -40,10 +41,11 @@ export class WorkerModule {
         ReactorWorker,
         { provide: TIMER_CLOCK, useValue: options.timerClock ?? (() => new Date()) },
         TimerService,
+        ScheduleFiringService,
         RunWorkService,
         MetricsListener,
       ],
-      exports: [ReactorRuntime, TimerService, RunWorkService, MetricsListener],
+      exports: [ReactorRuntime, TimerService, ScheduleFiringService, RunWorkService, MetricsListener],
     };
   }
 }

@@ -6,3 +6,4 @@ export * from './engine';
 export * from './idempotency';
 export * from './messages';
 export * from './validation/zod-errors';
+export * from './schedules';

@@ -142,6 +142,15 @@ export const ConfigSchema = z.object({
   /** First retry delay of a fetch step; doubled per attempt up to FETCH_RETRY_MAX_MS. */
   FETCH_RETRY_BASE_MS: z.coerce.number().int().min(1).default(5_000),
   FETCH_RETRY_MAX_MS: z.coerce.number().int().min(1).default(300_000),
+  /** The zone schedules fire in when their recipient has no timezone (ADR 0140). */
+  SCHEDULES_DEFAULT_TIMEZONE: z
+    .string()
+    .default('UTC')
+    .refine((tz) => tz === 'UTC' || Intl.supportedValuesOf('timeZone').includes(tz), 'must be an IANA time zone such as Europe/Berlin'),
+  /** Missed occurrences younger than this still fire after a downtime; older ones are recorded as skipped (ADR 0142). */
+  SCHEDULES_CATCH_UP_MS: z.coerce.number().int().min(0).default(3_600_000),
+  /** Schedules one claim of the firer decides at once. */
+  SCHEDULES_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

@@ -76,7 +76,7 @@ export class CoreModule implements OnApplicationShutdown {
           provide: ProjectionRuntime,
           inject: [LOG_READER, DATABASE],
           useFactory: (reader: SharedLogReader, database: Database) =>
-            new ProjectionRuntime(reader, database.dataSource, allProjections, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
+            new ProjectionRuntime(reader, database.dataSource, allProjections({ scheduleDefaultTimeZone: config.SCHEDULES_DEFAULT_TIMEZONE }), { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
         },
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
