@@ -172,6 +172,7 @@ async function measure(mode: string, env: Record<string, string>, withLoad: bool
     let load: Run['load'];
     if (withLoad) {
       const l = await lightLoad(service);
+      process.stdout.write(`load done in ${l.seconds} s; leaving the service alone\n`);
       const afterLoad = await idle(service);
       load = { ...l, afterLoad };
       process.stdout.write(`load: ${setup.triggers} triggers visible after ${l.seconds} s (${l.failed} failed), peak ${l.peakMb} MiB; idle after: median ${afterLoad.medianMb} MiB, max ${afterLoad.maxMb} MiB\n`);
