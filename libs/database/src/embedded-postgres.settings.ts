@@ -23,6 +23,18 @@ export const EMBEDDED_POSTGRES_SETTINGS = {
   temp_buffers: '2MB',
 } as const satisfies Record<string, string>;
 
+/**
+ * The thread PGlite runs on. Its JavaScript only moves protocol messages and file pages, so a
+ * small young generation is enough (Node's default lets it grow to 32 MB). V8 tiers PGlite's
+ * hot WebAssembly functions up on background tasks, by default as many as it has threads; each
+ * task's compiler memory stayed resident afterwards (~25 MB more with 4 tasks than with one),
+ * and one task tiers the same functions up, later.
+ */
+export const EMBEDDED_POSTGRES_THREAD = {
+  maxYoungGenerationSizeMb: 8,
+  wasmCompilationTasks: 1,
+} as const;
+
 export type EmbeddedPostgresSetting = keyof typeof EMBEDDED_POSTGRES_SETTINGS;
 
 /** The settings as backend command-line options, appended to PGlite's own start parameters. */

@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { embeddedStartParams } from './embedded-postgres.settings';
+import { EMBEDDED_POSTGRES_THREAD, embeddedStartParams } from './embedded-postgres.settings';
 
 /**
  * Postgres compiled to WebAssembly (PGlite), run inside this process on a worker thread and
@@ -41,8 +42,12 @@ export class EmbeddedPostgres {
       if (lockFile) await rm(lockFile, { force: true });
       throw error;
     }
+    // A V8 flag is process-wide: it also applies to any other WebAssembly compiled from now on
+    // (undici's HTTP parser), where one background task is as good.
+    setFlagsFromString(`--wasm-num-compilation-tasks=${EMBEDDED_POSTGRES_THREAD.wasmCompilationTasks}`);
     const worker = new Worker(path.join(__dirname, 'embedded-postgres.worker.js'), {
       workerData: { dbPath, startParams, maxConnections: options.maxConnections },
+      resourceLimits: { maxYoungGenerationSizeMb: EMBEDDED_POSTGRES_THREAD.maxYoungGenerationSizeMb },
     });
     try {
       const address = await new Promise<string>((resolve, reject) => {
