@@ -2,7 +2,7 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import { AppConfig, ConfigModule } from '@notify/config';
 import { Database } from '@notify/database';
 import { LinkTracker, ReadModelLookups, SecretBox } from '@notify/application';
-import { EventStore, EventStoreDbEventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
+import { EventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { AddressPolicy, OutboundHttp } from '@notify/outbound';
 import { IsolatedRenderer, TemplateEngine, type TemplateRenderer } from '@notify/templating';
@@ -68,7 +68,8 @@ export class CoreModule implements OnApplicationShutdown {
           inject: [DATABASE],
           useFactory: async (database: Database): Promise<EventStore> =>
             config.EVENTSTORE_CONNECTION_STRING
-              ? EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
+              ? // Loaded only when used: the client and its gRPC stack hold ~10 MB once required.
+                (await import('@notify/eventstore/eventstoredb/eventstoredb-event-store')).EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
               : PostgresEventStore.create({ pool: database.pool, listenConnectionString: database.supportsNotify ? database.url : undefined }),
         },
         { provide: LOG_READER, inject: [EVENT_STORE], useFactory: (store: EventStore) => new SharedLogReader(store) },
