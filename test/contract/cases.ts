@@ -294,6 +294,18 @@ export const publicCases: Record<string, Case> = {
     return f.via(() => f.knock.tenants.delete('contract-tenant-gone'));
   },
 
+  // Audience members
+  'POST /v1/audiences/{key}/members': (f) =>
+    f.via(() => f.knock.audiences.addMembers('contract-audience', { members: [{ user: { id: f.user }, tenant: f.tenant }, { user: { id: f.other } }] }, { query: { create_audience: true } })),
+  'GET /v1/audiences/{key}/members': async (f) => {
+    await f.knock.audiences.addMembers('contract-audience', { members: [{ user: { id: f.user }, tenant: f.tenant }] }, { query: { create_audience: true } });
+    return f.via(() => f.knock.audiences.listMembers('contract-audience'));
+  },
+  'DELETE /v1/audiences/{key}/members': async (f) => {
+    await f.knock.audiences.addMembers('contract-audience-gone', { members: [{ user: { id: f.other } }] }, { query: { create_audience: true } });
+    return f.via(() => f.knock.audiences.removeMembers('contract-audience-gone', { members: [{ user: { id: f.other } }] }));
+  },
+
   // Bulk operations
   'POST /v1/users/bulk/identify': (f) => f.via(() => f.knock.users.bulk.identify({ users: [{ id: 'contract-bulk-2', name: 'Bulk 2' }] })),
   'POST /v1/users/bulk/delete': (f) => f.via(() => f.knock.users.bulk.delete({ user_ids: ['contract-bulk-2'] })),

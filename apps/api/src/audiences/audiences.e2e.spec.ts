@@ -1,0 +1,83 @@
+import Knock from '@knocklabs/node';
+import { rejection } from '../../../../test/support/recipients';
+import { startTestApp, TestApp, TestEnvironment } from '../../../../test/support/test-app';
+
+const memberIds = (entries: { user_id: string; tenant?: string | null }[]) => entries.map((m) => `${m.user_id}/${m.tenant ?? '-'}`).sort();
+
+describe('audience members through @knocklabs/node', () => {
+  let t: TestApp;
+  let env: TestEnvironment;
+  let knock: Knock;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    env = await t.newEnvironment();
+    knock = t.knock(env.secretKey);
+  });
+  afterAll(async () => t?.close());
+
+  it('refuses members for an unknown audience without create_audience, writing nothing', async () => {
+    const refused = await rejection(knock.audiences.addMembers('nobody-here', { members: [{ user: { id: 'ghost' } }] }));
+    expect(refused.status).toBe(404);
+    expect(refused.error).toMatchObject({ code: 'resource_missing', status: 404 });
+    expect(await rejection(knock.users.get('ghost'))).toMatchObject({ status: 404 });
+    expect(await rejection(knock.audiences.listMembers('nobody-here'))).toMatchObject({ status: 404 });
+    expect(await rejection(knock.audiences.removeMembers('nobody-here', { members: [{ user: { id: 'ghost' } }] }))).toMatchObject({ status: 404 });
+  });
+
+  it('creates the audience on request, identifies users inline and lists members with user and tenant', async () => {
+    await knock.audiences.addMembers(
+      'beta',
+      { members: [{ user: { id: 'ellie', name: 'Ellie', email: 'ellie@example.com' }, tenant: 'acme' }, { user: { id: 'alan' } }] },
+      { query: { create_audience: true } },
+    );
+    expect(await knock.users.get('ellie')).toMatchObject({ name: 'Ellie', email: 'ellie@example.com' });
+    const listed = await knock.audiences.listMembers('beta');
+    expect(memberIds(listed.entries)).toEqual(['alan/-', 'ellie/acme']);
+    const ellie = listed.entries.find((m) => m.user_id === 'ellie');
+    expect(ellie).toMatchObject({ __typename: 'AudienceMember', tenant: 'acme', user: { id: 'ellie', name: 'Ellie' } });
+    expect(Number.isNaN(Date.parse(ellie!.added_at))).toBe(false);
+    // The audience exists now: adding without create_audience works, and a repeat changes nothing.
+    await knock.audiences.addMembers('beta', { members: [{ user: { id: 'alan' } }, { user: { id: 'alan' }, tenant: 'acme' }] });
+    expect(memberIds((await knock.audiences.listMembers('beta')).entries)).toEqual(['alan/-', 'alan/acme', 'ellie/acme']);
+  });
+
+  it('removes exactly the (user, tenant) pairs named, ignoring members it does not hold', async () => {
+    await knock.audiences.addMembers('removals', { members: [{ user: { id: 'r1' } }, { user: { id: 'r1' }, tenant: 't1' }, { user: { id: 'r2' } }] }, { query: { create_audience: true } });
+    await knock.audiences.removeMembers('removals', { members: [{ user: { id: 'r1' }, tenant: 't1' }, { user: { id: 'r2' } }, { user: { id: 'never-added' } }] });
+    expect(memberIds((await knock.audiences.listMembers('removals')).entries)).toEqual(['r1/-']);
+  });
+
+  it('pages members with cursors', async () => {
+    const ids = ['p1', 'p2', 'p3', 'p4', 'p5'];
+    await knock.audiences.addMembers('paged', { members: ids.map((id) => ({ user: { id } })) }, { query: { create_audience: true } });
+    const seen: string[] = [];
+    let after: string | null = null;
+    do {
+      const page: { status: number; body: { entries: { user_id: string }[]; page_info: { after: string | null } } } = await t.http('GET', `/v1/audiences/paged/members?page_size=2${after ? `&after=${after}` : ''}`, { key: env.secretKey });
+      expect(page.status).toBe(200);
+      expect(page.body.entries.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.entries.map((m) => m.user_id));
+      after = page.body.page_info.after;
+    } while (after);
+    expect(seen.sort()).toEqual(ids);
+  });
+
+  it('refuses more members than the bulk limit and malformed members with invalid_params', async () => {
+    const tooMany = Array.from({ length: 1001 }, (_, i) => ({ user: { id: `bulk-${i}` } }));
+    const refused = await rejection(knock.audiences.addMembers('beta', { members: tooMany }));
+    expect(refused.status).toBe(422);
+    expect(refused.error).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'members' })] });
+    const noUser = await rejection(knock.audiences.addMembers('beta', { members: [{ tenant: 'acme' } as never] }));
+    expect(noUser.status).toBe(422);
+    expect(await rejection(knock.users.get('bulk-0'))).toMatchObject({ status: 404 });
+  });
+
+  it('removes the memberships of a deleted user', async () => {
+    await knock.audiences.addMembers('leavers', { members: [{ user: { id: 'stay' } }, { user: { id: 'go' }, tenant: 'acme' }] }, { query: { create_audience: true } });
+    await knock.users.delete('go');
+    expect(memberIds((await knock.audiences.listMembers('leavers')).entries)).toEqual(['stay/-']);
+    const rows = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM rm_audience_members WHERE user_id = $1', ['go']);
+    expect(rows[0].n).toBe(0);
+  });
+});
