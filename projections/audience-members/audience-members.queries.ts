@@ -60,13 +60,16 @@ export class AudienceMemberQueries {
     return new Set(rows.map((r) => memberKey({ userId: r.user_id, tenant: r.tenant || null })));
   }
 
-  /** The keys of the given audiences this user belongs to (in any tenant, or in the one given). */
-  async audiencesOf(environment: string, userId: string, audienceKeys: readonly string[], tenant?: string | null): Promise<string[]> {
+  /**
+   * The keys of the given audiences this user belongs to in a tenant's context: memberships of
+   * no tenant always count, a tenant's only within that tenant (ADR 0170).
+   */
+  async audiencesOf(environment: string, userId: string, audienceKeys: readonly string[], tenant: string | null): Promise<string[]> {
     if (audienceKeys.length === 0) return [];
     const rows = await this.db.query<{ audience_key: string }[]>(
       `SELECT DISTINCT audience_key FROM rm_audience_members WHERE environment = $1 AND user_id = $2 AND audience_key = ANY($3)
-         AND ($4::text IS NULL OR tenant IN ('', $4))`,
-      [environment, userId, audienceKeys, tenant ?? null],
+         AND tenant IN ('', coalesce($4::text, ''))`,
+      [environment, userId, audienceKeys, tenant],
     );
     return rows.map((r) => r.audience_key);
   }

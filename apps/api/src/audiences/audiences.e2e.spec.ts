@@ -1,4 +1,5 @@
 import Knock from '@knocklabs/node';
+import { activeWorkflow, bodyOf, feed, finishedRuns, messagesOf, uniqueKey } from '../../../../test/support/engine';
 import { rejection } from '../../../../test/support/recipients';
 import { startTestApp, TestApp, TestEnvironment } from '../../../../test/support/test-app';
 
@@ -79,5 +80,60 @@ describe('audience members through @knocklabs/node', () => {
     expect(memberIds((await knock.audiences.listMembers('leavers')).entries)).toEqual(['stay/-']);
     const rows = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM rm_audience_members WHERE user_id = $1', ['go']);
     expect(rows[0].n).toBe(0);
+  });
+
+  describe('is_audience_member in workflow conditions', () => {
+    const member = (key: string) => ({ variable: 'recipient', operator: 'is_audience_member', argument: key });
+    let dev: Knock;
+    const route = uniqueKey('audience-branch');
+    const gated = uniqueKey('audience-gated');
+
+    beforeAll(async () => {
+      dev = t.knock();
+      await dev.audiences.addMembers('vip', { members: [{ user: { id: 'aud-vip', name: 'Vip' } }, { user: { id: 'aud-acme', name: 'Acme' }, tenant: 'acme' }] }, { query: { create_audience: true } });
+      await activeWorkflow(t, route, {
+        steps: [
+          {
+            type: 'branch',
+            ref: 'route',
+            branches: [
+              { name: 'vip', conditions: { all: [member('vip')] }, steps: [feed('vip', 'VIP')] },
+              { name: 'default', steps: [feed('plain', 'PLAIN')] },
+            ],
+          },
+          feed('not-vip', 'NOT VIP', { conditions: { all: [{ variable: 'recipient', operator: 'is_not_audience_member', argument: 'vip' }] } }),
+        ],
+      });
+      await activeWorkflow(t, gated, { conditions: { all: [member('vip')] }, steps: [feed('only', 'ONLY')] });
+    });
+
+    const bodies = async (workflowRunId: string) => (await messagesOf(t, workflowRunId)).map(bodyOf).sort();
+
+    it('a member takes the branch; a non-member takes the default and passes the step condition', async () => {
+      const { workflow_run_id } = await dev.workflows.trigger(route, { recipients: ['aud-vip', { id: 'aud-plain' }] });
+      const runs = await finishedRuns(t, workflow_run_id, 2);
+      expect(runs.map((r) => r.steps.route.output).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([{ branch: 'default' }, { branch: 'vip' }]);
+      expect(await bodies(workflow_run_id)).toEqual(['NOT VIP', 'PLAIN', 'VIP']);
+    });
+
+    it("a tenant's membership counts only in runs of that tenant", async () => {
+      const inAcme = await dev.workflows.trigger(route, { recipients: ['aud-acme'], tenant: 'acme' });
+      await finishedRuns(t, inAcme.workflow_run_id);
+      expect(await bodies(inAcme.workflow_run_id)).toEqual(['VIP']);
+      const elsewhere = await dev.workflows.trigger(route, { recipients: ['aud-acme'] });
+      await finishedRuns(t, elsewhere.workflow_run_id);
+      expect(await bodies(elsewhere.workflow_run_id)).toEqual(['NOT VIP', 'PLAIN']);
+    });
+
+    it('workflow conditions halt the runs of non-members, and a member removed no longer passes', async () => {
+      const first = await dev.workflows.trigger(gated, { recipients: ['aud-vip', 'aud-plain'] });
+      const runs = await finishedRuns(t, first.workflow_run_id, 2);
+      expect(runs.map((r) => r.completed?.reason ?? null).sort()).toEqual([null, 'workflow_conditions_not_met']);
+      expect(await bodies(first.workflow_run_id)).toEqual(['ONLY']);
+      await dev.audiences.removeMembers('vip', { members: [{ user: { id: 'aud-vip' } }] });
+      const after = await dev.workflows.trigger(gated, { recipients: ['aud-vip'] });
+      const [halted] = await finishedRuns(t, after.workflow_run_id);
+      expect(halted.completed).toMatchObject({ outcome: 'halted', reason: 'workflow_conditions_not_met' });
+    });
   });
 });
