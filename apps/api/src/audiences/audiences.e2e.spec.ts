@@ -72,6 +72,13 @@ describe('audience members through @knocklabs/node', () => {
     const noUser = await rejection(knock.audiences.addMembers('beta', { members: [{ tenant: 'acme' } as never] }));
     expect(noUser.status).toBe(422);
     expect(await rejection(knock.users.get('bulk-0'))).toMatchObject({ status: 404 });
+    // A bad member after a good one: the whole call is refused before any user is written.
+    const badChannel = await rejection(
+      knock.audiences.addMembers('beta', { members: [{ user: { id: 'first-fine' } }, { user: { id: 'second-bad', channel_data: { '00000000-0000-4000-8000-000000000000': { tokens: ['x'] } } } }] }),
+    );
+    expect(badChannel.status).toBe(422);
+    expect(badChannel.error.errors[0].field).toMatch(/^members\.1\.user\.channel_data\./);
+    expect(await rejection(knock.users.get('first-fine'))).toMatchObject({ status: 404 });
   });
 
   it('removes the memberships of a deleted user', async () => {
@@ -80,6 +87,12 @@ describe('audience members through @knocklabs/node', () => {
     expect(memberIds((await knock.audiences.listMembers('leavers')).entries)).toEqual(['stay/-']);
     const rows = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM rm_audience_members WHERE user_id = $1', ['go']);
     expect(rows[0].n).toBe(0);
+  });
+
+  it("moves a merged user's memberships to the user it is merged into", async () => {
+    await knock.audiences.addMembers('mergers', { members: [{ user: { id: 'merge-from' }, tenant: 'acme' }, { user: { id: 'merge-into' } }] }, { query: { create_audience: true } });
+    await knock.users.merge('merge-into', { from_user_id: 'merge-from' });
+    expect(memberIds((await knock.audiences.listMembers('mergers')).entries)).toEqual(['merge-into/-', 'merge-into/acme']);
   });
 
   describe('is_audience_member in workflow conditions', () => {

@@ -1,6 +1,7 @@
 import { AudienceMemberRequestT } from '@notify/contracts';
 import { AudienceEvent, audienceDecider, AudienceState, audienceStream, fold, resourceMissing } from '@notify/domain';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
+import { inlineAspects } from './aspects';
 import { RecipientDeps } from './ports';
 import { identifyUser, UserOutcome } from './user-use-cases';
 
@@ -46,6 +47,12 @@ export async function addAudienceMembers(
   metadata: CommandMetadata,
 ): Promise<(UserOutcome | AudienceOutcome)[]> {
   if (!createAudience && !(await audienceExists(deps, environment, audienceKey))) throw resourceMissing('audience');
+  // Every member's inline channel data and preferences are checked before the first user is
+  // written: a bad member refuses the whole call, and nothing is half-written.
+  const checkedAt = new Date().toISOString();
+  for (const [index, { user }] of members.entries()) {
+    if (user.channel_data || user.preferences) await inlineAspects(deps.channels, environment, { channel_data: user.channel_data, preferences: user.preferences }, checkedAt, `members.${index}.user.`);
+  }
   const outcomes: (UserOutcome | AudienceOutcome)[] = [];
   const refs: AudienceMemberRef[] = [];
   for (const { user, tenant } of members) {

@@ -10,7 +10,7 @@ import { User } from './users';
 /** `true`/`false` as query strings (z.coerce.boolean would read "false" as true). */
 const QueryBoolean = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
-const AudiencePath = z.object({ key: z.string().min(1).max(255) });
+const AudiencePath = z.object({ key: RecipientId });
 
 /** A member is a user, optionally within a tenant: the same user may belong once per tenant. */
 export const AudienceMemberRequest = z
