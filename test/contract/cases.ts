@@ -462,7 +462,16 @@ export const managementCases: Record<string, Case> = {
   'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
 
   // Audiences and guides: listed (empty) so that `knock pull --all` passes them; their resources come with issues 17 and 20
-  'GET /v1/audiences': (f) => f.via(() => f.mgmt.audiences.list(env)),
+  'GET /v1/audiences': async (f) => {
+    await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
+    return f.via(() => f.mgmt.audiences.list(env));
+  },
+  'PUT /v1/audiences/{audience_key}': (f) => f.via(() => f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract', description: 'Beta' } } as never)),
+  'GET /v1/audiences/{audience_key}': async (f) => {
+    await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
+    return f.via(() => f.mgmt.audiences.retrieve('contract-static', env));
+  },
+  'PUT /v1/audiences/{audience_key}/validate': (f) => f.via(() => f.mgmt.audiences.validate('contract-static', { ...env, audience: { type: 'static', name: 'Contract 2' } } as never)),
   'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
 
   // Variables

@@ -95,6 +95,24 @@ describe('audience members through @knocklabs/node', () => {
     expect(memberIds((await knock.audiences.listMembers('mergers')).entries)).toEqual(['merge-into/-', 'merge-into/acme']);
   });
 
+  it('management API: a static audience upserted, got, listed and validated takes members without create_audience', async () => {
+    const mgmt = t.mgmt();
+    const environment = env.slug;
+    const upserted = await mgmt.audiences.upsert('newsletter', { environment, audience: { type: 'static', name: 'Newsletter', description: 'Weekly' } } as never);
+    expect(upserted).toMatchObject({ audience: { key: 'newsletter', type: 'static', name: 'Newsletter', description: 'Weekly', environment } });
+    expect(await mgmt.audiences.retrieve('newsletter', { environment })).toMatchObject({ key: 'newsletter', name: 'Newsletter' });
+    const listed = await mgmt.audiences.list({ environment });
+    expect(listed.entries.map((a) => a.key)).toContain('newsletter');
+    const validated = await mgmt.audiences.validate('newsletter', { environment, audience: { type: 'static', name: 'Renamed' } } as never);
+    expect(validated).toMatchObject({ audience: { name: 'Renamed' } });
+    expect(await mgmt.audiences.retrieve('newsletter', { environment })).toMatchObject({ name: 'Newsletter' });
+    await knock.audiences.addMembers('newsletter', { members: [{ user: { id: 'reader' } }] });
+    expect(memberIds((await knock.audiences.listMembers('newsletter')).entries)).toEqual(['reader/-']);
+    const dynamic = await rejection(mgmt.audiences.upsert('segment', { environment, audience: { type: 'dynamic', name: 'Pro', segments: [] } } as never));
+    expect(dynamic.status).toBe(422);
+    expect(dynamic.error).toMatchObject({ code: 'invalid_params' });
+  });
+
   describe('is_audience_member in workflow conditions', () => {
     const member = (key: string) => ({ variable: 'recipient', operator: 'is_audience_member', argument: key });
     let dev: Knock;

@@ -1,5 +1,5 @@
 import { AudienceMemberRequestT } from '@notify/contracts';
-import { AudienceEvent, audienceDecider, AudienceState, audienceStream, fold, resourceMissing } from '@notify/domain';
+import { audienceDefinitionStream, AudienceEvent, audienceDecider, AudienceState, audienceStream, fold, resourceMissing } from '@notify/domain';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 import { inlineAspects } from './aspects';
 import { RecipientDeps } from './ports';
@@ -23,8 +23,17 @@ export interface AudienceDeps extends RecipientDeps {
 
 const keyOf = (m: AudienceMemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
 
-/** Whether the audience exists, from its own stream (the read model may lag a write). */
+/** Whether the audience was upserted through the management API. */
+async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
+  return (await deps.store.readStream(audienceDefinitionStream(environment, audienceKey))).length > 0;
+}
+
+/**
+ * Whether the audience exists: defined through the management API, or created by a members call
+ * with create_audience. From the streams, not the read models, which may lag a write.
+ */
 export async function audienceExists(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
+  if (await audienceDefined(deps, environment, audienceKey)) return true;
   const history = await deps.store.readStream(audienceStream(environment, audienceKey));
   return fold(audienceDecider, history.map(toDomainEvent) as AudienceEvent[]).exists;
 }
@@ -46,7 +55,8 @@ export async function addAudienceMembers(
   createAudience: boolean,
   metadata: CommandMetadata,
 ): Promise<(UserOutcome | AudienceOutcome)[]> {
-  if (!createAudience && !(await audienceExists(deps, environment, audienceKey))) throw resourceMissing('audience');
+  const defined = await audienceDefined(deps, environment, audienceKey);
+  if (!createAudience && !defined && !(await audienceExists(deps, environment, audienceKey))) throw resourceMissing('audience');
   // Every member's inline channel data and preferences are checked before the first user is
   // written: a bad member refuses the whole call, and nothing is half-written.
   const checkedAt = new Date().toISOString();
@@ -66,7 +76,7 @@ export async function addAudienceMembers(
       deps.store,
       audienceStream(environment, audienceKey),
       audienceDecider,
-      { type: 'AddAudienceMembers', audienceKey, members: await candidates(deps, environment, audienceKey, refs), createIfMissing: createAudience, now },
+      { type: 'AddAudienceMembers', audienceKey, members: await candidates(deps, environment, audienceKey, refs), createIfMissing: createAudience, defined, now },
       metadata,
     ),
   );
@@ -79,7 +89,13 @@ export async function removeAudienceMembers(deps: AudienceDeps, environment: str
     deps.store,
     audienceStream(environment, audienceKey),
     audienceDecider,
-    { type: 'RemoveAudienceMembers', audienceKey, members: await candidates(deps, environment, audienceKey, members), now: new Date().toISOString() },
+    {
+      type: 'RemoveAudienceMembers',
+      audienceKey,
+      members: await candidates(deps, environment, audienceKey, members),
+      defined: await audienceDefined(deps, environment, audienceKey),
+      now: new Date().toISOString(),
+    },
     metadata,
   );
 }

@@ -48,4 +48,12 @@ describe('audience decider', () => {
     spec.given([created]).when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u2')], now }).thenNothing();
     spec.given([]).when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u1', null, true)], now }).thenThrows('resource_missing');
   });
+
+  it('an audience defined through the management API takes members without being created here', () => {
+    spec
+      .given([])
+      .when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1')], createIfMissing: false, defined: true, now })
+      .then([{ type: 'AudienceMembersAdded', data: { audience_key: 'beta', members: [{ user_id: 'u1', tenant: null }], added_at: now } }]);
+    spec.given([]).when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u1')], defined: true, now }).thenNothing();
+  });
 });
