@@ -198,7 +198,7 @@ export const MessageType = z
   })
   .meta({ id: 'MessageType' });
 
-// Audiences (static only: dynamic audiences are refused until segments are evaluated, ADR 0171)
+// Audiences (static only: dynamic audiences are refused until segments are evaluated, ADR 0170)
 
 export const AudienceRequest = z.strictObject({
   type: z.literal('static', { message: 'must be static: dynamic audiences are not supported yet' }),
