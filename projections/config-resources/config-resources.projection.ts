@@ -23,7 +23,8 @@ export const configResourcesProjection: Projection = {
         case 'PartialUpserted':
         case 'EmailLayoutUpserted':
         case 'TranslationUpserted':
-        case 'MessageTypeUpserted': {
+        case 'MessageTypeUpserted':
+        case 'AudienceUpserted': {
           const d = event.data;
           const type = RESOURCE_TYPE_OF[event.type];
           await tx.query(

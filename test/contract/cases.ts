@@ -314,6 +314,18 @@ export const publicCases: Record<string, Case> = {
     return f.via(() => f.knock.tenants.delete('contract-tenant-gone'));
   },
 
+  // Audience members
+  'POST /v1/audiences/{key}/members': (f) =>
+    f.via(() => f.knock.audiences.addMembers('contract-audience', { members: [{ user: { id: f.user }, tenant: f.tenant }, { user: { id: f.other } }] }, { query: { create_audience: true } })),
+  'GET /v1/audiences/{key}/members': async (f) => {
+    await f.knock.audiences.addMembers('contract-audience', { members: [{ user: { id: f.user }, tenant: f.tenant }] }, { query: { create_audience: true } });
+    return f.via(() => f.knock.audiences.listMembers('contract-audience'));
+  },
+  'DELETE /v1/audiences/{key}/members': async (f) => {
+    await f.knock.audiences.addMembers('contract-audience-gone', { members: [{ user: { id: f.other } }] }, { query: { create_audience: true } });
+    return f.via(() => f.knock.audiences.removeMembers('contract-audience-gone', { members: [{ user: { id: f.other } }] }));
+  },
+
   // Bulk operations
   'POST /v1/users/bulk/identify': (f) => f.via(() => f.knock.users.bulk.identify({ users: [{ id: 'contract-bulk-2', name: 'Bulk 2' }] })),
   'POST /v1/users/bulk/delete': (f) => f.via(() => f.knock.users.bulk.delete({ user_ids: ['contract-bulk-2'] })),
@@ -470,7 +482,16 @@ export const managementCases: Record<string, Case> = {
   'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
 
   // Audiences and guides: listed (empty) so that `knock pull --all` passes them; their resources come with issues 17 and 20
-  'GET /v1/audiences': (f) => f.via(() => f.mgmt.audiences.list(env)),
+  'GET /v1/audiences': async (f) => {
+    await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
+    return f.via(() => f.mgmt.audiences.list(env));
+  },
+  'PUT /v1/audiences/{audience_key}': (f) => f.via(() => f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract', description: 'Beta' } } as never)),
+  'GET /v1/audiences/{audience_key}': async (f) => {
+    await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
+    return f.via(() => f.mgmt.audiences.retrieve('contract-static', env));
+  },
+  'PUT /v1/audiences/{audience_key}/validate': (f) => f.via(() => f.mgmt.audiences.validate('contract-static', { ...env, audience: { type: 'static', name: 'Contract 2' } } as never)),
   'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
 
   // Variables

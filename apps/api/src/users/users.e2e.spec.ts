@@ -100,6 +100,7 @@ describe('users through @knocklabs/node', () => {
       preferences: { default: { workflows: { w: false } }, acme: { commercial_subscribed: false } },
     } as Knock.Users.UserUpdateParams);
     await knock.objects.addSubscriptions('teams', 't1', { recipients: ['source'], properties: { role: 'admin' } });
+    await knock.audiences.addMembers('merge-audience', { members: [{ user: { id: 'source' } }] }, { query: { create_audience: true } });
 
     const merged = await knock.users.merge('target', { from_user_id: 'source' });
     expect(merged).toMatchObject({ id: 'target', name: 'Target' });
@@ -110,7 +111,8 @@ describe('users through @knocklabs/node', () => {
     const subs = await knock.users.listSubscriptions('target');
     expect(subs.entries).toEqual([expect.objectContaining({ object: expect.objectContaining({ id: 't1' }), properties: { role: 'admin' } })]);
     expect((await rejection(knock.users.get('source'))).status).toBe(404);
-    expect(await userFootprint(t, env.slug, 'source')).toEqual({ users: 0, preferences: 0, channel_data: 0, subscriptions: 0 });
+    expect((await knock.audiences.listMembers('merge-audience')).entries.map((m) => m.user_id)).toEqual(['target']);
+    expect(await userFootprint(t, env.slug, 'source')).toEqual({ users: 0, preferences: 0, channel_data: 0, subscriptions: 0, audience_members: 0 });
   });
 
   it('refuses a merge into itself or from a missing user, writing nothing', async () => {
@@ -129,9 +131,10 @@ describe('users through @knocklabs/node', () => {
   it('removes a deleted user from every read model', async () => {
     await knock.users.update('doomed', { name: 'D', channel_data: { [push.id]: { tokens: ['d'] } }, preferences: { default: { workflows: { x: false } } } } as Knock.Users.UserUpdateParams);
     await knock.objects.addSubscriptions('projects', 'doom', { recipients: ['doomed'] });
-    expect(await userFootprint(t, env.slug, 'doomed')).toEqual({ users: 1, preferences: 1, channel_data: 1, subscriptions: 1 });
+    await knock.audiences.addMembers('doom-audience', { members: [{ user: { id: 'doomed' }, tenant: 'acme' }] }, { query: { create_audience: true } });
+    expect(await userFootprint(t, env.slug, 'doomed')).toEqual({ users: 1, preferences: 1, channel_data: 1, subscriptions: 1, audience_members: 1 });
     await knock.users.delete('doomed');
-    expect(await userFootprint(t, env.slug, 'doomed')).toEqual({ users: 0, preferences: 0, channel_data: 0, subscriptions: 0 });
+    expect(await userFootprint(t, env.slug, 'doomed')).toEqual({ users: 0, preferences: 0, channel_data: 0, subscriptions: 0, audience_members: 0 });
     expect((await knock.objects.listSubscriptions('projects', 'doom')).entries).toEqual([]);
   });
 });

@@ -40,6 +40,11 @@ export interface EngineLookups {
   /** Pages of an object's subscribers. */
   subscribers(environment: string, collection: string, id: string, after?: string): Promise<{ recipients: RecipientRefT[]; after: string | null }>;
   vars(environment: string): Promise<Record<string, unknown>>;
+  /**
+   * Which of the given audiences the recipient belongs to: as a member of no tenant, or of the
+   * run's tenant. Objects belong to none.
+   */
+  audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null): Promise<string[]>;
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources;
   /**
    * Lookups for one batch of runs: answers are remembered for the batch, and `prefetch` loads

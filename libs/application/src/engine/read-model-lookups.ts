@@ -1,5 +1,6 @@
 import type { PreferenceSetDataT, PreferenceSetT, RecipientRefT, WorkflowSnapshotT } from '@notify/contracts';
 import type { PreferenceLayers } from '@notify/domain';
+import { AudienceMemberQueries } from '@notify/projections/audience-members';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelQueries } from '@notify/projections/channels';
 import { ChannelDataQueries } from '@notify/projections/channel-data';
@@ -33,6 +34,7 @@ export class ReadModelLookups implements EngineLookups {
   private readonly subscriptions: SubscriptionQueries;
   private readonly variables: VariableQueries;
   private readonly resources: ConfigResourceQueries;
+  private readonly audienceMembers: AudienceMemberQueries;
 
   constructor(db: DataSource, private readonly secrets: SecretBox) {
     this.users = new UserQueries(db);
@@ -45,6 +47,7 @@ export class ReadModelLookups implements EngineLookups {
     this.subscriptions = new SubscriptionQueries(db);
     this.variables = new VariableQueries(db);
     this.resources = new ConfigResourceQueries(db);
+    this.audienceMembers = new AudienceMemberQueries(db);
   }
 
   async workflow(environment: string, key: string): Promise<WorkflowView | undefined> {
@@ -125,6 +128,11 @@ export class ReadModelLookups implements EngineLookups {
     return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, unsealValue(this.secrets, v)]));
   }
 
+  async audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null): Promise<string[]> {
+    if (ref.type !== 'user') return [];
+    return this.audienceMembers.audiencesOf(environment, ref.id, keys, tenant);
+  }
+
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources {
     return templateResourcesFor(this.resources, this.users, environment, options.tenant);
   }
@@ -199,6 +207,9 @@ class MemoLookups implements BatchLookups {
   }
   vars(environment: string) {
     return this.remember(`vars:${environment}`, () => this.inner.vars(environment));
+  }
+  audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null) {
+    return this.inner.audiencesOf(environment, ref, keys, tenant);
   }
   templateResources(environment: string, options: { tenant: string | null }) {
     return this.inner.templateResources(environment, options);

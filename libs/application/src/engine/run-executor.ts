@@ -20,6 +20,7 @@ import {
   WorkflowTriggeredData,
 } from '@notify/domain';
 import { DuplicateEventIdError, EventMetadata, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { conditionContext } from './condition-context';
 import { engineId, stepEventId } from './ids';
 import type { EngineLookups, RecipientView } from './lookups';
 import type { EngineDeps, StepContext, StepHandler, StepOutcome } from './step-handler';
@@ -225,8 +226,9 @@ export class RunExecutor {
       record({ type: 'RunCancelled', data: { run_id: runId, reason: 'cancellation_requested', at } });
     } else if (state.status === 'queued' && trigger.workflow.conditions) {
       // The workflow's own conditions decide, once, whether the run happens at all.
-      const vars = await currentVariables();
-      const holds = conditionGroupHolds(trigger.workflow.conditions as ConditionGroup, (c) => evaluateCondition(c as never, { variables: vars, now: at }));
+      const group = trigger.workflow.conditions as ConditionGroup;
+      const context = await conditionContext(deps.lookups, environment, run, [group], await currentVariables(), at);
+      const holds = conditionGroupHolds(group, (c) => evaluateCondition(c as never, context));
       if (!holds) record({ type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: 'workflow_conditions_not_met', at } });
     }
 
@@ -312,8 +314,9 @@ export class RunExecutor {
     const step = ctx.step;
     // Step conditions (every kind that has them) are checked first, and only on first entry.
     if (!ctx.resumed && step.conditions) {
-      const vars = await ctx.variables();
-      const holds = conditionGroupHolds(step.conditions as ConditionGroup, (c) => evaluateCondition(c as never, { variables: vars, now: ctx.now.toISOString() }));
+      const group = step.conditions as ConditionGroup;
+      const context = await conditionContext(ctx.deps.lookups, ctx.environment, ctx.state.run!, [group], await ctx.variables(), ctx.now.toISOString());
+      const holds = conditionGroupHolds(group, (c) => evaluateCondition(c as never, context));
       if (!holds) return { flow: 'continue', status: 'skipped', reason: 'step_conditions_not_met' };
     }
     const handler = this.handlers.get(step.type);

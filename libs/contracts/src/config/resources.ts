@@ -198,6 +198,29 @@ export const MessageType = z
   })
   .meta({ id: 'MessageType' });
 
+// Audiences (static only: dynamic audiences are refused until segments are evaluated, ADR 0170)
+
+export const AudienceRequest = z.strictObject({
+  type: z.literal('static', { message: 'must be static: dynamic audiences are not supported yet' }),
+  name: z.string().min(1, 'is required').max(255),
+  description: z.string().max(280, 'must be at most 280 characters').nullable().optional(),
+  key: z.string().optional(),
+  ...readOnlyEcho,
+});
+
+export const Audience = z
+  .object({
+    key: z.string(),
+    type: z.literal('static'),
+    name: z.string(),
+    description: z.string().nullable(),
+    environment: z.string(),
+    sha: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Audience' });
+
 // Events
 
 export const PartialUpserted = defineEvent('PartialUpserted', 1, resourceUpsertedData);
@@ -205,7 +228,9 @@ export const EmailLayoutUpserted = defineEvent('EmailLayoutUpserted', 1, resourc
 export const TranslationUpserted = defineEvent('TranslationUpserted', 1, resourceUpsertedData);
 export const MessageTypeUpserted = defineEvent('MessageTypeUpserted', 1, resourceUpsertedData);
 
-export const resourceEventContracts = [PartialUpserted, EmailLayoutUpserted, TranslationUpserted, MessageTypeUpserted] as const;
+export const AudienceUpserted = defineEvent('AudienceUpserted', 1, resourceUpsertedData);
+
+export const resourceEventContracts = [PartialUpserted, EmailLayoutUpserted, TranslationUpserted, MessageTypeUpserted, AudienceUpserted] as const;
 
 // Routes
 
@@ -300,6 +325,7 @@ export const messageTypeRoutes = resourceRoutes({
   body: MessageTypeRequest,
   entry: MessageType,
 });
+export const audienceRoutes = resourceRoutes({ name: 'Audience', plural: 'Audiences', tag: 'Audiences', path: '/v1/audiences', param: 'audience_key', wrapper: 'audience', body: AudienceRequest, entry: Audience });
 export const translationRoutes = resourceRoutes({
   name: 'Translation',
   plural: 'Translations',

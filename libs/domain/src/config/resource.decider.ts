@@ -41,6 +41,7 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
       case 'EmailLayoutUpserted':
       case 'TranslationUpserted':
       case 'MessageTypeUpserted':
+      case 'AudienceUpserted':
         return { ...state, exists: true, sha: event.data.sha, valid: event.data.valid };
       case 'WorkflowActivated':
         return { ...state, active: true };

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { emailLayoutRoutes, getWorkflowRoute, messageTypeRoutes, partialRoutes, RouteInput, translationRoutes } from '@notify/contracts';
+import { emailLayoutRoutes, getWorkflowRoute, messageTypeRoutes, audienceRoutes, partialRoutes, RouteInput, translationRoutes } from '@notify/contracts';
 import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
 import { resourceIds } from '../shared/resource-ids';
 import { GetResourceQuery } from './get-resource.query';
@@ -14,6 +14,11 @@ export class GetResourceController {
   @Endpoint(getWorkflowRoute)
   workflow(@Input() { params, query }: RouteInput<typeof getWorkflowRoute>, @Ctx() ctx: RequestContext) {
     return this.queries.execute(new GetResourceQuery(ctx.environment, 'workflow', resourceIds('workflow', params.workflow_key), query));
+  }
+
+  @Endpoint(audienceRoutes.get)
+  async audience(@Input() { params, query }: Get<typeof audienceRoutes.get>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new GetResourceQuery(ctx.environment, 'audience', resourceIds('audience', params.audience_key), query));
   }
 
   @Endpoint(partialRoutes.get)

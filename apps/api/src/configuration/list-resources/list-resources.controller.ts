@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { emailLayoutRoutes, listWorkflowsRoute, messageTypeRoutes, partialRoutes, RouteInput, translationRoutes } from '@notify/contracts';
+import { emailLayoutRoutes, listWorkflowsRoute, messageTypeRoutes, audienceRoutes, partialRoutes, RouteInput, translationRoutes } from '@notify/contracts';
 import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
 import { ReadOptions } from '../get-resource/get-resource.query';
 import { ListResourcesQuery } from './list-resources.query';
@@ -14,6 +14,11 @@ export class ListResourcesController {
   @Endpoint(listWorkflowsRoute)
   workflows(@Input() { query }: RouteInput<typeof listWorkflowsRoute>, @Ctx() ctx: RequestContext) {
     return this.queries.execute(new ListResourcesQuery(ctx.environment, 'workflow', query, query));
+  }
+
+  @Endpoint(audienceRoutes.list)
+  audiences(@Input() { query }: List<typeof audienceRoutes.list>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new ListResourcesQuery(ctx.environment, 'audience', query, query));
   }
 
   @Endpoint(partialRoutes.list)

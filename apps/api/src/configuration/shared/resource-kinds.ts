@@ -1,5 +1,6 @@
 import { checkWorkflow, normalizeWorkflow, TemplateChecker, WorkflowReferences } from '@notify/application';
 import {
+  AudienceRequest,
   EmailLayoutRequest,
   flattenMessages,
   MessageTypeRequest,
@@ -12,7 +13,7 @@ import {
   WorkflowStepT,
   writePo,
 } from '@notify/contracts';
-import { emailLayoutStream, messageTypeStream, partialStream, ResourceType, translationStream, workflowStream } from '@notify/domain';
+import { audienceDefinitionStream, emailLayoutStream, messageTypeStream, partialStream, ResourceType, translationStream, workflowStream } from '@notify/domain';
 import { ResourceRecord } from '@notify/projections/config-resources';
 import { z } from 'zod';
 
@@ -208,6 +209,32 @@ export const messageTypeKind: ResourceKind = {
   },
 };
 
+export const audienceKind: ResourceKind = {
+  type: 'audience',
+  wrapper: 'audience',
+  label: 'audience',
+  stream: audienceDefinitionStream,
+  normalize(body) {
+    const a = body as z.infer<typeof AudienceRequest>;
+    return { type: a.type, name: a.name, description: a.description ?? null };
+  },
+  async check(content) {
+    return { content, errors: [] };
+  },
+  present(record) {
+    return {
+      key: record.identifier,
+      type: record.content.type,
+      name: record.content.name,
+      description: record.content.description ?? null,
+      environment: record.environment,
+      sha: record.sha,
+      created_at: record.createdAt.toISOString(),
+      updated_at: record.updatedAt.toISOString(),
+    };
+  },
+};
+
 /** `en`, `en/billing`, `en/billing@acme`: locale, namespace and tenant in one identifier. */
 export { translationIdentifier } from '@notify/application';
 
@@ -255,4 +282,5 @@ export const RESOURCE_KINDS: Record<ResourceType, ResourceKind> = {
   email_layout: emailLayoutKind,
   message_type: messageTypeKind,
   translation: translationKind,
+  audience: audienceKind,
 };

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { emailLayoutRoutes, messageTypeRoutes, partialRoutes, RouteInput, translationRoutes, upsertWorkflowRoute } from '@notify/contracts';
+import { emailLayoutRoutes, messageTypeRoutes, audienceRoutes, partialRoutes, RouteInput, translationRoutes, upsertWorkflowRoute } from '@notify/contracts';
 import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
 import { resourceIds } from '../shared/resource-ids';
 import { UpsertResourceCommand } from './upsert-resource.command';
@@ -14,6 +14,11 @@ export class UpsertResourceController {
   @Endpoint(upsertWorkflowRoute)
   workflow(@Input() { params, query, body }: RouteInput<typeof upsertWorkflowRoute>, @Ctx() ctx: RequestContext) {
     return this.commands.execute(new UpsertResourceCommand(ctx, 'workflow', resourceIds('workflow', params.workflow_key), body.workflow, query));
+  }
+
+  @Endpoint(audienceRoutes.upsert)
+  audience(@Input() { params, query, body }: Upsert<typeof audienceRoutes.upsert>, @Ctx() ctx: RequestContext) {
+    return this.commands.execute(new UpsertResourceCommand(ctx, 'audience', resourceIds('audience', params.audience_key), body.audience, query));
   }
 
   @Endpoint(partialRoutes.upsert)

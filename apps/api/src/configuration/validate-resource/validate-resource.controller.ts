@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { emailLayoutRoutes, messageTypeRoutes, partialRoutes, RouteInput, translationRoutes, validateWorkflowRoute } from '@notify/contracts';
+import { emailLayoutRoutes, messageTypeRoutes, audienceRoutes, partialRoutes, RouteInput, translationRoutes, validateWorkflowRoute } from '@notify/contracts';
 import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
 import { resourceIds } from '../shared/resource-ids';
 import { ValidateResourceCommand } from './validate-resource.command';
@@ -14,6 +14,11 @@ export class ValidateResourceController {
   @Endpoint(validateWorkflowRoute)
   workflow(@Input() { params, body }: RouteInput<typeof validateWorkflowRoute>, @Ctx() ctx: RequestContext) {
     return this.commands.execute(new ValidateResourceCommand(ctx, 'workflow', resourceIds('workflow', params.workflow_key), body.workflow));
+  }
+
+  @Endpoint(audienceRoutes.validate)
+  audience(@Input() { params, body }: Validate<typeof audienceRoutes.validate>, @Ctx() ctx: RequestContext) {
+    return this.commands.execute(new ValidateResourceCommand(ctx, 'audience', resourceIds('audience', params.audience_key), body.audience));
   }
 
   @Endpoint(partialRoutes.validate)

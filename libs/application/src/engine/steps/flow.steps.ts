@@ -1,4 +1,5 @@
 import { cohortBranch, conditionGroupHolds, ConditionGroup, delayUntil, DelaySettings, evaluateCondition, readPath, recipientKey } from '@notify/domain';
+import { conditionContext } from '../condition-context';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { renderJsonSetting } from './render-json';
 
@@ -25,9 +26,8 @@ export class BranchStep implements StepHandler {
 
   async execute(ctx: StepContext): Promise<StepOutcome> {
     const { branches } = ctx.step as unknown as BranchDef;
-    const vars = await ctx.variables();
-    const now = ctx.now.toISOString();
-    const index = branches.findIndex((b, i) => i === branches.length - 1 || conditionGroupHolds(b.conditions ?? null, (c) => evaluateCondition(c as never, { variables: vars, now })));
+    const context = await conditionContext(ctx.deps.lookups, ctx.environment, ctx.state.run!, branches.map((b) => b.conditions), await ctx.variables(), ctx.now.toISOString());
+    const index = branches.findIndex((b, i) => i === branches.length - 1 || conditionGroupHolds(b.conditions ?? null, (c) => evaluateCondition(c as never, context)));
     return { flow: 'continue', status: 'ok', branch: index, output: { branch: branches[index]?.name ?? index } };
   }
 }
