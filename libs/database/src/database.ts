@@ -11,6 +11,8 @@ export interface DatabaseOptions {
   poolSize: number;
   /** Connections kept open however long they are idle; default poolSize (a fixed-size pool once warm). */
   minIdle?: number;
+  /** Longest a query waits for a pool connection (and a new connection may take to open); server only. */
+  connectionTimeoutMs?: number;
   /** How long a connection above minIdle may sit idle before it is closed (pg-pool's 10 s by default). */
   idleTimeoutMs?: number;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -57,7 +59,7 @@ export class Database {
       migrations: options.migrations,
       migrationsTableName: 'typeorm_migrations',
       migrationsTransactionMode: 'each',
-      extra: { max: poolSize, min, idleTimeoutMillis: options.idleTimeoutMs ?? 10_000, connectionTimeoutMillis: embedded ? 30_000 : 10_000 },
+      extra: { max: poolSize, min, idleTimeoutMillis: options.idleTimeoutMs ?? 10_000, connectionTimeoutMillis: embedded ? 30_000 : (options.connectionTimeoutMs ?? 10_000) },
       logging: false,
     });
     try {

@@ -18,3 +18,4 @@ export * from './user-tokens';
 export * from './authenticator';
 export * from './user-scope';
 export * from './input-limits';
+export * from './admission';
