@@ -7,3 +7,4 @@ export * from './postgres/schema';
 export * from './eventstoredb/eventstoredb-event-store';
 export * from './sleeper';
 export * from './shared-log-reader';
+export * from './committed-requests';

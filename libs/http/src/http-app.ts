@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@notify/config';
+import { committedRequests } from '@notify/eventstore';
 import { Logger, PinoNestLogger } from '@notify/logging';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -66,6 +67,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     void reply.header('x-request-id', request.id);
   });
   fastify.addHook('onResponse', async (request, reply) => {
+    committedRequests.forget(String(request.id));
     logger.info(
       { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), env: request.ctx?.environment },
       'request',
