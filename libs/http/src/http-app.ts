@@ -60,7 +60,7 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   // and a preflight is answered without counting.
   const admission = new AdmissionController({ maxInFlight: config.HTTP_MAX_IN_FLIGHT, maxQueued: config.HTTP_QUEUE_SIZE, queueTimeoutMs: config.HTTP_QUEUE_TIMEOUT_MS });
   admitRequests(fastify, admission, sheddingLog(logger));
-  app.admission = admission;
+  fastify.decorate('admission', admission);
   refuseUnusableInput(fastify, { bodyLimitBytes: config.BODY_LIMIT_BYTES, maxDepth: config.BODY_MAX_DEPTH });
 
   fastify.addHook('onSend', async (request, reply) => {
@@ -101,8 +101,8 @@ function sheddingLog(logger: Logger): (why: Refusal) => void {
   };
 }
 
-declare module '@nestjs/platform-fastify' {
-  interface NestFastifyApplication {
+declare module 'fastify' {
+  interface FastifyInstance {
     /** The process's admission controller (load shedding); its stats for tests and diagnostics. */
     admission?: AdmissionController;
   }
