@@ -46,7 +46,7 @@ export interface AdmissionStats {
  * Bounds the requests a process works on at once: up to `maxInFlight` run, up to `maxQueued`
  * more wait (first come, first served) at most `queueTimeoutMs` for a place, and anything beyond
  * is refused at once. Refusal happens before the request is read or routed, so a refused request
- * costs next to nothing and has done nothing.
+ * costs next to nothing and has done nothing (ADR 0137).
  */
 export class AdmissionController {
   private inFlight = 0;

@@ -11,7 +11,6 @@ export * from './public-url';
 export * from './rate-limit.guard';
 export * from './request-context';
 export * from './secrets';
-export * from './ttl-cache';
 export * from './zod-errors';
 export * from './batch-deduplicator';
 export * from './user-tokens';
