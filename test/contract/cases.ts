@@ -444,6 +444,15 @@ export const managementCases: Record<string, Case> = {
   'GET /v1/translations': (f) => f.via(() => f.mgmt.translations.list(env)),
   'PUT /v1/translations/{locale_code}/validate': (f) => f.via(() => f.mgmt.translations.validate('fr', { ...env, namespace: 'contract', translation: { format: 'json', content: '{"hello":"Salut"}' } } as never)),
 
+  // Account and environments
+  'GET /v1/whoami': (f) => f.via(() => f.mgmt.auth.verify()),
+  'GET /v1/environments': (f) => f.via(() => f.mgmt.environments.list()),
+  'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
+
+  // Audiences and guides: listed (empty) so that `knock pull --all` passes them; their resources come with issues 17 and 20
+  'GET /v1/audiences': (f) => f.via(() => f.mgmt.audiences.list(env)),
+  'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
+
   // Variables
   'GET /v1/variables': async (f) => {
     await f.must('PUT', '/v1/variables/contract_url', { variable: { value: 'https://app.example' } }, 'mgmt');

@@ -55,6 +55,7 @@ describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' 
     expect(metrics.body).toContain('# TYPE notify_kafka_relay_lag_seconds gauge');
     expect(metrics.body).toMatch(/notify_kafka_relay_events_published_total\{relay="[^"]+"\} [1-9]\d*\n/);
     expect(metrics.body).toContain('notify_kafka_up 1\n');
+    expect(metrics.body).toMatch(new RegExp(`notify_kafka_records_published_total\\{topic="${settings!.topics.events.replace(/\./g, '\\.')}"\\} [1-9]\\d*\n`));
   });
 });
 
@@ -75,7 +76,7 @@ describe('the service without Kafka (embedded default)', () => {
     expect(ready.body).not.toHaveProperty('kafka_relay');
     const metrics = await t.http('GET', '/metrics', { key: null });
     expect(metrics.body).toContain('notify_projection_lag_events ');
-    expect(metrics.body).not.toContain('notify_kafka');
+    expect(metrics.body).not.toMatch(/^notify_kafka_(up|relay)/m);
   });
 });
 

@@ -7,6 +7,7 @@ import { DATABASE, LOG_READER } from '@notify/platform';
 import { RelayMapper } from '@notify/messaging';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { engineProviders } from './engine/engine.providers';
+import { MetricsListener } from './metrics-listener';
 import { RunWorkService } from './engine/run-work.service';
 import { ProjectionWorker } from './projection-worker';
 import { RELAY_MAPPERS, relayMappers } from './kafka/relay-mappers';
@@ -39,8 +40,9 @@ export class WorkerModule {
         ReactorWorker,
         TimerService,
         RunWorkService,
+        MetricsListener,
       ],
-      exports: [ReactorRuntime, TimerService, RunWorkService],
+      exports: [ReactorRuntime, TimerService, RunWorkService, MetricsListener],
     };
   }
 }

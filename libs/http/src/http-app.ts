@@ -4,6 +4,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppConfig } from '@notify/config';
 import { committedRequests } from '@notify/eventstore';
 import { Logger, PinoNestLogger } from '@notify/logging';
+import { observeHttpRequest } from '@notify/observability';
+import { endRequestSpan, startRequestSpan } from './request-trace';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
@@ -63,11 +65,16 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   fastify.decorate('admission', admission);
   refuseUnusableInput(fastify, { bodyLimitBytes: config.BODY_LIMIT_BYTES, maxDepth: config.BODY_MAX_DEPTH });
 
+  fastify.addHook('onRequest', async (request) => {
+    startRequestSpan(request);
+  });
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
   fastify.addHook('onResponse', async (request, reply) => {
     committedRequests.forget(String(request.id));
+    observeHttpRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    endRequestSpan(request, reply.statusCode);
     logger.info(
       { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), env: request.ctx?.environment },
       'request',

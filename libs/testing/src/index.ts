@@ -4,3 +4,4 @@ export * from './decider-spec';
 export * from './kafka';
 export * from './kafka-stream-check';
 export * from './racing-store';
+export * from './outbound';

@@ -14,22 +14,28 @@ function wrapAppend(store: EventStore, append: (...args: Parameters<EventStore['
 }
 
 /**
- * The first two appends to `streamId` wait for each other: both writers have read and decided
- * on the same state before either appends, so one of them meets a concurrent write. No sleeps:
- * it holds whatever the machine's load.
+ * Two writers on one store, as two processes would be (each its own handle, so the in-process
+ * per-stream queue of `handleCommand` does not order them): their first appends to `streamId`
+ * wait for each other, so both have read and decided on the same state before either appends
+ * and one of them meets a concurrent write. No sleeps: it holds whatever the machine's load.
  */
-export function racingAppends(store: EventStore, streamId: string): EventStore {
+export function racingAppends(store: EventStore, streamId: string): [EventStore, EventStore] {
   let arrived = 0;
   let release!: () => void;
   const both = new Promise<void>((resolve) => (release = resolve));
-  return wrapAppend(store, async (...args) => {
-    if (args[0] === streamId && arrived < 2) {
-      arrived++;
-      if (arrived === 2) release();
-      else await both;
-    }
-    return store.append(...args);
-  });
+  const writer = (): EventStore => {
+    let first = true;
+    return wrapAppend(store, async (...args) => {
+      if (args[0] === streamId && first) {
+        first = false;
+        arrived++;
+        if (arrived === 2) release();
+        else await both;
+      }
+      return store.append(...args);
+    });
+  };
+  return [writer(), writer()];
 }
 
 /**
