@@ -30,6 +30,18 @@ describeServer('Database pool', () => {
     expect(await burstThenIdle({})).toEqual({ during: 4, after: 4 });
   });
 
+  it('keeps an error listener on every connection, also one handed out and not yet used', async () => {
+    const database = await Database.open({ url: db.url, poolSize: 2, entities: [], migrations: [] });
+    opened.push(database);
+    const client = await database.pool.connect();
+    try {
+      // What a connection terminated between pg-pool handing it out and its user listening does.
+      expect(() => client.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).not.toThrow();
+    } finally {
+      client.release(new Error('terminated'));
+    }
+  });
+
   it('closes idle connections above DATABASE_POOL_MIN_IDLE', async () => {
     expect(await burstThenIdle({ minIdle: 1 })).toEqual({ during: 4, after: 1 });
   });
