@@ -30,7 +30,9 @@ export const environmentsProjection: Projection = {
   filter: {
     eventTypes: ['EnvironmentCreated', 'ApiKeyIssued', 'ApiKeyRevoked', 'ServiceTokenIssued', 'ServiceTokenRevoked', 'SigningKeyCreated', 'SigningKeyRevoked', 'EnhancedSecurityModeChanged'],
   },
-  tables: ['rm_environments', 'rm_api_keys', 'rm_service_tokens', 'rm_signing_keys'],
+  // rm_credentials_version was added without a version bump: a rebuild would leave the keys
+  // tables empty for its duration, and the row is right from the next change on (ADR 0136).
+  tables: ['rm_environments', 'rm_api_keys', 'rm_service_tokens', 'rm_signing_keys', 'rm_credentials_version'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
     for (const recorded of events) {
@@ -76,6 +78,14 @@ export const environmentsProjection: Projection = {
           await tx.query('UPDATE rm_environments SET enhanced_security_mode = $2, updated_at = $3 WHERE slug = $1', [recorded.metadata.environment, event.data.enabled, event.data.changed_at]);
           break;
       }
+    }
+    // Every event here changes what authentication decides: the version moves in the same
+    // transaction as the change, so a reader that sees the new version sees the change too.
+    if (events.length) {
+      await tx.query(
+        `INSERT INTO rm_credentials_version (id, position) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET position = EXCLUDED.position`,
+        [events[events.length - 1].position],
+      );
     }
   },
 };

@@ -5,6 +5,8 @@ export interface ApiKeyRecord {
   keyId: string;
   environment: string;
   kind: 'secret' | 'publishable';
+  /** Where the credentials stood when the key was read (rm_credentials_version; ADR 0136). */
+  credentialsVersion: string;
 }
 
 export interface EnvironmentRecord {
@@ -55,12 +57,14 @@ const environmentOf = (r: EnvironmentRow): EnvironmentRecord => ({
 export class EnvironmentQueries {
   constructor(private readonly db: DataSource) {}
 
+  /** An active key, with the credentials version read in the same statement (one snapshot). */
   async findActiveApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const rows = await this.db.query<{ key_id: string; environment: string; kind: 'secret' | 'publishable' }[]>(
-      'SELECT key_id, environment, kind FROM rm_api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    const rows = await this.db.query<{ key_id: string; environment: string; kind: 'secret' | 'publishable'; version: string | null }[]>(
+      `SELECT key_id, environment, kind, (SELECT position FROM rm_credentials_version WHERE id = 1) AS version
+       FROM rm_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
       [keyHash],
     );
-    return rows[0] && { keyId: rows[0].key_id, environment: rows[0].environment, kind: rows[0].kind };
+    return rows[0] && { keyId: rows[0].key_id, environment: rows[0].environment, kind: rows[0].kind, credentialsVersion: rows[0].version ?? '' };
   }
 
   async findActiveServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined> {

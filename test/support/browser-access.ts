@@ -1,7 +1,6 @@
 import { signUserToken } from '@knocklabs/node';
 import { Channel, Socket } from 'phoenix';
 import WebSocket from 'ws';
-import { eventually } from './recipients';
 import { TestApp } from './test-app';
 
 /** The id of the bootstrap in-app feed channel (`in-app`): what browser clients call the feed id. */
@@ -24,14 +23,6 @@ export async function setEnhancedSecurity(t: TestApp, environment: string, enabl
 }
 
 export const userToken = (userId: string, privateKey: string, expiresInSeconds = 3600) => signUserToken(userId, { signingKey: privateKey, expiresInSeconds });
-
-/**
- * Waits until a publishable-key call answers as expected: the auth guard caches an environment's
- * token policy for two seconds, so a change of mode or keys shows within that.
- */
-export async function untilStatus(t: TestApp, path: string, headers: Record<string, string>, key: string, status: number): Promise<{ status: number; body: any }> {
-  return eventually(() => t.http('GET', path, { key, headers }), (r) => r.status === status, 10_000);
-}
 
 /** A Phoenix socket as @knocklabs/client opens it (endpoint /ws/v1, params api_key and user_token), over `ws`. */
 export function feedSocket(t: Pick<TestApp, 'url'>, params: Record<string, string | undefined>): Socket {

@@ -43,6 +43,11 @@ export const ConfigSchema = z.object({
    * new connections.
    */
   DATABASE_POOL_MIN_IDLE: z.coerce.number().int().min(0).max(200).optional(),
+  /**
+   * Longest a query waits for a free pool connection before it fails (the request then answers
+   * 503 `database_unavailable`), and longest a new connection may take to open.
+   */
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   EVENTSTORE_CONNECTION_STRING: urlWithScheme(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover', 'kurrent', 'kurrent+discover']),
   /** Comma-separated host:port list. Unset: Kafka is off (no relay, nothing else changes). */
   KAFKA_BROKERS: optionalString.refine((v) => v === undefined || v.split(',').every((b) => /^[^\s:,]+:\d{1,5}$/.test(b.trim())), {
@@ -92,6 +97,12 @@ export const ConfigSchema = z.object({
   /** Deepest nesting of objects and arrays accepted in a JSON request body. */
   BODY_MAX_DEPTH: z.coerce.number().int().min(8).max(1000).default(64),
   CORS_ORIGINS: z.string().default('*'),
+  /** Requests one api process works on at once; more wait in the queue below. */
+  HTTP_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
+  /** Requests that may wait for a place; beyond it a request is refused at once (503 `overloaded`). */
+  HTTP_QUEUE_SIZE: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Longest a request waits in that queue before it is refused. */
+  HTTP_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
   RATE_LIMIT_ENABLED: flag(true),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   /** Rewrite links of email and in-app content to tracked links that record link_clicked and redirect. */

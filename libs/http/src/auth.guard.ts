@@ -63,7 +63,7 @@ export class AuthGuard implements CanActivate {
     if (route.auth !== 'public') throw notPermitted('A publishable key cannot call this endpoint; use a secret key');
     if (!route.userScope) throw new Error(`Public route ${route.operationId} declares no userScope`);
 
-    const userId = await this.auth.tokenUser(key.environment, userTokenOf(request.headers));
+    const userId = await this.auth.tokenUser(key, userTokenOf(request.headers));
     const named = scopedUserIds(route.userScope, request);
     if (userId === undefined && named.length === 0 && route.userScope !== 'handler' && !route.userScope.params?.length) {
       // e.g. a channel-wide bulk change: without a token, a publishable key must say whose messages it means.

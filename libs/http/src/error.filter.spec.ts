@@ -1,6 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import { DomainError } from '@notify/domain';
-import { WrongExpectedRevisionError } from '@notify/eventstore';
+import { committedRequests, WrongExpectedRevisionError } from '@notify/eventstore';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { Duplex } from 'node:stream';
@@ -33,6 +33,28 @@ describe('ErrorFilter', () => {
     const res = send(new WrongExpectedRevisionError('user-dev-u1', 3, 4));
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ code: 'concurrent_modification', message: expect.any(String), status: 409, type: 'invalid_request_error' });
+  });
+
+  it('answers a database that cannot serve with 503 database_unavailable and retry-after, not 500', () => {
+    for (const error of [new Error('timeout exceeded when trying to connect'), Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })]) {
+      const res = send(error);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).toEqual({ code: 'database_unavailable', message: expect.any(String), status: 503, type: 'api_error' });
+    }
+  });
+
+  it('tells a client whose write had committed before the database failed not to repeat it', () => {
+    const requestId = 'committed-before-failure';
+    committedRequests.noteAppends([{ events: [{ id: 'e', type: 'WorkflowTriggered', data: {}, metadata: { environment: 'dev', schema_version: 1, request_id: requestId } }] }]);
+    try {
+      const res = send(new Error('Connection terminated unexpectedly'), { id: requestId, method: 'PUT', url: '/v1/users/u1' });
+      expect(res.status).toBe(503);
+      expect(res.headers).toEqual({ 'x-should-retry': 'false' });
+      expect(res.body).toEqual({ code: 'answer_unavailable', message: expect.stringContaining('recorded'), status: 503, type: 'api_error' });
+    } finally {
+      committedRequests.forget(requestId);
+    }
   });
 
   it('answers an unrouted request with 404 in the error shape', () => {

@@ -55,6 +55,7 @@ export class CoreModule implements OnApplicationShutdown {
               dataDir: path.join(config.DATA_DIR, 'db'),
               poolSize: config.DATABASE_POOL_SIZE,
               minIdle: config.DATABASE_POOL_MIN_IDLE,
+              connectionTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
               entities: [],
               migrations: allMigrations,
             });

@@ -99,7 +99,7 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
     if (!key) throw missingKey();
     if (key.kind === 'secret') return { environment: key.environment };
     const token = query.get('user_token');
-    const proven = await this.auth.tokenIdentity(key.environment, token === null || token === '' ? undefined : token);
+    const proven = await this.auth.tokenIdentity(key, token === null || token === '' ? undefined : token);
     return { environment: key.environment, tokenUser: proven?.userId, expiresAt: proven?.expiresAt };
   }
 

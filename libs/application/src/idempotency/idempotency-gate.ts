@@ -67,7 +67,10 @@ export class IdempotencyGate {
     const stream = idempotencyStream(request.environment, keyHash(request.key));
     const claimId = randomUUID();
     const deadline = Date.now() + this.options.waitMs;
-    const metadata: CommandMetadata = { ...request.metadata, environment: request.environment };
+    // The key's bookkeeping is not the request's write: without the request id in its metadata,
+    // a claim that committed does not count as the request having written (ADR 0135); the
+    // claim's data names the request.
+    const metadata: CommandMetadata = { ...request.metadata, request_id: undefined, environment: request.environment };
     for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
       try {
         const claim = await handleCommand(

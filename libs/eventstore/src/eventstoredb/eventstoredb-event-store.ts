@@ -1,3 +1,4 @@
+import { committedRequests } from '../committed-requests';
 import {
   AllStreamResolvedEvent,
   AllStreamSubscription,
@@ -116,6 +117,7 @@ export class EventStoreDbEventStore implements EventStore {
         events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata })),
         { expectedRevision: toEsdbExpected(expected) },
       );
+      committedRequests.noteAppends([{ events }]);
       this.wakeups.notify();
       const position = result.position ?? { commit: 0n, prepare: 0n };
       return {

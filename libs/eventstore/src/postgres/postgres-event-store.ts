@@ -1,4 +1,6 @@
+import { isDatabaseUnavailable } from '@notify/database';
 import { Client, Pool } from 'pg';
+import { committedRequests } from '../committed-requests';
 import {
   AppendResult,
   DuplicateEventIdError,
@@ -61,6 +63,13 @@ function toRecorded(row: EventRow): RecordedEvent {
     metadata: row.metadata,
     createdAt: row.created_at,
   };
+}
+
+/** A connection failure other than never getting one: no pool connection in time, or none could be opened. */
+function mayHaveBeenSent(error: unknown): boolean {
+  if (!isDatabaseUnavailable(error)) return false;
+  const { message, code } = error as { message?: string; code?: string };
+  return message !== 'timeout exceeded when trying to connect' && code !== 'ECONNREFUSED' && !(error instanceof AggregateError);
 }
 
 function likePrefix(prefix: string): string {
@@ -132,6 +141,7 @@ export class PostgresEventStore implements EventStore {
         throw new WrongExpectedRevisionError(failure.o_stream, expected, failure.o_revision === null ? 'no_stream' : Number(failure.o_revision));
       }
       if (failure) throw Object.assign(new Error('An event id is already stored'), { code: UNIQUE_VIOLATION });
+      committedRequests.noteAppends(appends);
       this.wakeups.notify();
       this.notifyOthers();
       return appends.map((a) => {
@@ -149,7 +159,19 @@ export class PostgresEventStore implements EventStore {
       // answer as the first append did. Checked only on failure, off the hot path.
       if (error instanceof WrongExpectedRevisionError || (error as { code?: string }).code === UNIQUE_VIOLATION) {
         const replayed = await this.findAppended(appends);
-        if (replayed) return replayed;
+        if (replayed) {
+          committedRequests.noteAppends(appends);
+          return replayed;
+        }
+      }
+      // The connection failed after the statement may have reached the server: it may have
+      // committed. Look once: found, the append stands; otherwise (or unknowable) it failed.
+      if (mayHaveBeenSent(error)) {
+        const landed = await this.findAppended(appends).catch(() => undefined);
+        if (landed) {
+          committedRequests.noteAppends(appends);
+          return landed;
+        }
       }
       throw error;
     }
