@@ -1,7 +1,6 @@
 import { MESSAGE_EVENT_TYPES, messageEventContracts } from '@notify/contracts';
 import { MessageCreatedData, MessageEvent } from '@notify/domain';
-import { RecordedEvent } from '@notify/eventstore';
-import { EntityManager, Projection } from '@notify/projection-runtime';
+import { defineProjection, EntityManager } from '@notify/projection-runtime';
 import { v5 as uuidv5 } from 'uuid';
 import { announceFeedMessages, FEED_NOTIFY_MAX_AGE_MS, FeedNotification, feedNotificationOf } from './feed-notifications';
 import { CountedState, FeedCountDeltas } from './feed-counts';
@@ -50,33 +49,32 @@ function recipientColumns(ref: { type: 'user'; id: string } | { type: 'object'; 
  * activities. A batch is applied set-wise: the events of one message are folded into one row
  * change first, so a message created and delivered in the same batch is written once.
  */
-export const messagesProjection: Projection = {
+export const messagesProjection = defineProjection({
   name: 'messages',
   version: 2,
-  filter: { eventTypes: messageEventContracts.map((c) => c.type) },
   tables: ['rm_messages', 'rm_message_activities', 'rm_message_events', 'rm_message_delivery_logs', 'rm_feed_counts'],
+  events: messageEventContracts,
 
-  async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+  async applyBatch(events, tx) {
     const changes = new Map<string, Change>();
     const publicEvents: unknown[][] = [];
     const logs: unknown[][] = [];
     const activities: unknown[][] = [];
     const announcements: FeedNotification[] = [];
     const announceAfter = Date.now() - FEED_NOTIFY_MAX_AGE_MS;
-    for (const recorded of events) {
-      const event = recorded as unknown as MessageEvent;
-      const environment = recorded.metadata.environment!;
-      const messageId = (event.data as { message_id: string }).message_id;
+    for (const event of events) {
+      const environment = event.environment;
+      const messageId = event.data.message_id;
       const key = `${environment}/${messageId}`;
-      const change = changes.get(key) ?? { environment, id: messageId, engagement: {}, updatedAt: recorded.createdAt.toISOString(), feedEvents: 0 };
+      const change = changes.get(key) ?? { environment, id: messageId, engagement: {}, updatedAt: event.createdAt.toISOString(), feedEvents: 0 };
       changes.set(key, change);
-      change.updatedAt = recorded.createdAt.toISOString();
+      change.updatedAt = event.createdAt.toISOString();
       if (event.type === 'MessageCreated') {
         change.feedEvents++;
         change.created = event.data;
         change.updatedAt = event.data.created_at;
         for (const a of event.data.activities) activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
-        const announcement = recorded.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data, recorded.position) : undefined;
+        const announcement = event.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data, event.position) : undefined;
         if (announcement) announcements.push(announcement);
       } else if (event.type === 'MessageDeliveryAttemptCompleted') {
         change.attempts = Math.max(change.attempts ?? 0, event.data.attempt);
@@ -84,7 +82,7 @@ export const messagesProjection: Projection = {
         event.data.logs.forEach((log, i) =>
           logs.push([
             environment,
-            uuidv5(`${recorded.id}:${i}`, LOG_NAMESPACE),
+            uuidv5(`${event.id}:${i}`, LOG_NAMESPACE),
             messageId,
             event.data.attempt,
             event.data.provider,
@@ -100,10 +98,10 @@ export const messagesProjection: Projection = {
         const [column, set] = ENGAGEMENT[event.type]!;
         change.engagement[column] = set ? (event.data as { at: string }).at : null;
       }
-      const publicType = MESSAGE_EVENT_TYPES[event.type as keyof typeof MESSAGE_EVENT_TYPES] ?? null;
+      const publicType = MESSAGE_EVENT_TYPES[event.type];
       if (publicType) {
-        const { message_id: _m, ...data } = event.data as { message_id: string } & Record<string, unknown>;
-        publicEvents.push([environment, recorded.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), recorded.createdAt.toISOString(), recorded.revision]);
+        const { message_id: _m, ...data } = event.data;
+        publicEvents.push([environment, event.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), event.createdAt.toISOString(), event.revision]);
       }
     }
 
@@ -177,7 +175,7 @@ export const messagesProjection: Projection = {
     );
     await announceFeedMessages(tx, announcements);
   },
-};
+});
 
 const FEED_CHANNEL_TYPE = 'in_app_feed';
 

@@ -1,5 +1,5 @@
-import { RecordedEvent } from '@notify/eventstore';
-import { EntityManager, Projection } from '@notify/projection-runtime';
+import { RunCancelled, RunCompleted, RunPaused, RunResumed, TimerFired } from '@notify/contracts';
+import { defineProjection } from '@notify/projection-runtime';
 
 interface WaitingForEvent {
   event_type: string;
@@ -16,13 +16,14 @@ const isEventWait = (w: unknown): w is WaitingForEvent =>
  * wait-for-event reactor looks up when something happens. A run leaves it when it resumes,
  * completes, is cancelled, or its expiry timer fires.
  */
-export const waitingRunsProjection: Projection = {
+export const waitingRunsProjection = defineProjection({
   name: 'waiting-runs',
   version: 1,
-  filter: { eventTypes: ['RunPaused', 'RunResumed', 'RunCompleted', 'RunCancelled', 'TimerFired'], streamPrefixes: ['run-'] },
   tables: ['rm_waiting_runs'],
+  events: [RunPaused, RunResumed, RunCompleted, RunCancelled, TimerFired],
+  streamPrefixes: ['run-'],
 
-  async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+  async applyBatch(events, tx) {
     // Runs leaving the table are deleted in one statement per run of consecutive leavers (most
     // runs never waited; one round trip per run ending would dominate this projection).
     let leaving: { env: string | null; runId: string }[] = [];
@@ -35,10 +36,10 @@ export const waitingRunsProjection: Projection = {
       leaving = [];
     };
     for (const event of events) {
-      const env = event.metadata.environment;
-      const data = event.data as { run_id?: string; timer_id?: string | null; reason?: string; step_ref?: string; waiting_for?: unknown; at?: string };
+      const env = event.environment;
       switch (event.type) {
         case 'RunPaused': {
+          const data = event.data;
           if (data.reason !== 'wait_for_event' || !isEventWait(data.waiting_for)) break;
           await flush();
           const w = data.waiting_for;
@@ -56,12 +57,12 @@ export const waitingRunsProjection: Projection = {
         }
         case 'TimerFired':
           await flush();
-          await tx.query('DELETE FROM rm_waiting_runs WHERE environment = $1 AND timer_id = $2', [env, data.timer_id]);
+          await tx.query('DELETE FROM rm_waiting_runs WHERE environment = $1 AND timer_id = $2', [env, event.data.timer_id]);
           break;
         default:
-          if (data.run_id) leaving.push({ env, runId: data.run_id });
+          if (event.data.run_id) leaving.push({ env, runId: event.data.run_id });
       }
     }
     await flush();
   },
-};
+});

@@ -12,9 +12,6 @@ export interface RunEventView {
 
 type Data = Record<string, unknown>;
 
-/** The run event types the read model follows (TimerScheduled is covered by run_paused's resume_at). */
-export const RUN_VIEW_EVENT_TYPES = ['RunEnqueued', 'StepStarted', 'StepCompleted', 'RunPaused', 'TimerFired', 'RunResumed', 'RunDataUpdated', 'RunCancelled', 'RunCompleted'] as const;
-
 /** Step outputs can carry a whole batch (every activity): the history keeps its size only. */
 function summarize(output: Data | null | undefined): Data {
   if (!output) return {};

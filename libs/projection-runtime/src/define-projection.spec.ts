@@ -53,4 +53,29 @@ describe('defineProjection', () => {
     await projection.apply([recorded('Planted', { tree: 'oak' }), recorded('Felled', { tree: 'oak', reason: 'x' }), recorded('Planted', { tree: 'elm' }, 'prod')], tx);
     expect(batches).toEqual([['dev:oak', 'prod:elm']]);
   });
+
+  it('gives a batch projection of several contracts a union that a switch on the type narrows', async () => {
+    const seen: string[] = [];
+    const projection = defineProjection({
+      name: 'trees',
+      version: 1,
+      tables: ['rm_trees'],
+      events: [Planted, Felled],
+      async applyBatch(events) {
+        for (const event of events) {
+          switch (event.type) {
+            case 'Planted':
+              seen.push(`planted:${event.data.tree}`);
+              break;
+            case 'Felled':
+              // `reason` exists on Felled only: this compiles only if the switch narrowed `data`.
+              seen.push(`felled:${event.data.tree}:${event.data.reason}`);
+              break;
+          }
+        }
+      },
+    });
+    await projection.apply([recorded('Planted', { tree: 'oak' }), recorded('Other', {}), recorded('Felled', { tree: 'oak', reason: 'storm' }, 'dev', 2)], tx);
+    expect(seen).toEqual(['planted:oak', 'felled:oak:storm']);
+  });
 });

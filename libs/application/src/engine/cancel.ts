@@ -1,7 +1,8 @@
-import { CancellationRequested, CancelWorkflowBodyT, EventOf, RecipientRefT, schemaVersionOf, toRecipientRef } from '@notify/contracts';
+import { CancellationRequested, CancelWorkflowBodyT, EventOf, RecipientRefT, toRecipientRef } from '@notify/contracts';
 import { cancellationStream, DomainError, runDecider, runStream } from '@notify/domain';
 import { AppendResult, EventStore, RecordedEvent } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
+import { eventEnvelope } from '../envelope';
 import { CommandMetadata, handleCommand } from '../handle-command';
 import { engineId } from './ids';
 import type { EngineLookups } from './lookups';
@@ -29,7 +30,7 @@ export async function requestCancellation(
     requested_at: new Date().toISOString(),
   };
   const append = await deps.store.append(cancellationStream(environment, workflowKey, body.cancellation_key), [
-    { id: randomUUID(), type: 'CancellationRequested', data, metadata: { ...metadata, environment, schema_version: schemaVersionOf('CancellationRequested') } },
+    eventEnvelope('CancellationRequested', data, randomUUID(), { ...metadata, environment }),
   ]);
   return { append, data };
 }

@@ -19,7 +19,8 @@ import { EventStore, RecordedEvent, WrongExpectedRevisionError } from '@notify/e
 import { CommandMetadata, handleCommand } from '../handle-command';
 import { engineId } from './ids';
 import type { ChannelView, EngineLookups } from './lookups';
-import { causedTrace, inSpan } from '@notify/observability';
+import { inSpan } from '@notify/observability';
+import { engineMetadata } from '../envelope';
 
 /** Providers that take an idempotency key, so a call interrupted by a crash may be made again. */
 const IDEMPOTENT_PROVIDERS = new Set(['resend']);
@@ -130,7 +131,7 @@ export class DeliveryExecutor {
     const created = createdEvent?.data as MessageCreatedData | undefined;
     if (!created || (state.status !== 'queued' && state.status !== 'delivery_attempted')) return;
     if (this.stopping.signal.aborted) throw new DeliveryStoppedError(messageId);
-    const meta: CommandMetadata = { environment, correlation_id: created.workflow_run_id, causation_id: messageId, actor: 'system:delivery', ...causedTrace(createdEvent?.metadata) };
+    const meta: CommandMetadata = engineMetadata({ environment, correlationId: created.workflow_run_id, causationId: messageId, actor: 'system:delivery', cause: createdEvent?.metadata });
 
     const checked = trigger.type === 'TimerFired' ? checkedAttemptOfTimer(trigger.timerId ?? '') : undefined;
     if (checked !== undefined) {

@@ -1,4 +1,4 @@
-import { RecipientRefT, schemaVersionOf } from '@notify/contracts';
+import { RecipientRefT } from '@notify/contracts';
 import {
   canContinue,
   cancellationCovers,
@@ -19,13 +19,14 @@ import {
   workflowRunStream,
   WorkflowTriggeredData,
 } from '@notify/domain';
-import { DuplicateEventIdError, EventMetadata, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { DuplicateEventIdError, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { conditionContext } from './condition-context';
 import { engineId, stepEventId } from './ids';
 import type { EngineLookups, RecipientView } from './lookups';
 import type { EngineDeps, StepContext, StepHandler, StepOutcome } from './step-handler';
 import { refToProperties, RunVariables, runVariables } from './variables';
-import { causedTrace, inSpan } from '@notify/observability';
+import { inSpan } from '@notify/observability';
+import { engineMetadata, eventEnvelope } from '../envelope';
 
 const MAX_STEPS_PER_EXECUTION = 100;
 const MAX_ATTEMPTS = 8;
@@ -300,12 +301,12 @@ export class RunExecutor {
     }
 
     if (events.length === 0) return { result: { status: state.status, appended: 0 }, appends: [] };
-    const metadata: EventMetadata = { environment, schema_version: 0, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine', ...causedTrace(history[0]?.metadata) };
+    const metadata = engineMetadata({ environment, correlationId: run.workflow_run_id, causationId: run.run_id, actor: 'system:engine', cause: history[0]?.metadata });
     const revision = history.length ? history[history.length - 1].revision : -1;
     const runAppend: StreamAppend = {
       streamId,
       expectedRevision: revision,
-      events: events.map((e, i) => ({ id: stepEventId(runId, revision + 1, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+      events: events.map((e, i) => eventEnvelope(e.type, e.data, stepEventId(runId, revision + 1, i), metadata)),
     };
     return { result: { status: state.status, appended: events.length }, appends: [runAppend, ...appends], again };
   }

@@ -1,7 +1,8 @@
-import { compileJsonSchema, RecipientRefT, RecipientRequestT, schemaVersionOf, TriggerWorkflowBodyT } from '@notify/contracts';
+import { compileJsonSchema, RecipientRefT, RecipientRequestT, TriggerWorkflowBodyT } from '@notify/contracts';
 import { DomainError, FieldError, invalidParams, WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
 import { AppendResult } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
+import { eventEnvelope } from '../envelope';
 import { CommandMetadata } from '../handle-command';
 import { RecipientDeps } from '../recipients/ports';
 import { identifyUser } from '../recipients/user-use-cases';
@@ -138,7 +139,7 @@ export async function triggerWorkflow(
   };
   const append = await deps.recipients.store.append(
     workflowRunStream(environment, workflowRunId),
-    [{ id: randomUUID(), type: 'WorkflowTriggered', data: triggered, metadata: { ...metadata, environment, schema_version: schemaVersionOf('WorkflowTriggered') } }],
+    [eventEnvelope('WorkflowTriggered', triggered, randomUUID(), { ...metadata, environment })],
     { expectedRevision: 'no_stream' },
   );
   return { workflow_run_id: workflowRunId, append, writes };

@@ -1,6 +1,7 @@
-import { MESSAGE_EVENT_TYPES, RecipientRefT, schemaVersionOf } from '@notify/contracts';
+import { MESSAGE_EVENT_TYPES, RecipientRefT } from '@notify/contracts';
 import { EventOccurrence, fold, MessageCreatedData, occurrenceMatches, runDecider, RunEnqueuedData, RunEvent, runStream, WaitingFor } from '@notify/domain';
 import { EventStore, LogPosition, RecordedEvent, WrongExpectedRevisionError } from '@notify/eventstore';
+import { engineEvent } from '../envelope';
 import { engineId } from './ids';
 import type { EngineLookups } from './lookups';
 import { refToProperties } from './variables';
@@ -166,7 +167,7 @@ export class WaitMatcher {
       try {
         await this.store.append(
           streamId,
-          [{ id: engineId('wait-matched', runId, pausedAt.revision), type: 'RunResumed', data, metadata: { environment, correlation_id: run.workflow_run_id, causation_id: runId, actor: 'system:engine', schema_version: schemaVersionOf('RunResumed') } }],
+          [engineEvent('RunResumed', data, { id: engineId('wait-matched', runId, pausedAt.revision), environment, correlationId: run.workflow_run_id, causationId: runId, actor: 'system:engine' })],
           { expectedRevision: history[history.length - 1].revision },
         );
         return true;

@@ -1,4 +1,4 @@
-import { schemaVersionOf } from '@notify/contracts';
+import { engineMetadata, eventEnvelope } from '../../envelope';
 import {
   batchDecider,
   BatchEvent,
@@ -26,7 +26,7 @@ function keyFrom(variables: Record<string, unknown>, path: string | null | undef
 
 function metadata(ctx: StepContext) {
   const run = ctx.state.run!;
-  return { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+  return engineMetadata({ environment: ctx.environment, correlationId: run.workflow_run_id, causationId: run.run_id, actor: 'system:engine' });
 }
 
 /**
@@ -54,7 +54,7 @@ export class ThrottleStep implements StepHandler {
     const events = throttleDecider.decide({ type: 'Pass', runId: run.run_id, windowMs, limit: settings.throttle_limit ?? 1, now: ctx.now.toISOString() }, state);
     const passed = prior ? prior === 'passed' : events[0]?.type === 'ThrottlePassed';
     const appends: StreamAppend[] = events.length
-      ? [{ streamId, expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream', events: events.map((e, i) => ({ id: engineId('throttle', run.run_id, ctx.step.ref, i), type: e.type, data: e.data, metadata: { ...metadata(ctx), schema_version: schemaVersionOf(e.type) } })) }]
+      ? [{ streamId, expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream', events: events.map((e, i) => eventEnvelope(e.type, e.data, engineId('throttle', run.run_id, ctx.step.ref, i), metadata(ctx))) }]
       : [];
     return passed ? { flow: 'continue', status: 'ok', output: { throttled: false }, appends } : { flow: 'halt', status: 'ok', reason: 'throttled', output: { throttled: true }, appends };
   }
@@ -111,7 +111,7 @@ export class BatchStep implements StepHandler {
     const after = events.reduce((s, e) => batchDecider.evolve(s, e), state);
     const role = after.roles[run.run_id];
     const appends: StreamAppend[] = events.length
-      ? [{ streamId, expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream', events: events.map((e, i) => ({ id: engineId('batch-event', streamId, (history.length ? history[history.length - 1].revision : -1) + 1 + i), type: e.type, data: e.data, metadata: { ...metadata(ctx), schema_version: schemaVersionOf(e.type) } })) }]
+      ? [{ streamId, expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream', events: events.map((e, i) => eventEnvelope(e.type, e.data, engineId('batch-event', streamId, (history.length ? history[history.length - 1].revision : -1) + 1 + i), metadata(ctx))) }]
       : [];
     if (role === 'leading') {
       const own = { activities: [activity], actors: run.actor ? [run.actor] : [], total_activities: 1, total_actors: run.actor ? 1 : 0 };

@@ -1,4 +1,3 @@
-import { schemaVersionOf } from '@notify/contracts';
 import { evaluatePreferences, MessageCreatedData, messageDecider, messageStream, nextSendTime, SendWindow } from '@notify/domain';
 import { engineId, messageIdFor } from '../ids';
 import type { ChannelView } from '../lookups';
@@ -6,7 +5,7 @@ import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { trackContentLinks } from '../../messages/link-tracking';
 import { channelTemplateContext } from '../variables';
 import { destinationFor, renderChannelContent } from './channel-content';
-import { causedTrace } from '@notify/observability';
+import { engineMetadata, eventEnvelope } from '../../envelope';
 
 interface ChannelStepDef {
   ref: string;
@@ -100,7 +99,7 @@ export class ChannelStep implements StepHandler {
     };
     const delivery = sandbox ? 'sandbox' : channel.type === 'in_app_feed' || channel.type === 'in_app' ? 'now' : 'provider';
     const events = messageDecider.decide({ type: 'CreateMessage', message, delivery, now: ctx.now.toISOString() }, messageDecider.initialState());
-    const metadata = { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine', ...causedTrace() };
+    const metadata = engineMetadata({ environment: ctx.environment, correlationId: run.workflow_run_id, causationId: run.run_id, actor: 'system:engine' });
     return {
       flow: 'continue',
       status: 'ok',
@@ -109,7 +108,7 @@ export class ChannelStep implements StepHandler {
         {
           streamId: messageStream(ctx.environment, messageId),
           expectedRevision: 'no_stream',
-          events: events.map((e, i) => ({ id: engineId('message-event', messageId, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+          events: events.map((e, i) => eventEnvelope(e.type, e.data, engineId('message-event', messageId, i), metadata)),
         },
       ],
     };

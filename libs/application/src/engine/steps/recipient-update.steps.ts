@@ -1,4 +1,5 @@
-import { IdentifyUserBody, RecipientRefT, schemaVersionOf, SetObjectBody, SetTenantBody } from '@notify/contracts';
+import { IdentifyUserBody, RecipientRefT, SetObjectBody, SetTenantBody } from '@notify/contracts';
+import { engineMetadata, eventEnvelope } from '../../envelope';
 import { Decider, DomainError, DomainEvent, fold, mergeProperties, objectDecider, objectStream, tenantDecider, tenantStream, userDecider, userStream } from '@notify/domain';
 import { StreamAppend } from '@notify/eventstore';
 import type { z } from 'zod';
@@ -106,11 +107,11 @@ abstract class RecipientUpdateStep implements StepHandler {
     const events = decider.decide(command, state);
     if (events.length === 0) return undefined;
     const run = ctx.state.run!;
-    const metadata = { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+    const metadata = engineMetadata({ environment: ctx.environment, correlationId: run.workflow_run_id, causationId: run.run_id, actor: 'system:engine' });
     const append: StreamAppend = {
       streamId,
       expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream',
-      events: events.map((e, i) => ({ id: engineId('recipient-update', run.run_id, ctx.step.ref, ctx.path.join('.'), i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+      events: events.map((e, i) => eventEnvelope(e.type, e.data, engineId('recipient-update', run.run_id, ctx.step.ref, ctx.path.join('.'), i), metadata)),
     };
     return append;
   }

@@ -1,4 +1,5 @@
-import { RecipientRefT, RecipientRequestT, schemaVersionOf, TriggerWorkflowBody, TriggerWorkflowBodyT } from '@notify/contracts';
+import { RecipientRefT, RecipientRequestT, TriggerWorkflowBody, TriggerWorkflowBodyT } from '@notify/contracts';
+import { engineMetadata, eventEnvelope } from '../../envelope';
 import {
   Decider,
   DomainError,
@@ -91,14 +92,14 @@ export class TriggerWorkflowStep implements StepHandler {
       trigger_source: { type: 'workflow', workflow_recipient_run_id: run.run_id },
       triggered_at: ctx.now.toISOString(),
     };
-    const metadata = { environment: ctx.environment, correlation_id: workflowRunId, causation_id: run.run_id, actor: 'system:engine', schema_version: schemaVersionOf('WorkflowTriggered') };
+    const metadata = engineMetadata({ environment: ctx.environment, correlationId: workflowRunId, causationId: run.run_id, actor: 'system:engine' });
     return {
       flow: 'continue',
       status: 'ok',
       output: { workflow_key: settings.workflow_key, workflow_run_id: workflowRunId, recipients: triggered.recipients.length },
       appends: [
         ...identify,
-        { streamId: workflowRunStream(ctx.environment, workflowRunId), expectedRevision: 'no_stream', events: [{ id: engineId('trigger-workflow-event', workflowRunId), type: 'WorkflowTriggered', data: triggered, metadata }] },
+        { streamId: workflowRunStream(ctx.environment, workflowRunId), expectedRevision: 'no_stream', events: [eventEnvelope('WorkflowTriggered', triggered, engineId('trigger-workflow-event', workflowRunId), metadata)] },
       ],
     };
   }
@@ -166,7 +167,7 @@ export class TriggerWorkflowStep implements StepHandler {
     if (problems.length) return { problem: problems[0] };
 
     const run = ctx.state.run!;
-    const metadata = { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+    const metadata = engineMetadata({ environment: ctx.environment, correlationId: run.workflow_run_id, causationId: run.run_id, actor: 'system:engine' });
     const appends: StreamAppend[] = [];
     for (const [streamId, { decider, command }] of commands) {
       const history = await ctx.deps.store.readStream(streamId);
@@ -176,7 +177,7 @@ export class TriggerWorkflowStep implements StepHandler {
       appends.push({
         streamId,
         expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream',
-        events: events.map((e, i) => ({ id: engineId('trigger-workflow-identify', run.run_id, ctx.step.ref, ctx.path.join('.'), streamId, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+        events: events.map((e, i) => eventEnvelope(e.type, e.data, engineId('trigger-workflow-identify', run.run_id, ctx.step.ref, ctx.path.join('.'), streamId, i), metadata)),
       });
     }
     return appends;
