@@ -14,22 +14,29 @@ function wrapAppend(store: EventStore, append: (...args: Parameters<EventStore['
 }
 
 /**
- * The first two appends to `streamId` wait for each other: both writers have read and decided
- * on the same state before either appends, so one of them meets a concurrent write. No sleeps:
- * it holds whatever the machine's load.
+ * Two writers, as in two processes, whose first appends to `streamId` wait for each other: both
+ * have read and decided on the same state before either appends, so one of them meets a
+ * concurrent write. No sleeps: it holds whatever the machine's load. Each writer is its own
+ * store object, because commands on one stream of one store are queued within a process (they
+ * would never race, and the first would wait for the second forever).
  */
-export function racingAppends(store: EventStore, streamId: string): EventStore {
+export function racingAppends(store: EventStore, streamId: string): [EventStore, EventStore] {
   let arrived = 0;
   let release!: () => void;
   const both = new Promise<void>((resolve) => (release = resolve));
-  return wrapAppend(store, async (...args) => {
-    if (args[0] === streamId && arrived < 2) {
-      arrived++;
-      if (arrived === 2) release();
-      else await both;
-    }
-    return store.append(...args);
-  });
+  const writer = () => {
+    let first = true;
+    return wrapAppend(store, async (...args) => {
+      if (args[0] === streamId && first) {
+        first = false;
+        arrived++;
+        if (arrived === 2) release();
+        else await both;
+      }
+      return store.append(...args);
+    });
+  };
+  return [writer(), writer()];
 }
 
 /**

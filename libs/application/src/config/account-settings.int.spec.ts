@@ -30,10 +30,10 @@ for (const backend of databaseBackends()) {
       const channel = { name: 'Email', type: 'email' as const, provider: 'smtp' };
       await configureChannel(deps(store), key, { ...channel, environment_settings: { development: { provider_settings: { host: 'dev.example' } } } }, meta);
 
-      const racing = deps(racingAppends(store, channelStream(key)));
+      const [one, two] = racingAppends(store, channelStream(key)).map(deps);
       await Promise.all([
-        configureChannel(racing, key, { ...channel, environment_settings: { development: { provider_settings: { host: 'dev2.example', api_key: 'dev-secret' } } } }, meta),
-        configureChannel(racing, key, { ...channel, environment_settings: { production: { provider_settings: { host: 'prod.example' } }, staging: { is_sandbox: true } } }, meta),
+        configureChannel(one, key, { ...channel, environment_settings: { development: { provider_settings: { host: 'dev2.example', api_key: 'dev-secret' } } } }, meta),
+        configureChannel(two, key, { ...channel, environment_settings: { production: { provider_settings: { host: 'prod.example' } }, staging: { is_sandbox: true } } }, meta),
       ]);
 
       const history = await store.readStream(channelStream(key));
@@ -50,10 +50,10 @@ for (const backend of databaseBackends()) {
       const key = `api_base_${backend}`;
       await upsertVariable(deps(store), key, { value: 'https://default.example', environment_values: { development: 'https://dev.example' } }, meta);
 
-      const racing = deps(racingAppends(store, variableStream(key)));
+      const [one, two] = racingAppends(store, variableStream(key)).map(deps);
       await Promise.all([
-        upsertVariable(racing, key, { environment_values: { production: 'https://prod.example' } }, meta),
-        upsertVariable(racing, key, { description: 'Where requests go', environment_values: { staging: 'https://staging.example', development: null } }, meta),
+        upsertVariable(one, key, { environment_values: { production: 'https://prod.example' } }, meta),
+        upsertVariable(two, key, { description: 'Where requests go', environment_values: { staging: 'https://staging.example', development: null } }, meta),
       ]);
 
       const history = await store.readStream(variableStream(key));
@@ -71,10 +71,10 @@ for (const backend of databaseBackends()) {
       const key = `token_${backend}`;
       await upsertVariable(deps(store), key, { value: 'public-default' }, meta);
 
-      const racing = deps(racingAppends(store, variableStream(key)));
+      const [one, two] = racingAppends(store, variableStream(key)).map(deps);
       const results = await Promise.allSettled([
-        upsertVariable(racing, key, { type: 'secret', value: 'now-secret' }, meta),
-        upsertVariable(racing, key, { environment_values: { production: 'prod-token' } }, meta),
+        upsertVariable(one, key, { type: 'secret', value: 'now-secret' }, meta),
+        upsertVariable(two, key, { environment_values: { production: 'prod-token' } }, meta),
       ]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
 
@@ -88,8 +88,8 @@ for (const backend of databaseBackends()) {
 
     it('gives the first-run feed channel the settings of two environments set up at once, and changes nothing on a second run', async () => {
       const stream = channelStream(FEED_CHANNEL_KEY);
-      const racing = racingAppends(store, stream);
-      await Promise.all([ensureFirstRunConfiguration(racing, 'alpha', { actor: 'test' }), ensureFirstRunConfiguration(racing, 'beta', { actor: 'test' })]);
+      const [one, two] = racingAppends(store, stream);
+      await Promise.all([ensureFirstRunConfiguration(one, 'alpha', { actor: 'test' }), ensureFirstRunConfiguration(two, 'beta', { actor: 'test' })]);
       const configured = await store.readStream(stream);
       const settings = fold(channelDecider, configured.map(toDomainEvent) as ChannelEvent[]).current!.environment_settings;
       expect(Object.keys(settings).sort()).toEqual(['alpha', 'beta']);
