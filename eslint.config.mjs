@@ -34,4 +34,16 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One home for use cases: the api and the worker adapt their inputs to the application's use
+    // cases; they do not decide and append on their own (ADR 0161).
+    files: ['apps/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@notify/application', importNames: ['handleCommand'], message: 'Call a use case of libs/application; add one there if it is missing.' }] },
+      ],
+    },
+  },
 );

@@ -15,7 +15,7 @@ const base = {
     // ESM-only dependencies of the official clients (jose) are compiled to CommonJS for jest.
     '^.+\\.m?js$': ['@swc/jest', { module: { type: 'commonjs' }, jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|temporal-polyfill|temporal-utils)/)'],
   moduleNameMapper,
   setupFiles: ['reflect-metadata'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],

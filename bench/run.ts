@@ -17,6 +17,7 @@ import { Client } from 'pg';
 import { acceptRate, baseline, batching, fanout, Figure, latency, sustained } from './scenarios/engine';
 import { bulkIdentify, relay } from './scenarios/scripts';
 import { feedReads } from './scenarios/feed';
+import { scheduleBurst } from './scenarios/schedules';
 import { serverUrl } from './support/service';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -35,6 +36,7 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['bulk', () => bulkIdentify(quick ? 2000 : 10_000)],
   ['relay', () => relay(quick ? 5000 : 20_000)],
   ['feed', () => feedReads(10_000, 200, quick ? 5 : 20)],
+  ['schedules', () => scheduleBurst(Number(process.env.BENCH_SCHEDULES ?? (quick ? 10_000 : 100_000)))],
 ];
 
 async function machine(): Promise<string[]> {

@@ -11,9 +11,28 @@ import { recipientMigrations, recipientProjections } from './recipients';
 import { VariablesReadModel1763712002300, variablesProjection } from './variables';
 import { WaitingRunsReadModel1763712005000, waitingRunsProjection } from './waiting-runs';
 import { WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
+import { SchedulesReadModel1763712016140, schedulesProjection } from './schedules';
+
+export interface ProjectionSettings {
+  /** The zone schedules fire in when their recipient has none (SCHEDULES_DEFAULT_TIMEZONE). */
+  scheduleDefaultTimeZone: string;
+}
 
 /** Every read model: the worker runs these projections, the database runs these migrations. */
-export const allProjections: readonly Projection[] = [environmentsProjection, usersProjection, channelsProjection, messagesProjection, timersProjection, workflowRunsProjection, waitingRunsProjection, ...recipientProjections, ...configurationProjections()];
+export function allProjections(settings: ProjectionSettings = { scheduleDefaultTimeZone: 'UTC' }): Projection[] {
+  return [
+    environmentsProjection,
+    usersProjection,
+    channelsProjection,
+    messagesProjection,
+    timersProjection,
+    workflowRunsProjection,
+    waitingRunsProjection,
+    ...recipientProjections,
+    ...configurationProjections(),
+    schedulesProjection(settings.scheduleDefaultTimeZone),
+  ];
+}
 
 /** Workflow configuration (management API). */
 function configurationProjections(): Projection[] {
@@ -39,4 +58,5 @@ export const allMigrations: Function[] = [
   WorkflowRunsReadModel1763712006000,
   FeedCountsReadModel1763712007070,
   EnvironmentDetails1763712012100,
+  SchedulesReadModel1763712016140,
 ];

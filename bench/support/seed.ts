@@ -1,5 +1,5 @@
 import { schemaVersionOf } from '@notify/contracts';
-import { messageStream, objectStream, userStream } from '@notify/domain';
+import { messageStream, objectStream, scheduleStream, userStream } from '@notify/domain';
 import { PostgresEventStore, StreamAppend } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
@@ -34,6 +34,20 @@ export class Seeder {
       await this.store.appendMany(appends);
     }
     await until(async () => Number((await this.service.sql.query(`SELECT count(*) AS c FROM rm_users WHERE id = ANY($1)`, [ids])).rows[0].c) === ids.length, 120_000, 100);
+  }
+
+  /** One schedule per user, as POST /v1/schedules records it; resolves once the schedules read model shows them. */
+  async schedules(workflow: string, userIds: readonly string[], repeats: Record<string, unknown>[]): Promise<void> {
+    const now = new Date().toISOString();
+    for (let i = 0; i < userIds.length; i += 500) {
+      const appends: StreamAppend[] = userIds.slice(i, i + 500).map((id) => {
+        const scheduleId = randomUUID();
+        const data = { schedule_id: scheduleId, workflow, recipient: { type: 'user', id }, actor: null, tenant: null, data: null, repeats, scheduled_at: null, ending_at: null, created_at: now };
+        return { streamId: scheduleStream('development', scheduleId), expectedRevision: 'no_stream', events: [{ id: randomUUID(), type: 'ScheduleCreated', data, metadata: meta('ScheduleCreated') }] };
+      });
+      await this.store.appendMany(appends);
+    }
+    await until(async () => Number((await this.service.sql.query(`SELECT count(*) AS c FROM rm_schedules WHERE workflow = $1`, [workflow])).rows[0].c) === userIds.length, 600_000, 500);
   }
 
   async subscriptions(collection: string, objectId: string, userIds: readonly string[]): Promise<void> {

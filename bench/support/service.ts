@@ -11,6 +11,8 @@ export interface BenchService {
   secretKey: string;
   serviceToken: string;
   databaseUrl: string;
+  /** The service's process id (its memory is read from /proc). */
+  pid: number;
   /** A pool on the service's database, for measurements. */
   sql: Pool;
   call<T = any>(method: string, p: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
@@ -71,13 +73,13 @@ export function spawnListening(entry: string, env: Record<string, string>): Prom
   });
 }
 
-/** Starts a built entry point and resolves once it answers /healthz on the given port. */
-export async function spawnReady(entry: string, port: number, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+/** Starts a built entry point (after `nodeArgs`) and resolves once it answers /healthz on the given port. */
+export async function spawnReady(entry: string, port: number, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service (open it in Chrome DevTools).
   // BENCH_NODE_ARGS adds node options to the service's command line (e.g. --trace-gc).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...profile, ...extra, path.join(root, entry)], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, ...profile, ...extra, path.join(root, entry)], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const url = `http://127.0.0.1:${port}`;
@@ -100,7 +102,7 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** BENCH_SERVICE_ENV="NAME=value NAME2=value2" adds settings to the service's environment (A/B runs of one setting). */
-function extraServiceEnv(): Record<string, string> {
+export function extraServiceEnv(): Record<string, string> {
   const pairs = (process.env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean);
   return Object.fromEntries(
     pairs.map((pair) => {
@@ -111,7 +113,7 @@ function extraServiceEnv(): Record<string, string> {
   );
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -161,6 +163,7 @@ export async function startService(name: string, env: Record<string, string> = {
     secretKey,
     serviceToken,
     databaseUrl: db.url,
+    pid: child.pid!,
     sql,
     call,
     async stop() {

@@ -1,5 +1,5 @@
 import { ChannelTypeT, MgmtPageInfoT } from '@notify/contracts';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 export interface ChannelGroupRecord {

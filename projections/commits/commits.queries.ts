@@ -1,5 +1,5 @@
 import { CommitT, MgmtPageInfoT } from '@notify/contracts';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 interface CommitRow extends Record<string, unknown> {

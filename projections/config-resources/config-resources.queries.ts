@@ -1,6 +1,6 @@
 import { MgmtPageInfoT, ResourceErrorT } from '@notify/contracts';
 import { ResourceType } from '@notify/domain';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 export interface ResourceRecord {

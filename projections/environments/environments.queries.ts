@@ -1,4 +1,4 @@
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 export interface ApiKeyRecord {

@@ -1,5 +1,5 @@
 import { FeedEntryT, FeedMetaT, FeedQueryT, PageInfoT, RecipientRefT, workflowVersionId } from '@notify/contracts';
-import { encodeCursor, keysetPage } from '@notify/http/pagination';
+import { encodeCursor, keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 import { MessageFilter, messageWhere } from './message-filters';
 import { MESSAGE_COLUMNS, MESSAGE_ORDER, MessageQueries, MessageRow, RecipientLookup, UserRow, usersResolver } from './messages.queries';

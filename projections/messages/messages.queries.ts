@@ -1,5 +1,5 @@
 import { environmentId, MessageActivityT, MessageContentsT, MessageDeliveryLogT, MessageEventEntryT, MessageT, PageInfoT, RecipientRefT, RecipientReferenceT, workflowVersionId } from '@notify/contracts';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 import { isUuid, MessageFilter, messageWhere } from './message-filters';
 

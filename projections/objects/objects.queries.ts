@@ -1,5 +1,5 @@
 import { ObjectT, PageInfoT } from '@notify/contracts';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 export interface ObjectRow extends Record<string, unknown> {

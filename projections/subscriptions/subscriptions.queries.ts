@@ -1,5 +1,5 @@
 import { PageInfoT, RecipientRefT, SubscriptionT } from '@notify/contracts';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 import { toObject } from '../objects/objects.queries';
 import { recipientColumns, recipientFromColumns } from '../recipient-columns';

@@ -1,5 +1,5 @@
 import { PageInfoT, PreferenceSetDataT, TenantBrandingT, TenantT } from '@notify/contracts';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 interface TenantRow extends Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { PageInfoT, UserT } from '@notify/contracts';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 interface UserRow extends Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { MgmtPageInfoT, SecretValueT } from '@notify/contracts';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 export interface VariableRecord {

@@ -1,5 +1,5 @@
 import { ListWorkflowRecipientRunsQueryT, PageInfoT, RecipientRefT, RecipientReferenceT, WorkflowRecipientRunDetailT, WorkflowRecipientRunEventT, WorkflowRecipientRunT } from '@notify/contracts';
-import { keysetPage } from '@notify/http/pagination';
+import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 interface RunRow extends Record<string, unknown> {

@@ -46,6 +46,12 @@ export class Fixture {
   /** Sandboxed messages of every other channel type the reference's MessageContents describes. */
   channelMessageIds: string[] = [];
   bulkOperationId = '';
+  /**
+   * Schedules of ada's, so the listings answer entries. None of an object: an Object recipient
+   * also satisfies the reference's User schema, so its `Recipient` oneOf refuses every object
+   * recipient (ADR 0143).
+   */
+  scheduleIds: string[] = [];
   peer!: Peer;
 
   constructor(readonly t: TestApp) {
@@ -183,6 +189,8 @@ export class Fixture {
     ).map((m) => m.id as string);
 
     this.bulkOperationId = (await knock.users.bulk.identify({ users: [{ id: 'contract-bulk-1', name: 'Bulk' }] })).id;
+    const created = await knock.schedules.create({ workflow: this.workflow, recipients: [this.user], repeats: [dailyAt9], actor: this.other, data: { k: 'v' } });
+    this.scheduleIds = created.map((s) => s.id);
   }
 
   async tearDown(): Promise<void> {
@@ -191,6 +199,8 @@ export class Fixture {
 }
 
 export type Case = (f: Fixture) => Promise<Exchange>;
+
+const dailyAt9 = { __typename: 'ScheduleRepeat' as const, frequency: 'daily' as const, interval: 1, days: null, day_of_month: null, hours: 9, minutes: 0 };
 
 const prefs = { channel_types: { email: true, in_app_feed: true }, categories: { alerts: { channel_types: { email: false } } }, workflows: { 'contract-alert': true } };
 
@@ -212,6 +222,16 @@ export const publicCases: Record<string, Case> = {
   'GET /v1/users/{user_id}/messages': (f) => f.via(() => f.knock.users.listMessages(f.user, { page_size: 5 })),
   'GET /v1/users/{user_id}/schedules': (f) => f.via(() => f.knock.users.listSchedules(f.user)),
   'GET /v1/users/{user_id}/subscriptions': (f) => f.via(() => f.knock.users.listSubscriptions(f.user)),
+
+  // Schedules
+  'POST /v1/schedules': (f) => f.via(() => f.knock.schedules.create({ workflow: f.workflow, recipients: [f.other], repeats: [{ ...dailyAt9, frequency: 'weekly', days: ['mon', 'fri'] }], tenant: f.tenant })),
+  'PUT /v1/schedules': (f) => f.via(() => f.knock.schedules.update({ schedule_ids: f.scheduleIds, data: { k: 'w' }, ending_at: '2099-01-01T00:00:00Z' })),
+  'GET /v1/schedules': (f) => f.via(() => f.knock.schedules.list({ workflow: f.workflow, page_size: 5 })),
+  'DELETE /v1/schedules': async (f) => {
+    const [doomed] = await f.knock.schedules.create({ workflow: f.workflow, recipients: [f.other], scheduled_at: '2099-01-01T00:00:00Z' });
+    return f.via(() => f.knock.schedules.delete({ schedule_ids: [doomed.id] }));
+  },
+  'POST /v1/schedules/bulk/create': (f) => f.via(() => f.knock.schedules.bulk.create({ schedules: [{ workflow: f.workflow, recipient: f.other, repeats: [dailyAt9] }] })),
 
   // Channel data
   'PUT /v1/users/{user_id}/channel_data/{channel_id}': (f) => f.via(() => f.knock.users.setChannelData(f.user, f.pushChannelId, { data: { tokens: ['contract-token'] } })),
@@ -443,6 +463,15 @@ export const managementCases: Record<string, Case> = {
   },
   'GET /v1/translations': (f) => f.via(() => f.mgmt.translations.list(env)),
   'PUT /v1/translations/{locale_code}/validate': (f) => f.via(() => f.mgmt.translations.validate('fr', { ...env, namespace: 'contract', translation: { format: 'json', content: '{"hello":"Salut"}' } } as never)),
+
+  // Account and environments
+  'GET /v1/whoami': (f) => f.via(() => f.mgmt.auth.verify()),
+  'GET /v1/environments': (f) => f.via(() => f.mgmt.environments.list()),
+  'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
+
+  // Audiences and guides: listed (empty) so that `knock pull --all` passes them; their resources come with issues 17 and 20
+  'GET /v1/audiences': (f) => f.via(() => f.mgmt.audiences.list(env)),
+  'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
 
   // Variables
   'GET /v1/variables': async (f) => {

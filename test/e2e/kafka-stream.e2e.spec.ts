@@ -1,6 +1,7 @@
 import { ReactorRuntime } from '@notify/projection-runtime';
 import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, requireBackend, testEnv } from '@notify/testing';
 import { startTestApp, TestApp } from '../support/test-app';
+import { activeWorkflow, feed } from '../support/engine';
 
 async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -55,6 +56,23 @@ describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' 
     expect(metrics.body).toContain('# TYPE notify_kafka_relay_lag_seconds gauge');
     expect(metrics.body).toMatch(/notify_kafka_relay_events_published_total\{relay="[^"]+"\} [1-9]\d*\n/);
     expect(metrics.body).toContain('notify_kafka_up 1\n');
+    expect(metrics.body).toMatch(new RegExp(`notify_kafka_records_published_total\\{topic="${settings!.topics.events.replace(/\./g, '\\.')}"\\} [1-9]\\d*\n`));
+  });
+
+  it('streams schedules like other domain events: created, and each occurrence decided', async () => {
+    await activeWorkflow(t, 'kafka-digest', { steps: [feed('feed')] });
+    const knock = t.knock();
+    await knock.users.update('kafka-scheduled', { name: 'Scheduled' });
+    const [schedule] = await knock.schedules.create({ workflow: 'kafka-digest', recipients: ['kafka-scheduled'], scheduled_at: new Date(Date.now() + 500).toISOString() });
+    const stream = `schedule-development-${schedule.id}`;
+    const records = await eventually('the schedule events on Kafka', async () => {
+      const all = await readTopicToEnd(settings!, settings!.topics.events);
+      const mine = all.filter((r) => r.key === stream);
+      return mine.some((r) => r.value.type === 'OccurrenceFired') && mine;
+    });
+    expect(records.map((r) => r.value.type)).toEqual(['ScheduleCreated', 'OccurrenceFired']);
+    expect(records[0].headers).toMatchObject({ 'event-type': 'ScheduleCreated', 'schema-version': '1', environment: 'development' });
+    expect(records[1].value.data).toMatchObject({ schedule_id: schedule.id, status: 'triggered' });
   });
 });
 
@@ -75,7 +93,7 @@ describe('the service without Kafka (embedded default)', () => {
     expect(ready.body).not.toHaveProperty('kafka_relay');
     const metrics = await t.http('GET', '/metrics', { key: null });
     expect(metrics.body).toContain('notify_projection_lag_events ');
-    expect(metrics.body).not.toContain('notify_kafka');
+    expect(metrics.body).not.toMatch(/^notify_kafka_(up|relay)/m);
   });
 });
 

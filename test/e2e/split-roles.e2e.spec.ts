@@ -22,7 +22,7 @@ describeServer('api and worker as separate processes', () => {
 
   it('serves reads of its own writes while a separate worker runs the projections', async () => {
     const env = { DATABASE_URL: db.url, BOOTSTRAP_SECRET_KEY: key, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1' };
-    const worker = startProcess('dist/apps/worker/src/main.js', env);
+    const worker = startProcess('dist/apps/worker/src/main.js', { ...env, WORKER_METRICS_PORT: '0' });
     const api = startProcess('dist/apps/api/src/main.js', env);
     try {
       await worker.waitForLog((l) => l.msg === 'projections running');
@@ -41,6 +41,15 @@ describeServer('api and worker as separate processes', () => {
         expect(await got.json()).toMatchObject({ id: `split-${i}`, n: i });
       }
       expect(api.logs.some((l) => l.msg === 'projections running')).toBe(false); // the api runs no projections
+
+      // The worker has no API; it answers /metrics on its own port with its own registry.
+      const metricsPort = Number((await worker.waitForLog((l) => l.msg === 'worker metrics listening')).port);
+      const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(scraped.status).toBe(200);
+      const text = await scraped.text();
+      expect(text).toMatch(/^notify_process_resident_memory_bytes [1-9]/m);
+      expect(text).toContain('# TYPE notify_provider_call_duration_seconds histogram');
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
     } finally {
       expect(await api.stop()).toBe(0);
       expect(await worker.stop()).toBe(0);

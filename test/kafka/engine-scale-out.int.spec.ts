@@ -4,7 +4,7 @@ import { schemaVersionOf } from '@notify/contracts';
 import { workflowRunStream } from '@notify/domain';
 import { PostgresEventStore } from '@notify/eventstore';
 import { startHttpPeer, type Peer } from '@notify/testing/peers';
-import { createTestDatabase, deleteTestTopics, kafkaTestSettings, requireBackend, testEnv, TestDatabase } from '@notify/testing';
+import { createTestDatabase, deleteTestTopics, kafkaTestSettings, LOCAL_PEER_ADDRESSES, requireBackend, testEnv, TestDatabase } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { ServiceProcess, startProcess } from '../support/processes';
@@ -80,6 +80,8 @@ describeScaleOut(`two workers sharing runs through Kafka${testEnv.kafkaBrokers &
       RATE_LIMIT_ENABLED: 'false',
       ENGINE_KAFKA_SESSION_TIMEOUT_MS: '8000',
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      // The webhook receiver is a local peer.
+      OUTBOUND_ALLOWED_ADDRESSES: LOCAL_PEER_ADDRESSES,
     };
     const first = startProcess('dist/apps/worker/src/main.js', env);
     processes.push(first);

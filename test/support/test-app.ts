@@ -8,7 +8,7 @@ import { createLogger } from '@notify/logging';
 import { DATABASE, EVENT_STORE, startHttp } from '@notify/platform';
 import { Database } from '@notify/database';
 import { ProjectionRuntime } from '@notify/projection-runtime';
-import { createTestDatabase, testEnv } from '@notify/testing';
+import { createTestDatabase, LOCAL_PEER_ADDRESSES, testEnv } from '@notify/testing';
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -95,6 +95,9 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     BOOTSTRAP_PUBLISHABLE_KEY: publishableKey,
     BOOTSTRAP_SERVICE_TOKEN: serviceToken,
     SECRETS_KEY: randomBytes(32).toString('hex'),
+    // The tests' peers (webhook receivers, provider stand-ins, fetch targets) listen on loopback,
+    // which the outbound address policy refuses unless it is allow-listed, as here.
+    OUTBOUND_ALLOWED_ADDRESSES: LOCAL_PEER_ADDRESSES,
     ...(db ? { DATABASE_URL: db.url, DATABASE_POOL_SIZE: '8' } : { DATA_DIR: dataDir }),
     ...options.env,
   });

@@ -7,12 +7,14 @@ import { DATABASE, LOG_READER } from '@notify/platform';
 import { RelayMapper } from '@notify/messaging';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { engineProviders } from './engine/engine.providers';
+import { MetricsListener } from './metrics-listener';
 import { RunWorkService } from './engine/run-work.service';
 import { ProjectionWorker } from './projection-worker';
 import { RELAY_MAPPERS, relayMappers } from './kafka/relay-mappers';
 import { ReactorWorker } from './reactor-worker';
 import { workerReactors } from './reactors';
 import { TIMER_CLOCK, TimerClock, TimerService } from './timers/timer.service';
+import { ScheduleFiringService } from './schedules/schedule-firing.service';
 
 export const REACTORS = Symbol('REACTORS');
 
@@ -39,9 +41,11 @@ export class WorkerModule {
         ReactorWorker,
         { provide: TIMER_CLOCK, useValue: options.timerClock ?? (() => new Date()) },
         TimerService,
+        ScheduleFiringService,
         RunWorkService,
+        MetricsListener,
       ],
-      exports: [ReactorRuntime, TimerService, RunWorkService],
+      exports: [ReactorRuntime, TimerService, ScheduleFiringService, RunWorkService, MetricsListener],
     };
   }
 }

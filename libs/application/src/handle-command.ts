@@ -9,6 +9,9 @@ export interface CommandMetadata {
   causation_id?: string;
   request_id?: string;
   actor?: string;
+  /** W3C trace context of the work that caused the command (ADR 0160). */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 export interface CommandOutcome<State, Event extends DomainEvent> {

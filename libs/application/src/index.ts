@@ -5,3 +5,5 @@ export * from './config';
 export * from './engine';
 export * from './idempotency';
 export * from './messages';
+export * from './validation/zod-errors';
+export * from './schedules';

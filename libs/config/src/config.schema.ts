@@ -1,3 +1,4 @@
+import { allowListProblems } from '@notify/outbound';
 import { z } from 'zod';
 
 const optionalString = z
@@ -24,6 +25,15 @@ const urlWithScheme = (schemes: string[]) =>
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /** OpenTelemetry: OTLP/HTTP base URL of a collector (traces go to <url>/v1/traces). Unset: no traces exported. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']),
+  /** OpenTelemetry: the full OTLP/HTTP traces URL; overrides OTEL_EXPORTER_OTLP_ENDPOINT. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlWithScheme(['http', 'https']),
+  OTEL_SERVICE_NAME: z.string().min(1).default('notify'),
+  /** Fraction of new traces kept (0-1); requests that arrive with a sampled traceparent are always kept. */
+  OTEL_TRACES_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
+  /** A worker run as its own process answers GET /metrics on this port (0: any free port). Unset: no listener. */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -109,13 +119,38 @@ export const ConfigSchema = z.object({
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(15_000),
   DELIVERY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000),
-  FETCH_ALLOW_PRIVATE_ADDRESSES: flag(false),
+  /**
+   * Non-public addresses outbound HTTP may call (fetch steps, webhooks, chat webhooks, provider
+   * base URLs): IP addresses and CIDR ranges separated by commas, e.g. `10.1.0.0/16,fd00::/8`.
+   * Unset: public addresses only; loopback, private, link-local, unique-local and the like are refused.
+   */
+  OUTBOUND_ALLOWED_ADDRESSES: optionalString.superRefine((v, ctx) => {
+    for (const message of allowListProblems(v?.split(/[\s,]+/).filter(Boolean) ?? [])) ctx.addIssue({ code: 'custom', message });
+  }),
+  /** Bytes of each request and response body kept in a delivery log entry; longer bodies are cut. */
+  DELIVERY_LOG_MAX_BODY_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(16_384),
+  /**
+   * Worker threads rendering templates at send time (and for feed locales and previews), so a
+   * template that keeps the CPU busy holds one thread, not the process. 0 renders on the main thread.
+   */
+  TEMPLATE_WORKER_THREADS: z.coerce.number().int().min(0).max(64).default(4),
+  /** A render still running this long after it started is stopped (its thread is replaced) and fails as template_limit. */
+  TEMPLATE_HARD_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   FETCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   /** A fetch step's request, redirects and body included, must finish within this. */
   FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** First retry delay of a fetch step; doubled per attempt up to FETCH_RETRY_MAX_MS. */
   FETCH_RETRY_BASE_MS: z.coerce.number().int().min(1).default(5_000),
   FETCH_RETRY_MAX_MS: z.coerce.number().int().min(1).default(300_000),
+  /** The zone schedules fire in when their recipient has no timezone (ADR 0140). */
+  SCHEDULES_DEFAULT_TIMEZONE: z
+    .string()
+    .default('UTC')
+    .refine((tz) => tz === 'UTC' || Intl.supportedValuesOf('timeZone').includes(tz), 'must be an IANA time zone such as Europe/Berlin'),
+  /** Missed occurrences younger than this still fire after a downtime; older ones are recorded as skipped (ADR 0142). */
+  SCHEDULES_CATCH_UP_MS: z.coerce.number().int().min(0).default(3_600_000),
+  /** Schedules one claim of the firer decides at once. */
+  SCHEDULES_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

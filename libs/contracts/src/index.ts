@@ -6,3 +6,4 @@ export * from './messages';
 export * from './runs';
 export * from './conditions';
 export * from './public-ids';
+export * from './schedules/schedules';

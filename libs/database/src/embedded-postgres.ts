@@ -1,6 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import { EMBEDDED_POSTGRES_THREAD, embeddedStartParams } from './embedded-postgres.settings';
 
 /**
  * Postgres compiled to WebAssembly (PGlite), run inside this process on a worker thread and
@@ -29,8 +34,20 @@ export class EmbeddedPostgres {
       await acquireLock(lockFile);
       dbPath = path.join(dir, 'pglite');
     }
+    const startParams = embeddedStartParams();
+    try {
+      // A new directory is created by a process of its own (see embedded-postgres.initdb.js).
+      if (dbPath && !existsSync(path.join(dbPath, 'PG_VERSION'))) await initdb(dbPath, startParams);
+    } catch (error) {
+      if (lockFile) await rm(lockFile, { force: true });
+      throw error;
+    }
+    // A V8 flag is process-wide: it also applies to any other WebAssembly compiled from now on
+    // (undici's HTTP parser), where one background task is as good.
+    setFlagsFromString(`--wasm-num-compilation-tasks=${EMBEDDED_POSTGRES_THREAD.wasmCompilationTasks}`);
     const worker = new Worker(path.join(__dirname, 'embedded-postgres.worker.js'), {
-      workerData: { dbPath, maxConnections: options.maxConnections },
+      workerData: { dbPath, startParams, maxConnections: options.maxConnections },
+      resourceLimits: { maxYoungGenerationSizeMb: EMBEDDED_POSTGRES_THREAD.maxYoungGenerationSizeMb },
     });
     try {
       const address = await new Promise<string>((resolve, reject) => {
@@ -60,6 +77,15 @@ export class EmbeddedPostgres {
     await this.worker.terminate();
     if (this.lockFile) await rm(this.lockFile, { force: true });
   }
+}
+
+/** Runs initdb into dbPath in a child process; its error output becomes the error's message. */
+async function initdb(dbPath: string, startParams: string[]): Promise<void> {
+  const child = spawn(process.execPath, [path.join(__dirname, 'embedded-postgres.initdb.js'), dbPath, JSON.stringify(startParams)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) throw new Error(`Embedded Postgres failed to create ${dbPath} (${signal ?? `exit code ${code}`}): ${stderr.trim()}`);
 }
 
 /** Two processes on one PGlite directory would corrupt it; refuse the second one clearly. */

@@ -1,12 +1,17 @@
 // Runs PGlite and its wire-protocol server on a thread of its own, so the WebAssembly Postgres
 // never blocks the service's event loop (and so test runners' module sandboxes never load it).
+// A database directory that does not exist yet was created before by embedded-postgres.initdb.js
+// in a process of its own; only the in-memory database (tests) runs initdb here.
 // Plain CommonJS on purpose: it is loaded by path, both from sources and from the build.
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require('@electric-sql/pglite');
 const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
 
 async function main() {
-  const db = await PGlite.create(workerData.dbPath ? { dataDir: workerData.dbPath } : {});
+  const db = await PGlite.create({
+    ...(workerData.dbPath ? { dataDir: workerData.dbPath } : {}),
+    startParams: [...PGlite.defaultStartParams, ...workerData.startParams],
+  });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: workerData.maxConnections });
   await server.start();
   parentPort.on('message', async (message) => {

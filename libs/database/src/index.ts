@@ -1,2 +1,3 @@
 export * from './database';
 export * from './embedded-postgres';
+export * from './keyset-pagination';

@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { providerCalls } from '@notify/observability';
 import { createDefaultRegistry, ProviderRegistry } from './registry';
 import type { ChannelType, DeliveryContent, DeliveryProvider, DeliveryRequest, ProviderConfig } from './types';
 
@@ -111,5 +112,29 @@ describe('ProviderRegistry', () => {
   it('turns an exception from a provider into a permanent failure', async () => {
     const result = await new ProviderRegistry([throwing]).send(request({ type: 'sms', body: 'x' }), config('throws', 'sms'));
     expect(result).toEqual({ outcome: 'failed', retryable: false, code: 'provider_error', reason: 'boom', logs: [] });
+  });
+});
+
+describe('provider call metrics', () => {
+  const countOf = async (labels: Record<string, string>) => {
+    const metric = await providerCalls.get();
+    return metric.values.find((v) => v.metricName === 'notify_provider_call_duration_seconds_count' && Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value))?.value ?? 0;
+  };
+  const provider = (id: string, send: DeliveryProvider['send']): DeliveryProvider => ({ id, channelType: 'sms', send }) as DeliveryProvider;
+
+  it('times every provider call by provider, channel type and outcome, a throwing provider as failed', async () => {
+    const registry = new ProviderRegistry([
+      provider('metrics-ok', async () => ({ outcome: 'delivered', providerMessageId: 'p1', logs: [] })),
+      provider('metrics-throws', async () => {
+        throw new Error('boom');
+      }),
+    ]);
+    const before = { ok: await countOf({ provider: 'metrics-ok', outcome: 'delivered' }), thrown: await countOf({ provider: 'metrics-throws', outcome: 'failed' }) };
+    const sms: DeliveryContent = { type: 'sms', body: 'hi' };
+    await registry.send(request(sms), config('metrics-ok', 'sms'));
+    await registry.send(request(sms), config('metrics-ok', 'sms'));
+    expect(await registry.send(request(sms), config('metrics-throws', 'sms'))).toMatchObject({ outcome: 'failed', code: 'provider_error' });
+    expect(await countOf({ provider: 'metrics-ok', channel_type: 'sms', outcome: 'delivered' })).toBe(before.ok + 2);
+    expect(await countOf({ provider: 'metrics-throws', channel_type: 'sms', outcome: 'failed' })).toBe(before.thrown + 1);
   });
 });

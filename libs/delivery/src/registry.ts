@@ -1,3 +1,4 @@
+import { inSpan, providerCalls, SpanKind, SpanStatusCode } from '@notify/observability';
 import { ApnsProvider } from './providers/apns.provider';
 import { FcmProvider } from './providers/fcm.provider';
 import { InAppFeedProvider } from './providers/in-app-feed.provider';
@@ -7,6 +8,7 @@ import { SlackProvider } from './providers/slack.provider';
 import { SmtpProvider } from './providers/smtp.provider';
 import { TwilioProvider } from './providers/twilio.provider';
 import { WebhookProvider } from './providers/webhook.provider';
+import type { ProviderIo } from './support/exchange';
 import type { ChannelType, DeliveryProvider, DeliveryRequest, DeliveryResult, ProviderConfig } from './types';
 
 /** Providers by id: the one port the workflow engine delivers through. */
@@ -49,15 +51,24 @@ export class ProviderRegistry {
     if (provider.channelType !== config.channelType) {
       return { outcome: 'failed', retryable: false, code: 'invalid_settings', reason: `provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`, logs: [] };
     }
-    try {
-      return await provider.send(request, config, signal);
-    } catch (error) {
-      return { outcome: 'failed', retryable: false, code: 'provider_error', reason: error instanceof Error ? error.message : String(error), logs: [] };
-    }
+    return inSpan(`provider ${provider.id}`, { kind: SpanKind.CLIENT, attributes: { 'notify.provider': provider.id, 'notify.channel_type': provider.channelType, 'notify.message_id': request.messageId } }, async (span) => {
+      const timer = providerCalls.startTimer({ provider: provider.id, channel_type: provider.channelType });
+      try {
+        const result = await provider.send(request, config, signal);
+        timer({ outcome: result.outcome });
+        span.setAttribute('notify.outcome', result.outcome);
+        if (result.outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: result.reason });
+        return result;
+      } catch (error) {
+        timer({ outcome: 'failed' });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        return { outcome: 'failed', retryable: false, code: 'provider_error', reason: error instanceof Error ? error.message : String(error), logs: [] };
+      }
+    });
   }
 }
 
-export interface DefaultRegistryOptions {
+export interface DefaultRegistryOptions extends ProviderIo {
   /** The clock for token lifetimes and webhook timestamps (tests move it). */
   now?: () => number;
 }
@@ -65,14 +76,14 @@ export interface DefaultRegistryOptions {
 /** Every built-in provider; see README.md for their ids and settings. */
 export function createDefaultRegistry(options: DefaultRegistryOptions = {}): ProviderRegistry {
   return new ProviderRegistry([
-    new InAppFeedProvider(),
-    new SmtpProvider(),
-    new ResendProvider(),
-    new TwilioProvider(),
+    new InAppFeedProvider(options),
+    new SmtpProvider(options),
+    new ResendProvider(options),
+    new TwilioProvider(options),
     new FcmProvider(options),
     new ApnsProvider(options),
-    new SlackProvider(),
-    new SlackWebhookProvider(),
+    new SlackProvider(options),
+    new SlackWebhookProvider(options),
     new WebhookProvider(options),
   ]);
 }

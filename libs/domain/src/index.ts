@@ -12,3 +12,4 @@ export * from './object';
 export * from './tenant';
 export * from './bulk-operation';
 export * from './idempotency';
+export * from './schedule';

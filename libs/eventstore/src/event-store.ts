@@ -18,6 +18,9 @@ export interface EventMetadata {
   request_id?: string;
   /** Who caused it: api key id, service token id, or a system component name. */
   actor?: string;
+  /** W3C trace context of the work that appended it (ADR 0160). */
+  traceparent?: string;
+  tracestate?: string;
   [key: string]: unknown;
 }
 

@@ -4,6 +4,5 @@ export * from './subscription';
 export * from './wakeups';
 export * from './postgres/postgres-event-store';
 export * from './postgres/schema';
-export * from './eventstoredb/eventstoredb-event-store';
 export * from './sleeper';
 export * from './shared-log-reader';

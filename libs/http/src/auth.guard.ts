@@ -6,6 +6,7 @@ import { FastifyRequest } from 'fastify';
 import { Authenticator } from './authenticator';
 import { ROUTE_CONTRACT } from './endpoint.decorator';
 import { scopedUserIds } from './user-scope';
+import { requestTrace } from './request-trace';
 import { userTokenOf } from './user-tokens';
 
 export const missingKey = () =>
@@ -42,7 +43,7 @@ export class AuthGuard implements CanActivate {
       const environment = (request.query as Record<string, unknown> | undefined)?.environment;
       if (route.scope === 'account' && environment === undefined) {
         // Account-wide resources: no environment is involved, and handlers of these routes never read it.
-        request.ctx = { requestId: String(request.id), environment: '', credential: { kind: 'service', id: token.tokenId } };
+        request.ctx = { requestId: String(request.id), trace: requestTrace(request), environment: '', credential: { kind: 'service', id: token.tokenId } };
         return true;
       }
       if (typeof environment !== 'string' || environment === '') {
@@ -51,13 +52,13 @@ export class AuthGuard implements CanActivate {
         ]);
       }
       if (!(await this.auth.environmentExists(environment))) throw new DomainError('environment_missing', `No environment named ${environment}`, 'not_found');
-      request.ctx = { requestId: String(request.id), environment, credential: { kind: 'service', id: token.tokenId } };
+      request.ctx = { requestId: String(request.id), trace: requestTrace(request), environment, credential: { kind: 'service', id: token.tokenId } };
       return true;
     }
 
     const key = await this.auth.apiKey(bearer);
     if (!key) throw missingKey();
-    request.ctx = { requestId: String(request.id), environment: key.environment, credential: { kind: key.kind, id: key.keyId } };
+    request.ctx = { requestId: String(request.id), trace: requestTrace(request), environment: key.environment, credential: { kind: key.kind, id: key.keyId } };
     if (key.kind === 'secret') return true;
     if (route.auth !== 'public') throw notPermitted('A publishable key cannot call this endpoint; use a secret key');
     if (!route.userScope) throw new Error(`Public route ${route.operationId} declares no userScope`);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CREDENTIAL_STORE, CredentialStore } from './credentials';
-import { hashSecret } from './secrets';
+import { hashSecret } from '@notify/application';
 import { TtlCache } from './ttl-cache';
 import { missingUserToken, UserTokenPolicy, verifyUserTokenClaims } from './user-tokens';
 

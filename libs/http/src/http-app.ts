@@ -3,6 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@notify/config';
 import { Logger, PinoNestLogger } from '@notify/logging';
+import { observeHttpRequest } from '@notify/observability';
+import { endRequestSpan, startRequestSpan } from './request-trace';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
@@ -55,10 +57,15 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
   decoratePublicUrl(fastify, config.PUBLIC_URL);
   refuseUnusableInput(fastify, { bodyLimitBytes: config.BODY_LIMIT_BYTES, maxDepth: config.BODY_MAX_DEPTH });
 
+  fastify.addHook('onRequest', async (request) => {
+    startRequestSpan(request);
+  });
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
   fastify.addHook('onResponse', async (request, reply) => {
+    observeHttpRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    endRequestSpan(request, reply.statusCode);
     logger.info(
       { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), env: request.ctx?.environment },
       'request',

@@ -4,7 +4,7 @@ import { FieldError, invalidParams } from '@notify/domain';
 import { FastifyRequest } from 'fastify';
 import { ROUTE_CONTRACT } from './endpoint.decorator';
 import { contextOf, RequestContext } from './request-context';
-import { fieldErrors } from './zod-errors';
+import { fieldErrors } from '@notify/application';
 
 /**
  * The route's validated input: path params, query and body parsed by the contract's schemas.

@@ -12,6 +12,8 @@ export interface RequestContext {
   userId?: string;
   /** Publishable-key calls: the user they act for (the token's, or the one named); rate limits count per this user. */
   subjectUserId?: string;
+  /** The request span's W3C trace context, carried into the metadata of the events it appends. */
+  trace?: { traceparent?: string; tracestate?: string };
 }
 
 declare module 'fastify' {

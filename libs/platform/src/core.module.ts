@@ -2,14 +2,17 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import { AppConfig, ConfigModule } from '@notify/config';
 import { Database } from '@notify/database';
 import { LinkTracker, ReadModelLookups, SecretBox } from '@notify/application';
-import { EventStore, EventStoreDbEventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
+import { EventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
+import { AddressPolicy, OutboundHttp } from '@notify/outbound';
+import { IsolatedRenderer, TemplateEngine, type TemplateRenderer } from '@notify/templating';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
+import { startTracing, Tracing } from '@notify/observability';
 import { loadSecretBox, SECRET_BOX } from './secrets';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER } from './tokens';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, OUTBOUND_HTTP, TEMPLATE_RENDERER, TRACING } from './tokens';
 
 /**
  * The backends both roles share: the database (read models, and the log in the default mode),
@@ -23,6 +26,9 @@ export class CoreModule implements OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOG_READER) private readonly reader: SharedLogReader,
     @Inject(DATABASE) private readonly database: Database,
+    @Inject(TRACING) private readonly tracing: Tracing | undefined,
+    @Inject(OUTBOUND_HTTP) private readonly outbound: OutboundHttp,
+    @Inject(TEMPLATE_RENDERER) private readonly templates: TemplateRenderer,
   ) {}
 
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
@@ -31,6 +37,16 @@ export class CoreModule implements OnApplicationShutdown {
       imports: [ConfigModule.forRoot(config)],
       providers: [
         { provide: LOGGER, useValue: logger },
+        {
+          // Traces go to an OpenTelemetry collector over OTLP/HTTP when an endpoint is set (ADR 0160).
+          provide: TRACING,
+          useFactory: () => {
+            const endpoint = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (config.OTEL_EXPORTER_OTLP_ENDPOINT ? `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` : undefined);
+            const tracing = startTracing({ serviceName: config.OTEL_SERVICE_NAME, endpoint, sampleRatio: config.OTEL_TRACES_SAMPLE_RATIO });
+            if (tracing) logger.info({ endpoint, sampleRatio: config.OTEL_TRACES_SAMPLE_RATIO }, 'exporting traces');
+            return tracing;
+          },
+        },
         {
           provide: DATABASE,
           useFactory: async () => {
@@ -52,7 +68,8 @@ export class CoreModule implements OnApplicationShutdown {
           inject: [DATABASE],
           useFactory: async (database: Database): Promise<EventStore> =>
             config.EVENTSTORE_CONNECTION_STRING
-              ? EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
+              ? // Loaded only when used: the client and its gRPC stack hold ~10 MB once required.
+                (await import('@notify/eventstore/eventstoredb/eventstoredb-event-store')).EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
               : PostgresEventStore.create({ pool: database.pool, listenConnectionString: database.supportsNotify ? database.url : undefined }),
         },
         { provide: LOG_READER, inject: [EVENT_STORE], useFactory: (store: EventStore) => new SharedLogReader(store) },
@@ -60,24 +77,33 @@ export class CoreModule implements OnApplicationShutdown {
           provide: ProjectionRuntime,
           inject: [LOG_READER, DATABASE],
           useFactory: (reader: SharedLogReader, database: Database) =>
-            new ProjectionRuntime(reader, database.dataSource, allProjections, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
+            new ProjectionRuntime(reader, database.dataSource, allProjections({ scheduleDefaultTimeZone: config.SCHEDULES_DEFAULT_TIMEZONE }), { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
         },
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
         { provide: ENGINE_LOOKUPS, inject: [DATABASE, SECRET_BOX], useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box) },
+        {
+          provide: TEMPLATE_RENDERER,
+          useFactory: (): TemplateRenderer =>
+            config.TEMPLATE_WORKER_THREADS > 0 ? new IsolatedRenderer({ threads: config.TEMPLATE_WORKER_THREADS, hardTimeoutMs: config.TEMPLATE_HARD_TIMEOUT_MS }) : new TemplateEngine(),
+        },
+        { provide: OUTBOUND_HTTP, useFactory: () => new OutboundHttp({ policy: AddressPolicy.allowing(config.OUTBOUND_ALLOWED_ADDRESSES ?? '') }) },
         {
           provide: LINK_TRACKER,
           inject: [SECRET_BOX],
           useFactory: (box: SecretBox) => (config.LINK_TRACKING_ENABLED && config.PUBLIC_URL ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL) : null),
         },
       ],
-      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER],
+      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.tracing?.shutdown();
     await this.reader.stop();
     await this.store.close();
     await this.database.close();
+    await this.outbound.close();
+    if (this.templates instanceof IsolatedRenderer) await this.templates.close();
   }
 }

@@ -6,3 +6,10 @@ export const ENGINE_LOOKUPS = Symbol('ENGINE_LOOKUPS');
 export const LOG_READER = Symbol('LOG_READER');
 /** The LinkTracker when LINK_TRACKING_ENABLED, else null. */
 export const LINK_TRACKER = Symbol('LINK_TRACKER');
+
+/** The process's OpenTelemetry tracing, or undefined when no exporter endpoint is set. */
+export const TRACING = Symbol('TRACING');
+/** The one OutboundHttp client (address policy from OUTBOUND_ALLOWED_ADDRESSES) every outbound call goes through. */
+export const OUTBOUND_HTTP = Symbol('OUTBOUND_HTTP');
+/** The TemplateRenderer for untrusted templates at send time: an IsolatedRenderer unless TEMPLATE_WORKER_THREADS is 0. */
+export const TEMPLATE_RENDERER = Symbol('TEMPLATE_RENDERER');

@@ -4,3 +4,4 @@ export * from './checkpoints.migration';
 export * from './reactor';
 export * from './reactor-runtime';
 export * from './reactors.migration';
+export * from './define-projection';

@@ -15,3 +15,5 @@ export type {
   TemplateErrorCode,
   TemplateResources,
 } from './types';
+export { IsolatedRenderer, type IsolatedRendererOptions } from './isolation/isolated-renderer';
+export type { TemplateRenderer } from './types';

@@ -13,7 +13,8 @@ describe('limits', () => {
       renderTimeoutMs: 1_000,
       maxLoopIterations: 10_000,
       maxOutputSize: 1_048_576,
-      maxMemory: 10_000_000,
+      maxMemory: 2_000_000,
+      maxCollectionSize: 10_000,
       maxPartialDepth: 5,
       defaultLocale: 'en',
     });
@@ -100,6 +101,36 @@ describe('limits', () => {
     it('bounds the whole email', async () => {
       const result = await small.renderEmail({ subject: 's', html: '{{ data.big }}' }, withData({ big: 'z'.repeat(1_001) }), fakeResources());
       expect(result).toMatchObject({ ok: false, error: { code: 'template_limit', field: 'html_body' } });
+    });
+  });
+
+  describe('filter input size', () => {
+    // Issue 15: one filter over a huge range ran for 9-12 s, since liquidjs checks its time limit only between nodes.
+    it('refuses a huge range before it is made, and a large one before a filter walks it', async () => {
+      expect(await renderError(engine, 'a\n{% assign a = (1..5000000) | where: "x", 1 %}{{ a | size }}')).toMatchObject({
+        code: 'template_limit',
+        message: 'memory limit exceeded (a range, array or string in the template is too large)',
+        line: 2,
+      });
+      expect(await renderError(engine, '{% assign a = (1..20000) | where: "x", 1 %}{{ a | size }}')).toMatchObject({
+        code: 'template_limit',
+        message: 'the where filter was given 20000 items, more than the limit of 10000',
+      });
+    });
+
+    it('refuses arrays from the data past the limit, as input or as argument, and takes them up to it', async () => {
+      const small = new TemplateEngine({ maxCollectionSize: 100 });
+      const items = Array.from({ length: 101 }, (_, i) => ({ x: i % 2 }));
+      expect(await renderError(small, '{{ data.items | where: "x", 1 | size }}', withData({ items }))).toMatchObject({ code: 'template_limit', message: 'the where filter was given 101 items, more than the limit of 100' });
+      expect(await renderError(small, '{{ data.few | concat: data.items | size }}', withData({ items, few: [1] }))).toMatchObject({ code: 'template_limit', message: expect.stringContaining('the concat filter was given 101 items') });
+      expect(await renderError(small, '{{ data.items | sort_natural: "x" | size }}', withData({ items }))).toMatchObject({ code: 'template_limit' });
+      expect(await renderOk(small, '{{ data.items | where: "x", 1 | size }}', withData({ items: items.slice(1) }))).toBe('50');
+    });
+
+    it('applies to Knock helper filters too', async () => {
+      const small = new TemplateEngine({ maxCollectionSize: 3 });
+      expect((await renderError(small, '{{ data.a | intersect: data.b | json }}', withData({ a: [1, 2, 3, 4], b: [1] }))).code).toBe('template_limit');
+      expect(await renderOk(small, '{{ data.a | intersect: data.b | json }}', withData({ a: [1, 2, 3], b: [1] }))).toBe('[1]');
     });
   });
 

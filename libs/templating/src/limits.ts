@@ -11,8 +11,13 @@ export interface TemplateLimits {
   maxLoopIterations: number;
   /** Characters of output, and of any one `capture`. */
   maxOutputSize: number;
-  /** liquidjs `memoryLimit`: units (characters, array items) allocated by filters, ranges and tags in one render. */
+  /**
+   * liquidjs `memoryLimit`: units (characters, array items) allocated by filters, ranges and tags in
+   * one render. It is also what bounds a range: `(1..n)` is refused before its n items are made.
+   */
   maxMemory: number;
+  /** Items of an array one filter may be given (as its input or an argument): filters walk them without a time check. */
+  maxCollectionSize: number;
   /** Partials rendering partials; Knock renders up to 5 levels. */
   maxPartialDepth: number;
   /** Locale used when a translation or a formatting helper has no usable locale. */
@@ -24,7 +29,8 @@ export const DEFAULT_LIMITS: TemplateLimits = {
   renderTimeoutMs: 1_000,
   maxLoopIterations: 10_000,
   maxOutputSize: 1024 * 1024,
-  maxMemory: 10_000_000,
+  maxMemory: 2_000_000,
+  maxCollectionSize: 10_000,
   maxPartialDepth: 5,
   defaultLocale: 'en',
 };

@@ -1,7 +1,7 @@
 import { Context, Liquid, toPromise, type Emitter, type Template } from 'liquidjs';
 import { TemplateFailure, toTemplateError, toTemplateErrors } from './errors';
 import { KNOCK_FILTERS } from './filters';
-import { LimitedEmitter, installGuards } from './guards';
+import { LimitedEmitter, guardFilters, installGuards } from './guards';
 import { resolveLimits, type TemplateLimits } from './limits';
 import { htmlToText } from './markdown';
 import { IncludeTagDisabled, LayoutTagDisabled, NO_FILE_SYSTEM } from './no-file-system';
@@ -50,6 +50,7 @@ function createLiquid(limits: TemplateLimits, options: { escapeHtml: boolean; co
   liquid.registerTag('t', TranslateTag);
   for (const [name, filter] of Object.entries(KNOCK_FILTERS)) liquid.registerFilter(name, filter);
   installGuards(liquid);
+  guardFilters(liquid);
   return liquid;
 }
 

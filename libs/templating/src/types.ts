@@ -87,3 +87,12 @@ export interface RenderOptions {
   /** `html` escapes every `{{ }}` output (use `| raw` to opt out); `none` for text, SMS, push, chat. */
   escape?: EscapeMode;
 }
+
+/**
+ * What renders templates at send time: the in-process `TemplateEngine`, or `IsolatedRenderer`,
+ * which runs the same engine on worker threads under a hard time limit.
+ */
+export interface TemplateRenderer {
+  render(source: string, context: TemplateContext, resources?: TemplateResources, options?: RenderOptions): Promise<RenderResult>;
+  renderEmail(input: EmailRenderInput, context: TemplateContext, resources?: TemplateResources): Promise<EmailRenderResult>;
+}

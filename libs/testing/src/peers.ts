@@ -48,8 +48,12 @@ function payloadOf(response: PeerResponse): { headers: Record<string, string>; b
   return { headers: { 'content-type': 'text/plain; charset=utf-8', ...response.headers }, body: response.text ?? '' };
 }
 
-/** An HTTP/1.1 server on 127.0.0.1 that records every request and answers as `respond` says. */
-export async function startHttpPeer(respond: Responder): Promise<Peer> {
+/**
+ * An HTTP/1.1 server on 127.0.0.1 (or another loopback address and a chosen port) that records
+ * every request and answers as `respond` says.
+ */
+export async function startHttpPeer(respond: Responder, listen: { host?: string; port?: number } = {}): Promise<Peer> {
+  const host = listen.host ?? '127.0.0.1';
   const peer = { requests: [] as RecordedRequest[], respond };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -67,9 +71,12 @@ export async function startHttpPeer(respond: Responder): Promise<Peer> {
   // default can do so just as the client reuses it, and on a loaded machine that happens; the call
   // then fails before it is recorded here (the service retries it, but the test counts calls).
   server.keepAliveTimeout = 0;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port ?? 0, host, resolve);
+  });
   return Object.assign(peer, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

@@ -14,17 +14,16 @@ function wrapAppend(store: EventStore, append: (...args: Parameters<EventStore['
 }
 
 /**
- * Two writers, as in two processes, whose first appends to `streamId` wait for each other: both
- * have read and decided on the same state before either appends, so one of them meets a
- * concurrent write. No sleeps: it holds whatever the machine's load. Each writer is its own
- * store object, because commands on one stream of one store are queued within a process (they
- * would never race, and the first would wait for the second forever).
+ * Two writers on one store, as two processes would be (each its own handle, so the in-process
+ * per-stream queue of `handleCommand` does not order them): their first appends to `streamId`
+ * wait for each other, so both have read and decided on the same state before either appends
+ * and one of them meets a concurrent write. No sleeps: it holds whatever the machine's load.
  */
 export function racingAppends(store: EventStore, streamId: string): [EventStore, EventStore] {
   let arrived = 0;
   let release!: () => void;
   const both = new Promise<void>((resolve) => (release = resolve));
-  const writer = () => {
+  const writer = (): EventStore => {
     let first = true;
     return wrapAppend(store, async (...args) => {
       if (args[0] === streamId && first) {

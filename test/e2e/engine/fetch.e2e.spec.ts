@@ -53,6 +53,11 @@ describe('workflow engine: http_fetch', () => {
       if (path === '/down') return json(res, 500, { error: 'down' });
       if (path === '/missing') return json(res, 404, { error: 'nope' });
       if (path === '/slow') return; // never answers
+      if (path === '/to-inside') {
+        // 127.0.0.2 is loopback too, but not on the allow-list of these tests.
+        res.writeHead(302, { location: `http://127.0.0.2:${new URL(`http://${req.headers.host}`).port}/orders/inside` });
+        return res.end();
+      }
       if (path === '/moved') {
         res.writeHead(302, { location: '/orders/moved' });
         return res.end();
@@ -62,10 +67,10 @@ describe('workflow engine: http_fetch', () => {
   });
   afterAll(async () => server?.close());
 
-  describe('with private addresses allowed (FETCH_ALLOW_PRIVATE_ADDRESSES=true)', () => {
+  describe('with the peer allow-listed (OUTBOUND_ALLOWED_ADDRESSES=127.0.0.1)', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_ADDRESSES: 'true', FETCH_RETRY_BASE_MS: '400', FETCH_MAX_ATTEMPTS: '3', FETCH_TIMEOUT_MS: '700' } });
+      t = await startTestApp({ env: { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', FETCH_RETRY_BASE_MS: '400', FETCH_MAX_ATTEMPTS: '3', FETCH_TIMEOUT_MS: '700' } });
     });
     afterAll(async () => t?.close());
 
@@ -102,6 +107,16 @@ describe('workflow engine: http_fetch', () => {
       await finishedRuns(t, workflow_run_id);
       expect(server.received.filter((r) => r.url === '/moved' || r.url === '/orders/moved').map((r) => r.url)).toEqual(['/moved', '/orders/moved']);
       expect(bodyOf((await messagesOf(t, workflow_run_id))[0])).toBe('moved');
+    });
+
+    it('refuses a redirect to an address the allow-list does not name', async () => {
+      const key = uniqueKey('fetch-redirect-inside');
+      await activeWorkflow(t, key, { steps: [{ type: 'http_fetch', ref: 'lookup', settings: { method: 'get', url: `${server.url}/to-inside` } }, feed('feed', 'never')] });
+      const { workflow_run_id } = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fe-inside' }] });
+      const [run] = await finishedRuns(t, workflow_run_id);
+      expect(run.steps.lookup).toMatchObject({ status: 'error', reason: expect.stringMatching(/^fetch_refused: address_not_allowed: 127\.0\.0\.2 is a loopback address/), attempt: 1 });
+      expect(server.received.some((r) => r.url === '/orders/inside')).toBe(false);
+      expect(await messagesOf(t, workflow_run_id)).toEqual([]);
     });
 
     it('sends a rendered JSON body with POST', async () => {
@@ -166,10 +181,10 @@ describe('workflow engine: http_fetch', () => {
     });
   });
 
-  describe('with the default settings', () => {
+  describe('with no allow-list (the default)', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startTestApp();
+      t = await startTestApp({ env: { OUTBOUND_ALLOWED_ADDRESSES: '' } });
     });
     afterAll(async () => t?.close());
 
@@ -185,12 +200,12 @@ describe('workflow engine: http_fetch', () => {
       });
       const byIp = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fr-ada' }], data: { by_name: false } });
       const [ipRun] = await finishedRuns(t, byIp.workflow_run_id);
-      expect(ipRun.steps.by_ip).toMatchObject({ status: 'error', reason: 'fetch_refused: 127.0.0.1: address_not_allowed:loopback:127.0.0.1' });
+      expect(ipRun.steps.by_ip).toMatchObject({ status: 'error', reason: 'fetch_refused: address_not_allowed: 127.0.0.1 is a loopback address; calls to non-public addresses are refused unless OUTBOUND_ALLOWED_ADDRESSES lists them' });
       expect(ipRun.completed).toMatchObject({ outcome: 'halted' });
 
       const byName = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fr-ada' }], data: { by_name: true } });
       const [nameRun] = await finishedRuns(t, byName.workflow_run_id);
-      expect(nameRun.steps.by_name).toMatchObject({ status: 'error', reason: expect.stringMatching(/^fetch_refused: localhost: address_not_allowed:loopback:(127\.0\.0\.1|::1)$/) });
+      expect(nameRun.steps.by_name).toMatchObject({ status: 'error', reason: expect.stringMatching(/^fetch_refused: address_not_allowed: localhost \((127\.0\.0\.1|::1)\) is a loopback address;/) });
       expect(server.received.length).toBe(before);
       expect(await messagesOf(t, byIp.workflow_run_id)).toEqual([]);
     });

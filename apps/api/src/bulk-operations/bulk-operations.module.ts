@@ -3,8 +3,10 @@ import { CreateBulkOperationController } from './create-bulk-operation/create-bu
 import { CreateBulkOperationHandler } from './create-bulk-operation/create-bulk-operation.handler';
 import { GetBulkOperationController } from './get-bulk-operation/get-bulk-operation.controller';
 import { GetBulkOperationHandler } from './get-bulk-operation/get-bulk-operation.handler';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 @Module({
+  imports: [RecipientReadModelsModule],
   controllers: [CreateBulkOperationController, GetBulkOperationController],
   providers: [CreateBulkOperationHandler, GetBulkOperationHandler],
 })

@@ -6,8 +6,10 @@ import { SetChannelDataController } from './set-channel-data/set-channel-data.co
 import { SetChannelDataHandler } from './set-channel-data/set-channel-data.handler';
 import { UnsetChannelDataController } from './unset-channel-data/unset-channel-data.controller';
 import { UnsetChannelDataHandler } from './unset-channel-data/unset-channel-data.handler';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 @Module({
+  imports: [RecipientReadModelsModule],
   controllers: [GetChannelDataController, SetChannelDataController, UnsetChannelDataController],
   providers: [GetChannelDataHandler, SetChannelDataHandler, UnsetChannelDataHandler, RecipientExistence],
 })

@@ -17,11 +17,12 @@ import { ListChannelsController } from './list-channels/list-channels.controller
 import { ListChannelsHandler } from './list-channels/list-channels.handler';
 import { UpsertChannelGroupController } from './upsert-channel-group/upsert-channel-group.controller';
 import { UpsertChannelGroupHandler } from './upsert-channel-group/upsert-channel-group.handler';
+import { accountSettingsDeps } from '../shared/account-settings-deps';
 
 /** Channels and channel groups in the management API (account-wide, settings per environment). */
 @Module({
   controllers: [ConfigureChannelController, GetChannelController, ListChannelsController, UpsertChannelGroupController, GetChannelGroupController, ListChannelGroupsController, DeleteChannelGroupController],
-  providers: [
+  providers: [accountSettingsDeps, 
     { provide: ChannelAdminQueries, inject: [DATABASE], useFactory: (db: Database) => new ChannelAdminQueries(db.dataSource) },
     { provide: ChannelGroupQueries, inject: [DATABASE], useFactory: (db: Database) => new ChannelGroupQueries(db.dataSource) },
     ConfigureChannelHandler,

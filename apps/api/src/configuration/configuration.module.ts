@@ -37,6 +37,7 @@ import { UpsertResourceController } from './upsert-resource/upsert-resource.cont
 import { UpsertResourceHandler } from './upsert-resource/upsert-resource.handler';
 import { ValidateResourceController } from './validate-resource/validate-resource.controller';
 import { ValidateResourceHandler } from './validate-resource/validate-resource.handler';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAdminQueries, ChannelGroupQueries, VariableQueries, UserQueries].map((Q) => ({
   provide: Q,
@@ -46,6 +47,7 @@ const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAd
 
 /** The management API: versioned resources (workflows, partials, layouts, translations, message types) and commits. */
 @Module({
+  imports: [RecipientReadModelsModule],
   controllers: [
     ListResourcesController,
     GetResourceController,

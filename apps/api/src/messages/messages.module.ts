@@ -16,9 +16,11 @@ import { ListMessagesHandler } from './list-messages/list-messages.handler';
 import { MessageAccess } from './message-access';
 import { MessageHistoryController } from './message-history/message-history.controller';
 import { ListMessageHistoryHandler } from './message-history/message-history.handler';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 /** Messages: listings, content and histories, engagement one by one, in batches and channel-wide. */
 @Module({
+  imports: [RecipientReadModelsModule],
   controllers: [ListMessagesController, GetMessageController, MessageHistoryController, EngageMessageController, BulkChannelMessagesController, FollowTrackedLinkController],
   providers: [
     { provide: MessageQueries, inject: [DATABASE], useFactory: (db: Database) => new MessageQueries(db.dataSource) },

@@ -8,8 +8,10 @@ import { ListPreferenceSetsController } from './list-preference-sets/list-prefer
 import { ListPreferenceSetsHandler } from './list-preference-sets/list-preference-sets.handler';
 import { SetPreferenceSetController } from './set-preference-set/set-preference-set.controller';
 import { SetPreferenceSetHandler } from './set-preference-set/set-preference-set.handler';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 @Module({
+  imports: [RecipientReadModelsModule],
   controllers: [ListPreferenceSetsController, GetPreferenceSetController, SetPreferenceSetController, DeletePreferenceSetController],
   providers: [ListPreferenceSetsHandler, GetPreferenceSetHandler, SetPreferenceSetHandler, DeletePreferenceSetHandler, RecipientExistence],
 })

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { RecipientDeps } from '@notify/application';
 import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
@@ -17,8 +17,10 @@ export const RECIPIENT_DEPS = Symbol('RECIPIENT_DEPS');
 
 const queries = [UserQueries, ObjectQueries, TenantQueries, PreferenceQueries, ChannelDataQueries, SubscriptionQueries, BulkOperationQueries, ChannelQueries];
 
-/** The recipient read models' queries and the ports the recipient use cases take. */
-@Global()
+/**
+ * The recipient read models' queries and the ports the recipient use cases take. Not global:
+ * each feature module that reads recipients imports it, so its dependencies are stated.
+ */
 @Module({
   providers: [
     ...queries.map((q) => ({ provide: q, inject: [DATABASE], useFactory: (db: Database) => new q(db.dataSource) })),

@@ -3,13 +3,12 @@ import { BulkOperationsModule } from '../bulk-operations/bulk-operations.module'
 import { ChannelDataModule } from '../channel-data/channel-data.module';
 import { ObjectsModule } from '../objects/objects.module';
 import { PreferencesModule } from '../preferences/preferences.module';
-import { RecipientActivityModule } from '../recipient-activity/recipient-activity.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { RecipientReadModelsModule } from './recipient-read-models.module';
 
 /** Everything about recipients besides the users slice itself. */
 @Module({
-  imports: [RecipientReadModelsModule, ObjectsModule, TenantsModule, PreferencesModule, ChannelDataModule, SubscriptionsModule, RecipientActivityModule, BulkOperationsModule],
+  imports: [RecipientReadModelsModule, ObjectsModule, TenantsModule, PreferencesModule, ChannelDataModule, SubscriptionsModule, BulkOperationsModule],
 })
 export class RecipientsModule {}

@@ -8,5 +8,6 @@ export function commandMetadata(ctx: RequestContext): CommandMetadata {
     request_id: ctx.requestId,
     correlation_id: ctx.requestId,
     actor: `${ctx.credential.kind}:${ctx.credential.id}`,
+    ...ctx.trace,
   };
 }

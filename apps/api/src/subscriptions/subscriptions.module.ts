@@ -7,8 +7,10 @@ import { ListObjectSubscriptionsController } from './list-object-subscriptions/l
 import { ListObjectSubscriptionsHandler } from './list-object-subscriptions/list-object-subscriptions.handler';
 import { ListUserSubscriptionsController } from './list-user-subscriptions/list-user-subscriptions.controller';
 import { ListUserSubscriptionsHandler } from './list-user-subscriptions/list-user-subscriptions.handler';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 @Module({
+  imports: [RecipientReadModelsModule],
   controllers: [ListObjectSubscriptionsController, AddSubscriptionsController, DeleteSubscriptionsController, ListUserSubscriptionsController],
   providers: [ListObjectSubscriptionsHandler, AddSubscriptionsHandler, DeleteSubscriptionsHandler, ListUserSubscriptionsHandler],
 })

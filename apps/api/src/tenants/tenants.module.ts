@@ -7,8 +7,10 @@ import { ListTenantsController } from './list-tenants/list-tenants.controller';
 import { ListTenantsHandler } from './list-tenants/list-tenants.handler';
 import { SetTenantController } from './set-tenant/set-tenant.controller';
 import { SetTenantHandler } from './set-tenant/set-tenant.handler';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 @Module({
+  imports: [RecipientReadModelsModule],
   controllers: [SetTenantController, GetTenantController, DeleteTenantController, ListTenantsController],
   providers: [SetTenantHandler, GetTenantHandler, DeleteTenantHandler, ListTenantsHandler],
 })

@@ -9,8 +9,10 @@ import { ListUsersController } from './list-users/list-users.controller';
 import { ListUsersHandler } from './list-users/list-users.handler';
 import { MergeUserController } from './merge-user/merge-user.controller';
 import { MergeUserHandler } from './merge-user/merge-user.handler';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 @Module({
+  imports: [RecipientReadModelsModule],
   controllers: [IdentifyUserController, GetUserController, ListUsersController, DeleteUserController, MergeUserController],
   providers: [
     IdentifyUserHandler,

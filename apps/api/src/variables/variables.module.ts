@@ -8,10 +8,11 @@ import { ListVariablesController } from './list-variables/list-variables.control
 import { ListVariablesHandler } from './list-variables/list-variables.handler';
 import { UpsertVariableController } from './upsert-variable/upsert-variable.controller';
 import { UpsertVariableHandler } from './upsert-variable/upsert-variable.handler';
+import { accountSettingsDeps } from '../shared/account-settings-deps';
 
 /** Variables (`vars` in templates): a default value and values per environment. */
 @Module({
   controllers: [UpsertVariableController, GetVariableController, ListVariablesController],
-  providers: [{ provide: VariableQueries, inject: [DATABASE], useFactory: (db: Database) => new VariableQueries(db.dataSource) }, UpsertVariableHandler, GetVariableHandler, ListVariablesHandler],
+  providers: [accountSettingsDeps, { provide: VariableQueries, inject: [DATABASE], useFactory: (db: Database) => new VariableQueries(db.dataSource) }, UpsertVariableHandler, GetVariableHandler, ListVariablesHandler],
 })
 export class VariablesModule {}

@@ -4,9 +4,11 @@ import { CancelWorkflowController } from './cancel-workflow/cancel-workflow.cont
 import { CancelWorkflowHandler } from './cancel-workflow/cancel-workflow.handler';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 /** Triggering workflows (and, as they arrive, cancelling them and listing their runs). */
 @Module({
+  imports: [RecipientReadModelsModule],
   controllers: [TriggerWorkflowController, CancelWorkflowController],
   providers: [TriggerWorkflowHandler, CancelWorkflowHandler, ...idempotencyProviders],
 })

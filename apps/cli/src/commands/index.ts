@@ -2,7 +2,8 @@ import { CommandGroup } from '../command';
 import { environmentCommands, keyCommands, serviceTokenCommands } from './environments';
 import { kafkaCommands } from './kafka';
 import { projectionCommands } from './projections';
+import { scheduleCommands } from './schedules';
 import { signingKeyCommands } from './signing-keys';
 
 /** Every command group of the CLI; one file per group in this folder. */
-export const commandGroups: CommandGroup[] = [environmentCommands, keyCommands, serviceTokenCommands, signingKeyCommands, projectionCommands, kafkaCommands];
+export const commandGroups: CommandGroup[] = [environmentCommands, keyCommands, serviceTokenCommands, signingKeyCommands, projectionCommands, kafkaCommands, scheduleCommands];

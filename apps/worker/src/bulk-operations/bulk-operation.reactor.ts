@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BulkOperationProcessor, BulkOperationReactor, BulkWrite } from '@notify/application';
+import { BulkOperationProcessor, BulkOperationReactor, BulkWrite, EngineLookups } from '@notify/application';
 import { Database } from '@notify/database';
 import { EventStore, RecordedEvent } from '@notify/eventstore';
-import { DATABASE, EVENT_STORE } from '@notify/platform';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE } from '@notify/platform';
 import { ProjectionRuntime, Reactor } from '@notify/projection-runtime';
 import { ChannelQueries } from '@notify/projections/channels';
 import { SubscriptionQueries } from '@notify/projections/subscriptions';
@@ -18,9 +18,10 @@ export class BulkOperationWorker implements Reactor {
   readonly filter: Reactor['filter'];
   readonly concurrency: number;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(DATABASE) database: Database, runtime: ProjectionRuntime) {
+  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(DATABASE) database: Database, runtime: ProjectionRuntime, @Inject(ENGINE_LOOKUPS) lookups: EngineLookups) {
     const deps = {
       store,
+      lookups,
       channels: new ChannelQueries(database.dataSource),
       subscriptions: new SubscriptionQueries(database.dataSource),
       readModelsAt: async (writes: readonly BulkWrite[]) => {

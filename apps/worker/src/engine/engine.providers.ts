@@ -30,8 +30,9 @@ import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { WaitingRunQueries } from '@notify/projections/waiting-runs';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER } from '@notify/platform';
-import { TemplateEngine } from '@notify/templating';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER } from '@notify/platform';
+import type { OutboundHttp } from '@notify/outbound';
+import type { TemplateRenderer } from '@notify/templating';
 
 export const ENGINE_DEPS = Symbol('ENGINE_DEPS');
 
@@ -53,18 +54,17 @@ function functionSteps(): StepHandler[] {
 export const engineProviders: Provider[] = [
   {
     provide: ENGINE_DEPS,
-    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime, LINK_TRACKER],
-    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, runtime: ProjectionRuntime, links: LinkTracker | null): EngineDeps => ({
+    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER],
+    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, runtime: ProjectionRuntime, links: LinkTracker | null, http: OutboundHttp, templates: TemplateRenderer): EngineDeps => ({
       store,
       lookups,
       links,
       readModelsAt: async (position) => {
         if (!(await runtime.waitFor(position, RECIPIENT_READ_MODELS, 15_000))) throw new Error('recipient read models are behind the run; executing it again later');
       },
-      templates: new TemplateEngine(),
-      fetch: globalThis.fetch,
+      templates,
+      http,
       settings: {
-        allowPrivateFetch: config.FETCH_ALLOW_PRIVATE_ADDRESSES,
         fetchMaxAttempts: config.FETCH_MAX_ATTEMPTS,
         fetchTimeoutMs: config.FETCH_TIMEOUT_MS,
         fetchRetryBaseMs: config.FETCH_RETRY_BASE_MS,
@@ -86,12 +86,12 @@ export const engineProviders: Provider[] = [
   },
   {
     provide: DeliveryExecutor,
-    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, LOGGER],
-    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, logger: Logger) =>
+    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, LOGGER, OUTBOUND_HTTP],
+    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, logger: Logger, outbound: OutboundHttp) =>
       new DeliveryExecutor(
         store,
         lookups,
-        createDefaultRegistry(),
+        createDefaultRegistry({ outbound, maxLoggedBodyBytes: config.DELIVERY_LOG_MAX_BODY_BYTES }),
         { maxAttempts: config.DELIVERY_MAX_ATTEMPTS, baseDelayMs: config.DELIVERY_RETRY_BASE_MS, maxDelayMs: config.DELIVERY_RETRY_MAX_MS, jitter: 0.2 },
         { concurrency: config.ENGINE_CONCURRENCY, onError: (err, messageId) => logger.error({ err, message_id: messageId }, 'a delivery outcome could not be recorded; its check timer settles it') },
       ),

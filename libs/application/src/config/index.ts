@@ -5,3 +5,4 @@ export * from './secret-box';
 export * from './render-step-template';
 export * from './template-resources';
 export * from './account-settings';
+export * from './configuration';

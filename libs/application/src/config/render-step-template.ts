@@ -1,4 +1,4 @@
-import { renderMarkdown, TemplateContext, TemplateEngine, TemplateError, TemplateResources } from '@notify/templating';
+import { renderMarkdown, TemplateContext, TemplateError, TemplateRenderer, TemplateResources } from '@notify/templating';
 
 export interface PreviewError {
   field: string | null;
@@ -12,7 +12,7 @@ const toError = (e: TemplateError, field?: string): PreviewError => ({ field: e.
 
 /** Renders each Liquid field of a channel template, the way delivery will, and reports the first failure of each. */
 export async function renderStepTemplate(
-  engine: TemplateEngine,
+  engine: TemplateRenderer,
   channelType: string,
   template: Record<string, unknown>,
   context: TemplateContext,

@@ -19,6 +19,7 @@ import { EventStore, RecordedEvent, WrongExpectedRevisionError } from '@notify/e
 import { CommandMetadata, handleCommand } from '../handle-command';
 import { engineId } from './ids';
 import type { ChannelView, EngineLookups } from './lookups';
+import { causedTrace, inSpan } from '@notify/observability';
 
 /** Providers that take an idempotency key, so a call interrupted by a crash may be made again. */
 const IDEMPOTENT_PROVIDERS = new Set(['resend']);
@@ -125,10 +126,11 @@ export class DeliveryExecutor {
     const streamId = messageStream(environment, messageId);
     const history = await this.store.readStream(streamId);
     const state = fold(messageDecider, history.map((e) => ({ type: e.type, data: e.data }) as MessageEvent));
-    const created = history.find((e) => e.type === 'MessageCreated')?.data as MessageCreatedData | undefined;
+    const createdEvent = history.find((e) => e.type === 'MessageCreated');
+    const created = createdEvent?.data as MessageCreatedData | undefined;
     if (!created || (state.status !== 'queued' && state.status !== 'delivery_attempted')) return;
     if (this.stopping.signal.aborted) throw new DeliveryStoppedError(messageId);
-    const meta: CommandMetadata = { environment, correlation_id: created.workflow_run_id, causation_id: messageId, actor: 'system:delivery' };
+    const meta: CommandMetadata = { environment, correlation_id: created.workflow_run_id, causation_id: messageId, actor: 'system:delivery', ...causedTrace(createdEvent?.metadata) };
 
     const checked = trigger.type === 'TimerFired' ? checkedAttemptOfTimer(trigger.timerId ?? '') : undefined;
     if (checked !== undefined) {
@@ -164,7 +166,11 @@ export class DeliveryExecutor {
         if (error instanceof WrongExpectedRevisionError) return; // another worker started it
         throw error;
       }
-      const task: Promise<void> = this.attempt(environment, streamId, meta, created, channel, attempt)
+      const task: Promise<void> = inSpan(
+        `deliver ${created.channel.type}`,
+        { parent: createdEvent?.metadata, attributes: { 'notify.message_id': messageId, 'notify.channel_key': created.channel.key, 'notify.attempt': attempt, 'notify.environment': environment } },
+        () => this.attempt(environment, streamId, meta, created, channel, attempt),
+      )
         .catch((error: unknown) => this.options.onError?.(error, messageId))
         .finally(() => {
           this.inFlight.delete(task);

@@ -3,6 +3,7 @@ import { fold, frequencyDecider, frequencyStream, recipientKey, RunEnqueuedData,
 import { EventStore, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { engineId, runIdFor } from './ids';
 import type { EngineLookups } from './lookups';
+import { causedTrace } from '@notify/observability';
 
 const CHUNK = 200;
 
@@ -88,7 +89,8 @@ export class Fanout {
   }
 
   private async appendsFor(environment: string, trigger: RecordedEvent, data: WorkflowTriggeredData, targets: Target[]): Promise<StreamAppend[]> {
-    const meta = (type: string) => ({ environment, correlation_id: data.workflow_run_id, causation_id: trigger.id, actor: 'system:engine', schema_version: schemaVersionOf(type) });
+    const trace = causedTrace(trigger.metadata);
+    const meta = (type: string) => ({ environment, correlation_id: data.workflow_run_id, causation_id: trigger.id, actor: 'system:engine', schema_version: schemaVersionOf(type), ...trace });
     const frequency = data.workflow.trigger_frequency;
     const appends: StreamAppend[] = [];
     const seen = new Set<string>();

@@ -24,6 +24,7 @@ import { engineId, stepEventId } from './ids';
 import type { EngineLookups, RecipientView } from './lookups';
 import type { EngineDeps, StepContext, StepHandler, StepOutcome } from './step-handler';
 import { refToProperties, RunVariables, runVariables } from './variables';
+import { causedTrace, inSpan } from '@notify/observability';
 
 const MAX_STEPS_PER_EXECUTION = 100;
 const MAX_ATTEMPTS = 8;
@@ -250,7 +251,15 @@ export class RunExecutor {
         recipient: loadRecipient,
         variables: currentVariables,
       };
-      const outcome = await this.runStep(ctx);
+      const outcome = await inSpan(
+        `step ${step.type}`,
+        { parent: history[0]?.metadata, attributes: { 'notify.workflow': run.workflow_key, 'notify.step_ref': step.ref, 'notify.run_id': runId, 'notify.environment': environment } },
+        async (span) => {
+          const result = await this.runStep(ctx);
+          span.setAttribute('notify.step_status', result.status ?? 'ok');
+          return result;
+        },
+      );
       // A step touching a stream an earlier step of this execution also touches (two updates of
       // one user) decided without those events: append what came before, then execute again.
       if (outcome.appends?.some((a) => appends.some((b) => b.streamId === a.streamId))) {
@@ -289,7 +298,7 @@ export class RunExecutor {
     }
 
     if (events.length === 0) return { result: { status: state.status, appended: 0 }, appends: [] };
-    const metadata: EventMetadata = { environment, schema_version: 0, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+    const metadata: EventMetadata = { environment, schema_version: 0, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine', ...causedTrace(history[0]?.metadata) };
     const revision = history.length ? history[history.length - 1].revision : -1;
     const runAppend: StreamAppend = {
       streamId,

@@ -3,7 +3,8 @@ import type { RunPaused } from '@notify/contracts';
 import type { EventOf } from '@notify/contracts';
 import type { RunState, StepNode, StepPath, WorkflowTriggeredData } from '@notify/domain';
 import type { EventStore, StreamAppend } from '@notify/eventstore';
-import type { TemplateEngine } from '@notify/templating';
+import type { OutboundHttp } from '@notify/outbound';
+import type { TemplateRenderer } from '@notify/templating';
 import type { EngineLookups, RecipientView } from './lookups';
 import type { RunVariables } from './variables';
 
@@ -12,11 +13,10 @@ export type PauseReason = EventOf<typeof RunPaused>['data']['reason'];
 export interface EngineDeps {
   store: EventStore;
   lookups: EngineLookups;
-  templates: TemplateEngine;
-  /** Outbound HTTP for fetch steps; replaceable in tests. */
-  fetch: typeof fetch;
-  /** Every address a host name resolves to (fetch steps check them); default: the system resolver. */
-  resolveHost?: (hostname: string) => Promise<string[]>;
+  /** Renders untrusted templates; at run time an IsolatedRenderer (worker threads, hard time limit). */
+  templates: TemplateRenderer;
+  /** Outbound HTTP for fetch steps, with the deployment's address policy; replaceable in tests. */
+  http: Pick<OutboundHttp, 'request'>;
   /**
    * Resolves once the recipient read models (users, objects, tenants, preferences, channel data)
    * include everything up to `position`: a run reads recipients identified inline with its
@@ -25,7 +25,7 @@ export interface EngineDeps {
   readModelsAt?: (position: string) => Promise<void>;
   /** Set when link tracking is on: channel steps rewrite the links of the content they render. */
   links?: LinkTracker | null;
-  settings: { allowPrivateFetch: boolean; fetchMaxAttempts: number; fetchTimeoutMs?: number; fetchRetryBaseMs?: number; fetchRetryMaxMs?: number };
+  settings: { fetchMaxAttempts: number; fetchTimeoutMs?: number; fetchRetryBaseMs?: number; fetchRetryMaxMs?: number };
 }
 
 /** What a step sees: the run so far, its workflow version, lazily loaded variables. */

@@ -45,7 +45,7 @@ export interface TriggerWrites {
 }
 
 /** Inline recipients are identified (users) or set (objects) before the trigger is recorded. */
-async function identifyInline(deps: RecipientDeps, environment: string, request: RecipientRequestT, metadata: CommandMetadata, writes: TriggerWrites): Promise<void> {
+export async function identifyInline(deps: RecipientDeps, environment: string, request: RecipientRequestT, metadata: CommandMetadata, writes: TriggerWrites): Promise<void> {
   if (typeof request === 'string') return;
   let outcome: { append?: AppendResult; events: { type: string }[] };
   if ('collection' in request && typeof request.collection === 'string') {
@@ -58,7 +58,18 @@ async function identifyInline(deps: RecipientDeps, environment: string, request:
   if (outcome.append) writes.appends.push({ append: outcome.append, events: outcome.events });
 }
 
-async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
+/** A tenant given inline is set before the trigger (or schedule) is recorded; answers its id. */
+export async function identifyInlineTenant(deps: RecipientDeps, environment: string, tenant: TriggerWorkflowBodyT['tenant'], metadata: CommandMetadata, writes: TriggerWrites): Promise<string | null> {
+  if (!tenant) return null;
+  if (typeof tenant === 'string') return tenant;
+  const { id, ...rest } = tenant as { id: string };
+  const outcome = await setTenant(deps, environment, id, rest, metadata);
+  if (outcome.append) writes.appends.push({ append: outcome.append, events: outcome.events });
+  if (outcome.channelData?.append) writes.appends.push({ append: outcome.channelData.append, events: outcome.channelData.events });
+  return id;
+}
+
+export async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
 }
 
@@ -109,17 +120,7 @@ export async function triggerWorkflow(
   const writes: TriggerWrites = { appends: [] };
   const inline = [...(body.actor ? [body.actor] : []), ...body.recipients];
   await inBatches(inline, 8, (r) => identifyInline(deps.recipients, environment, r, metadata, writes));
-  let tenant: string | null = null;
-  if (body.tenant) {
-    if (typeof body.tenant === 'string') tenant = body.tenant;
-    else {
-      const { id, ...rest } = body.tenant as { id: string };
-      tenant = id;
-      const outcome = await setTenant(deps.recipients, environment, id, rest, metadata);
-      if (outcome.append) writes.appends.push({ append: outcome.append, events: outcome.events });
-      if (outcome.channelData?.append) writes.appends.push({ append: outcome.channelData.append, events: outcome.channelData.events });
-    }
-  }
+  const tenant = await identifyInlineTenant(deps.recipients, environment, body.tenant, metadata, writes);
 
   const recipients = uniqueRecipientRefs(body.recipients);
   const workflowRunId = options.workflowRunId ?? randomUUID();

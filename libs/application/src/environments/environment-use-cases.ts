@@ -1,6 +1,6 @@
 import { accountDecider, accountStream, environmentDecider, environmentStream } from '@notify/domain';
 import { AppendResult, EventStore } from '@notify/eventstore';
-import { generateSecret, hashSecret, hintOf } from '@notify/http/secrets';
+import { generateSecret, hashSecret, hintOf } from './credential-secrets';
 import { v5 as uuidv5 } from 'uuid';
 import { CommandMetadata, handleCommand } from '../handle-command';
 

@@ -2,7 +2,7 @@ import { RecipientRefT, walkSteps, WorkflowStepT } from '@notify/contracts';
 import { WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
 import type { EventStore } from '@notify/eventstore';
 import { MessageQueries } from '@notify/projections/messages';
-import type { TemplateEngine } from '@notify/templating';
+import type { TemplateRenderer } from '@notify/templating';
 import type { DataSource } from 'typeorm';
 import type { ReadModelLookups } from '../engine/read-model-lookups';
 import { renderChannelContent } from '../engine/steps/channel-content';
@@ -47,7 +47,7 @@ export class FeedLocalizer {
     private readonly db: DataSource,
     private readonly store: EventStore,
     private readonly lookups: ReadModelLookups,
-    private readonly engine: TemplateEngine,
+    private readonly engine: TemplateRenderer,
     private readonly links: LinkTracker | null,
     private readonly onError: (messageId: string, reason: string) => void = () => undefined,
   ) {

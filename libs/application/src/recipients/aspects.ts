@@ -1,6 +1,6 @@
 import { channelDataSchemaFor, InlineChannelDataRequest, InlinePreferenceSetRequest } from '@notify/contracts';
 import { AspectCommand, ChannelInfo, DomainError, invalidParams } from '@notify/domain';
-import { fieldErrors } from '@notify/http/zod-errors';
+import { fieldErrors } from '../validation/zod-errors';
 import { z } from 'zod';
 import { ChannelFinder } from './ports';
 

@@ -1,5 +1,6 @@
 import {
   BulkOperationKindT,
+  BulkScheduleItemT,
   BulkOperationT,
   InlineIdentifyUserT,
   PreferenceSetRequestT,
@@ -17,6 +18,9 @@ import { addSubscriptions, deleteObject, removeSubscriptions, setObject } from '
 import { RecipientDeps } from './ports';
 import { deleteTenant, setTenant } from './tenant-use-cases';
 import { deleteUser, identifyUser, updateUserAspects } from './user-use-cases';
+import { identifiedRef } from '../engine/trigger';
+import type { EngineLookups } from '../engine/lookups';
+import { createSchedules } from '../schedules/schedule-use-cases';
 
 /** One unit of work of each kind, as BulkOperationCreated records it. */
 export type BulkItem =
@@ -29,7 +33,8 @@ export type BulkItem =
   | { kind: 'objects.subscriptions.delete'; item: { id: string; recipients: RecipientReferenceT[] } }
   | { kind: 'tenants.set'; item: string | ({ id: string } & Record<string, unknown>) }
   | { kind: 'tenants.delete'; item: string }
-  | { kind: `messages.${MessageBulkAction}`; item: string };
+  | { kind: `messages.${MessageBulkAction}`; item: string }
+  | { kind: 'schedules.create'; item: BulkScheduleItemT };
 
 /** What an item's commands did to their streams. */
 type ItemOutcome = { events: readonly { type: string }[]; append?: AppendResult; streamId: string };
@@ -75,6 +80,12 @@ export async function createBulkOperation(
 /** The entity an item changes: items of one entity run in order, others in parallel. */
 function entityOf(kind: BulkOperationKindT, item: unknown, collection: string | null): { key: string; id: string; collection: string | null } {
   const idOf = (x: unknown) => (typeof x === 'string' ? x : String((x as { id?: unknown; user_id?: unknown }).id ?? (x as { user_id?: unknown }).user_id));
+  if (kind === 'schedules.create') {
+    // A schedule item is about its recipient: items for one recipient run in order (inline identification).
+    const recipient = (item as BulkScheduleItemT).recipient;
+    const ref = identifiedRef(recipient);
+    return ref.type === 'user' ? { key: `user:${ref.id}`, id: ref.id, collection: null } : { key: `object:${ref.collection}:${ref.id}`, id: ref.id, collection: ref.collection };
+  }
   const id = idOf(item);
   if (kind.startsWith('users.')) return { key: `user:${id}`, id, collection: null };
   if (kind.startsWith('tenants.')) return { key: `tenant:${id}`, id, collection: null };
@@ -93,6 +104,8 @@ export interface BulkWrite {
 }
 
 export interface BulkProcessorDeps extends RecipientDeps {
+  /** Workflows and recipients, for bulk schedule creation. */
+  lookups?: Pick<EngineLookups, 'workflow' | 'recipient'>;
   /**
    * Resolves once every read model that shows any of `writes` has caught up with them; throws
    * when they stay behind (the chunk is then redone later). Progress and completion are recorded
@@ -266,6 +279,12 @@ export class BulkOperationProcessor {
       case 'messages.unarchived':
       case 'messages.interacted':
         return [await engageMessage(deps.store, environment, work.item, work.kind.slice('messages.'.length) as MessageBulkAction, metadata, opts)];
+      case 'schedules.create': {
+        if (!deps.lookups) throw new Error('bulk schedule creation needs the engine lookups');
+        const { recipient, ...rest } = work.item;
+        const writes = await createSchedules({ recipients: deps, lookups: deps.lookups }, environment, { ...rest, recipients: [recipient] }, metadata, { idFor: () => deterministicId(`${seed}:schedule`) });
+        return writes.appends.map((a) => ({ events: a.events, append: a.append, streamId: a.append.streamId }));
+      }
     }
   }
 }

@@ -10,6 +10,7 @@ const shape = (method: string, path: string) => `${method} ${path.replace(/\{[^}
  */
 const NOT_IN_REFERENCE: Record<string, string> = {
   followTrackedLink: 'a tracked link opened from an email or SMS (tier 3, as message reads)',
+  previewSchedule: "a schedule's next occurrences (tier 4, as the schedule listings)",
 };
 
 describe('rate tiers', () => {

@@ -35,6 +35,7 @@ export const BulkOperationKind = z.enum([
   'messages.archived',
   'messages.unarchived',
   'messages.interacted',
+  'schedules.create',
 ]);
 export type BulkOperationKindT = z.infer<typeof BulkOperationKind>;
 

@@ -7,6 +7,9 @@ export const TriggerSource = z.object({
   type: z.enum(['api', 'workflow', 'schedule', 'test', 'bulk']),
   /** For workflow-triggered runs: the run that triggered it. */
   workflow_recipient_run_id: z.string().nullable().optional(),
+  /** For scheduled runs: the schedule and the occurrence (its local date-time). */
+  schedule_id: z.string().nullable().optional(),
+  occurrence: z.string().nullable().optional(),
 });
 
 export const TriggerSettings = z.object({ sandbox_mode: z.boolean().optional(), skip_delay: z.boolean().optional() });

@@ -1,8 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { closedPort, json, leakedSecrets, startHttp2Peer, type Peer, type PeerResponse, type RecordedRequest } from '@notify/testing/peers';
+import { localPeersOutbound } from '@notify/testing/outbound';
 import { apnsProviderTokenProblem } from '@notify/testing/provider-peers';
 import type { DeliveryFailure, DeliveryRequest, DeliverySuccess, ProviderConfig } from '../types';
 import { ApnsProvider, stableUuid } from './apns.provider';
+
+// The peers listen on 127.0.0.1: these tests allow-list loopback, as a deployment would its own network.
+const outbound = localPeersOutbound();
+afterAll(() => outbound.close());
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const p8 = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -36,7 +41,7 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
   beforeEach(() => {
     peer.requests.length = 0;
     now = Date.now();
-    provider = new ApnsProvider({ now: () => now });
+    provider = new ApnsProvider({ now: () => now, outbound });
     answerFor = () => ({ status: 200, text: '' });
     peer.respond = (req) => {
       const problem = apnsProviderTokenProblem(req, { publicKey, keyId, teamId });

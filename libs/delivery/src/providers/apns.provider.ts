@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Exchange } from '../support/exchange';
+import type { Exchange, ProviderIo } from '../support/exchange';
 import { failureOf, isSuccess } from '../support/exchange';
 import { Http2Session } from '../support/http2-client';
 import { signingKeyProblem, signJwt } from '../support/jwt';
@@ -12,7 +12,7 @@ const ORIGINS = { production: 'https://api.push.apple.com', development: 'https:
 /** Apple refuses provider tokens older than an hour and asks not to renew them more than every 20 minutes. */
 const PROVIDER_TOKEN_TTL_MS = 50 * 60_000;
 
-export interface ApnsProviderOptions {
+export interface ApnsProviderOptions extends ProviderIo {
   now?: () => number;
 }
 
@@ -31,7 +31,7 @@ export class ApnsProvider extends BaseProvider<PushContent> {
   private readonly now: () => number;
 
   constructor(options: ApnsProviderOptions = {}) {
-    super();
+    super(options);
     this.now = options.now ?? Date.now;
   }
 

@@ -1,4 +1,4 @@
-import { Exchange } from '../support/exchange';
+import { Exchange, type ProviderIo } from '../support/exchange';
 import { Redactor } from '../support/redactor';
 import type { ChannelType, DeliveryContent, DeliveryProvider, DeliveryRequest, DeliveryResult, ProviderConfig } from '../types';
 
@@ -10,9 +10,11 @@ export abstract class BaseProvider<C extends DeliveryContent> implements Deliver
   abstract readonly id: string;
   abstract readonly channelType: ChannelType;
 
+  constructor(private readonly io: ProviderIo = {}) {}
+
   async send(request: DeliveryRequest, config: ProviderConfig, signal?: AbortSignal): Promise<DeliveryResult> {
     const redactor = Redactor.forSettings(config.settings);
-    const exchange = new Exchange(redactor, config, signal);
+    const exchange = new Exchange(redactor, config, signal, this.io);
     if (request.content.type !== this.contentType()) {
       return exchange.failed({ retryable: false, code: 'invalid_content', reason: `${this.id} delivers ${this.contentType()} content, not ${request.content.type}` });
     }

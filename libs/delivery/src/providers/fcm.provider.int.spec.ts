@@ -1,8 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { form, json, leakedSecrets, startHttpPeer, type Peer, type PeerResponse } from '@notify/testing/peers';
+import { localPeersOutbound } from '@notify/testing/outbound';
 import { fcmError, googleTokenEndpoint } from '@notify/testing/provider-peers';
 import type { DeliveryFailure, DeliveryRequest, DeliverySuccess, ProviderConfig } from '../types';
 import { FcmProvider } from './fcm.provider';
+
+// The peers listen on 127.0.0.1: these tests allow-list loopback, as a deployment would its own network.
+const outbound = localPeersOutbound();
+afterAll(() => outbound.close());
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -42,7 +47,7 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
     peer.requests.length = 0;
     issued = [];
     now = Date.now();
-    provider = new FcmProvider({ now: () => now });
+    provider = new FcmProvider({ now: () => now, outbound });
     answerFor = () => ({ status: 200, json: { name: `projects/demo-project/messages/0:${Math.floor(Math.random() * 1e12)}` } });
     peer.respond = (req) => {
       if (req.url === '/token') return googleTokenEndpoint(req, { tokenUrl, publicKey, clientEmail, keyId: 'key-1', issued, nowMs: now });

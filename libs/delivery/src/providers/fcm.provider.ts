@@ -1,4 +1,4 @@
-import type { Exchange } from '../support/exchange';
+import type { Exchange, ProviderIo } from '../support/exchange';
 import { failureOf, isSuccess } from '../support/exchange';
 import { signingKeyProblem, signJwt } from '../support/jwt';
 import { baseUrlOf, isRecord, stringSetting } from '../support/settings';
@@ -24,7 +24,7 @@ interface CachedToken {
   expiresAt: number;
 }
 
-export interface FcmProviderOptions {
+export interface FcmProviderOptions extends ProviderIo {
   now?: () => number;
 }
 
@@ -42,7 +42,7 @@ export class FcmProvider extends BaseProvider<PushContent> {
   private readonly now: () => number;
 
   constructor(options: FcmProviderOptions = {}) {
-    super();
+    super(options);
     this.now = options.now ?? Date.now;
   }
 

@@ -1,8 +1,13 @@
 import { closedPort, json, leakedSecrets, startHttpPeer, type Peer } from '@notify/testing/peers';
+import { localPeersOutbound } from '@notify/testing/outbound';
 import { resendApi } from '@notify/testing/provider-peers';
 import { REDACTED } from '../support/redactor';
 import type { DeliveryRequest, ProviderConfig } from '../types';
 import { ResendProvider } from './resend.provider';
+
+// The peers listen on 127.0.0.1: these tests allow-list loopback, as a deployment would its own network.
+const outbound = localPeersOutbound();
+afterAll(() => outbound.close());
 
 const apiKey = 're_live_9f8e7d6c5b4a';
 
@@ -17,7 +22,7 @@ const request = (overrides: Partial<DeliveryRequest> = {}): DeliveryRequest => (
 });
 
 describe('ResendProvider against a local Resend-like API', () => {
-  const provider = new ResendProvider();
+  const provider = new ResendProvider({ outbound });
   let peer: Peer;
   let config: ProviderConfig;
   /** Like Resend: one email per idempotency key, the same id for every repeat. */

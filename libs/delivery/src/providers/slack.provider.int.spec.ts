@@ -1,7 +1,12 @@
 import { json, leakedSecrets, startHttpPeer, type Peer, type PeerResponse } from '@notify/testing/peers';
+import { localPeersOutbound } from '@notify/testing/outbound';
 import type { DeliveryFailure, DeliveryRequest, DeliverySuccess, ProviderConfig } from '../types';
 import { SlackWebhookProvider } from './slack-webhook.provider';
 import { SlackProvider } from './slack.provider';
+
+// The peers listen on 127.0.0.1: these tests allow-list loopback, as a deployment would its own network.
+const outbound = localPeersOutbound();
+afterAll(() => outbound.close());
 
 const connectionToken = 'xoxb-1111-2222-connectiontoken';
 const channelDataToken = 'xoxb-3333-4444-channeldatatoken';
@@ -19,7 +24,7 @@ const request = (channelData: Record<string, unknown>, overrides: Partial<Delive
 });
 
 describe('SlackProvider against a local Slack Web API', () => {
-  const provider = new SlackProvider();
+  const provider = new SlackProvider({ outbound });
   let peer: Peer;
   let config: ProviderConfig;
   let answerFor: (channel: string, token: string) => PeerResponse;
@@ -105,7 +110,7 @@ describe('SlackProvider against a local Slack Web API', () => {
 });
 
 describe('SlackWebhookProvider against a local incoming-webhook endpoint', () => {
-  const provider = new SlackWebhookProvider();
+  const provider = new SlackWebhookProvider({ outbound });
   const secretPath = 'xXsecretXxWebhookTokenXx42';
   let peer: Peer;
   let url: string;

@@ -1,7 +1,12 @@
 import { form, leakedSecrets, startHttpPeer, type Peer } from '@notify/testing/peers';
+import { localPeersOutbound } from '@notify/testing/outbound';
 import { REDACTED } from '../support/redactor';
 import type { DeliveryRequest, ProviderConfig } from '../types';
 import { TwilioProvider } from './twilio.provider';
+
+// The peers listen on 127.0.0.1: these tests allow-list loopback, as a deployment would its own network.
+const outbound = localPeersOutbound();
+afterAll(() => outbound.close());
 
 const accountSid = 'AC1f0e2d3c4b5a69788796a5b4c3d2e1f0';
 const authToken = 'twilio-auth-token-5be1c0ffee';
@@ -21,7 +26,7 @@ const request = (overrides: Partial<DeliveryRequest> = {}): DeliveryRequest => (
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('TwilioProvider against a local Twilio-like Messages API', () => {
-  const provider = new TwilioProvider();
+  const provider = new TwilioProvider({ outbound });
   let peer: Peer;
   let config: ProviderConfig;
 

@@ -1,8 +1,13 @@
 import { closedPort, leakedSecrets, startHttpPeer, type Peer } from '@notify/testing/peers';
+import { localPeersOutbound } from '@notify/testing/outbound';
 import { webhookReceiverAccepts } from '@notify/testing/provider-peers';
 import type { DeliveryRequest, ProviderConfig, WebhookContent } from '../types';
 import { verifyWebhookSignature } from '../webhook-signature';
 import { WebhookProvider } from './webhook.provider';
+
+// The peers listen on 127.0.0.1: these tests allow-list loopback, as a deployment would its own network.
+const outbound = localPeersOutbound();
+afterAll(() => outbound.close());
 
 const signingSecret = 'whsec_5f4dcc3b5aa765d61d8327deb882cf99';
 const customerApiKey = 'cust-api-key-0c1d2e3f';
@@ -41,7 +46,7 @@ describe('WebhookProvider against a local receiver', () => {
     peer.requests.length = 0;
     peer.respond = () => ({ status: 200, text: 'ok' });
     now = Date.parse('2026-03-01T12:00:00Z');
-    provider = new WebhookProvider({ now: () => now });
+    provider = new WebhookProvider({ now: () => now, outbound });
     config = { provider: 'webhook', channelType: 'http', settings: { signing_secret: signingSecret } };
   });
 

@@ -1,11 +1,11 @@
-import type { Exchange } from '../support/exchange';
+import type { Exchange, ProviderIo } from '../support/exchange';
 import { isSuccess } from '../support/exchange';
 import { stringSetting } from '../support/settings';
 import type { DeliveryRequest, DeliveryResult, ProviderConfig, WebhookContent } from '../types';
 import { SIGNATURE_HEADER, signWebhook } from '../webhook-signature';
 import { BaseProvider } from './base.provider';
 
-export interface WebhookProviderOptions {
+export interface WebhookProviderOptions extends ProviderIo {
   now?: () => number;
 }
 
@@ -24,7 +24,7 @@ export class WebhookProvider extends BaseProvider<WebhookContent> {
   private readonly now: () => number;
 
   constructor(options: WebhookProviderOptions = {}) {
-    super();
+    super(options);
     this.now = options.now ?? Date.now;
   }
 

@@ -1,10 +1,29 @@
 import { performance } from 'node:perf_hooks';
+import { OutboundHttp, refusalOf } from '@notify/outbound';
 import type { DeliveryFailure, DeliveryLogEntry, DeliveryResult, DeliverySuccess, DeliveryTargetResult, ProviderConfig } from '../types';
 import { isRetryableStatus, parseRetryAfter } from './classify';
 import { Redactor } from './redactor';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-const MAX_LOGGED_TEXT = 64 * 1024;
+/** Bytes of a request or response body a delivery log entry keeps, unless the caller says otherwise. */
+export const DEFAULT_MAX_LOGGED_BODY_BYTES = 16 * 1024;
+/** Bytes of a provider's answer read at all: providers answer in a few kilobytes. */
+export const MAX_READ_BYTES = 1024 * 1024;
+
+/** What a provider calls out with, and how much of each exchange its log keeps. */
+export interface ProviderIo {
+  /** Outbound HTTP with the deployment's address policy; default: public addresses only. */
+  outbound?: OutboundHttp;
+  /** Bytes of each request and response body kept in delivery logs; default 16 KiB. */
+  maxLoggedBodyBytes?: number;
+}
+
+let publicOnly: OutboundHttp | undefined;
+
+/** The client used when none is given: public addresses only (made once, on first use). */
+export function defaultOutbound(): OutboundHttp {
+  return (publicOnly ??= new OutboundHttp());
+}
 
 export interface HttpRequest {
   method: string;
@@ -20,7 +39,10 @@ export interface HttpRequest {
 
 export type HttpOutcome =
   | { kind: 'response'; status: number; headers: Record<string, string>; body: unknown; retryAfterMs?: number }
-  | { kind: 'error'; code: 'timeout' | 'aborted' | 'network_error'; reason: string };
+  | { kind: 'error'; code: 'timeout' | 'aborted' | 'network_error' | 'address_not_allowed' | 'invalid_url'; reason: string };
+
+/** Refused targets fail the same way every time; transport failures may pass later. */
+const PERMANENT_ERRORS = new Set(['address_not_allowed', 'invalid_url']);
 
 export type FailureInit = Omit<DeliveryFailure, 'outcome' | 'logs'>;
 
@@ -31,14 +53,19 @@ export type FailureInit = Omit<DeliveryFailure, 'outcome' | 'logs'>;
 export class Exchange {
   private readonly logs: DeliveryLogEntry[] = [];
   readonly timeoutMs: number;
+  readonly outbound: OutboundHttp;
+  private readonly maxLoggedBodyBytes: number;
 
   constructor(
     readonly redactor: Redactor,
     config: Pick<ProviderConfig, 'timeoutMs' | 'settings'>,
     private readonly signal?: AbortSignal,
+    io: ProviderIo = {},
   ) {
     const fromSettings = config.settings.timeout_ms;
     this.timeoutMs = config.timeoutMs ?? (typeof fromSettings === 'number' && fromSettings > 0 ? fromSettings : DEFAULT_TIMEOUT_MS);
+    this.outbound = io.outbound ?? defaultOutbound();
+    this.maxLoggedBodyBytes = io.maxLoggedBodyBytes ?? DEFAULT_MAX_LOGGED_BODY_BYTES;
   }
 
   /** A signal that fires at this request's deadline or when the caller aborts. */
@@ -58,9 +85,37 @@ export class Exchange {
     this.logs.push(entry);
   }
 
-  /** Redacted when the result is built, so a secret learnt after an entry was recorded is covered too. */
+  /**
+   * A body as a log entry keeps it: text up to the byte limit (with a note of the full size),
+   * parsed JSON as it is when its text fits, else its text cut the same way.
+   */
+  private loggedBody(body: unknown): unknown {
+    if (typeof body === 'string') return truncate(body, this.maxLoggedBodyBytes);
+    if (body === null || body === undefined) return null;
+    const raw = JSON.stringify(body);
+    return Buffer.byteLength(raw) > this.maxLoggedBodyBytes ? truncate(raw, this.maxLoggedBodyBytes) : body;
+  }
+
+  /** The transport failure an error stands for: a refused target, the deadline or the caller's abort, or the network. */
+  transportFailure(error: unknown, signal: AbortSignal): { code: Extract<HttpOutcome, { kind: 'error' }>['code']; reason: string } {
+    const refused = refusalOf(error);
+    if (refused) return { code: refused.reason === 'address_not_allowed' ? 'address_not_allowed' : 'invalid_url', reason: refused.message };
+    return signal.aborted ? this.abortReason() : { code: 'network_error', reason: describeNetworkError(error) };
+  }
+
+  /**
+   * Redacted when the result is built, so a secret learnt after an entry was recorded is covered
+   * too; bodies are cut to the log limit after redaction, so no secret is cut in half and missed.
+   */
   private redactedLogs(): DeliveryLogEntry[] {
-    return this.logs.map((entry) => this.redactor.entry(entry));
+    return this.logs.map((entry) => {
+      const redacted = this.redactor.entry(entry);
+      return {
+        ...redacted,
+        request: { ...redacted.request, body: this.loggedBody(redacted.request.body) },
+        ...(redacted.response ? { response: { ...redacted.response, body: this.loggedBody(redacted.response.body) } } : {}),
+      };
+    });
   }
 
   async http(request: HttpRequest): Promise<HttpOutcome> {
@@ -77,21 +132,21 @@ export class Exchange {
       headers['content-type'] = 'application/x-www-form-urlencoded';
     } else if (request.text !== undefined) {
       body = request.text;
-      logged = truncate(request.text);
+      logged = request.text;
     }
     const logRequest = { method: request.method, url: request.url, headers, body: logged };
     const signal = this.deadline();
     const started = performance.now();
     try {
-      const response = await fetch(request.url, { method: request.method, headers, body, signal, redirect: 'manual' });
-      const responseHeaders = Object.fromEntries(response.headers.entries());
-      const text = await response.text();
-      const parsed = parseBody(text, responseHeaders['content-type']);
-      this.record({ request: logRequest, response: { status: response.status, headers: responseHeaders, body: typeof parsed === 'string' ? truncate(parsed) : parsed }, duration_ms: elapsed(started) });
-      const retryAfterMs = parseRetryAfter(responseHeaders['retry-after']);
-      return { kind: 'response', status: response.status, headers: responseHeaders, body: parsed, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+      // Redirects are not followed: a provider that moves is a configuration problem to see.
+      const response = await this.outbound.request({ method: request.method, url: request.url, headers, body, signal, maxBodyBytes: MAX_READ_BYTES });
+      // A body cut at the read limit is not JSON any more: it is kept as text.
+      const parsed = response.truncated ? response.body : parseBody(response.body, response.headers['content-type']);
+      this.record({ request: logRequest, response: { status: response.status, headers: response.headers, body: parsed }, duration_ms: elapsed(started) });
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+      return { kind: 'response', status: response.status, headers: response.headers, body: parsed, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     } catch (error) {
-      const failure = signal.aborted ? this.abortReason() : { code: 'network_error' as const, reason: describeNetworkError(error) };
+      const failure = this.transportFailure(error, signal);
       this.record({ request: logRequest, error: `${failure.code}: ${failure.reason}`, duration_ms: elapsed(started) });
       return { kind: 'error', ...failure };
     }
@@ -138,7 +193,7 @@ export class Exchange {
 
 /** Classifies an HTTP outcome that was not a success: transport errors, 408/425/429 and 5xx are retryable. */
 export function failureOf(outcome: HttpOutcome, describe: (body: unknown) => { reason?: string; code?: string } = () => ({})): FailureInit {
-  if (outcome.kind === 'error') return { retryable: true, code: outcome.code, reason: outcome.reason };
+  if (outcome.kind === 'error') return { retryable: !PERMANENT_ERRORS.has(outcome.code), code: outcome.code, reason: outcome.reason };
   const detail = describe(outcome.body);
   return {
     retryable: isRetryableStatus(outcome.status),
@@ -168,8 +223,12 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   return text;
 }
 
-function truncate(text: string): string {
-  return text.length > MAX_LOGGED_TEXT ? `${text.slice(0, MAX_LOGGED_TEXT)}… (${text.length} characters)` : text;
+function truncate(text: string, maxBytes: number): string {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return text;
+  // Cut on a character boundary: a partial UTF-8 sequence at the end decodes to U+FFFD, dropped.
+  const kept = Buffer.from(text).subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  return `${kept}… (${bytes} bytes, cut to ${maxBytes})`;
 }
 
 function elapsed(started: number): number {

@@ -1,6 +1,6 @@
 import http2 from 'node:http2';
 import { performance } from 'node:perf_hooks';
-import type { Exchange, HttpOutcome } from './exchange';
+import { MAX_READ_BYTES, type Exchange, type HttpOutcome } from './exchange';
 import { parseRetryAfter } from './classify';
 
 /**
@@ -9,14 +9,20 @@ import { parseRetryAfter } from './classify';
  * logged through the exchange.
  */
 export class Http2Session {
-  private readonly session: http2.ClientHttp2Session;
+  private readonly session: http2.ClientHttp2Session | undefined;
   private failure: Error | undefined;
 
   constructor(
     private readonly origin: string,
     private readonly exchange: Exchange,
   ) {
-    this.session = http2.connect(origin);
+    try {
+      // Through the outbound client: the origin's address is checked like every other call's.
+      this.session = exchange.outbound.connectHttp2(origin);
+    } catch (error) {
+      this.failure = error as Error;
+      return;
+    }
     // Without a listener a connection error would crash the process; requests see it instead.
     this.session.on('error', (error) => {
       this.failure = error;
@@ -30,7 +36,7 @@ export class Http2Session {
     const started = performance.now();
     try {
       const response = await new Promise<{ status: number; headers: Record<string, string>; text: string }>((resolve, reject) => {
-        if (this.failure) return reject(this.failure);
+        if (this.failure || !this.session) return reject(this.failure);
         const stream = this.session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/json', ...headers });
         const onAbort = () => {
           stream.close(http2.constants.NGHTTP2_CANCEL);
@@ -41,15 +47,25 @@ export class Http2Session {
         let status = 0;
         let responseHeaders: Record<string, string> = {};
         const chunks: Buffer[] = [];
+        let size = 0;
         stream.on('response', (h) => {
           status = Number(h[':status']);
           responseHeaders = Object.fromEntries(Object.entries(h).filter(([k]) => !k.startsWith(':')).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
         });
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
+        stream.on('data', (chunk: Buffer) => {
+          // An answer past the read limit is cut there; APNs answers in a few bytes.
+          if (size >= MAX_READ_BYTES) return;
+          chunks.push(chunk.subarray(0, MAX_READ_BYTES - size));
+          size += chunk.length;
+          if (size >= MAX_READ_BYTES) stream.close(http2.constants.NGHTTP2_CANCEL);
+        });
+        const finish = () => {
           deadline.removeEventListener('abort', onAbort);
           resolve({ status, headers: responseHeaders, text: Buffer.concat(chunks).toString('utf8') });
-        });
+        };
+        stream.on('end', finish);
+        // A stream cut at the read limit closes without an end; an error or the deadline settles first otherwise.
+        stream.on('close', () => (status ? finish() : undefined));
         stream.on('error', (error) => {
           deadline.removeEventListener('abort', onAbort);
           reject(this.failure ?? error);
@@ -61,18 +77,20 @@ export class Http2Session {
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
       return { kind: 'response', status: response.status, headers: response.headers, body: parsed, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     } catch (error) {
-      const failure = deadline.aborted
-        ? this.exchange.abortReason()
-        : { code: 'network_error' as const, reason: describe(this.failure ?? error) };
+      const cause = this.failure ?? error;
+      const transport = this.exchange.transportFailure(cause, deadline);
+      const failure = transport.code === 'network_error' ? { ...transport, reason: describe(cause) } : transport;
       this.exchange.record({ request: logRequest, error: `${failure.code}: ${failure.reason}`, duration_ms: Math.round(performance.now() - started) });
       return { kind: 'error', ...failure };
     }
   }
 
   close(): void {
-    if (!this.session.closed && !this.session.destroyed) this.session.close();
+    const session = this.session;
+    if (!session) return;
+    if (!session.closed && !session.destroyed) session.close();
     // A session whose peer never answers would hold the process open; give it a moment, then drop it.
-    setTimeout(() => this.session.destroy(), 1000).unref();
+    setTimeout(() => session.destroy(), 1000).unref();
   }
 }
 

@@ -11,6 +11,8 @@ export const DomainEventMetadataV1 = z
     causation_id: z.string().optional(),
     request_id: z.string().optional(),
     actor: z.string().optional().describe('Api key id, service token id, or a system component name'),
+    traceparent: z.string().optional().describe('W3C Trace Context of the work that appended the event, when it was traced'),
+    tracestate: z.string().optional(),
   })
   .loose();
 

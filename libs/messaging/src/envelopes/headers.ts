@@ -15,11 +15,22 @@ export const KafkaHeaders = {
   /** Which envelope the value is: `notify.domain-event.v1`, ... */
   envelope: 'envelope',
   contentType: 'content-type',
+  /** W3C Trace Context of the work that produced the event, when it was traced (ADR 0160). */
+  traceparent: 'traceparent',
+  tracestate: 'tracestate',
 } as const;
 
 export type RecordHeaders = Record<string, string>;
 
-export function recordHeaders(fields: { eventId: string; eventType: string; schemaVersion: number; environment: string | null | undefined; envelope: string }): RecordHeaders {
+export function recordHeaders(fields: {
+  eventId: string;
+  eventType: string;
+  schemaVersion: number;
+  environment: string | null | undefined;
+  envelope: string;
+  /** The source event's metadata: its trace context, when it carries one, goes on the record. */
+  trace?: { traceparent?: unknown; tracestate?: unknown };
+}): RecordHeaders {
   const headers: RecordHeaders = {
     [KafkaHeaders.eventId]: fields.eventId,
     [KafkaHeaders.eventType]: fields.eventType,
@@ -28,5 +39,7 @@ export function recordHeaders(fields: { eventId: string; eventType: string; sche
     [KafkaHeaders.contentType]: 'application/json',
   };
   if (fields.environment) headers[KafkaHeaders.environment] = fields.environment;
+  if (typeof fields.trace?.traceparent === 'string') headers[KafkaHeaders.traceparent] = fields.trace.traceparent;
+  if (typeof fields.trace?.traceparent === 'string' && typeof fields.trace.tracestate === 'string') headers[KafkaHeaders.tracestate] = fields.trace.tracestate;
   return headers;
 }

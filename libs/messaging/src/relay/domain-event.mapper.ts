@@ -17,6 +17,7 @@ export function domainEventRecord(event: RecordedEvent, topic: string): Outbound
       schemaVersion: event.metadata.schema_version,
       environment: event.metadata.environment,
       envelope: DOMAIN_EVENT_ENVELOPE_V1,
+      trace: event.metadata,
     }),
   };
 }

@@ -1,3 +1,4 @@
+import { inSpan, kafkaPublished, kafkaPublishFailures, SpanKind } from '@notify/observability';
 import type { Logger } from '@notify/logging';
 import { Message, Partitioners, Producer } from 'kafkajs';
 import { createKafka } from '../kafka-client';
@@ -64,14 +65,32 @@ export class KafkaPublisher implements RecordPublisher {
 
   async publish(records: readonly OutboundRecord[]): Promise<void> {
     if (records.length === 0) return;
+    // One producer span per batch: a child of the traced work when the whole batch comes from
+    // one trace, otherwise a root span linked to each record's trace (at most 64 links).
+    const traced = [...new Set(records.map((r) => r.headers.traceparent).filter((t): t is string => !!t))];
+    await inSpan(
+      'kafka publish',
+      {
+        kind: SpanKind.PRODUCER,
+        parent: traced.length === 1 ? { traceparent: traced[0] } : undefined,
+        links: traced.length > 1 ? traced.slice(0, 64).map((traceparent) => ({ traceparent })) : undefined,
+        attributes: { 'messaging.system': 'kafka', 'messaging.operation.type': 'send', 'messaging.batch.message_count': records.length },
+      },
+      () => this.send(records),
+    );
+  }
+
+  private async send(records: readonly OutboundRecord[]): Promise<void> {
     const producer = await this.connected();
     try {
       for (const chunk of chunkBySize(records.map(serialize), this.settings.maxRequestBytes)) {
         const byTopic = new Map<string, Message[]>();
         for (const { topic, message } of chunk) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
         await producer.sendBatch({ acks: -1, timeout: this.settings.requestTimeoutMs, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+        for (const [topic, messages] of byTopic) kafkaPublished.inc({ topic }, messages.length);
       }
     } catch (error) {
+      kafkaPublishFailures.inc();
       await this.reset();
       throw error;
     }

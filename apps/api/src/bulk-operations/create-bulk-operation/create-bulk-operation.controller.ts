@@ -2,6 +2,7 @@ import { Controller, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   bulkAddSubscriptionsRoute,
+  bulkCreateSchedulesRoute,
   bulkDeleteObjectsRoute,
   bulkDeleteSubscriptionsRoute,
   bulkDeleteTenantsRoute,
@@ -14,6 +15,7 @@ import {
 } from '@notify/contracts';
 import { Ctx, Endpoint, Input, ratelimitedHeader, RequestContext } from '@notify/http';
 import { FastifyReply } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { withProgressUrl } from '../progress-url';
 import { BulkRequest, CreateBulkOperationCommand } from './create-bulk-operation.command';
 
@@ -26,6 +28,12 @@ export class CreateBulkOperationController {
     const { operation, ratelimited } = await this.commands.execute(new CreateBulkOperationCommand(ctx, request));
     if (ratelimited.length) void reply.header(ratelimitedHeader(param), ratelimited.join(','));
     return withProgressUrl(operation, reply.request.publicUrl);
+  }
+
+  @Endpoint(bulkCreateSchedulesRoute)
+  createSchedules(@Input() { body }: RouteInput<typeof bulkCreateSchedulesRoute>, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
+    // Each item creates a new schedule: no two items are updates of one entity.
+    return this.create(ctx, reply, { kind: 'schedules.create', collection: null, items: body.schedules, entityIds: body.schedules.map(() => randomUUID()) }, 'schedule-ids');
   }
 
   @Endpoint(bulkIdentifyUsersRoute)

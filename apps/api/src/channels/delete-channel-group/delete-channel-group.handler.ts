@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { handleCommand } from '@notify/application';
-import { channelGroupDecider, channelGroupStream } from '@notify/domain';
+import { archiveChannelGroup } from '@notify/application';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { commandMetadata } from '../../shared/command-metadata';
@@ -15,7 +14,7 @@ export class DeleteChannelGroupHandler implements ICommandHandler<DeleteChannelG
   ) {}
 
   async execute({ ctx, key }: DeleteChannelGroupCommand): Promise<void> {
-    const outcome = await handleCommand(this.store, channelGroupStream(key), channelGroupDecider, { type: 'ArchiveChannelGroup', key, now: new Date().toISOString() }, { ...commandMetadata(ctx), environment: null });
+    const outcome = await archiveChannelGroup(this.store, key, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { handleCommand } from '@notify/application';
-import { resourceDecider, resourceMissing, workflowStream } from '@notify/domain';
+import { setWorkflowActive } from '@notify/application';
+import { resourceMissing } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
@@ -20,13 +20,7 @@ export class ActivateWorkflowHandler implements ICommandHandler<ActivateWorkflow
 
   async execute({ ctx, key, active }: ActivateWorkflowCommand) {
     const served = await this.resources.get(ctx.environment, 'workflow', key);
-    const outcome = await handleCommand(
-      this.store,
-      workflowStream(ctx.environment, key),
-      resourceDecider,
-      { type: 'SetWorkflowActive', key, active, served: served ? { valid: served.valid, errors: served.errors } : null, now: new Date().toISOString() },
-      commandMetadata(ctx),
-    );
+    const outcome = await setWorkflowActive(this.store, ctx.environment, key, active, served, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
     const record = await this.resources.get(ctx.environment, 'workflow', key);
     if (!record) throw resourceMissing('workflow');

@@ -1,8 +1,10 @@
+import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { walkSteps, WorkflowStepT } from '@notify/contracts';
 import { DomainError, resourceMissing } from '@notify/domain';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
-import { renderMarkdown, TemplateEngine } from '@notify/templating';
+import { TEMPLATE_RENDERER } from '@notify/platform';
+import { renderMarkdown, type TemplateRenderer } from '@notify/templating';
 import { PreviewContexts } from './preview-context';
 import { PreviewQuery } from './preview.query';
 import { renderStepTemplate } from '@notify/application';
@@ -13,7 +15,7 @@ const SAMPLE_CONTENT = '<p>This is where the message goes.</p>';
 @QueryHandler(PreviewQuery)
 export class PreviewHandler implements IQueryHandler<PreviewQuery> {
   constructor(
-    private readonly engine: TemplateEngine,
+    @Inject(TEMPLATE_RENDERER) private readonly engine: TemplateRenderer,
     private readonly contexts: PreviewContexts,
     private readonly resources: ConfigResourceQueries,
   ) {}

@@ -1,8 +1,8 @@
 import { Command } from '@nestjs/cqrs';
-import { ResourceType } from '@notify/domain';
+import { PromoteTarget } from '@notify/application';
 import { RequestContext } from '@notify/http';
 
-export type PromoteTarget = { toEnvironment: string; types?: ResourceType[]; identifier?: string } | { commitId: string };
+export type { PromoteTarget };
 
 export class PromoteCommitsCommand extends Command<{ promoted: string[]; environment: string }> {
   constructor(

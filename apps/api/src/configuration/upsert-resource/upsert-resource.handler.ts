@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { contentSha, handleCommand } from '@notify/application';
-import { DomainError, resourceDecider } from '@notify/domain';
+import { saveResourceVersion } from '@notify/application';
+import { DomainError } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
@@ -37,13 +37,7 @@ export class UpsertResourceHandler implements ICommandHandler<UpsertResourceComm
     if (options.commit && errors.length) {
       throw new DomainError('invalid_params', `The ${kind.label} is not valid, so it cannot be committed`, 'invalid_params', errors.map((e) => ({ ...e, field: `${kind.wrapper}.${e.field}` })));
     }
-    const outcome = await handleCommand(
-      this.store,
-      kind.stream(ctx.environment, ids.identifier),
-      resourceDecider,
-      { type: 'UpsertResource', resourceType: type, key: ids.identifier, content, sha: contentSha(content), valid: errors.length === 0, errors, now: new Date().toISOString() },
-      commandMetadata(ctx),
-    );
+    const outcome = await saveResourceVersion(this.store, kind.stream(ctx.environment, ids.identifier), { type, key: ids.identifier, content, errors }, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
     if (options.commit) {
       await this.commands.execute(new CommitChangesCommand(ctx, options.commit_message ?? null, { types: [type], identifier: ids.identifier }));

@@ -1,5 +1,5 @@
 import { REDACTED, type RenderedContentT } from '@notify/contracts';
-import { renderMarkdown, TemplateContext, TemplateEngine, TemplateResources } from '@notify/templating';
+import { renderMarkdown, TemplateContext, TemplateRenderer, TemplateResources } from '@notify/templating';
 
 export type Destination = Record<string, unknown>;
 
@@ -86,7 +86,7 @@ type Rendered = { ok: true; content: RenderedContentT } | { ok: false; reason: s
  * `channel.defaultFrom` is the provider's `from` setting, for an email channel without a `from_address`.
  */
 export async function renderChannelContent(
-  engine: TemplateEngine,
+  engine: TemplateRenderer,
   channel: { type: string; settings: Record<string, unknown>; defaultFrom?: string | null },
   template: Record<string, unknown>,
   destination: Destination,

@@ -6,6 +6,7 @@ import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { trackContentLinks } from '../../messages/link-tracking';
 import { channelTemplateContext } from '../variables';
 import { destinationFor, renderChannelContent } from './channel-content';
+import { causedTrace } from '@notify/observability';
 
 interface ChannelStepDef {
   ref: string;
@@ -99,7 +100,7 @@ export class ChannelStep implements StepHandler {
     };
     const delivery = sandbox ? 'sandbox' : channel.type === 'in_app_feed' || channel.type === 'in_app' ? 'now' : 'provider';
     const events = messageDecider.decide({ type: 'CreateMessage', message, delivery, now: ctx.now.toISOString() }, messageDecider.initialState());
-    const metadata = { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+    const metadata = { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine', ...causedTrace() };
     return {
       flow: 'continue',
       status: 'ok',

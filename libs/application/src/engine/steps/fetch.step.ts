@@ -1,5 +1,5 @@
-import { fetchRetryable, fetchRetryDelayMs, fetchTargetAllowed, fetchUrlProblem, parseRetryAfter } from '@notify/domain';
-import { lookup } from 'node:dns/promises';
+import { fetchRetryable, fetchRetryDelayMs, fetchUrlProblem, parseRetryAfter } from '@notify/domain';
+import { refusalOf } from '@notify/outbound';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 
 type KeyValues = string | { key: string; value: string }[] | undefined;
@@ -29,16 +29,14 @@ const MAX_REDIRECTS = 5;
 const MAX_RESPONSE_BYTES = 1_048_576;
 const DEFAULTS = { timeoutMs: 15_000, retryBaseMs: 5_000, retryMaxMs: 300_000 };
 
-const systemResolver = async (hostname: string) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
-
 /**
  * Calls an HTTP endpoint with a Liquid request template and merges the JSON object it answers
  * into the run's data (top-level keys replace those of the trigger data), for later steps.
  * Network errors, timeouts, 429 and 5xx are tried again after an exponential backoff, as a
  * durable pause; other answers, exhausted attempts and refused targets end the run with the
- * step's error, since later steps would render without the data they expect. Targets that
- * resolve to loopback, private, link-local or other non-public addresses are refused unless
- * FETCH_ALLOW_PRIVATE_ADDRESSES is set; redirects are followed by hand so every hop is checked.
+ * step's error, since later steps would render without the data they expect. The call goes
+ * through the shared outbound client: targets at non-public addresses are refused unless
+ * OUTBOUND_ALLOWED_ADDRESSES lists them, and every redirect hop is checked the same way.
  */
 export class HttpFetchStep implements StepHandler {
   readonly type = 'http_fetch';
@@ -129,46 +127,25 @@ export class HttpFetchStep implements StepHandler {
     return { method, url: full.toString(), headers: merged, body };
   }
 
-  /** One attempt: the request and its redirects, each hop's host checked before it is called. */
+  /** One attempt: the request and its redirects, each hop's address checked by the outbound client. */
   private async call(ctx: StepContext, request: PreparedRequest, timeoutMs: number): Promise<Attempt> {
-    const signal = AbortSignal.timeout(timeoutMs);
-    const resolve = ctx.deps.resolveHost ?? systemResolver;
-    let { method, url, body } = request;
     try {
-      for (let hop = 0; ; hop++) {
-        const host = new URL(url).hostname;
-        let addresses: string[];
-        try {
-          addresses = await resolve(host.replace(/^\[|\]$/g, ''));
-        } catch (error) {
-          return { kind: 'network', error: `cannot resolve ${host}: ${(error as { code?: string }).code ?? (error as Error).message}` };
-        }
-        const allowed = fetchTargetAllowed(addresses, { allowPrivate: ctx.deps.settings.allowPrivateFetch });
-        if (!allowed.allowed) return { kind: 'refused', reason: `${host}: ${allowed.reason}` };
-
-        const response = await ctx.deps.fetch(url, { method, headers: request.headers, body: body ?? undefined, redirect: 'manual', signal });
-        const location = response.headers.get('location');
-        if (response.status >= 300 && response.status < 400 && location) {
-          await response.body?.cancel();
-          if (hop >= MAX_REDIRECTS) return { kind: 'refused', reason: `more than ${MAX_REDIRECTS} redirects` };
-          const next = new URL(location, url).toString();
-          const problem = fetchUrlProblem(next);
-          if (problem) return { kind: 'refused', reason: `redirect to ${withoutQuery(next)}: ${problem}` };
-          // 303, and 301/302 after a POST, continue as GET without a body (what browsers do).
-          if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-            method = 'GET';
-            body = null;
-          }
-          url = next;
-          continue;
-        }
-        const text = await readLimited(response);
-        if (text === null) return { kind: 'invalid', status: response.status, reason: `the response is larger than ${MAX_RESPONSE_BYTES} bytes` };
-        return { kind: 'response', status: response.status, body: text, retryAfter: response.headers.get('retry-after') };
-      }
+      const response = await ctx.deps.http.request({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: request.body ?? undefined,
+        signal: AbortSignal.timeout(timeoutMs),
+        maxRedirects: MAX_REDIRECTS,
+        maxBodyBytes: MAX_RESPONSE_BYTES,
+      });
+      if (response.truncated) return { kind: 'invalid', status: response.status, reason: `the response is larger than ${MAX_RESPONSE_BYTES} bytes` };
+      return { kind: 'response', status: response.status, body: response.body, retryAfter: response.headers['retry-after'] ?? null };
     } catch (error) {
-      const e = error as Error & { cause?: { code?: string; message?: string } };
-      const reason = e.name === 'TimeoutError' || e.name === 'AbortError' ? `timed out after ${timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message);
+      const refused = refusalOf(error);
+      if (refused) return { kind: 'refused', reason: `${refused.reason}: ${refused.message}` };
+      const e = error as Error & { cause?: { code?: string; message?: string }; code?: string };
+      const reason = e.name === 'TimeoutError' || e.name === 'AbortError' ? `timed out after ${timeoutMs} ms` : (e.cause?.code ?? e.code ?? e.cause?.message ?? e.message);
       return { kind: 'network', error: reason };
     }
   }
@@ -188,25 +165,6 @@ function parseObject(text: string): { value: Record<string, unknown> } | { error
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { error: 'the response is not a JSON object' };
   return { value: parsed as Record<string, unknown> };
-}
-
-/** The body as text; null when it is larger than the limit. */
-async function readLimited(response: Response): Promise<string | null> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The URL as recorded on the run: query strings often carry tokens. */

@@ -45,8 +45,8 @@ export function stepContext(step: StepNode, options: { deps?: Partial<EngineDeps
     store: undefined as never,
     lookups: { templateResources: () => ({}) } as never,
     templates: new TemplateEngine(),
-    fetch: (() => Promise.reject(new Error('no fetch in this test'))) as never,
-    settings: { allowPrivateFetch: false, fetchMaxAttempts: 3, fetchRetryBaseMs: 1000, fetchRetryMaxMs: 60_000, fetchTimeoutMs: 2000 },
+    http: { request: () => Promise.reject(new Error('no outbound HTTP in this test')) },
+    settings: { fetchMaxAttempts: 3, fetchRetryBaseMs: 1000, fetchRetryMaxMs: 60_000, fetchTimeoutMs: 2000 },
     ...options.deps,
   };
   return {

@@ -1,0 +1,3 @@
+export * from './schedule-use-cases';
+export * from './schedule-firer';
+export * from './schedule-cleanup';

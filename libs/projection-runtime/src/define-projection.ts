@@ -1,0 +1,52 @@
+import type { EventContract } from '@notify/contracts';
+import type { RecordedEvent } from '@notify/eventstore';
+import type { EntityManager } from 'typeorm';
+import type { z } from 'zod';
+import { Projection } from './projection';
+
+/** A recorded event of one contract, its data typed by the contract, with its environment at hand. */
+export type ProjectedEvent<C extends EventContract> = Omit<RecordedEvent, 'type' | 'data'> & {
+  readonly type: C['type'];
+  readonly data: z.infer<C['data']>;
+  /** The event's environment (metadata.environment); null for account-level events. */
+  readonly environment: string;
+};
+
+type Handlers<C extends readonly EventContract[]> = {
+  readonly [K in C[number]['type']]: (event: ProjectedEvent<Extract<C[number], { type: K }>>, tx: EntityManager) => Promise<void>;
+};
+
+interface Common<C extends readonly EventContract[]> {
+  name: string;
+  /** Bump when the projection's logic or tables change: the read model is rebuilt on start. */
+  version: number;
+  /** Tables a rebuild empties. */
+  tables: readonly string[];
+  /** The contracts of the events it reads: the log filter and the handlers' types come from them. */
+  events: C;
+  streamPrefixes?: readonly string[];
+}
+
+/**
+ * A projection stated as its tables, its events and what each event does to the tables, typed
+ * by the events' contracts: no skeleton loop, no switch, no casts (ADR 0163). `on` handles one
+ * event at a time, in log order; `applyBatch` takes the whole batch for set-wise writes.
+ */
+export function defineProjection<const C extends readonly EventContract[]>(spec: Common<C> & ({ on: Handlers<C> } | { applyBatch: (events: readonly ProjectedEvent<C[number]>[], tx: EntityManager) => Promise<void> })): Projection {
+  const types = [...new Set(spec.events.map((c) => c.type))];
+  const project = (recorded: RecordedEvent) => ({ ...recorded, environment: recorded.metadata.environment as string }) as unknown as ProjectedEvent<C[number]>;
+  const apply =
+    'on' in spec
+      ? async (events: readonly RecordedEvent[], tx: EntityManager) => {
+          const handlers = spec.on as unknown as Record<string, (event: ProjectedEvent<C[number]>, tx: EntityManager) => Promise<void>>;
+          for (const recorded of events) await handlers[recorded.type]?.(project(recorded), tx);
+        }
+      : async (events: readonly RecordedEvent[], tx: EntityManager) => spec.applyBatch(events.filter((e) => types.includes(e.type)).map(project), tx);
+  return {
+    name: spec.name,
+    version: spec.version,
+    filter: { eventTypes: types, ...(spec.streamPrefixes ? { streamPrefixes: [...spec.streamPrefixes] } : {}) },
+    tables: spec.tables,
+    apply,
+  };
+}
