@@ -90,7 +90,9 @@ for (const backend of databaseBackends()) {
 
     it('a reactor starting from the end ignores history', async () => {
       const tag = randomUUID().slice(0, 8);
-      await store.append(`old-${tag}`, [{ id: randomUUID(), type: `Old${tag}`, data: {}, metadata: meta }]);
+      const old = await store.append(`old-${tag}`, [{ id: randomUUID(), type: `Old${tag}`, data: {}, metadata: meta }]);
+      // 'The end' is the head: once the old event is readable, it is behind it.
+      await eventually(async () => (await store.headPosition()) >= old.position);
       const seen: RecordedEvent[] = [];
       const reactor: Reactor = { name: `tail-${tag}`, filter: { eventTypes: [`Old${tag}`] }, startFrom: 'end', handle: async (e) => void seen.push(...e) };
       const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 10 });

@@ -67,6 +67,10 @@ export async function startHttpPeer(respond: Responder, listen: { host?: string;
       res.writeHead(answer.status, headers).end(body);
     });
   });
+  // Idle keep-alive connections stay open until close(): a server that closes one after its 5 s
+  // default can do so just as the client reuses it, and on a loaded machine that happens; the call
+  // then fails before it is recorded here (the service retries it, but the test counts calls).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port ?? 0, host, resolve);

@@ -23,6 +23,7 @@ async function peer(handler: (req: Received, res: ServerResponse, count: number)
       handler(r, res, received.filter((x) => x.url.split('?')[0] === r.url.split('?')[0]).length);
     });
   });
+  server.keepAliveTimeout = 0; // idle connections stay until close(): no close racing a reuse (see libs/testing peers)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

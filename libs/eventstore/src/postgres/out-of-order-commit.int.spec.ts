@@ -102,6 +102,24 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
     }
   });
 
+  it('is held back only by transactions of its own database, not by one open elsewhere on the server', async () => {
+    const elsewhere = await createTestDatabase('postgres', { migrate: false });
+    const busy = new Client({ connectionString: elsewhere.url });
+    await busy.connect();
+    try {
+      // A write transaction open in another database: older than the append below, still running.
+      await busy.query('BEGIN');
+      await busy.query('CREATE TABLE busy (n int)');
+      const appended = await append('Meanwhile');
+      expect(await store.headPosition()).toBe(appended.position);
+      expect((await store.readAll({ after: '', maxCount: 1_000 })).events.at(-1)?.position).toBe(appended.position);
+    } finally {
+      await busy.query('ROLLBACK').catch(() => undefined);
+      await busy.end();
+      await elsewhere.close();
+    }
+  });
+
   it('shows why: ordering by the sequence alone would have skipped the late commit', async () => {
     // The naive reader: everything above the last seen global_position, no snapshot bound.
     const naive = async (after: bigint) =>

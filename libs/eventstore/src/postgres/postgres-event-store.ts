@@ -242,10 +242,10 @@ export class PostgresEventStore implements EventStore {
     const maxCount = options.maxCount ?? 1000;
     const filter = options.filter;
     const filtered = !!(filter?.eventTypes?.length || filter?.streamPrefixes?.length);
-    // Only transactions older than the oldest one still running are read, so nothing that
-    // commits later can land behind a position a reader has already passed.
+    // Only transactions older than the oldest one of this database still running are read, so
+    // nothing that commits later can land behind a position a reader has already passed.
     const visible = `(e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
-      AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
+      AND e.transaction_id < (SELECT es_visible_bound())`;
     if (!filtered) {
       const { rows } = await this.pool.query<EventRow>(
         `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE ${visible}
@@ -280,7 +280,7 @@ export class PostgresEventStore implements EventStore {
   async headPosition(): Promise<LogPosition> {
     const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
       `SELECT e.transaction_id::text AS transaction_id, e.global_position FROM es_events e
-       WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       WHERE e.transaction_id < (SELECT es_visible_bound())
        ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
     );
     return rows[0] ? encodePosition(BigInt(rows[0].transaction_id), BigInt(rows[0].global_position)) : START;

@@ -29,6 +29,26 @@ CREATE TABLE IF NOT EXISTS es_events (
 );
 CREATE INDEX IF NOT EXISTS es_events_log_order_idx ON es_events (transaction_id, global_position);
 
+-- Readers return rows of transactions older than this bound: every transaction of this database
+-- that was still running in the reader's snapshot is at or above it, so nothing can commit later
+-- below a position a reader has passed. pg_snapshot_xmin alone would be the bound of the whole
+-- server (transaction ids are server-wide): a write transaction open in another database would
+-- hold back every reader here. Transactions the snapshot saw running are left out only when
+-- pg_stat_activity shows them in another database now; one that has ended since, or whose
+-- database is not known, still bounds (it may be ours). Same snapshot as the calling statement.
+CREATE OR REPLACE FUNCTION es_visible_bound() RETURNS xid8
+LANGUAGE sql STABLE AS $fn$
+  WITH snap AS (SELECT pg_current_snapshot() AS s),
+  elsewhere AS (
+    SELECT a.backend_xid::text::bigint AS xid32 FROM pg_stat_activity a
+    WHERE a.backend_xid IS NOT NULL AND a.datid IS DISTINCT FROM (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
+  )
+  SELECT coalesce(
+    (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) x WHERE (x::text::numeric % 4294967296)::bigint NOT IN (SELECT xid32 FROM elsewhere)),
+    (SELECT pg_snapshot_xmax(snap.s) FROM snap)
+  )
+$fn$;
+
 -- One round trip per append, however many streams: lock the streams (in one global order, before
 -- any write, so the transaction's xid comes after every earlier writer of them), check and move
 -- each stream's revision, insert the events. A failed check or an event id already stored is
