@@ -78,7 +78,12 @@ for (const backend of databaseBackends()) {
 
     async function schedule(workflow: string, users: string[], repeats: unknown[], extra: Record<string, unknown> = {}): Promise<string[]> {
       const writes = await createSchedules(deps, ENV, { workflow, recipients: users, repeats: repeats as never, ...extra }, { environment: ENV, actor: 'test' }, { now: clock });
-      await settled();
+      // The state the firers need: every schedule's row (its timer) in the read model.
+      const deadline = Date.now() + 30_000;
+      while (Number((await sql<{ n: string }>('SELECT count(*) AS n FROM rm_schedules WHERE id = ANY($1)', [writes.scheduleIds]))[0].n) < writes.scheduleIds.length) {
+        if (Date.now() > deadline) throw new Error('schedules not in the read model');
+        await new Promise((r) => setTimeout(r, 20));
+      }
       return writes.scheduleIds;
     }
 
@@ -123,7 +128,7 @@ for (const backend of databaseBackends()) {
       const stopped = new Promise<void>((resolve) => (appended = resolve));
       // Worker A appends its decisions, then stops for good (the promise never settles).
       const hung = firer(a, { afterAppend: () => (appended(), new Promise<never>(() => undefined)) }).fireDue();
-      await stopped;
+      await Promise.race([stopped, hung.then((n) => Promise.reject(new Error(`worker A claimed ${n} and finished instead of stopping`)))]);
       expect(await triggers(ids)).toHaveLength(3);
 
       // Worker B starts; A's lease holds until it expires.
@@ -151,8 +156,8 @@ for (const backend of databaseBackends()) {
       const hanging: Pick<ScheduleTimers, 'claim'> = {
         claim: (now, limit) => new ScheduleTimers(a.database.dataSource).claim(now, limit, () => (claimed(), new Promise<never>(() => undefined))),
       };
-      void new ScheduleFirer(a.store, lookups, hanging, { catchUpMs: HOUR, batchSize: 50, now: () => clock }).fireDue();
-      await stopped;
+      const hung = new ScheduleFirer(a.store, lookups, hanging, { catchUpMs: HOUR, batchSize: 50, now: () => clock }).fireDue();
+      await Promise.race([stopped, hung.then((n) => Promise.reject(new Error(`worker A claimed ${n} and finished instead of stopping`)))]);
       expect(await triggers(ids)).toEqual([]);
       clock = new Date(clock.getTime() + 31_000);
       await fireAll(firer(await worker()));
