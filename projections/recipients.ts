@@ -8,7 +8,15 @@ import { SubscriptionsReadModel1763712001400, subscriptionsProjection } from './
 import { TenantsReadModel1763712001100, tenantsProjection } from './tenants';
 
 /** The recipient read models (objects, tenants, preferences, channel data, subscriptions, bulk operations, audience members). */
-export const recipientProjections: readonly Projection[] = [objectsProjection, tenantsProjection, preferencesProjection, channelDataProjection, subscriptionsProjection, bulkOperationsProjection, audienceMembersProjection];
+export const recipientProjections: readonly Projection[] = [
+  objectsProjection,
+  tenantsProjection,
+  preferencesProjection,
+  channelDataProjection,
+  subscriptionsProjection,
+  bulkOperationsProjection,
+  audienceMembersProjection,
+];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const recipientMigrations: Function[] = [

@@ -14,7 +14,9 @@ export class AudienceMembersReadModel1763712001600 implements MigrationInterface
         added_at     timestamptz NOT NULL,
         PRIMARY KEY (environment, audience_key, user_id, tenant)
       )`);
-    await q.query('CREATE INDEX rm_audience_members_list_idx ON rm_audience_members (environment, audience_key, added_at DESC, user_id, tenant)');
+    await q.query(
+      'CREATE INDEX rm_audience_members_list_idx ON rm_audience_members (environment, audience_key, added_at DESC, user_id, tenant)',
+    );
     await q.query('CREATE INDEX rm_audience_members_user_idx ON rm_audience_members (environment, user_id)');
   }
 

@@ -2,7 +2,8 @@ import { AudienceMembersAdded, AudienceMembersRemoved, EventOf, UserDeleted, Use
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 
-type Handled = EventOf<typeof AudienceMembersAdded> | EventOf<typeof AudienceMembersRemoved> | EventOf<typeof UserMerged> | EventOf<typeof UserDeleted>;
+type Handled =
+  EventOf<typeof AudienceMembersAdded> | EventOf<typeof AudienceMembersRemoved> | EventOf<typeof UserMerged> | EventOf<typeof UserDeleted>;
 
 const asJson = (members: { user_id: string; tenant: string | null }[]) => JSON.stringify(members.map((m) => [m.user_id, m.tenant ?? '']));
 

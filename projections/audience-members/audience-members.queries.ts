@@ -21,8 +21,19 @@ export const memberKey = (m: MemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
 
 function toMember(row: Row): AudienceMemberT {
   const addedAt = new Date(row.added_at);
-  const user = toUser({ id: row.user_id, properties: row.u_properties ?? {}, inserted_at: row.u_inserted_at ?? addedAt, updated_at: new Date(row.u_updated_at ?? addedAt) });
-  return { __typename: 'AudienceMember', added_at: addedAt.toISOString(), user_id: row.user_id, user, tenant: row.tenant === '' ? null : row.tenant };
+  const user = toUser({
+    id: row.user_id,
+    properties: row.u_properties ?? {},
+    inserted_at: row.u_inserted_at ?? addedAt,
+    updated_at: new Date(row.u_updated_at ?? addedAt),
+  });
+  return {
+    __typename: 'AudienceMember',
+    added_at: addedAt.toISOString(),
+    user_id: row.user_id,
+    user,
+    tenant: row.tenant === '' ? null : row.tenant,
+  };
 }
 
 /** Every query is scoped by the environment it is given. */
@@ -30,7 +41,11 @@ export class AudienceMemberQueries {
   constructor(private readonly db: DataSource) {}
 
   /** An audience's members, newest first, with their users joined at read time. */
-  async list(environment: string, audienceKey: string, page: { after?: string; before?: string; page_size: number }): Promise<{ entries: AudienceMemberT[]; page_info: PageInfoT }> {
+  async list(
+    environment: string,
+    audienceKey: string,
+    page: { after?: string; before?: string; page_size: number },
+  ): Promise<{ entries: AudienceMemberT[]; page_info: PageInfoT }> {
     const { rows, pageInfo } = await keysetPage<Row>(this.db, {
       select: 'm.user_id, m.tenant, m.added_at, u.properties AS u_properties, u.inserted_at AS u_inserted_at, u.updated_at AS u_updated_at',
       from: `FROM rm_audience_members m LEFT JOIN rm_users u ON u.environment = m.environment AND u.id = m.user_id

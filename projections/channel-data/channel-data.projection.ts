@@ -15,7 +15,15 @@ export const channelDataProjection = defineProjection({
   events: [ChannelDataSet, ChannelDataUnset, UserMerged, UserDeleted, ObjectDeleted],
   on: {
     async ChannelDataSet({ environment, data: d }, tx) {
-      await tx.query(UPSERT, [environment, ...recipientColumns(d.recipient), d.channel_id, d.channel_type, d.provider, JSON.stringify(d.data), d.set_at]);
+      await tx.query(UPSERT, [
+        environment,
+        ...recipientColumns(d.recipient),
+        d.channel_id,
+        d.channel_type,
+        d.provider,
+        JSON.stringify(d.data),
+        d.set_at,
+      ]);
     },
     async ChannelDataUnset({ environment, data }, tx) {
       await tx.query(
@@ -25,7 +33,17 @@ export const channelDataProjection = defineProjection({
     },
     async UserMerged({ environment, data }, tx) {
       for (const c of data.channel_data) {
-        await tx.query(UPSERT, [environment, 'user', '', data.user_id, c.channel_id, c.channel_type, c.provider, JSON.stringify(c.data), data.merged_at]);
+        await tx.query(UPSERT, [
+          environment,
+          'user',
+          '',
+          data.user_id,
+          c.channel_id,
+          c.channel_type,
+          c.provider,
+          JSON.stringify(c.data),
+          data.merged_at,
+        ]);
       }
     },
     async UserDeleted({ environment, data }, tx) {

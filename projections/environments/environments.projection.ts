@@ -28,7 +28,16 @@ export const environmentsProjection: Projection = {
   name: 'environments',
   version: 3,
   filter: {
-    eventTypes: ['EnvironmentCreated', 'ApiKeyIssued', 'ApiKeyRevoked', 'ServiceTokenIssued', 'ServiceTokenRevoked', 'SigningKeyCreated', 'SigningKeyRevoked', 'EnhancedSecurityModeChanged'],
+    eventTypes: [
+      'EnvironmentCreated',
+      'ApiKeyIssued',
+      'ApiKeyRevoked',
+      'ServiceTokenIssued',
+      'ServiceTokenRevoked',
+      'SigningKeyCreated',
+      'SigningKeyRevoked',
+      'EnhancedSecurityModeChanged',
+    ],
   },
   // rm_credentials_version was added without a version bump: a rebuild would leave the keys
   // tables empty for its duration, and the row is right from the next change on (ADR 0136).
@@ -42,7 +51,13 @@ export const environmentsProjection: Projection = {
           // The environments of the first start are the system's; any other was added by someone.
           await tx.query(
             `INSERT INTO rm_environments (slug, name, sort_order, created_at, updated_at, owner) VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (slug) DO NOTHING`,
-            [event.data.slug, event.data.name, event.data.order, event.data.created_at, recorded.metadata.actor === BOOTSTRAP_ACTOR ? 'system' : 'user'],
+            [
+              event.data.slug,
+              event.data.name,
+              event.data.order,
+              event.data.created_at,
+              recorded.metadata.actor === BOOTSTRAP_ACTOR ? 'system' : 'user',
+            ],
           );
           break;
         case 'ApiKeyIssued':
@@ -75,7 +90,11 @@ export const environmentsProjection: Projection = {
           await tx.query('UPDATE rm_signing_keys SET revoked_at = $2 WHERE id = $1', [event.data.signing_key_id, event.data.revoked_at]);
           break;
         case 'EnhancedSecurityModeChanged':
-          await tx.query('UPDATE rm_environments SET enhanced_security_mode = $2, updated_at = $3 WHERE slug = $1', [recorded.metadata.environment, event.data.enabled, event.data.changed_at]);
+          await tx.query('UPDATE rm_environments SET enhanced_security_mode = $2, updated_at = $3 WHERE slug = $1', [
+            recorded.metadata.environment,
+            event.data.enabled,
+            event.data.changed_at,
+          ]);
           break;
       }
     }

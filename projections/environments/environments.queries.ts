@@ -64,7 +64,9 @@ export class EnvironmentQueries {
        FROM rm_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
       [keyHash],
     );
-    return rows[0] && { keyId: rows[0].key_id, environment: rows[0].environment, kind: rows[0].kind, credentialsVersion: rows[0].version ?? '' };
+    return (
+      rows[0] && { keyId: rows[0].key_id, environment: rows[0].environment, kind: rows[0].kind, credentialsVersion: rows[0].version ?? '' }
+    );
   }
 
   async findActiveServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined> {
@@ -77,7 +79,9 @@ export class EnvironmentQueries {
 
   /** The name of an active service token (whoami). */
   async serviceTokenName(tokenId: string): Promise<string | undefined> {
-    const rows = await this.db.query<{ name: string }[]>('SELECT name FROM rm_service_tokens WHERE token_id = $1 AND revoked_at IS NULL', [tokenId]);
+    const rows = await this.db.query<{ name: string }[]>('SELECT name FROM rm_service_tokens WHERE token_id = $1 AND revoked_at IS NULL', [
+      tokenId,
+    ]);
     return rows[0]?.name;
   }
 
@@ -92,7 +96,11 @@ export class EnvironmentQueries {
   }
 
   /** A page of environments in their order (the management API's list). */
-  async pageEnvironments(page: { after?: string; before?: string; limit: number }): Promise<{ entries: EnvironmentRecord[]; page_info: { after: string | null; before: string | null; page_size: number } }> {
+  async pageEnvironments(page: {
+    after?: string;
+    before?: string;
+    limit: number;
+  }): Promise<{ entries: EnvironmentRecord[]; page_info: { after: string | null; before: string | null; page_size: number } }> {
     const { rows, pageInfo } = await keysetPage<EnvironmentRow & Record<string, unknown>>(this.db, {
       select: ENVIRONMENT_COLUMNS,
       from: 'FROM rm_environments WHERE true',
@@ -107,7 +115,10 @@ export class EnvironmentQueries {
       before: page.before,
       withTotal: false,
     });
-    return { entries: rows.map(environmentOf), page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size } };
+    return {
+      entries: rows.map(environmentOf),
+      page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size },
+    };
   }
 
   /** Signing keys of one environment, oldest first; `activeOnly` leaves out revoked ones. */
@@ -117,6 +128,12 @@ export class EnvironmentQueries {
        WHERE environment = $1 ${activeOnly ? 'AND revoked_at IS NULL' : ''} ORDER BY created_at, id`,
       [environment],
     );
-    return rows.map((r) => ({ id: r.id, algorithm: r.algorithm, publicKey: r.public_key, createdAt: r.created_at, revokedAt: r.revoked_at }));
+    return rows.map((r) => ({
+      id: r.id,
+      algorithm: r.algorithm,
+      publicKey: r.public_key,
+      createdAt: r.created_at,
+      revokedAt: r.revoked_at,
+    }));
   }
 }

@@ -66,15 +66,23 @@ export const messagesProjection = defineProjection({
       const environment = event.environment;
       const messageId = event.data.message_id;
       const key = `${environment}/${messageId}`;
-      const change = changes.get(key) ?? { environment, id: messageId, engagement: {}, updatedAt: event.createdAt.toISOString(), feedEvents: 0 };
+      const change = changes.get(key) ?? {
+        environment,
+        id: messageId,
+        engagement: {},
+        updatedAt: event.createdAt.toISOString(),
+        feedEvents: 0,
+      };
       changes.set(key, change);
       change.updatedAt = event.createdAt.toISOString();
       if (event.type === 'MessageCreated') {
         change.feedEvents++;
         change.created = event.data;
         change.updatedAt = event.data.created_at;
-        for (const a of event.data.activities) activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
-        const announcement = event.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data, event.position) : undefined;
+        for (const a of event.data.activities)
+          activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
+        const announcement =
+          event.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data, event.position) : undefined;
         if (announcement) announcements.push(announcement);
       } else if (event.type === 'MessageDeliveryAttemptCompleted') {
         change.attempts = Math.max(change.attempts ?? 0, event.data.attempt);
@@ -101,7 +109,15 @@ export const messagesProjection = defineProjection({
       const publicType = MESSAGE_EVENT_TYPES[event.type];
       if (publicType) {
         const { message_id: _m, ...data } = event.data;
-        publicEvents.push([environment, event.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), event.createdAt.toISOString(), event.revision]);
+        publicEvents.push([
+          environment,
+          event.id,
+          messageId,
+          publicType,
+          JSON.stringify(event.type === 'MessageCreated' ? null : data),
+          event.createdAt.toISOString(),
+          event.revision,
+        ]);
       }
     }
 
@@ -110,20 +126,52 @@ export const messagesProjection = defineProjection({
     for (const c of created) {
       const m = c.created!;
       if (m.channel.type !== FEED_CHANNEL_TYPE || m.recipient.type !== 'user') continue;
-      counts.add({ environment: c.environment, userId: m.recipient.id, channelId: m.channel.id, tenant: m.tenant }, null, countedAfter(c.engagement, null), c.feedEvents);
+      counts.add(
+        { environment: c.environment, userId: m.recipient.id, channelId: m.channel.id, tenant: m.tenant },
+        null,
+        countedAfter(c.engagement, null),
+        c.feedEvents,
+      );
     }
-    await countEngagementChanges(tx, [...changes.values()].filter((c) => !c.created && Object.keys(c.engagement).length > 0), counts);
+    await countEngagementChanges(
+      tx,
+      [...changes.values()].filter((c) => !c.created && Object.keys(c.engagement).length > 0),
+      counts,
+    );
     await counts.write(tx);
     if (created.length) {
       const rows = created.map((c) => {
         const m = c.created!;
         const r = recipientColumns(m.recipient);
         return {
-          environment: c.environment, id: m.message_id, channel_id: m.channel.id, channel_key: m.channel.key, channel_type: m.channel.type, provider: m.channel.provider,
-          recipient_type: r.type, recipient_id: r.id, recipient_collection: r.collection, workflow_key: m.workflow.key, workflow_categories: m.workflow.categories,
-          workflow_version: m.workflow.version, workflow_run_id: m.workflow_run_id, run_id: m.workflow_recipient_run_id, step_ref: m.step_ref, tenant: m.tenant,
-          status: c.status ?? 'queued', attempts: c.attempts ?? 0, data: m.data, content: m.content, actors: m.actors, total_activities: m.total_activities,
-          total_actors: m.total_actors, recipient_snapshot: m.recipient_snapshot, metadata: m.metadata, sandbox: m.sandbox, inserted_at: m.created_at, updated_at: c.updatedAt,
+          environment: c.environment,
+          id: m.message_id,
+          channel_id: m.channel.id,
+          channel_key: m.channel.key,
+          channel_type: m.channel.type,
+          provider: m.channel.provider,
+          recipient_type: r.type,
+          recipient_id: r.id,
+          recipient_collection: r.collection,
+          workflow_key: m.workflow.key,
+          workflow_categories: m.workflow.categories,
+          workflow_version: m.workflow.version,
+          workflow_run_id: m.workflow_run_id,
+          run_id: m.workflow_recipient_run_id,
+          step_ref: m.step_ref,
+          tenant: m.tenant,
+          status: c.status ?? 'queued',
+          attempts: c.attempts ?? 0,
+          data: m.data,
+          content: m.content,
+          actors: m.actors,
+          total_activities: m.total_activities,
+          total_actors: m.total_actors,
+          recipient_snapshot: m.recipient_snapshot,
+          metadata: m.metadata,
+          sandbox: m.sandbox,
+          inserted_at: m.created_at,
+          updated_at: c.updatedAt,
           ...Object.fromEntries(ENGAGEMENT_COLUMNS.map((col) => [col, c.engagement[col] ?? null])),
         };
       });
@@ -164,8 +212,20 @@ export const messagesProjection = defineProjection({
       await tx.query(`UPDATE rm_messages SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE environment = $1 AND id = $2`, params);
     }
 
-    await insertRows(tx, 'rm_message_activities', ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'], ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'], activities);
-    await insertRows(tx, 'rm_message_events', ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision'], ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int'], publicEvents);
+    await insertRows(
+      tx,
+      'rm_message_activities',
+      ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'],
+      ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'],
+      activities,
+    );
+    await insertRows(
+      tx,
+      'rm_message_events',
+      ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision'],
+      ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int'],
+      publicEvents,
+    );
     await insertRows(
       tx,
       'rm_message_delivery_logs',
@@ -187,7 +247,18 @@ function countedAfter(engagement: Change['engagement'], before: CountedState | n
 /** Reads the feed messages these changes touch as they were before the batch, and counts the differences. */
 async function countEngagementChanges(tx: EntityManager, changed: Change[], counts: FeedCountDeltas): Promise<void> {
   if (changed.length === 0) return;
-  const rows = await tx.query<{ environment: string; id: string; recipient_id: string; channel_id: string; tenant: string | null; seen: boolean; read: boolean; archived: boolean }[]>(
+  const rows = await tx.query<
+    {
+      environment: string;
+      id: string;
+      recipient_id: string;
+      channel_id: string;
+      tenant: string | null;
+      seen: boolean;
+      read: boolean;
+      archived: boolean;
+    }[]
+  >(
     `SELECT m.environment, m.id, m.recipient_id, m.channel_id, m.tenant, m.seen_at IS NOT NULL AS seen, m.read_at IS NOT NULL AS read, m.archived_at IS NOT NULL AS archived
      FROM rm_messages m JOIN unnest($1::text[], $2::uuid[]) AS k(environment, id) ON m.environment = k.environment AND m.id = k.id
      WHERE m.channel_type = '${FEED_CHANNEL_TYPE}' AND m.recipient_type = 'user'
@@ -198,7 +269,12 @@ async function countEngagementChanges(tx: EntityManager, changed: Change[], coun
   for (const row of rows) {
     const change = byKey.get(`${row.environment}/${row.id}`)!;
     const before: CountedState = { seen: row.seen, read: row.read, archived: row.archived };
-    counts.add({ environment: row.environment, userId: row.recipient_id, channelId: row.channel_id, tenant: row.tenant }, before, countedAfter(change.engagement, before), change.feedEvents);
+    counts.add(
+      { environment: row.environment, userId: row.recipient_id, channelId: row.channel_id, tenant: row.tenant },
+      before,
+      countedAfter(change.engagement, before),
+      change.feedEvents,
+    );
   }
 }
 

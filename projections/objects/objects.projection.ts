@@ -21,7 +21,11 @@ export const objectsProjection = defineProjection({
       );
     },
     async ObjectDeleted({ environment, data }, tx) {
-      await tx.query('DELETE FROM rm_objects WHERE environment = $1 AND collection = $2 AND id = $3', [environment, data.collection, data.object_id]);
+      await tx.query('DELETE FROM rm_objects WHERE environment = $1 AND collection = $2 AND id = $3', [
+        environment,
+        data.collection,
+        data.object_id,
+      ]);
     },
   },
 });

@@ -14,7 +14,13 @@ export const preferencesProjection = defineProjection({
   events: [PreferenceSetUpdated, PreferenceSetDeleted, UserMerged, UserDeleted, ObjectDeleted],
   on: {
     async PreferenceSetUpdated({ environment, data }, tx) {
-      await tx.query(UPSERT, [environment, ...recipientColumns(data.recipient), data.preference_set_id, JSON.stringify(data.preferences), data.updated_at]);
+      await tx.query(UPSERT, [
+        environment,
+        ...recipientColumns(data.recipient),
+        data.preference_set_id,
+        JSON.stringify(data.preferences),
+        data.updated_at,
+      ]);
     },
     async PreferenceSetDeleted({ environment, data }, tx) {
       await tx.query(
@@ -24,7 +30,15 @@ export const preferencesProjection = defineProjection({
     },
     async UserMerged({ environment, data }, tx) {
       for (const set of data.preference_sets) {
-        await tx.query(UPSERT, [environment, 'user', '', data.user_id, set.preference_set_id, JSON.stringify(set.preferences), data.merged_at]);
+        await tx.query(UPSERT, [
+          environment,
+          'user',
+          '',
+          data.user_id,
+          set.preference_set_id,
+          JSON.stringify(set.preferences),
+          data.merged_at,
+        ]);
       }
     },
     async UserDeleted({ environment, data }, tx) {

@@ -18,7 +18,14 @@ export const subscriptionsProjection = defineProjection({
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
          ON CONFLICT (environment, object_collection, object_id, recipient_type, recipient_collection, recipient_id)
          DO UPDATE SET properties = EXCLUDED.properties, updated_at = EXCLUDED.updated_at`,
-        [environment, d.collection, d.object_id, ...recipientColumns(d.recipient), d.properties === null ? null : JSON.stringify(d.properties), d.added_at],
+        [
+          environment,
+          d.collection,
+          d.object_id,
+          ...recipientColumns(d.recipient),
+          d.properties === null ? null : JSON.stringify(d.properties),
+          d.added_at,
+        ],
       );
     },
     async SubscriptionRemoved({ environment, data }, tx) {

@@ -9,7 +9,10 @@ interface WaitingForEvent {
 }
 
 const isEventWait = (w: unknown): w is WaitingForEvent =>
-  !!w && typeof w === 'object' && typeof (w as WaitingForEvent).event_type === 'string' && typeof (w as WaitingForEvent).recipient === 'object';
+  !!w &&
+  typeof w === 'object' &&
+  typeof (w as WaitingForEvent).event_type === 'string' &&
+  typeof (w as WaitingForEvent).recipient === 'object';
 
 /**
  * Runs paused on a wait_for_event step, by recipient and the event they wait for: what the
@@ -29,10 +32,10 @@ export const waitingRunsProjection = defineProjection({
     let leaving: { env: string | null; runId: string }[] = [];
     const flush = async () => {
       if (leaving.length === 0) return;
-      await tx.query('DELETE FROM rm_waiting_runs w USING unnest($1::text[], $2::uuid[]) AS v(environment, run_id) WHERE w.environment = v.environment AND w.run_id = v.run_id', [
-        leaving.map((l) => l.env),
-        leaving.map((l) => l.runId),
-      ]);
+      await tx.query(
+        'DELETE FROM rm_waiting_runs w USING unnest($1::text[], $2::uuid[]) AS v(environment, run_id) WHERE w.environment = v.environment AND w.run_id = v.run_id',
+        [leaving.map((l) => l.env), leaving.map((l) => l.runId)],
+      );
       leaving = [];
     };
     for (const event of events) {
@@ -49,8 +52,18 @@ export const waitingRunsProjection = defineProjection({
              ON CONFLICT (environment, run_id) DO UPDATE SET step_ref = EXCLUDED.step_ref, event_type = EXCLUDED.event_type, event_key = EXCLUDED.event_key,
                source_key = EXCLUDED.source_key, waiting_for = EXCLUDED.waiting_for, timer_id = EXCLUDED.timer_id, waiting_since = EXCLUDED.waiting_since`,
             [
-              env, data.run_id, data.step_ref, w.recipient.type, w.recipient.type === 'object' ? w.recipient.collection : '', w.recipient.id,
-              w.event_type, w.event_key, w.source_key, JSON.stringify(w), data.timer_id ?? null, data.at ?? event.createdAt.toISOString(),
+              env,
+              data.run_id,
+              data.step_ref,
+              w.recipient.type,
+              w.recipient.type === 'object' ? w.recipient.collection : '',
+              w.recipient.id,
+              w.event_type,
+              w.event_key,
+              w.source_key,
+              JSON.stringify(w),
+              data.timer_id ?? null,
+              data.at ?? event.createdAt.toISOString(),
             ],
           );
           break;

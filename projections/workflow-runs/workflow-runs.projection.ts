@@ -1,4 +1,14 @@
-import { RunCancelled, RunCompleted, RunDataUpdated, RunEnqueued, RunPaused, RunResumed, StepCompleted, StepStarted, TimerFired } from '@notify/contracts';
+import {
+  RunCancelled,
+  RunCompleted,
+  RunDataUpdated,
+  RunEnqueued,
+  RunPaused,
+  RunResumed,
+  StepCompleted,
+  StepStarted,
+  TimerFired,
+} from '@notify/contracts';
 import type { RunStatusT } from '@notify/contracts';
 import { defineProjection } from '@notify/projection-runtime';
 import { runEventView, runStatusAfter } from './run-event-view';
@@ -56,7 +66,8 @@ export const workflowRunsProjection = defineProjection({
         });
       }
       const view = runEventView(recorded.type, data);
-      if (view) history.push({ environment, id: recorded.id, run_id: runId, seq: recorded.globalPosition.toString(), ...view, inserted_at: at });
+      if (view)
+        history.push({ environment, id: recorded.id, run_id: runId, seq: recorded.globalPosition.toString(), ...view, inserted_at: at });
       const key = `${environment}\u0000${runId}`;
       const change = changes.get(key) ?? { environment, id: runId, status: null, errors: 0, updated_at: at };
       change.status = runStatusAfter(recorded.type) ?? change.status;

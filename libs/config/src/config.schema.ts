@@ -55,7 +55,11 @@ export const ConfigSchema = z.object({
   }),
   KAFKA_CLIENT_ID: z.string().trim().min(1).default('notify'),
   /** Topic names are `<prefix>events.v1`, `<prefix>message-events.v1`, `<prefix>workflow-run-events.v1`. */
-  KAFKA_TOPIC_PREFIX: z.string().trim().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, underscore, dash').default('notify.'),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, underscore, dash')
+    .default('notify.'),
   /** Partitions of topics the service creates; fixed at creation (more later would move keys). */
   KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(10_000).default(6),
   /** Unset: the broker's default.replication.factor. Use 3 in production. */
@@ -173,7 +177,11 @@ function checkKafka(config: AppConfig): string[] {
   if (config.KAFKA_SASL_MECHANISM && (!config.KAFKA_SASL_USERNAME || !config.KAFKA_SASL_PASSWORD)) {
     problems.push('KAFKA_SASL_MECHANISM: needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
   }
-  if (config.KAFKA_MIN_INSYNC_REPLICAS && config.KAFKA_REPLICATION_FACTOR && config.KAFKA_MIN_INSYNC_REPLICAS > config.KAFKA_REPLICATION_FACTOR) {
+  if (
+    config.KAFKA_MIN_INSYNC_REPLICAS &&
+    config.KAFKA_REPLICATION_FACTOR &&
+    config.KAFKA_MIN_INSYNC_REPLICAS > config.KAFKA_REPLICATION_FACTOR
+  ) {
     problems.push('KAFKA_MIN_INSYNC_REPLICAS: cannot exceed KAFKA_REPLICATION_FACTOR');
   }
   return problems;
@@ -197,7 +205,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     ...(result.data.DATABASE_POOL_MIN_IDLE !== undefined && result.data.DATABASE_POOL_MIN_IDLE > result.data.DATABASE_POOL_SIZE
       ? ['DATABASE_POOL_MIN_IDLE: cannot exceed DATABASE_POOL_SIZE']
       : []),
-    ...(result.data.LINK_TRACKING_ENABLED && !result.data.PUBLIC_URL ? ['LINK_TRACKING_ENABLED: needs PUBLIC_URL (where tracked links point)'] : []),
+    ...(result.data.LINK_TRACKING_ENABLED && !result.data.PUBLIC_URL
+      ? ['LINK_TRACKING_ENABLED: needs PUBLIC_URL (where tracked links point)']
+      : []),
   ];
   if (problems.length) throw new ConfigError(problems);
   return result.data;

@@ -39,7 +39,9 @@ describeServer('Database pool', () => {
     const client = await database.pool.connect();
     try {
       // What a connection terminated between pg-pool handing it out and its user listening does.
-      expect(() => client.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).not.toThrow();
+      expect(() =>
+        client.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })),
+      ).not.toThrow();
     } finally {
       client.release(new Error('terminated'));
     }

@@ -11,7 +11,10 @@ describe('isDatabaseUnavailable', () => {
     ['a client that already failed', new Error('Client has encountered a connection error and is not queryable')],
     ['the server refused the connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
     ['the connection was reset', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
-    ['a connect that tried every address', Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]), {})],
+    [
+      'a connect that tried every address',
+      Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]), {}),
+    ],
     ['pg_terminate_backend', pgError('57P01', 'terminating connection due to administrator command')],
     ['a server starting up', pgError('57P03', 'the database system is starting up')],
     ['no connection slots left', pgError('53300', 'sorry, too many clients already')],

@@ -1,6 +1,10 @@
 import { CommittedRequests } from './committed-requests';
 
-const append = (requestId?: string) => ({ events: [{ id: 'e', type: 'T', data: {}, metadata: { environment: 'dev', schema_version: 1, ...(requestId ? { request_id: requestId } : {}) } }] });
+const append = (requestId?: string) => ({
+  events: [
+    { id: 'e', type: 'T', data: {}, metadata: { environment: 'dev', schema_version: 1, ...(requestId ? { request_id: requestId } : {}) } },
+  ],
+});
 
 describe('CommittedRequests', () => {
   it('knows the requests whose appends committed until they are forgotten', () => {

@@ -17,7 +17,14 @@ function gate() {
   let open!: () => void;
   const opened = new Promise<void>((r) => (open = r));
   let entered = 0;
-  return { open, opened, get entered() { return entered; }, enter: () => entered++ };
+  return {
+    open,
+    opened,
+    get entered() {
+      return entered;
+    },
+    enter: () => entered++,
+  };
 }
 
 describe('admitRequests (the onRequest hook)', () => {

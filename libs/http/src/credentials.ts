@@ -6,7 +6,9 @@ export interface CredentialStore {
    * An active API key, and the credentials version: a value that changes in the same commit as
    * any change to keys, signing keys or security modes, read with the key in one statement.
    */
-  findApiKey(keyHash: string): Promise<{ keyId: string; environment: string; kind: 'secret' | 'publishable'; credentialsVersion: string } | undefined>;
+  findApiKey(
+    keyHash: string,
+  ): Promise<{ keyId: string; environment: string; kind: 'secret' | 'publishable'; credentialsVersion: string } | undefined>;
   findServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined>;
   environmentExists(slug: string): Promise<boolean>;
   /** Enhanced security mode and the active signing keys of an environment. */

@@ -83,7 +83,11 @@ function fromStore(error: unknown, requestId: string): DomainError | undefined {
         undefined,
       );
     }
-    return new UnavailableError('database_unavailable', 'The database is unavailable; nothing was recorded, retry after the time in the retry-after header', DATABASE_RETRY_AFTER_SECONDS);
+    return new UnavailableError(
+      'database_unavailable',
+      'The database is unavailable; nothing was recorded, retry after the time in the retry-after header',
+      DATABASE_RETRY_AFTER_SECONDS,
+    );
   }
   return undefined;
 }
@@ -91,17 +95,26 @@ function fromStore(error: unknown, requestId: string): DomainError | undefined {
 /** Nest raises NotFoundException for a request no route matches. */
 function routeNotFound(request: FastifyRequest): DomainError {
   const path = (request.url ?? '').split('?')[0];
-  return new DomainError('route_not_found', `No route matches ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}...` : path}`, 'not_found');
+  return new DomainError(
+    'route_not_found',
+    `No route matches ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}...` : path}`,
+    'not_found',
+  );
 }
 
 function fromHttpException(exception: HttpException): DomainError {
   const status = exception.getStatus();
-  if (status === 413) return new DomainError('payload_too_large', 'The request body is larger than the server accepts', 'payload_too_large');
+  if (status === 413)
+    return new DomainError('payload_too_large', 'The request body is larger than the server accepts', 'payload_too_large');
   if (status === 415) return new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request');
   if (status === 400 && /JSON|Unexpected|token/i.test(exception.message)) {
     return new DomainError('invalid_json', `The request body is not valid JSON: ${exception.message}`, 'invalid_request');
   }
-  return new DomainError(status === 405 ? 'method_not_allowed' : 'bad_request', exception.message, status >= 500 ? 'unavailable' : 'invalid_request');
+  return new DomainError(
+    status === 405 ? 'method_not_allowed' : 'bad_request',
+    exception.message,
+    status >= 500 ? 'unavailable' : 'invalid_request',
+  );
 }
 
 export function errorBody(error: DomainError): { status: number; body: ErrorBodyT } {
@@ -122,7 +135,8 @@ export class ErrorFilter implements ExceptionFilter {
   }
 
   send(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
-    let domain = exception instanceof DomainError ? exception : (fromStore(exception, String(request.id)) ?? fromFastify(exception as Error));
+    let domain =
+      exception instanceof DomainError ? exception : (fromStore(exception, String(request.id)) ?? fromFastify(exception as Error));
     // Our handlers never throw Nest's NotFoundException, so this one comes from the router.
     if (!domain && exception instanceof NotFoundException) domain = routeNotFound(request);
     // Nest hands Fastify's own errors (raised before a route runs) over as HttpExceptions.
@@ -158,7 +172,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
         : [400, 'bad_request', 'The request is not valid HTTP'];
   const body = JSON.stringify({ code, message, status, type: 'invalid_request_error' } satisfies ErrorBodyT);
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }

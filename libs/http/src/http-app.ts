@@ -50,17 +50,26 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       // contract and is answered there (422 naming the parameter), not by the router.
       maxParamLength: 16 * 1024,
       // a[]=x, a[0][id]=x, a[b]=x and a.b=x all arrive as nested values.
-      querystringParser: (s: string) => qs.parse(s, { allowDots: true, depth: 5, arrayLimit: 1000, parameterLimit: 2000 }) as Record<string, unknown>,
+      querystringParser: (s: string) =>
+        qs.parse(s, { allowDots: true, depth: 5, arrayLimit: 1000, parameterLimit: 2000 }) as Record<string, unknown>,
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: false });
+  const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+    bodyParser: false,
+  });
   app.useGlobalFilters(filter);
   const fastify = app.getHttpAdapter().getInstance();
   decoratePublicUrl(fastify, config.PUBLIC_URL);
   // Before any other work of ours. The adapter's CORS hook runs first (Nest adds it when it
   // creates the instance), so a refusal carries the CORS headers a browser needs to read it,
   // and a preflight is answered without counting.
-  const admission = new AdmissionController({ maxInFlight: config.HTTP_MAX_IN_FLIGHT, maxQueued: config.HTTP_QUEUE_SIZE, queueTimeoutMs: config.HTTP_QUEUE_TIMEOUT_MS });
+  const admission = new AdmissionController({
+    maxInFlight: config.HTTP_MAX_IN_FLIGHT,
+    maxQueued: config.HTTP_QUEUE_SIZE,
+    queueTimeoutMs: config.HTTP_QUEUE_TIMEOUT_MS,
+  });
   admitRequests(fastify, admission, sheddingLog(logger));
   fastify.decorate('admission', admission);
   refuseUnusableInput(fastify, { bodyLimitBytes: config.BODY_LIMIT_BYTES, maxDepth: config.BODY_MAX_DEPTH });
@@ -76,7 +85,14 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     observeHttpRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     endRequestSpan(request, reply.statusCode);
     logger.info(
-      { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), env: request.ctx?.environment },
+      {
+        reqId: request.id,
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        env: request.ctx?.environment,
+      },
       'request',
     );
   });
@@ -87,7 +103,15 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     credentials: true,
     methods: [...CORS_METHODS],
     // Requested headers are reflected, so browser clients may send their own x-* headers.
-    exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'idempotent-replayed', 'original-x-request-id', 'x-ratelimited-message_ids'],
+    exposedHeaders: [
+      'x-request-id',
+      'retry-after',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'idempotent-replayed',
+      'original-x-request-id',
+      'x-ratelimited-message_ids',
+    ],
     maxAge: 600,
   });
   return app;

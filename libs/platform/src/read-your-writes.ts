@@ -39,7 +39,11 @@ export class ReadYourWrites {
       append.position,
       events.map((e) => ({ type: e.type, streamId: append.streamId })),
     );
-    if (!caughtUp) this.logger.warn({ stream: append.streamId, position: append.position }, 'read models did not catch up in time; is a worker running?');
+    if (!caughtUp)
+      this.logger.warn(
+        { stream: append.streamId, position: append.position },
+        'read models did not catch up in time; is a worker running?',
+      );
   }
 
   private async wait(position: string, events: { type: string; streamId: string }[]): Promise<boolean> {
@@ -47,7 +51,10 @@ export class ReadYourWrites {
       return await this.runtime.waitFor(position, events, this.config.READ_YOUR_WRITES_TIMEOUT_MS);
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      this.logger.warn({ err: error, position }, 'database unavailable while waiting for the read models; the write is recorded and answers as done');
+      this.logger.warn(
+        { err: error, position },
+        'database unavailable while waiting for the read models; the write is recorded and answers as done',
+      );
       return true;
     }
   }

@@ -49,13 +49,23 @@ describeServer('credential changes seen by the next request on another api insta
 
   beforeAll(async () => {
     db = await createTestDatabase('postgres', { migrate: false });
-    const env = { DATABASE_URL: db.url, BOOTSTRAP_SECRET_KEY: sk, BOOTSTRAP_PUBLISHABLE_KEY: pk, BOOTSTRAP_SERVICE_TOKEN: serviceToken, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1' };
+    const env = {
+      DATABASE_URL: db.url,
+      BOOTSTRAP_SECRET_KEY: sk,
+      BOOTSTRAP_PUBLISHABLE_KEY: pk,
+      BOOTSTRAP_SERVICE_TOKEN: serviceToken,
+      LOG_LEVEL: 'info',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    };
     const worker = startProcess('dist/apps/worker/src/main.js', env);
     const apiA = startProcess('dist/apps/api/src/main.js', env);
     const apiB = startProcess('dist/apps/api/src/main.js', env);
     processes = [worker, apiA, apiB];
     await worker.waitForLog((l) => l.msg === 'projections running');
-    [urlA, urlB] = await Promise.all([apiA, apiB].map(async (p) => String((await p.waitForLog((l) => l.msg === 'listening')).url).replace('[::1]', '127.0.0.1')));
+    [urlA, urlB] = await Promise.all(
+      [apiA, apiB].map(async (p) => String((await p.waitForLog((l) => l.msg === 'listening')).url).replace('[::1]', '127.0.0.1')),
+    );
     // The bootstrap keys become usable through the worker's projection.
     for (let i = 0; (await call(urlA, 'PUT', '/v1/users/alice', { key: sk, body: { name: 'Alice' } })).status !== 200; i++) {
       if (i > 300) throw new Error('bootstrap key never became usable');
@@ -75,7 +85,10 @@ describeServer('credential changes seen by the next request on another api insta
     expect(await readOnB('alice', await userToken('alice', first.private_key))).toMatchObject({ status: 200, body: { id: 'alice' } });
 
     const second = await changeOnA('POST', '/v1/environments/development/signing_keys/rotate');
-    expect(await readOnB('alice', await userToken('alice', first.private_key))).toMatchObject({ status: 401, body: { code: 'invalid_user_token' } });
+    expect(await readOnB('alice', await userToken('alice', first.private_key))).toMatchObject({
+      status: 401,
+      body: { code: 'invalid_user_token' },
+    });
     expect(await readOnB('alice', await userToken('alice', second.private_key))).toMatchObject({ status: 200 });
   });
 
@@ -91,16 +104,24 @@ describeServer('credential changes seen by the next request on another api insta
     const created = await changeOnA('POST', '/v1/environments/development/signing_keys');
     const token = await userToken('alice', created.private_key);
     expect(await readOnB('alice', token)).toMatchObject({ status: 200 });
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/apps/cli/src/main.js'), 'signing-keys', 'revoke', created.id, '--environment', 'development'], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url, LOG_LEVEL: 'silent' },
-      cwd: repoRoot,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [path.join(repoRoot, 'dist/apps/cli/src/main.js'), 'signing-keys', 'revoke', created.id, '--environment', 'development'],
+      {
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url, LOG_LEVEL: 'silent' },
+        cwd: repoRoot,
+      },
+    );
     expect(stdout).toContain(`revoked signing key ${created.id}`);
     // The CLI does not wait for the read model; the test waits for the state it needs.
     const admin = new Client({ connectionString: db.url });
     await admin.connect();
     try {
-      for (let i = 0; (await admin.query('SELECT 1 FROM rm_signing_keys WHERE id = $1 AND revoked_at IS NOT NULL', [created.id])).rowCount === 0; i++) {
+      for (
+        let i = 0;
+        (await admin.query('SELECT 1 FROM rm_signing_keys WHERE id = $1 AND revoked_at IS NOT NULL', [created.id])).rowCount === 0;
+        i++
+      ) {
         if (i > 300) throw new Error('the revocation never reached the read model');
         await new Promise((r) => setTimeout(r, 50));
       }

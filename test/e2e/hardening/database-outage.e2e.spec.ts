@@ -47,16 +47,26 @@ describeServer('database busy or unavailable', () => {
         signal: AbortSignal.timeout(15_000),
       });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined, retryAfter: res.headers.get('retry-after'), shouldRetry: res.headers.get('x-should-retry') };
+      return {
+        status: res.status,
+        body: text ? JSON.parse(text) : undefined,
+        retryAfter: res.headers.get('retry-after'),
+        shouldRetry: res.headers.get('x-should-retry'),
+      };
     } catch {
       return { status: 'no answer' };
     }
   };
   const identify = (id: string) => call('PUT', `/v1/users/${id}`, { name: id });
-  const userWritten = async (id: string) => (await t.sql('SELECT 1 FROM es_streams WHERE stream_id = $1', [`user-development-${id}`])).length > 0;
+  const userWritten = async (id: string) =>
+    (await t.sql('SELECT 1 FROM es_streams WHERE stream_id = $1', [`user-development-${id}`])).length > 0;
   const serving = async () => (await call('GET', '/v1/users?page_size=1')).status === 200;
   const expectDatabaseUnavailable = (answer: Answer) => {
-    expect(answer).toMatchObject({ status: 503, retryAfter: '1', body: { code: 'database_unavailable', message: expect.any(String), status: 503, type: 'api_error' } });
+    expect(answer).toMatchObject({
+      status: 503,
+      retryAfter: '1',
+      body: { code: 'database_unavailable', message: expect.any(String), status: 503, type: 'api_error' },
+    });
   };
 
   beforeAll(async () => {
@@ -84,7 +94,10 @@ describeServer('database busy or unavailable', () => {
     }
     let busy: Answer[];
     try {
-      busy = [await identify('busy-1'), await call('POST', `/v1/workflows/${EXAMPLE_WORKFLOW_KEY}/trigger`, { recipients: ['busy-2'], data: { message: 'busy' } })];
+      busy = [
+        await identify('busy-1'),
+        await call('POST', `/v1/workflows/${EXAMPLE_WORKFLOW_KEY}/trigger`, { recipients: ['busy-2'], data: { message: 'busy' } }),
+      ];
     } finally {
       for (const client of held) client.release();
     }
@@ -100,7 +113,10 @@ describeServer('database busy or unavailable', () => {
     try {
       during = [
         await identify('outage-1'),
-        await call('POST', `/v1/workflows/${EXAMPLE_WORKFLOW_KEY}/trigger`, { recipients: [{ id: 'outage-2' }], data: { message: 'outage' } }),
+        await call('POST', `/v1/workflows/${EXAMPLE_WORKFLOW_KEY}/trigger`, {
+          recipients: [{ id: 'outage-2' }],
+          data: { message: 'outage' },
+        }),
         await call('GET', '/v1/users/busy-1'),
         await call('GET', '/v1/messages'),
       ];
@@ -111,7 +127,9 @@ describeServer('database busy or unavailable', () => {
     await until(serving, 'the service to serve again');
     expect(await userWritten('outage-1')).toBe(false);
     expect(await userWritten('outage-2')).toBe(false);
-    expect(await t.sql(`SELECT 1 FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'data'->>'message' = 'outage'`)).toEqual([]);
+    expect(await t.sql(`SELECT 1 FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'data'->>'message' = 'outage'`)).toEqual(
+      [],
+    );
     expect((await identify('outage-1')).status).toBe(200);
     expect((await call('GET', '/v1/users/outage-1')).status).toBe(200);
   });
@@ -123,19 +141,29 @@ describeServer('database busy or unavailable', () => {
     let answers: Answer[];
     try {
       const inFlight = ids.map((id) => identify(id));
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+        databaseName,
+      ]);
       answers = await Promise.all(inFlight);
     } finally {
       await admin.end();
     }
     const outcomes = answers.map((a) => (a.status === 200 ? '200' : `${a.status} ${a.body?.code}`));
-    process.stdout.write(`terminated backends under ${ids.length} identifies: ${JSON.stringify(outcomes.reduce<Record<string, number>>((m, o) => ({ ...m, [o]: (m[o] ?? 0) + 1 }), {}))}\n`);
+    process.stdout.write(
+      `terminated backends under ${ids.length} identifies: ${JSON.stringify(outcomes.reduce<Record<string, number>>((m, o) => ({ ...m, [o]: (m[o] ?? 0) + 1 }), {}))}\n`,
+    );
     expect(outcomes.filter((o) => !['200', '503 database_unavailable', '503 answer_unavailable'].includes(o))).toEqual([]);
     await until(serving, 'the service to serve again');
     for (const [i, answer] of answers.entries()) {
       // database_unavailable: nothing written; 200 and answer_unavailable: the write stands.
-      expect({ id: ids[i], written: await userWritten(ids[i]) }).toEqual({ id: ids[i], written: answer.body?.code !== 'database_unavailable' });
-      if (answer.status === 503) expect(answer.body?.code === 'database_unavailable' ? answer.retryAfter : answer.shouldRetry).toBe(answer.body?.code === 'database_unavailable' ? '1' : 'false');
+      expect({ id: ids[i], written: await userWritten(ids[i]) }).toEqual({
+        id: ids[i],
+        written: answer.body?.code !== 'database_unavailable',
+      });
+      if (answer.status === 503)
+        expect(answer.body?.code === 'database_unavailable' ? answer.retryAfter : answer.shouldRetry).toBe(
+          answer.body?.code === 'database_unavailable' ? '1' : 'false',
+        );
     }
   });
 });

@@ -33,7 +33,13 @@ function trigger(t: TestApp, tag: string, n: number, giveUpMs: number): Promise<
     body: JSON.stringify({ recipients: [{ id: recipient, name: `Load ${n}` }], data: { message: 'load', load: tag } }),
     signal: AbortSignal.timeout(giveUpMs),
   }).then(
-    async (res): Promise<Shot> => ({ recipient, status: res.status, ms: performance.now() - started, body: (await res.json()) as Shot['body'], retryAfter: res.headers.get('retry-after') }),
+    async (res): Promise<Shot> => ({
+      recipient,
+      status: res.status,
+      ms: performance.now() - started,
+      body: (await res.json()) as Shot['body'],
+      retryAfter: res.headers.get('retry-after'),
+    }),
     () => ({ recipient, status: 'no answer' as const, ms: performance.now() - started }),
   );
 }
@@ -56,7 +62,12 @@ async function closedLoop(send: (n: number) => Promise<Shot>, concurrency: numbe
  * requests unanswered at once (the generator's own bound: a send that would pass it is skipped
  * and counted, so the machine is never flooded).
  */
-async function openLoop(send: (n: number) => Promise<Shot>, rate: number, durationMs: number, maxOutstanding: number): Promise<{ shots: Shot[]; skipped: number }> {
+async function openLoop(
+  send: (n: number) => Promise<Shot>,
+  rate: number,
+  durationMs: number,
+  maxOutstanding: number,
+): Promise<{ shots: Shot[]; skipped: number }> {
   const shots: Promise<Shot>[] = [];
   let outstanding = 0;
   let skipped = 0;
@@ -98,7 +109,9 @@ describe('overload: bounded in-flight work, refusals before any work', () => {
   const admission = () => t.app.getHttpAdapter().getInstance().admission!;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { HTTP_MAX_IN_FLIGHT: String(IN_FLIGHT), HTTP_QUEUE_SIZE: String(QUEUED), HTTP_QUEUE_TIMEOUT_MS: '500' } });
+    t = await startTestApp({
+      env: { HTTP_MAX_IN_FLIGHT: String(IN_FLIGHT), HTTP_QUEUE_SIZE: String(QUEUED), HTTP_QUEUE_TIMEOUT_MS: '500' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -139,12 +152,21 @@ describe('overload: bounded in-flight work, refusals before any work', () => {
     );
     expect(triggered.map((r) => r.id).sort()).toEqual(accepted.map((s) => s.body!.workflow_run_id).sort());
     expect(triggered.map((r) => r.recipient).sort()).toEqual(accepted.map((s) => s.recipient).sort());
-    const identified = await t.sql<{ stream_id: string }>(`SELECT stream_id FROM es_streams WHERE stream_id LIKE $1`, [`user-development-ov-${tag}-%`]);
+    const identified = await t.sql<{ stream_id: string }>(`SELECT stream_id FROM es_streams WHERE stream_id LIKE $1`, [
+      `user-development-ov-${tag}-%`,
+    ]);
     expect(identified.map((r) => r.stream_id).sort()).toEqual(accepted.map((s) => `user-development-${s.recipient}`).sort());
 
     // The worker runs exactly the accepted triggers.
     const runs = async () =>
-      Number((await t.sql<{ c: string }>(`SELECT count(*) AS c FROM rm_workflow_recipient_runs WHERE environment = 'development' AND recipient_id LIKE $1`, [`ov-${tag}-%`]))[0].c);
+      Number(
+        (
+          await t.sql<{ c: string }>(
+            `SELECT count(*) AS c FROM rm_workflow_recipient_runs WHERE environment = 'development' AND recipient_id LIKE $1`,
+            [`ov-${tag}-%`],
+          )
+        )[0].c,
+      );
     await until(async () => (await runs()) >= accepted.length, 'a run per accepted trigger', 120_000);
     expect(await runs()).toBe(accepted.length);
 

@@ -23,7 +23,9 @@ describe('audience members through @knocklabs/node', () => {
     expect(refused.error).toMatchObject({ code: 'resource_missing', status: 404 });
     expect(await rejection(knock.users.get('ghost'))).toMatchObject({ status: 404 });
     expect(await rejection(knock.audiences.listMembers('nobody-here'))).toMatchObject({ status: 404 });
-    expect(await rejection(knock.audiences.removeMembers('nobody-here', { members: [{ user: { id: 'ghost' } }] }))).toMatchObject({ status: 404 });
+    expect(await rejection(knock.audiences.removeMembers('nobody-here', { members: [{ user: { id: 'ghost' } }] }))).toMatchObject({
+      status: 404,
+    });
   });
 
   it('creates the audience on request, identifies users inline and lists members with user and tenant', async () => {
@@ -44,8 +46,14 @@ describe('audience members through @knocklabs/node', () => {
   });
 
   it('removes exactly the (user, tenant) pairs named, ignoring members it does not hold', async () => {
-    await knock.audiences.addMembers('removals', { members: [{ user: { id: 'r1' } }, { user: { id: 'r1' }, tenant: 't1' }, { user: { id: 'r2' } }] }, { query: { create_audience: true } });
-    await knock.audiences.removeMembers('removals', { members: [{ user: { id: 'r1' }, tenant: 't1' }, { user: { id: 'r2' } }, { user: { id: 'never-added' } }] });
+    await knock.audiences.addMembers(
+      'removals',
+      { members: [{ user: { id: 'r1' } }, { user: { id: 'r1' }, tenant: 't1' }, { user: { id: 'r2' } }] },
+      { query: { create_audience: true } },
+    );
+    await knock.audiences.removeMembers('removals', {
+      members: [{ user: { id: 'r1' }, tenant: 't1' }, { user: { id: 'r2' } }, { user: { id: 'never-added' } }],
+    });
     expect(memberIds((await knock.audiences.listMembers('removals')).entries)).toEqual(['r1/-']);
   });
 
@@ -55,7 +63,11 @@ describe('audience members through @knocklabs/node', () => {
     const seen: string[] = [];
     let after: string | null = null;
     do {
-      const page: { status: number; body: { entries: { user_id: string }[]; page_info: { after: string | null } } } = await t.http('GET', `/v1/audiences/paged/members?page_size=2${after ? `&after=${after}` : ''}`, { key: env.secretKey });
+      const page: { status: number; body: { entries: { user_id: string }[]; page_info: { after: string | null } } } = await t.http(
+        'GET',
+        `/v1/audiences/paged/members?page_size=2${after ? `&after=${after}` : ''}`,
+        { key: env.secretKey },
+      );
       expect(page.status).toBe(200);
       expect(page.body.entries.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.entries.map((m) => m.user_id));
@@ -74,7 +86,12 @@ describe('audience members through @knocklabs/node', () => {
     expect(await rejection(knock.users.get('bulk-0'))).toMatchObject({ status: 404 });
     // A bad member after a good one: the whole call is refused before any user is written.
     const badChannel = await rejection(
-      knock.audiences.addMembers('beta', { members: [{ user: { id: 'first-fine' } }, { user: { id: 'second-bad', channel_data: { '00000000-0000-4000-8000-000000000000': { tokens: ['x'] } } } }] }),
+      knock.audiences.addMembers('beta', {
+        members: [
+          { user: { id: 'first-fine' } },
+          { user: { id: 'second-bad', channel_data: { '00000000-0000-4000-8000-000000000000': { tokens: ['x'] } } } },
+        ],
+      }),
     );
     expect(badChannel.status).toBe(422);
     expect(badChannel.error.errors[0].field).toMatch(/^members\.1\.user\.channel_data\./);
@@ -82,7 +99,11 @@ describe('audience members through @knocklabs/node', () => {
   });
 
   it('removes the memberships of a deleted user', async () => {
-    await knock.audiences.addMembers('leavers', { members: [{ user: { id: 'stay' } }, { user: { id: 'go' }, tenant: 'acme' }] }, { query: { create_audience: true } });
+    await knock.audiences.addMembers(
+      'leavers',
+      { members: [{ user: { id: 'stay' } }, { user: { id: 'go' }, tenant: 'acme' }] },
+      { query: { create_audience: true } },
+    );
     await knock.users.delete('go');
     expect(memberIds((await knock.audiences.listMembers('leavers')).entries)).toEqual(['stay/-']);
     const rows = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM rm_audience_members WHERE user_id = $1', ['go']);
@@ -90,7 +111,11 @@ describe('audience members through @knocklabs/node', () => {
   });
 
   it("moves a merged user's memberships to the user it is merged into", async () => {
-    await knock.audiences.addMembers('mergers', { members: [{ user: { id: 'merge-from' }, tenant: 'acme' }, { user: { id: 'merge-into' } }] }, { query: { create_audience: true } });
+    await knock.audiences.addMembers(
+      'mergers',
+      { members: [{ user: { id: 'merge-from' }, tenant: 'acme' }, { user: { id: 'merge-into' } }] },
+      { query: { create_audience: true } },
+    );
     await knock.users.merge('merge-into', { from_user_id: 'merge-from' });
     expect(memberIds((await knock.audiences.listMembers('mergers')).entries)).toEqual(['merge-into/-', 'merge-into/acme']);
   });
@@ -98,8 +123,13 @@ describe('audience members through @knocklabs/node', () => {
   it('management API: a static audience upserted, got, listed and validated takes members without create_audience', async () => {
     const mgmt = t.mgmt();
     const environment = env.slug;
-    const upserted = await mgmt.audiences.upsert('newsletter', { environment, audience: { type: 'static', name: 'Newsletter', description: 'Weekly' } } as never);
-    expect(upserted).toMatchObject({ audience: { key: 'newsletter', type: 'static', name: 'Newsletter', description: 'Weekly', environment } });
+    const upserted = await mgmt.audiences.upsert('newsletter', {
+      environment,
+      audience: { type: 'static', name: 'Newsletter', description: 'Weekly' },
+    } as never);
+    expect(upserted).toMatchObject({
+      audience: { key: 'newsletter', type: 'static', name: 'Newsletter', description: 'Weekly', environment },
+    });
     expect(await mgmt.audiences.retrieve('newsletter', { environment })).toMatchObject({ key: 'newsletter', name: 'Newsletter' });
     const listed = await mgmt.audiences.list({ environment });
     expect(listed.entries.map((a) => a.key)).toContain('newsletter');
@@ -108,7 +138,9 @@ describe('audience members through @knocklabs/node', () => {
     expect(await mgmt.audiences.retrieve('newsletter', { environment })).toMatchObject({ name: 'Newsletter' });
     await knock.audiences.addMembers('newsletter', { members: [{ user: { id: 'reader' } }] });
     expect(memberIds((await knock.audiences.listMembers('newsletter')).entries)).toEqual(['reader/-']);
-    const dynamic = await rejection(mgmt.audiences.upsert('segment', { environment, audience: { type: 'dynamic', name: 'Pro', segments: [] } } as never));
+    const dynamic = await rejection(
+      mgmt.audiences.upsert('segment', { environment, audience: { type: 'dynamic', name: 'Pro', segments: [] } } as never),
+    );
     expect(dynamic.status).toBe(422);
     expect(dynamic.error).toMatchObject({ code: 'invalid_params' });
   });
@@ -121,7 +153,11 @@ describe('audience members through @knocklabs/node', () => {
 
     beforeAll(async () => {
       dev = t.knock();
-      await dev.audiences.addMembers('vip', { members: [{ user: { id: 'aud-vip', name: 'Vip' } }, { user: { id: 'aud-acme', name: 'Acme' }, tenant: 'acme' }] }, { query: { create_audience: true } });
+      await dev.audiences.addMembers(
+        'vip',
+        { members: [{ user: { id: 'aud-vip', name: 'Vip' } }, { user: { id: 'aud-acme', name: 'Acme' }, tenant: 'acme' }] },
+        { query: { create_audience: true } },
+      );
       await activeWorkflow(t, route, {
         steps: [
           {
@@ -132,7 +168,9 @@ describe('audience members through @knocklabs/node', () => {
               { name: 'default', steps: [feed('plain', 'PLAIN')] },
             ],
           },
-          feed('not-vip', 'NOT VIP', { conditions: { all: [{ variable: 'recipient', operator: 'is_not_audience_member', argument: 'vip' }] } }),
+          feed('not-vip', 'NOT VIP', {
+            conditions: { all: [{ variable: 'recipient', operator: 'is_not_audience_member', argument: 'vip' }] },
+          }),
         ],
       });
       await activeWorkflow(t, gated, { conditions: { all: [member('vip')] }, steps: [feed('only', 'ONLY')] });
@@ -143,7 +181,10 @@ describe('audience members through @knocklabs/node', () => {
     it('a member takes the branch; a non-member takes the default and passes the step condition', async () => {
       const { workflow_run_id } = await dev.workflows.trigger(route, { recipients: ['aud-vip', { id: 'aud-plain' }] });
       const runs = await finishedRuns(t, workflow_run_id, 2);
-      expect(runs.map((r) => r.steps.route.output).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([{ branch: 'default' }, { branch: 'vip' }]);
+      expect(runs.map((r) => r.steps.route.output).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
+        { branch: 'default' },
+        { branch: 'vip' },
+      ]);
       expect(await bodies(workflow_run_id)).toEqual(['NOT VIP', 'PLAIN', 'VIP']);
     });
 

@@ -10,6 +10,15 @@ import { RecipientReadModelsModule } from './recipient-read-models.module';
 
 /** Everything about recipients besides the users slice itself. */
 @Module({
-  imports: [RecipientReadModelsModule, ObjectsModule, TenantsModule, PreferencesModule, ChannelDataModule, SubscriptionsModule, BulkOperationsModule, AudiencesModule],
+  imports: [
+    RecipientReadModelsModule,
+    ObjectsModule,
+    TenantsModule,
+    PreferencesModule,
+    ChannelDataModule,
+    SubscriptionsModule,
+    BulkOperationsModule,
+    AudiencesModule,
+  ],
 })
 export class RecipientsModule {}

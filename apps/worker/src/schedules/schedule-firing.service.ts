@@ -36,7 +36,10 @@ export class ScheduleFiringService implements OnApplicationBootstrap, BeforeAppl
   ) {
     this.timers = new ScheduleTimers(database.dataSource);
     this.parallel = config.SCHEDULES_CONCURRENCY;
-    this.firer = new ScheduleFirer(store, lookups, this.timers, { catchUpMs: config.SCHEDULES_CATCH_UP_MS, batchSize: config.SCHEDULES_BATCH_SIZE });
+    this.firer = new ScheduleFirer(store, lookups, this.timers, {
+      catchUpMs: config.SCHEDULES_CATCH_UP_MS,
+      batchSize: config.SCHEDULES_BATCH_SIZE,
+    });
   }
 
   onApplicationBootstrap(): void {

@@ -93,7 +93,11 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
 
   private async fire(timer: DueTimer): Promise<void> {
     await this.store.append(timer.streamId, [
-      engineEvent('TimerFired', { timer_id: timer.timerId, fired_at: this.clock().toISOString() }, { id: timerFiredEventId(timer.timerId), environment: timer.environment, actor: 'system:timers' }),
+      engineEvent(
+        'TimerFired',
+        { timer_id: timer.timerId, fired_at: this.clock().toISOString() },
+        { id: timerFiredEventId(timer.timerId), environment: timer.environment, actor: 'system:timers' },
+      ),
     ]);
     this.recentlyFired.set(timer.timerId, Date.now());
     this.firedCount++;

@@ -45,7 +45,9 @@ describe('conditionContext', () => {
   it('looks nothing up when no condition asks about audiences, and asks once for every group given', async () => {
     const { lookups, calls } = lookupsWith({});
     const plain: ConditionGroup = { all: [{ variable: 'data.tier', operator: 'equal_to', argument: 'vip' }] };
-    expect(await conditionContext(lookups, 'env', { recipient: { type: 'user', id: 'ada' } }, [plain, null], { data: { tier: 'vip' } }, now)).toEqual({ variables: { data: { tier: 'vip' } }, now });
+    expect(
+      await conditionContext(lookups, 'env', { recipient: { type: 'user', id: 'ada' } }, [plain, null], { data: { tier: 'vip' } }, now),
+    ).toEqual({ variables: { data: { tier: 'vip' } }, now });
     expect(calls).toEqual([]);
     await conditionContext(lookups, 'env', { recipient: { type: 'user', id: 'ada' } }, [beta, notChurned, beta], {}, now);
     expect(calls).toEqual([{ keys: ['beta', 'churned'], tenant: null }]);

@@ -38,7 +38,12 @@ export interface EngineLookups {
   channelGroup(environment: string, key: string): Promise<{ channels: string[]; operator: 'any' | 'all' } | undefined>;
   channelData(environment: string, ref: RecipientRefT, channelId: string): Promise<Record<string, unknown> | undefined>;
   /** Pages of an object's subscribers. */
-  subscribers(environment: string, collection: string, id: string, after?: string): Promise<{ recipients: RecipientRefT[]; after: string | null }>;
+  subscribers(
+    environment: string,
+    collection: string,
+    id: string,
+    after?: string,
+  ): Promise<{ recipients: RecipientRefT[]; after: string | null }>;
   vars(environment: string): Promise<Record<string, unknown>>;
   /**
    * Which of the given audiences the recipient belongs to: as a member of no tenant, or of the

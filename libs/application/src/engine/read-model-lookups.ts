@@ -36,7 +36,10 @@ export class ReadModelLookups implements EngineLookups {
   private readonly resources: ConfigResourceQueries;
   private readonly audienceMembers: AudienceMemberQueries;
 
-  constructor(db: DataSource, private readonly secrets: SecretBox) {
+  constructor(
+    db: DataSource,
+    private readonly secrets: SecretBox,
+  ) {
     this.users = new UserQueries(db);
     this.objects = new ObjectQueries(db);
     this.tenants = new TenantQueries(db);
@@ -64,7 +67,12 @@ export class ReadModelLookups implements EngineLookups {
       settings,
       trigger_frequency: (w.trigger_frequency as WorkflowSnapshotT['trigger_frequency'] | undefined) ?? 'every_trigger',
     };
-    return { snapshot, active: record.active, valid: record.valid, triggerDataSchema: (w.trigger_data_json_schema as Record<string, unknown> | undefined) ?? null };
+    return {
+      snapshot,
+      active: record.active,
+      valid: record.valid,
+      triggerDataSchema: (w.trigger_data_json_schema as Record<string, unknown> | undefined) ?? null,
+    };
   }
 
   async recipient(environment: string, ref: RecipientRefT): Promise<RecipientView | undefined> {
@@ -108,18 +116,28 @@ export class ReadModelLookups implements EngineLookups {
 
   async channelGroup(_environment: string, key: string): Promise<{ channels: string[]; operator: 'any' | 'all' } | undefined> {
     const group = await this.groups.get(key);
-    return group && { channels: [...group.channel_rules].sort((a, b) => a.index - b.index).map((r) => r.channel_key), operator: group.operator };
+    return (
+      group && { channels: [...group.channel_rules].sort((a, b) => a.index - b.index).map((r) => r.channel_key), operator: group.operator }
+    );
   }
 
   async channelData(environment: string, ref: RecipientRefT, channelId: string): Promise<Record<string, unknown> | undefined> {
     return (await this.channelDataQueries.get(environment, ref, channelId))?.data;
   }
 
-  async subscribers(environment: string, collection: string, id: string, after?: string): Promise<{ recipients: RecipientRefT[]; after: string | null }> {
+  async subscribers(
+    environment: string,
+    collection: string,
+    id: string,
+    after?: string,
+  ): Promise<{ recipients: RecipientRefT[]; after: string | null }> {
     const cursor = after ? (JSON.parse(after) as [string, string, string]) : null;
     const recipients = await this.subscriptions.subscriberRefs(environment, collection, id, cursor, SUBSCRIBER_PAGE);
     const last = recipients[recipients.length - 1];
-    const next = recipients.length === SUBSCRIBER_PAGE && last ? JSON.stringify(last.type === 'user' ? ['user', '', last.id] : ['object', last.collection, last.id]) : null;
+    const next =
+      recipients.length === SUBSCRIBER_PAGE && last
+        ? JSON.stringify(last.type === 'user' ? ['user', '', last.id] : ['object', last.collection, last.id])
+        : null;
     return { recipients, after: next };
   }
 
@@ -168,13 +186,21 @@ class MemoLookups implements BatchLookups {
   }
 
   async prefetch(environment: string, recipients: readonly RecipientRefT[]): Promise<void> {
-    const ids = [...new Set(recipients.filter((r) => r.type === 'user').map((r) => r.id))].filter((id) => !this.memo.has(`recipient:${environment}:u:${id}`));
+    const ids = [...new Set(recipients.filter((r) => r.type === 'user').map((r) => r.id))].filter(
+      (id) => !this.memo.has(`recipient:${environment}:u:${id}`),
+    );
     if (ids.length === 0) return;
-    const [users, sets] = await Promise.all([this.users.getMany(environment, ids), this.preferenceSets.forRecipients(environment, 'user', '', ids)]);
+    const [users, sets] = await Promise.all([
+      this.users.getMany(environment, ids),
+      this.preferenceSets.forRecipients(environment, 'user', '', ids),
+    ]);
     for (const id of ids) {
       const user = users.get(id);
       const ref: RecipientRefT = { type: 'user', id };
-      this.memo.set(`recipient:${environment}:u:${id}`, Promise.resolve(user && { ref, properties: strip(user as Record<string, unknown>) }));
+      this.memo.set(
+        `recipient:${environment}:u:${id}`,
+        Promise.resolve(user && { ref, properties: strip(user as Record<string, unknown>) }),
+      );
       this.memo.set(`sets:${environment}:u:${id}`, Promise.resolve(sets.get(id) ?? []));
     }
   }
@@ -190,7 +216,9 @@ class MemoLookups implements BatchLookups {
   }
   async preferenceLayers(environment: string, ref: RecipientRefT, tenant: string | null): Promise<PreferenceLayers> {
     const sets = await this.remember(`sets:${environment}:${refKey(ref)}`, () => this.preferenceSets.list(environment, ref));
-    const tenantDefault = tenant ? await this.remember(`tenant-default:${environment}:${tenant}`, () => this.inner.tenantDefault(environment, tenant)) : null;
+    const tenantDefault = tenant
+      ? await this.remember(`tenant-default:${environment}:${tenant}`, () => this.inner.tenantDefault(environment, tenant))
+      : null;
     return layersFrom(sets, tenant, tenantDefault);
   }
   channelByKey(environment: string, key: string) {
@@ -200,7 +228,9 @@ class MemoLookups implements BatchLookups {
     return this.remember(`group:${environment}:${key}`, () => this.inner.channelGroup(environment, key));
   }
   channelData(environment: string, ref: RecipientRefT, channelId: string) {
-    return this.remember(`channel-data:${environment}:${refKey(ref)}:${channelId}`, () => this.inner.channelData(environment, ref, channelId));
+    return this.remember(`channel-data:${environment}:${refKey(ref)}:${channelId}`, () =>
+      this.inner.channelData(environment, ref, channelId),
+    );
   }
   subscribers(environment: string, collection: string, id: string, after?: string) {
     return this.inner.subscribers(environment, collection, id, after);

@@ -38,7 +38,11 @@ function validateData(version: string, schema: Record<string, unknown>, data: Re
 }
 
 export const identifiedRef = (r: RecipientRequestT): RecipientRefT =>
-  typeof r === 'string' ? { type: 'user', id: r } : 'collection' in r && typeof r.collection === 'string' ? { type: 'object', collection: r.collection, id: r.id } : { type: 'user', id: r.id };
+  typeof r === 'string'
+    ? { type: 'user', id: r }
+    : 'collection' in r && typeof r.collection === 'string'
+      ? { type: 'object', collection: r.collection, id: r.id }
+      : { type: 'user', id: r.id };
 
 /** What a trigger wrote besides the trigger itself (inline identification): reads must show it. */
 export interface TriggerWrites {
@@ -46,7 +50,13 @@ export interface TriggerWrites {
 }
 
 /** Inline recipients are identified (users) or set (objects) before the trigger is recorded. */
-export async function identifyInline(deps: RecipientDeps, environment: string, request: RecipientRequestT, metadata: CommandMetadata, writes: TriggerWrites): Promise<void> {
+export async function identifyInline(
+  deps: RecipientDeps,
+  environment: string,
+  request: RecipientRequestT,
+  metadata: CommandMetadata,
+  writes: TriggerWrites,
+): Promise<void> {
   if (typeof request === 'string') return;
   let outcome: { append?: AppendResult; events: { type: string }[] };
   if ('collection' in request && typeof request.collection === 'string') {
@@ -60,7 +70,13 @@ export async function identifyInline(deps: RecipientDeps, environment: string, r
 }
 
 /** A tenant given inline is set before the trigger (or schedule) is recorded; answers its id. */
-export async function identifyInlineTenant(deps: RecipientDeps, environment: string, tenant: TriggerWorkflowBodyT['tenant'], metadata: CommandMetadata, writes: TriggerWrites): Promise<string | null> {
+export async function identifyInlineTenant(
+  deps: RecipientDeps,
+  environment: string,
+  tenant: TriggerWorkflowBodyT['tenant'],
+  metadata: CommandMetadata,
+  writes: TriggerWrites,
+): Promise<string | null> {
   if (!tenant) return null;
   if (typeof tenant === 'string') return tenant;
   const { id, ...rest } = tenant as { id: string };
@@ -79,10 +95,16 @@ export async function inBatches<T>(items: readonly T[], size: number, run: (item
  * valid, the data matches its JSON schema, an actor given by id exists. Throws DomainError.
  * Shared by the trigger endpoint and the trigger_workflow step.
  */
-export async function checkTrigger(lookups: EngineLookups, environment: string, workflowKey: string, body: Pick<TriggerWorkflowBodyT, 'data' | 'actor'>): Promise<WorkflowView> {
+export async function checkTrigger(
+  lookups: EngineLookups,
+  environment: string,
+  workflowKey: string,
+  body: Pick<TriggerWorkflowBodyT, 'data' | 'actor'>,
+): Promise<WorkflowView> {
   const workflow = await lookups.workflow(environment, workflowKey);
   if (!workflow) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
-  if (!workflow.active || !workflow.valid) throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
+  if (!workflow.active || !workflow.valid)
+    throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
   if (workflow.triggerDataSchema) {
     const errors = validateData(workflow.snapshot.version ?? workflowKey, workflow.triggerDataSchema, body.data ?? {});
     if (errors.length) throw invalidParams(errors, 'The trigger data does not match the workflow trigger data schema');

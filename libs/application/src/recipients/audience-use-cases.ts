@@ -1,5 +1,13 @@
 import { AudienceMemberRequestT } from '@notify/contracts';
-import { audienceDefinitionStream, AudienceEvent, audienceDecider, AudienceState, audienceStream, fold, resourceMissing } from '@notify/domain';
+import {
+  audienceDefinitionStream,
+  AudienceEvent,
+  audienceDecider,
+  AudienceState,
+  audienceStream,
+  fold,
+  resourceMissing,
+} from '@notify/domain';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 import { inlineAspects } from './aspects';
 import { RecipientDeps } from './ports';
@@ -61,7 +69,14 @@ export async function addAudienceMembers(
   // written: a bad member refuses the whole call, and nothing is half-written.
   const checkedAt = new Date().toISOString();
   for (const [index, { user }] of members.entries()) {
-    if (user.channel_data || user.preferences) await inlineAspects(deps.channels, environment, { channel_data: user.channel_data, preferences: user.preferences }, checkedAt, `members.${index}.user.`);
+    if (user.channel_data || user.preferences)
+      await inlineAspects(
+        deps.channels,
+        environment,
+        { channel_data: user.channel_data, preferences: user.preferences },
+        checkedAt,
+        `members.${index}.user.`,
+      );
   }
   const outcomes: (UserOutcome | AudienceOutcome)[] = [];
   const refs: AudienceMemberRef[] = [];
@@ -76,7 +91,14 @@ export async function addAudienceMembers(
       deps.store,
       audienceStream(environment, audienceKey),
       audienceDecider,
-      { type: 'AddAudienceMembers', audienceKey, members: await candidates(deps, environment, audienceKey, refs), createIfMissing: createAudience, defined, now },
+      {
+        type: 'AddAudienceMembers',
+        audienceKey,
+        members: await candidates(deps, environment, audienceKey, refs),
+        createIfMissing: createAudience,
+        defined,
+        now,
+      },
       metadata,
     ),
   );
@@ -84,7 +106,13 @@ export async function addAudienceMembers(
 }
 
 /** Removes members from an audience; only the user ids and tenants of the request count. */
-export async function removeAudienceMembers(deps: AudienceDeps, environment: string, audienceKey: string, members: AudienceMemberRef[], metadata: CommandMetadata): Promise<AudienceOutcome> {
+export async function removeAudienceMembers(
+  deps: AudienceDeps,
+  environment: string,
+  audienceKey: string,
+  members: AudienceMemberRef[],
+  metadata: CommandMetadata,
+): Promise<AudienceOutcome> {
   return handleCommand(
     deps.store,
     audienceStream(environment, audienceKey),

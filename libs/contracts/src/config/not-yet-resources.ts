@@ -7,7 +7,9 @@ import { mgmtListOf, MgmtPageQuery, ReadOptions } from './mgmt';
  * nothing else of them is served (getting or writing one answers 404). The Knock CLI lists every
  * resource type in `knock pull --all` and stops at the first list that fails (ADR 0123).
  */
-const NoneYet = z.object({ key: z.string(), name: z.string() }).meta({ id: 'UnimplementedResource', description: 'None can exist yet: this service does not implement the resource.' });
+const NoneYet = z
+  .object({ key: z.string(), name: z.string() })
+  .meta({ id: 'UnimplementedResource', description: 'None can exist yet: this service does not implement the resource.' });
 
 export const listGuidesRoute = defineRoute({
   operationId: 'listGuides',

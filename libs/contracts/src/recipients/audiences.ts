@@ -18,7 +18,10 @@ export const AudienceMemberRequest = z
   .meta({ id: 'AudienceMemberRequest' });
 export type AudienceMemberRequestT = z.infer<typeof AudienceMemberRequest>;
 
-const members = z.array(AudienceMemberRequest).min(1, 'must name at least one member').max(BULK_MAX_ITEMS, `at most ${BULK_MAX_ITEMS} members per request`);
+const members = z
+  .array(AudienceMemberRequest)
+  .min(1, 'must name at least one member')
+  .max(BULK_MAX_ITEMS, `at most ${BULK_MAX_ITEMS} members per request`);
 
 export const AddAudienceMembersBody = z.strictObject({ members }).meta({ id: 'AddAudienceMembersRequest' });
 export const RemoveAudienceMembersBody = z.strictObject({ members }).meta({ id: 'RemoveAudienceMembersRequest' });
@@ -78,8 +81,20 @@ export const listAudienceMembersRoute = defineRoute({
 
 const MemberRef = z.object({ user_id: z.string(), tenant: z.string().nullable() });
 
-export const AudienceCreated = defineEvent('AudienceCreated', 1, z.object({ audience_key: z.string(), type: z.literal('static'), created_at: z.string() }));
-export const AudienceMembersAdded = defineEvent('AudienceMembersAdded', 1, z.object({ audience_key: z.string(), members: z.array(MemberRef), added_at: z.string() }));
-export const AudienceMembersRemoved = defineEvent('AudienceMembersRemoved', 1, z.object({ audience_key: z.string(), members: z.array(MemberRef), removed_at: z.string() }));
+export const AudienceCreated = defineEvent(
+  'AudienceCreated',
+  1,
+  z.object({ audience_key: z.string(), type: z.literal('static'), created_at: z.string() }),
+);
+export const AudienceMembersAdded = defineEvent(
+  'AudienceMembersAdded',
+  1,
+  z.object({ audience_key: z.string(), members: z.array(MemberRef), added_at: z.string() }),
+);
+export const AudienceMembersRemoved = defineEvent(
+  'AudienceMembersRemoved',
+  1,
+  z.object({ audience_key: z.string(), members: z.array(MemberRef), removed_at: z.string() }),
+);
 
 export const audienceEventContracts = [AudienceCreated, AudienceMembersAdded, AudienceMembersRemoved];

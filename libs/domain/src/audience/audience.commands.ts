@@ -7,5 +7,12 @@ export interface MemberCandidate {
 
 /** `defined`: the audience was upserted through the management API (its definition stream). */
 export type AudienceCommand =
-  | { type: 'AddAudienceMembers'; audienceKey: string; members: MemberCandidate[]; createIfMissing: boolean; defined?: boolean; now: string }
+  | {
+      type: 'AddAudienceMembers';
+      audienceKey: string;
+      members: MemberCandidate[];
+      createIfMissing: boolean;
+      defined?: boolean;
+      now: string;
+    }
   | { type: 'RemoveAudienceMembers'; audienceKey: string; members: MemberCandidate[]; defined?: boolean; now: string };

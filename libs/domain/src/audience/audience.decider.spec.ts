@@ -10,17 +10,29 @@ describe('audience decider', () => {
   const spec = deciderSpec(audienceDecider);
 
   it('refuses members for an audience that does not exist unless asked to create it', () => {
-    spec.given([]).when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1')], createIfMissing: false, now }).thenThrows('resource_missing');
+    spec
+      .given([])
+      .when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1')], createIfMissing: false, now })
+      .thenThrows('resource_missing');
     spec
       .given([])
       .when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1')], createIfMissing: true, now })
-      .then([created, { type: 'AudienceMembersAdded', data: { audience_key: 'beta', members: [{ user_id: 'u1', tenant: null }], added_at: now } }]);
+      .then([
+        created,
+        { type: 'AudienceMembersAdded', data: { audience_key: 'beta', members: [{ user_id: 'u1', tenant: null }], added_at: now } },
+      ]);
   });
 
   it('adds only members not yet present, each once; the same user may belong per tenant', () => {
     spec
       .given([created])
-      .when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1', null, true), member('u2'), member('u2'), member('u2', 'acme')], createIfMissing: false, now })
+      .when({
+        type: 'AddAudienceMembers',
+        audienceKey: 'beta',
+        members: [member('u1', null, true), member('u2'), member('u2'), member('u2', 'acme')],
+        createIfMissing: false,
+        now,
+      })
       .then([
         {
           type: 'AudienceMembersAdded',
@@ -37,16 +49,27 @@ describe('audience decider', () => {
   });
 
   it('adding members already present changes nothing', () => {
-    spec.given([created]).when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1', null, true)], createIfMissing: true, now }).thenNothing();
+    spec
+      .given([created])
+      .when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1', null, true)], createIfMissing: true, now })
+      .thenNothing();
   });
 
   it('removes only members present; an unknown audience is missing', () => {
     spec
       .given([created])
       .when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u1', 'acme', true), member('u2')], now })
-      .then([{ type: 'AudienceMembersRemoved', data: { audience_key: 'beta', members: [{ user_id: 'u1', tenant: 'acme' }], removed_at: now } }]);
-    spec.given([created]).when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u2')], now }).thenNothing();
-    spec.given([]).when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u1', null, true)], now }).thenThrows('resource_missing');
+      .then([
+        { type: 'AudienceMembersRemoved', data: { audience_key: 'beta', members: [{ user_id: 'u1', tenant: 'acme' }], removed_at: now } },
+      ]);
+    spec
+      .given([created])
+      .when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u2')], now })
+      .thenNothing();
+    spec
+      .given([])
+      .when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u1', null, true)], now })
+      .thenThrows('resource_missing');
   });
 
   it('an audience defined through the management API takes members without being created here', () => {
@@ -54,6 +77,9 @@ describe('audience decider', () => {
       .given([])
       .when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1')], createIfMissing: false, defined: true, now })
       .then([{ type: 'AudienceMembersAdded', data: { audience_key: 'beta', members: [{ user_id: 'u1', tenant: null }], added_at: now } }]);
-    spec.given([]).when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u1')], defined: true, now }).thenNothing();
+    spec
+      .given([])
+      .when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u1')], defined: true, now })
+      .thenNothing();
   });
 });

@@ -40,16 +40,23 @@ export const audienceDecider: Decider<AudienceState, AudienceCommand, AudienceEv
       case 'AddAudienceMembers': {
         const exists = state.exists || command.defined === true;
         if (!exists && !command.createIfMissing) throw resourceMissing('audience');
-        const created: AudienceEvent[] = exists ? [] : [{ type: 'AudienceCreated', data: { audience_key: command.audienceKey, type: 'static', created_at: command.now } }];
+        const created: AudienceEvent[] = exists
+          ? []
+          : [{ type: 'AudienceCreated', data: { audience_key: command.audienceKey, type: 'static', created_at: command.now } }];
         const added = distinct(command.members).filter((m) => !m.present);
         if (added.length === 0) return created;
-        return [...created, { type: 'AudienceMembersAdded', data: { audience_key: command.audienceKey, members: refs(added), added_at: command.now } }];
+        return [
+          ...created,
+          { type: 'AudienceMembersAdded', data: { audience_key: command.audienceKey, members: refs(added), added_at: command.now } },
+        ];
       }
       case 'RemoveAudienceMembers': {
         if (!state.exists && command.defined !== true) throw resourceMissing('audience');
         const removed = distinct(command.members).filter((m) => m.present);
         if (removed.length === 0) return [];
-        return [{ type: 'AudienceMembersRemoved', data: { audience_key: command.audienceKey, members: refs(removed), removed_at: command.now } }];
+        return [
+          { type: 'AudienceMembersRemoved', data: { audience_key: command.audienceKey, members: refs(removed), removed_at: command.now } },
+        ];
       }
       default:
         return assertNever(command);

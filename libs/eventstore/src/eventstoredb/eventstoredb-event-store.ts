@@ -108,7 +108,11 @@ export class EventStoreDbEventStore implements EventStore {
     return results;
   }
 
-  async append(streamId: string, events: readonly EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const expected = options.expectedRevision ?? 'any';
     try {

@@ -45,7 +45,9 @@ describe.each(databaseBackends())('PostgreSQL event store: a connection lost dur
     const stream = `lost-${randomUUID()}`;
     const requestId = randomUUID();
     sabotage = 'lost-after-commit';
-    const result = await store.append(stream, [{ id: randomUUID(), type: 'Happened', data: {}, metadata: meta(requestId) }], { expectedRevision: 'no_stream' });
+    const result = await store.append(stream, [{ id: randomUUID(), type: 'Happened', data: {}, metadata: meta(requestId) }], {
+      expectedRevision: 'no_stream',
+    });
     expect(result).toMatchObject({ streamId: stream, nextExpectedRevision: 0 });
     expect(await store.readStream(stream)).toHaveLength(1);
     expect(committedRequests.has(requestId)).toBe(true);
@@ -56,7 +58,11 @@ describe.each(databaseBackends())('PostgreSQL event store: a connection lost dur
     const stream = `lost-${randomUUID()}`;
     const requestId = randomUUID();
     sabotage = 'lost-before-sending';
-    await expect(store.append(stream, [{ id: randomUUID(), type: 'Happened', data: {}, metadata: meta(requestId) }], { expectedRevision: 'no_stream' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    await expect(
+      store.append(stream, [{ id: randomUUID(), type: 'Happened', data: {}, metadata: meta(requestId) }], {
+        expectedRevision: 'no_stream',
+      }),
+    ).rejects.toMatchObject({ code: 'ECONNRESET' });
     expect(await store.readStream(stream)).toHaveLength(0);
     expect(committedRequests.has(requestId)).toBe(false);
   });

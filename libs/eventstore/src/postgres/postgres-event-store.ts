@@ -110,7 +110,11 @@ export class PostgresEventStore implements EventStore {
 
   readonly atomicMultiStreamAppend = true;
 
-  async append(streamId: string, events: readonly EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     const [result] = await this.appendMany([{ streamId, events, expectedRevision: options.expectedRevision }]);
     return result;
   }
@@ -138,7 +142,11 @@ export class PostgresEventStore implements EventStore {
       if (failure && rows.length !== 1) throw new Error(`es_append answered a ${failure.o_tx} along with ${rows.length - 1} written rows`);
       if (failure?.o_tx === 'conflict') {
         const expected = appends.find((a) => a.streamId === failure.o_stream)?.expectedRevision ?? 'any';
-        throw new WrongExpectedRevisionError(failure.o_stream, expected, failure.o_revision === null ? 'no_stream' : Number(failure.o_revision));
+        throw new WrongExpectedRevisionError(
+          failure.o_stream,
+          expected,
+          failure.o_revision === null ? 'no_stream' : Number(failure.o_revision),
+        );
       }
       if (failure) throw Object.assign(new Error('An event id is already stored'), { code: UNIQUE_VIOLATION });
       committedRequests.noteAppends(appends);
@@ -197,7 +205,10 @@ export class PostgresEventStore implements EventStore {
    */
   private async findAppended(appends: readonly StreamAppend[]): Promise<AppendResult[] | undefined> {
     const ids = appends.flatMap((a) => a.events.map((e) => e.id));
-    const { rows } = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`,
+      [ids],
+    );
     if (rows.length === 0) return undefined;
     const byId = new Map(rows.map((r) => [r.event_id, r]));
     const complete = appends.every((a) => a.events.every((e) => byId.get(e.id)?.stream_id === a.streamId));

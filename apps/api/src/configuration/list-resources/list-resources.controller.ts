@@ -1,11 +1,21 @@
 import { Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { emailLayoutRoutes, listWorkflowsRoute, messageTypeRoutes, audienceRoutes, partialRoutes, RouteInput, translationRoutes } from '@notify/contracts';
+import {
+  emailLayoutRoutes,
+  listWorkflowsRoute,
+  messageTypeRoutes,
+  audienceRoutes,
+  partialRoutes,
+  RouteInput,
+  translationRoutes,
+} from '@notify/contracts';
 import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
 import { ReadOptions } from '../get-resource/get-resource.query';
 import { ListResourcesQuery } from './list-resources.query';
 
-type List<R> = RouteInput<R> & { query: ReadOptions & { limit: number; after?: string; before?: string; locale_code?: string; namespace?: string; tenant?: string } };
+type List<R> = RouteInput<R> & {
+  query: ReadOptions & { limit: number; after?: string; before?: string; locale_code?: string; namespace?: string; tenant?: string };
+};
 
 @Controller()
 export class ListResourcesController {

@@ -8,12 +8,19 @@ const branch = {
   ref: 'route',
   branches: [
     { name: 'beta', conditions: { all: [{ variable: 'recipient', operator: 'is_audience_member', argument: 'beta' }] }, steps: [] },
-    { name: 'not-churned', conditions: { all: [{ variable: 'recipient', operator: 'is_not_audience_member', argument: 'churned' }] }, steps: [] },
+    {
+      name: 'not-churned',
+      conditions: { all: [{ variable: 'recipient', operator: 'is_not_audience_member', argument: 'churned' }] },
+      steps: [],
+    },
     { name: 'default', steps: [] },
   ],
 } as unknown as StepNode;
 
-const memberOf = (held: string[]) => ({ audiencesOf: (_e: string, _r: unknown, keys: readonly string[]) => Promise.resolve(keys.filter((k) => held.includes(k))) }) as unknown as EngineLookups;
+const memberOf = (held: string[]) =>
+  ({
+    audiencesOf: (_e: string, _r: unknown, keys: readonly string[]) => Promise.resolve(keys.filter((k) => held.includes(k))),
+  }) as unknown as EngineLookups;
 
 describe('branch step with audience conditions', () => {
   it.each([

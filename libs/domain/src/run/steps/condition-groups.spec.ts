@@ -14,7 +14,12 @@ describe('audienceKeysIn', () => {
   it('finds none where no condition asks about audiences, or the argument is missing', () => {
     expect(audienceKeysIn(null)).toEqual([]);
     expect(audienceKeysIn({ all: [plan] })).toEqual([]);
-    expect(audienceKeysIn([{ variable: 'recipient', operator: 'is_audience_member', argument: null }, { variable: 'recipient', operator: 'is_audience_member' }])).toEqual([]);
+    expect(
+      audienceKeysIn([
+        { variable: 'recipient', operator: 'is_audience_member', argument: null },
+        { variable: 'recipient', operator: 'is_audience_member' },
+      ]),
+    ).toEqual([]);
   });
 });
 

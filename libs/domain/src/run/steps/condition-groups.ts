@@ -20,6 +20,8 @@ const AUDIENCE_OPERATORS = new Set(['is_audience_member', 'is_not_audience_membe
 export function audienceKeysIn(group: ConditionGroup | null | undefined): string[] {
   if (!group) return [];
   const members = Array.isArray(group) ? group : 'all' in group ? group.all : group.any.flatMap((m) => ('all' in m ? m.all : [m]));
-  const keys = members.filter((c) => AUDIENCE_OPERATORS.has(c.operator) && typeof c.argument === 'string' && c.argument !== '').map((c) => c.argument as string);
+  const keys = members
+    .filter((c) => AUDIENCE_OPERATORS.has(c.operator) && typeof c.argument === 'string' && c.argument !== '')
+    .map((c) => c.argument as string);
   return [...new Set(keys)];
 }
