@@ -24,7 +24,10 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
   beforeAll(async () => {
     twilio = await startHttpPeer(twilioMessageCreated);
     const prefix = settings.topics.events.replace(/events\.v1$/, '');
-    t = await startTestApp({ env: { KAFKA_BROKERS: testEnv.kafkaBrokers!, KAFKA_TOPIC_PREFIX: prefix, KAFKA_TOPIC_PARTITIONS: '3', ENGINE_KAFKA_SESSION_TIMEOUT_MS: '10000' } });
+    // Fetch retries 0.2-1 s apart: the failing fetch step below ends after its attempts in seconds (5 s doubling by default: 75 s).
+    t = await startTestApp({
+      env: { KAFKA_BROKERS: testEnv.kafkaBrokers!, KAFKA_TOPIC_PREFIX: prefix, KAFKA_TOPIC_PARTITIONS: '3', ENGINE_KAFKA_SESSION_TIMEOUT_MS: '10000', FETCH_RETRY_BASE_MS: '200', FETCH_RETRY_MAX_MS: '1000' },
+    });
     await putChannel(t, 'sms-kafka', { type: 'sms', provider: 'twilio', provider_settings: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'tok', from: '+15005550006', base_url: twilio.url } });
     await t.knock().users.update('malcolm', { name: 'Ian Malcolm', phone_number: '+15558675310' });
   });
