@@ -25,8 +25,26 @@ module.exports = {
   projects: [
     // Unit tests wait for nothing; the bound is above jest's 5 s only because CI runs them beside
     // the typecheck, the lint and the other projects on two cores.
-    { ...base, displayName: 'unit', testTimeout: 30_000, testMatch: ['<rootDir>/{apps,libs,projections}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.(int|e2e)\\.spec\\.ts$'] },
-    { ...base, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,projections,test}/**/*.int.spec.ts'], globalSetup: '<rootDir>/libs/testing/src/global-setup.ts', setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-timeouts.ts'] },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,projections,test}/**/*.e2e.spec.ts'], globalSetup: '<rootDir>/libs/testing/src/global-setup.ts', setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-timeouts.ts'] },
+    {
+      ...base,
+      displayName: 'unit',
+      testTimeout: 30_000,
+      testMatch: ['<rootDir>/{apps,libs,projections}/**/*.spec.ts'],
+      testPathIgnorePatterns: ['\\.(int|e2e)\\.spec\\.ts$'],
+    },
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,projections,test}/**/*.int.spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-timeouts.ts'],
+    },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{apps,libs,projections,test}/**/*.e2e.spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-timeouts.ts'],
+    },
   ],
 };

@@ -9,10 +9,15 @@ async function main() {
   const max = Number(process.env.DATABASE_POOL_SIZE ?? 20);
   // Like the service's pool: connections once opened stay open (no reconnects inside a measurement).
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max, min: max });
-  if (!process.env.FEED_CHANNEL_ID) await pool.query('CREATE TABLE IF NOT EXISTS baseline_events (id bigserial PRIMARY KEY, payload jsonb NOT NULL, inserted_at timestamptz NOT NULL DEFAULT now())');
+  if (!process.env.FEED_CHANNEL_ID)
+    await pool.query(
+      'CREATE TABLE IF NOT EXISTS baseline_events (id bigserial PRIMARY KEY, payload jsonb NOT NULL, inserted_at timestamptz NOT NULL DEFAULT now())',
+    );
   const app = Fastify({ logger: false });
   app.post('/insert', async (request) => {
-    const { rows } = await pool.query<{ id: string }>('INSERT INTO baseline_events (payload) VALUES ($1) RETURNING id', [JSON.stringify(request.body ?? {})]);
+    const { rows } = await pool.query<{ id: string }>('INSERT INTO baseline_events (payload) VALUES ($1) RETURNING id', [
+      JSON.stringify(request.body ?? {}),
+    ]);
     return { id: rows[0].id };
   });
   // The feed scenario's baseline: one keyset query of a user's first page, nothing else.
@@ -27,7 +32,14 @@ async function main() {
   });
   const url = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ msg: 'listening', url })}\n`);
-  process.once('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+  process.once(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  );
 }
 
 void main();

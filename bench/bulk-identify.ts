@@ -46,7 +46,11 @@ async function main() {
   const app = await startHttp(config, createLogger(config.LOG_LEVEL, { role: 'bench' }), [ApiModule.register(), WorkerModule.register()]);
   const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${base}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (res.status >= 400 && res.status !== 401) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
     return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
   };

@@ -24,7 +24,12 @@ async function main() {
   for (const f of figures) process.stdout.write(`${f.scenario}: ${f.metric} = ${f.value} ${f.unit}${f.note ? ` (${f.note})` : ''}\n`);
   const out = path.resolve(__dirname, '../../bench/results/feed.json');
   await mkdir(path.dirname(out), { recursive: true });
-  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, loadAverage1m: { before: loadBefore, after: loadAfter } };
+  const machine = {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    loadAverage1m: { before: loadBefore, after: loadAfter },
+  };
   process.stdout.write(`load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${machine.cpus} cores\n`);
   await writeFile(out, `${JSON.stringify({ at: new Date().toISOString(), setup, machine, figures }, null, 2)}\n`);
   process.stdout.write(`wrote ${path.relative(process.cwd(), out)}\n`);

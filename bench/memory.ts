@@ -27,7 +27,13 @@ import { extraServiceEnv, freePort, freshDatabase, inAppStep, spawnReady } from 
 
 const root = path.resolve(__dirname, '../..');
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const setup = { triggers: num('BENCH_MEMORY_TRIGGERS', 1000), users: 10, concurrency: 8, settleSeconds: num('BENCH_MEMORY_SETTLE_S', 20), sampleSeconds: num('BENCH_MEMORY_SAMPLE_S', 10) };
+const setup = {
+  triggers: num('BENCH_MEMORY_TRIGGERS', 1000),
+  users: 10,
+  concurrency: 8,
+  settleSeconds: num('BENCH_MEMORY_SETTLE_S', 20),
+  sampleSeconds: num('BENCH_MEMORY_SAMPLE_S', 10),
+};
 const BEGIN = '<!-- npm run bench:memory: begin -->';
 const END = '<!-- npm run bench:memory: end -->';
 
@@ -148,11 +154,17 @@ async function lightLoad(service: Service): Promise<{ seconds: number; failed: n
     const res = await service.call('POST', '/v1/workflows/bench-memory/trigger', { recipients: [users[i % users.length]], data: { n: i } });
     if (res.status !== 200) throw new Error(String(res.status));
   });
-  const channelId = await until(async () => (await service.call('GET', `/v1/users/${users[0]}/messages?page_size=1`)).body?.items?.[0]?.channel_id as string | undefined, 60_000, 100);
+  const channelId = await until(
+    async () =>
+      (await service.call('GET', `/v1/users/${users[0]}/messages?page_size=1`)).body?.items?.[0]?.channel_id as string | undefined,
+    60_000,
+    100,
+  );
   if (!channelId) throw new Error('no message reached the feed within 60 s');
   const visible = async () => {
     let total = 0;
-    for (const id of users) total += (await service.call('GET', `/v1/users/${id}/feeds/${channelId}?page_size=1`)).body.meta.total_count as number;
+    for (const id of users)
+      total += (await service.call('GET', `/v1/users/${id}/feeds/${channelId}?page_size=1`)).body.meta.total_count as number;
     return total;
   };
   const done = await until(async () => (await visible()) >= sent.sent - sent.errors, 300_000, 250);
@@ -168,14 +180,18 @@ async function measure(mode: string, env: Record<string, string>, withLoad: bool
   try {
     const atIdle = await idle(service);
     const { processes } = await processTreeMemory(service.pid);
-    process.stdout.write(`idle: median ${atIdle.medianMb} MiB, max ${atIdle.maxMb} MiB (${processes.map((p) => `${p.command.split(' ').at(-1)} ${p.rssMb}`).join(', ')})\n`);
+    process.stdout.write(
+      `idle: median ${atIdle.medianMb} MiB, max ${atIdle.maxMb} MiB (${processes.map((p) => `${p.command.split(' ').at(-1)} ${p.rssMb}`).join(', ')})\n`,
+    );
     let load: Run['load'];
     if (withLoad) {
       const l = await lightLoad(service);
       process.stdout.write(`load done in ${l.seconds} s; leaving the service alone\n`);
       const afterLoad = await idle(service);
       load = { ...l, afterLoad };
-      process.stdout.write(`load: ${setup.triggers} triggers visible after ${l.seconds} s (${l.failed} failed), peak ${l.peakMb} MiB; idle after: median ${afterLoad.medianMb} MiB, max ${afterLoad.maxMb} MiB\n`);
+      process.stdout.write(
+        `load: ${setup.triggers} triggers visible after ${l.seconds} s (${l.failed} failed), peak ${l.peakMb} MiB; idle after: median ${afterLoad.medianMb} MiB, max ${afterLoad.maxMb} MiB\n`,
+      );
     }
     const lifetimePeakMb = (await processTreeMemory(service.pid)).processes[0].peakMb;
     return { mode, idle: atIdle, processes, load, lifetimePeakMb, exitCode: await service.stop() };
@@ -194,7 +210,15 @@ async function machine(): Promise<Record<string, string | number>> {
     postgres = (await client.query<{ version: string }>('SELECT version()')).rows[0].version.split(',')[0];
     await client.end();
   }
-  return { cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), os: `${os.type()} ${os.release()}`, node: process.version, postgres, loadAverage1m: round(os.loadavg()[0], 2) };
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    postgres,
+    loadAverage1m: round(os.loadavg()[0], 2),
+  };
 }
 
 function markdown(at: Date, command: string, m: Record<string, string | number>, runs: Run[]): string {
@@ -240,7 +264,10 @@ async function main() {
 
   const out = path.join(root, 'bench/results/memory.json');
   await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(out, `${JSON.stringify({ bench: 'memory', at: at.toISOString(), command: command.text, setup, machine: m, runs }, null, 2)}\n`);
+  await writeFile(
+    out,
+    `${JSON.stringify({ bench: 'memory', at: at.toISOString(), command: command.text, setup, machine: m, runs }, null, 2)}\n`,
+  );
   const file = path.join(root, 'BENCHMARKS.md');
   const current = await readFile(file, 'utf8');
   if (!current.includes(BEGIN) || !current.includes(END)) throw new Error(`BENCHMARKS.md has no ${BEGIN} ... ${END} section`);

@@ -22,23 +22,60 @@ const counts = new Map<string, number>();
 let counting = false;
 const orig = (pg as any).Client.prototype.query;
 (pg as any).Client.prototype.query = function (q: any, ...rest: any[]) {
-  if (counting) { const text = (typeof q === 'string' ? q : q?.text ?? '?').replace(/\s+/g, ' ').slice(0, 110); counts.set(text, (counts.get(text) ?? 0) + 1); }
+  if (counting) {
+    const text = (typeof q === 'string' ? q : (q?.text ?? '?')).replace(/\s+/g, ' ').slice(0, 110);
+    counts.set(text, (counts.get(text) ?? 0) + 1);
+  }
   return orig.call(this, q, ...rest);
 };
 
 async function main() {
   const serverUrl = process.env.DATABASE_URL!;
   const name = `qprof_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: serverUrl }); await admin.connect(); await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl); url.pathname = `/${name}`;
-  const sk = `sk_bench_${randomBytes(16).toString('hex')}`; const svc = `svc_bench_${randomBytes(16).toString('hex')}`;
-  const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url.toString(), LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false', BOOTSTRAP_SECRET_KEY: sk, BOOTSTRAP_SERVICE_TOKEN: svc, SECRETS_KEY: randomBytes(32).toString('hex') });
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const sk = `sk_bench_${randomBytes(16).toString('hex')}`;
+  const svc = `svc_bench_${randomBytes(16).toString('hex')}`;
+  const config = parseConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: url.toString(),
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ENABLED: 'false',
+    BOOTSTRAP_SECRET_KEY: sk,
+    BOOTSTRAP_SERVICE_TOKEN: svc,
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+  });
   const mods = [ApiModule.register(), WorkerModule.register()];
   const app = await startHttp(config, createLogger('silent', { role: 'q' }), mods);
   const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const call = async (method: string, p: string, body: unknown, key: string, headers: Record<string,string> = {}) => { const r = await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }); const t = await r.text(); if (r.status >= 400) throw new Error(`${p} ${r.status} ${t}`); return t; };
+  const call = async (method: string, p: string, body: unknown, key: string, headers: Record<string, string> = {}) => {
+    const r = await fetch(`${base}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    const t = await r.text();
+    if (r.status >= 400) throw new Error(`${p} ${r.status} ${t}`);
+    return t;
+  };
   await new Promise((r) => setTimeout(r, 1500));
-  await call('PUT', '/v1/workflows/qqq?environment=development', { workflow: { name: 'q', steps: [{ type: 'channel', ref: 'a', channel_key: 'in-app', channel_type: 'in_app_feed', template: { markdown_body: 'hi {{ data.n }}' } }] } }, svc);
+  await call(
+    'PUT',
+    '/v1/workflows/qqq?environment=development',
+    {
+      workflow: {
+        name: 'q',
+        steps: [
+          { type: 'channel', ref: 'a', channel_key: 'in-app', channel_type: 'in_app_feed', template: { markdown_body: 'hi {{ data.n }}' } },
+        ],
+      },
+    },
+    svc,
+  );
   await call('PUT', '/v1/workflows/qqq/activate?environment=development', { status: true }, svc);
   await call('PUT', '/v1/users/u1', { name: 'U1' }, sk);
   for (let i = 0; i < 20; i++) await call('POST', '/v1/workflows/qqq/trigger', { recipients: ['u1'], data: { n: i } }, sk);
@@ -46,12 +83,24 @@ async function main() {
   const N = 200;
   counting = true;
   const idem = process.env.IDEM === '1';
-  for (let i = 0; i < N; i++) await call('POST', '/v1/workflows/qqq/trigger', { recipients: ['u1'], data: { n: i } }, sk, idem ? { 'idempotency-key': randomBytes(8).toString('hex') } : {});
+  for (let i = 0; i < N; i++)
+    await call(
+      'POST',
+      '/v1/workflows/qqq/trigger',
+      { recipients: ['u1'], data: { n: i } },
+      sk,
+      idem ? { 'idempotency-key': randomBytes(8).toString('hex') } : {},
+    );
   await new Promise((r) => setTimeout(r, 5000));
   counting = false;
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   console.log(`queries per trigger (api+worker, ${N} triggers): ${(total / N).toFixed(1)}`);
   for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log((v / N).toFixed(2).padStart(7), k);
-  await app.close(); await admin.query(`DROP DATABASE ${name} WITH (FORCE)`); await admin.end();
+  await app.close();
+  await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+  await admin.end();
 }
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

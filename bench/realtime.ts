@@ -26,7 +26,15 @@ const PK = 'pk_bench_realtime_0123456789abcdef';
 
 async function measure(layout: 'one-process' | 'worker+2-api', triggers: number): Promise<Figure[]> {
   const db = await freshDatabase('bench_realtime');
-  const env = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_ENABLED: 'false', BOOTSTRAP_SECRET_KEY: SK, BOOTSTRAP_PUBLISHABLE_KEY: PK };
+  const env = {
+    DATABASE_URL: db.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_ENABLED: 'false',
+    BOOTSTRAP_SECRET_KEY: SK,
+    BOOTSTRAP_PUBLISHABLE_KEY: PK,
+  };
   const children: ChildProcess[] = [];
   const sql = new Pool({ connectionString: db.url, max: 2 });
   let socket: Socket | undefined;
@@ -39,14 +47,28 @@ async function measure(layout: 'one-process' | 'worker+2-api', triggers: number)
       triggerUrl = socketUrl = server.url;
     } else {
       // The worker serves no HTTP: started as is, it is ready once the api instances answer reads of the bootstrap key.
-      children.push(spawn(process.execPath, [path.resolve(__dirname, '../../dist/apps/worker/src/main.js')], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' }));
-      const [a, b] = await Promise.all([spawnListening('dist/apps/api/src/main.js', env), spawnListening('dist/apps/api/src/main.js', env)]);
+      children.push(
+        spawn(process.execPath, [path.resolve(__dirname, '../../dist/apps/worker/src/main.js')], {
+          env: { PATH: process.env.PATH ?? '', ...env },
+          stdio: 'ignore',
+        }),
+      );
+      const [a, b] = await Promise.all([
+        spawnListening('dist/apps/api/src/main.js', env),
+        spawnListening('dist/apps/api/src/main.js', env),
+      ]);
       children.push(a.child, b.child);
       triggerUrl = a.url;
       socketUrl = b.url;
     }
     const auth = { authorization: `Bearer ${SK}`, 'content-type': 'application/json' };
-    await until(async () => (await fetch(`${triggerUrl}/v1/users/nobody`, { headers: auth })).status === 404 && (await fetch(`${socketUrl}/v1/users/nobody`, { headers: auth })).status === 404, 60_000, 100);
+    await until(
+      async () =>
+        (await fetch(`${triggerUrl}/v1/users/nobody`, { headers: auth })).status === 404 &&
+        (await fetch(`${socketUrl}/v1/users/nobody`, { headers: auth })).status === 404,
+      60_000,
+      100,
+    );
     await fetch(`${triggerUrl}/v1/users/bench-rt`, { method: 'PUT', headers: auth, body: JSON.stringify({ name: 'Bench' }) });
     const channelId = (await sql.query<{ id: string }>("SELECT id FROM rm_channels WHERE key = 'in-app'")).rows[0].id;
     socket = new Socket(`${socketUrl.replace('http', 'ws')}/ws/v1`, { params: { api_key: PK }, transport: WebSocket as never });
@@ -54,7 +76,12 @@ async function measure(layout: 'one-process' | 'worker+2-api', triggers: number)
     const channel = socket.channel(`feeds:${channelId}:bench-rt`, { bench: {} });
     let arrived: (() => void) | undefined;
     channel.on('new-message', () => arrived?.());
-    await new Promise<void>((resolve, reject) => channel.join().receive('ok', () => resolve()).receive('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      channel
+        .join()
+        .receive('ok', () => resolve())
+        .receive('error', reject),
+    );
     const latencies: number[] = [];
     let missed = 0;
     for (let i = 0; i < triggers; i++) {
@@ -63,7 +90,11 @@ async function measure(layout: 'one-process' | 'worker+2-api', triggers: number)
         setTimeout(() => resolve(false), 30_000);
       });
       const started = performance.now();
-      const res = await fetch(`${triggerUrl}/v1/workflows/welcome/trigger`, { method: 'POST', headers: auth, body: JSON.stringify({ recipients: ['bench-rt'], data: { message: String(i) } }) });
+      const res = await fetch(`${triggerUrl}/v1/workflows/welcome/trigger`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ recipients: ['bench-rt'], data: { message: String(i) } }),
+      });
       if (res.status !== 200) throw new Error(`trigger answered ${res.status}`);
       if (await pushed) latencies.push(performance.now() - started);
       else missed++;
@@ -90,7 +121,12 @@ async function main() {
   for (const f of figures) process.stdout.write(`${f.scenario}: ${f.metric} = ${f.value} ${f.unit}${f.note ? ` (${f.note})` : ''}\n`);
   const out = path.resolve(__dirname, '../../bench/results/realtime.json');
   await mkdir(path.dirname(out), { recursive: true });
-  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, loadavg: os.loadavg().map((l) => round(l, 2)) };
+  const machine = {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    loadavg: os.loadavg().map((l) => round(l, 2)),
+  };
   await writeFile(out, `${JSON.stringify({ at: new Date().toISOString(), triggers, machine, figures }, null, 2)}\n`);
   process.stdout.write(`wrote ${path.relative(process.cwd(), out)}\n`);
 }

@@ -16,7 +16,16 @@
  * Prints a table and writes bench/results/relay.json. Each round uses fresh topics.
  */
 import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
-import { createKafka, DomainEventMapper, domainEventRecord, ensureTopics, KafkaPublisher, KafkaRelay, KafkaSettings, RelayMapperRegistry } from '@notify/messaging';
+import {
+  createKafka,
+  DomainEventMapper,
+  domainEventRecord,
+  ensureTopics,
+  KafkaPublisher,
+  KafkaRelay,
+  KafkaSettings,
+  RelayMapperRegistry,
+} from '@notify/messaging';
 import { ReactorRuntime } from '@notify/projection-runtime';
 import { createTestDatabase, deleteTestTopics, kafkaTestSettings } from '@notify/testing';
 import { Message, Partitioners } from 'kafkajs';
@@ -64,7 +73,12 @@ async function timeRelay(store: PostgresEventStore, db: Awaited<ReturnType<typeo
 
 async function timeBare(events: RecordedEvent[], pipelined: boolean): Promise<number> {
   const settings = await freshTopics();
-  const producer = createKafka(settings).producer({ idempotent: true, maxInFlightRequests: pipelined ? 5 : 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = createKafka(settings).producer({
+    idempotent: true,
+    maxInFlightRequests: pipelined ? 5 : 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
   await producer.connect();
   // Serialized as the relay serializes them; the clock covers producing only.
   const messages = events.map((e): Message => {
@@ -90,10 +104,18 @@ async function main() {
   try {
     const payload = 'x'.repeat(PAYLOAD);
     const perAppend = Math.max(1, Math.floor(EVENTS / STREAMS));
-    for (let n = 0; n < EVENTS; ) {
+    for (let n = 0; n < EVENTS;) {
       const stream = `bench-dev-${(n / perAppend) % STREAMS}`;
       const count = Math.min(perAppend, EVENTS - n);
-      await store.append(stream, Array.from({ length: count }, (_, i) => ({ id: randomUUID(), type: 'BenchEvent', data: { n: n + i, payload }, metadata: { environment: 'dev', schema_version: 1 } })));
+      await store.append(
+        stream,
+        Array.from({ length: count }, (_, i) => ({
+          id: randomUUID(),
+          type: 'BenchEvent',
+          data: { n: n + i, payload },
+          metadata: { environment: 'dev', schema_version: 1 },
+        })),
+      );
       n += count;
     }
     const events = (await store.readAll({ maxCount: EVENTS + 1 })).events;
@@ -111,7 +133,20 @@ async function main() {
       { name: 'bare kafkajs producer, 5 batches in flight', seconds: runs.barePipelined, eventsPerSecond: 0 },
     ].map((r) => ({ ...r, eventsPerSecond: Math.round(EVENTS / median(r.seconds)) }));
 
-    const setup = { events: EVENTS, streams: STREAMS, payloadBytes: PAYLOAD, recordValueBytes: recordBytes, batch: BATCH, partitions: PARTITIONS, rounds: ROUNDS, acks: 'all', idempotent: true, database: db.backend, cpus: os.cpus().length, node: process.version };
+    const setup = {
+      events: EVENTS,
+      streams: STREAMS,
+      payloadBytes: PAYLOAD,
+      recordValueBytes: recordBytes,
+      batch: BATCH,
+      partitions: PARTITIONS,
+      rounds: ROUNDS,
+      acks: 'all',
+      idempotent: true,
+      database: db.backend,
+      cpus: os.cpus().length,
+      node: process.version,
+    };
     console.log(`\nKafka relay benchmark: ${JSON.stringify(setup)}\n`);
     console.log('| producer | events/s (median) | seconds per round |');
     console.log('|---|---:|---|');

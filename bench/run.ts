@@ -56,7 +56,10 @@ async function machine(): Promise<string[]> {
 async function inChild(name: string): Promise<Figure[]> {
   const out = path.join(os.tmpdir(), `bench-figures-${process.pid}-${randomBytes(4).toString('hex')}.json`);
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, __filename], { env: { ...process.env, BENCH_SCENARIO: name, BENCH_FIGURES_OUT: out }, stdio: 'inherit' });
+    const child = spawn(process.execPath, [...process.execArgv, __filename], {
+      env: { ...process.env, BENCH_SCENARIO: name, BENCH_FIGURES_OUT: out },
+      stdio: 'inherit',
+    });
     child.once('error', reject);
     child.once('exit', resolve);
   });

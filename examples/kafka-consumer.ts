@@ -100,7 +100,9 @@ if (require.main === module) {
     groupId: process.env.KAFKA_GROUP_ID ?? 'notify-example',
     signal: controller.signal,
     handle: async (event) => {
-      console.log(`${event.environment ?? '-'} ${event.key} #${event.value.revision ?? ''} ${event.type} ${JSON.stringify(event.value.data)}`);
+      console.log(
+        `${event.environment ?? '-'} ${event.key} #${event.value.revision ?? ''} ${event.type} ${JSON.stringify(event.value.data)}`,
+      );
     },
     onDuplicate: (event) => console.error(`skipped duplicate ${event.id} (${event.type})`),
   }).catch((error: unknown) => {

@@ -3,7 +3,13 @@ import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
 import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
-import { EnvironmentDetails1763712012100, EnvironmentsReadModel1763712000100, environmentsProjection, SigningKeysReadModel1763712000110 } from './environments';
+import {
+  CredentialsVersion1763712013100,
+  EnvironmentDetails1763712012100,
+  EnvironmentsReadModel1763712000100,
+  environmentsProjection,
+  SigningKeysReadModel1763712000110,
+} from './environments';
 import { FeedCountsReadModel1763712007070, MessagesReadModel1763712000400, messagesProjection } from './messages';
 import { TimersReadModel1763712000500, timersProjection } from './timers';
 import { UsersReadModel1763712000200, usersProjection } from './users';
@@ -58,5 +64,6 @@ export const allMigrations: Function[] = [
   WorkflowRunsReadModel1763712006000,
   FeedCountsReadModel1763712007070,
   EnvironmentDetails1763712012100,
+  CredentialsVersion1763712013100,
   SchedulesReadModel1763712016140,
 ];

@@ -1,4 +1,5 @@
 import { Projection } from '@notify/projection-runtime';
+import { AudienceMembersReadModel1763712001600, audienceMembersProjection } from './audience-members';
 import { BulkOperationsReadModel1763712001500, bulkOperationsProjection } from './bulk-operations';
 import { ChannelDataReadModel1763712001300, channelDataProjection } from './channel-data';
 import { ObjectsReadModel1763712001000, objectsProjection } from './objects';
@@ -6,8 +7,16 @@ import { PreferencesReadModel1763712001200, preferencesProjection } from './pref
 import { SubscriptionsReadModel1763712001400, subscriptionsProjection } from './subscriptions';
 import { TenantsReadModel1763712001100, tenantsProjection } from './tenants';
 
-/** The recipient read models (objects, tenants, preferences, channel data, subscriptions, bulk operations). */
-export const recipientProjections: readonly Projection[] = [objectsProjection, tenantsProjection, preferencesProjection, channelDataProjection, subscriptionsProjection, bulkOperationsProjection];
+/** The recipient read models (objects, tenants, preferences, channel data, subscriptions, bulk operations, audience members). */
+export const recipientProjections: readonly Projection[] = [
+  objectsProjection,
+  tenantsProjection,
+  preferencesProjection,
+  channelDataProjection,
+  subscriptionsProjection,
+  bulkOperationsProjection,
+  audienceMembersProjection,
+];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const recipientMigrations: Function[] = [
@@ -17,4 +26,5 @@ export const recipientMigrations: Function[] = [
   ChannelDataReadModel1763712001300,
   SubscriptionsReadModel1763712001400,
   BulkOperationsReadModel1763712001500,
+  AudienceMembersReadModel1763712001600,
 ];

@@ -11,7 +11,11 @@ const isSource = (f) => (f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|
 
 async function* walk(dir) {
   let entries;
-  try { entries = await readdir(dir, { withFileTypes: true }); } catch { return; }
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
   for (const e of entries) {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) yield* walk(full);
@@ -26,20 +30,26 @@ const options = swcOptions({ rewritePaths: true });
 const jobs = [];
 for (const dir of sourceDirs) {
   for await (const file of walk(path.join(root, dir))) {
-    jobs.push((async () => {
-      if (file.endsWith('.js')) {
-        // Plain JavaScript (worker thread entry points) is copied as it is.
-        const target = path.join(outRoot, path.relative(root, file));
-        await mkdir(path.dirname(target), { recursive: true });
-        await copyFile(file, target);
-        return;
-      }
-      const out = path.join(outRoot, path.relative(root, file)).replace(/\.ts$/, '.js');
-      const { code, map } = await transformFile(file, { ...options, filename: file, sourceFileName: path.relative(path.dirname(out), file) });
-      await mkdir(path.dirname(out), { recursive: true });
-      await writeFile(out, `${code}\n//# sourceMappingURL=${path.basename(out)}.map`);
-      if (map) await writeFile(`${out}.map`, map);
-    })());
+    jobs.push(
+      (async () => {
+        if (file.endsWith('.js')) {
+          // Plain JavaScript (worker thread entry points) is copied as it is.
+          const target = path.join(outRoot, path.relative(root, file));
+          await mkdir(path.dirname(target), { recursive: true });
+          await copyFile(file, target);
+          return;
+        }
+        const out = path.join(outRoot, path.relative(root, file)).replace(/\.ts$/, '.js');
+        const { code, map } = await transformFile(file, {
+          ...options,
+          filename: file,
+          sourceFileName: path.relative(path.dirname(out), file),
+        });
+        await mkdir(path.dirname(out), { recursive: true });
+        await writeFile(out, `${code}\n//# sourceMappingURL=${path.basename(out)}.map`);
+        if (map) await writeFile(`${out}.map`, map);
+      })(),
+    );
   }
 }
 await Promise.all(jobs);

@@ -15,12 +15,20 @@ const operations = [];
 for (const [route, methods] of Object.entries(document.paths)) {
   for (const [method, operation] of Object.entries(methods)) {
     if (!operation?.operationId) continue;
-    operations.push({ method: method.toUpperCase(), path: route, operationId: operation.operationId, tier: operation['x-ratelimit-tier'] ?? null });
+    operations.push({
+      method: method.toUpperCase(),
+      path: route,
+      operationId: operation.operationId,
+      tier: operation['x-ratelimit-tier'] ?? null,
+    });
   }
 }
 operations.sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)));
 const target = path.resolve(import.meta.dirname, '../libs/contracts/src/http/reference-rate-tiers.json');
 // One operation a line, so a change of the reference shows as a readable diff.
 const lines = operations.map((o) => `  ${JSON.stringify(o)}`).join(',\n');
-writeFileSync(target, `{\n "source": ${JSON.stringify(path.basename(source))},\n "version": ${JSON.stringify(document.info?.version ?? null)},\n "operations": [\n${lines}\n ]\n}\n`);
+writeFileSync(
+  target,
+  `{\n "source": ${JSON.stringify(path.basename(source))},\n "version": ${JSON.stringify(document.info?.version ?? null)},\n "operations": [\n${lines}\n ]\n}\n`,
+);
 console.log(`${operations.length} operations written to ${path.relative(process.cwd(), target)}`);

@@ -19,7 +19,8 @@ const require = createRequire(import.meta.url);
 const { parse } = require('yaml');
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const referenceDir = path.resolve(root, '../shared/reference');
-const [publicPath = path.join(referenceDir, 'knock-api.openapi.json'), mgmtPath = path.join(referenceDir, 'knock-mgmt-api.openapi.yml')] = process.argv.slice(2);
+const [publicPath = path.join(referenceDir, 'knock-api.openapi.json'), mgmtPath = path.join(referenceDir, 'knock-mgmt-api.openapi.yml')] =
+  process.argv.slice(2);
 const out = path.join(root, 'test/contract/reference.schemas.json');
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -90,4 +91,6 @@ const result = {
 };
 writeFileSync(out, `${JSON.stringify(result, null, 1)}\n`);
 const { public: pub, management: mgmt } = result.apis;
-console.log(`wrote ${path.relative(root, out)}: public ${pub.operations} operations, ${Object.keys(pub.components.schemas).length} schemas; management ${mgmt.operations} operations, ${Object.keys(mgmt.components.schemas).length} schemas`);
+console.log(
+  `wrote ${path.relative(root, out)}: public ${pub.operations} operations, ${Object.keys(pub.components.schemas).length} schemas; management ${mgmt.operations} operations, ${Object.keys(mgmt.components.schemas).length} schemas`,
+);

@@ -12,8 +12,22 @@ export interface Figure {
 }
 
 async function hammer(url: string, body: unknown, headers: Record<string, string>, seconds: number, connections = 32) {
-  const result = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), connections, duration: seconds });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, total: result.requests.total };
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    connections,
+    duration: seconds,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    total: result.requests.total,
+  };
 }
 
 /** A bare endpoint doing one INSERT per request: what any service on this machine and database can do at best. */
@@ -24,7 +38,13 @@ export async function baseline(seconds: number): Promise<Figure[]> {
     await hammer(`${url}/insert`, { warm: true }, {}, 2);
     const r = await hammer(`${url}/insert`, { n: 1 }, {}, seconds);
     return [
-      { scenario: 'baseline: bare HTTP endpoint, one INSERT per request', metric: 'throughput', value: round(r.rps), unit: 'req/s', note: `p50 ${r.p50} ms, p99 ${r.p99} ms, 32 connections` },
+      {
+        scenario: 'baseline: bare HTTP endpoint, one INSERT per request',
+        metric: 'throughput',
+        value: round(r.rps),
+        unit: 'req/s',
+        note: `p50 ${r.p50} ms, p99 ${r.p99} ms, 32 connections`,
+      },
     ];
   } finally {
     await stopChild(child);
@@ -42,7 +62,15 @@ export async function acceptRate(seconds: number): Promise<Figure[]> {
     const auth = { authorization: `Bearer ${service.secretKey}` };
     await hammer(url, { recipients: ['u1'], data: { n: 0 } }, auth, 2);
     const r = await hammer(url, { recipients: ['u1'], data: { n: 1 } }, auth, seconds);
-    return [{ scenario: 'trigger endpoint alone (1 recipient)', metric: 'accepted', value: round(r.rps), unit: 'triggers/s', note: `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.non2xx} non-2xx` }];
+    return [
+      {
+        scenario: 'trigger endpoint alone (1 recipient)',
+        metric: 'accepted',
+        value: round(r.rps),
+        unit: 'triggers/s',
+        note: `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.non2xx} non-2xx`,
+      },
+    ];
   } finally {
     await service.stop();
   }
@@ -123,7 +151,10 @@ export async function latency(rate: number, seconds: number): Promise<Figure[]> 
       while (polling || sentAt.size) {
         const pending = [...sentAt.keys()];
         if (pending.length) {
-          const { rows } = await service.sql.query<{ workflow_run_id: string }>('SELECT workflow_run_id FROM rm_messages WHERE workflow_run_id = ANY($1)', [pending]);
+          const { rows } = await service.sql.query<{ workflow_run_id: string }>(
+            'SELECT workflow_run_id FROM rm_messages WHERE workflow_run_id = ANY($1)',
+            [pending],
+          );
           const now = performance.now();
           for (const r of rows) {
             latencies.push(now - sentAt.get(r.workflow_run_id)!);
@@ -147,8 +178,19 @@ export async function latency(rate: number, seconds: number): Promise<Figure[]> 
     polling = false;
     await poller;
     return [
-      { scenario: `trigger -> message visible in the feed's read model, ${rate} triggers/s for ${seconds} s`, metric: 'p50', value: round(percentile(latencies, 50)), unit: 'ms' },
-      { scenario: `trigger -> message visible in the feed's read model, ${rate} triggers/s for ${seconds} s`, metric: 'p99', value: round(percentile(latencies, 99)), unit: 'ms', note: `${latencies.length} messages; visibility polled every 5 ms` },
+      {
+        scenario: `trigger -> message visible in the feed's read model, ${rate} triggers/s for ${seconds} s`,
+        metric: 'p50',
+        value: round(percentile(latencies, 50)),
+        unit: 'ms',
+      },
+      {
+        scenario: `trigger -> message visible in the feed's read model, ${rate} triggers/s for ${seconds} s`,
+        metric: 'p99',
+        value: round(percentile(latencies, 99)),
+        unit: 'ms',
+        note: `${latencies.length} messages; visibility polled every 5 ms`,
+      },
     ];
   } finally {
     await service.stop();
@@ -167,11 +209,22 @@ export async function fanout(subscribers: number): Promise<Figure[]> {
     await seeder.close();
     const base = await visibleCount(service);
     const t0 = Date.now();
-    const res = await service.call('POST', '/v1/workflows/bench-inapp/trigger', { recipients: [{ id: 'everyone', collection: 'teams' }], data: { n: 1 } });
+    const res = await service.call('POST', '/v1/workflows/bench-inapp/trigger', {
+      recipients: [{ id: 'everyone', collection: 'teams' }],
+      data: { n: 1 },
+    });
     if (res.status !== 200) throw new Error(`trigger failed: ${res.status} ${JSON.stringify(res.body)}`);
     const done = await until(async () => (await visibleCount(service)) - base >= subscribers && Date.now(), 300_000, 100);
     const ms = (done ?? Date.now()) - t0;
-    return [{ scenario: `one trigger to an object with ${subscribers} subscribers`, metric: 'all messages visible after', value: round(ms / 1000, 2), unit: 's', note: done ? `${round(subscribers / (ms / 1000))} messages/s` : 'did not finish in 300 s' }];
+    return [
+      {
+        scenario: `one trigger to an object with ${subscribers} subscribers`,
+        metric: 'all messages visible after',
+        value: round(ms / 1000, 2),
+        unit: 's',
+        note: done ? `${round(subscribers / (ms / 1000))} messages/s` : 'did not finish in 300 s',
+      },
+    ];
   } finally {
     await service.stop();
   }
@@ -205,7 +258,9 @@ export async function batching(triggers: number, recipients: number, windowSecon
     const sendSeconds = (Date.now() - t0) / 1000;
     const accepted = triggers - sent.errors;
     const totals = async () => {
-      const { rows } = await service.sql.query<{ recipient_id: string; total_activities: number }>("SELECT recipient_id, total_activities FROM rm_messages WHERE workflow_key = 'bench-batch'");
+      const { rows } = await service.sql.query<{ recipient_id: string; total_activities: number }>(
+        "SELECT recipient_id, total_activities FROM rm_messages WHERE workflow_key = 'bench-batch'",
+      );
       return { rows, activities: rows.reduce((sum, r) => sum + r.total_activities, 0) };
     };
     const done = await until(async () => ((await totals()).activities >= accepted ? Date.now() : undefined), 300_000, 200);

@@ -74,7 +74,11 @@ export async function feedReads(perUser: number, rate: number, seconds: number):
   const client = httpClient();
   let baseline: ChildProcess | undefined;
   try {
-    const [channel] = (await service.sql.query<{ id: string; key: string }>("SELECT id, key FROM rm_channels WHERE type = 'in_app_feed' ORDER BY created_at LIMIT 1")).rows;
+    const [channel] = (
+      await service.sql.query<{ id: string; key: string }>(
+        "SELECT id, key FROM rm_channels WHERE type = 'in_app_feed' ORDER BY created_at LIMIT 1",
+      )
+    ).rows;
     const others = Array.from({ length: 20 }, (_, i) => `other${i}`);
     const seeder = await Seeder.open(service);
     await seeder.users(['reader', ...others]);
@@ -90,11 +94,21 @@ export async function feedReads(perUser: number, rate: number, seconds: number):
 
     const auth = { authorization: `Bearer ${service.secretKey}` };
     const feedUrl = `${service.url}/v1/users/reader/feeds/${channel.id}`;
-    const first = (await (await fetch(feedUrl, { headers: auth })).json()) as { entries: unknown[]; meta: Record<string, number>; page_info: { after: string } };
-    if (first.entries.length !== 50 || first.meta.total_count !== perUser) throw new Error(`unexpected feed: ${JSON.stringify(first.meta)}`);
-    const urlOf = (i: number) => (i % 5 === 3 ? `${feedUrl}?status=unread` : i % 5 === 4 ? `${feedUrl}?after=${first.page_info.after}` : feedUrl);
+    const first = (await (await fetch(feedUrl, { headers: auth })).json()) as {
+      entries: unknown[];
+      meta: Record<string, number>;
+      page_info: { after: string };
+    };
+    if (first.entries.length !== 50 || first.meta.total_count !== perUser)
+      throw new Error(`unexpected feed: ${JSON.stringify(first.meta)}`);
+    const urlOf = (i: number) =>
+      i % 5 === 3 ? `${feedUrl}?status=unread` : i % 5 === 4 ? `${feedUrl}?after=${first.page_info.after}` : feedUrl;
 
-    const spawned = await spawnListening('dist/bench/baseline-server.js', { DATABASE_URL: service.databaseUrl, DATABASE_POOL_SIZE: '20', FEED_CHANNEL_ID: channel.id });
+    const spawned = await spawnListening('dist/bench/baseline-server.js', {
+      DATABASE_URL: service.databaseUrl,
+      DATABASE_POOL_SIZE: '20',
+      FEED_CHANNEL_ID: channel.id,
+    });
     baseline = spawned.child;
     const bareUrl = () => `${spawned.url}/feed/reader`;
     await readAt(client.get, rate, 2, bareUrl, {});
@@ -112,7 +126,10 @@ export async function feedReads(perUser: number, rate: number, seconds: number):
     const feed = { latencies: [] as number[], failures: 0, achieved: 0 };
     const rounds = Math.max(1, Math.round(seconds / 5));
     for (let round = 0; round < rounds; round++) {
-      for (const [into, url, headers] of [[bare, bareUrl, {}], [feed, urlOf, auth]] as const) {
+      for (const [into, url, headers] of [
+        [bare, bareUrl, {}],
+        [feed, urlOf, auth],
+      ] as const) {
         const r = await readAt(client.get, rate, seconds / rounds, url, headers);
         into.latencies.push(...r.latencies);
         into.failures += r.failures;
@@ -123,11 +140,33 @@ export async function feedReads(perUser: number, rate: number, seconds: number):
     baseline = undefined;
     const scenario = `feed of a user with ${perUser} in-app messages, ${rate} reads/s for ${seconds} s`;
     return [
-      { scenario: 'baseline: bare endpoint, one keyset query of a first page (same database), one reader back to back', metric: 'mean', value: round(bareEach, 2), unit: 'ms/read' },
-      { scenario: `feed of a user with ${perUser} in-app messages, one reader back to back`, metric: 'mean', value: round(feedEach, 2), unit: 'ms/read' },
-      { scenario: `baseline: bare endpoint, one keyset query of a first page (same database), ${rate} reads/s`, metric: 'p99', value: round(percentile(bare.latencies, 99), 2), unit: 'ms', note: describe(bare) },
+      {
+        scenario: 'baseline: bare endpoint, one keyset query of a first page (same database), one reader back to back',
+        metric: 'mean',
+        value: round(bareEach, 2),
+        unit: 'ms/read',
+      },
+      {
+        scenario: `feed of a user with ${perUser} in-app messages, one reader back to back`,
+        metric: 'mean',
+        value: round(feedEach, 2),
+        unit: 'ms/read',
+      },
+      {
+        scenario: `baseline: bare endpoint, one keyset query of a first page (same database), ${rate} reads/s`,
+        metric: 'p99',
+        value: round(percentile(bare.latencies, 99), 2),
+        unit: 'ms',
+        note: describe(bare),
+      },
       { scenario, metric: 'p50', value: round(percentile(feed.latencies, 50), 2), unit: 'ms' },
-      { scenario, metric: 'p99', value: round(percentile(feed.latencies, 99), 2), unit: 'ms', note: `${describe(feed)}; target p99 <= 20 ms; seeded in ${seedSeconds} s, then ANALYZE` },
+      {
+        scenario,
+        metric: 'p99',
+        value: round(percentile(feed.latencies, 99), 2),
+        unit: 'ms',
+        note: `${describe(feed)}; target p99 <= 20 ms; seeded in ${seedSeconds} s, then ANALYZE`,
+      },
     ];
   } finally {
     client.close();

@@ -19,17 +19,43 @@ async function script(name: string, result: string, env: Record<string, string> 
 export async function bulkIdentify(users: number): Promise<Figure[]> {
   const r = await script('bulk-identify', 'bulk-identify.json', { BENCH_USERS: String(users) });
   return [
-    { scenario: `bulk identify: ${r.users} users in ${r.requests} requests`, metric: 'processed', value: r.items_per_second, unit: 'items/s', note: `all processed after ${r.processed_ms} ms` },
-    { scenario: `bulk identify: ${r.users} users in ${r.requests} requests`, metric: 'visible in GET /v1/users', value: r.visible_items_per_second, unit: 'items/s', note: `all visible after ${r.visible_ms} ms` },
+    {
+      scenario: `bulk identify: ${r.users} users in ${r.requests} requests`,
+      metric: 'processed',
+      value: r.items_per_second,
+      unit: 'items/s',
+      note: `all processed after ${r.processed_ms} ms`,
+    },
+    {
+      scenario: `bulk identify: ${r.users} users in ${r.requests} requests`,
+      metric: 'visible in GET /v1/users',
+      value: r.visible_items_per_second,
+      unit: 'items/s',
+      note: `all visible after ${r.visible_ms} ms`,
+    },
   ];
 }
 
 /** Log -> Kafka relay against a bare kafkajs producer on the same broker (bench/relay.ts). */
 export async function relay(events: number): Promise<Figure[]> {
   if (!process.env.KAFKA_BROKERS) {
-    return [{ scenario: 'Kafka relay', metric: 'not run', value: '-', unit: '', note: 'KAFKA_BROKERS is unset (bash scripts/kafka/start.sh starts a broker)' }];
+    return [
+      {
+        scenario: 'Kafka relay',
+        metric: 'not run',
+        value: '-',
+        unit: '',
+        note: 'KAFKA_BROKERS is unset (bash scripts/kafka/start.sh starts a broker)',
+      },
+    ];
   }
   const r = await script('relay', 'relay.json', { BENCH_EVENTS: String(events) });
   const note = `${r.setup.events} events of ${r.setup.recordValueBytes} bytes, batches of ${r.setup.batch}, acks=all, ${r.setup.partitions} partitions; median of ${r.setup.rounds} rounds`;
-  return r.results.map((x: { name: string; eventsPerSecond: number }) => ({ scenario: `Kafka: ${x.name}`, metric: 'throughput', value: x.eventsPerSecond, unit: 'events/s', note }));
+  return r.results.map((x: { name: string; eventsPerSecond: number }) => ({
+    scenario: `Kafka: ${x.name}`,
+    metric: 'throughput',
+    value: x.eventsPerSecond,
+    unit: 'events/s',
+    note,
+  }));
 }

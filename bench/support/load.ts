@@ -44,7 +44,11 @@ export async function until<T>(probe: () => Promise<T | undefined | false>, time
  * Calls `fire(0..total-1)` from `concurrency` clients, each sending its next call when the last
  * one answered (a closed loop: as fast as the service accepts, never more in flight).
  */
-export async function closedLoop(total: number, concurrency: number, fire: (i: number) => Promise<void>): Promise<{ sent: number; errors: number; elapsedMs: number; failures: string }> {
+export async function closedLoop(
+  total: number,
+  concurrency: number,
+  fire: (i: number) => Promise<void>,
+): Promise<{ sent: number; errors: number; elapsedMs: number; failures: string }> {
   const started = performance.now();
   let next = 0;
   const failures = new Failures();
@@ -70,6 +74,9 @@ class Failures {
 
   /** Most frequent first. */
   summary(): string {
-    return [...this.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}x ${k}`).join(', ');
+    return [...this.kinds]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${n}x ${k}`)
+      .join(', ');
   }
 }

@@ -46,7 +46,10 @@ export async function freshDatabase(prefix: string): Promise<{ url: string; drop
 
 /** Starts a built entry point as a child process and resolves with the URL it listens on. */
 export function spawnListening(entry: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(root, entry)], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, entry)], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   return new Promise((resolve, reject) => {
@@ -74,19 +77,29 @@ export function spawnListening(entry: string, env: Record<string, string>): Prom
 }
 
 /** Starts a built entry point (after `nodeArgs`) and resolves once it answers /healthz on the given port. */
-export async function spawnReady(entry: string, port: number, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+export async function spawnReady(
+  entry: string,
+  port: number,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service (open it in Chrome DevTools).
   // BENCH_NODE_ARGS adds node options to the service's command line (e.g. --trace-gc).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, ...profile, ...extra, path.join(root, entry)], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, ...profile, ...extra, path.join(root, entry)], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}; stderr: ${stderr}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${url}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return { child, url };
     if (Date.now() > deadline) throw new Error(`${entry} did not answer on ${url}; stderr: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));

@@ -8,7 +8,14 @@ export interface ChannelGroupRecord {
   channel_type: ChannelTypeT;
   operator: 'any' | 'all';
   visible_in: ('workflow' | 'broadcast')[];
-  channel_rules: { index: number; rule_type: 'if' | 'unless' | 'always'; channel_key: string; variable?: string; operator?: string; argument?: string }[];
+  channel_rules: {
+    index: number;
+    rule_type: 'if' | 'unless' | 'always';
+    channel_key: string;
+    variable?: string;
+    operator?: string;
+    argument?: string;
+  }[];
   created_at: Date;
   updated_at: Date;
   archived_at: Date | null;
@@ -23,7 +30,11 @@ export class ChannelGroupQueries {
     return rows[0];
   }
 
-  async list(page: { after?: string; before?: string; limit: number }): Promise<{ entries: ChannelGroupRecord[]; page_info: MgmtPageInfoT }> {
+  async list(page: {
+    after?: string;
+    before?: string;
+    limit: number;
+  }): Promise<{ entries: ChannelGroupRecord[]; page_info: MgmtPageInfoT }> {
     const { rows, pageInfo } = await keysetPage<ChannelGroupRecord & Record<string, unknown>>(this.db, {
       select: 'g.*',
       from: 'FROM rm_channel_groups g WHERE g.archived_at IS NULL',

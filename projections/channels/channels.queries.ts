@@ -71,7 +71,10 @@ export interface ChannelAdminRow {
   type: ChannelTypeT;
   provider: string;
   description: string | null;
-  environment_settings: Record<string, { channel_settings: Record<string, unknown>; provider_settings: Record<string, unknown>; is_sandbox: boolean }>;
+  environment_settings: Record<
+    string,
+    { channel_settings: Record<string, unknown>; provider_settings: Record<string, unknown>; is_sandbox: boolean }
+  >;
   created_at: Date;
   updated_at: Date;
   archived_at: Date | null;
@@ -105,6 +108,9 @@ export class ChannelAdminQueries {
       before: page.before,
       withTotal: false,
     });
-    return { entries: rows as ChannelAdminRow[], page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size } };
+    return {
+      entries: rows as ChannelAdminRow[],
+      page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size },
+    };
   }
 }

@@ -41,7 +41,11 @@ export interface CommitFilter {
 export class CommitQueries {
   constructor(private readonly db: DataSource) {}
 
-  async list(environment: string, page: { after?: string; before?: string; limit: number }, filter: CommitFilter = {}): Promise<{ entries: CommitRecord[]; page_info: MgmtPageInfoT }> {
+  async list(
+    environment: string,
+    page: { after?: string; before?: string; limit: number },
+    filter: CommitFilter = {},
+  ): Promise<{ entries: CommitRecord[]; page_info: MgmtPageInfoT }> {
     const { where, params } = conditions(environment, filter);
     const { rows, pageInfo } = await keysetPage<CommitRow>(this.db, {
       select: COLUMNS,
@@ -63,13 +67,18 @@ export class CommitQueries {
   /** Commits made in `environment` and not yet promoted, oldest first: what a promotion carries. */
   async unpromoted(environment: string, filter: CommitFilter = {}): Promise<CommitRecord[]> {
     const { where, params } = conditions(environment, { ...filter, promoted: false });
-    const rows = await this.db.query<CommitRow[]>(`SELECT ${COLUMNS} FROM rm_commits c WHERE ${where} AND c.origin ORDER BY c.created_at, c.id`, params);
+    const rows = await this.db.query<CommitRow[]>(
+      `SELECT ${COLUMNS} FROM rm_commits c WHERE ${where} AND c.origin ORDER BY c.created_at, c.id`,
+      params,
+    );
     return rows.map(toCommit);
   }
 
   /** When the latest commit arrived in `environment` (made there, or promoted to it). */
   async lastCommitAt(environment: string): Promise<Date | null> {
-    const [row] = await this.db.query<{ at: Date | null }[]>('SELECT max(created_at) AS at FROM rm_commits WHERE environment = $1', [environment]);
+    const [row] = await this.db.query<{ at: Date | null }[]>('SELECT max(created_at) AS at FROM rm_commits WHERE environment = $1', [
+      environment,
+    ]);
     return row?.at ?? null;
   }
 

@@ -3,7 +3,12 @@ import { RESOURCE_TYPE_OF, ResourceUpsertedEvent } from '@notify/domain';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 
-type Handled = ResourceUpsertedEvent | EventOf<typeof WorkflowActivated> | EventOf<typeof WorkflowDeactivated> | EventOf<typeof ResourcesCommitted> | EventOf<typeof CommitPromoted>;
+type Handled =
+  | ResourceUpsertedEvent
+  | EventOf<typeof WorkflowActivated>
+  | EventOf<typeof WorkflowDeactivated>
+  | EventOf<typeof ResourcesCommitted>
+  | EventOf<typeof CommitPromoted>;
 
 const UPSERTED = Object.keys(RESOURCE_TYPE_OF) as ResourceUpsertedEvent['type'][];
 
@@ -23,7 +28,8 @@ export const configResourcesProjection: Projection = {
         case 'PartialUpserted':
         case 'EmailLayoutUpserted':
         case 'TranslationUpserted':
-        case 'MessageTypeUpserted': {
+        case 'MessageTypeUpserted':
+        case 'AudienceUpserted': {
           const d = event.data;
           const type = RESOURCE_TYPE_OF[event.type];
           await tx.query(
@@ -73,7 +79,15 @@ export const configResourcesProjection: Projection = {
   },
 };
 
-async function insertVersion(tx: EntityManager, type: string, identifier: string, sha: string, content: unknown, valid: boolean, errors: unknown): Promise<void> {
+async function insertVersion(
+  tx: EntityManager,
+  type: string,
+  identifier: string,
+  sha: string,
+  content: unknown,
+  valid: boolean,
+  errors: unknown,
+): Promise<void> {
   await tx.query(
     `INSERT INTO rm_config_versions (resource_type, identifier, sha, content, valid, errors) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (resource_type, identifier, sha) DO NOTHING`,

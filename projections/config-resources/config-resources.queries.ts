@@ -56,7 +56,8 @@ const toRecord = (row: Row, view: ReadView): ResourceRecord => {
   };
 };
 
-const COLUMNS = 'r.environment, r.resource_type, r.identifier, r.draft, r.draft_sha, r.valid, r.errors, r.committed, r.committed_sha, r.active, r.created_at, r.updated_at';
+const COLUMNS =
+  'r.environment, r.resource_type, r.identifier, r.draft, r.draft_sha, r.valid, r.errors, r.committed, r.committed_sha, r.active, r.created_at, r.updated_at';
 
 /** Versioned resources of one environment; every query takes it. */
 export class ConfigResourceQueries {
@@ -71,7 +72,10 @@ export class ConfigResourceQueries {
   }
 
   async exists(environment: string, type: ResourceType, identifier: string): Promise<boolean> {
-    const rows = await this.db.query('SELECT 1 FROM rm_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3', [environment, type, identifier]);
+    const rows = await this.db.query(
+      'SELECT 1 FROM rm_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3',
+      [environment, type, identifier],
+    );
     return rows.length > 0;
   }
 
@@ -102,7 +106,10 @@ export class ConfigResourceQueries {
       before: page.before,
       withTotal: false,
     });
-    return { entries: rows.map((r) => toRecord(r, view)), page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size } };
+    return {
+      entries: rows.map((r) => toRecord(r, view)),
+      page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size },
+    };
   }
 
   /** Resources whose latest version is not the committed one, oldest change first. */
@@ -126,7 +133,10 @@ export class ConfigResourceQueries {
 
   /** Versions are keyed by content hash, not by environment: the same content is the same version wherever it is. */
   async version(type: ResourceType, identifier: string, sha: string): Promise<Record<string, unknown> | undefined> {
-    const rows = await this.db.query<{ content: Record<string, unknown> }[]>('SELECT content FROM rm_config_versions WHERE resource_type = $1 AND identifier = $2 AND sha = $3', [type, identifier, sha]);
+    const rows = await this.db.query<{ content: Record<string, unknown> }[]>(
+      'SELECT content FROM rm_config_versions WHERE resource_type = $1 AND identifier = $2 AND sha = $3',
+      [type, identifier, sha],
+    );
     return rows[0]?.content;
   }
 }

@@ -28,9 +28,20 @@ export const environmentsProjection: Projection = {
   name: 'environments',
   version: 3,
   filter: {
-    eventTypes: ['EnvironmentCreated', 'ApiKeyIssued', 'ApiKeyRevoked', 'ServiceTokenIssued', 'ServiceTokenRevoked', 'SigningKeyCreated', 'SigningKeyRevoked', 'EnhancedSecurityModeChanged'],
+    eventTypes: [
+      'EnvironmentCreated',
+      'ApiKeyIssued',
+      'ApiKeyRevoked',
+      'ServiceTokenIssued',
+      'ServiceTokenRevoked',
+      'SigningKeyCreated',
+      'SigningKeyRevoked',
+      'EnhancedSecurityModeChanged',
+    ],
   },
-  tables: ['rm_environments', 'rm_api_keys', 'rm_service_tokens', 'rm_signing_keys'],
+  // rm_credentials_version was added without a version bump: a rebuild would leave the keys
+  // tables empty for its duration, and the row is right from the next change on (ADR 0136).
+  tables: ['rm_environments', 'rm_api_keys', 'rm_service_tokens', 'rm_signing_keys', 'rm_credentials_version'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
     for (const recorded of events) {
@@ -40,7 +51,13 @@ export const environmentsProjection: Projection = {
           // The environments of the first start are the system's; any other was added by someone.
           await tx.query(
             `INSERT INTO rm_environments (slug, name, sort_order, created_at, updated_at, owner) VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (slug) DO NOTHING`,
-            [event.data.slug, event.data.name, event.data.order, event.data.created_at, recorded.metadata.actor === BOOTSTRAP_ACTOR ? 'system' : 'user'],
+            [
+              event.data.slug,
+              event.data.name,
+              event.data.order,
+              event.data.created_at,
+              recorded.metadata.actor === BOOTSTRAP_ACTOR ? 'system' : 'user',
+            ],
           );
           break;
         case 'ApiKeyIssued':
@@ -73,9 +90,21 @@ export const environmentsProjection: Projection = {
           await tx.query('UPDATE rm_signing_keys SET revoked_at = $2 WHERE id = $1', [event.data.signing_key_id, event.data.revoked_at]);
           break;
         case 'EnhancedSecurityModeChanged':
-          await tx.query('UPDATE rm_environments SET enhanced_security_mode = $2, updated_at = $3 WHERE slug = $1', [recorded.metadata.environment, event.data.enabled, event.data.changed_at]);
+          await tx.query('UPDATE rm_environments SET enhanced_security_mode = $2, updated_at = $3 WHERE slug = $1', [
+            recorded.metadata.environment,
+            event.data.enabled,
+            event.data.changed_at,
+          ]);
           break;
       }
+    }
+    // Every event here changes what authentication decides: the version moves in the same
+    // transaction as the change, so a reader that sees the new version sees the change too.
+    if (events.length) {
+      await tx.query(
+        `INSERT INTO rm_credentials_version (id, position) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET position = EXCLUDED.position`,
+        [events[events.length - 1].position],
+      );
     }
   },
 };

@@ -5,6 +5,8 @@ export interface ApiKeyRecord {
   keyId: string;
   environment: string;
   kind: 'secret' | 'publishable';
+  /** Where the credentials stood when the key was read (rm_credentials_version; ADR 0136). */
+  credentialsVersion: string;
 }
 
 export interface EnvironmentRecord {
@@ -55,12 +57,16 @@ const environmentOf = (r: EnvironmentRow): EnvironmentRecord => ({
 export class EnvironmentQueries {
   constructor(private readonly db: DataSource) {}
 
+  /** An active key, with the credentials version read in the same statement (one snapshot). */
   async findActiveApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const rows = await this.db.query<{ key_id: string; environment: string; kind: 'secret' | 'publishable' }[]>(
-      'SELECT key_id, environment, kind FROM rm_api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    const rows = await this.db.query<{ key_id: string; environment: string; kind: 'secret' | 'publishable'; version: string | null }[]>(
+      `SELECT key_id, environment, kind, (SELECT position FROM rm_credentials_version WHERE id = 1) AS version
+       FROM rm_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
       [keyHash],
     );
-    return rows[0] && { keyId: rows[0].key_id, environment: rows[0].environment, kind: rows[0].kind };
+    return (
+      rows[0] && { keyId: rows[0].key_id, environment: rows[0].environment, kind: rows[0].kind, credentialsVersion: rows[0].version ?? '' }
+    );
   }
 
   async findActiveServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined> {
@@ -73,7 +79,9 @@ export class EnvironmentQueries {
 
   /** The name of an active service token (whoami). */
   async serviceTokenName(tokenId: string): Promise<string | undefined> {
-    const rows = await this.db.query<{ name: string }[]>('SELECT name FROM rm_service_tokens WHERE token_id = $1 AND revoked_at IS NULL', [tokenId]);
+    const rows = await this.db.query<{ name: string }[]>('SELECT name FROM rm_service_tokens WHERE token_id = $1 AND revoked_at IS NULL', [
+      tokenId,
+    ]);
     return rows[0]?.name;
   }
 
@@ -88,7 +96,11 @@ export class EnvironmentQueries {
   }
 
   /** A page of environments in their order (the management API's list). */
-  async pageEnvironments(page: { after?: string; before?: string; limit: number }): Promise<{ entries: EnvironmentRecord[]; page_info: { after: string | null; before: string | null; page_size: number } }> {
+  async pageEnvironments(page: {
+    after?: string;
+    before?: string;
+    limit: number;
+  }): Promise<{ entries: EnvironmentRecord[]; page_info: { after: string | null; before: string | null; page_size: number } }> {
     const { rows, pageInfo } = await keysetPage<EnvironmentRow & Record<string, unknown>>(this.db, {
       select: ENVIRONMENT_COLUMNS,
       from: 'FROM rm_environments WHERE true',
@@ -103,7 +115,10 @@ export class EnvironmentQueries {
       before: page.before,
       withTotal: false,
     });
-    return { entries: rows.map(environmentOf), page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size } };
+    return {
+      entries: rows.map(environmentOf),
+      page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size },
+    };
   }
 
   /** Signing keys of one environment, oldest first; `activeOnly` leaves out revoked ones. */
@@ -113,6 +128,12 @@ export class EnvironmentQueries {
        WHERE environment = $1 ${activeOnly ? 'AND revoked_at IS NULL' : ''} ORDER BY created_at, id`,
       [environment],
     );
-    return rows.map((r) => ({ id: r.id, algorithm: r.algorithm, publicKey: r.public_key, createdAt: r.created_at, revokedAt: r.revoked_at }));
+    return rows.map((r) => ({
+      id: r.id,
+      algorithm: r.algorithm,
+      publicKey: r.public_key,
+      createdAt: r.created_at,
+      revokedAt: r.revoked_at,
+    }));
   }
 }

@@ -22,7 +22,10 @@ function contribution(s: CountedState | null): Counters {
   return s.archived ? [0, 0, 0, ...one] : [...one, 0, 0, 0];
 }
 
-/** Sums counter changes per feed within one projection batch, then writes them (and a new version of each feed touched) in one statement. */
+/**
+ * Sums counter changes per feed within one projection batch, then writes them (and a new version of each feed touched) in one
+ * statement.
+ */
 export class FeedCountDeltas {
   private readonly deltas = new Map<string, { key: FeedKey; counters: Counters; events: number }>();
 
@@ -59,7 +62,9 @@ export class FeedCountDeltas {
       version: events,
     }));
     // Sorted so concurrent writers (a rebuild beside the live projector) lock rows in one order.
-    rows.sort((x, y) => (x.environment + x.user_id + x.channel_id + x.tenant < y.environment + y.user_id + y.channel_id + y.tenant ? -1 : 1));
+    rows.sort((x, y) =>
+      x.environment + x.user_id + x.channel_id + x.tenant < y.environment + y.user_id + y.channel_id + y.tenant ? -1 : 1,
+    );
     await tx.query(
       `INSERT INTO rm_feed_counts AS c (environment, user_id, channel_id, tenant, total, unread, unseen, archived_total, archived_unread, archived_unseen, version)
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(environment text, user_id text, channel_id uuid, tenant text, total int, unread int, unseen int,

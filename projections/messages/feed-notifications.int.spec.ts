@@ -8,7 +8,9 @@ import { messagesProjection } from './messages.projection';
 
 const CHANNEL = '11111111-1111-4111-8111-111111111111';
 
-function created(over: { recipient?: MessageCreatedData['recipient']; type?: 'in_app_feed' | 'email'; createdAt?: Date; tenant?: string | null } = {}): RecordedEvent {
+function created(
+  over: { recipient?: MessageCreatedData['recipient']; type?: 'in_app_feed' | 'email'; createdAt?: Date; tenant?: string | null } = {},
+): RecordedEvent {
   const id = randomUUID();
   const data: MessageCreatedData = {
     message_id: id,
@@ -84,7 +86,12 @@ describeServer('feed notifications from the messages projection', () => {
   it('announces a user’s new in-app message when the batch commits, and nothing else', async () => {
     heard.length = 0;
     const mine = created({ tenant: 'acme' });
-    const events = [mine, created({ type: 'email' }), created({ recipient: { type: 'object', collection: 'projects', id: 'p1' } }), created({ createdAt: new Date(Date.now() - 5 * 60_000) })];
+    const events = [
+      mine,
+      created({ type: 'email' }),
+      created({ recipient: { type: 'object', collection: 'projects', id: 'p1' } }),
+      created({ createdAt: new Date(Date.now() - 5 * 60_000) }),
+    ];
     await db.database.dataSource.transaction(async (tx) => {
       await messagesProjection.apply(events, tx);
       expect(await heardSoFar()).toEqual([]); // not before commit
@@ -92,7 +99,16 @@ describeServer('feed notifications from the messages projection', () => {
     const announced = await heardSoFar();
     expect(announced).toHaveLength(1);
     const data = mine.data as MessageCreatedData;
-    expect(JSON.parse(announced[0])).toEqual({ e: 'development', u: 'ada', c: CHANNEL, m: data.message_id, t: 'acme', w: 'welcome', k: ['news'], p: mine.position });
+    expect(JSON.parse(announced[0])).toEqual({
+      e: 'development',
+      u: 'ada',
+      c: CHANNEL,
+      m: data.message_id,
+      t: 'acme',
+      w: 'welcome',
+      k: ['news'],
+      p: mine.position,
+    });
     // What the listener hears is readable already.
     expect(await db.database.dataSource.query('SELECT id FROM rm_messages WHERE id = $1', [data.message_id])).toHaveLength(1);
   });

@@ -33,7 +33,16 @@ export interface FeedNotification {
 /** The announcement of a new message, when it is an in-app feed message for a user. */
 export function feedNotificationOf(environment: string, message: MessageCreatedData, position?: string): FeedNotification | undefined {
   if (message.channel.type !== 'in_app_feed' || message.recipient.type !== 'user') return undefined;
-  return { e: environment, u: message.recipient.id, c: message.channel.id, m: message.message_id, t: message.tenant, w: message.workflow.key, k: message.workflow.categories, ...(position ? { p: position } : {}) };
+  return {
+    e: environment,
+    u: message.recipient.id,
+    c: message.channel.id,
+    m: message.message_id,
+    t: message.tenant,
+    w: message.workflow.key,
+    k: message.workflow.categories,
+    ...(position ? { p: position } : {}),
+  };
 }
 
 /**

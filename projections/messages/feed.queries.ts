@@ -6,7 +6,13 @@ import { MESSAGE_COLUMNS, MESSAGE_ORDER, MessageQueries, MessageRow, RecipientLo
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-const STATUS_FILTER: Record<FeedQueryT['status'], string[] | undefined> = { all: undefined, unread: ['unread'], read: ['read'], unseen: ['unseen'], seen: ['seen'] };
+const STATUS_FILTER: Record<FeedQueryT['status'], string[] | undefined> = {
+  all: undefined,
+  unread: ['unread'],
+  read: ['read'],
+  unseen: ['unseen'],
+  seen: ['seen'],
+};
 
 /** Trigger data never carries its attachments into a feed. */
 function withoutAttachments(data: Record<string, unknown> | null): Record<string, unknown> | null {
@@ -32,7 +38,12 @@ function prepare(row: MessageRow & { cursor_at: string }, activities: ActivityRo
     blocks: content.blocks ?? [],
     total_actors: row.total_actors,
     data: activities ? data : scalarsOnly(data),
-    source: { __typename: 'NotificationSource', key: row.workflow_key, version_id: workflowVersionId(row.environment, row.workflow_key, row.workflow_version), categories: row.workflow_categories },
+    source: {
+      __typename: 'NotificationSource',
+      key: row.workflow_key,
+      version_id: workflowVersionId(row.environment, row.workflow_key, row.workflow_version),
+      categories: row.workflow_categories,
+    },
     tenant: row.tenant,
     seen_at: iso(row.seen_at),
     read_at: iso(row.read_at),
@@ -47,7 +58,14 @@ function prepare(row: MessageRow & { cursor_at: string }, activities: ActivityRo
   return {
     fields: { ...fields, total_activities: row.total_activities },
     actors: row.actors,
-    activities: activities.map((a) => ({ __typename: 'Activity', id: a.id, actor: a.actor, data: withoutAttachments(a.data), inserted_at: iso(a.inserted_at), updated_at: iso(a.inserted_at) })),
+    activities: activities.map((a) => ({
+      __typename: 'Activity',
+      id: a.id,
+      actor: a.actor,
+      data: withoutAttachments(a.data),
+      inserted_at: iso(a.inserted_at),
+      updated_at: iso(a.inserted_at),
+    })),
   };
 }
 
@@ -145,7 +163,8 @@ export class FeedQueries {
   }
 
   /**
-   * The feed as the JSON text of the response (a user the service does not know has an empty one). A read the cache answers splices text: the page's
+   * The feed as the JSON text of the response (a user the service does not know has an empty one). A read the cache answers splices
+   * text: the page's
    * entries as serialized for the same actor profiles, the counts, and the variables as the
    * database printed them. Building and serializing 50 entries on every read allocated enough to
    * bring a major GC every few seconds under load, each one stalling the process for up to a few
@@ -203,13 +222,21 @@ export class FeedQueries {
 
   private async load(environment: string, userId: string, q: FeedQueryT, base: MessageFilter, version: string): Promise<CachedPage> {
     const page = await this.loadEntries(environment, q, base, version);
-    const refs: (RecipientRefT | null)[] = [...page.entries.flatMap((e) => [...e.actors, ...(e.activities ?? []).map((a) => a.actor)]), { type: 'user', id: userId }];
+    const refs: (RecipientRefT | null)[] = [
+      ...page.entries.flatMap((e) => [...e.actors, ...(e.activities ?? []).map((a) => a.actor)]),
+      { type: 'user', id: userId },
+    ];
     const onlyUsers = refs.every((r) => r?.type !== 'object');
     const userIds = [...new Set(refs.flatMap((r) => (r?.type === 'user' ? [r.id] : [])))];
     return { ...page, refs, userIds, onlyUsers };
   }
 
-  private async loadEntries(environment: string, q: FeedQueryT, base: MessageFilter, version: string): Promise<Pick<CachedPage, 'version' | 'entries' | 'pageInfo' | 'meta'>> {
+  private async loadEntries(
+    environment: string,
+    q: FeedQueryT,
+    base: MessageFilter,
+    version: string,
+  ): Promise<Pick<CachedPage, 'version' | 'entries' | 'pageInfo' | 'meta'>> {
     const { where, params } = messageWhere(environment, { ...base, engagement: STATUS_FILTER[q.status] });
     const [{ rows, pageInfo }, meta] = await Promise.all([
       keysetPage<MessageRow & { cursor_at: string }>(this.db, {
@@ -226,7 +253,12 @@ export class FeedQueries {
       countersSuffice(q) ? undefined : this.countedMeta(environment, q, base),
     ]);
     const rich = q.mode === 'rich';
-    const activities = rich ? await this.messages.activitiesOf(environment, rows.map((r) => r.id)) : new Map<string, ActivityRow[]>();
+    const activities = rich
+      ? await this.messages.activitiesOf(
+          environment,
+          rows.map((r) => r.id),
+        )
+      : new Map<string, ActivityRow[]>();
     return { version, entries: rows.map((row) => prepare(row, rich ? (activities.get(row.id) ?? []) : undefined)), pageInfo, meta };
   }
 
@@ -248,7 +280,9 @@ export class FeedQueries {
         : q.archived === 'only'
           ? ['c.archived_total', 'c.archived_unread', 'c.archived_unseen']
           : ['c.total + c.archived_total', 'c.unread + c.archived_unread', 'c.unseen + c.archived_unseen'];
-    const [row] = await this.db.query<{ known: boolean; version: string; total: string; unread: string; unseen: string; users: string; vars: string }[]>(
+    const [row] = await this.db.query<
+      { known: boolean; version: string; total: string; unread: string; unseen: string; users: string; vars: string }[]
+    >(
       `SELECT EXISTS (SELECT 1 FROM rm_users u WHERE u.environment = $1 AND u.id = $2) AS known, coalesce(sum(c.version), 0)::text AS version,
          (SELECT coalesce(jsonb_object_agg(v.key, coalesce(v.environment_values -> $1, v.value)), '{}') FROM rm_variables v
           WHERE v.type <> 'secret' AND jsonb_typeof(coalesce(v.environment_values -> $1, v.value, 'null'::jsonb)) <> 'object')::text AS vars,
@@ -259,7 +293,13 @@ export class FeedQueries {
        FROM rm_feed_counts c WHERE c.environment = $1 AND c.user_id = $2 AND c.channel_id = $3`,
       params,
     );
-    return { known: row.known, version: row.version, meta: byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen)), users: row.users, vars: row.vars };
+    return {
+      known: row.known,
+      version: row.version,
+      meta: byStatus(q, Number(row.total), Number(row.unread), Number(row.unseen)),
+      users: row.users,
+      vars: row.vars,
+    };
   }
 
   /** Exact counts for filters the counters do not keep (source, categories, trigger data, time). */

@@ -70,14 +70,23 @@ export function messageWhere(environment: string, f: MessageFilter): { where: st
   if (f.workflowRunId) add((p) => `m.workflow_run_id = ${p}`, f.workflowRunId);
   if (f.workflowRecipientRunId) add((p) => `m.run_id = ${p}`, f.workflowRecipientRunId);
   if (f.triggerData && Object.keys(f.triggerData).length) add((p) => `m.data @> ${p}::jsonb`, JSON.stringify(f.triggerData));
-  for (const [op, sql] of [['gt', '>'], ['gte', '>='], ['lt', '<'], ['lte', '<=']] as const) {
+  for (const [op, sql] of [
+    ['gt', '>'],
+    ['gte', '>='],
+    ['lt', '<'],
+    ['lte', '<='],
+  ] as const) {
     const value = f.insertedAt?.[op];
     if (value !== undefined) add((p) => `m.inserted_at ${sql} ${p}::timestamptz`, value);
   }
   if (f.archived === 'exclude') where.push('m.archived_at IS NULL');
   if (f.archived === 'only') where.push('m.archived_at IS NOT NULL');
   if (f.retentionDays !== undefined) {
-    add((p) => `(m.channel_type = ANY('{${IN_APP_CHANNEL_TYPES.join(',')}}'::text[]) OR m.inserted_at >= now() - make_interval(days => ${p}::int))`, f.retentionDays);
+    add(
+      (p) =>
+        `(m.channel_type = ANY('{${IN_APP_CHANNEL_TYPES.join(',')}}'::text[]) OR m.inserted_at >= now() - make_interval(days => ${p}::int))`,
+      f.retentionDays,
+    );
   }
   return { where: where.join(' AND '), params };
 }

@@ -41,7 +41,9 @@ export class MessagesReadModel1763712000400 implements MigrationInterface {
         updated_at           timestamptz NOT NULL,
         PRIMARY KEY (environment, id)
       )`);
-    await q.query('CREATE INDEX rm_messages_recipient_idx ON rm_messages (environment, recipient_type, recipient_id, channel_id, inserted_at DESC, id DESC)');
+    await q.query(
+      'CREATE INDEX rm_messages_recipient_idx ON rm_messages (environment, recipient_type, recipient_id, channel_id, inserted_at DESC, id DESC)',
+    );
     await q.query('CREATE INDEX rm_messages_listing_idx ON rm_messages (environment, inserted_at DESC, id DESC)');
     await q.query('CREATE INDEX rm_messages_channel_idx ON rm_messages (environment, channel_id, inserted_at DESC)');
     await q.query('CREATE INDEX rm_messages_run_idx ON rm_messages (environment, workflow_run_id)');
@@ -78,7 +80,9 @@ export class MessagesReadModel1763712000400 implements MigrationInterface {
         inserted_at  timestamptz NOT NULL,
         PRIMARY KEY (environment, id)
       )`);
-    await q.query('CREATE INDEX rm_message_delivery_logs_message_idx ON rm_message_delivery_logs (environment, message_id, inserted_at DESC, id DESC)');
+    await q.query(
+      'CREATE INDEX rm_message_delivery_logs_message_idx ON rm_message_delivery_logs (environment, message_id, inserted_at DESC, id DESC)',
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -15,7 +15,12 @@ async function writeHistory(store: PostgresEventStore): Promise<string> {
     const events = messageDecider.decide(command, current);
     if (!events.length) return;
     state.events.push(...events);
-    last = (await store.append(messageStream('development', id), events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })))).position;
+    last = (
+      await store.append(
+        messageStream('development', id),
+        events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })),
+      )
+    ).position;
   };
   for (let i = 0; i < 25; i++) {
     const id = randomUUID();
@@ -28,7 +33,12 @@ async function writeHistory(store: PostgresEventStore): Promise<string> {
       now: at(0),
       message: {
         message_id: id,
-        channel: { id: '11111111-1111-4111-8111-111111111111', key: external ? 'email' : 'in-app', type: external ? 'email' : 'in_app_feed', provider: external ? 'smtp' : 'knock-in-app' },
+        channel: {
+          id: '11111111-1111-4111-8111-111111111111',
+          key: external ? 'email' : 'in-app',
+          type: external ? 'email' : 'in_app_feed',
+          provider: external ? 'smtp' : 'knock-in-app',
+        },
         recipient: { type: 'user', id: `u${i % 4}` },
         recipient_snapshot: null,
         workflow: { key: 'wf', categories: ['a', 'b'], version: 'v1' },
@@ -53,13 +63,22 @@ async function writeHistory(store: PostgresEventStore): Promise<string> {
       await apply(id, state, { type: 'StartDeliveryAttempt', attempt: 1, now: at(1), checkAt: at(25) });
       await apply(id, state, {
         type: 'CompleteDeliveryAttempt',
-        result: { attempt: 1, outcome: i % 2 ? 'failed' : 'sent', retryable: true, reason: i % 2 ? 'HTTP 503' : null, provider: 'smtp', provider_message_id: null, logs: [{ request: { method: 'POST', url: 'x', headers: {}, body: null }, duration_ms: 3 }] },
+        result: {
+          attempt: 1,
+          outcome: i % 2 ? 'failed' : 'sent',
+          retryable: true,
+          reason: i % 2 ? 'HTTP 503' : null,
+          provider: 'smtp',
+          provider_message_id: null,
+          logs: [{ request: { method: 'POST', url: 'x', headers: {}, body: null }, duration_ms: 3 }],
+        },
         retryAt: i % 2 ? at(30) : null,
         now: at(2),
       });
     }
     const actions = ['seen', 'read', 'unread', 'archived', 'unarchived', 'interacted', 'unseen'] as const;
-    for (let k = 0; k < i % 6; k++) await apply(id, state, { type: 'Engage', action: actions[(i + k) % actions.length], now: at(10 + k), metadata: { k } });
+    for (let k = 0; k < i % 6; k++)
+      await apply(id, state, { type: 'Engage', action: actions[(i + k) % actions.length], now: at(10 + k), metadata: { k } });
   }
   return last;
 }
@@ -88,7 +107,10 @@ for (const backend of databaseBackends()) {
     let store: PostgresEventStore;
     beforeAll(async () => {
       db = await createTestDatabase(backend);
-      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+      store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
     });
     afterAll(async () => {
       await store.close();

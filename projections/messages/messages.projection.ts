@@ -1,7 +1,6 @@
 import { MESSAGE_EVENT_TYPES, messageEventContracts } from '@notify/contracts';
 import { MessageCreatedData, MessageEvent } from '@notify/domain';
-import { RecordedEvent } from '@notify/eventstore';
-import { EntityManager, Projection } from '@notify/projection-runtime';
+import { defineProjection, EntityManager } from '@notify/projection-runtime';
 import { v5 as uuidv5 } from 'uuid';
 import { announceFeedMessages, FEED_NOTIFY_MAX_AGE_MS, FeedNotification, feedNotificationOf } from './feed-notifications';
 import { CountedState, FeedCountDeltas } from './feed-counts';
@@ -50,33 +49,40 @@ function recipientColumns(ref: { type: 'user'; id: string } | { type: 'object'; 
  * activities. A batch is applied set-wise: the events of one message are folded into one row
  * change first, so a message created and delivered in the same batch is written once.
  */
-export const messagesProjection: Projection = {
+export const messagesProjection = defineProjection({
   name: 'messages',
   version: 2,
-  filter: { eventTypes: messageEventContracts.map((c) => c.type) },
   tables: ['rm_messages', 'rm_message_activities', 'rm_message_events', 'rm_message_delivery_logs', 'rm_feed_counts'],
+  events: messageEventContracts,
 
-  async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+  async applyBatch(events, tx) {
     const changes = new Map<string, Change>();
     const publicEvents: unknown[][] = [];
     const logs: unknown[][] = [];
     const activities: unknown[][] = [];
     const announcements: FeedNotification[] = [];
     const announceAfter = Date.now() - FEED_NOTIFY_MAX_AGE_MS;
-    for (const recorded of events) {
-      const event = recorded as unknown as MessageEvent;
-      const environment = recorded.metadata.environment!;
-      const messageId = (event.data as { message_id: string }).message_id;
+    for (const event of events) {
+      const environment = event.environment;
+      const messageId = event.data.message_id;
       const key = `${environment}/${messageId}`;
-      const change = changes.get(key) ?? { environment, id: messageId, engagement: {}, updatedAt: recorded.createdAt.toISOString(), feedEvents: 0 };
+      const change = changes.get(key) ?? {
+        environment,
+        id: messageId,
+        engagement: {},
+        updatedAt: event.createdAt.toISOString(),
+        feedEvents: 0,
+      };
       changes.set(key, change);
-      change.updatedAt = recorded.createdAt.toISOString();
+      change.updatedAt = event.createdAt.toISOString();
       if (event.type === 'MessageCreated') {
         change.feedEvents++;
         change.created = event.data;
         change.updatedAt = event.data.created_at;
-        for (const a of event.data.activities) activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
-        const announcement = recorded.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data, recorded.position) : undefined;
+        for (const a of event.data.activities)
+          activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
+        const announcement =
+          event.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data, event.position) : undefined;
         if (announcement) announcements.push(announcement);
       } else if (event.type === 'MessageDeliveryAttemptCompleted') {
         change.attempts = Math.max(change.attempts ?? 0, event.data.attempt);
@@ -84,7 +90,7 @@ export const messagesProjection: Projection = {
         event.data.logs.forEach((log, i) =>
           logs.push([
             environment,
-            uuidv5(`${recorded.id}:${i}`, LOG_NAMESPACE),
+            uuidv5(`${event.id}:${i}`, LOG_NAMESPACE),
             messageId,
             event.data.attempt,
             event.data.provider,
@@ -100,10 +106,18 @@ export const messagesProjection: Projection = {
         const [column, set] = ENGAGEMENT[event.type]!;
         change.engagement[column] = set ? (event.data as { at: string }).at : null;
       }
-      const publicType = MESSAGE_EVENT_TYPES[event.type as keyof typeof MESSAGE_EVENT_TYPES] ?? null;
+      const publicType = MESSAGE_EVENT_TYPES[event.type];
       if (publicType) {
-        const { message_id: _m, ...data } = event.data as { message_id: string } & Record<string, unknown>;
-        publicEvents.push([environment, recorded.id, messageId, publicType, JSON.stringify(event.type === 'MessageCreated' ? null : data), recorded.createdAt.toISOString(), recorded.revision]);
+        const { message_id: _m, ...data } = event.data;
+        publicEvents.push([
+          environment,
+          event.id,
+          messageId,
+          publicType,
+          JSON.stringify(event.type === 'MessageCreated' ? null : data),
+          event.createdAt.toISOString(),
+          event.revision,
+        ]);
       }
     }
 
@@ -112,20 +126,52 @@ export const messagesProjection: Projection = {
     for (const c of created) {
       const m = c.created!;
       if (m.channel.type !== FEED_CHANNEL_TYPE || m.recipient.type !== 'user') continue;
-      counts.add({ environment: c.environment, userId: m.recipient.id, channelId: m.channel.id, tenant: m.tenant }, null, countedAfter(c.engagement, null), c.feedEvents);
+      counts.add(
+        { environment: c.environment, userId: m.recipient.id, channelId: m.channel.id, tenant: m.tenant },
+        null,
+        countedAfter(c.engagement, null),
+        c.feedEvents,
+      );
     }
-    await countEngagementChanges(tx, [...changes.values()].filter((c) => !c.created && Object.keys(c.engagement).length > 0), counts);
+    await countEngagementChanges(
+      tx,
+      [...changes.values()].filter((c) => !c.created && Object.keys(c.engagement).length > 0),
+      counts,
+    );
     await counts.write(tx);
     if (created.length) {
       const rows = created.map((c) => {
         const m = c.created!;
         const r = recipientColumns(m.recipient);
         return {
-          environment: c.environment, id: m.message_id, channel_id: m.channel.id, channel_key: m.channel.key, channel_type: m.channel.type, provider: m.channel.provider,
-          recipient_type: r.type, recipient_id: r.id, recipient_collection: r.collection, workflow_key: m.workflow.key, workflow_categories: m.workflow.categories,
-          workflow_version: m.workflow.version, workflow_run_id: m.workflow_run_id, run_id: m.workflow_recipient_run_id, step_ref: m.step_ref, tenant: m.tenant,
-          status: c.status ?? 'queued', attempts: c.attempts ?? 0, data: m.data, content: m.content, actors: m.actors, total_activities: m.total_activities,
-          total_actors: m.total_actors, recipient_snapshot: m.recipient_snapshot, metadata: m.metadata, sandbox: m.sandbox, inserted_at: m.created_at, updated_at: c.updatedAt,
+          environment: c.environment,
+          id: m.message_id,
+          channel_id: m.channel.id,
+          channel_key: m.channel.key,
+          channel_type: m.channel.type,
+          provider: m.channel.provider,
+          recipient_type: r.type,
+          recipient_id: r.id,
+          recipient_collection: r.collection,
+          workflow_key: m.workflow.key,
+          workflow_categories: m.workflow.categories,
+          workflow_version: m.workflow.version,
+          workflow_run_id: m.workflow_run_id,
+          run_id: m.workflow_recipient_run_id,
+          step_ref: m.step_ref,
+          tenant: m.tenant,
+          status: c.status ?? 'queued',
+          attempts: c.attempts ?? 0,
+          data: m.data,
+          content: m.content,
+          actors: m.actors,
+          total_activities: m.total_activities,
+          total_actors: m.total_actors,
+          recipient_snapshot: m.recipient_snapshot,
+          metadata: m.metadata,
+          sandbox: m.sandbox,
+          inserted_at: m.created_at,
+          updated_at: c.updatedAt,
           ...Object.fromEntries(ENGAGEMENT_COLUMNS.map((col) => [col, c.engagement[col] ?? null])),
         };
       });
@@ -166,8 +212,20 @@ export const messagesProjection: Projection = {
       await tx.query(`UPDATE rm_messages SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE environment = $1 AND id = $2`, params);
     }
 
-    await insertRows(tx, 'rm_message_activities', ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'], ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'], activities);
-    await insertRows(tx, 'rm_message_events', ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision'], ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int'], publicEvents);
+    await insertRows(
+      tx,
+      'rm_message_activities',
+      ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'],
+      ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'],
+      activities,
+    );
+    await insertRows(
+      tx,
+      'rm_message_events',
+      ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision'],
+      ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int'],
+      publicEvents,
+    );
     await insertRows(
       tx,
       'rm_message_delivery_logs',
@@ -177,7 +235,7 @@ export const messagesProjection: Projection = {
     );
     await announceFeedMessages(tx, announcements);
   },
-};
+});
 
 const FEED_CHANNEL_TYPE = 'in_app_feed';
 
@@ -189,7 +247,18 @@ function countedAfter(engagement: Change['engagement'], before: CountedState | n
 /** Reads the feed messages these changes touch as they were before the batch, and counts the differences. */
 async function countEngagementChanges(tx: EntityManager, changed: Change[], counts: FeedCountDeltas): Promise<void> {
   if (changed.length === 0) return;
-  const rows = await tx.query<{ environment: string; id: string; recipient_id: string; channel_id: string; tenant: string | null; seen: boolean; read: boolean; archived: boolean }[]>(
+  const rows = await tx.query<
+    {
+      environment: string;
+      id: string;
+      recipient_id: string;
+      channel_id: string;
+      tenant: string | null;
+      seen: boolean;
+      read: boolean;
+      archived: boolean;
+    }[]
+  >(
     `SELECT m.environment, m.id, m.recipient_id, m.channel_id, m.tenant, m.seen_at IS NOT NULL AS seen, m.read_at IS NOT NULL AS read, m.archived_at IS NOT NULL AS archived
      FROM rm_messages m JOIN unnest($1::text[], $2::uuid[]) AS k(environment, id) ON m.environment = k.environment AND m.id = k.id
      WHERE m.channel_type = '${FEED_CHANNEL_TYPE}' AND m.recipient_type = 'user'
@@ -200,7 +269,12 @@ async function countEngagementChanges(tx: EntityManager, changed: Change[], coun
   for (const row of rows) {
     const change = byKey.get(`${row.environment}/${row.id}`)!;
     const before: CountedState = { seen: row.seen, read: row.read, archived: row.archived };
-    counts.add({ environment: row.environment, userId: row.recipient_id, channelId: row.channel_id, tenant: row.tenant }, before, countedAfter(change.engagement, before), change.feedEvents);
+    counts.add(
+      { environment: row.environment, userId: row.recipient_id, channelId: row.channel_id, tenant: row.tenant },
+      before,
+      countedAfter(change.engagement, before),
+      change.feedEvents,
+    );
   }
 }
 

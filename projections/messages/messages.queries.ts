@@ -1,4 +1,15 @@
-import { environmentId, MessageActivityT, MessageContentsT, MessageDeliveryLogT, MessageEventEntryT, MessageT, PageInfoT, RecipientRefT, RecipientReferenceT, workflowVersionId } from '@notify/contracts';
+import {
+  environmentId,
+  MessageActivityT,
+  MessageContentsT,
+  MessageDeliveryLogT,
+  MessageEventEntryT,
+  MessageT,
+  PageInfoT,
+  RecipientRefT,
+  RecipientReferenceT,
+  workflowVersionId,
+} from '@notify/contracts';
 import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 import { isUuid, MessageFilter, messageWhere } from './message-filters';
@@ -55,12 +66,17 @@ export const MESSAGE_ORDER = [
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-export const referenceOf = (ref: RecipientRefT): RecipientReferenceT => (ref.type === 'user' ? ref.id : { id: ref.id, collection: ref.collection });
+export const referenceOf = (ref: RecipientRefT): RecipientReferenceT =>
+  ref.type === 'user' ? ref.id : { id: ref.id, collection: ref.collection };
 
 export const recipientOf = (row: Pick<MessageRow, 'recipient_type' | 'recipient_id' | 'recipient_collection'>): RecipientRefT =>
-  row.recipient_type === 'user' ? { type: 'user', id: row.recipient_id } : { type: 'object', collection: row.recipient_collection!, id: row.recipient_id };
+  row.recipient_type === 'user'
+    ? { type: 'user', id: row.recipient_id }
+    : { type: 'object', collection: row.recipient_collection!, id: row.recipient_id };
 
-export function engagementStatusesOf(row: Pick<MessageRow, 'seen_at' | 'read_at' | 'archived_at' | 'interacted_at' | 'link_clicked_at'>): MessageT['engagement_statuses'] {
+export function engagementStatusesOf(
+  row: Pick<MessageRow, 'seen_at' | 'read_at' | 'archived_at' | 'interacted_at' | 'link_clicked_at'>,
+): MessageT['engagement_statuses'] {
   const out: MessageT['engagement_statuses'] = [];
   if (row.seen_at) out.push('seen');
   if (row.read_at) out.push('read');
@@ -120,16 +136,38 @@ export function toContents(row: Pick<MessageRow, 'id' | 'content' | 'inserted_at
   let data: Record<string, unknown>;
   switch (channel_type) {
     case 'email':
-      data = { __typename: 'MessageEmailContent', from: c.from, to: c.to, cc: c.cc ?? null, bcc: c.bcc ?? null, reply_to: c.reply_to ?? null, subject_line: c.subject, html_body: c.html_body, text_body: c.text_body };
+      data = {
+        __typename: 'MessageEmailContent',
+        from: c.from,
+        to: c.to,
+        cc: c.cc ?? null,
+        bcc: c.bcc ?? null,
+        reply_to: c.reply_to ?? null,
+        subject_line: c.subject,
+        html_body: c.html_body,
+        text_body: c.text_body,
+      };
       break;
     case 'sms':
       data = { __typename: 'MessageSmsContent', to: c.to, body: c.body };
       break;
     case 'push':
-      data = { __typename: 'MessagePushContent', token: (c.tokens ?? [])[0] ?? null, tokens: c.tokens, title: c.title, body: c.body, data: c.data ?? null };
+      data = {
+        __typename: 'MessagePushContent',
+        token: (c.tokens ?? [])[0] ?? null,
+        tokens: c.tokens,
+        title: c.title,
+        body: c.body,
+        data: c.data ?? null,
+      };
       break;
     case 'chat':
-      data = { __typename: 'MessageChatContent', connection: c.connections?.[0] ?? {}, template: { summary: c.summary ?? null, markdown_body: c.text, blocks: c.blocks ?? null, json_body: c.json ?? null }, metadata: null };
+      data = {
+        __typename: 'MessageChatContent',
+        connection: c.connections?.[0] ?? {},
+        template: { summary: c.summary ?? null, markdown_body: c.text, blocks: c.blocks ?? null, json_body: c.json ?? null },
+        metadata: null,
+      };
       break;
     case 'in_app_feed':
       data = { __typename: 'MessageInAppFeedContent', blocks: c.blocks, action_url: c.action_url ?? null };
@@ -140,7 +178,10 @@ export function toContents(row: Pick<MessageRow, 'id' | 'content' | 'inserted_at
   return { __typename: 'MessageContent', message_id: row.id, data, inserted_at: iso(row.inserted_at)! };
 }
 
-function toDeliveryLog(environment: string, row: { id: string; service_name: string; request: any; response: any; inserted_at: Date }): MessageDeliveryLogT {
+function toDeliveryLog(
+  environment: string,
+  row: { id: string; service_name: string; request: any; response: any; inserted_at: Date },
+): MessageDeliveryLogT {
   let host = '';
   let path = row.request?.url ?? '';
   let query: string | null = null;
@@ -162,8 +203,19 @@ function toDeliveryLog(environment: string, row: { id: string; service_name: str
     id: row.id,
     environment_id: environmentId(environment),
     service_name: row.service_name,
-    request: { method: String(row.request?.method ?? 'POST').toUpperCase(), host, path, query, headers: row.request?.headers ?? null, ...(requestBody === undefined ? {} : { body: requestBody }) },
-    response: { ...(typeof response.status === 'number' ? { status: response.status } : {}), headers: response.headers ?? null, ...(responseBody === undefined ? {} : { body: responseBody }) },
+    request: {
+      method: String(row.request?.method ?? 'POST').toUpperCase(),
+      host,
+      path,
+      query,
+      headers: row.request?.headers ?? null,
+      ...(requestBody === undefined ? {} : { body: requestBody }),
+    },
+    response: {
+      ...(typeof response.status === 'number' ? { status: response.status } : {}),
+      headers: response.headers ?? null,
+      ...(responseBody === undefined ? {} : { body: responseBody }),
+    },
     inserted_at: iso(row.inserted_at)!,
   };
 }
@@ -214,23 +266,39 @@ export class MessageQueries {
   }
 
   async events(environment: string, message: MessageT, page: Page): Promise<{ items: MessageEventEntryT[]; page_info: PageInfoT }> {
-    const { rows, pageInfo } = await keysetPage<{ id: string; type: string; data: Record<string, unknown> | null; inserted_at: Date }>(this.db, {
-      select: 'e.id, e.type, e.data, e.inserted_at',
-      from: 'FROM rm_message_events e WHERE e.environment = $1 AND e.message_id = $2',
-      params: [environment, message.id],
-      order: [{ expr: 'e.revision', type: 'integer' }],
-      direction: 'desc',
-      pageSize: page.page_size,
-      after: page.after,
-      before: page.before,
-      withTotal: false,
-    });
-    const items = rows.map((e): MessageEventEntryT => ({ __typename: 'MessageEvent', id: e.id, type: e.type, recipient: message.recipient, data: e.data, inserted_at: iso(e.inserted_at)! }));
+    const { rows, pageInfo } = await keysetPage<{ id: string; type: string; data: Record<string, unknown> | null; inserted_at: Date }>(
+      this.db,
+      {
+        select: 'e.id, e.type, e.data, e.inserted_at',
+        from: 'FROM rm_message_events e WHERE e.environment = $1 AND e.message_id = $2',
+        params: [environment, message.id],
+        order: [{ expr: 'e.revision', type: 'integer' }],
+        direction: 'desc',
+        pageSize: page.page_size,
+        after: page.after,
+        before: page.before,
+        withTotal: false,
+      },
+    );
+    const items = rows.map((e): MessageEventEntryT => ({
+      __typename: 'MessageEvent',
+      id: e.id,
+      type: e.type,
+      recipient: message.recipient,
+      data: e.data,
+      inserted_at: iso(e.inserted_at)!,
+    }));
     return { items, page_info: pageInfo };
   }
 
   async deliveryLogs(environment: string, messageId: string, page: Page): Promise<{ items: MessageDeliveryLogT[]; page_info: PageInfoT }> {
-    const { rows, pageInfo } = await keysetPage<{ id: string; service_name: string; request: unknown; response: unknown; inserted_at: Date }>(this.db, {
+    const { rows, pageInfo } = await keysetPage<{
+      id: string;
+      service_name: string;
+      request: unknown;
+      response: unknown;
+      inserted_at: Date;
+    }>(this.db, {
       select: 'l.id, l.service_name, l.request, l.response, l.inserted_at',
       from: 'FROM rm_message_delivery_logs l WHERE l.environment = $1 AND l.message_id = $2',
       params: [environment, messageId],
@@ -272,10 +340,15 @@ export class MessageQueries {
   }
 
   /** The activities of many messages (feed entries), oldest first per message. */
-  async activitiesOf(environment: string, messageIds: readonly string[]): Promise<Map<string, { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date }[]>> {
+  async activitiesOf(
+    environment: string,
+    messageIds: readonly string[],
+  ): Promise<Map<string, { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date }[]>> {
     const out = new Map<string, { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date }[]>();
     if (messageIds.length === 0) return out;
-    const rows = await this.db.query<{ message_id: string; id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date }[]>(
+    const rows = await this.db.query<
+      { message_id: string; id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date }[]
+    >(
       'SELECT message_id, id, actor, data, inserted_at FROM rm_message_activities WHERE environment = $1 AND message_id = ANY($2::uuid[]) ORDER BY inserted_at, id',
       [environment, messageIds],
     );
@@ -291,29 +364,48 @@ export class MessageQueries {
   async matchingIds(environment: string, filter: MessageFilter, limit: number): Promise<string[]> {
     const { where, params } = messageWhere(environment, filter);
     params.push(limit);
-    const rows = await this.db.query<{ id: string }[]>(`SELECT m.id FROM rm_messages m WHERE ${where} ORDER BY m.inserted_at, m.id LIMIT $${params.length}`, params);
+    const rows = await this.db.query<{ id: string }[]>(
+      `SELECT m.id FROM rm_messages m WHERE ${where} ORDER BY m.inserted_at, m.id LIMIT $${params.length}`,
+      params,
+    );
     return rows.map((r) => r.id);
   }
 }
 
 export type UserRow = { id: string; properties: Record<string, unknown>; updated_at: Date | string };
-const toRecipientUser = (r: UserRow): Record<string, unknown> => ({ __typename: 'User', id: r.id, ...r.properties, updated_at: new Date(r.updated_at).toISOString() });
+const toRecipientUser = (r: UserRow): Record<string, unknown> => ({
+  __typename: 'User',
+  id: r.id,
+  ...r.properties,
+  updated_at: new Date(r.updated_at).toISOString(),
+});
 
 /** A lookup over users already read (no objects among the references). */
 export function usersResolver(rows: readonly UserRow[]): (ref: RecipientRefT | null) => Record<string, unknown> | null {
   const users = new Map(rows.map((r) => [r.id, toRecipientUser(r)]));
-  return (ref) => (ref ? (ref.type === 'user' ? (users.get(ref.id) ?? { __typename: 'User', id: ref.id }) : { __typename: 'Object', id: ref.id, collection: ref.collection }) : null);
+  return (ref) =>
+    ref
+      ? ref.type === 'user'
+        ? (users.get(ref.id) ?? { __typename: 'User', id: ref.id })
+        : { __typename: 'Object', id: ref.id, collection: ref.collection }
+      : null;
 }
 
 /** Recipients (users from the users read model, objects by reference) for actors and activities. */
 export class RecipientLookup {
   constructor(private readonly db: DataSource) {}
 
-  async resolve(environment: string, refs: readonly (RecipientRefT | null)[]): Promise<(ref: RecipientRefT | null) => Record<string, unknown> | null> {
+  async resolve(
+    environment: string,
+    refs: readonly (RecipientRefT | null)[],
+  ): Promise<(ref: RecipientRefT | null) => Record<string, unknown> | null> {
     const userIds = [...new Set(refs.filter((r): r is RecipientRefT => r?.type === 'user').map((r) => r.id))];
     const objects = refs.filter((r): r is Extract<RecipientRefT, { type: 'object' }> => r?.type === 'object');
     const userRows = userIds.length
-      ? await this.db.query<UserRow[]>('SELECT id, properties, updated_at FROM rm_users WHERE environment = $1 AND id = ANY($2::text[])', [environment, userIds])
+      ? await this.db.query<UserRow[]>('SELECT id, properties, updated_at FROM rm_users WHERE environment = $1 AND id = ANY($2::text[])', [
+          environment,
+          userIds,
+        ])
       : [];
     const users = new Map(userRows.map((r) => [r.id, toRecipientUser(r)]));
     const objectRows = new Map<string, Record<string, unknown>>();
@@ -322,7 +414,14 @@ export class RecipientLookup {
         'SELECT o.collection, o.id, o.properties, o.updated_at FROM rm_objects o JOIN unnest($2::text[], $3::text[]) AS k(collection, id) ON o.collection = k.collection AND o.id = k.id WHERE o.environment = $1',
         [environment, objects.map((o) => o.collection), objects.map((o) => o.id)],
       );
-      for (const r of rows) objectRows.set(`${r.collection}/${r.id}`, { __typename: 'Object', id: r.id, collection: r.collection, ...r.properties, updated_at: iso(r.updated_at) });
+      for (const r of rows)
+        objectRows.set(`${r.collection}/${r.id}`, {
+          __typename: 'Object',
+          id: r.id,
+          collection: r.collection,
+          ...r.properties,
+          updated_at: iso(r.updated_at),
+        });
     }
     return (ref) => {
       if (!ref) return null;
@@ -335,7 +434,11 @@ export class RecipientLookup {
 export type { MessageFilter };
 export { isUuid };
 export type ActivityRow = { id: string; actor: RecipientRefT | null; data: Record<string, unknown> | null; inserted_at: Date };
-export const toActivity = (a: ActivityRow, actor: Record<string, unknown> | null, recipient: Record<string, unknown> | null): MessageActivityT => ({
+export const toActivity = (
+  a: ActivityRow,
+  actor: Record<string, unknown> | null,
+  recipient: Record<string, unknown> | null,
+): MessageActivityT => ({
   __typename: 'Activity',
   id: a.id,
   actor,

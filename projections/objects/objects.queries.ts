@@ -12,7 +12,14 @@ export interface ObjectRow extends Record<string, unknown> {
 
 export function toObject(row: ObjectRow): ObjectT {
   const { created_at, ...properties } = row.properties as { created_at?: string | null };
-  return { __typename: 'Object', id: row.id, collection: row.collection, properties, created_at: created_at ?? null, updated_at: new Date(row.updated_at).toISOString() };
+  return {
+    __typename: 'Object',
+    id: row.id,
+    collection: row.collection,
+    properties,
+    created_at: created_at ?? null,
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
 }
 
 /** Every query is scoped by the environment it is given. */
@@ -27,7 +34,11 @@ export class ObjectQueries {
     return rows[0] && toObject(rows[0]);
   }
 
-  async list(environment: string, collection: string, page: { after?: string; before?: string; page_size: number }): Promise<{ entries: ObjectT[]; page_info: PageInfoT }> {
+  async list(
+    environment: string,
+    collection: string,
+    page: { after?: string; before?: string; page_size: number },
+  ): Promise<{ entries: ObjectT[]; page_info: PageInfoT }> {
     const { rows, pageInfo } = await keysetPage<ObjectRow>(this.db, {
       select: 'o.collection, o.id, o.properties, o.inserted_at, o.updated_at',
       from: 'FROM rm_objects o WHERE o.environment = $1 AND o.collection = $2',

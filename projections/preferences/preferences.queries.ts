@@ -33,7 +33,12 @@ export class PreferenceQueries {
   }
 
   /** Preference sets of many recipients of one kind at once (list endpoints with include=preferences). */
-  async forRecipients(environment: string, type: 'user' | 'object', collection: string, ids: readonly string[]): Promise<Map<string, PreferenceSetT[]>> {
+  async forRecipients(
+    environment: string,
+    type: 'user' | 'object',
+    collection: string,
+    ids: readonly string[],
+  ): Promise<Map<string, PreferenceSetT[]>> {
     const out = new Map<string, PreferenceSetT[]>(ids.map((id) => [id, []]));
     if (ids.length === 0) return out;
     const rows = await this.db.query<Row[]>(

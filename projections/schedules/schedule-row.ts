@@ -26,7 +26,9 @@ export interface ScheduleRow {
 
 const iso = (d: Date | string | null) => (d === null ? null : typeof d === 'string' ? new Date(d).toISOString() : d.toISOString());
 
-export function timingOf(row: Pick<ScheduleRow, 'repeats' | 'scheduled_at' | 'ending_at' | 'inserted_at' | 'count_from' | 'last_occurrence'>): ScheduleTiming {
+export function timingOf(
+  row: Pick<ScheduleRow, 'repeats' | 'scheduled_at' | 'ending_at' | 'inserted_at' | 'count_from' | 'last_occurrence'>,
+): ScheduleTiming {
   return {
     repeats: row.repeats,
     scheduledAt: iso(row.scheduled_at),

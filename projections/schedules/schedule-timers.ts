@@ -28,7 +28,8 @@ const returned = <T>(result: unknown): T[] => (Array.isArray(result) && Array.is
  * rows), decides it, then moves each row to its next occurrence and ends the lease. A firer that
  * dies leaves its lease to expire; the rows are then claimed again, and the schedule's stream
  * says what was already decided (ADR 0142). A row is only moved by a decision made at its
- * stream's latest revision the row knows of: an update recorded meanwhile is never undone. No transaction is held while the firer works (the
+ * stream's latest revision the row knows of: an update recorded meanwhile is never undone. No transaction is held while the firer
+ * works (the
  * embedded database has one connection).
  */
 export class ScheduleTimers {
@@ -75,11 +76,10 @@ export class ScheduleTimers {
       }
       // The lease ends (rows not advanced, lost to a concurrent writer or a failure, are due again
       // at once); a lease another firer took meanwhile is not touched.
-      await this.db.query('UPDATE rm_schedules SET claimed_until = NULL WHERE (environment, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[])) AND claimed_until = $3', [
-        rows.map((r) => r.environment),
-        rows.map((r) => r.id),
-        lease,
-      ]);
+      await this.db.query(
+        'UPDATE rm_schedules SET claimed_until = NULL WHERE (environment, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[])) AND claimed_until = $3',
+        [rows.map((r) => r.environment), rows.map((r) => r.id), lease],
+      );
     }
     return rows.length;
   }

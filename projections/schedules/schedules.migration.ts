@@ -35,7 +35,9 @@ export class SchedulesReadModel1763712016140 implements MigrationInterface {
     // The timer: what the firer claims (ADR 0142).
     await q.query('CREATE INDEX rm_schedules_due_idx ON rm_schedules (next_occurrence_at) WHERE next_occurrence_at IS NOT NULL');
     await q.query('CREATE INDEX rm_schedules_workflow_idx ON rm_schedules (environment, workflow, inserted_at, id)');
-    await q.query('CREATE INDEX rm_schedules_recipient_idx ON rm_schedules (environment, recipient_type, recipient_collection, recipient_id, inserted_at, id)');
+    await q.query(
+      'CREATE INDEX rm_schedules_recipient_idx ON rm_schedules (environment, recipient_type, recipient_collection, recipient_id, inserted_at, id)',
+    );
     // Recipients' time zones as the log says them, so the schedule read model never reads another's tables.
     await q.query(`
       CREATE TABLE rm_schedule_zones (

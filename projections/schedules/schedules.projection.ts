@@ -1,4 +1,15 @@
-import { EventOf, ObjectDeleted, ObjectSet, OccurrenceFired, RecipientRefT, ScheduleCreated, ScheduleDeleted, ScheduleUpdated, UserDeleted, UserIdentified } from '@notify/contracts';
+import {
+  EventOf,
+  ObjectDeleted,
+  ObjectSet,
+  OccurrenceFired,
+  RecipientRefT,
+  ScheduleCreated,
+  ScheduleDeleted,
+  ScheduleUpdated,
+  UserDeleted,
+  UserIdentified,
+} from '@notify/contracts';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 import { recipientColumns } from '../recipient-columns';
@@ -15,14 +26,20 @@ type Handled =
   | EventOf<typeof ObjectDeleted>;
 
 const TIMING_COLUMNS = 'environment, id, repeats, scheduled_at, ending_at, inserted_at, count_from, last_occurrence, time_zone';
-type TimingRow = Pick<ScheduleRow, 'environment' | 'id' | 'repeats' | 'scheduled_at' | 'ending_at' | 'inserted_at' | 'count_from' | 'last_occurrence' | 'time_zone'>;
+type TimingRow = Pick<
+  ScheduleRow,
+  'environment' | 'id' | 'repeats' | 'scheduled_at' | 'ending_at' | 'inserted_at' | 'count_from' | 'last_occurrence' | 'time_zone'
+>;
 
 /** Writes a row's next occurrence (the timer the firer claims) from its timing and zone. */
 async function retime(tx: EntityManager, rows: TimingRow[], zone?: string): Promise<void> {
   for (const row of rows) {
     const z = zone ?? row.time_zone;
     const next = nextOf(timingOf(row), z);
-    await tx.query('UPDATE rm_schedules SET time_zone = $3, next_occurrence = $4, next_occurrence_at = $5 WHERE environment = $1 AND id = $2', [row.environment, row.id, z, next?.local ?? null, next?.at ?? null]);
+    await tx.query(
+      'UPDATE rm_schedules SET time_zone = $3, next_occurrence = $4, next_occurrence_at = $5 WHERE environment = $1 AND id = $2',
+      [row.environment, row.id, z, next?.local ?? null, next?.at ?? null],
+    );
   }
 }
 
@@ -36,12 +53,15 @@ async function rezone(tx: EntityManager, environment: string, ref: RecipientRefT
       [environment, ...columns, timeZone],
     );
   } else {
-    await tx.query('DELETE FROM rm_schedule_zones WHERE environment = $1 AND recipient_type = $2 AND recipient_collection = $3 AND recipient_id = $4', [environment, ...columns]);
+    await tx.query(
+      'DELETE FROM rm_schedule_zones WHERE environment = $1 AND recipient_type = $2 AND recipient_collection = $3 AND recipient_id = $4',
+      [environment, ...columns],
+    );
   }
-  const rows = await tx.query<TimingRow[]>(`SELECT ${TIMING_COLUMNS} FROM rm_schedules WHERE environment = $1 AND recipient_type = $2 AND recipient_collection = $3 AND recipient_id = $4`, [
-    environment,
-    ...columns,
-  ]);
+  const rows = await tx.query<TimingRow[]>(
+    `SELECT ${TIMING_COLUMNS} FROM rm_schedules WHERE environment = $1 AND recipient_type = $2 AND recipient_collection = $3 AND recipient_id = $4`,
+    [environment, ...columns],
+  );
   await retime(tx, rows, scheduleZone(timeZone, defaultZone).zone);
 }
 
@@ -55,7 +75,18 @@ export function schedulesProjection(defaultZone: string): Projection {
   return {
     name: 'schedules',
     version: 1,
-    filter: { eventTypes: ['ScheduleCreated', 'ScheduleUpdated', 'ScheduleDeleted', 'OccurrenceFired', 'UserIdentified', 'UserDeleted', 'ObjectSet', 'ObjectDeleted'] },
+    filter: {
+      eventTypes: [
+        'ScheduleCreated',
+        'ScheduleUpdated',
+        'ScheduleDeleted',
+        'OccurrenceFired',
+        'UserIdentified',
+        'UserDeleted',
+        'ObjectSet',
+        'ObjectDeleted',
+      ],
+    },
     tables: ['rm_schedules', 'rm_schedule_zones'],
 
     async apply(events: readonly RecordedEvent[], tx: EntityManager) {
@@ -71,7 +102,14 @@ export function schedulesProjection(defaultZone: string): Projection {
               [env, ...columns],
             );
             const zone = scheduleZone(zones[0]?.time_zone, defaultZone).zone;
-            const timing = { repeats: d.repeats, scheduledAt: d.scheduled_at, endingAt: d.ending_at, createdAt: d.created_at, countFrom: d.created_at, lastOccurrence: null };
+            const timing = {
+              repeats: d.repeats,
+              scheduledAt: d.scheduled_at,
+              endingAt: d.ending_at,
+              createdAt: d.created_at,
+              countFrom: d.created_at,
+              lastOccurrence: null,
+            };
             const next = nextOf(timing, zone);
             await tx.query(
               `INSERT INTO rm_schedules (environment, id, workflow, recipient_type, recipient_collection, recipient_id, actor, tenant, data, repeats, scheduled_at, ending_at,
@@ -115,7 +153,14 @@ export function schedulesProjection(defaultZone: string): Projection {
             if (d.ending_at !== undefined) set('ending_at', d.ending_at);
             if (retimed) set('count_from', d.updated_at);
             await tx.query(`UPDATE rm_schedules SET ${sets.join(', ')} WHERE environment = $1 AND id = $2`, params);
-            if (retimed) await retime(tx, await tx.query<TimingRow[]>(`SELECT ${TIMING_COLUMNS} FROM rm_schedules WHERE environment = $1 AND id = $2`, [env, d.schedule_id]));
+            if (retimed)
+              await retime(
+                tx,
+                await tx.query<TimingRow[]>(`SELECT ${TIMING_COLUMNS} FROM rm_schedules WHERE environment = $1 AND id = $2`, [
+                  env,
+                  d.schedule_id,
+                ]),
+              );
             break;
           }
           case 'ScheduleDeleted':
@@ -131,15 +176,26 @@ export function schedulesProjection(defaultZone: string): Projection {
                 WHERE environment = $1 AND id = $2`,
               [env, d.schedule_id, d.occurrence, d.due_at, recorded.revision],
             );
-            const rows = await tx.query<TimingRow[]>(`SELECT ${TIMING_COLUMNS} FROM rm_schedules WHERE environment = $1 AND id = $2 AND last_occurrence = $3`, [env, d.schedule_id, d.occurrence]);
+            const rows = await tx.query<TimingRow[]>(
+              `SELECT ${TIMING_COLUMNS} FROM rm_schedules WHERE environment = $1 AND id = $2 AND last_occurrence = $3`,
+              [env, d.schedule_id, d.occurrence],
+            );
             await retime(tx, rows);
             break;
           }
           case 'UserIdentified':
-            if ('timezone' in event.data.properties) await rezone(tx, env, { type: 'user', id: event.data.user_id }, event.data.properties.timezone, defaultZone);
+            if ('timezone' in event.data.properties)
+              await rezone(tx, env, { type: 'user', id: event.data.user_id }, event.data.properties.timezone, defaultZone);
             break;
           case 'ObjectSet':
-            if ('timezone' in event.data.properties) await rezone(tx, env, { type: 'object', collection: event.data.collection, id: event.data.object_id }, event.data.properties.timezone, defaultZone);
+            if ('timezone' in event.data.properties)
+              await rezone(
+                tx,
+                env,
+                { type: 'object', collection: event.data.collection, id: event.data.object_id },
+                event.data.properties.timezone,
+                defaultZone,
+              );
             break;
           case 'UserDeleted':
             await rezone(tx, env, { type: 'user', id: event.data.user_id }, null, defaultZone);

@@ -20,7 +20,11 @@ const refKey = (ref: RecipientRefT) => recipientColumns(ref).join('\u0000');
 export class ScheduleQueries {
   constructor(private readonly db: DataSource) {}
 
-  async list(environment: string, filter: ScheduleFilter, page: { after?: string; before?: string; page_size: number }): Promise<{ entries: ScheduleT[]; page_info: PageInfoT }> {
+  async list(
+    environment: string,
+    filter: ScheduleFilter,
+    page: { after?: string; before?: string; page_size: number },
+  ): Promise<{ entries: ScheduleT[]; page_info: PageInfoT }> {
     const params: unknown[] = [environment];
     const where = ['s.environment = $1'];
     if (filter.workflow !== undefined) {
@@ -33,9 +37,15 @@ export class ScheduleQueries {
     }
     if (filter.recipients?.length) {
       const cols = filter.recipients.map(recipientColumns);
-      params.push(cols.map((c) => c[0]), cols.map((c) => c[1]), cols.map((c) => c[2]));
+      params.push(
+        cols.map((c) => c[0]),
+        cols.map((c) => c[1]),
+        cols.map((c) => c[2]),
+      );
       const n = params.length;
-      where.push(`(s.recipient_type, s.recipient_collection, s.recipient_id) IN (SELECT * FROM unnest($${n - 2}::text[], $${n - 1}::text[], $${n}::text[]))`);
+      where.push(
+        `(s.recipient_type, s.recipient_collection, s.recipient_id) IN (SELECT * FROM unnest($${n - 2}::text[], $${n - 1}::text[], $${n}::text[]))`,
+      );
     }
     const { rows, pageInfo } = await keysetPage<ScheduleRow & Record<string, unknown>>(this.db, {
       select: COLUMNS,
@@ -56,7 +66,10 @@ export class ScheduleQueries {
   /** The schedules of these ids that exist, in the order given. */
   async byIds(environment: string, ids: readonly string[], db: DataSource | EntityManager = this.db): Promise<ScheduleT[]> {
     if (ids.length === 0) return [];
-    const rows = await db.query<ScheduleRow[]>('SELECT * FROM rm_schedules s WHERE s.environment = $1 AND s.id = ANY($2::uuid[])', [environment, ids]);
+    const rows = await db.query<ScheduleRow[]>('SELECT * FROM rm_schedules s WHERE s.environment = $1 AND s.id = ANY($2::uuid[])', [
+      environment,
+      ids,
+    ]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return this.present(
       environment,
@@ -71,10 +84,10 @@ export class ScheduleQueries {
 
   /** Ids of a recipient's schedules (for deleting them with the recipient). */
   async idsOf(environment: string, recipient: RecipientRefT): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }[]>('SELECT id FROM rm_schedules WHERE environment = $1 AND recipient_type = $2 AND recipient_collection = $3 AND recipient_id = $4', [
-      environment,
-      ...recipientColumns(recipient),
-    ]);
+    const rows = await this.db.query<{ id: string }[]>(
+      'SELECT id FROM rm_schedules WHERE environment = $1 AND recipient_type = $2 AND recipient_collection = $3 AND recipient_id = $4',
+      [environment, ...recipientColumns(recipient)],
+    );
     return rows.map((r) => r.id);
   }
 
@@ -89,14 +102,24 @@ export class ScheduleQueries {
 
   /** Rows as the API answers them, with their recipients and actors read in two queries. */
   private async present(environment: string, rows: readonly ScheduleRow[]): Promise<ScheduleT[]> {
-    const refs = rows.flatMap((r) => [recipientFromColumns(r.recipient_type, r.recipient_collection, r.recipient_id), ...(r.actor ? [r.actor] : [])]);
+    const refs = rows.flatMap((r) => [
+      recipientFromColumns(r.recipient_type, r.recipient_collection, r.recipient_id),
+      ...(r.actor ? [r.actor] : []),
+    ]);
     const people = await this.recipients(environment, refs);
     const recipientOf = (ref: RecipientRefT, updatedAt: Date): UserT | ObjectT =>
       people.get(refKey(ref)) ??
       // Deleted while its schedules are being removed: its reference, as the log has it.
       (ref.type === 'user'
         ? { __typename: 'User', id: ref.id, created_at: null, updated_at: updatedAt.toISOString() }
-        : { __typename: 'Object', id: ref.id, collection: ref.collection, properties: {}, created_at: null, updated_at: updatedAt.toISOString() });
+        : {
+            __typename: 'Object',
+            id: ref.id,
+            collection: ref.collection,
+            properties: {},
+            created_at: null,
+            updated_at: updatedAt.toISOString(),
+          });
     return rows.map((r) => ({
       __typename: 'Schedule',
       id: r.id,
@@ -118,7 +141,10 @@ export class ScheduleQueries {
     const userIds = [...new Set(refs.filter((r) => r.type === 'user').map((r) => r.id))];
     const objects = refs.filter((r): r is Extract<RecipientRefT, { type: 'object' }> => r.type === 'object');
     if (userIds.length) {
-      const rows = await this.db.query<Parameters<typeof toUser>[0][]>('SELECT id, properties, inserted_at, updated_at FROM rm_users WHERE environment = $1 AND id = ANY($2)', [environment, userIds]);
+      const rows = await this.db.query<Parameters<typeof toUser>[0][]>(
+        'SELECT id, properties, inserted_at, updated_at FROM rm_users WHERE environment = $1 AND id = ANY($2)',
+        [environment, userIds],
+      );
       for (const row of rows) out.set(refKey({ type: 'user', id: row.id }), toUser(row));
     }
     if (objects.length) {

@@ -31,12 +31,29 @@ const JOINS = `FROM rm_subscriptions s
   LEFT JOIN rm_objects ro ON s.recipient_type = 'object' AND ro.environment = s.environment AND ro.collection = s.recipient_collection AND ro.id = s.recipient_id`;
 
 function toSubscription(row: Row): SubscriptionT {
-  const object = toObject({ collection: row.object_collection, id: row.object_id, properties: row.o_properties ?? {}, inserted_at: row.inserted_at, updated_at: row.o_updated_at ?? row.updated_at });
+  const object = toObject({
+    collection: row.object_collection,
+    id: row.object_id,
+    properties: row.o_properties ?? {},
+    inserted_at: row.inserted_at,
+    updated_at: row.o_updated_at ?? row.updated_at,
+  });
   const recipientUpdated = row.r_updated_at ?? row.updated_at;
   const recipient =
     row.recipient_type === 'user'
-      ? toUser({ id: row.recipient_id, properties: row.r_properties ?? {}, inserted_at: row.inserted_at, updated_at: new Date(recipientUpdated) })
-      : toObject({ collection: row.recipient_collection, id: row.recipient_id, properties: row.r_properties ?? {}, inserted_at: row.inserted_at, updated_at: recipientUpdated });
+      ? toUser({
+          id: row.recipient_id,
+          properties: row.r_properties ?? {},
+          inserted_at: row.inserted_at,
+          updated_at: new Date(recipientUpdated),
+        })
+      : toObject({
+          collection: row.recipient_collection,
+          id: row.recipient_id,
+          properties: row.r_properties ?? {},
+          inserted_at: row.inserted_at,
+          updated_at: recipientUpdated,
+        });
   return {
     __typename: 'Subscription',
     object,
@@ -58,7 +75,13 @@ export class SubscriptionQueries {
    * Subscriber references only, in primary-key order, a large page at a time: what a workflow
    * fan-out walks (the listing endpoints use subscribersOf).
    */
-  async subscriberRefs(environment: string, collection: string, objectId: string, after: [string, string, string] | null, limit: number): Promise<RecipientRefT[]> {
+  async subscriberRefs(
+    environment: string,
+    collection: string,
+    objectId: string,
+    after: [string, string, string] | null,
+    limit: number,
+  ): Promise<RecipientRefT[]> {
     const rows = await this.db.query<{ recipient_type: string; recipient_collection: string; recipient_id: string }[]>(
       `SELECT recipient_type, recipient_collection, recipient_id FROM rm_subscriptions
        WHERE environment = $1 AND object_collection = $2 AND object_id = $3
@@ -69,7 +92,13 @@ export class SubscriptionQueries {
     return rows.map((r) => recipientFromColumns(r.recipient_type, r.recipient_collection, r.recipient_id));
   }
 
-  async subscribersOf(environment: string, collection: string, objectId: string, page: Page, recipients?: RecipientRefT[]): Promise<{ entries: SubscriptionT[]; page_info: PageInfoT }> {
+  async subscribersOf(
+    environment: string,
+    collection: string,
+    objectId: string,
+    page: Page,
+    recipients?: RecipientRefT[],
+  ): Promise<{ entries: SubscriptionT[]; page_info: PageInfoT }> {
     const params: unknown[] = [environment, collection, objectId];
     let where = 's.environment = $1 AND s.object_collection = $2 AND s.object_id = $3';
     if (recipients?.length) {
@@ -95,7 +124,12 @@ export class SubscriptionQueries {
   }
 
   /** The objects a recipient (user or object) subscribes to, optionally only the given ones. */
-  async subscriptionsOf(environment: string, recipient: RecipientRefT, page: Page, objects?: { collection: string; id: string }[]): Promise<{ entries: SubscriptionT[]; page_info: PageInfoT }> {
+  async subscriptionsOf(
+    environment: string,
+    recipient: RecipientRefT,
+    page: Page,
+    objects?: { collection: string; id: string }[],
+  ): Promise<{ entries: SubscriptionT[]; page_info: PageInfoT }> {
     const params: unknown[] = [environment, ...recipientColumns(recipient)];
     let where = 's.environment = $1 AND s.recipient_type = $2 AND s.recipient_collection = $3 AND s.recipient_id = $4';
     if (objects?.length) {
@@ -127,16 +161,24 @@ export class SubscriptionQueries {
   }
 
   /** Current properties of each given recipient's subscription, keyed `type|collection|id`; absent when none. */
-  async current(environment: string, collection: string, objectId: string, recipients: RecipientRefT[]): Promise<Map<string, { properties: Record<string, unknown> | null }>> {
+  async current(
+    environment: string,
+    collection: string,
+    objectId: string,
+    recipients: RecipientRefT[],
+  ): Promise<Map<string, { properties: Record<string, unknown> | null }>> {
     const out = new Map<string, { properties: Record<string, unknown> | null }>();
     if (recipients.length === 0) return out;
-    const rows = await this.db.query<{ recipient_type: string; recipient_collection: string; recipient_id: string; properties: Record<string, unknown> | null }[]>(
+    const rows = await this.db.query<
+      { recipient_type: string; recipient_collection: string; recipient_id: string; properties: Record<string, unknown> | null }[]
+    >(
       `SELECT recipient_type, recipient_collection, recipient_id, properties FROM rm_subscriptions
        WHERE environment = $1 AND object_collection = $2 AND object_id = $3
          AND jsonb_build_array(recipient_type, recipient_collection, recipient_id) IN (SELECT value FROM jsonb_array_elements($4::jsonb))`,
       [environment, collection, objectId, JSON.stringify(recipients.map(recipientColumns))],
     );
-    for (const r of rows) out.set(recipientKey(recipientFromColumns(r.recipient_type, r.recipient_collection, r.recipient_id)), { properties: r.properties });
+    for (const r of rows)
+      out.set(recipientKey(recipientFromColumns(r.recipient_type, r.recipient_collection, r.recipient_id)), { properties: r.properties });
     return out;
   }
 }

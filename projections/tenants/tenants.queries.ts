@@ -28,8 +28,19 @@ export function brandingWithFallbacks(branding: TenantBrandingT | null): TenantB
 export function toTenant(row: TenantRow): TenantT {
   const { name, created_at, ...custom } = row.properties as { name?: string | null; created_at?: string | null };
   const { branding, preference_set } = row.settings;
-  const settings = branding || preference_set ? { branding: brandingWithFallbacks(branding), preference_set: preference_set ? { id: 'default', ...preference_set } : null } : null;
-  return { __typename: 'Tenant', id: row.id, ...custom, name: name ?? null, settings, created_at: created_at ?? null, updated_at: new Date(row.updated_at).toISOString() };
+  const settings =
+    branding || preference_set
+      ? { branding: brandingWithFallbacks(branding), preference_set: preference_set ? { id: 'default', ...preference_set } : null }
+      : null;
+  return {
+    __typename: 'Tenant',
+    id: row.id,
+    ...custom,
+    name: name ?? null,
+    settings,
+    created_at: created_at ?? null,
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
 }
 
 /** Every query is scoped by the environment it is given. */
@@ -37,7 +48,10 @@ export class TenantQueries {
   constructor(private readonly db: DataSource) {}
 
   async get(environment: string, id: string): Promise<TenantT | undefined> {
-    const rows = await this.db.query<TenantRow[]>('SELECT id, properties, settings, inserted_at, updated_at FROM rm_tenants WHERE environment = $1 AND id = $2', [environment, id]);
+    const rows = await this.db.query<TenantRow[]>(
+      'SELECT id, properties, settings, inserted_at, updated_at FROM rm_tenants WHERE environment = $1 AND id = $2',
+      [environment, id],
+    );
     return rows[0] && toTenant(rows[0]);
   }
 

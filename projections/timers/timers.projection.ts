@@ -1,21 +1,18 @@
-import { EventOf, TimerFired, TimerScheduled } from '@notify/contracts';
-import { RecordedEvent } from '@notify/eventstore';
-import { EntityManager, Projection } from '@notify/projection-runtime';
-
-type Handled = EventOf<typeof TimerScheduled> | EventOf<typeof TimerFired> | { type: 'RunCancelled' | 'RunCompleted' | 'MessageDeliveryAttemptCompleted'; data: unknown };
+import { MessageDeliveryAttemptCompleted, RunCancelled, RunCompleted, TimerFired, TimerScheduled } from '@notify/contracts';
+import { defineProjection } from '@notify/projection-runtime';
 
 /**
  * Pending timers of every stream, indexed by due time: what the timer service polls. A timer of
  * a run that ended is cancelled here so it is never fired, and so is the check timer of a
  * delivery attempt that finished (it only matters for attempts a stopped worker left unfinished).
  */
-export const timersProjection: Projection = {
+export const timersProjection = defineProjection({
   name: 'timers',
   version: 2,
-  filter: { eventTypes: ['TimerScheduled', 'TimerFired', 'RunCancelled', 'RunCompleted', 'MessageDeliveryAttemptCompleted'] },
   tables: ['rm_timers'],
+  events: [TimerScheduled, TimerFired, RunCancelled, RunCompleted, MessageDeliveryAttemptCompleted],
 
-  async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+  async applyBatch(events, tx) {
     // Consecutive cancellations (a run ending, an attempt completing) go out as one statement;
     // anything else first flushes them, so the log's order is kept.
     let ended: { stream: string; at: Date; checkOnly: boolean }[] = [];
@@ -30,15 +27,14 @@ export const timersProjection: Projection = {
       );
       ended = [];
     };
-    for (const recorded of events) {
-      const event = recorded as unknown as Handled;
+    for (const event of events) {
       switch (event.type) {
         case 'TimerScheduled':
           await flush();
           await tx.query(
             `INSERT INTO rm_timers (timer_id, environment, stream_id, purpose, fire_at) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (timer_id) DO NOTHING`,
-            [event.data.timer_id, recorded.metadata.environment, recorded.streamId, event.data.purpose, event.data.fire_at],
+            [event.data.timer_id, event.environment, event.streamId, event.data.purpose, event.data.fire_at],
           );
           break;
         case 'TimerFired':
@@ -47,14 +43,14 @@ export const timersProjection: Projection = {
           break;
         case 'RunCancelled':
         case 'RunCompleted':
-          ended.push({ stream: recorded.streamId, at: recorded.createdAt, checkOnly: false });
+          ended.push({ stream: event.streamId, at: event.createdAt, checkOnly: false });
           break;
         case 'MessageDeliveryAttemptCompleted':
           // Only the attempt's check timer: a retry timer scheduled with it stays.
-          ended.push({ stream: recorded.streamId, at: recorded.createdAt, checkOnly: true });
+          ended.push({ stream: event.streamId, at: event.createdAt, checkOnly: true });
           break;
       }
     }
     await flush();
   },
-};
+});

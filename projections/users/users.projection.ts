@@ -9,7 +9,10 @@ export const usersProjection = defineProjection({
   events: [UserIdentified, UserDeleted],
   on: {
     async UserIdentified({ environment, data }, tx) {
-      const [row] = await tx.query<{ properties: Record<string, unknown> }[]>('SELECT properties FROM rm_users WHERE environment = $1 AND id = $2', [environment, data.user_id]);
+      const [row] = await tx.query<{ properties: Record<string, unknown> }[]>(
+        'SELECT properties FROM rm_users WHERE environment = $1 AND id = $2',
+        [environment, data.user_id],
+      );
       const properties = mergeProperties(row?.properties ?? {}, data.properties);
       await tx.query(
         `INSERT INTO rm_users (environment, id, properties, inserted_at, updated_at) VALUES ($1, $2, $3, $4, $4)

@@ -19,18 +19,27 @@ export class UserQueries {
   constructor(private readonly db: DataSource) {}
 
   async get(environment: string, id: string): Promise<UserT | undefined> {
-    const rows = await this.db.query<UserRow[]>('SELECT id, properties, inserted_at, updated_at FROM rm_users WHERE environment = $1 AND id = $2', [environment, id]);
+    const rows = await this.db.query<UserRow[]>(
+      'SELECT id, properties, inserted_at, updated_at FROM rm_users WHERE environment = $1 AND id = $2',
+      [environment, id],
+    );
     return rows[0] && toUser(rows[0]);
   }
 
   /** Many users at once, by id (absent ids are absent from the map). */
   async getMany(environment: string, ids: readonly string[]): Promise<Map<string, UserT>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.query<UserRow[]>('SELECT id, properties, inserted_at, updated_at FROM rm_users WHERE environment = $1 AND id = ANY($2)', [environment, ids]);
+    const rows = await this.db.query<UserRow[]>(
+      'SELECT id, properties, inserted_at, updated_at FROM rm_users WHERE environment = $1 AND id = ANY($2)',
+      [environment, ids],
+    );
     return new Map(rows.map((r) => [r.id, toUser(r)]));
   }
 
-  async list(environment: string, page: { after?: string; before?: string; page_size: number }): Promise<{ entries: UserT[]; page_info: PageInfoT }> {
+  async list(
+    environment: string,
+    page: { after?: string; before?: string; page_size: number },
+  ): Promise<{ entries: UserT[]; page_info: PageInfoT }> {
     const { rows, pageInfo } = await keysetPage<UserRow>(this.db, {
       select: 'u.id, u.properties, u.inserted_at, u.updated_at',
       from: 'FROM rm_users u WHERE u.environment = $1',

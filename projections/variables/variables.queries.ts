@@ -41,7 +41,10 @@ export class VariableQueries {
     return rows[0] && toRecord(rows[0]);
   }
 
-  async list(page: { after?: string; before?: string; limit: number }, type?: string): Promise<{ entries: VariableRecord[]; page_info: MgmtPageInfoT }> {
+  async list(
+    page: { after?: string; before?: string; limit: number },
+    type?: string,
+  ): Promise<{ entries: VariableRecord[]; page_info: MgmtPageInfoT }> {
     const { rows, pageInfo } = await keysetPage<Row>(this.db, {
       select: 'v.*',
       from: `FROM rm_variables v WHERE ($1::text IS NULL OR v.type = $1)`,

@@ -20,7 +20,9 @@ export class WaitingRunsReadModel1763712005000 implements MigrationInterface {
         waiting_since        timestamptz NOT NULL,
         PRIMARY KEY (environment, run_id)
       )`);
-    await q.query('CREATE INDEX rm_waiting_runs_match_idx ON rm_waiting_runs (environment, recipient_type, recipient_collection, recipient_id, event_type, source_key)');
+    await q.query(
+      'CREATE INDEX rm_waiting_runs_match_idx ON rm_waiting_runs (environment, recipient_type, recipient_collection, recipient_id, event_type, source_key)',
+    );
     await q.query('CREATE INDEX rm_waiting_runs_timer_idx ON rm_waiting_runs (timer_id) WHERE timer_id IS NOT NULL');
   }
 

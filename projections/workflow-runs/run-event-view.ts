@@ -12,9 +12,6 @@ export interface RunEventView {
 
 type Data = Record<string, unknown>;
 
-/** The run event types the read model follows (TimerScheduled is covered by run_paused's resume_at). */
-export const RUN_VIEW_EVENT_TYPES = ['RunEnqueued', 'StepStarted', 'StepCompleted', 'RunPaused', 'TimerFired', 'RunResumed', 'RunDataUpdated', 'RunCancelled', 'RunCompleted'] as const;
-
 /** Step outputs can carry a whole batch (every activity): the history keeps its size only. */
 function summarize(output: Data | null | undefined): Data {
   if (!output) return {};
@@ -26,7 +23,10 @@ function summarize(output: Data | null | undefined): Data {
   return rest;
 }
 
-const step = (d: Data) => ({ step_ref: (d.step_ref as string | undefined) ?? null, step_type: (d.step_type as string | undefined) ?? null });
+const step = (d: Data) => ({
+  step_ref: (d.step_ref as string | undefined) ?? null,
+  step_type: (d.step_type as string | undefined) ?? null,
+});
 
 /**
  * How one recorded run event reads in the run's history: every step outcome (completed, skipped
@@ -38,7 +38,12 @@ export function runEventView(type: string, data: Data): RunEventView | null {
   const none = { step_ref: null, step_type: null, attempt: null };
   switch (type) {
     case 'RunEnqueued':
-      return { event: 'run_enqueued', status: 'ok', ...none, data: { trigger_source: data.trigger_source, subscribed_to: data.subscribed_to ?? null } };
+      return {
+        event: 'run_enqueued',
+        status: 'ok',
+        ...none,
+        data: { trigger_source: data.trigger_source, subscribed_to: data.subscribed_to ?? null },
+      };
     case 'StepStarted':
       return { event: 'step_started', status: 'ok', ...step(data), attempt: null, data: null };
     case 'StepCompleted': {
@@ -46,19 +51,52 @@ export function runEventView(type: string, data: Data): RunEventView | null {
       const attempt = (data.attempt as number | null) ?? null;
       const reason = (data.reason as string | null) ?? null;
       if (data.status === 'ok' && output && typeof output.message_id === 'string') {
-        return { event: 'message_enqueued', status: 'ok', ...step(data), attempt, data: { channel_type: output.channel_type ?? null, message_id: output.message_id, channel_id: output.channel_id ?? null } };
+        return {
+          event: 'message_enqueued',
+          status: 'ok',
+          ...step(data),
+          attempt,
+          data: { channel_type: output.channel_type ?? null, message_id: output.message_id, channel_id: output.channel_id ?? null },
+        };
       }
       const event = data.status === 'skipped' ? 'step_skipped' : data.status === 'error' ? 'step_failed' : 'step_completed';
-      return { event, status: data.status === 'error' ? 'error' : 'ok', ...step(data), attempt, data: { ...summarize(output), ...(reason ? { reason } : {}) } };
+      return {
+        event,
+        status: data.status === 'error' ? 'error' : 'ok',
+        ...step(data),
+        attempt,
+        data: { ...summarize(output), ...(reason ? { reason } : {}) },
+      };
     }
     case 'RunPaused':
-      return { event: 'run_paused', status: 'ok', step_ref: data.step_ref as string, step_type: null, attempt: null, data: { reason: data.reason, resume_at: data.resume_at ?? null, waiting_for: data.waiting_for ?? null } };
+      return {
+        event: 'run_paused',
+        status: 'ok',
+        step_ref: data.step_ref as string,
+        step_type: null,
+        attempt: null,
+        data: { reason: data.reason, resume_at: data.resume_at ?? null, waiting_for: data.waiting_for ?? null },
+      };
     case 'TimerFired':
       return { event: 'timer_fired', status: 'ok', ...none, data: { timer_id: data.timer_id } };
     case 'RunResumed':
-      return { event: 'run_resumed', status: 'ok', step_ref: data.step_ref as string, step_type: null, attempt: null, data: { cause: data.cause } };
+      return {
+        event: 'run_resumed',
+        status: 'ok',
+        step_ref: data.step_ref as string,
+        step_type: null,
+        attempt: null,
+        data: { cause: data.cause },
+      };
     case 'RunDataUpdated':
-      return { event: 'run_data_updated', status: 'ok', step_ref: data.step_ref as string, step_type: null, attempt: null, data: { keys: Object.keys((data.data as Data | null) ?? {}) } };
+      return {
+        event: 'run_data_updated',
+        status: 'ok',
+        step_ref: data.step_ref as string,
+        step_type: null,
+        attempt: null,
+        data: { keys: Object.keys((data.data as Data | null) ?? {}) },
+      };
     case 'RunCancelled':
       return { event: 'run_cancelled', status: 'ok', ...none, data: { reason: data.reason } };
     case 'RunCompleted':

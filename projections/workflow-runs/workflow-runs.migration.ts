@@ -27,7 +27,9 @@ export class WorkflowRunsReadModel1763712006000 implements MigrationInterface {
       )`);
     await q.query('CREATE INDEX rm_wrr_listing_idx ON rm_workflow_recipient_runs (environment, inserted_at DESC, id DESC)');
     await q.query('CREATE INDEX rm_wrr_workflow_idx ON rm_workflow_recipient_runs (environment, workflow, inserted_at DESC, id DESC)');
-    await q.query('CREATE INDEX rm_wrr_recipient_idx ON rm_workflow_recipient_runs (environment, recipient_type, recipient_id, inserted_at DESC, id DESC)');
+    await q.query(
+      'CREATE INDEX rm_wrr_recipient_idx ON rm_workflow_recipient_runs (environment, recipient_type, recipient_id, inserted_at DESC, id DESC)',
+    );
     await q.query('CREATE INDEX rm_wrr_workflow_run_idx ON rm_workflow_recipient_runs (environment, workflow_run_id)');
     // What the cancellation reactor looks for: the active runs of a workflow and cancellation key.
     await q.query(

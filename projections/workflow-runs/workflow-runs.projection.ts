@@ -1,9 +1,17 @@
-import type { RunEnqueued, EventOf, RunStatusT } from '@notify/contracts';
-import { RecordedEvent } from '@notify/eventstore';
-import { EntityManager, Projection } from '@notify/projection-runtime';
-import { RUN_VIEW_EVENT_TYPES, runEventView, runStatusAfter } from './run-event-view';
-
-type Enqueued = EventOf<typeof RunEnqueued>['data'];
+import {
+  RunCancelled,
+  RunCompleted,
+  RunDataUpdated,
+  RunEnqueued,
+  RunPaused,
+  RunResumed,
+  StepCompleted,
+  StepStarted,
+  TimerFired,
+} from '@notify/contracts';
+import type { RunStatusT } from '@notify/contracts';
+import { defineProjection } from '@notify/projection-runtime';
+import { runEventView, runStatusAfter } from './run-event-view';
 
 interface RunChange {
   environment: string;
@@ -20,24 +28,26 @@ interface RunChange {
  * Everything written comes from the events themselves (ids, positions, times), so a rebuild
  * writes exactly what the live projection wrote.
  */
-export const workflowRunsProjection: Projection = {
+export const workflowRunsProjection = defineProjection({
   name: 'workflow-runs',
   version: 1,
-  filter: { eventTypes: [...RUN_VIEW_EVENT_TYPES], streamPrefixes: ['run-'] },
   tables: ['rm_workflow_recipient_runs', 'rm_workflow_recipient_run_events'],
+  // The run events the history shows (TimerScheduled is covered by run_paused's resume_at).
+  events: [RunEnqueued, StepStarted, StepCompleted, RunPaused, TimerFired, RunResumed, RunDataUpdated, RunCancelled, RunCompleted],
+  streamPrefixes: ['run-'],
 
-  async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+  async applyBatch(events, tx) {
     const runs: Record<string, unknown>[] = [];
     const history: Record<string, unknown>[] = [];
     const changes = new Map<string, RunChange>();
     for (const recorded of events) {
-      const environment = recorded.metadata.environment;
+      const environment = recorded.environment;
       if (!environment) continue;
       const runId = recorded.streamId.slice(-36);
-      const data = recorded.data as Record<string, unknown>;
+      const data: Record<string, unknown> = recorded.data;
       const at = recorded.createdAt.toISOString();
       if (recorded.type === 'RunEnqueued') {
-        const run = data as unknown as Enqueued;
+        const run = recorded.data;
         runs.push({
           environment,
           id: run.run_id,
@@ -56,7 +66,8 @@ export const workflowRunsProjection: Projection = {
         });
       }
       const view = runEventView(recorded.type, data);
-      if (view) history.push({ environment, id: recorded.id, run_id: runId, seq: recorded.globalPosition.toString(), ...view, inserted_at: at });
+      if (view)
+        history.push({ environment, id: recorded.id, run_id: runId, seq: recorded.globalPosition.toString(), ...view, inserted_at: at });
       const key = `${environment}\u0000${runId}`;
       const change = changes.get(key) ?? { environment, id: runId, status: null, errors: 0, updated_at: at };
       change.status = runStatusAfter(recorded.type) ?? change.status;
@@ -99,4 +110,4 @@ export const workflowRunsProjection: Projection = {
       );
     }
   },
-};
+});

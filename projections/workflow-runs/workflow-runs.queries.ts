@@ -1,4 +1,12 @@
-import { ListWorkflowRecipientRunsQueryT, PageInfoT, RecipientRefT, RecipientReferenceT, WorkflowRecipientRunDetailT, WorkflowRecipientRunEventT, WorkflowRecipientRunT } from '@notify/contracts';
+import {
+  ListWorkflowRecipientRunsQueryT,
+  PageInfoT,
+  RecipientRefT,
+  RecipientReferenceT,
+  WorkflowRecipientRunDetailT,
+  WorkflowRecipientRunEventT,
+  WorkflowRecipientRunT,
+} from '@notify/contracts';
 import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
@@ -36,15 +44,25 @@ export interface CancellableRun {
   recipient: RecipientRefT;
 }
 
-const COLUMNS = 'r.id, r.workflow_run_id, r.workflow, r.recipient_type, r.recipient_id, r.recipient_collection, r.actor, r.tenant, r.status, r.error_count, r.trigger_source, r.cancellation_key, r.inserted_at, r.updated_at';
+const COLUMNS =
+  'r.id, r.workflow_run_id, r.workflow, r.recipient_type, r.recipient_id, r.recipient_collection, r.actor, r.tenant, r.status, r.error_count, r.trigger_source, r.cancellation_key, r.inserted_at, r.updated_at';
 
 const reference = (ref: RecipientRefT): RecipientReferenceT => (ref.type === 'user' ? ref.id : { id: ref.id, collection: ref.collection });
 
 /** The log's trigger kinds in the API's vocabulary (ADR 0091). */
-const SOURCE_TYPES: Record<string, WorkflowRecipientRunT['trigger_source']['type']> = { api: 'api', bulk: 'api', workflow: 'workflow_step', schedule: 'schedule', test: 'rehearsal' };
+const SOURCE_TYPES: Record<string, WorkflowRecipientRunT['trigger_source']['type']> = {
+  api: 'api',
+  bulk: 'api',
+  workflow: 'workflow_step',
+  schedule: 'schedule',
+  test: 'rehearsal',
+};
 
 export function toWorkflowRecipientRun(row: RunRow): WorkflowRecipientRunT {
-  const recipient: RecipientRefT = row.recipient_type === 'user' ? { type: 'user', id: row.recipient_id } : { type: 'object', collection: row.recipient_collection!, id: row.recipient_id };
+  const recipient: RecipientRefT =
+    row.recipient_type === 'user'
+      ? { type: 'user', id: row.recipient_id }
+      : { type: 'object', collection: row.recipient_collection!, id: row.recipient_id };
   return {
     __typename: 'WorkflowRecipientRun',
     id: row.id,
@@ -69,7 +87,10 @@ export class WorkflowRunQueries {
 
   async get(environment: string, id: string): Promise<WorkflowRecipientRunDetailT | undefined> {
     if (!UUID.test(id)) return undefined;
-    const [row] = await this.db.query<RunRow[]>(`SELECT ${COLUMNS} FROM rm_workflow_recipient_runs r WHERE r.environment = $1 AND r.id = $2`, [environment, id]);
+    const [row] = await this.db.query<RunRow[]>(
+      `SELECT ${COLUMNS} FROM rm_workflow_recipient_runs r WHERE r.environment = $1 AND r.id = $2`,
+      [environment, id],
+    );
     if (!row) return undefined;
     const events = await this.db.query<EventRow[]>(
       `SELECT id, event, status, step_ref, step_type, attempt, data, inserted_at FROM rm_workflow_recipient_run_events
@@ -112,7 +133,12 @@ export class WorkflowRunQueries {
     if (q.starting_at !== undefined) add((p) => `r.inserted_at >= ${p}::timestamptz`, q.starting_at);
     if (q.ending_at !== undefined) add((p) => `r.inserted_at <= ${p}::timestamptz`, q.ending_at);
     const range = q.inserted_at ?? {};
-    for (const [op, sql] of [['gt', '>'], ['gte', '>='], ['lt', '<'], ['lte', '<=']] as const) {
+    for (const [op, sql] of [
+      ['gt', '>'],
+      ['gte', '>='],
+      ['lt', '<'],
+      ['lte', '<='],
+    ] as const) {
       if (range[op] !== undefined) add((p) => `r.inserted_at ${sql} ${p}::timestamptz`, range[op]);
     }
     const { rows, pageInfo } = await keysetPage<RunRow>(this.db, {
@@ -136,11 +162,19 @@ export class WorkflowRunQueries {
    * The runs of a workflow and cancellation key triggered before `before` (a log position) that
    * may still be cancelled (queued, processing, paused), optionally only the given recipients'.
    */
-  async cancellable(environment: string, workflow: string, cancellationKey: string, recipients: readonly RecipientRefT[] | null, before: string): Promise<CancellableRun[]> {
+  async cancellable(
+    environment: string,
+    workflow: string,
+    cancellationKey: string,
+    recipients: readonly RecipientRefT[] | null,
+    before: string,
+  ): Promise<CancellableRun[]> {
     const params: unknown[] = [environment, workflow, cancellationKey, before];
     let filter = '';
     if (recipients) {
-      params.push(JSON.stringify(recipients.map((r) => ({ type: r.type, id: r.id, collection: r.type === 'object' ? r.collection : null }))));
+      params.push(
+        JSON.stringify(recipients.map((r) => ({ type: r.type, id: r.id, collection: r.type === 'object' ? r.collection : null }))),
+      );
       // A run fanned out from an object to one of its subscribers is the object's too.
       filter = `AND EXISTS (SELECT 1 FROM jsonb_to_recordset($5::jsonb) AS x(type text, id text, collection text)
         WHERE (x.type = r.recipient_type AND x.id = r.recipient_id AND x.collection IS NOT DISTINCT FROM r.recipient_collection)
@@ -152,6 +186,12 @@ export class WorkflowRunQueries {
          AND r.trigger_position COLLATE "C" < $4 ${filter}`,
       params,
     );
-    return rows.map((r) => ({ id: r.id, recipient: r.recipient_type === 'user' ? { type: 'user', id: r.recipient_id } : { type: 'object', collection: r.recipient_collection!, id: r.recipient_id } }));
+    return rows.map((r) => ({
+      id: r.id,
+      recipient:
+        r.recipient_type === 'user'
+          ? { type: 'user', id: r.recipient_id }
+          : { type: 'object', collection: r.recipient_collection!, id: r.recipient_id },
+    }));
   }
 }

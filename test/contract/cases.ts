@@ -59,7 +59,12 @@ export class Fixture {
       const res = await fetch(input, init);
       const text = await res.clone().text();
       const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-      this.recorded.push({ request: `${init?.method ?? 'GET'} ${url.pathname}${url.search}`, status: res.status, contentType: res.headers.get('content-type'), text });
+      this.recorded.push({
+        request: `${init?.method ?? 'GET'} ${url.pathname}${url.search}`,
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        text,
+      });
       return res;
     };
     this.knock = new Knock({ apiKey: t.env.secretKey, baseURL: t.url, maxRetries: 0, timeout: 20_000, fetch: record });
@@ -104,15 +109,29 @@ export class Fixture {
   /** Messages of the fixture's user in the messages read model, newest first. */
   async freshMessage(): Promise<string> {
     const { workflow_run_id } = await this.knock.workflows.trigger(this.workflow, { recipients: [this.user], data: { n: 2 } });
-    const row = await eventually(async () => (await this.t.sql(`SELECT id FROM rm_messages WHERE workflow_run_id = $1 AND step_ref = 'feed'`, [workflow_run_id]))[0], 20_000, 'an in-app message');
+    const row = await eventually(
+      async () => (await this.t.sql(`SELECT id FROM rm_messages WHERE workflow_run_id = $1 AND step_ref = 'feed'`, [workflow_run_id]))[0],
+      20_000,
+      'an in-app message',
+    );
     return row.id as string;
   }
 
   /** Commits a fresh change in development and answers the id of that commit. */
   async latestCommit(): Promise<string> {
     const key = `contract-c${Math.random().toString(36).slice(2, 8)}`;
-    await this.must('PUT', `/v1/partials/${key}?environment=${ENV}&commit=true&commit_message=contract`, { partial: { name: 'C', type: 'text', content: key } }, 'mgmt');
-    const { entries } = await this.must('GET', `/v1/commits?environment=${ENV}&resource_type=partial&resource_id=${key}`, undefined, 'mgmt');
+    await this.must(
+      'PUT',
+      `/v1/partials/${key}?environment=${ENV}&commit=true&commit_message=contract`,
+      { partial: { name: 'C', type: 'text', content: key } },
+      'mgmt',
+    );
+    const { entries } = await this.must(
+      'GET',
+      `/v1/commits?environment=${ENV}&resource_type=partial&resource_id=${key}`,
+      undefined,
+      'mgmt',
+    );
     if (!entries?.[0]?.id) throw new Error(`no commit for ${key}`);
     return entries[0].id as string;
   }
@@ -123,10 +142,30 @@ export class Fixture {
 
     const channels = await t.sql<{ id: string; key: string }>(`SELECT id, key FROM rm_channels WHERE key = 'in-app'`);
     this.inAppChannelId = channels[0].id;
-    this.pushChannelId = (await this.must('PUT', '/v1/channels/contract-push', { channel: { name: 'Push', type: 'push', provider: 'push-fcm', environment_settings: { [ENV]: { is_sandbox: true } } } }, 'mgmt')).channel.id;
-    this.hookChannelId = (await this.must('PUT', '/v1/channels/contract-hook', { channel: { name: 'Hook', type: 'http', provider: 'webhook', environment_settings: { [ENV]: {} } } }, 'mgmt')).channel.id;
+    this.pushChannelId = (
+      await this.must(
+        'PUT',
+        '/v1/channels/contract-push',
+        { channel: { name: 'Push', type: 'push', provider: 'push-fcm', environment_settings: { [ENV]: { is_sandbox: true } } } },
+        'mgmt',
+      )
+    ).channel.id;
+    this.hookChannelId = (
+      await this.must(
+        'PUT',
+        '/v1/channels/contract-hook',
+        { channel: { name: 'Hook', type: 'http', provider: 'webhook', environment_settings: { [ENV]: {} } } },
+        'mgmt',
+      )
+    ).channel.id;
 
-    await knock.users.update(this.user, { name: 'Ada', email: 'ada@example.com', phone_number: '+15555550100', timezone: 'Europe/Paris', locale: 'en' } as never);
+    await knock.users.update(this.user, {
+      name: 'Ada',
+      email: 'ada@example.com',
+      phone_number: '+15555550100',
+      timezone: 'Europe/Paris',
+      locale: 'en',
+    } as never);
     await knock.users.update(this.other, { name: 'Bob', email: 'bob@example.com' });
     await knock.objects.set(this.collection, this.object, { name: 'Project 1' } as never);
     await knock.tenants.set(this.tenant, { name: 'Acme', settings: { branding: { primary_color: '#000000' } } } as never);
@@ -138,19 +177,36 @@ export class Fixture {
         name: 'Contract alert',
         categories: ['alerts'],
         steps: [
-          { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Alert **{{ data.n }}** for {{ recipient.name }}', action_url: 'https://example.com/alerts' } },
-          { type: 'channel', ref: 'hook', channel_key: 'contract-hook', template: { url: `${this.peer.url}/hook`, method: 'post', body: '{"n": {{ data.n }}}' } },
+          {
+            type: 'channel',
+            ref: 'feed',
+            channel_key: 'in-app',
+            template: { markdown_body: 'Alert **{{ data.n }}** for {{ recipient.name }}', action_url: 'https://example.com/alerts' },
+          },
+          {
+            type: 'channel',
+            ref: 'hook',
+            channel_key: 'contract-hook',
+            template: { url: `${this.peer.url}/hook`, method: 'post', body: '{"n": {{ data.n }}}' },
+          },
         ],
       } as never,
     });
     if (!workflow.valid) throw new Error(`fixture workflow is not valid: ${JSON.stringify(workflow)}`);
     await mgmt.workflows.activate(this.workflow, { ...env, status: true });
 
-    const { workflow_run_id } = await knock.workflows.trigger(this.workflow, { recipients: [this.user], data: { n: 1 }, tenant: this.tenant, actor: this.other });
+    const { workflow_run_id } = await knock.workflows.trigger(this.workflow, {
+      recipients: [this.user],
+      data: { n: 1 },
+      tenant: this.tenant,
+      actor: this.other,
+    });
     this.workflowRunId = workflow_run_id;
     const rows = await eventually(
       async () => {
-        const found = await t.sql(`SELECT id, run_id, step_ref, status FROM rm_messages WHERE workflow_run_id = $1 ORDER BY step_ref`, [workflow_run_id]);
+        const found = await t.sql(`SELECT id, run_id, step_ref, status FROM rm_messages WHERE workflow_run_id = $1 ORDER BY step_ref`, [
+          workflow_run_id,
+        ]);
         return found.length === 2 && found.every((m) => m.status !== 'queued') ? found : undefined;
       },
       30_000,
@@ -159,24 +215,85 @@ export class Fixture {
     this.messageId = rows.find((m) => m.step_ref === 'feed').id;
     this.hookMessageId = rows.find((m) => m.step_ref === 'hook').id;
     this.recipientRunId = rows[0].run_id;
-    await eventually(async () => (await t.sql(`SELECT 1 FROM rm_workflow_recipient_runs WHERE id = $1 AND status = 'completed'`, [this.recipientRunId]))[0], 30_000, 'the fixture run to complete');
+    await eventually(
+      async () =>
+        (await t.sql(`SELECT 1 FROM rm_workflow_recipient_runs WHERE id = $1 AND status = 'completed'`, [this.recipientRunId]))[0],
+      30_000,
+      'the fixture run to complete',
+    );
 
     // Email, SMS, push and chat messages, created in sandbox mode (rendered, never sent).
-    await this.must('PUT', '/v1/channels/contract-email', { channel: { name: 'Email', type: 'email', provider: 'smtp', environment_settings: { [ENV]: { provider_settings: { host: '127.0.0.1', port: 2525 }, channel_settings: { from_address: 'hello@example.com' } } } } }, 'mgmt');
-    await this.must('PUT', '/v1/channels/contract-sms', { channel: { name: 'SMS', type: 'sms', provider: 'twilio', environment_settings: { [ENV]: { provider_settings: { account_sid: 'AC0', auth_token: 'x', from: '+15005550006' } } } } }, 'mgmt');
-    const chatId = (await this.must('PUT', '/v1/channels/contract-chat', { channel: { name: 'Chat', type: 'chat', provider: 'slack', environment_settings: { [ENV]: {} } } }, 'mgmt')).channel.id;
+    await this.must(
+      'PUT',
+      '/v1/channels/contract-email',
+      {
+        channel: {
+          name: 'Email',
+          type: 'email',
+          provider: 'smtp',
+          environment_settings: {
+            [ENV]: { provider_settings: { host: '127.0.0.1', port: 2525 }, channel_settings: { from_address: 'hello@example.com' } },
+          },
+        },
+      },
+      'mgmt',
+    );
+    await this.must(
+      'PUT',
+      '/v1/channels/contract-sms',
+      {
+        channel: {
+          name: 'SMS',
+          type: 'sms',
+          provider: 'twilio',
+          environment_settings: { [ENV]: { provider_settings: { account_sid: 'AC0', auth_token: 'x', from: '+15005550006' } } },
+        },
+      },
+      'mgmt',
+    );
+    const chatId = (
+      await this.must(
+        'PUT',
+        '/v1/channels/contract-chat',
+        { channel: { name: 'Chat', type: 'chat', provider: 'slack', environment_settings: { [ENV]: {} } } },
+        'mgmt',
+      )
+    ).channel.id;
     await knock.users.setChannelData(this.user, this.pushChannelId, { data: { tokens: ['contract-token'] } });
-    await knock.users.setChannelData(this.user, chatId, { data: { connections: [{ channel_id: 'C0123', access_token: 'xoxb-contract' }] } } as never);
+    await knock.users.setChannelData(this.user, chatId, {
+      data: { connections: [{ channel_id: 'C0123', access_token: 'xoxb-contract' }] },
+    } as never);
     const channelSteps = [
-      { type: 'channel', ref: 'email', channel_key: 'contract-email', template: { subject: 'Hi {{ recipient.name }}', html_body: '<p>Hi</p>', text_body: 'Hi', settings: {} } },
+      {
+        type: 'channel',
+        ref: 'email',
+        channel_key: 'contract-email',
+        template: { subject: 'Hi {{ recipient.name }}', html_body: '<p>Hi</p>', text_body: 'Hi', settings: {} },
+      },
       { type: 'channel', ref: 'sms', channel_key: 'contract-sms', template: { text_body: 'Hi {{ recipient.name }}' } },
-      { type: 'channel', ref: 'push', channel_key: 'contract-push', template: { title: 'Hi', text_body: 'Hi {{ recipient.name }}', settings: { delivery_type: 'content' } } },
-      { type: 'channel', ref: 'chat', channel_key: 'contract-chat', template: { markdown_body: '*Hi* {{ recipient.name }}', summary: 'Hi' } },
+      {
+        type: 'channel',
+        ref: 'push',
+        channel_key: 'contract-push',
+        template: { title: 'Hi', text_body: 'Hi {{ recipient.name }}', settings: { delivery_type: 'content' } },
+      },
+      {
+        type: 'channel',
+        ref: 'chat',
+        channel_key: 'contract-chat',
+        template: { markdown_body: '*Hi* {{ recipient.name }}', summary: 'Hi' },
+      },
     ];
-    const { workflow: channelsWorkflow } = await mgmt.workflows.upsert('contract-channels', { ...env, workflow: { name: 'Contract channels', steps: channelSteps } as never });
+    const { workflow: channelsWorkflow } = await mgmt.workflows.upsert('contract-channels', {
+      ...env,
+      workflow: { name: 'Contract channels', steps: channelSteps } as never,
+    });
     if (!channelsWorkflow.valid) throw new Error(`fixture workflow is not valid: ${JSON.stringify(channelsWorkflow)}`);
     await mgmt.workflows.activate('contract-channels', { ...env, status: true });
-    const sandboxed = await knock.workflows.trigger('contract-channels', { recipients: [this.user], settings: { sandbox_mode: true } } as never);
+    const sandboxed = await knock.workflows.trigger('contract-channels', {
+      recipients: [this.user],
+      settings: { sandbox_mode: true },
+    } as never);
     this.channelMessageIds = (
       await eventually(
         async () => {
@@ -189,7 +306,13 @@ export class Fixture {
     ).map((m) => m.id as string);
 
     this.bulkOperationId = (await knock.users.bulk.identify({ users: [{ id: 'contract-bulk-1', name: 'Bulk' }] })).id;
-    const created = await knock.schedules.create({ workflow: this.workflow, recipients: [this.user], repeats: [dailyAt9], actor: this.other, data: { k: 'v' } });
+    const created = await knock.schedules.create({
+      workflow: this.workflow,
+      recipients: [this.user],
+      repeats: [dailyAt9],
+      actor: this.other,
+      data: { k: 'v' },
+    });
     this.scheduleIds = created.map((s) => s.id);
   }
 
@@ -200,14 +323,27 @@ export class Fixture {
 
 export type Case = (f: Fixture) => Promise<Exchange>;
 
-const dailyAt9 = { __typename: 'ScheduleRepeat' as const, frequency: 'daily' as const, interval: 1, days: null, day_of_month: null, hours: 9, minutes: 0 };
+const dailyAt9 = {
+  __typename: 'ScheduleRepeat' as const,
+  frequency: 'daily' as const,
+  interval: 1,
+  days: null,
+  day_of_month: null,
+  hours: 9,
+  minutes: 0,
+};
 
-const prefs = { channel_types: { email: true, in_app_feed: true }, categories: { alerts: { channel_types: { email: false } } }, workflows: { 'contract-alert': true } };
+const prefs = {
+  channel_types: { email: true, in_app_feed: true },
+  categories: { alerts: { channel_types: { email: false } } },
+  workflows: { 'contract-alert': true },
+};
 
 /** Public API (knock-api.openapi.json), by the reference's method and path. */
 export const publicCases: Record<string, Case> = {
   // Users
-  'PUT /v1/users/{user_id}': (f) => f.via(() => f.knock.users.update(f.user, { name: 'Ada', email: 'ada@example.com', phone_number: '+15555550100' })),
+  'PUT /v1/users/{user_id}': (f) =>
+    f.via(() => f.knock.users.update(f.user, { name: 'Ada', email: 'ada@example.com', phone_number: '+15555550100' })),
   'GET /v1/users/{user_id}': (f) => f.via(() => f.knock.users.get(f.user)),
   'GET /v1/users': (f) => f.via(() => f.knock.users.list({ page_size: 5 })),
   'DELETE /v1/users/{user_id}': async (f) => {
@@ -224,19 +360,32 @@ export const publicCases: Record<string, Case> = {
   'GET /v1/users/{user_id}/subscriptions': (f) => f.via(() => f.knock.users.listSubscriptions(f.user)),
 
   // Schedules
-  'POST /v1/schedules': (f) => f.via(() => f.knock.schedules.create({ workflow: f.workflow, recipients: [f.other], repeats: [{ ...dailyAt9, frequency: 'weekly', days: ['mon', 'fri'] }], tenant: f.tenant })),
-  'PUT /v1/schedules': (f) => f.via(() => f.knock.schedules.update({ schedule_ids: f.scheduleIds, data: { k: 'w' }, ending_at: '2099-01-01T00:00:00Z' })),
+  'POST /v1/schedules': (f) =>
+    f.via(() =>
+      f.knock.schedules.create({
+        workflow: f.workflow,
+        recipients: [f.other],
+        repeats: [{ ...dailyAt9, frequency: 'weekly', days: ['mon', 'fri'] }],
+        tenant: f.tenant,
+      }),
+    ),
+  'PUT /v1/schedules': (f) =>
+    f.via(() => f.knock.schedules.update({ schedule_ids: f.scheduleIds, data: { k: 'w' }, ending_at: '2099-01-01T00:00:00Z' })),
   'GET /v1/schedules': (f) => f.via(() => f.knock.schedules.list({ workflow: f.workflow, page_size: 5 })),
   'DELETE /v1/schedules': async (f) => {
     const [doomed] = await f.knock.schedules.create({ workflow: f.workflow, recipients: [f.other], scheduled_at: '2099-01-01T00:00:00Z' });
     return f.via(() => f.knock.schedules.delete({ schedule_ids: [doomed.id] }));
   },
-  'POST /v1/schedules/bulk/create': (f) => f.via(() => f.knock.schedules.bulk.create({ schedules: [{ workflow: f.workflow, recipient: f.other, repeats: [dailyAt9] }] })),
+  'POST /v1/schedules/bulk/create': (f) =>
+    f.via(() => f.knock.schedules.bulk.create({ schedules: [{ workflow: f.workflow, recipient: f.other, repeats: [dailyAt9] }] })),
 
   // Channel data
-  'PUT /v1/users/{user_id}/channel_data/{channel_id}': (f) => f.via(() => f.knock.users.setChannelData(f.user, f.pushChannelId, { data: { tokens: ['contract-token'] } })),
+  'PUT /v1/users/{user_id}/channel_data/{channel_id}': (f) =>
+    f.via(() => f.knock.users.setChannelData(f.user, f.pushChannelId, { data: { tokens: ['contract-token'] } })),
   'GET /v1/users/{user_id}/channel_data/{channel_id}': async (f) => {
-    await f.knock.users.setChannelData(f.user, f.pushChannelId, { data: { devices: [{ token: 'contract-device', locale: 'en', timezone: 'Europe/Paris' }] } } as never);
+    await f.knock.users.setChannelData(f.user, f.pushChannelId, {
+      data: { devices: [{ token: 'contract-device', locale: 'en', timezone: 'Europe/Paris' }] },
+    } as never);
     return f.via(() => f.knock.users.getChannelData(f.user, f.pushChannelId));
   },
   'DELETE /v1/users/{user_id}/channel_data/{channel_id}': async (f) => {
@@ -268,7 +417,8 @@ export const publicCases: Record<string, Case> = {
     await f.knock.users.setPreferences(id, 'default', prefs as never);
     return f.via(() => f.knock.users.unsetPreferences(id, 'default'));
   },
-  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}': (f) => f.via(() => f.knock.objects.setPreferences(f.collection, f.object, 'default', prefs as never)),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}': (f) =>
+    f.via(() => f.knock.objects.setPreferences(f.collection, f.object, 'default', prefs as never)),
   'GET /v1/objects/{collection}/{object_id}/preferences/{id}': async (f) => {
     await f.knock.objects.setPreferences(f.collection, f.object, 'default', prefs as never);
     return f.via(() => f.knock.objects.getPreferences(f.collection, f.object, 'default'));
@@ -281,7 +431,8 @@ export const publicCases: Record<string, Case> = {
   },
 
   // Objects and subscriptions
-  'PUT /v1/objects/{collection}/{id}': (f) => f.via(() => f.knock.objects.set(f.collection, f.object, { name: 'Project 1', locale: 'en' } as never)),
+  'PUT /v1/objects/{collection}/{id}': (f) =>
+    f.via(() => f.knock.objects.set(f.collection, f.object, { name: 'Project 1', locale: 'en' } as never)),
   'GET /v1/objects/{collection}/{id}': (f) => f.via(() => f.knock.objects.get(f.collection, f.object)),
   'GET /v1/objects/{collection}': (f) => f.via(() => f.knock.objects.list(f.collection, { page_size: 5 })),
   'DELETE /v1/objects/{collection}/{id}': async (f) => {
@@ -304,7 +455,10 @@ export const publicCases: Record<string, Case> = {
       f.knock.tenants.set(f.tenant, {
         name: 'Acme',
         channel_data: { [f.pushChannelId]: { tokens: ['tenant-token'] } },
-        settings: { branding: { primary_color: '#000000', logo_url: 'https://example.com/logo.png' }, preference_set: { channel_types: { email: true } } },
+        settings: {
+          branding: { primary_color: '#000000', logo_url: 'https://example.com/logo.png' },
+          preference_set: { channel_types: { email: true } },
+        },
       } as never),
     ),
   'GET /v1/tenants/{id}': (f) => f.via(() => f.knock.tenants.get(f.tenant)),
@@ -314,17 +468,48 @@ export const publicCases: Record<string, Case> = {
     return f.via(() => f.knock.tenants.delete('contract-tenant-gone'));
   },
 
+  // Audience members
+  'POST /v1/audiences/{key}/members': (f) =>
+    f.via(() =>
+      f.knock.audiences.addMembers(
+        'contract-audience',
+        { members: [{ user: { id: f.user }, tenant: f.tenant }, { user: { id: f.other } }] },
+        { query: { create_audience: true } },
+      ),
+    ),
+  'GET /v1/audiences/{key}/members': async (f) => {
+    await f.knock.audiences.addMembers(
+      'contract-audience',
+      { members: [{ user: { id: f.user }, tenant: f.tenant }] },
+      { query: { create_audience: true } },
+    );
+    return f.via(() => f.knock.audiences.listMembers('contract-audience'));
+  },
+  'DELETE /v1/audiences/{key}/members': async (f) => {
+    await f.knock.audiences.addMembers(
+      'contract-audience-gone',
+      { members: [{ user: { id: f.other } }] },
+      { query: { create_audience: true } },
+    );
+    return f.via(() => f.knock.audiences.removeMembers('contract-audience-gone', { members: [{ user: { id: f.other } }] }));
+  },
+
   // Bulk operations
   'POST /v1/users/bulk/identify': (f) => f.via(() => f.knock.users.bulk.identify({ users: [{ id: 'contract-bulk-2', name: 'Bulk 2' }] })),
   'POST /v1/users/bulk/delete': (f) => f.via(() => f.knock.users.bulk.delete({ user_ids: ['contract-bulk-2'] })),
-  'POST /v1/users/bulk/preferences': (f) => f.via(() => f.knock.users.bulk.setPreferences({ user_ids: [f.other], preferences: prefs as never })),
-  'POST /v1/objects/{collection}/bulk/set': (f) => f.via(() => f.knock.objects.bulk.set(f.collection, { objects: [{ id: 'bulk-1', name: 'Bulk' } as never] })),
+  'POST /v1/users/bulk/preferences': (f) =>
+    f.via(() => f.knock.users.bulk.setPreferences({ user_ids: [f.other], preferences: prefs as never })),
+  'POST /v1/objects/{collection}/bulk/set': (f) =>
+    f.via(() => f.knock.objects.bulk.set(f.collection, { objects: [{ id: 'bulk-1', name: 'Bulk' } as never] })),
   'POST /v1/objects/{collection}/bulk/delete': (f) => f.via(() => f.knock.objects.bulk.delete(f.collection, { object_ids: ['bulk-1'] })),
   'POST /v1/objects/{collection}/bulk/subscriptions/add': (f) =>
     f.via(() => f.knock.objects.bulk.addSubscriptions(f.collection, { subscriptions: [{ id: f.object, recipients: [f.other] }] } as never)),
   'POST /v1/objects/{collection}/bulk/subscriptions/delete': (f) =>
-    f.via(() => f.knock.objects.bulk.deleteSubscriptions(f.collection, { subscriptions: [{ id: f.object, recipients: [f.other] }] } as never)),
-  'POST /v1/tenants/bulk/set': (f) => f.via(() => f.knock.tenants.bulk.set({ tenants: ['contract-bulk-tenant', { id: 'contract-bulk-tenant-2', name: 'Two' }] } as never)),
+    f.via(() =>
+      f.knock.objects.bulk.deleteSubscriptions(f.collection, { subscriptions: [{ id: f.object, recipients: [f.other] }] } as never),
+    ),
+  'POST /v1/tenants/bulk/set': (f) =>
+    f.via(() => f.knock.tenants.bulk.set({ tenants: ['contract-bulk-tenant', { id: 'contract-bulk-tenant-2', name: 'Two' }] } as never)),
   'POST /v1/tenants/bulk/delete': (f) => f.via(() => f.knock.tenants.bulk.delete({ tenant_ids: ['contract-bulk-tenant'] })),
   'GET /v1/bulk_operations/{id}': (f) => f.via(() => f.knock.bulkOperations.get(f.bulkOperationId)),
 
@@ -333,7 +518,8 @@ export const publicCases: Record<string, Case> = {
   'GET /v1/messages/{message_id}': (f) => f.via(() => f.knock.messages.get(f.messageId)),
   'GET /v1/messages/{message_id}/content': (f) => f.via(() => f.knock.messages.getContent(f.messageId)),
   // Every content type the reference's MessageContents has (a webhook message's content is not one; ADR 0117).
-  'GET /v1/messages/batch/content': (f) => f.via(() => f.knock.messages.batch.getContent({ message_ids: [f.messageId, ...f.channelMessageIds] })),
+  'GET /v1/messages/batch/content': (f) =>
+    f.via(() => f.knock.messages.batch.getContent({ message_ids: [f.messageId, ...f.channelMessageIds] })),
   'GET /v1/messages/{message_id}/events': (f) => f.via(() => f.knock.messages.listEvents(f.hookMessageId)),
   'GET /v1/messages/{message_id}/delivery_logs': (f) => f.via(() => f.knock.messages.listDeliveryLogs(f.hookMessageId)),
   'GET /v1/messages/{message_id}/activities': (f) => f.via(() => f.knock.messages.listActivities(f.messageId)),
@@ -343,7 +529,8 @@ export const publicCases: Record<string, Case> = {
   'PUT /v1/messages/{message_id}/read': (f) => f.via(() => f.knock.messages.markAsRead(f.messageId)),
   'DELETE /v1/messages/{message_id}/read': (f) => f.via(() => f.knock.messages.markAsUnread(f.messageId)),
   'DELETE /v1/messages/{message_id}/unread': (f) => f.raw('DELETE', `/v1/messages/${f.messageId}/unread`),
-  'PUT /v1/messages/{message_id}/interacted': (f) => f.via(() => f.knock.messages.markAsInteracted(f.messageId, { metadata: { button: 'primary' } })),
+  'PUT /v1/messages/{message_id}/interacted': (f) =>
+    f.via(() => f.knock.messages.markAsInteracted(f.messageId, { metadata: { button: 'primary' } })),
   'PUT /v1/messages/{message_id}/archived': async (f) => {
     const id = await f.freshMessage();
     return f.via(() => f.knock.messages.archive(id));
@@ -362,7 +549,8 @@ export const publicCases: Record<string, Case> = {
   'POST /v1/messages/batch/unseen': (f) => f.via(() => f.knock.messages.batch.markAsUnseen({ message_ids: [f.messageId] })),
   'POST /v1/messages/batch/read': (f) => f.via(() => f.knock.messages.batch.markAsRead({ message_ids: [f.messageId] })),
   'POST /v1/messages/batch/unread': (f) => f.via(() => f.knock.messages.batch.markAsUnread({ message_ids: [f.messageId] })),
-  'POST /v1/messages/batch/interacted': (f) => f.via(() => f.knock.messages.batch.markAsInteracted({ message_ids: [f.messageId], metadata: { via: 'batch' } })),
+  'POST /v1/messages/batch/interacted': (f) =>
+    f.via(() => f.knock.messages.batch.markAsInteracted({ message_ids: [f.messageId], metadata: { via: 'batch' } })),
   'POST /v1/messages/batch/archived': async (f) => {
     const id = await f.freshMessage();
     return f.via(() => f.knock.messages.batch.archive({ message_ids: [id] }));
@@ -381,7 +569,8 @@ export const publicCases: Record<string, Case> = {
 
   // Workflows and runs
   'POST /v1/workflows/{key}/trigger': (f) => f.via(() => f.knock.workflows.trigger(f.workflow, { recipients: [f.other], data: { n: 3 } })),
-  'POST /v1/workflows/{key}/cancel': (f) => f.via(() => f.knock.workflows.cancel(f.workflow, { cancellation_key: 'contract-nothing-to-cancel' })),
+  'POST /v1/workflows/{key}/cancel': (f) =>
+    f.via(() => f.knock.workflows.cancel(f.workflow, { cancellation_key: 'contract-nothing-to-cancel' })),
   'GET /v1/workflow_recipient_runs': (f) => f.via(() => f.knock.workflowRecipientRuns.list({ workflow: f.workflow } as never)),
   'GET /v1/workflow_recipient_runs/{id}': (f) => f.via(() => f.knock.workflowRecipientRuns.get(f.recipientRunId)),
 };
@@ -406,29 +595,55 @@ export const managementCases: Record<string, Case> = {
   'GET /v1/channels': (f) => f.via(() => f.mgmt.channels.list()),
   'GET /v1/channels/{channel_key}': (f) => f.via(() => f.mgmt.channels.retrieve('contract-push')),
   'PUT /v1/channel_groups/{channel_group_key}': (f) =>
-    f.via(() => f.mgmt.channelGroups.upsert('contract-group', { channel_group: { name: 'Push group', channel_type: 'push', operator: 'any', channel_rules: [{ channel_key: 'contract-push', rule_type: 'always' }] } } as never)),
+    f.via(() =>
+      f.mgmt.channelGroups.upsert('contract-group', {
+        channel_group: {
+          name: 'Push group',
+          channel_type: 'push',
+          operator: 'any',
+          channel_rules: [{ channel_key: 'contract-push', rule_type: 'always' }],
+        },
+      } as never),
+    ),
   'GET /v1/channel_groups/{channel_group_key}': async (f) => {
-    await f.must('PUT', '/v1/channel_groups/contract-group', { channel_group: { name: 'Push group', channel_type: 'push', channel_rules: [{ channel_key: 'contract-push', rule_type: 'always' }] } }, 'mgmt');
+    await f.must(
+      'PUT',
+      '/v1/channel_groups/contract-group',
+      {
+        channel_group: { name: 'Push group', channel_type: 'push', channel_rules: [{ channel_key: 'contract-push', rule_type: 'always' }] },
+      },
+      'mgmt',
+    );
     return f.via(() => f.mgmt.channelGroups.retrieve('contract-group'));
   },
   'GET /v1/channel_groups': (f) => f.via(() => f.mgmt.channelGroups.list()),
   'DELETE /v1/channel_groups/{channel_group_key}': async (f) => {
-    await f.must('PUT', '/v1/channel_groups/contract-group-gone', { channel_group: { name: 'Gone', channel_type: 'push', channel_rules: [{ channel_key: 'contract-push', rule_type: 'always' }] } }, 'mgmt');
+    await f.must(
+      'PUT',
+      '/v1/channel_groups/contract-group-gone',
+      { channel_group: { name: 'Gone', channel_type: 'push', channel_rules: [{ channel_key: 'contract-push', rule_type: 'always' }] } },
+      'mgmt',
+    );
     return f.via(() => f.mgmt.channelGroups.delete('contract-group-gone'));
   },
 
   // Workflows
-  'PUT /v1/workflows/{workflow_key}': (f) => f.via(() => f.mgmt.workflows.upsert('contract-mgmt', { ...env, workflow: workflowBody('Managed') as never })),
+  'PUT /v1/workflows/{workflow_key}': (f) =>
+    f.via(() => f.mgmt.workflows.upsert('contract-mgmt', { ...env, workflow: workflowBody('Managed') as never })),
   'GET /v1/workflows/{workflow_key}': (f) => f.via(() => f.mgmt.workflows.retrieve(f.workflow, env)),
   'GET /v1/workflows': (f) => f.via(() => f.mgmt.workflows.list(env)),
-  'PUT /v1/workflows/{workflow_key}/validate': (f) => f.via(() => f.mgmt.workflows.validate('contract-mgmt', { ...env, workflow: workflowBody('Managed v2') as never })),
+  'PUT /v1/workflows/{workflow_key}/validate': (f) =>
+    f.via(() => f.mgmt.workflows.validate('contract-mgmt', { ...env, workflow: workflowBody('Managed v2') as never })),
   'PUT /v1/workflows/{workflow_key}/activate': async (f) => {
     await f.mgmt.workflows.upsert('contract-activate', { ...env, workflow: workflowBody('Activate') as never });
     return f.via(() => f.mgmt.workflows.activate('contract-activate', { ...env, status: true }));
   },
-  'PUT /v1/workflows/{workflow_key}/run': (f) => f.via(() => f.mgmt.workflows.run(f.workflow, { ...env, recipients: [f.other], data: { n: 4 } } as never)),
+  'PUT /v1/workflows/{workflow_key}/run': (f) =>
+    f.via(() => f.mgmt.workflows.run(f.workflow, { ...env, recipients: [f.other], data: { n: 4 } } as never)),
   'POST /v1/workflows/{workflow_key}/steps/{step_ref}/preview_template': (f) =>
-    f.via(() => f.mgmt.workflows.steps.previewTemplate('feed', { ...env, workflow_key: f.workflow, recipient: f.user, data: { n: 5 } } as never)),
+    f.via(() =>
+      f.mgmt.workflows.steps.previewTemplate('feed', { ...env, workflow_key: f.workflow, recipient: f.user, data: { n: 5 } } as never),
+    ),
 
   // Partials, layouts, message types, translations
   'PUT /v1/partials/{partial_key}': (f) => f.via(() => f.mgmt.partials.upsert('contract-footer', { ...env, partial })),
@@ -437,32 +652,71 @@ export const managementCases: Record<string, Case> = {
     return f.via(() => f.mgmt.partials.retrieve('contract-footer', env));
   },
   'GET /v1/partials': (f) => f.via(() => f.mgmt.partials.list(env)),
-  'PUT /v1/partials/{partial_key}/validate': (f) => f.via(() => f.mgmt.partials.validate('contract-footer', { ...env, partial: { ...partial, name: 'Footer 2' } })),
-  'POST /v1/partials/preview': (f) => f.raw('POST', `/v1/partials/preview?environment=${ENV}`, { partial: { name: 'P', type: 'markdown', content: '**{{ who }}**' }, data: { who: 'you' } }, 'mgmt'),
-  'PUT /v1/email_layouts/{email_layout_key}': (f) => f.via(() => f.mgmt.emailLayouts.upsert('contract-layout', { ...env, email_layout: layout })),
+  'PUT /v1/partials/{partial_key}/validate': (f) =>
+    f.via(() => f.mgmt.partials.validate('contract-footer', { ...env, partial: { ...partial, name: 'Footer 2' } })),
+  'POST /v1/partials/preview': (f) =>
+    f.raw(
+      'POST',
+      `/v1/partials/preview?environment=${ENV}`,
+      { partial: { name: 'P', type: 'markdown', content: '**{{ who }}**' }, data: { who: 'you' } },
+      'mgmt',
+    ),
+  'PUT /v1/email_layouts/{email_layout_key}': (f) =>
+    f.via(() => f.mgmt.emailLayouts.upsert('contract-layout', { ...env, email_layout: layout })),
   'GET /v1/email_layouts/{email_layout_key}': async (f) => {
     await f.mgmt.emailLayouts.upsert('contract-layout', { ...env, email_layout: layout });
     return f.via(() => f.mgmt.emailLayouts.retrieve('contract-layout', env));
   },
   'GET /v1/email_layouts': (f) => f.via(() => f.mgmt.emailLayouts.list(env)),
-  'PUT /v1/email_layouts/{email_layout_key}/validate': (f) => f.via(() => f.mgmt.emailLayouts.validate('contract-layout', { ...env, email_layout: { ...layout, name: 'Plain 2' } })),
-  'POST /v1/email_layouts/preview': (f) => f.raw('POST', `/v1/email_layouts/preview?environment=${ENV}`, { recipient: f.user, email_layout: layout }, 'mgmt'),
+  'PUT /v1/email_layouts/{email_layout_key}/validate': (f) =>
+    f.via(() => f.mgmt.emailLayouts.validate('contract-layout', { ...env, email_layout: { ...layout, name: 'Plain 2' } })),
+  'POST /v1/email_layouts/preview': (f) =>
+    f.raw('POST', `/v1/email_layouts/preview?environment=${ENV}`, { recipient: f.user, email_layout: layout }, 'mgmt'),
   'POST /v1/templates/preview': (f) =>
-    f.raw('POST', `/v1/templates/preview?environment=${ENV}`, { channel_type: 'email', recipient: f.user, template: { subject: 'Hi {{ recipient.name }}', html_body: '<p>Hi</p>', settings: { layout_key: 'contract-layout' } } }, 'mgmt'),
-  'PUT /v1/message_types/{message_type_key}': (f) => f.via(() => f.mgmt.messageTypes.upsert('contract-banner', { ...env, message_type: messageType as never })),
+    f.raw(
+      'POST',
+      `/v1/templates/preview?environment=${ENV}`,
+      {
+        channel_type: 'email',
+        recipient: f.user,
+        template: { subject: 'Hi {{ recipient.name }}', html_body: '<p>Hi</p>', settings: { layout_key: 'contract-layout' } },
+      },
+      'mgmt',
+    ),
+  'PUT /v1/message_types/{message_type_key}': (f) =>
+    f.via(() => f.mgmt.messageTypes.upsert('contract-banner', { ...env, message_type: messageType as never })),
   'GET /v1/message_types/{message_type_key}': async (f) => {
     await f.mgmt.messageTypes.upsert('contract-banner', { ...env, message_type: messageType as never });
     return f.via(() => f.mgmt.messageTypes.retrieve('contract-banner', env));
   },
   'GET /v1/message_types': (f) => f.via(() => f.mgmt.messageTypes.list(env)),
-  'PUT /v1/message_types/{message_type_key}/validate': (f) => f.via(() => f.mgmt.messageTypes.validate('contract-banner', { ...env, message_type: { ...messageType, name: 'Banner 2' } as never })),
-  'PUT /v1/translations/{locale_code}': (f) => f.via(() => f.mgmt.translations.upsert('fr', { ...env, namespace: 'contract', translation: { format: 'json', content: '{"hello":"Bonjour"}' } } as never)),
+  'PUT /v1/message_types/{message_type_key}/validate': (f) =>
+    f.via(() => f.mgmt.messageTypes.validate('contract-banner', { ...env, message_type: { ...messageType, name: 'Banner 2' } as never })),
+  'PUT /v1/translations/{locale_code}': (f) =>
+    f.via(() =>
+      f.mgmt.translations.upsert('fr', {
+        ...env,
+        namespace: 'contract',
+        translation: { format: 'json', content: '{"hello":"Bonjour"}' },
+      } as never),
+    ),
   'GET /v1/translations/{locale_code}': async (f) => {
-    await f.mgmt.translations.upsert('fr', { ...env, namespace: 'contract', translation: { format: 'json', content: '{"hello":"Bonjour"}' } } as never);
+    await f.mgmt.translations.upsert('fr', {
+      ...env,
+      namespace: 'contract',
+      translation: { format: 'json', content: '{"hello":"Bonjour"}' },
+    } as never);
     return f.via(() => f.mgmt.translations.retrieve('fr', { ...env, namespace: 'contract' } as never));
   },
   'GET /v1/translations': (f) => f.via(() => f.mgmt.translations.list(env)),
-  'PUT /v1/translations/{locale_code}/validate': (f) => f.via(() => f.mgmt.translations.validate('fr', { ...env, namespace: 'contract', translation: { format: 'json', content: '{"hello":"Salut"}' } } as never)),
+  'PUT /v1/translations/{locale_code}/validate': (f) =>
+    f.via(() =>
+      f.mgmt.translations.validate('fr', {
+        ...env,
+        namespace: 'contract',
+        translation: { format: 'json', content: '{"hello":"Salut"}' },
+      } as never),
+    ),
 
   // Account and environments
   'GET /v1/whoami': (f) => f.via(() => f.mgmt.auth.verify()),
@@ -470,7 +724,20 @@ export const managementCases: Record<string, Case> = {
   'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
 
   // Audiences and guides: listed (empty) so that `knock pull --all` passes them; their resources come with issues 17 and 20
-  'GET /v1/audiences': (f) => f.via(() => f.mgmt.audiences.list(env)),
+  'GET /v1/audiences': async (f) => {
+    await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
+    return f.via(() => f.mgmt.audiences.list(env));
+  },
+  'PUT /v1/audiences/{audience_key}': (f) =>
+    f.via(() =>
+      f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract', description: 'Beta' } } as never),
+    ),
+  'GET /v1/audiences/{audience_key}': async (f) => {
+    await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
+    return f.via(() => f.mgmt.audiences.retrieve('contract-static', env));
+  },
+  'PUT /v1/audiences/{audience_key}/validate': (f) =>
+    f.via(() => f.mgmt.audiences.validate('contract-static', { ...env, audience: { type: 'static', name: 'Contract 2' } } as never)),
   'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
 
   // Variables

@@ -35,7 +35,8 @@ interface Implemented {
 
 function implementedOperations(): { implemented: Implemented[]; unimplemented: ReferenceOperation[]; extra: RouteContract[] } {
   const byKey = new Map<string, ReferenceOperation>();
-  for (const api of ['public', 'management'] as const) for (const op of referenceOperations(api)) byKey.set(`${api} ${routeKey(op.method, op.path)}`, op);
+  for (const api of ['public', 'management'] as const)
+    for (const op of referenceOperations(api)) byKey.set(`${api} ${routeKey(op.method, op.path)}`, op);
   const implemented: Implemented[] = [];
   const extra: RouteContract[] = [];
   for (const route of allRoutes()) {
@@ -70,11 +71,25 @@ describe('the reference validator', () => {
   it("reads a union's branches past the generator's outer type, and nothing else", () => {
     const prefs = op('public', 'GET', '/v1/users/{user_id}/preferences/{id}');
     // PreferenceSetWorkflowCategorySetting: boolean | object, written under `type: object`.
-    expect(validator.validate(prefs, 200, { id: 'default', workflows: { a: true, b: { channel_types: { email: false } } } })).toEqual({ ok: true, problems: [] });
+    expect(validator.validate(prefs, 200, { id: 'default', workflows: { a: true, b: { channel_types: { email: false } } } })).toEqual({
+      ok: true,
+      problems: [],
+    });
     expect(validator.validate(prefs, 200, { id: 'default', workflows: { a: 'yes' } }).ok).toBe(false);
-    expect(validator.validate(prefs, 200, { id: 'default', workflows: null, categories: null, channel_types: null })).toEqual({ ok: true, problems: [] });
+    expect(validator.validate(prefs, 200, { id: 'default', workflows: null, categories: null, channel_types: null })).toEqual({
+      ok: true,
+      problems: [],
+    });
     const activities = op('public', 'GET', '/v1/messages/{message_id}/activities');
-    const activity = { __typename: 'Activity', id: 'a1', actor: null, recipient: { __typename: 'User', id: 'u1', updated_at: '2024-01-01T00:00:00Z' }, data: null, inserted_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-01T00:00:00Z' };
+    const activity = {
+      __typename: 'Activity',
+      id: 'a1',
+      actor: null,
+      recipient: { __typename: 'User', id: 'u1', updated_at: '2024-01-01T00:00:00Z' },
+      data: null,
+      inserted_at: '2024-01-01T00:00:00Z',
+      updated_at: '2024-01-01T00:00:00Z',
+    };
     const page = { page_info: { __typename: 'PageInfo', after: null, before: null, page_size: 50 } };
     expect(validator.validate(activities, 200, { items: [activity], ...page })).toEqual({ ok: true, problems: [] });
     expect(validator.validate(activities, 200, { items: [{ ...activity, actor: 'u2' }], ...page }).ok).toBe(false);
@@ -121,10 +136,16 @@ describe('contract: responses match the reference schemas', () => {
   });
 
   it('has a case for every implemented operation, and none for an operation it does not implement', () => {
-    const missing = implemented.filter(({ op }) => !casesOf[op.api][caseKey(op)]).map(({ op, route }) => `${op.api}: ${caseKey(op)} (${route.operationId})`);
+    const missing = implemented
+      .filter(({ op }) => !casesOf[op.api][caseKey(op)])
+      .map(({ op, route }) => `${op.api}: ${caseKey(op)} (${route.operationId})`);
     expect(missing).toEqual([]);
     const keys = new Set(implemented.map(({ op }) => `${op.api} ${caseKey(op)}`));
-    const stray = (['public', 'management'] as const).flatMap((api) => Object.keys(casesOf[api]).filter((k) => !keys.has(`${api} ${k}`)).map((k) => `${api}: ${k}`));
+    const stray = (['public', 'management'] as const).flatMap((api) =>
+      Object.keys(casesOf[api])
+        .filter((k) => !keys.has(`${api} ${k}`))
+        .map((k) => `${api}: ${k}`),
+    );
     expect(stray).toEqual([]);
   });
 
@@ -136,7 +157,9 @@ describe('contract: responses match the reference schemas', () => {
     results.set(op, verdict.ok);
     if (!verdict.ok) {
       const body = exchange.status >= 300 ? `\n  body: ${exchange.text.slice(0, 600)}` : '';
-      throw new Error(`${exchange.request} answered ${exchange.status}, which does not match the reference:\n  ${verdict.problems.join('\n  ')}${body}`);
+      throw new Error(
+        `${exchange.request} answered ${exchange.status}, which does not match the reference:\n  ${verdict.problems.join('\n  ')}${body}`,
+      );
     }
   });
 });

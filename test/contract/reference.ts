@@ -68,7 +68,12 @@ export function toJsonSchema(node: unknown, api: ApiName): unknown {
   }
   for (const union of ['oneOf', 'anyOf'] as const) {
     const branches = source[union];
-    if (typeof source.type === 'string' && Array.isArray(branches) && branches.some((b) => isNullBranch(b) || (typeof b?.type === 'string' && b.type !== source.type))) delete out.type;
+    if (
+      typeof source.type === 'string' &&
+      Array.isArray(branches) &&
+      branches.some((b) => isNullBranch(b) || (typeof b?.type === 'string' && b.type !== source.type))
+    )
+      delete out.type;
   }
   if (source.nullable !== true) return out;
   if (Object.keys(out).length === 0) return { type: 'null' };
@@ -89,7 +94,14 @@ function isNullBranch(branch: Record<string, unknown> | undefined): boolean {
 }
 
 export function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+  });
   addFormats(ajv, { mode: 'full' });
   ajv.addFormat('json', true);
   for (const api of Object.keys(apis) as ApiName[]) {
@@ -107,7 +119,9 @@ export function referenceOperations(api: ApiName): ReferenceOperation[] {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const statuses = Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, { json: Boolean(r.content?.['application/json']?.schema) }]));
+      const statuses = Object.fromEntries(
+        Object.entries(op.responses).map(([status, r]) => [status, { json: Boolean(r.content?.['application/json']?.schema) }]),
+      );
       result.push({ api, operationId: op.operationId, method: method.toUpperCase(), path, statuses });
     }
   }
@@ -132,11 +146,15 @@ export class ResponseValidator {
   /** Validates a response (status, raw body text, content type) against the operation's reference. */
   check(op: ReferenceOperation, status: number, text: string, contentType: string | null): Verdict {
     const documented = op.statuses[String(status)];
-    if (!documented) return { ok: false, problems: [`status ${status} is not one the reference documents (${Object.keys(op.statuses).join(', ')})`] };
+    if (!documented)
+      return { ok: false, problems: [`status ${status} is not one the reference documents (${Object.keys(op.statuses).join(', ')})`] };
     if (!documented.json) {
-      return text.length === 0 ? { ok: true, problems: [] } : { ok: false, problems: [`status ${status} has no body in the reference, got ${JSON.stringify(text.slice(0, 200))}`] };
+      return text.length === 0
+        ? { ok: true, problems: [] }
+        : { ok: false, problems: [`status ${status} has no body in the reference, got ${JSON.stringify(text.slice(0, 200))}`] };
     }
-    if (!contentType?.startsWith('application/json')) return { ok: false, problems: [`content-type ${contentType} is not application/json`] };
+    if (!contentType?.startsWith('application/json'))
+      return { ok: false, problems: [`content-type ${contentType} is not application/json`] };
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -13,7 +13,8 @@ const describeServer = testEnv.postgresUrl ? describe : describe.skip;
 
 describeServer('cli', () => {
   let t: TestApp;
-  const notify = (...args: string[]) => run(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, DATABASE_URL: t.config.DATABASE_URL, LOG_LEVEL: 'error' } });
+  const notify = (...args: string[]) =>
+    run(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, DATABASE_URL: t.config.DATABASE_URL, LOG_LEVEL: 'error' } });
 
   beforeAll(async () => {
     t = await startTestApp({ backend: 'postgres' });
@@ -47,7 +48,9 @@ describeServer('cli', () => {
     const list = (await notify('signing-keys', 'list', '--environment', 'development')).stdout;
     expect(list).toContain(`${idOf(first.stdout)}  created`);
     expect(list).toMatch(new RegExp(`${idOf(second.stdout)}\\s+created \\S+\\s+active`));
-    expect((await notify('environments', 'security', 'development', '--enhanced', 'on')).stdout).toContain('enhanced security mode on for development');
+    expect((await notify('environments', 'security', 'development', '--enhanced', 'on')).stdout).toContain(
+      'enhanced security mode on for development',
+    );
 
     const token = await signUserToken('cli-user', { signingKey: pemOf(second.stdout) });
     const stale = await signUserToken('cli-user', { signingKey: pemOf(first.stdout) });
@@ -62,11 +65,15 @@ describeServer('cli', () => {
     expect((await get({ 'x-knock-user-token': token })).status).toBe(200);
     expect((await get({ 'x-knock-user-token': stale })).body).toMatchObject({ code: 'invalid_user_token' });
 
-    expect((await notify('signing-keys', 'revoke', idOf(second.stdout), '--environment', 'development')).stdout).toContain('revoked signing key');
+    expect((await notify('signing-keys', 'revoke', idOf(second.stdout), '--environment', 'development')).stdout).toContain(
+      'revoked signing key',
+    );
     expect((await notify('environments', 'security', 'development', '--enhanced', 'off')).stdout).toContain('enhanced security mode off');
     const bad = await notify('environments', 'security', 'development', '--enhanced', 'maybe').catch((e) => e);
     expect(bad.code).toBe(2);
-    expect((await notify('signing-keys', 'create', '--environment', 'nowhere').catch((e) => e)).stderr).toContain('No environment named nowhere');
+    expect((await notify('signing-keys', 'create', '--environment', 'nowhere').catch((e) => e)).stderr).toContain(
+      'No environment named nowhere',
+    );
   });
 
   it('rejects bad usage with exit code 2 and the usage line', async () => {

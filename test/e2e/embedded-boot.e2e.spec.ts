@@ -32,39 +32,56 @@ describe('npm start on embedded defaults', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('serves the API with the printed bootstrap key and keeps its data across a restart', async () => {
-    const first = await startServer(dataDir);
-    let secretKey: string;
-    try {
-      const credentials = first.logs.find((l) => l.secret_key);
-      expect(credentials).toMatchObject({ environment: 'development', secret_key: expect.stringMatching(/^sk_/), publishable_key: expect.stringMatching(/^pk_/), service_token: expect.any(String) });
-      secretKey = String(credentials!.secret_key);
-      const auth = { authorization: `Bearer ${secretKey}` };
-      const put = await fetch(`${first.url}/v1/users/persisted`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Still here' }) });
-      expect(put.status).toBe(200);
-      expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
-    } finally {
-      expect(await stopServer(first)).toBe(0);
-    }
+  it(
+    'serves the API with the printed bootstrap key and keeps its data across a restart',
+    async () => {
+      const first = await startServer(dataDir);
+      let secretKey: string;
+      try {
+        const credentials = first.logs.find((l) => l.secret_key);
+        expect(credentials).toMatchObject({
+          environment: 'development',
+          secret_key: expect.stringMatching(/^sk_/),
+          publishable_key: expect.stringMatching(/^pk_/),
+          service_token: expect.any(String),
+        });
+        secretKey = String(credentials!.secret_key);
+        const auth = { authorization: `Bearer ${secretKey}` };
+        const put = await fetch(`${first.url}/v1/users/persisted`, {
+          method: 'PUT',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Still here' }),
+        });
+        expect(put.status).toBe(200);
+        expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+      } finally {
+        expect(await stopServer(first)).toBe(0);
+      }
 
-    const second = await startServer(dataDir);
-    try {
-      // Credentials are printed only on the first start: they are stored hashed.
-      expect(second.logs.some((l) => l.secret_key)).toBe(false);
-      const res = await fetch(`${second.url}/v1/users/persisted`, { headers: { authorization: `Bearer ${secretKey}` } });
-      expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ id: 'persisted', name: 'Still here' });
-    } finally {
-      expect(await stopServer(second)).toBe(0);
-    }
-  }, BOOTS_TIMEOUT_MS);
+      const second = await startServer(dataDir);
+      try {
+        // Credentials are printed only on the first start: they are stored hashed.
+        expect(second.logs.some((l) => l.secret_key)).toBe(false);
+        const res = await fetch(`${second.url}/v1/users/persisted`, { headers: { authorization: `Bearer ${secretKey}` } });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ id: 'persisted', name: 'Still here' });
+      } finally {
+        expect(await stopServer(second)).toBe(0);
+      }
+    },
+    BOOTS_TIMEOUT_MS,
+  );
 
-  it('refuses a second process on the same data directory with a clear message', async () => {
-    const first = await startServer(dataDir);
-    try {
-      await expect(startServer(dataDir)).rejects.toThrow(/in use by process/);
-    } finally {
-      await stopServer(first);
-    }
-  }, BOOTS_TIMEOUT_MS);
+  it(
+    'refuses a second process on the same data directory with a clear message',
+    async () => {
+      const first = await startServer(dataDir);
+      try {
+        await expect(startServer(dataDir)).rejects.toThrow(/in use by process/);
+      } finally {
+        await stopServer(first);
+      }
+    },
+    BOOTS_TIMEOUT_MS,
+  );
 });

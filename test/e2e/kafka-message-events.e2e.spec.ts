@@ -24,11 +24,27 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
   beforeAll(async () => {
     twilio = await startHttpPeer(twilioMessageCreated);
     const prefix = settings.topics.events.replace(/events\.v1$/, '');
-    // Fetch retries 0.2-1 s apart: the failing fetch step below ends after its attempts in seconds (5 s doubling by default: 75 s).
     t = await startTestApp({
-      env: { KAFKA_BROKERS: testEnv.kafkaBrokers!, KAFKA_TOPIC_PREFIX: prefix, KAFKA_TOPIC_PARTITIONS: '3', ENGINE_KAFKA_SESSION_TIMEOUT_MS: '10000', FETCH_RETRY_BASE_MS: '200', FETCH_RETRY_MAX_MS: '1000' },
+      env: {
+        KAFKA_BROKERS: testEnv.kafkaBrokers!,
+        KAFKA_TOPIC_PREFIX: prefix,
+        KAFKA_TOPIC_PARTITIONS: '3',
+        ENGINE_KAFKA_SESSION_TIMEOUT_MS: '10000',
+        // Fetch retries 0.2-1 s apart: the failing fetch step below ends in seconds (default 5 s doubling: 75 s).
+        FETCH_RETRY_BASE_MS: '200',
+        FETCH_RETRY_MAX_MS: '1000',
+      },
     });
-    await putChannel(t, 'sms-kafka', { type: 'sms', provider: 'twilio', provider_settings: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'tok', from: '+15005550006', base_url: twilio.url } });
+    await putChannel(t, 'sms-kafka', {
+      type: 'sms',
+      provider: 'twilio',
+      provider_settings: {
+        account_sid: 'AC0123456789abcdef0123456789abcdef',
+        auth_token: 'tok',
+        from: '+15005550006',
+        base_url: twilio.url,
+      },
+    });
     await t.knock().users.update('malcolm', { name: 'Ian Malcolm', phone_number: '+15558675310' });
   });
   afterAll(async () => {
@@ -49,17 +65,34 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
     const sms = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'sms')).id, ['sent']);
     const feed = await messageOf(t, workflow_run_id, 'feed');
     // Engagement as the messages API would record it.
-    await handleCommand(t.store, messageStream('development', feed.id), messageDecider, { type: 'Engage', action: 'seen', now: new Date().toISOString() }, { environment: 'development', actor: 'test' });
+    await handleCommand(
+      t.store,
+      messageStream('development', feed.id),
+      messageDecider,
+      { type: 'Engage', action: 'seen', now: new Date().toISOString() },
+      { environment: 'development', actor: 'test' },
+    );
 
     const wanted = ['message.created', 'message.queued', 'message.sent', 'message.delivered', 'message.seen'];
-    const messageRecords = await eventually(async () => {
-      const records = (await readTopicToEnd(settings, settings.topics.messageEvents)).filter((r) => r.value.data.id === sms.id || r.value.data.id === feed.id);
-      return wanted.every((type) => records.some((r) => r.value.type === type)) && records;
-    }, 30_000, 'the message events');
+    const messageRecords = await eventually(
+      async () => {
+        const records = (await readTopicToEnd(settings, settings.topics.messageEvents)).filter(
+          (r) => r.value.data.id === sms.id || r.value.data.id === feed.id,
+        );
+        return wanted.every((type) => records.some((r) => r.value.type === type)) && records;
+      },
+      30_000,
+      'the message events',
+    );
     for (const r of messageRecords) {
       expect(() => MessageEventEnvelopeV1.parse(r.value)).not.toThrow();
       expect(r.key).toBe('development:user:malcolm');
-      expect(r.headers).toMatchObject({ 'event-type': r.value.type, 'schema-version': '1', environment: 'development', envelope: 'notify.message-event.v1' });
+      expect(r.headers).toMatchObject({
+        'event-type': r.value.type,
+        'schema-version': '1',
+        environment: 'development',
+        envelope: 'notify.message-event.v1',
+      });
     }
     const smsTypes = messageRecords.filter((r) => r.value.data.id === sms.id).map((r) => r.value.type);
     expect(smsTypes).toEqual(['message.created', 'message.queued', 'message.sent']);
@@ -67,7 +100,16 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
     expect(sent.value).toMatchObject({
       __typename: 'Event',
       environment: 'development',
-      data: { __typename: 'Message', id: sms.id, recipient: 'malcolm', workflow: 'chaos', status: 'sent', channel: { type: 'sms', provider: 'twilio' }, data: { park: 'nublar' }, source: { key: 'chaos', step_ref: 'sms' } },
+      data: {
+        __typename: 'Message',
+        id: sms.id,
+        recipient: 'malcolm',
+        workflow: 'chaos',
+        status: 'sent',
+        channel: { type: 'sms', provider: 'twilio' },
+        data: { park: 'nublar' },
+        source: { key: 'chaos', step_ref: 'sms' },
+      },
       event_data: { attempt: 1, provider_message_id: expect.stringMatching(/^SM/) },
     });
     // Each record carries its own event id: the domain event's (derived for message.queued).
@@ -78,10 +120,14 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
     const seen = messageRecords.find((r) => r.value.data.id === feed.id && r.value.type === 'message.seen')!;
     expect(seen.value.data).toMatchObject({ status: 'delivered', engagement_statuses: ['seen'], seen_at: expect.any(String) });
 
-    const runRecords = await eventually(async () => {
-      const records = ofRun(await readTopicToEnd(settings, settings.topics.workflowRunEvents), workflow_run_id);
-      return records.some((r) => r.value.type === 'workflow_recipient_run.completed') && records;
-    }, 30_000, 'the run events');
+    const runRecords = await eventually(
+      async () => {
+        const records = ofRun(await readTopicToEnd(settings, settings.topics.workflowRunEvents), workflow_run_id);
+        return records.some((r) => r.value.type === 'workflow_recipient_run.completed') && records;
+      },
+      30_000,
+      'the run events',
+    );
     expect(runRecords.map((r) => r.value.type)).toEqual(['workflow_recipient_run.started', 'workflow_recipient_run.completed']);
     for (const r of runRecords) {
       expect(() => WorkflowRunEventEnvelopeV1.parse(r.value)).not.toThrow();
@@ -91,7 +137,9 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
     expect(runRecords[1].value).toMatchObject({ data: { status: 'completed', error_count: 0 }, event_data: { outcome: 'ended' } });
 
     // The run was executed from the work topic: its RunEnqueued went there, keyed by the same recipient.
-    const work = (await readTopicToEnd(settings, settings.topics.runWork)).filter((r) => r.value.cause.event_type === 'RunEnqueued' && r.value.run_id === runRecords[0].value.data.id);
+    const work = (await readTopicToEnd(settings, settings.topics.runWork)).filter(
+      (r) => r.value.cause.event_type === 'RunEnqueued' && r.value.run_id === runRecords[0].value.data.id,
+    );
     expect(work.length).toBeGreaterThanOrEqual(1);
     expect(() => RunWorkV1.parse(work[0].value)).not.toThrow();
     expect(work[0].key).toBe('development:user:malcolm');
@@ -115,14 +163,18 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
     const batchRuns = await Promise.all(batched.map(async (id) => (await finishedRuns(t, id, 1, 60_000))[0]));
     const throttleRuns = await Promise.all(throttled.map(async (id) => (await finishedRuns(t, id, 1, 60_000))[0]));
     // One message for the four triggers (the first run owns the batch; the others were added to it).
-    const batchMessages = await t.sql<{ content: { blocks: { content: string }[] } }>(`SELECT content FROM rm_messages WHERE workflow_key = 'k-batch' AND recipient_id = 'malcolm'`);
+    const batchMessages = await t.sql<{ content: { blocks: { content: string }[] } }>(
+      `SELECT content FROM rm_messages WHERE workflow_key = 'k-batch' AND recipient_id = 'malcolm'`,
+    );
     expect(batchMessages.map((m) => m.content.blocks[0].content)).toEqual(['4']);
     expect(batchRuns.filter((r) => r.types.includes('TimerFired') || r.types.includes('RunResumed'))).toHaveLength(1);
     // Two runs through the throttle, two halted.
     expect(throttleRuns.map((r) => r.completed?.outcome).sort()).toEqual(['ended', 'ended', 'halted', 'halted']);
     // The resumption after the window went through the work topic.
     const owner = batchRuns.find((r) => r.types.includes('RunResumed'))!;
-    const work = (await readTopicToEnd(settings, settings.topics.runWork)).filter((r) => r.value.run_id === owner.runId).map((r) => r.value.cause.event_type);
+    const work = (await readTopicToEnd(settings, settings.topics.runWork))
+      .filter((r) => r.value.run_id === owner.runId)
+      .map((r) => r.value.cause.event_type);
     expect(work).toEqual(expect.arrayContaining(['RunEnqueued', 'RunResumed']));
   });
 
@@ -132,48 +184,70 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
       { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'after' } },
     ]);
     const { workflow_run_id } = await t.knock().workflows.trigger('fetch-fails', { recipients: ['malcolm'] });
-    const records = await eventually(async () => {
-      const all = ofRun(await readTopicToEnd(settings, settings.topics.workflowRunEvents), workflow_run_id);
-      return all.some((r) => r.value.type === 'workflow_recipient_run.error') && all;
-    }, 60_000, 'the error event');
+    const records = await eventually(
+      async () => {
+        const all = ofRun(await readTopicToEnd(settings, settings.topics.workflowRunEvents), workflow_run_id);
+        return all.some((r) => r.value.type === 'workflow_recipient_run.error') && all;
+      },
+      60_000,
+      'the error event',
+    );
     const error = records.find((r) => r.value.type === 'workflow_recipient_run.error')!;
-    expect(error.value).toMatchObject({ event_data: { step_ref: 'fetch', step_type: 'http_fetch', error: expect.any(String) }, data: { error_count: 1 } });
+    expect(error.value).toMatchObject({
+      event_data: { step_ref: 'fetch', step_type: 'http_fetch', error: expect.any(String) },
+      data: { error_count: 1 },
+    });
   });
 });
 
-describeKafka(`switching a deployment from embedded execution to Kafka${testEnv.kafkaBrokers ? '' : ' (skipped: set KAFKA_BROKERS)'}`, () => {
-  const settings = testEnv.kafkaBrokers ? kafkaTestSettings({ KAFKA_TOPIC_PARTITIONS: '2' }) : undefined!;
-  let first: TestApp | undefined;
-  let second: TestApp | undefined;
-  afterAll(async () => {
-    await second?.close();
-    await first?.dropDatabase();
-    if (settings) await deleteTestTopics(settings);
-  });
+describeKafka(
+  `switching a deployment from embedded execution to Kafka${testEnv.kafkaBrokers ? '' : ' (skipped: set KAFKA_BROKERS)'}`,
+  () => {
+    const settings = testEnv.kafkaBrokers ? kafkaTestSettings({ KAFKA_TOPIC_PARTITIONS: '2' }) : undefined!;
+    let first: TestApp | undefined;
+    let second: TestApp | undefined;
+    afterAll(async () => {
+      await second?.close();
+      await first?.dropDatabase();
+      if (settings) await deleteTestTopics(settings);
+    });
 
-  it('hands over where the embedded executor stopped: old runs are not asked for again, a paused one continues', async () => {
-    first = await startTestApp({ keepDatabase: true });
-    await putWorkflow(first, 'done-before', [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'before' } }]);
-    await putWorkflow(first, 'paused-across', [
-      { type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'seconds', value: 3 } } },
-      { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'after' } },
-    ]);
-    const before = await first.knock().workflows.trigger('done-before', { recipients: [{ id: 'switch-ada' }] });
-    const [done] = await finishedRuns(first, before.workflow_run_id);
-    const across = await first.knock().workflows.trigger('paused-across', { recipients: [{ id: 'switch-ada' }] });
-    const [paused] = await pausedRuns(first, across.workflow_run_id);
-    await first.close();
+    it('hands over where the embedded executor stopped: old runs are not asked for again, a paused one continues', async () => {
+      first = await startTestApp({ keepDatabase: true });
+      await putWorkflow(first, 'done-before', [
+        { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'before' } },
+      ]);
+      await putWorkflow(first, 'paused-across', [
+        { type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'seconds', value: 3 } } },
+        { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'after' } },
+      ]);
+      const before = await first.knock().workflows.trigger('done-before', { recipients: [{ id: 'switch-ada' }] });
+      const [done] = await finishedRuns(first, before.workflow_run_id);
+      const across = await first.knock().workflows.trigger('paused-across', { recipients: [{ id: 'switch-ada' }] });
+      const [paused] = await pausedRuns(first, across.workflow_run_id);
+      await first.close();
 
-    const prefix = settings.topics.events.replace(/events\.v1$/, '');
-    second = await startTestApp({ databaseUrl: first.databaseUrl, env: { SECRETS_KEY: first.config.SECRETS_KEY!, KAFKA_BROKERS: testEnv.kafkaBrokers!, KAFKA_TOPIC_PREFIX: prefix, KAFKA_TOPIC_PARTITIONS: '2' } });
-    const [resumed] = await finishedRuns(second, across.workflow_run_id, 1, 60_000);
-    expect(resumed.types).toContain('TimerFired');
-    expect(resumed.completed).toMatchObject({ outcome: 'ended' });
+      const prefix = settings.topics.events.replace(/events\.v1$/, '');
+      second = await startTestApp({
+        databaseUrl: first.databaseUrl,
+        env: {
+          SECRETS_KEY: first.config.SECRETS_KEY!,
+          KAFKA_BROKERS: testEnv.kafkaBrokers!,
+          KAFKA_TOPIC_PREFIX: prefix,
+          KAFKA_TOPIC_PARTITIONS: '2',
+        },
+      });
+      const [resumed] = await finishedRuns(second, across.workflow_run_id, 1, 60_000);
+      expect(resumed.types).toContain('TimerFired');
+      expect(resumed.completed).toMatchObject({ outcome: 'ended' });
 
-    const work = (await readTopicToEnd(settings, settings.topics.runWork)).map((r) => r.value);
-    // The timer firing reached the run's owner through the work topic...
-    expect(work.some((w) => w.run_id === paused.runId && w.cause.event_type === 'TimerFired')).toBe(true);
-    // ...and nothing the embedded executor had already handled was published again.
-    expect(work.filter((w) => w.run_id === done.runId || (w.run_id === paused.runId && w.cause.event_type === 'RunEnqueued'))).toEqual([]);
-  });
-});
+      const work = (await readTopicToEnd(settings, settings.topics.runWork)).map((r) => r.value);
+      // The timer firing reached the run's owner through the work topic...
+      expect(work.some((w) => w.run_id === paused.runId && w.cause.event_type === 'TimerFired')).toBe(true);
+      // ...and nothing the embedded executor had already handled was published again.
+      expect(work.filter((w) => w.run_id === done.runId || (w.run_id === paused.runId && w.cause.event_type === 'RunEnqueued'))).toEqual(
+        [],
+      );
+    });
+  },
+);

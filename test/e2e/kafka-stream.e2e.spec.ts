@@ -45,7 +45,11 @@ describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' 
     expect(identified!.key).toBe(identified!.value.stream_id);
     expect(identified!.key).toContain('kafka-user');
     expect(identified!.headers).toMatchObject({ 'event-type': 'UserIdentified', environment: 'development', 'schema-version': '1' });
-    expect(identified!.value).toMatchObject({ environment: 'development', metadata: { environment: 'development' }, data: { properties: { name: 'Streamed' } } });
+    expect(identified!.value).toMatchObject({
+      environment: 'development',
+      metadata: { environment: 'development' },
+      data: { properties: { name: 'Streamed' } },
+    });
     // The bootstrap (environment, keys) happened before; the relay started from the beginning of the log.
     expect(records.some((r) => r.value.type === 'EnvironmentCreated')).toBe(true);
 
@@ -56,14 +60,20 @@ describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' 
     expect(metrics.body).toContain('# TYPE notify_kafka_relay_lag_seconds gauge');
     expect(metrics.body).toMatch(/notify_kafka_relay_events_published_total\{relay="[^"]+"\} [1-9]\d*\n/);
     expect(metrics.body).toContain('notify_kafka_up 1\n');
-    expect(metrics.body).toMatch(new RegExp(`notify_kafka_records_published_total\\{topic="${settings!.topics.events.replace(/\./g, '\\.')}"\\} [1-9]\\d*\n`));
+    expect(metrics.body).toMatch(
+      new RegExp(`notify_kafka_records_published_total\\{topic="${settings!.topics.events.replace(/\./g, '\\.')}"\\} [1-9]\\d*\n`),
+    );
   });
 
   it('streams schedules like other domain events: created, and each occurrence decided', async () => {
     await activeWorkflow(t, 'kafka-digest', { steps: [feed('feed')] });
     const knock = t.knock();
     await knock.users.update('kafka-scheduled', { name: 'Scheduled' });
-    const [schedule] = await knock.schedules.create({ workflow: 'kafka-digest', recipients: ['kafka-scheduled'], scheduled_at: new Date(Date.now() + 500).toISOString() });
+    const [schedule] = await knock.schedules.create({
+      workflow: 'kafka-digest',
+      recipients: ['kafka-scheduled'],
+      scheduled_at: new Date(Date.now() + 500).toISOString(),
+    });
     const stream = `schedule-development-${schedule.id}`;
     const records = await eventually('the schedule events on Kafka', async () => {
       const all = await readTopicToEnd(settings!, settings!.topics.events);
@@ -86,7 +96,12 @@ describe('the service without Kafka (embedded default)', () => {
   });
 
   it('runs no relay and reports Kafka as disabled', async () => {
-    expect(t.app.get(ReactorRuntime).reactors.map((r) => r.name).filter((n) => n.startsWith('kafka-relay'))).toEqual([]);
+    expect(
+      t.app
+        .get(ReactorRuntime)
+        .reactors.map((r) => r.name)
+        .filter((n) => n.startsWith('kafka-relay')),
+    ).toEqual([]);
     const ready = await t.http('GET', '/readyz', { key: null });
     expect(ready.status).toBe(200);
     expect(ready.body.backends.kafka).toEqual({ status: 'disabled' });
@@ -100,7 +115,9 @@ describe('the service without Kafka (embedded default)', () => {
 describe('the service with an unreachable broker', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { KAFKA_BROKERS: '127.0.0.1:1', KAFKA_CONNECTION_TIMEOUT_MS: '300', KAFKA_TOPIC_PREFIX: 'unreachable.' } });
+    t = await startTestApp({
+      env: { KAFKA_BROKERS: '127.0.0.1:1', KAFKA_CONNECTION_TIMEOUT_MS: '300', KAFKA_TOPIC_PREFIX: 'unreachable.' },
+    });
   });
   afterAll(async () => {
     await t?.close();

@@ -23,8 +23,17 @@ describe('/metrics', () => {
     const knock = t.knock();
     await knock.users.update('metrics-ada', { name: 'Ada' });
     const { workflow_run_id } = await knock.workflows.trigger('welcome', { recipients: ['metrics-ada'], data: { message: 'Counted.' } });
-    await eventually(async () => (await t.sql(`SELECT 1 FROM rm_messages WHERE workflow_run_id = $1 AND status = 'delivered'`, [workflow_run_id]))[0], 30_000, 'the message');
-    await eventually(async () => (await t.sql(`SELECT 1 FROM rm_workflow_recipient_runs WHERE workflow_run_id = $1 AND status = 'completed'`, [workflow_run_id]))[0], 30_000, 'the run');
+    await eventually(
+      async () => (await t.sql(`SELECT 1 FROM rm_messages WHERE workflow_run_id = $1 AND status = 'delivered'`, [workflow_run_id]))[0],
+      30_000,
+      'the message',
+    );
+    await eventually(
+      async () =>
+        (await t.sql(`SELECT 1 FROM rm_workflow_recipient_runs WHERE workflow_run_id = $1 AND status = 'completed'`, [workflow_run_id]))[0],
+      30_000,
+      'the run',
+    );
 
     const res = await t.http('GET', '/metrics', { key: null });
     expect(res.status).toBe(200);
@@ -32,13 +41,25 @@ describe('/metrics', () => {
     const body = res.body as string;
 
     // Route templates, never raw ids, as label values.
-    expect(sample(body, 'notify_http_requests_total', { method: 'PUT', route: '/v1/users/:user_id', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(body, 'notify_http_requests_total', { method: 'PUT', route: '/v1/users/:user_id', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(body).not.toContain('route="/v1/users/metrics-ada"');
-    expect(sample(body, 'notify_http_request_duration_seconds_count', { method: 'POST', route: '/v1/workflows/:key/trigger', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(body, 'notify_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/v1/workflows/:key/trigger',
+        status_class: '2xx',
+      }),
+    ).toBeGreaterThanOrEqual(1);
 
     expect(sample(body, 'notify_runs', { environment: 'development', status: 'completed' })).toBeGreaterThanOrEqual(1);
-    expect(sample(body, 'notify_messages', { environment: 'development', channel_type: 'in_app_feed', status: 'delivered' })).toBeGreaterThanOrEqual(1);
-    expect(sample(body, 'notify_step_events', { environment: 'development', step_type: 'in_app_feed', status: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(body, 'notify_messages', { environment: 'development', channel_type: 'in_app_feed', status: 'delivered' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(body, 'notify_step_events', { environment: 'development', step_type: 'in_app_feed', status: 'ok' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(body, 'notify_projection_lag_events', {})).toBeGreaterThanOrEqual(0);
     expect(sample(body, 'notify_process_resident_memory_bytes', {})).toBeGreaterThan(0);
   });

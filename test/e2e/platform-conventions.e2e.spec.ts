@@ -24,7 +24,10 @@ describe('platform conventions', () => {
     });
 
     it('answers an unknown key, or a malformed header, the same way', async () => {
-      expect((await t.http('GET', '/v1/users/u1', { key: 'sk_not_a_real_key_at_all_0000' })).body).toMatchObject({ code: 'api_key_missing', status: 401 });
+      expect((await t.http('GET', '/v1/users/u1', { key: 'sk_not_a_real_key_at_all_0000' })).body).toMatchObject({
+        code: 'api_key_missing',
+        status: 401,
+      });
       const basic = await t.http('GET', '/v1/users/u1', { key: null, headers: { authorization: `Basic ${t.env.secretKey}` } });
       expect(basic.status).toBe(401);
     });
@@ -42,7 +45,10 @@ describe('platform conventions', () => {
     it('lets a publishable key call the user-scoped endpoints the browser client uses', async () => {
       const res = await t.http('PUT', '/v1/users/browser-user', { key: t.env.publishableKey, body: { name: 'From the browser' } });
       expect(res.status).toBe(200);
-      expect((await t.http('GET', '/v1/users/browser-user', { key: t.env.publishableKey })).body).toMatchObject({ id: 'browser-user', name: 'From the browser' });
+      expect((await t.http('GET', '/v1/users/browser-user', { key: t.env.publishableKey })).body).toMatchObject({
+        id: 'browser-user',
+        name: 'From the browser',
+      });
     });
   });
 
@@ -97,10 +103,20 @@ describe('platform conventions', () => {
     });
 
     it('answers an unrouted path with 404 in the error shape', async () => {
-      for (const [method, p] of [['GET', '/v1/nothing-here'], ['POST', '/v1/users'], ['GET', '/'], ['PATCH', '/v1/users/u1']] as const) {
+      for (const [method, p] of [
+        ['GET', '/v1/nothing-here'],
+        ['POST', '/v1/users'],
+        ['GET', '/'],
+        ['PATCH', '/v1/users/u1'],
+      ] as const) {
         const res = await t.http(method, p);
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ code: 'route_not_found', message: `No route matches ${method} ${p}`, status: 404, type: 'invalid_request_error' });
+        expect(res.body).toEqual({
+          code: 'route_not_found',
+          message: `No route matches ${method} ${p}`,
+          status: 404,
+          type: 'invalid_request_error',
+        });
       }
     });
   });
@@ -154,7 +170,11 @@ describe('platform conventions', () => {
     it('answers CORS preflights for browser clients', async () => {
       const res = await fetch(`${t.url}/v1/users/u1`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,x-knock-user-token' },
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'authorization,x-knock-user-token',
+        },
       });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
@@ -162,7 +182,13 @@ describe('platform conventions', () => {
       // Every method a browser-callable route uses may be sent (the browser client identifies its
       // user with PUT, unsets channel data with DELETE).
       const allowed = (res.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim());
-      const used = [...new Set(allRoutes().filter((r) => r.auth === 'public').map((r) => r.method))];
+      const used = [
+        ...new Set(
+          allRoutes()
+            .filter((r) => r.auth === 'public')
+            .map((r) => r.method),
+        ),
+      ];
       expect(used).toEqual(expect.arrayContaining(['PUT', 'DELETE']));
       expect(used.filter((m) => !allowed.includes(m))).toEqual([]);
     });

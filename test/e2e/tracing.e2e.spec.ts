@@ -27,8 +27,19 @@ describeKafka('traces', () => {
     twilio = await startHttpPeer(twilioMessageCreated);
     const prefix = settings!.topics.events.replace(/events\.v1$/, '');
     t = await startTestApp({ env: { KAFKA_BROKERS: testEnv.kafkaBrokers!, KAFKA_TOPIC_PREFIX: prefix } });
-    await putChannel(t, 'sms-traced', { type: 'sms', provider: 'twilio', provider_settings: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'tok', from: '+15005550006', base_url: twilio.url } });
-    await putWorkflow(t, 'traced', [{ type: 'channel', ref: 'sms', channel_key: 'sms-traced', template: { text_body: 'Hi {{ recipient.name }}' } }]);
+    await putChannel(t, 'sms-traced', {
+      type: 'sms',
+      provider: 'twilio',
+      provider_settings: {
+        account_sid: 'AC0123456789abcdef0123456789abcdef',
+        auth_token: 'tok',
+        from: '+15005550006',
+        base_url: twilio.url,
+      },
+    });
+    await putWorkflow(t, 'traced', [
+      { type: 'channel', ref: 'sms', channel_key: 'sms-traced', template: { text_body: 'Hi {{ recipient.name }}' } },
+    ]);
     await t.knock().users.update('traced-ada', { name: 'Ada', phone_number: '+15558675310' });
   });
   afterAll(async () => {
@@ -62,13 +73,19 @@ describeKafka('traces', () => {
       [`run-development-%`, `message-development-${message.id}`],
     );
     const ofThisTrace = events.filter((e) => e.traceparent?.includes(traceId));
-    expect(ofThisTrace.map((e) => e.type)).toEqual(expect.arrayContaining(['RunEnqueued', 'StepCompleted', 'RunCompleted', 'MessageCreated', 'MessageSent']));
+    expect(ofThisTrace.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['RunEnqueued', 'StepCompleted', 'RunCompleted', 'MessageCreated', 'MessageSent']),
+    );
 
     // The worker's step, the delivery and the provider call are spans of the same trace, nested.
-    const spans = await eventually(async () => {
-      const all = spansOfTrace();
-      return named(all, 'provider twilio').length && named(all, 'kafka publish').length ? all : undefined;
-    }, 30_000, 'the provider and Kafka spans');
+    const spans = await eventually(
+      async () => {
+        const all = spansOfTrace();
+        return named(all, 'provider twilio').length && named(all, 'kafka publish').length ? all : undefined;
+      },
+      30_000,
+      'the provider and Kafka spans',
+    );
     const [step] = named(spans, 'step channel');
     const [deliver] = named(spans, 'deliver sms');
     const [provider] = named(spans, 'provider twilio');
@@ -78,17 +95,30 @@ describeKafka('traces', () => {
     expect(provider.attributes['notify.outcome']).toBe('sent');
 
     // The Kafka record of the message's events names the trace in its headers.
-    const records = await eventually(async () => {
-      const found = (await readTopicToEnd(settings!, settings!.topics.events)).filter((r) => r.value.stream_id === `message-development-${message.id}`);
-      return found.length ? found : undefined;
-    }, 30_000, 'the message records');
+    const records = await eventually(
+      async () => {
+        const found = (await readTopicToEnd(settings!, settings!.topics.events)).filter(
+          (r) => r.value.stream_id === `message-development-${message.id}`,
+        );
+        return found.length ? found : undefined;
+      },
+      30_000,
+      'the message records',
+    );
     expect(records.every((r) => String(r.headers.traceparent).startsWith(`00-${traceId}-`))).toBe(true);
   });
 
   it('starts a new trace for a request without a traceparent', async () => {
     const res = await t.http('GET', '/v1/users/traced-ada');
     expect(res.status).toBe(200);
-    const span = await eventually(async () => exporter.getFinishedSpans().find((s) => s.name === 'GET /v1/users/:user_id' && s.attributes['http.request.id'] === res.headers.get('x-request-id')), 10_000, 'the span');
+    const span = await eventually(
+      async () =>
+        exporter
+          .getFinishedSpans()
+          .find((s) => s.name === 'GET /v1/users/:user_id' && s.attributes['http.request.id'] === res.headers.get('x-request-id')),
+      10_000,
+      'the span',
+    );
     expect(span.spanContext().traceId).not.toBe(traceId);
     expect(span.parentSpanContext).toBeUndefined();
   });

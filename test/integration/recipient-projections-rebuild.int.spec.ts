@@ -10,7 +10,8 @@ const TABLES: Record<string, string> = {
   tenants: 'SELECT * FROM rm_tenants ORDER BY environment, id',
   preferences: 'SELECT * FROM rm_preference_sets ORDER BY environment, recipient_type, recipient_collection, recipient_id, set_id',
   'channel-data': 'SELECT * FROM rm_channel_data ORDER BY environment, recipient_type, recipient_collection, recipient_id, channel_id',
-  subscriptions: 'SELECT * FROM rm_subscriptions ORDER BY environment, object_collection, object_id, recipient_type, recipient_collection, recipient_id',
+  subscriptions:
+    'SELECT * FROM rm_subscriptions ORDER BY environment, object_collection, object_id, recipient_type, recipient_collection, recipient_id',
   'bulk-operations': 'SELECT * FROM rm_bulk_operations ORDER BY environment, id',
 };
 
@@ -27,7 +28,11 @@ describe('recipient read models: a rebuild from the log equals the live result',
 
     // A history with every kind of event these read models take, deletions and a merge included.
     for (let i = 0; i < 6; i++) {
-      await knock.users.update(`u${i}`, { name: `U${i}`, channel_data: { [push.id]: { tokens: [`t${i}`] } }, preferences: { default: { workflows: { w: i % 2 === 0 } } } } as Knock.Users.UserUpdateParams);
+      await knock.users.update(`u${i}`, {
+        name: `U${i}`,
+        channel_data: { [push.id]: { tokens: [`t${i}`] } },
+        preferences: { default: { workflows: { w: i % 2 === 0 } } },
+      } as Knock.Users.UserUpdateParams);
     }
     await knock.users.update('u1', { name: 'renamed', plan: 'pro' });
     await knock.users.setPreferences('u2', 'acme', { commercial_subscribed: false });
@@ -35,7 +40,10 @@ describe('recipient read models: a rebuild from the log equals the live result',
     await knock.objects.set('teams', 'eng', { name: 'Eng' });
     await knock.objects.setChannelData('teams', 'eng', slack.id, { data: { connections: [{ channel_id: 'C1' }] } });
     await knock.objects.setPreferences('teams', 'eng', 'default', { channel_types: { chat: true } });
-    await knock.objects.addSubscriptions('projects', 'p1', { recipients: ['u0', 'u1', 'u4', { id: 'eng', collection: 'teams' }], properties: { role: 'x' } });
+    await knock.objects.addSubscriptions('projects', 'p1', {
+      recipients: ['u0', 'u1', 'u4', { id: 'eng', collection: 'teams' }],
+      properties: { role: 'x' },
+    });
     await knock.objects.addSubscriptions('projects', 'p2', { recipients: ['u4', 'u5'] });
     await knock.objects.addSubscriptions('projects', 'p1', { recipients: ['u0'], properties: { role: 'y' } });
     await knock.objects.deleteSubscriptions('projects', 'p2', { recipients: ['u5'] });
@@ -44,12 +52,21 @@ describe('recipient read models: a rebuild from the log equals the live result',
     await knock.objects.set('teams', 'ops', { name: 'Ops' });
     await knock.objects.addSubscriptions('teams', 'ops', { recipients: ['u1'] });
     await knock.objects.delete('teams', 'ops');
-    await knock.tenants.set('acme', { name: 'Acme', settings: { branding: { primary_color: '#000' }, preference_set: { workflows: { w: false } } } });
+    await knock.tenants.set('acme', {
+      name: 'Acme',
+      settings: { branding: { primary_color: '#000' }, preference_set: { workflows: { w: false } } },
+    });
     await knock.tenants.set('gone', { name: 'Gone' });
     await knock.tenants.delete('gone');
     const op = await knock.users.bulk.identify({ users: [{ id: 'b1' }, { id: 'b2', name: 'B2' }] });
-    await eventually(() => knock.bulkOperations.get(op.id), (o) => o.status === 'completed');
-    await eventually(() => t.runtime.lag(), (lag) => lag === 0);
+    await eventually(
+      () => knock.bulkOperations.get(op.id),
+      (o) => o.status === 'completed',
+    );
+    await eventually(
+      () => t.runtime.lag(),
+      (lag) => lag === 0,
+    );
   });
   afterAll(async () => t?.close());
 
@@ -59,7 +76,9 @@ describe('recipient read models: a rebuild from the log equals the live result',
     await t.runtime.rebuild(name);
     // The live loop may apply part of the replay itself; either way the checkpoint restarted at zero.
     const status = (await t.runtime.status()).find((s) => s.name === name)!;
-    const [{ events }] = await t.sql<{ events: number }>(`SELECT count(*)::int AS events FROM es_events WHERE event_type = ANY($1)`, [t.runtime.get(name).filter.eventTypes]);
+    const [{ events }] = await t.sql<{ events: number }>(`SELECT count(*)::int AS events FROM es_events WHERE event_type = ANY($1)`, [
+      t.runtime.get(name).filter.eventTypes,
+    ]);
     expect(status.eventsApplied).toBe(events);
     expect(await t.sql(TABLES[name])).toEqual(live);
   });

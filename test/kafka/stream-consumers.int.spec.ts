@@ -57,7 +57,9 @@ describeKafka(`consuming the stream${testEnv.kafkaBrokers ? '' : ' (skipped: set
         handle: async (e) => void (handled.push(e), done()),
         onDuplicate: (e) => void (duplicates.push(e), done()),
       }),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`handled ${handled.length}, duplicates ${duplicates.length}`)), 45_000))),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`handled ${handled.length}, duplicates ${duplicates.length}`)), 45_000)),
+      ),
     ]).finally(() => clearTimeout(timer));
     expect(handled.map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
     expect(duplicates.map((e) => e.id).sort()).toEqual(replayed.map((e) => e.id).sort());
@@ -69,7 +71,13 @@ describeKafka(`consuming the stream${testEnv.kafkaBrokers ? '' : ' (skipped: set
 
   it('SeenIds forgets the oldest ids beyond its window', () => {
     const seen = new SeenIds(2);
-    expect([seen.firstTime('a'), seen.firstTime('a'), seen.firstTime('b'), seen.firstTime('c'), seen.firstTime('a')]).toEqual([true, false, true, true, true]);
+    expect([seen.firstTime('a'), seen.firstTime('a'), seen.firstTime('b'), seen.firstTime('c'), seen.firstTime('a')]).toEqual([
+      true,
+      false,
+      true,
+      true,
+      true,
+    ]);
   });
 
   const cli = async (...argv: string[]) => {
@@ -91,23 +99,38 @@ describeKafka(`consuming the stream${testEnv.kafkaBrokers ? '' : ' (skipped: set
     const records = lines.map((l) => JSON.parse(l));
     expect(records).toHaveLength(total);
     for (const r of records) {
-      expect(r).toMatchObject({ topic: settings.topics.events, partition: expect.any(Number), offset: expect.any(String), headers: { 'event-type': 'UserIdentified', environment: 'dev' } });
+      expect(r).toMatchObject({
+        topic: settings.topics.events,
+        partition: expect.any(Number),
+        offset: expect.any(String),
+        headers: { 'event-type': 'UserIdentified', environment: 'dev' },
+      });
       expect(r.key).toBe(r.value.stream_id);
       expect(r.headers['event-id']).toBe(r.value.id);
     }
     const values = await cli('kafka', 'tail', '--topic', 'events', '--from-beginning', '-n', '2', '--format', 'value');
-    expect(values.lines.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ type: 'UserIdentified', revision: expect.any(Number) }), expect.objectContaining({ type: 'UserIdentified' })]);
+    expect(values.lines.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ type: 'UserIdentified', revision: expect.any(Number) }),
+      expect.objectContaining({ type: 'UserIdentified' }),
+    ]);
   });
 
   it('`kafka topics` shows the three topics and their partitions', async () => {
     const { code, lines } = await cli('kafka', 'topics');
     expect(code).toBe(0);
-    expect(lines.map((l) => JSON.parse(l))).toEqual(Object.values(settings.topics).map((topic) => ({ topic, exists: true, partitions: 2, wanted_partitions: 2 })));
+    expect(lines.map((l) => JSON.parse(l))).toEqual(
+      Object.values(settings.topics).map((topic) => ({ topic, exists: true, partitions: 2, wanted_partitions: 2 })),
+    );
   });
 
   it('`kafka tail` without KAFKA_BROKERS says Kafka is off', async () => {
     const err: string[] = [];
-    const code = await runCli(['kafka', 'tail'], commandGroups, { stdout: { write: () => true }, stderr: { write: (t: string) => err.push(t) }, env: {}, signal: new AbortController().signal });
+    const code = await runCli(['kafka', 'tail'], commandGroups, {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => err.push(t) },
+      env: {},
+      signal: new AbortController().signal,
+    });
     expect(code).toBe(2);
     expect(err.join('')).toContain('KAFKA_BROKERS is not set');
   });

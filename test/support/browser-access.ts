@@ -1,7 +1,6 @@
 import { signUserToken } from '@knocklabs/node';
 import { Channel, Socket } from 'phoenix';
 import WebSocket from 'ws';
-import { eventually } from './recipients';
 import { TestApp } from './test-app';
 
 /** The id of the bootstrap in-app feed channel (`in-app`): what browser clients call the feed id. */
@@ -12,30 +11,35 @@ export async function inAppChannelId(t: Pick<TestApp, 'sql'>): Promise<string> {
 }
 
 /** Creates a signing key through the management API and returns its private half. */
-export async function createSigningKey(t: TestApp, environment: string, rotate = false): Promise<{ id: string; privateKey: string; body: any }> {
+export async function createSigningKey(
+  t: TestApp,
+  environment: string,
+  rotate = false,
+): Promise<{ id: string; privateKey: string; body: any }> {
   const res = await t.http('POST', `/v1/environments/${environment}/signing_keys${rotate ? '/rotate' : ''}`, { key: t.serviceToken });
   if (res.status !== 201) throw new Error(`signing key not created: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.id, privateKey: res.body.private_key, body: res.body };
 }
 
 export async function setEnhancedSecurity(t: TestApp, environment: string, enabled: boolean): Promise<void> {
-  const res = await t.http('PUT', `/v1/environments/${environment}/security`, { key: t.serviceToken, body: { enhanced_security_mode: enabled } });
+  const res = await t.http('PUT', `/v1/environments/${environment}/security`, {
+    key: t.serviceToken,
+    body: { enhanced_security_mode: enabled },
+  });
   if (res.status !== 200) throw new Error(`security not set: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
-export const userToken = (userId: string, privateKey: string, expiresInSeconds = 3600) => signUserToken(userId, { signingKey: privateKey, expiresInSeconds });
-
-/**
- * Waits until a publishable-key call answers as expected: the auth guard caches an environment's
- * token policy for two seconds, so a change of mode or keys shows within that.
- */
-export async function untilStatus(t: TestApp, path: string, headers: Record<string, string>, key: string, status: number): Promise<{ status: number; body: any }> {
-  return eventually(() => t.http('GET', path, { key, headers }), (r) => r.status === status, 10_000);
-}
+export const userToken = (userId: string, privateKey: string, expiresInSeconds = 3600) =>
+  signUserToken(userId, { signingKey: privateKey, expiresInSeconds });
 
 /** A Phoenix socket as @knocklabs/client opens it (endpoint /ws/v1, params api_key and user_token), over `ws`. */
 export function feedSocket(t: Pick<TestApp, 'url'>, params: Record<string, string | undefined>): Socket {
-  return new Socket(`${t.url.replace('http', 'ws')}/ws/v1`, { params, transport: WebSocket as never, heartbeatIntervalMs: 30_000, reconnectAfterMs: () => 60_000 });
+  return new Socket(`${t.url.replace('http', 'ws')}/ws/v1`, {
+    params,
+    transport: WebSocket as never,
+    heartbeatIntervalMs: 30_000,
+    reconnectAfterMs: () => 60_000,
+  });
 }
 
 export function joinChannel(channel: Channel): Promise<{ status: 'ok' | 'error' | 'timeout'; response: any }> {

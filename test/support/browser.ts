@@ -8,10 +8,20 @@ import { Browser, chromium } from 'playwright-core';
 
 /** Debian's Chromium; .ci/run installs it when missing. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is required for the browser test and is not at ${CHROMIUM} (apt-get install -y chromium)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium is required for the browser test and is not at ${CHROMIUM} (apt-get install -y chromium)`);
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
 }
 
@@ -24,7 +34,14 @@ export interface FeedPage {
  * Bundles test/browser/feed-page.mjs (React and the @knocklabs/react components) with esbuild and
  * serves it with its configuration from its own origin, as an application would.
  */
-export async function serveFeedPage(config: { host: string; publishableKey: string; userId: string; userName?: string; userToken?: string; feedId: string }): Promise<FeedPage> {
+export async function serveFeedPage(config: {
+  host: string;
+  publishableKey: string;
+  userId: string;
+  userName?: string;
+  userToken?: string;
+  feedId: string;
+}): Promise<FeedPage> {
   const outdir = await mkdtemp(path.join(tmpdir(), 'notify-feed-page-'));
   await build({
     entryPoints: [path.resolve(__dirname, '../browser/feed-page.mjs')],

@@ -31,6 +31,7 @@ export async function configureChannel(
     },
     { environment: null, actor: 'test' },
   );
-  if (outcome.append) await t.runtime.waitFor(outcome.append.position, [{ type: 'ChannelConfigured', streamId: outcome.append.streamId }], 10_000);
+  if (outcome.append)
+    await t.runtime.waitFor(outcome.append.position, [{ type: 'ChannelConfigured', streamId: outcome.append.streamId }], 10_000);
   return { id: outcome.state.id!, key };
 }

@@ -59,9 +59,9 @@ export function fromJsonSchema(root: JsonSchema): fc.Arbitrary<unknown> {
     const alternatives = s.anyOf ?? s.oneOf;
     if (alternatives?.length) return fc.oneof(...alternatives.map((a) => build(a, depth)));
     if (s.allOf?.length) {
-      return fc.tuple(...s.allOf.map((a) => build(a, depth))).map((parts) =>
-        parts.every((p) => p && typeof p === 'object' && !Array.isArray(p)) ? Object.assign({}, ...parts) : parts[0],
-      );
+      return fc
+        .tuple(...s.allOf.map((a) => build(a, depth)))
+        .map((parts) => (parts.every((p) => p && typeof p === 'object' && !Array.isArray(p)) ? Object.assign({}, ...parts) : parts[0]));
     }
     if (Array.isArray(s.type)) return fc.oneof(...s.type.map((type) => build({ ...s, type }, depth)));
     switch (s.type) {
@@ -78,7 +78,10 @@ export function fromJsonSchema(root: JsonSchema): fc.Arbitrary<unknown> {
       case 'array': {
         if (s.prefixItems) return fc.tuple(...s.prefixItems.map((p) => build(p, depth)));
         const min = small(s.minItems, 0, 3);
-        return fc.array(s.items ? build(s.items, depth) : fc.jsonValue({ maxDepth: 1 }), { minLength: min, maxLength: Math.max(min, small(s.maxItems, 3, 3)) });
+        return fc.array(s.items ? build(s.items, depth) : fc.jsonValue({ maxDepth: 1 }), {
+          minLength: min,
+          maxLength: Math.max(min, small(s.maxItems, 3, 3)),
+        });
       }
       case 'object': {
         const properties = s.properties ?? {};
@@ -104,9 +107,13 @@ function stringFor(s: JsonSchema): fc.Arbitrary<string> {
     case 'uuid':
       return fc.uuid();
     case 'date-time':
-      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+      return fc
+        .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString());
     case 'date':
-      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
     case 'email':
       return fc.emailAddress();
     case 'uri':
@@ -142,9 +149,12 @@ export function nestedValue(depth: number): unknown {
 /** Replaces one randomly chosen place in the value (the root included) by a hostile value, or wraps a scalar in an array. */
 export function mutate(value: unknown): fc.Arbitrary<unknown> {
   const places = placesIn(value);
-  return fc.tuple(fc.nat({ max: places.length - 1 }), fc.oneof({ weight: 4, arbitrary: hostileValue }, { weight: 1, arbitrary: fc.constant(WRAP) })).map(([index, replacement]) =>
-    replaceAt(value, places[index], replacement),
-  );
+  return fc
+    .tuple(
+      fc.nat({ max: places.length - 1 }),
+      fc.oneof({ weight: 4, arbitrary: hostileValue }, { weight: 1, arbitrary: fc.constant(WRAP) }),
+    )
+    .map(([index, replacement]) => replaceAt(value, places[index], replacement));
 }
 
 const WRAP = Symbol('wrap in an array');

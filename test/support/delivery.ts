@@ -7,7 +7,11 @@ import type { TestApp } from './test-app';
  * recorded (messages, their events and delivery logs).
  */
 
-export async function eventually<T>(probe: () => Promise<T | undefined | false | null>, timeoutMs = 60_000, what = 'a condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | false | null>,
+  timeoutMs = 60_000,
+  what = 'a condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -34,7 +38,13 @@ export async function putChannel(t: TestApp, key: string, setup: ChannelSetup, e
         name: key,
         type: setup.type,
         provider: setup.provider,
-        environment_settings: { [environment]: { provider_settings: setup.provider_settings ?? {}, channel_settings: setup.channel_settings ?? {}, is_sandbox: setup.is_sandbox ?? false } },
+        environment_settings: {
+          [environment]: {
+            provider_settings: setup.provider_settings ?? {},
+            channel_settings: setup.channel_settings ?? {},
+            is_sandbox: setup.is_sandbox ?? false,
+          },
+        },
       },
     },
   });
@@ -43,7 +53,12 @@ export async function putChannel(t: TestApp, key: string, setup: ChannelSetup, e
 }
 
 /** Upserts and activates a workflow in development through the official management client. */
-export async function putWorkflow(t: TestApp, key: string, steps: Record<string, unknown>[], extra: Record<string, unknown> = {}): Promise<void> {
+export async function putWorkflow(
+  t: TestApp,
+  key: string,
+  steps: Record<string, unknown>[],
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   const mgmt = t.mgmt();
   const { workflow } = await mgmt.workflows.upsert(key, { environment: 'development', workflow: { name: key, steps, ...extra } as never });
   if (!workflow.valid) throw new Error(`workflow ${key} is not valid: ${JSON.stringify(workflow)}`);
@@ -65,7 +80,12 @@ export interface MessageRow {
 
 /** The one message a run produced for a step, once it exists. */
 export async function messageOf(t: TestApp, workflowRunId: string, stepRef: string): Promise<MessageRow> {
-  return eventually(async () => (await t.sql<MessageRow>('SELECT * FROM rm_messages WHERE workflow_run_id = $1 AND step_ref = $2', [workflowRunId, stepRef]))[0], 20_000, `the ${stepRef} message`);
+  return eventually(
+    async () =>
+      (await t.sql<MessageRow>('SELECT * FROM rm_messages WHERE workflow_run_id = $1 AND step_ref = $2', [workflowRunId, stepRef]))[0],
+    20_000,
+    `the ${stepRef} message`,
+  );
 }
 
 /** Waits for a message to reach one of the given statuses. */
@@ -86,7 +106,9 @@ export async function messageEvents(t: TestApp, id: string): Promise<{ type: str
 
 /** The message stream's event types in log order (internal ones included). */
 export async function messageStreamTypes(t: TestApp, id: string): Promise<string[]> {
-  const rows = await t.sql<{ event_type: string }>('SELECT event_type FROM es_events WHERE stream_id LIKE $1 ORDER BY global_position', [`message-%-${id}`]);
+  const rows = await t.sql<{ event_type: string }>('SELECT event_type FROM es_events WHERE stream_id LIKE $1 ORDER BY global_position', [
+    `message-%-${id}`,
+  ]);
   return rows.map((r) => r.event_type);
 }
 
@@ -99,14 +121,22 @@ export async function messageTimers(t: TestApp, id: string): Promise<{ timer_id:
   return rows.map((r) => r.data);
 }
 
-export async function deliveryLogs(t: TestApp, id: string): Promise<{ attempt: number; service_name: string; request: any; response: any }[]> {
-  return t.sql('SELECT attempt, service_name, request, response FROM rm_message_delivery_logs WHERE message_id = $1 ORDER BY attempt, inserted_at, id', [id]);
+export async function deliveryLogs(
+  t: TestApp,
+  id: string,
+): Promise<{ attempt: number; service_name: string; request: any; response: any }[]> {
+  return t.sql(
+    'SELECT attempt, service_name, request, response FROM rm_message_delivery_logs WHERE message_id = $1 ORDER BY attempt, inserted_at, id',
+    [id],
+  );
 }
 
 /** Where any of the secrets appears in clear: the event log or any read model table. */
 export async function secretsAt(t: TestApp, secrets: string[]): Promise<string[]> {
   const found: string[] = [];
-  const tables = await t.sql<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'");
+  const tables = await t.sql<{ table_name: string }>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+  );
   for (const { table_name } of tables) {
     for (const secret of secrets) {
       const [row] = await t.sql<{ n: string }>(`SELECT count(*) AS n FROM "${table_name}" t WHERE t::text LIKE '%' || $1 || '%'`, [secret]);

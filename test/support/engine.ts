@@ -25,7 +25,12 @@ export interface RunView {
 export const uniqueKey = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')}`;
 
 /** Creates (or replaces) a workflow through the official management client and activates it. */
-export async function activeWorkflow(t: TestApp, key: string, workflow: Record<string, unknown>, environment = 'development'): Promise<void> {
+export async function activeWorkflow(
+  t: TestApp,
+  key: string,
+  workflow: Record<string, unknown>,
+  environment = 'development',
+): Promise<void> {
   const mgmt = t.mgmt();
   const { workflow: saved } = await mgmt.workflows.upsert(key, { environment, workflow: { name: key, ...workflow } as never });
   if (!saved.valid) throw new Error(`workflow ${key} is not valid: ${JSON.stringify((saved as { errors?: unknown }).errors)}`);
@@ -57,7 +62,9 @@ export async function runView(t: TestApp, environment: string, runId: string): P
 
 /** Waits until the messages read model has every message these runs created. */
 export async function messagesVisible(t: TestApp, runs: RunView[]): Promise<void> {
-  const ids = runs.flatMap((r) => r.events.filter((e) => e.type === 'StepCompleted' && e.data.output?.message_id).map((e) => e.data.output.message_id as string));
+  const ids = runs.flatMap((r) =>
+    r.events.filter((e) => e.type === 'StepCompleted' && e.data.output?.message_id).map((e) => e.data.output.message_id as string),
+  );
   if (ids.length === 0) return;
   await eventually(
     () => t.sql<{ c: string }>('SELECT count(*) AS c FROM rm_messages WHERE id = ANY($1::uuid[])', [ids]),
@@ -67,7 +74,13 @@ export async function messagesVisible(t: TestApp, runs: RunView[]): Promise<void
 }
 
 /** Waits until every run of the trigger has completed (or been cancelled) and its messages are readable, and returns them. */
-export async function finishedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 60_000, environment = 'development'): Promise<RunView[]> {
+export async function finishedRuns(
+  t: TestApp,
+  workflowRunId: string,
+  count = 1,
+  timeoutMs = 60_000,
+  environment = 'development',
+): Promise<RunView[]> {
   const runs = await eventually(
     () => runsOf(t, workflowRunId, environment),
     (runs) => runs.length === count && runs.every((r) => r.types.includes('RunCompleted') || r.types.includes('RunCancelled')),
@@ -78,7 +91,13 @@ export async function finishedRuns(t: TestApp, workflowRunId: string, count = 1,
 }
 
 /** Waits until the trigger's runs are paused (or done) and returns them. */
-export async function pausedRuns(t: TestApp, workflowRunId: string, count = 1, timeoutMs = 60_000, environment = 'development'): Promise<RunView[]> {
+export async function pausedRuns(
+  t: TestApp,
+  workflowRunId: string,
+  count = 1,
+  timeoutMs = 60_000,
+  environment = 'development',
+): Promise<RunView[]> {
   return eventually(
     () => runsOf(t, workflowRunId, environment),
     (runs) => runs.length === count && runs.every((r) => r.types.includes('RunPaused') || r.types.includes('RunCompleted')),
@@ -92,7 +111,11 @@ export async function messagesOf(t: TestApp, workflowRunId: string): Promise<any
 
 /** Messages of a workflow for a recipient. */
 export async function messagesFor(t: TestApp, workflowKey: string, recipientId: string, environment = 'development'): Promise<any[]> {
-  return t.sql('SELECT * FROM rm_messages WHERE environment = $1 AND workflow_key = $2 AND recipient_id = $3 ORDER BY inserted_at', [environment, workflowKey, recipientId]);
+  return t.sql('SELECT * FROM rm_messages WHERE environment = $1 AND workflow_key = $2 AND recipient_id = $3 ORDER BY inserted_at', [
+    environment,
+    workflowKey,
+    recipientId,
+  ]);
 }
 
 /** An in-app step on the bootstrap channel. */

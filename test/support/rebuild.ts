@@ -1,7 +1,10 @@
 import { TestApp } from './test-app';
 
 /** Rebuilds projections from the log and returns their tables before and after, for a live == rebuild check. */
-export async function rebuildAndCompare(t: TestApp, names: string[]): Promise<{ live: Record<string, unknown[]>; rebuilt: Record<string, unknown[]> }> {
+export async function rebuildAndCompare(
+  t: TestApp,
+  names: string[],
+): Promise<{ live: Record<string, unknown[]>; rebuilt: Record<string, unknown[]> }> {
   const tables = names.flatMap((n) => t.runtime.get(n).tables);
   const snapshot = async () => {
     const out: Record<string, unknown[]> = {};

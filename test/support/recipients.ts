@@ -32,8 +32,15 @@ export async function userFootprint(t: Pick<TestApp, 'sql'>, environment: string
   const count = async (sql: string) => Number((await t.sql<{ c: string }>(sql, [environment, userId]))[0].c);
   return {
     users: await count('SELECT count(*) AS c FROM rm_users WHERE environment = $1 AND id = $2'),
-    preferences: await count(`SELECT count(*) AS c FROM rm_preference_sets WHERE environment = $1 AND recipient_type = 'user' AND recipient_id = $2`),
-    channel_data: await count(`SELECT count(*) AS c FROM rm_channel_data WHERE environment = $1 AND recipient_type = 'user' AND recipient_id = $2`),
-    subscriptions: await count(`SELECT count(*) AS c FROM rm_subscriptions WHERE environment = $1 AND recipient_type = 'user' AND recipient_id = $2`),
+    preferences: await count(
+      `SELECT count(*) AS c FROM rm_preference_sets WHERE environment = $1 AND recipient_type = 'user' AND recipient_id = $2`,
+    ),
+    channel_data: await count(
+      `SELECT count(*) AS c FROM rm_channel_data WHERE environment = $1 AND recipient_type = 'user' AND recipient_id = $2`,
+    ),
+    subscriptions: await count(
+      `SELECT count(*) AS c FROM rm_subscriptions WHERE environment = $1 AND recipient_type = 'user' AND recipient_id = $2`,
+    ),
+    audience_members: await count('SELECT count(*) AS c FROM rm_audience_members WHERE environment = $1 AND user_id = $2'),
   };
 }

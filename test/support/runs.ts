@@ -1,7 +1,11 @@
 import { TestApp } from './test-app';
 
 /** Polls until the probe returns something truthy (the engine works asynchronously). */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, what = 'a condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 60_000,
+  what = 'a condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -14,7 +18,10 @@ export async function eventually<T>(probe: () => Promise<T | undefined | null | 
 /** Creates (or replaces) a workflow in `development` with the management client and activates it. */
 export async function activeWorkflow(t: TestApp, key: string, workflow: Record<string, unknown>): Promise<void> {
   const mgmt = t.mgmt();
-  const { workflow: saved } = await mgmt.workflows.upsert(key, { environment: 'development', workflow: { name: key, ...workflow } as never });
+  const { workflow: saved } = await mgmt.workflows.upsert(key, {
+    environment: 'development',
+    workflow: { name: key, ...workflow } as never,
+  });
   if (!saved.valid) throw new Error(`workflow ${key} is not valid: ${JSON.stringify(saved)}`);
   await mgmt.workflows.activate(key, { environment: 'development', status: true });
 }
@@ -30,10 +37,17 @@ export const feedStep = (ref: string, over: Record<string, unknown> = {}) => ({
 
 /** Runs of one trigger in the runs read model, by recipient id. */
 export async function runsOf(t: TestApp, workflowRunId: string): Promise<{ id: string; recipient_id: string; status: string }[]> {
-  return t.sql('SELECT id, recipient_id, status FROM rm_workflow_recipient_runs WHERE workflow_run_id = $1 ORDER BY recipient_id', [workflowRunId]);
+  return t.sql('SELECT id, recipient_id, status FROM rm_workflow_recipient_runs WHERE workflow_run_id = $1 ORDER BY recipient_id', [
+    workflowRunId,
+  ]);
 }
 
 /** Messages of one trigger in the messages read model. */
-export async function messagesOf(t: TestApp, workflowRunId: string): Promise<{ id: string; recipient_id: string; status: string; step_ref: string }[]> {
-  return t.sql('SELECT id, recipient_id, status, step_ref FROM rm_messages WHERE workflow_run_id = $1 ORDER BY recipient_id', [workflowRunId]);
+export async function messagesOf(
+  t: TestApp,
+  workflowRunId: string,
+): Promise<{ id: string; recipient_id: string; status: string; step_ref: string }[]> {
+  return t.sql('SELECT id, recipient_id, status, step_ref FROM rm_messages WHERE workflow_run_id = $1 ORDER BY recipient_id', [
+    workflowRunId,
+  ]);
 }

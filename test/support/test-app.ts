@@ -47,7 +47,11 @@ export interface TestApp {
   mgmt(token?: string): KnockMgmt;
   /** Reads the service's database directly (assertions on read models and the log). */
   sql<T = any>(query: string, params?: unknown[]): Promise<T[]>;
-  http<T = any>(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
+  http<T = any>(
+    method: string,
+    path: string,
+    options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<HttpResult<T>>;
   close(): Promise<void>;
   /** Drops the database (a kept one, once every app on it has closed); a no-op when already gone. */
   dropDatabase(): Promise<void>;
@@ -77,12 +81,12 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
   const backend = options.databaseUrl ? 'postgres' : (options.backend ?? (testEnv.postgresUrl ? 'postgres' : 'embedded'));
   let db: { url: string; release(): Promise<void>; drop(): Promise<void> } | undefined;
   let dataDir: string | undefined;
-  if (options.databaseUrl) db = { url: options.databaseUrl, release: async () => undefined, drop: () => dropDatabase(options.databaseUrl!) };
+  if (options.databaseUrl)
+    db = { url: options.databaseUrl, release: async () => undefined, drop: () => dropDatabase(options.databaseUrl!) };
   else if (backend === 'postgres') {
     const created = await createTestDatabase('postgres', { migrate: false });
     db = { url: created.url, release: () => created.database.close(), drop: () => created.close() };
-  }
-  else dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'notify-e2e-')));
+  } else dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'notify-e2e-')));
   const secretKey = `sk_test_${randomBytes(16).toString('hex')}`;
   const publishableKey = `pk_test_${randomBytes(16).toString('hex')}`;
   const serviceToken = `svc_${randomBytes(20).toString('hex')}`;

@@ -26,7 +26,22 @@ export class ApiModule {
   static register(): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }), UsersModule, RecipientsModule, ConfigurationModule, ChannelsModule, VariablesModule, WorkflowsModule, WorkflowRunsModule, MessagesModule, FeedsModule, SchedulesModule, EnvironmentsModule, RealtimeModule],
+      imports: [
+        CqrsModule.forRoot(),
+        HttpModule.forRoot({ credentialStore: ReadModelCredentialStore }),
+        UsersModule,
+        RecipientsModule,
+        ConfigurationModule,
+        ChannelsModule,
+        VariablesModule,
+        WorkflowsModule,
+        WorkflowRunsModule,
+        MessagesModule,
+        FeedsModule,
+        SchedulesModule,
+        EnvironmentsModule,
+        RealtimeModule,
+      ],
       controllers: [HealthController, MetricsController, OpenApiController],
       providers: [BootstrapService, StreamStatus],
     };

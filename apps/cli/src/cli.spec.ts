@@ -4,7 +4,16 @@ import { CommandGroup, UsageError } from './command';
 function io(env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) }, env, signal: new AbortController().signal } };
+  return {
+    out,
+    err,
+    io: {
+      stdout: { write: (t: string) => out.push(t) },
+      stderr: { write: (t: string) => err.push(t) },
+      env,
+      signal: new AbortController().signal,
+    },
+  };
 }
 
 const calls: unknown[] = [];

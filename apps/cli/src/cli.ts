@@ -4,17 +4,37 @@ import { CliCommand, CliIo, CommandGroup, UsageError } from './command';
 
 function groupHelp(group: CommandGroup): string {
   const width = Math.max(...group.commands.map((c) => c.name.length));
-  return [`notify ${group.name}: ${group.summary}`, '', ...group.commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), '', `Run 'notify ${group.name} <command> --help' for a command's options.`].join('\n');
+  return [
+    `notify ${group.name}: ${group.summary}`,
+    '',
+    ...group.commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    `Run 'notify ${group.name} <command> --help' for a command's options.`,
+  ].join('\n');
 }
 
 function commandHelp(group: CommandGroup, command: CliCommand): string {
-  const options = Object.entries(command.options ?? {}).map(([name, spec]) => `  --${name}${spec.type === 'string' ? ' <value>' : ''}${spec.short ? ` (-${spec.short})` : ''}`);
-  return [`notify ${group.name} ${command.name}${command.usage ? ` ${command.usage}` : ''}`, '', command.summary, ...(options.length ? ['', 'Options:', ...options] : [])].join('\n');
+  const options = Object.entries(command.options ?? {}).map(
+    ([name, spec]) => `  --${name}${spec.type === 'string' ? ' <value>' : ''}${spec.short ? ` (-${spec.short})` : ''}`,
+  );
+  return [
+    `notify ${group.name} ${command.name}${command.usage ? ` ${command.usage}` : ''}`,
+    '',
+    command.summary,
+    ...(options.length ? ['', 'Options:', ...options] : []),
+  ].join('\n');
 }
 
 export function mainHelp(groups: readonly CommandGroup[]): string {
   const width = Math.max(...groups.map((g) => g.name.length));
-  return ['Usage: notify <group> <command> [options]', '', 'Groups:', ...groups.map((g) => `  ${g.name.padEnd(width)}  ${g.summary}`), '', "Run 'notify <group> --help' for its commands."].join('\n');
+  return [
+    'Usage: notify <group> <command> [options]',
+    '',
+    'Groups:',
+    ...groups.map((g) => `  ${g.name.padEnd(width)}  ${g.summary}`),
+    '',
+    "Run 'notify <group> --help' for its commands.",
+  ].join('\n');
 }
 
 /**

@@ -10,4 +10,10 @@ import { ScheduleCleanupReactor } from './schedules/schedule-cleanup.reactor';
  * Every reactor the worker runs (process managers, relays, bulk operation runners). Each is an
  * injectable class implementing Reactor; add new ones here.
  */
-export const workerReactors: Type<Reactor>[] = [BulkOperationWorker, KafkaRelayReactor, ...engineReactors, CancellationReactor, ScheduleCleanupReactor];
+export const workerReactors: Type<Reactor>[] = [
+  BulkOperationWorker,
+  KafkaRelayReactor,
+  ...engineReactors,
+  CancellationReactor,
+  ScheduleCleanupReactor,
+];

@@ -3,7 +3,12 @@ import { AppendResult, EventStore, EventToAppend, ExpectedRevision, RecordedEven
 import { conflictBackoffMs, DEFAULT_COMMAND_ATTEMPTS, handleCommand } from './handle-command';
 
 /** Each command sets a property of its own on one tenant: every one must land. */
-const setKey = (key: string) => ({ type: 'SetTenant' as const, tenantId: 't', properties: { [key]: true }, now: '2026-01-01T00:00:00.000Z' });
+const setKey = (key: string) => ({
+  type: 'SetTenant' as const,
+  tenantId: 't',
+  properties: { [key]: true },
+  now: '2026-01-01T00:00:00.000Z',
+});
 const keysIn = (events: RecordedEvent[]) => events.flatMap((e) => Object.keys((e.data as { properties: object }).properties));
 
 /** One shared log; each `facade()` is what one process's store would be. Reads yield to the event loop, so racers interleave. */
@@ -28,7 +33,15 @@ class SharedLog {
           this.conflicts++;
           throw new WrongExpectedRevisionError(streamId, options?.expectedRevision ?? 'any', actual);
         }
-        for (const e of events) stream.push({ ...e, streamId, revision: stream.length, globalPosition: 0n, position: '', createdAt: new Date() } as RecordedEvent);
+        for (const e of events)
+          stream.push({
+            ...e,
+            streamId,
+            revision: stream.length,
+            globalPosition: 0n,
+            position: '',
+            createdAt: new Date(),
+          } as RecordedEvent);
         this.streams.set(streamId, stream);
         return { streamId, nextExpectedRevision: stream.length - 1, position: '', globalPosition: 0n } satisfies AppendResult;
       },
@@ -42,7 +55,9 @@ describe('handleCommand under contention', () => {
   it('decides 50 concurrent commands on one stream of one store one after the other: every one appended, none lost to a conflict', async () => {
     const log = new SharedLog();
     const store = log.facade();
-    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => handleCommand(store, 's', tenantDecider, setKey(`k${i}`), meta)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => handleCommand(store, 's', tenantDecider, setKey(`k${i}`), meta)),
+    );
     expect(outcomes.every((o) => o.events.length === 1)).toBe(true);
     expect(log.streams.get('s')!.map((e) => e.revision)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(log.conflicts).toBe(0);
@@ -51,7 +66,9 @@ describe('handleCommand under contention', () => {
   it('retries writers of other processes (other store instances) on the new state until each is appended', async () => {
     const log = new SharedLog();
     const processes = [log.facade(), log.facade(), log.facade(), log.facade(), log.facade()];
-    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => handleCommand(processes[i % processes.length], 's', tenantDecider, setKey(`k${i}`), meta)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => handleCommand(processes[i % processes.length], 's', tenantDecider, setKey(`k${i}`), meta)),
+    );
     expect(outcomes.every((o) => o.events.length === 1)).toBe(true);
     expect(new Set(keysIn(log.streams.get('s')!)).size).toBe(40);
     expect(log.conflicts).toBeGreaterThan(0);
@@ -64,7 +81,9 @@ describe('handleCommand under contention', () => {
     await expect(handleCommand(store, 's', tenantDecider, setKey('a'), meta)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     expect(log.appendCalls).toBe(DEFAULT_COMMAND_ATTEMPTS);
     log.alwaysConflict = false;
-    await expect(handleCommand(store, 's', tenantDecider, setKey('b'), meta)).resolves.toMatchObject({ events: [{ data: { properties: { b: true } } }] });
+    await expect(handleCommand(store, 's', tenantDecider, setKey('b'), meta)).resolves.toMatchObject({
+      events: [{ data: { properties: { b: true } } }],
+    });
   });
 
   it('waits a jittered, exponentially growing and capped time between rounds', () => {

@@ -1,7 +1,7 @@
-import { schemaVersionOf } from '@notify/contracts';
 import { Decider, DomainEvent, fold } from '@notify/domain';
-import { AppendResult, EventMetadata, EventStore, RecordedEvent, WrongExpectedRevisionError } from '@notify/eventstore';
+import { AppendResult, EventStore, RecordedEvent, WrongExpectedRevisionError } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
+import { eventEnvelope } from './envelope';
 
 export interface CommandMetadata {
   environment: string | null;
@@ -86,12 +86,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       try {
         const append = await store.append(
           streamId,
-          events.map((event, index) => ({
-            id: options.eventId?.(event, index) ?? randomUUID(),
-            type: event.type,
-            data: event.data,
-            metadata: { ...metadata, schema_version: schemaVersionOf(event.type) } satisfies EventMetadata,
-          })),
+          events.map((event, index) => eventEnvelope(event.type, event.data, options.eventId?.(event, index) ?? randomUUID(), metadata)),
           { expectedRevision: revision ?? 'no_stream' },
         );
         const after = events.reduce((s, e) => decider.evolve(s, e), state);

@@ -1,4 +1,5 @@
 export * from './handle-command';
+export * from './envelope';
 export * from './environments';
 export * from './recipients';
 export * from './config';

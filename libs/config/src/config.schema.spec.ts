@@ -43,15 +43,27 @@ describe('parseConfig', () => {
   });
 
   it('keeps DATABASE_POOL_MIN_IDLE within DATABASE_POOL_SIZE', () => {
-    expect(parseConfig({ DATABASE_POOL_SIZE: '8', DATABASE_POOL_MIN_IDLE: '2' })).toMatchObject({ DATABASE_POOL_SIZE: 8, DATABASE_POOL_MIN_IDLE: 2 });
+    expect(parseConfig({ DATABASE_POOL_SIZE: '8', DATABASE_POOL_MIN_IDLE: '2' })).toMatchObject({
+      DATABASE_POOL_SIZE: 8,
+      DATABASE_POOL_MIN_IDLE: 2,
+    });
     expect(parseConfig({}).DATABASE_POOL_MIN_IDLE).toBeUndefined();
-    expect(() => parseConfig({ DATABASE_POOL_SIZE: '4', DATABASE_POOL_MIN_IDLE: '5' })).toThrow('DATABASE_POOL_MIN_IDLE: cannot exceed DATABASE_POOL_SIZE');
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: '4', DATABASE_POOL_MIN_IDLE: '5' })).toThrow(
+      'DATABASE_POOL_MIN_IDLE: cannot exceed DATABASE_POOL_SIZE',
+    );
   });
 
   describe('Kafka', () => {
     it('is off with sensible defaults for everything else', () => {
       const config = parseConfig({});
-      expect(config).toMatchObject({ KAFKA_CLIENT_ID: 'notify', KAFKA_TOPIC_PREFIX: 'notify.', KAFKA_TOPIC_PARTITIONS: 6, KAFKA_CREATE_TOPICS: true, KAFKA_RELAY_ENABLED: true, KAFKA_RELAY_START_FROM: 'beginning' });
+      expect(config).toMatchObject({
+        KAFKA_CLIENT_ID: 'notify',
+        KAFKA_TOPIC_PREFIX: 'notify.',
+        KAFKA_TOPIC_PARTITIONS: 6,
+        KAFKA_CREATE_TOPICS: true,
+        KAFKA_RELAY_ENABLED: true,
+        KAFKA_RELAY_START_FROM: 'beginning',
+      });
       expect(config.KAFKA_REPLICATION_FACTOR).toBeUndefined();
     });
 
@@ -69,13 +81,24 @@ describe('parseConfig', () => {
         KAFKA_SASL_USERNAME: 'svc',
         KAFKA_SASL_PASSWORD: 'secret',
       });
-      expect(config).toMatchObject({ KAFKA_TOPIC_PARTITIONS: 12, KAFKA_REPLICATION_FACTOR: 3, KAFKA_MIN_INSYNC_REPLICAS: 2, KAFKA_RELAY_ENABLED: false, KAFKA_RELAY_START_FROM: 'end', KAFKA_SSL: true });
+      expect(config).toMatchObject({
+        KAFKA_TOPIC_PARTITIONS: 12,
+        KAFKA_REPLICATION_FACTOR: 3,
+        KAFKA_MIN_INSYNC_REPLICAS: 2,
+        KAFKA_RELAY_ENABLED: false,
+        KAFKA_RELAY_START_FROM: 'end',
+        KAFKA_SSL: true,
+      });
     });
 
     it('names bad Kafka settings', () => {
       expect(() => parseConfig({ KAFKA_BROKERS: 'http://k1' })).toThrow('KAFKA_BROKERS: must be a comma-separated list of host:port');
-      expect(() => parseConfig({ KAFKA_SASL_MECHANISM: 'plain' })).toThrow('KAFKA_SASL_MECHANISM: needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
-      expect(() => parseConfig({ KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toThrow('KAFKA_MIN_INSYNC_REPLICAS: cannot exceed KAFKA_REPLICATION_FACTOR');
+      expect(() => parseConfig({ KAFKA_SASL_MECHANISM: 'plain' })).toThrow(
+        'KAFKA_SASL_MECHANISM: needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD',
+      );
+      expect(() => parseConfig({ KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toThrow(
+        'KAFKA_MIN_INSYNC_REPLICAS: cannot exceed KAFKA_REPLICATION_FACTOR',
+      );
       expect(() => parseConfig({ KAFKA_TOPIC_PREFIX: 'bad prefix/' })).toThrow('KAFKA_TOPIC_PREFIX');
     });
   });

@@ -43,6 +43,11 @@ export const ConfigSchema = z.object({
    * new connections.
    */
   DATABASE_POOL_MIN_IDLE: z.coerce.number().int().min(0).max(200).optional(),
+  /**
+   * Longest a query waits for a free pool connection before it fails (the request then answers
+   * 503 `database_unavailable`), and longest a new connection may take to open.
+   */
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   EVENTSTORE_CONNECTION_STRING: urlWithScheme(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover', 'kurrent', 'kurrent+discover']),
   /** Comma-separated host:port list. Unset: Kafka is off (no relay, nothing else changes). */
   KAFKA_BROKERS: optionalString.refine((v) => v === undefined || v.split(',').every((b) => /^[^\s:,]+:\d{1,5}$/.test(b.trim())), {
@@ -50,7 +55,11 @@ export const ConfigSchema = z.object({
   }),
   KAFKA_CLIENT_ID: z.string().trim().min(1).default('notify'),
   /** Topic names are `<prefix>events.v1`, `<prefix>message-events.v1`, `<prefix>workflow-run-events.v1`. */
-  KAFKA_TOPIC_PREFIX: z.string().trim().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, underscore, dash').default('notify.'),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, underscore, dash')
+    .default('notify.'),
   /** Partitions of topics the service creates; fixed at creation (more later would move keys). */
   KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(10_000).default(6),
   /** Unset: the broker's default.replication.factor. Use 3 in production. */
@@ -92,6 +101,12 @@ export const ConfigSchema = z.object({
   /** Deepest nesting of objects and arrays accepted in a JSON request body. */
   BODY_MAX_DEPTH: z.coerce.number().int().min(8).max(1000).default(64),
   CORS_ORIGINS: z.string().default('*'),
+  /** Requests one api process works on at once; more wait in the queue below. */
+  HTTP_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
+  /** Requests that may wait for a place; beyond it a request is refused at once (503 `overloaded`). */
+  HTTP_QUEUE_SIZE: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Longest a request waits in that queue before it is refused. */
+  HTTP_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
   RATE_LIMIT_ENABLED: flag(true),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   /** Rewrite links of email and in-app content to tracked links that record link_clicked and redirect. */
@@ -151,6 +166,8 @@ export const ConfigSchema = z.object({
   SCHEDULES_CATCH_UP_MS: z.coerce.number().int().min(0).default(3_600_000),
   /** Schedules one claim of the firer decides at once. */
   SCHEDULES_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  /** Claims one worker works on at once. */
+  SCHEDULES_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;
@@ -160,7 +177,11 @@ function checkKafka(config: AppConfig): string[] {
   if (config.KAFKA_SASL_MECHANISM && (!config.KAFKA_SASL_USERNAME || !config.KAFKA_SASL_PASSWORD)) {
     problems.push('KAFKA_SASL_MECHANISM: needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
   }
-  if (config.KAFKA_MIN_INSYNC_REPLICAS && config.KAFKA_REPLICATION_FACTOR && config.KAFKA_MIN_INSYNC_REPLICAS > config.KAFKA_REPLICATION_FACTOR) {
+  if (
+    config.KAFKA_MIN_INSYNC_REPLICAS &&
+    config.KAFKA_REPLICATION_FACTOR &&
+    config.KAFKA_MIN_INSYNC_REPLICAS > config.KAFKA_REPLICATION_FACTOR
+  ) {
     problems.push('KAFKA_MIN_INSYNC_REPLICAS: cannot exceed KAFKA_REPLICATION_FACTOR');
   }
   return problems;
@@ -184,7 +205,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     ...(result.data.DATABASE_POOL_MIN_IDLE !== undefined && result.data.DATABASE_POOL_MIN_IDLE > result.data.DATABASE_POOL_SIZE
       ? ['DATABASE_POOL_MIN_IDLE: cannot exceed DATABASE_POOL_SIZE']
       : []),
-    ...(result.data.LINK_TRACKING_ENABLED && !result.data.PUBLIC_URL ? ['LINK_TRACKING_ENABLED: needs PUBLIC_URL (where tracked links point)'] : []),
+    ...(result.data.LINK_TRACKING_ENABLED && !result.data.PUBLIC_URL
+      ? ['LINK_TRACKING_ENABLED: needs PUBLIC_URL (where tracked links point)']
+      : []),
   ];
   if (problems.length) throw new ConfigError(problems);
   return result.data;

@@ -10,14 +10,27 @@ import { ConfigSchema, parseConfig } from './config.schema';
  */
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(path.resolve(__dirname, '../../../docker-compose.yml'), 'utf8'), { merge: true }) as {
-    services: Record<string, { image?: string; build?: string; command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown }>;
+    services: Record<
+      string,
+      {
+        image?: string;
+        build?: string;
+        command?: string[];
+        environment?: Record<string, string>;
+        depends_on?: Record<string, { condition: string }>;
+        healthcheck?: unknown;
+      }
+    >;
     volumes: Record<string, unknown>;
   };
   const { services } = compose;
 
   it('describes the full stack: PostgreSQL, EventStoreDB, Kafka in KRaft mode, api and worker', () => {
     expect(Object.keys(services).sort()).toEqual(['api', 'eventstoredb', 'kafka', 'postgres', 'worker']);
-    expect(services.kafka.environment).toMatchObject({ KAFKA_PROCESS_ROLES: 'broker,controller', KAFKA_CONTROLLER_QUORUM_VOTERS: '1@kafka:9093' });
+    expect(services.kafka.environment).toMatchObject({
+      KAFKA_PROCESS_ROLES: 'broker,controller',
+      KAFKA_CONTROLLER_QUORUM_VOTERS: '1@kafka:9093',
+    });
     expect(services.kafka.environment!.KAFKA_ADVERTISED_LISTENERS).toContain('PLAINTEXT://kafka:9092');
     expect(services.api.command).toEqual(['node', '--enable-source-maps', 'dist/apps/api/src/main.js']);
     expect(services.worker.command).toEqual(['node', '--enable-source-maps', 'dist/apps/worker/src/main.js']);
@@ -29,7 +42,9 @@ describe('docker-compose.yml', () => {
       const env = services[name].environment!;
       expect(Object.keys(env).filter((k) => !known.has(k))).toEqual([]);
       const config = parseConfig(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace(/\$\{[A-Z_]+:-([^}]*)\}/, '$1')])));
-      expect(config.DATABASE_URL).toBe(`postgres://postgres:${services.postgres.environment!.POSTGRES_PASSWORD}@postgres:5432/${services.postgres.environment!.POSTGRES_DB}`);
+      expect(config.DATABASE_URL).toBe(
+        `postgres://postgres:${services.postgres.environment!.POSTGRES_PASSWORD}@postgres:5432/${services.postgres.environment!.POSTGRES_DB}`,
+      );
       expect(config.EVENTSTORE_CONNECTION_STRING).toMatch(/^esdb:\/\/eventstoredb:2113/);
       expect(config.KAFKA_BROKERS).toBe('kafka:9092');
     }

@@ -58,7 +58,12 @@ export const Condition = z
 export type ConditionT = z.infer<typeof Condition>;
 
 const AllMatch = z.strictObject({ all: z.array(Condition).min(1).max(50) });
-const AnyMatch = z.strictObject({ any: z.array(z.union([Condition, AllMatch])).min(1).max(50) });
+const AnyMatch = z.strictObject({
+  any: z
+    .array(z.union([Condition, AllMatch]))
+    .min(1)
+    .max(50),
+});
 
 /** `{all: [...]}` or `{any: [condition | {all: [...]}]}`. */
 export const ConditionGroup = z.union([AllMatch, AnyMatch]);

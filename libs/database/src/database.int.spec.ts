@@ -33,6 +33,20 @@ describeServer('Database pool', () => {
     expect(database.pool.totalCount).toBe(4);
   });
 
+  it('keeps an error listener on every connection, also one handed out and not yet used', async () => {
+    const database = await Database.open({ url: db.url, poolSize: 2, entities: [], migrations: [] });
+    opened.push(database);
+    const client = await database.pool.connect();
+    try {
+      // What a connection terminated between pg-pool handing it out and its user listening does.
+      expect(() =>
+        client.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })),
+      ).not.toThrow();
+    } finally {
+      client.release(new Error('terminated'));
+    }
+  });
+
   it('closes idle connections above DATABASE_POOL_MIN_IDLE', async () => {
     const database = await burst({ minIdle: 1 });
     await waitFor(() => database.pool.totalCount <= 1, 'idle connections above the minimum to close');

@@ -1,7 +1,19 @@
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { EmbeddedPostgres } from './embedded-postgres';
+
+/**
+ * Every pool connection keeps an 'error' listener for its whole life. pg-pool listens only while
+ * a connection is idle and TypeORM only once its query runner holds it, a microtask after
+ * pg-pool handed it over; a connection terminated in between (pg_terminate_backend, a
+ * restarting server: its FATAL message can arrive in the same read as the answer that freed the
+ * connection) emitted 'error' to nobody, which crashes a Node process. The error is not lost: the
+ * connection is no longer queryable, so its next query fails (503, ADR 0135) and the pool drops it.
+ */
+function keepErrorsHandled(client: PoolClient): void {
+  client.on('error', () => undefined);
+}
 
 export interface DatabaseOptions {
   /** A real server; when absent an embedded PGlite is started. */
@@ -11,6 +23,8 @@ export interface DatabaseOptions {
   poolSize: number;
   /** Connections kept open however long they are idle; default poolSize (a fixed-size pool once warm). */
   minIdle?: number;
+  /** Longest a query waits for a pool connection (and a new connection may take to open); server only. */
+  connectionTimeoutMs?: number;
   /** How long a connection above minIdle may sit idle before it is closed (pg-pool's 10 s by default). */
   idleTimeoutMs?: number;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -57,7 +71,13 @@ export class Database {
       migrations: options.migrations,
       migrationsTableName: 'typeorm_migrations',
       migrationsTransactionMode: 'each',
-      extra: { max: poolSize, min, idleTimeoutMillis: options.idleTimeoutMs ?? 10_000, connectionTimeoutMillis: embedded ? 30_000 : 10_000 },
+      extra: {
+        max: poolSize,
+        min,
+        idleTimeoutMillis: options.idleTimeoutMs ?? 10_000,
+        connectionTimeoutMillis: embedded ? 30_000 : (options.connectionTimeoutMs ?? 10_000),
+        onConnect: keepErrorsHandled,
+      },
       logging: false,
     });
     try {

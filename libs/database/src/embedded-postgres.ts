@@ -51,7 +51,9 @@ export class EmbeddedPostgres {
     });
     try {
       const address = await new Promise<string>((resolve, reject) => {
-        worker.once('message', (m: { address?: string; error?: string }) => (m.address ? resolve(m.address) : reject(new Error(`Embedded Postgres failed to start: ${m.error}`))));
+        worker.once('message', (m: { address?: string; error?: string }) =>
+          m.address ? resolve(m.address) : reject(new Error(`Embedded Postgres failed to start: ${m.error}`)),
+        );
         worker.once('error', reject);
         worker.once('exit', (code) => reject(new Error(`Embedded Postgres thread exited with code ${code}`)));
       });
@@ -81,7 +83,9 @@ export class EmbeddedPostgres {
 
 /** Runs initdb into dbPath in a child process; its error output becomes the error's message. */
 async function initdb(dbPath: string, startParams: string[]): Promise<void> {
-  const child = spawn(process.execPath, [path.join(__dirname, 'embedded-postgres.initdb.js'), dbPath, JSON.stringify(startParams)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(__dirname, 'embedded-postgres.initdb.js'), dbPath, JSON.stringify(startParams)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];

@@ -1,3 +1,4 @@
 export * from './database';
 export * from './embedded-postgres';
 export * from './keyset-pagination';
+export * from './unavailable';

@@ -37,7 +37,8 @@ export function encodeCursor(values: (string | null)[]): string {
 export function decodeCursor(cursor: string, field: 'after' | 'before', arity: number): (string | null)[] {
   try {
     const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(values) && values.length === arity && values.every((v) => v === null || typeof v === 'string')) return values as (string | null)[];
+    if (Array.isArray(values) && values.length === arity && values.every((v) => v === null || typeof v === 'string'))
+      return values as (string | null)[];
   } catch {
     // fall through to the validation error
   }
@@ -48,7 +49,10 @@ export function decodeCursor(cursor: string, field: 'after' | 'before', arity: n
  * Keyset pagination: the page after (or before) a cursor, newest or oldest first, fetched with
  * one extra row to know whether another page exists. Stable under concurrent inserts.
  */
-export async function keysetPage<Row extends Record<string, unknown>>(db: DataSource | EntityManager, q: KeysetQuery): Promise<KeysetResult<Row>> {
+export async function keysetPage<Row extends Record<string, unknown>>(
+  db: DataSource | EntityManager,
+  q: KeysetQuery,
+): Promise<KeysetResult<Row>> {
   if (q.after && q.before) throw invalidParams([{ field: 'before', message: 'cannot be combined with after', type: 'conflict' }]);
   const backwards = !!q.before;
   const cursor = q.after ?? q.before;
@@ -70,7 +74,10 @@ export async function keysetPage<Row extends Record<string, unknown>>(db: DataSo
   const orderBy = q.order.map((k) => `${k.expr} ${scanDirection}`).join(', ');
   const keySelect = q.order.map((k, i) => `(${k.expr})::text AS __k${i}`).join(', ');
   params.push(q.pageSize + 1);
-  const fetched = await db.query<Row[]>(`SELECT ${q.select}, ${keySelect} ${q.from} ${where} ORDER BY ${orderBy} LIMIT $${params.length}`, params);
+  const fetched = await db.query<Row[]>(
+    `SELECT ${q.select}, ${keySelect} ${q.from} ${where} ORDER BY ${orderBy} LIMIT $${params.length}`,
+    params,
+  );
   const more = fetched.length > q.pageSize;
   const page = fetched.slice(0, q.pageSize);
   if (backwards) page.reverse();
@@ -84,7 +91,10 @@ export async function keysetPage<Row extends Record<string, unknown>>(db: DataSo
     page_size: q.pageSize,
   };
   if (q.withTotal !== false) {
-    const [{ count }] = await db.query<{ count: string }[]>(`SELECT count(*) AS count FROM (SELECT 1 ${q.from} LIMIT ${TOTAL_COUNT_CAP}) t`, q.params);
+    const [{ count }] = await db.query<{ count: string }[]>(
+      `SELECT count(*) AS count FROM (SELECT 1 ${q.from} LIMIT ${TOTAL_COUNT_CAP}) t`,
+      q.params,
+    );
     pageInfo.total_count = Number(count);
   }
   for (const row of page) for (let i = 0; i < q.order.length; i++) delete row[`__k${i}`];

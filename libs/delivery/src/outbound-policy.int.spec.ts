@@ -14,7 +14,13 @@ const publicOnly = new OutboundHttp();
 const allowed = localPeersOutbound();
 afterAll(() => Promise.all([publicOnly.close(), allowed.close()]));
 
-const base = { messageId: 'msg-o1', environment: 'production', attempt: 1, idempotencyKey: 'msg-o1', recipient: { id: 'ada', email: 'ada@example.org' } };
+const base = {
+  messageId: 'msg-o1',
+  environment: 'production',
+  attempt: 1,
+  idempotencyKey: 'msg-o1',
+  recipient: { id: 'ada', email: 'ada@example.org' },
+};
 const webhook = (url: string): DeliveryRequest => ({ ...base, content: { type: 'http', method: 'post', url, body: { hello: 'world' } } });
 const webhookConfig: ProviderConfig = { provider: 'webhook', channelType: 'http', settings: {} };
 
@@ -35,17 +41,32 @@ describe('the outbound address policy in delivery', () => {
     peer.respond = () => ({ status: 200, json: { internal: 'secret' } });
   });
 
-  it.each(['127.0.0.1', '2130706433', '0x7f000001', '0177.0.0.1', '127.1', '0x7f.1', '[::ffff:127.0.0.1]', '[::1]', '0.0.0.0', 'localhost'])(
-    'refuses a webhook to %s, permanently, with the reason in the log',
-    async (host) => {
-      const registry = createDefaultRegistry({ outbound: publicOnly });
-      const result = (await registry.send(webhook(`http://${host}:${port}/internal`), webhookConfig)) as DeliveryFailure;
-      expect(result).toMatchObject({ outcome: 'failed', retryable: false, code: 'address_not_allowed', reason: expect.stringContaining('OUTBOUND_ALLOWED_ADDRESSES') });
-      expect(result.logs).toEqual([expect.objectContaining({ error: expect.stringMatching(/^address_not_allowed: .* is a (loopback|unspecified) address/) })]);
-      expect(JSON.stringify(result.logs)).not.toContain('secret');
-      expect(peer.requests).toEqual([]);
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '2130706433',
+    '0x7f000001',
+    '0177.0.0.1',
+    '127.1',
+    '0x7f.1',
+    '[::ffff:127.0.0.1]',
+    '[::1]',
+    '0.0.0.0',
+    'localhost',
+  ])('refuses a webhook to %s, permanently, with the reason in the log', async (host) => {
+    const registry = createDefaultRegistry({ outbound: publicOnly });
+    const result = (await registry.send(webhook(`http://${host}:${port}/internal`), webhookConfig)) as DeliveryFailure;
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      retryable: false,
+      code: 'address_not_allowed',
+      reason: expect.stringContaining('OUTBOUND_ALLOWED_ADDRESSES'),
+    });
+    expect(result.logs).toEqual([
+      expect.objectContaining({ error: expect.stringMatching(/^address_not_allowed: .* is a (loopback|unspecified) address/) }),
+    ]);
+    expect(JSON.stringify(result.logs)).not.toContain('secret');
+    expect(peer.requests).toEqual([]);
+  });
 
   it('delivers the same webhook when the allow-list names the address', async () => {
     const registry = createDefaultRegistry({ outbound: allowed });
@@ -56,7 +77,11 @@ describe('the outbound address policy in delivery', () => {
   it('refuses chat webhooks and provider base URLs that point inside', async () => {
     const registry = createDefaultRegistry({ outbound: publicOnly });
     const chat = (await registry.send(
-      { ...base, channelData: { connections: [{ incoming_webhook: { url: `${peer.url}/services/T/B/x` } }] }, content: { type: 'chat', markdown_body: 'hi' } },
+      {
+        ...base,
+        channelData: { connections: [{ incoming_webhook: { url: `${peer.url}/services/T/B/x` } }] },
+        content: { type: 'chat', markdown_body: 'hi' },
+      },
       { provider: 'slack-webhook', channelType: 'chat', settings: {} },
     )) as DeliveryFailure;
     expect(chat).toMatchObject({ outcome: 'failed', retryable: false, code: 'address_not_allowed' });
@@ -70,7 +95,17 @@ describe('the outbound address policy in delivery', () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const push = await registry.send(
       { ...base, channelData: { tokens: ['aaaa1111'] }, content: { type: 'push', title: 't', body: 'b' } },
-      { provider: 'apns', channelType: 'push', baseUrl: h2.url, settings: { key_id: 'K', team_id: 'T', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), bundle_id: 'b' } },
+      {
+        provider: 'apns',
+        channelType: 'push',
+        baseUrl: h2.url,
+        settings: {
+          key_id: 'K',
+          team_id: 'T',
+          private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+          bundle_id: 'b',
+        },
+      },
     );
     expect(push).toMatchObject({ outcome: 'failed', retryable: false, code: 'address_not_allowed' });
     expect(peer.requests).toEqual([]);
@@ -78,7 +113,8 @@ describe('the outbound address policy in delivery', () => {
   });
 
   it('does not follow a redirect (an allowed receiver cannot bounce the call inside)', async () => {
-    peer.respond = (r) => (r.url === '/moved' ? { status: 307, headers: { location: 'http://127.0.0.1:5432/' }, text: '' } : { status: 200, text: 'ok' });
+    peer.respond = (r) =>
+      r.url === '/moved' ? { status: 307, headers: { location: 'http://127.0.0.1:5432/' }, text: '' } : { status: 200, text: 'ok' };
     const result = await createDefaultRegistry({ outbound: allowed }).send(webhook(`${peer.url}/moved`), webhookConfig);
     expect(result).toMatchObject({ outcome: 'failed', retryable: false, code: 'http_307' });
     expect(peer.requests.map((r) => r.url)).toEqual(['/moved']);
@@ -86,7 +122,10 @@ describe('the outbound address policy in delivery', () => {
 
   it('keeps at most maxLoggedBodyBytes of a response body in the log', async () => {
     peer.respond = () => ({ status: 500, text: `${'é'.repeat(100_000)}TAIL` });
-    const result = (await createDefaultRegistry({ outbound: allowed, maxLoggedBodyBytes: 1000 }).send(webhook(`${peer.url}/big`), webhookConfig)) as DeliveryFailure;
+    const result = (await createDefaultRegistry({ outbound: allowed, maxLoggedBodyBytes: 1000 }).send(
+      webhook(`${peer.url}/big`),
+      webhookConfig,
+    )) as DeliveryFailure;
     expect(result).toMatchObject({ outcome: 'failed', code: 'http_500' });
     const body = result.logs[0].response!.body as string;
     expect(body.startsWith('é'.repeat(500))).toBe(true);
@@ -96,14 +135,26 @@ describe('the outbound address policy in delivery', () => {
 
   it('keeps a JSON answer as JSON when it fits, and as cut text when it does not', async () => {
     peer.respond = () => ({ status: 200, json: { ok: true } });
-    const small = (await createDefaultRegistry({ outbound: allowed, maxLoggedBodyBytes: 1000 }).send(webhook(`${peer.url}/json`), webhookConfig)) as DeliverySuccess;
+    const small = (await createDefaultRegistry({ outbound: allowed, maxLoggedBodyBytes: 1000 }).send(
+      webhook(`${peer.url}/json`),
+      webhookConfig,
+    )) as DeliverySuccess;
     expect(small.logs[0].response!.body).toEqual({ ok: true });
     peer.respond = () => ({ status: 200, json: { rows: Array.from({ length: 500 }, (_, i) => ({ i })) } });
-    const big = (await createDefaultRegistry({ outbound: allowed, maxLoggedBodyBytes: 100 }).send(webhook(`${peer.url}/json`), webhookConfig)) as DeliverySuccess;
+    const big = (await createDefaultRegistry({ outbound: allowed, maxLoggedBodyBytes: 100 }).send(
+      webhook(`${peer.url}/json`),
+      webhookConfig,
+    )) as DeliverySuccess;
     expect(big.logs[0].response!.body).toMatch(/^\{"rows":\[\{"i":0\}.*… \(\d+ bytes, cut to 100\)$/);
     expect(big.logs[0].request.body).toBe('{"hello":"world"}'); // under the limit: kept as sent
-    const bigRequest = { ...webhook(`${peer.url}/json`), content: { type: 'http' as const, method: 'post' as const, url: `${peer.url}/json`, body: 'b'.repeat(5000) } };
-    const cutRequest = (await createDefaultRegistry({ outbound: allowed, maxLoggedBodyBytes: 100 }).send(bigRequest, webhookConfig)) as DeliverySuccess;
+    const bigRequest = {
+      ...webhook(`${peer.url}/json`),
+      content: { type: 'http' as const, method: 'post' as const, url: `${peer.url}/json`, body: 'b'.repeat(5000) },
+    };
+    const cutRequest = (await createDefaultRegistry({ outbound: allowed, maxLoggedBodyBytes: 100 }).send(
+      bigRequest,
+      webhookConfig,
+    )) as DeliverySuccess;
     expect(cutRequest.logs[0].request.body).toBe(`${'b'.repeat(100)}… (5000 bytes, cut to 100)`);
   });
 });

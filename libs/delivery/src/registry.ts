@@ -37,7 +37,8 @@ export class ProviderRegistry {
   validate(config: ProviderConfig): string[] {
     const provider = this.providers.get(config.provider);
     if (!provider) return [`unknown provider ${config.provider}`];
-    if (provider.channelType !== config.channelType) return [`provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`];
+    if (provider.channelType !== config.channelType)
+      return [`provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`];
     return provider.validateSettings?.(config.settings) ?? [];
   }
 
@@ -47,24 +48,44 @@ export class ProviderRegistry {
    */
   async send(request: DeliveryRequest, config: ProviderConfig, signal?: AbortSignal): Promise<DeliveryResult> {
     const provider = this.providers.get(config.provider);
-    if (!provider) return { outcome: 'failed', retryable: false, code: 'unknown_provider', reason: `unknown provider ${config.provider}`, logs: [] };
+    if (!provider)
+      return { outcome: 'failed', retryable: false, code: 'unknown_provider', reason: `unknown provider ${config.provider}`, logs: [] };
     if (provider.channelType !== config.channelType) {
-      return { outcome: 'failed', retryable: false, code: 'invalid_settings', reason: `provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`, logs: [] };
+      return {
+        outcome: 'failed',
+        retryable: false,
+        code: 'invalid_settings',
+        reason: `provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`,
+        logs: [],
+      };
     }
-    return inSpan(`provider ${provider.id}`, { kind: SpanKind.CLIENT, attributes: { 'notify.provider': provider.id, 'notify.channel_type': provider.channelType, 'notify.message_id': request.messageId } }, async (span) => {
-      const timer = providerCalls.startTimer({ provider: provider.id, channel_type: provider.channelType });
-      try {
-        const result = await provider.send(request, config, signal);
-        timer({ outcome: result.outcome });
-        span.setAttribute('notify.outcome', result.outcome);
-        if (result.outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: result.reason });
-        return result;
-      } catch (error) {
-        timer({ outcome: 'failed' });
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-        return { outcome: 'failed', retryable: false, code: 'provider_error', reason: error instanceof Error ? error.message : String(error), logs: [] };
-      }
-    });
+    return inSpan(
+      `provider ${provider.id}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'notify.provider': provider.id, 'notify.channel_type': provider.channelType, 'notify.message_id': request.messageId },
+      },
+      async (span) => {
+        const timer = providerCalls.startTimer({ provider: provider.id, channel_type: provider.channelType });
+        try {
+          const result = await provider.send(request, config, signal);
+          timer({ outcome: result.outcome });
+          span.setAttribute('notify.outcome', result.outcome);
+          if (result.outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: result.reason });
+          return result;
+        } catch (error) {
+          timer({ outcome: 'failed' });
+          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+          return {
+            outcome: 'failed',
+            retryable: false,
+            code: 'provider_error',
+            reason: error instanceof Error ? error.message : String(error),
+            logs: [],
+          };
+        }
+      },
+    );
   }
 }
 

@@ -3,7 +3,13 @@ import type { DeliveryResult } from './types';
 
 const minute = 60_000;
 const noJitter: RetryPolicy = { ...defaultRetryPolicy, jitter: 0 };
-const failure = (retryable: boolean, retryAfterMs?: number): DeliveryResult => ({ outcome: 'failed', retryable, reason: 'x', logs: [], ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+const failure = (retryable: boolean, retryAfterMs?: number): DeliveryResult => ({
+  outcome: 'failed',
+  retryable,
+  reason: 'x',
+  logs: [],
+  ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+});
 
 describe('defaultRetryPolicy', () => {
   it('allows 8 attempts', () => {
@@ -19,7 +25,8 @@ describe('defaultRetryPolicy', () => {
   });
 
   it('keeps the span between 24 and 34 minutes whatever the jitter draws', () => {
-    const span = (r: number) => Array.from({ length: 7 }, (_, i) => nextRetryDelay(defaultRetryPolicy, i + 1, () => r)!).reduce((a, b) => a + b, 0);
+    const span = (r: number) =>
+      Array.from({ length: 7 }, (_, i) => nextRetryDelay(defaultRetryPolicy, i + 1, () => r)!).reduce((a, b) => a + b, 0);
     expect(span(0)).toBeGreaterThanOrEqual(24 * minute);
     expect(span(0)).toBeLessThan(25 * minute);
     expect(span(0.999999)).toBeLessThanOrEqual(34 * minute);

@@ -52,7 +52,12 @@ export function totalRetrySpanMs(policy: RetryPolicy): number {
  * not be retried (delivered, permanent failure, or attempts exhausted). A provider's Retry-After
  * lengthens the wait but never beyond the policy's `maxDelayMs`.
  */
-export function retryDelayFor(policy: RetryPolicy, attempt: number, result: DeliveryResult, random: () => number = Math.random): number | null {
+export function retryDelayFor(
+  policy: RetryPolicy,
+  attempt: number,
+  result: DeliveryResult,
+  random: () => number = Math.random,
+): number | null {
   if (result.outcome !== 'failed' || !result.retryable) return null;
   const delay = nextRetryDelay(policy, attempt, random);
   if (delay === null) return null;

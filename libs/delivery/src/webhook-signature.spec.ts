@@ -12,7 +12,10 @@ describe('webhook signatures', () => {
   });
 
   it('verifies a fresh signature', () => {
-    expect(verifyWebhookSignature(signWebhook(secret, t, body), body, secret, { nowSeconds: t + 10 })).toEqual({ valid: true, timestamp: t });
+    expect(verifyWebhookSignature(signWebhook(secret, t, body), body, secret, { nowSeconds: t + 10 })).toEqual({
+      valid: true,
+      timestamp: t,
+    });
   });
 
   it('accepts the header when any v1 matches (secret rotation)', () => {

@@ -30,7 +30,8 @@ export function verifyWebhookSignature(
   const signatures = parts.filter(([k, v]) => k === 'v1' && v).map(([, v]) => v!);
   if (!Number.isInteger(timestamp) || !signatures.length) return { valid: false, reason: 'malformed' };
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS)) return { valid: false, reason: 'expired' };
+  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS))
+    return { valid: false, reason: 'expired' };
   const expected = Buffer.from(hmac(secret, timestamp, rawBody), 'hex');
   const match = signatures.some((signature) => {
     const given = Buffer.from(signature, 'hex');

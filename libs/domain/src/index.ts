@@ -13,3 +13,4 @@ export * from './tenant';
 export * from './bulk-operation';
 export * from './idempotency';
 export * from './schedule';
+export * from './audience';

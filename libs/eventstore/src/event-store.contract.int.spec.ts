@@ -9,8 +9,17 @@ for (const backend of databaseBackends()) {
   describe(`EventStore contract: ${backend === 'postgres' ? 'PostgreSQL server' : 'embedded PostgreSQL (PGlite)'}`, () => {
     eventStoreContract(async () => {
       const db = await createTestDatabase(backend, { migrate: false });
-      const store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
-      return { store, close: async () => { await store.close(); await db.close(); } };
+      const store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
+      return {
+        store,
+        close: async () => {
+          await store.close();
+          await db.close();
+        },
+      };
     });
   });
 }

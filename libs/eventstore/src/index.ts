@@ -6,3 +6,4 @@ export * from './postgres/postgres-event-store';
 export * from './postgres/schema';
 export * from './sleeper';
 export * from './shared-log-reader';
+export * from './committed-requests';

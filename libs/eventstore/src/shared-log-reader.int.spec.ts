@@ -18,7 +18,10 @@ for (const backend of databaseBackends()) {
     let store: PostgresEventStore;
     beforeAll(async () => {
       db = await createTestDatabase(backend, { migrate: false });
-      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+      store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
     });
     afterAll(async () => {
       await store.close();
@@ -37,7 +40,8 @@ for (const backend of databaseBackends()) {
 
     it('answers every read exactly as the store does, from memory once it has caught up', async () => {
       // History from before the reader started: served by the store.
-      for (let i = 0; i < 5; i++) await store.append(`old-${randomUUID()}`, [{ id: randomUUID(), type: i % 2 ? 'Odd' : 'Even', data: { i }, metadata: meta }]);
+      for (let i = 0; i < 5; i++)
+        await store.append(`old-${randomUUID()}`, [{ id: randomUUID(), type: i % 2 ? 'Odd' : 'Even', data: { i }, metadata: meta }]);
       const reader = new SharedLogReader(store, { maxEvents: 40, clock: manualClock().clock });
       let wakeups = 0;
       const unlisten = reader.onAppended(() => wakeups++);
@@ -45,7 +49,11 @@ for (const backend of databaseBackends()) {
         const start = await settledHead();
         let last = '';
         for (let i = 0; i < 30; i++) {
-          last = (await store.append(`new-${i % 4}-${randomUUID()}`, [{ id: randomUUID(), type: i % 3 ? 'Tick' : 'Tock', data: { i }, metadata: meta }])).position;
+          last = (
+            await store.append(`new-${i % 4}-${randomUUID()}`, [
+              { id: randomUUID(), type: i % 3 ? 'Tick' : 'Tock', data: { i }, metadata: meta },
+            ])
+          ).position;
         }
         await until(async () => (await reader.readAll({ after: start, maxCount: 1000 })).scannedTo >= last);
         expect(wakeups).toBeGreaterThan(0);
@@ -66,7 +74,8 @@ for (const backend of databaseBackends()) {
           else expect(mine.scannedTo >= truth.events[truth.events.length - 1]?.position || truth.events.length === 0).toBe(true);
         }
         // More than the window holds: older reads fall back to the store and stay correct.
-        for (let i = 0; i < 60; i++) last = (await store.append(`more-${randomUUID()}`, [{ id: randomUUID(), type: 'More', data: { i }, metadata: meta }])).position;
+        for (let i = 0; i < 60; i++)
+          last = (await store.append(`more-${randomUUID()}`, [{ id: randomUUID(), type: 'More', data: { i }, metadata: meta }])).position;
         await until(async () => (await reader.readAll({ after: last, maxCount: 1 })).scannedTo >= last);
         const fromStart = await reader.readAll({ after: start, maxCount: 1000 });
         expect(fromStart.events.map((e) => e.id)).toEqual((await store.readAll({ after: start, maxCount: 1000 })).events.map((e) => e.id));
@@ -85,7 +94,8 @@ for (const backend of databaseBackends()) {
       try {
         await reader.readAll({ after: start, maxCount: 1 }); // the reader's window starts here
         let last = '';
-        for (let i = 0; i < 20; i++) last = (await store.append(`keep-${randomUUID()}`, [{ id: randomUUID(), type: 'Kept', data: { i }, metadata: meta }])).position;
+        for (let i = 0; i < 20; i++)
+          last = (await store.append(`keep-${randomUUID()}`, [{ id: randomUUID(), type: 'Kept', data: { i }, metadata: meta }])).position;
         // A reader still at `start` keeps the window from there.
         await until(async () => (await reader.readAll({ after: start, maxCount: 1000 })).scannedTo >= last && reader.buffered >= 20);
         // However long it takes, within a period nothing is let go.
@@ -106,9 +116,12 @@ for (const backend of databaseBackends()) {
         const again = await reader.readAll({ after: start, maxCount: 1000 });
         expect(again.events.map((e) => e.id)).toEqual((await store.readAll({ after: start, maxCount: 1000 })).events.map((e) => e.id));
         expect(again.events).toHaveLength(20);
-        expect((await reader.readAll({ after: again.events[16].position, maxCount: 1000 })).events.map((e) => e.id)).toEqual(again.events.slice(17).map((e) => e.id));
+        expect((await reader.readAll({ after: again.events[16].position, maxCount: 1000 })).events.map((e) => e.id)).toEqual(
+          again.events.slice(17).map((e) => e.id),
+        );
         // New events after the release are served again.
-        const next = (await store.append(`keep-${randomUUID()}`, [{ id: randomUUID(), type: 'Kept', data: { i: 20 }, metadata: meta }])).position;
+        const next = (await store.append(`keep-${randomUUID()}`, [{ id: randomUUID(), type: 'Kept', data: { i: 20 }, metadata: meta }]))
+          .position;
         await until(async () => (await reader.readAll({ after: last, maxCount: 1000 })).events.some((e) => e.position === next));
         expect(reader.buffered).toBeGreaterThanOrEqual(5);
       } finally {
@@ -125,7 +138,8 @@ for (const backend of databaseBackends()) {
       try {
         await reader.readAll({ after: start, maxCount: 1, reader: 'projection:slow' });
         let last = '';
-        for (let i = 0; i < 10; i++) last = (await store.append(`named-${randomUUID()}`, [{ id: randomUUID(), type: 'Named', data: { i }, metadata: meta }])).position;
+        for (let i = 0; i < 10; i++)
+          last = (await store.append(`named-${randomUUID()}`, [{ id: randomUUID(), type: 'Named', data: { i }, metadata: meta }])).position;
         await until(async () => (await reader.readAll({ after: last, maxCount: 1 })).scannedTo >= last && reader.buffered >= 10);
         // Anonymous readers are all past it and the retain periods are long gone: the slow reader still holds the window.
         for (let i = 0; i < 10; i++) {
@@ -146,10 +160,17 @@ for (const backend of databaseBackends()) {
         expect(reader.buffered).toBe(0);
         // A named reader that stops reading is forgotten after namedReaderMs, and its events go with it.
         const from = await settledHead();
-        const forgotten = new SharedLogReader(store, { maxEvents: 1000, retainMs: 50, keepRecent: 0, namedReaderMs: 10_000, clock: time.clock });
+        const forgotten = new SharedLogReader(store, {
+          maxEvents: 1000,
+          retainMs: 50,
+          keepRecent: 0,
+          namedReaderMs: 10_000,
+          clock: time.clock,
+        });
         try {
           await forgotten.readAll({ after: from, maxCount: 1, reader: 'projection:gone' });
-          const end = (await store.append(`named-${randomUUID()}`, [{ id: randomUUID(), type: 'Named', data: {}, metadata: meta }])).position;
+          const end = (await store.append(`named-${randomUUID()}`, [{ id: randomUUID(), type: 'Named', data: {}, metadata: meta }]))
+            .position;
           await until(async () => (await forgotten.readAll({ after: end, maxCount: 1 })).scannedTo >= end && forgotten.buffered >= 1);
           time.advance(5_000);
           forgotten.sweep();

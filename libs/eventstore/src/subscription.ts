@@ -30,7 +30,10 @@ export class CatchUpSubscription {
   readonly done: Promise<void>;
 
   /** Reads through the store itself or through a reader in front of it (a SharedLogReader). */
-  constructor(private readonly store: Pick<EventStore, 'readAll' | 'onAppended'>, private readonly options: SubscriptionOptions) {
+  constructor(
+    private readonly store: Pick<EventStore, 'readAll' | 'onAppended'>,
+    private readonly options: SubscriptionOptions,
+  ) {
     this.position = options.after ?? START;
     this.unlisten = store.onAppended(() => {
       this.hinted = true;

@@ -43,7 +43,12 @@ export class AuthGuard implements CanActivate {
       const environment = (request.query as Record<string, unknown> | undefined)?.environment;
       if (route.scope === 'account' && environment === undefined) {
         // Account-wide resources: no environment is involved, and handlers of these routes never read it.
-        request.ctx = { requestId: String(request.id), trace: requestTrace(request), environment: '', credential: { kind: 'service', id: token.tokenId } };
+        request.ctx = {
+          requestId: String(request.id),
+          trace: requestTrace(request),
+          environment: '',
+          credential: { kind: 'service', id: token.tokenId },
+        };
         return true;
       }
       if (typeof environment !== 'string' || environment === '') {
@@ -51,19 +56,30 @@ export class AuthGuard implements CanActivate {
           { field: 'environment', message: 'is required', type: 'required' },
         ]);
       }
-      if (!(await this.auth.environmentExists(environment))) throw new DomainError('environment_missing', `No environment named ${environment}`, 'not_found');
-      request.ctx = { requestId: String(request.id), trace: requestTrace(request), environment, credential: { kind: 'service', id: token.tokenId } };
+      if (!(await this.auth.environmentExists(environment)))
+        throw new DomainError('environment_missing', `No environment named ${environment}`, 'not_found');
+      request.ctx = {
+        requestId: String(request.id),
+        trace: requestTrace(request),
+        environment,
+        credential: { kind: 'service', id: token.tokenId },
+      };
       return true;
     }
 
     const key = await this.auth.apiKey(bearer);
     if (!key) throw missingKey();
-    request.ctx = { requestId: String(request.id), trace: requestTrace(request), environment: key.environment, credential: { kind: key.kind, id: key.keyId } };
+    request.ctx = {
+      requestId: String(request.id),
+      trace: requestTrace(request),
+      environment: key.environment,
+      credential: { kind: key.kind, id: key.keyId },
+    };
     if (key.kind === 'secret') return true;
     if (route.auth !== 'public') throw notPermitted('A publishable key cannot call this endpoint; use a secret key');
     if (!route.userScope) throw new Error(`Public route ${route.operationId} declares no userScope`);
 
-    const userId = await this.auth.tokenUser(key.environment, userTokenOf(request.headers));
+    const userId = await this.auth.tokenUser(key, userTokenOf(request.headers));
     const named = scopedUserIds(route.userScope, request);
     if (userId === undefined && named.length === 0 && route.userScope !== 'handler' && !route.userScope.params?.length) {
       // e.g. a channel-wide bulk change: without a token, a publishable key must say whose messages it means.

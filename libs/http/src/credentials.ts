@@ -2,7 +2,13 @@ import { UserTokenPolicy } from './user-tokens';
 
 /** How the auth guard resolves credentials; the api app supplies it from the read model. */
 export interface CredentialStore {
-  findApiKey(keyHash: string): Promise<{ keyId: string; environment: string; kind: 'secret' | 'publishable' } | undefined>;
+  /**
+   * An active API key, and the credentials version: a value that changes in the same commit as
+   * any change to keys, signing keys or security modes, read with the key in one statement.
+   */
+  findApiKey(
+    keyHash: string,
+  ): Promise<{ keyId: string; environment: string; kind: 'secret' | 'publishable'; credentialsVersion: string } | undefined>;
   findServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined>;
   environmentExists(slug: string): Promise<boolean>;
   /** Enhanced security mode and the active signing keys of an environment. */

@@ -1,6 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import { DomainError } from '@notify/domain';
-import { WrongExpectedRevisionError } from '@notify/eventstore';
+import { committedRequests, WrongExpectedRevisionError } from '@notify/eventstore';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { Duplex } from 'node:stream';
@@ -35,10 +35,51 @@ describe('ErrorFilter', () => {
     expect(res.body).toEqual({ code: 'concurrent_modification', message: expect.any(String), status: 409, type: 'invalid_request_error' });
   });
 
+  it('answers a database that cannot serve with 503 database_unavailable and retry-after, not 500', () => {
+    for (const error of [
+      new Error('timeout exceeded when trying to connect'),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ]) {
+      const res = send(error);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).toEqual({ code: 'database_unavailable', message: expect.any(String), status: 503, type: 'api_error' });
+    }
+  });
+
+  it('tells a client whose write had committed before the database failed not to repeat it', () => {
+    const requestId = 'committed-before-failure';
+    committedRequests.noteAppends([
+      {
+        events: [
+          { id: 'e', type: 'WorkflowTriggered', data: {}, metadata: { environment: 'dev', schema_version: 1, request_id: requestId } },
+        ],
+      },
+    ]);
+    try {
+      const res = send(new Error('Connection terminated unexpectedly'), { id: requestId, method: 'PUT', url: '/v1/users/u1' });
+      expect(res.status).toBe(503);
+      expect(res.headers).toEqual({ 'x-should-retry': 'false' });
+      expect(res.body).toEqual({
+        code: 'answer_unavailable',
+        message: expect.stringContaining('recorded'),
+        status: 503,
+        type: 'api_error',
+      });
+    } finally {
+      committedRequests.forget(requestId);
+    }
+  });
+
   it('answers an unrouted request with 404 in the error shape', () => {
     const res = send(new NotFoundException('Cannot GET /v1/nope'), { id: 'r', method: 'GET', url: '/v1/nope?x=1' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ code: 'route_not_found', message: 'No route matches GET /v1/nope', status: 404, type: 'invalid_request_error' });
+    expect(res.body).toEqual({
+      code: 'route_not_found',
+      message: 'No route matches GET /v1/nope',
+      status: 404,
+      type: 'invalid_request_error',
+    });
   });
 
   it.each([
@@ -57,7 +98,10 @@ describe('ErrorFilter', () => {
 
   it('answers a domain error with its kind and fields', () => {
     const res = send(new DomainError('invalid_params', 'bad', 'invalid_params', [{ field: 'name', message: 'no', type: 'x' }]));
-    expect(res).toMatchObject({ status: 422, body: { code: 'invalid_params', status: 422, type: 'invalid_request_error', errors: [{ field: 'name' }] } });
+    expect(res).toMatchObject({
+      status: 422,
+      body: { code: 'invalid_params', status: 422, type: 'invalid_request_error', errors: [{ field: 'name' }] },
+    });
   });
 
   it('answers anything unexpected with a 500 in the error shape, without details', () => {

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@notify/config';
+import { committedRequests } from '@notify/eventstore';
 import { Logger, PinoNestLogger } from '@notify/logging';
 import { observeHttpRequest } from '@notify/observability';
 import { endRequestSpan, startRequestSpan } from './request-trace';
@@ -9,6 +10,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import qs from 'qs';
+import { AdmissionController, admitRequests, Refusal } from './admission';
 import { answerClientError, ErrorFilter } from './error.filter';
 import { refuseUnusableInput } from './input-limits';
 import { decoratePublicUrl } from './public-url';
@@ -48,13 +50,28 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
       // contract and is answered there (422 naming the parameter), not by the router.
       maxParamLength: 16 * 1024,
       // a[]=x, a[0][id]=x, a[b]=x and a.b=x all arrive as nested values.
-      querystringParser: (s: string) => qs.parse(s, { allowDots: true, depth: 5, arrayLimit: 1000, parameterLimit: 2000 }) as Record<string, unknown>,
+      querystringParser: (s: string) =>
+        qs.parse(s, { allowDots: true, depth: 5, arrayLimit: 1000, parameterLimit: 2000 }) as Record<string, unknown>,
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: false });
+  const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+    bodyParser: false,
+  });
   app.useGlobalFilters(filter);
   const fastify = app.getHttpAdapter().getInstance();
   decoratePublicUrl(fastify, config.PUBLIC_URL);
+  // Before any other work of ours. The adapter's CORS hook runs first (Nest adds it when it
+  // creates the instance), so a refusal carries the CORS headers a browser needs to read it,
+  // and a preflight is answered without counting.
+  const admission = new AdmissionController({
+    maxInFlight: config.HTTP_MAX_IN_FLIGHT,
+    maxQueued: config.HTTP_QUEUE_SIZE,
+    queueTimeoutMs: config.HTTP_QUEUE_TIMEOUT_MS,
+  });
+  admitRequests(fastify, admission, sheddingLog(logger));
+  fastify.decorate('admission', admission);
   refuseUnusableInput(fastify, { bodyLimitBytes: config.BODY_LIMIT_BYTES, maxDepth: config.BODY_MAX_DEPTH });
 
   fastify.addHook('onRequest', async (request) => {
@@ -64,10 +81,18 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     void reply.header('x-request-id', request.id);
   });
   fastify.addHook('onResponse', async (request, reply) => {
+    committedRequests.forget(String(request.id));
     observeHttpRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     endRequestSpan(request, reply.statusCode);
     logger.info(
-      { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), env: request.ctx?.environment },
+      {
+        reqId: request.id,
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        env: request.ctx?.environment,
+      },
       'request',
     );
   });
@@ -78,10 +103,40 @@ export async function createHttpApp(module: unknown, config: AppConfig, logger: 
     credentials: true,
     methods: [...CORS_METHODS],
     // Requested headers are reflected, so browser clients may send their own x-* headers.
-    exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'idempotent-replayed', 'original-x-request-id', 'x-ratelimited-message_ids'],
+    exposedHeaders: [
+      'x-request-id',
+      'retry-after',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'idempotent-replayed',
+      'original-x-request-id',
+      'x-ratelimited-message_ids',
+    ],
     maxAge: 600,
   });
   return app;
+}
+
+/** At most one warning a second while requests are refused, with how many and why. */
+function sheddingLog(logger: Logger): (why: Refusal) => void {
+  let since = 0;
+  const counts: Record<Refusal, number> = { queue_full: 0, queue_timeout: 0 };
+  return (why) => {
+    counts[why]++;
+    const now = Date.now();
+    if (now - since < 1000) return;
+    logger.warn({ refused: { ...counts } }, 'overloaded: refusing requests (503)');
+    since = now;
+    counts.queue_full = 0;
+    counts.queue_timeout = 0;
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The process's admission controller (load shedding); its stats for tests and diagnostics. */
+    admission?: AdmissionController;
+  }
 }
 
 export type { INestApplication };

@@ -34,6 +34,11 @@ describe('unstorableStrings', () => {
     let deep: unknown = 'x\u0000';
     for (let i = 0; i < 50_000; i++) deep = [deep];
     expect(unstorableStrings(deep)).toHaveLength(1);
-    expect(unstorableStrings(Array.from({ length: 100 }, () => '\u0000'), 20)).toHaveLength(20);
+    expect(
+      unstorableStrings(
+        Array.from({ length: 100 }, () => '\u0000'),
+        20,
+      ),
+    ).toHaveLength(20);
   });
 });

@@ -19,7 +19,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -85,7 +86,8 @@ export interface InputLimits {
   maxDepth: number;
 }
 
-const tooLarge = (limit: number) => new DomainError('payload_too_large', `The request body is larger than this endpoint accepts (${limit} bytes)`, 'payload_too_large');
+const tooLarge = (limit: number) =>
+  new DomainError('payload_too_large', `The request body is larger than this endpoint accepts (${limit} bytes)`, 'payload_too_large');
 
 /**
  * Refuses, before anything recursive touches it, input the service cannot handle: JSON bodies
@@ -105,7 +107,10 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
     const text = bytes.toString('utf8');
     if (jsonDepthExceeds(text, limits.maxDepth)) {
       return done(
-        invalidParams([{ field: '(root)', message: `nests objects and arrays deeper than ${limits.maxDepth} levels`, type: 'too_deep' }], 'The request body nests too deeply'),
+        invalidParams(
+          [{ field: '(root)', message: `nests objects and arrays deeper than ${limits.maxDepth} levels`, type: 'too_deep' }],
+          'The request body nests too deeply',
+        ),
         undefined,
       );
     }

@@ -19,9 +19,9 @@ describe('committed OpenAPI document', () => {
   });
 
   it('describes every route with an operation id, auth and, for /v1, a rate tier', () => {
-    const operations = Object.entries(generated.paths as Record<string, Record<string, { operationId: string; 'x-auth': string; 'x-ratelimit-tier'?: number }>>).flatMap(([p, ops]) =>
-      Object.values(ops).map((op) => ({ path: p, ...op })),
-    );
+    const operations = Object.entries(
+      generated.paths as Record<string, Record<string, { operationId: string; 'x-auth': string; 'x-ratelimit-tier'?: number }>>,
+    ).flatMap(([p, ops]) => Object.values(ops).map((op) => ({ path: p, ...op })));
     expect(operations.length).toBe(allRoutes().length);
     for (const op of operations) {
       expect(op.operationId).toBeTruthy();

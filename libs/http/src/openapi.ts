@@ -20,7 +20,11 @@ const IDEMPOTENCY_HEADERS = z.object({
 /** The OpenAPI 3.1 document, generated from the same route contracts that route and validate. */
 export function buildOpenApiDocument(routes: readonly RouteContract[], version: string): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'BearerAuth', { type: 'http', scheme: 'bearer', description: 'sk_ / pk_ API key, or a service token for the management API' });
+  registry.registerComponent('securitySchemes', 'BearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'sk_ / pk_ API key, or a service token for the management API',
+  });
   const sorted = [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const route of sorted) {
     const status = route.status ?? (route.response === null ? 204 : 200);
@@ -57,7 +61,8 @@ export function buildOpenApiDocument(routes: readonly RouteContract[], version: 
     info: {
       title: 'Notify API',
       version,
-      description: 'Self-hostable notification delivery service with a Knock-compatible API. Generated from the zod contracts in libs/contracts.',
+      description:
+        'Self-hostable notification delivery service with a Knock-compatible API. Generated from the zod contracts in libs/contracts.',
     },
     servers: [{ url: '/' }],
   }) as unknown as Record<string, unknown>;

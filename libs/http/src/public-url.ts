@@ -29,4 +29,6 @@ export function decoratePublicUrl(fastify: FastifyInstance, publicUrl: string | 
 }
 
 /** The request's public URL (see publicUrlOf) as a handler parameter. */
-export const PublicUrl = createParamDecorator((_: unknown, ctx: ExecutionContext): string => ctx.switchToHttp().getRequest<FastifyRequest>().publicUrl);
+export const PublicUrl = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): string => ctx.switchToHttp().getRequest<FastifyRequest>().publicUrl,
+);

@@ -38,7 +38,8 @@ export class RateLimitGuard implements CanActivate, OnModuleDestroy {
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    if (config.RATE_LIMIT_ENABLED && config.REDIS_URL) this.redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    if (config.RATE_LIMIT_ENABLED && config.REDIS_URL)
+      this.redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
     for (const tier of [1, 2, 3, 4, 5] as RateTier[]) {
       const options = { points: TIER_LIMITS[tier], duration: 1, keyPrefix: `notify-rl-t${tier}` };
       this.limiters.set(

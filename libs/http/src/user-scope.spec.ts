@@ -17,7 +17,9 @@ describe('user scopes of browser routes', () => {
 
   it('collects the named users from params, query and body, strings or lists', () => {
     expect(scopedUserIds({ params: ['user_id'] }, { params: { user_id: 'alice', channel_id: 'x' } })).toEqual(['alice']);
-    expect(scopedUserIds({ body: ['user_ids', 'recipient_ids'] }, { body: { user_ids: ['alice', 'bob'], recipient_ids: ['carol'] } })).toEqual(['alice', 'bob', 'carol']);
+    expect(
+      scopedUserIds({ body: ['user_ids', 'recipient_ids'] }, { body: { user_ids: ['alice', 'bob'], recipient_ids: ['carol'] } }),
+    ).toEqual(['alice', 'bob', 'carol']);
     expect(scopedUserIds({ body: ['user_ids'] }, { body: undefined })).toEqual([]);
     // Something that is not a plain id still counts as a name, so it can never match a user silently.
     expect(scopedUserIds({ query: ['user'] }, { query: { user: { id: 'alice' } } })).toEqual(['{"id":"alice"}']);
@@ -26,7 +28,12 @@ describe('user scopes of browser routes', () => {
 });
 
 describe('rate-limit subject', () => {
-  const ctx = (over: Partial<RequestContext>): RequestContext => ({ requestId: 'r', environment: 'dev', credential: { kind: 'publishable', id: 'k' }, ...over });
+  const ctx = (over: Partial<RequestContext>): RequestContext => ({
+    requestId: 'r',
+    environment: 'dev',
+    credential: { kind: 'publishable', id: 'k' },
+    ...over,
+  });
 
   it('counts browser calls per user and server calls per environment', () => {
     expect(rateLimitSubject(ctx({ userId: 'alice', subjectUserId: 'alice' }), '1.2.3.4')).toBe('dev:user:alice');

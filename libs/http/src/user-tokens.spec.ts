@@ -10,7 +10,11 @@ describe('user tokens', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const sign = (keys: Keys, claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...header }).sign(keys.privateKey);
-  const code = (p: Promise<unknown>) => p.then(() => 'verified', (e: { code?: string; message: string }) => `${e.code}: ${e.message}`);
+  const code = (p: Promise<unknown>) =>
+    p.then(
+      () => 'verified',
+      (e: { code?: string; message: string }) => `${e.code}: ${e.message}`,
+    );
 
   beforeAll(async () => {
     mine = await generateKeyPair('RS256', { extractable: true });
@@ -28,29 +32,45 @@ describe('user tokens', () => {
     await expect(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }), policy)).resolves.toBe('alice');
     await expect(verifyUserToken(await sign(other, { sub: 'bob', exp: now() + 60, iat: now() }), policy)).resolves.toBe('bob');
     // A kid naming a key restricts verification to it.
-    await expect(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { kid: policy.signingKeys[1].id }), policy)).resolves.toBe('alice');
-    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { kid: policy.signingKeys[0].id }), policy))).toMatch(/^invalid_user_token/);
+    await expect(
+      verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { kid: policy.signingKeys[1].id }), policy),
+    ).resolves.toBe('alice');
+    expect(
+      await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { kid: policy.signingKeys[0].id }), policy)),
+    ).toMatch(/^invalid_user_token/);
   });
 
   it('refuses expired, unsigned-by-us, claim-less and wrong-type tokens with their codes', async () => {
     const stranger = await generateKeyPair('RS256');
-    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() - 60 }), policy))).toMatch(/^invalid_user_token: .*expired/);
-    expect(await code(verifyUserToken(await sign(stranger, { sub: 'alice', exp: now() + 60 }), policy))).toMatch(/^invalid_user_token: .*signature/);
+    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() - 60 }), policy))).toMatch(
+      /^invalid_user_token: .*expired/,
+    );
+    expect(await code(verifyUserToken(await sign(stranger, { sub: 'alice', exp: now() + 60 }), policy))).toMatch(
+      /^invalid_user_token: .*signature/,
+    );
     expect(await code(verifyUserToken(await sign(mine, { sub: 'alice' }), policy))).toMatch(/^invalid_user_token: .*exp/);
     expect(await code(verifyUserToken(await sign(mine, { exp: now() + 60 }), policy))).toMatch(/^invalid_user_token: .*sub/);
     expect(await code(verifyUserToken(await sign(mine, { sub: '', exp: now() + 60 }), policy))).toMatch(/^invalid_user_token/);
-    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60, nbf: now() + 600 }), policy))).toMatch(/^invalid_user_token/);
+    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60, nbf: now() + 600 }), policy))).toMatch(
+      /^invalid_user_token/,
+    );
     const hs = await new SignJWT({ sub: 'alice', exp: now() + 60 }).setProtectedHeader({ alg: 'HS256' }).sign(new Uint8Array(32));
     expect(await code(verifyUserToken(hs, policy))).toMatch(/^incorrect_token_type/);
     expect(await code(verifyUserToken('pk_test_abcdef', policy))).toMatch(/^incorrect_token_type/);
-    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { typ: 'at+jwt' }), policy))).toMatch(/^incorrect_token_type/);
+    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { typ: 'at+jwt' }), policy))).toMatch(
+      /^incorrect_token_type/,
+    );
     const [h, p, s] = (await sign(mine, { sub: 'alice', exp: now() + 60 })).split('.');
-    expect(await code(verifyUserToken(`${h}.${Buffer.from('{"sub":"bob","exp":9999999999}').toString('base64url')}.${s}`, policy))).toMatch(/^invalid_user_token/);
+    expect(await code(verifyUserToken(`${h}.${Buffer.from('{"sub":"bob","exp":9999999999}').toString('base64url')}.${s}`, policy))).toMatch(
+      /^invalid_user_token/,
+    );
     expect(await code(verifyUserToken(`${h}.${p}`, policy))).toMatch(/^incorrect_token_type/);
   });
 
   it('needs a signing key to verify anything', async () => {
-    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }), { enhancedSecurityMode: true, signingKeys: [] }))).toMatch(/^missing_jwt_signing_key/);
+    expect(
+      await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }), { enhancedSecurityMode: true, signingKeys: [] })),
+    ).toMatch(/^missing_jwt_signing_key/);
   });
 
   it('reads either header name', () => {

@@ -10,12 +10,25 @@ export interface UserTokenPolicy {
 export const USER_TOKEN_HEADERS = ['x-knock-user-token', 'x-service-user-token'] as const;
 
 export const missingUserToken = () =>
-  new DomainError('missing_user_token', 'This environment requires a signed user token in the X-Knock-User-Token header', 'unauthenticated');
-export const invalidUserToken = (reason: string) => new DomainError('invalid_user_token', `The user token is not valid: ${reason}`, 'unauthenticated');
+  new DomainError(
+    'missing_user_token',
+    'This environment requires a signed user token in the X-Knock-User-Token header',
+    'unauthenticated',
+  );
+export const invalidUserToken = (reason: string) =>
+  new DomainError('invalid_user_token', `The user token is not valid: ${reason}`, 'unauthenticated');
 export const incorrectTokenType = () =>
-  new DomainError('incorrect_token_type', 'The user token must be a JWT signed with RS256 by a signing key of this environment', 'unauthenticated');
+  new DomainError(
+    'incorrect_token_type',
+    'The user token must be a JWT signed with RS256 by a signing key of this environment',
+    'unauthenticated',
+  );
 export const missingSigningKey = () =>
-  new DomainError('missing_jwt_signing_key', 'This environment has no signing key to verify user tokens; create one first', 'unauthenticated');
+  new DomainError(
+    'missing_jwt_signing_key',
+    'This environment has no signing key to verify user tokens; create one first',
+    'unauthenticated',
+  );
 
 type PublicKey = Awaited<ReturnType<typeof importSPKI>>;
 const imported = new Map<string, Promise<PublicKey>>();
@@ -46,13 +59,18 @@ export async function verifyUserTokenClaims(token: string, policy: UserTokenPoli
   } catch {
     throw incorrectTokenType();
   }
-  if (token.split('.').length !== 3 || header.alg !== 'RS256' || (header.typ !== undefined && header.typ.toUpperCase() !== 'JWT')) throw incorrectTokenType();
+  if (token.split('.').length !== 3 || header.alg !== 'RS256' || (header.typ !== undefined && header.typ.toUpperCase() !== 'JWT'))
+    throw incorrectTokenType();
   if (policy.signingKeys.length === 0) throw missingSigningKey();
   const candidates = header.kid ? policy.signingKeys.filter((k) => k.id === header.kid) : policy.signingKeys;
   let expired = false;
   for (const candidate of candidates) {
     try {
-      const { payload } = await jwtVerify(token, await importKey(candidate.id, candidate.publicKey), { algorithms: ['RS256'], clockTolerance: 5, requiredClaims: ['sub', 'exp'] });
+      const { payload } = await jwtVerify(token, await importKey(candidate.id, candidate.publicKey), {
+        algorithms: ['RS256'],
+        clockTolerance: 5,
+        requiredClaims: ['sub', 'exp'],
+      });
       if (typeof payload.sub !== 'string' || payload.sub === '') throw invalidUserToken('the sub claim must be the user id');
       return { userId: payload.sub, expiresAt: payload.exp! * 1000 };
     } catch (error) {

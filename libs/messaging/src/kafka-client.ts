@@ -20,7 +20,10 @@ export function createKafka(settings: KafkaSettings, options: { role?: string; l
 
 /** Resolves when a broker answers a metadata request; rejects otherwise (no retries). */
 export async function probeKafka(settings: KafkaSettings, timeoutMs = 2000): Promise<{ brokers: number; controller: number | null }> {
-  const admin = createKafka({ ...settings, connectionTimeoutMs: Math.min(settings.connectionTimeoutMs, timeoutMs), requestTimeoutMs: timeoutMs }, { role: 'health', retries: 0 }).admin();
+  const admin = createKafka(
+    { ...settings, connectionTimeoutMs: Math.min(settings.connectionTimeoutMs, timeoutMs), requestTimeoutMs: timeoutMs },
+    { role: 'health', retries: 0 },
+  ).admin();
   try {
     await admin.connect();
     const cluster = await admin.describeCluster();

@@ -10,9 +10,23 @@ describe('Kafka settings', () => {
 
   it('turn the configuration into client options and topic specs', () => {
     const settings = kafkaSettingsFrom(
-      parseConfig({ KAFKA_BROKERS: 'k1:9092,k2:9093', KAFKA_TOPIC_PREFIX: 'x.', KAFKA_TOPIC_PARTITIONS: '3', KAFKA_RETENTION_MS: '-1', KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SSL: 'yes' }),
+      parseConfig({
+        KAFKA_BROKERS: 'k1:9092,k2:9093',
+        KAFKA_TOPIC_PREFIX: 'x.',
+        KAFKA_TOPIC_PARTITIONS: '3',
+        KAFKA_RETENTION_MS: '-1',
+        KAFKA_SASL_MECHANISM: 'plain',
+        KAFKA_SASL_USERNAME: 'u',
+        KAFKA_SASL_PASSWORD: 'p',
+        KAFKA_SSL: 'yes',
+      }),
     )!;
-    expect(kafkaClientConfig(settings, 'relay')).toMatchObject({ clientId: 'notify-relay', brokers: ['k1:9092', 'k2:9093'], ssl: true, sasl: { mechanism: 'plain', username: 'u', password: 'p' } });
+    expect(kafkaClientConfig(settings, 'relay')).toMatchObject({
+      clientId: 'notify-relay',
+      brokers: ['k1:9092', 'k2:9093'],
+      ssl: true,
+      sasl: { mechanism: 'plain', username: 'u', password: 'p' },
+    });
     expect(topicConfigs(settings)).toEqual(
       ['x.events.v1', 'x.message-events.v1', 'x.workflow-run-events.v1', 'x.run-work.v1'].map((topic) => ({
         topic,

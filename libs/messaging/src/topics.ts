@@ -25,7 +25,12 @@ export function kafkaTopics(prefix: string): KafkaTopics {
   };
 }
 
-const aliases: Record<string, TopicAlias> = { events: 'events', 'message-events': 'messageEvents', 'workflow-run-events': 'workflowRunEvents', 'run-work': 'runWork' };
+const aliases: Record<string, TopicAlias> = {
+  events: 'events',
+  'message-events': 'messageEvents',
+  'workflow-run-events': 'workflowRunEvents',
+  'run-work': 'runWork',
+};
 
 /** `events` / `message-events` / `workflow-run-events` / `run-work` name the service's topics; anything else is taken as a topic name. */
 export function resolveTopic(topics: KafkaTopics, nameOrAlias: string): string {

@@ -1,7 +1,13 @@
 import { Context, context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ParentBasedSampler, SimpleSpanProcessor, SpanExporter, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
+import {
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  SpanExporter,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 
@@ -36,9 +42,14 @@ let active: NodeTracerProvider | undefined;
 export function startTracing(options: TracingOptions): Tracing | undefined {
   if (!options.endpoint && !options.exporter) return undefined;
   if (active) throw new Error('tracing is already started in this process');
-  const processor = options.exporter ? new SimpleSpanProcessor(options.exporter) : new BatchSpanProcessor(new OTLPTraceExporter({ url: options.endpoint }));
+  const processor = options.exporter
+    ? new SimpleSpanProcessor(options.exporter)
+    : new BatchSpanProcessor(new OTLPTraceExporter({ url: options.endpoint }));
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName, ...(options.serviceVersion ? { [ATTR_SERVICE_VERSION]: options.serviceVersion } : {}) }),
+    resource: resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: options.serviceName,
+      ...(options.serviceVersion ? { [ATTR_SERVICE_VERSION]: options.serviceVersion } : {}),
+    }),
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(options.sampleRatio ?? 1) }),
     spanProcessors: [processor],
   });
@@ -89,7 +100,9 @@ export function contextFrom(carrier: { traceparent?: unknown; tracestate?: unkno
 export function causedTrace(cause?: { traceparent?: unknown; tracestate?: unknown } | null): TraceCarrier {
   const current = traceCarrier();
   if (current.traceparent) return current;
-  return typeof cause?.traceparent === 'string' ? { traceparent: cause.traceparent, ...(typeof cause.tracestate === 'string' ? { tracestate: cause.tracestate } : {}) } : {};
+  return typeof cause?.traceparent === 'string'
+    ? { traceparent: cause.traceparent, ...(typeof cause.tracestate === 'string' ? { tracestate: cause.tracestate } : {}) }
+    : {};
 }
 
 /**
@@ -108,7 +121,10 @@ export async function inSpan<T>(
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ? contextFrom(options.parent) : context.active();
-  const attributes = Object.fromEntries(Object.entries(options.attributes ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string | number | boolean>;
+  const attributes = Object.fromEntries(Object.entries(options.attributes ?? {}).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string | number | boolean
+  >;
   const links = (options.links ?? []).flatMap((carrier) => {
     const linked = trace.getSpanContext(contextFrom(carrier));
     return linked ? [{ context: linked }] : [];

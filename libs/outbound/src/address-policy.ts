@@ -136,7 +136,9 @@ export class AddressPolicy {
 
 /** Entries of an allow-list that are neither an IP address nor a CIDR range. */
 export function allowListProblems(entries: readonly string[]): string[] {
-  return entries.filter((entry) => !toRangeOrUndefined(entry)).map((entry) => `${JSON.stringify(entry)} is neither an IP address nor a CIDR range`);
+  return entries
+    .filter((entry) => !toRangeOrUndefined(entry))
+    .map((entry) => `${JSON.stringify(entry)} is neither an IP address nor a CIDR range`);
 }
 
 function toRangeOrUndefined(entry: string): [Address, number] | undefined {

@@ -7,7 +7,8 @@ import { OutboundRefusedError } from './errors';
 /** Every address a host name resolves to. */
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
  * Resolves a host once and checks every address it got: one refused address refuses the host,
@@ -32,12 +33,17 @@ export async function resolveChecked(hostname: string, policy: AddressPolicy, re
  * check with one answer and connect with another (DNS rebinding).
  */
 export function guardedLookup(policy: AddressPolicy, resolve: Resolver): LookupFunction {
-  return (hostname: string, options: LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  return (
+    hostname: string,
+    options: LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     resolveChecked(hostname, policy, resolve).then(
       (addresses) => {
         const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
         const usable = family ? addresses.filter((a) => a.family === family) : addresses;
-        if (!usable.length) return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '', 0);
+        if (!usable.length)
+          return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '', 0);
         if (options.all) callback(null, usable);
         else callback(null, usable[0].address, usable[0].family);
       },

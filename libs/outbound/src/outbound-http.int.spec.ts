@@ -45,7 +45,12 @@ describe('OutboundHttp', () => {
   afterAll(async () => Promise.all([outside.close(), inside.close()]));
 
   it('calls an allowed address and answers status, headers and body', async () => {
-    const response = await client().request({ method: 'POST', url: `http://${ALLOWED}:${port}/hook?x=1`, headers: { 'content-type': 'text/plain' }, body: 'hi' });
+    const response = await client().request({
+      method: 'POST',
+      url: `http://${ALLOWED}:${port}/hook?x=1`,
+      headers: { 'content-type': 'text/plain' },
+      body: 'hi',
+    });
     expect(response).toMatchObject({ status: 200, body: 'outside', truncated: false, url: `http://${ALLOWED}:${port}/hook?x=1` });
     expect(response.headers['content-type']).toContain('text/plain');
     expect(outside.requests).toEqual([expect.objectContaining({ method: 'POST', url: '/hook?x=1', body: 'hi' })]);
@@ -64,15 +69,22 @@ describe('OutboundHttp', () => {
     'http://localhost:PORT/',
   ])('refuses %s before connecting', async (template) => {
     const url = template.replace('PORT', String(port));
-    const error = await client().request({ method: 'GET', url }).catch((e: unknown) => e);
+    const error = await client()
+      .request({ method: 'GET', url })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutboundRefusedError);
     expect(error).toMatchObject({ reason: 'address_not_allowed', message: expect.stringContaining('OUTBOUND_ALLOWED_ADDRESSES') });
     expect(inside.requests).toEqual([]);
   });
 
   it('refuses a name when any address it resolves to is not allowed', async () => {
-    const error = await client(async () => [ALLOWED, '127.0.0.1']).request({ method: 'GET', url: `http://service.test:${port}/` }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ reason: 'address_not_allowed', detail: { host: 'service.test', address: '127.0.0.1', addressClass: 'loopback' } });
+    const error = await client(async () => [ALLOWED, '127.0.0.1'])
+      .request({ method: 'GET', url: `http://service.test:${port}/` })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      reason: 'address_not_allowed',
+      detail: { host: 'service.test', address: '127.0.0.1', addressClass: 'loopback' },
+    });
     expect([...inside.requests, ...outside.requests]).toEqual([]);
   });
 
@@ -92,17 +104,24 @@ describe('OutboundHttp', () => {
 
   it('refuses the first answer when the resolver gives the private one first', async () => {
     const answers = [['127.0.0.1'], [ALLOWED]];
-    const error = await client(async () => answers.shift()!).request({ method: 'GET', url: `http://rebind.test:${port}/` }).catch((e: unknown) => e);
+    const error = await client(async () => answers.shift()!)
+      .request({ method: 'GET', url: `http://rebind.test:${port}/` })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'address_not_allowed' });
     expect([...inside.requests, ...outside.requests]).toEqual([]);
   });
 
   it('follows redirects only when asked, checking every hop', async () => {
-    outside.respond = (r) => (r.url === '/start' ? { status: 302, headers: { location: `http://127.0.0.1:${port}/secret` }, text: '' } : { status: 200, text: 'outside' });
+    outside.respond = (r) =>
+      r.url === '/start'
+        ? { status: 302, headers: { location: `http://127.0.0.1:${port}/secret` }, text: '' }
+        : { status: 200, text: 'outside' };
     const notFollowed = await client().request({ method: 'GET', url: `http://${ALLOWED}:${port}/start` });
     expect(notFollowed).toMatchObject({ status: 302, headers: expect.objectContaining({ location: `http://127.0.0.1:${port}/secret` }) });
 
-    const error = await client().request({ method: 'GET', url: `http://${ALLOWED}:${port}/start`, maxRedirects: 5 }).catch((e: unknown) => e);
+    const error = await client()
+      .request({ method: 'GET', url: `http://${ALLOWED}:${port}/start`, maxRedirects: 5 })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'address_not_allowed', detail: { address: '127.0.0.1' } });
     expect(inside.requests).toEqual([]);
   });
@@ -114,7 +133,13 @@ describe('OutboundHttp', () => {
       if (r.url.startsWith('/loop')) return { status: 302, headers: { location: `/loop${r.url.length}` }, text: '' };
       return { status: 200, text: 'done' };
     };
-    const response = await client().request({ method: 'POST', url: `http://${ALLOWED}:${port}/a`, headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{}', maxRedirects: 5 });
+    const response = await client().request({
+      method: 'POST',
+      url: `http://${ALLOWED}:${port}/a`,
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{}',
+      maxRedirects: 5,
+    });
     expect(response).toMatchObject({ status: 200, body: 'done', url: `http://[::ffff:7f00:2]:${port}/c` });
     expect(outside.requests.map((r) => [r.method, r.url, r.body, r.headers.authorization ?? null])).toEqual([
       ['POST', '/a', '{}', 'Bearer t'],
@@ -122,7 +147,9 @@ describe('OutboundHttp', () => {
       ['GET', '/c', '', null],
     ]);
 
-    const tooMany = await client().request({ method: 'GET', url: `http://${ALLOWED}:${port}/loop`, maxRedirects: 3 }).catch((e: unknown) => e);
+    const tooMany = await client()
+      .request({ method: 'GET', url: `http://${ALLOWED}:${port}/loop`, maxRedirects: 3 })
+      .catch((e: unknown) => e);
     expect(tooMany).toMatchObject({ reason: 'too_many_redirects', message: 'more than 3 redirects' });
   });
 

@@ -87,7 +87,8 @@ export class OutboundHttp {
           headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !/^content-/i.test(k)));
         }
         // Credentials meant for one origin are not handed to another.
-        if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.includes(k.toLowerCase())));
+        if (next.origin !== url.origin)
+          headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.includes(k.toLowerCase())));
         url = next;
         continue;
       }
@@ -119,7 +120,8 @@ export class OutboundHttp {
     } catch {
       throw new OutboundRefusedError('invalid_url', `not a URL: ${text}`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError('unsupported_scheme', `only http and https URLs are called, not ${url.protocol.slice(0, -1)}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new OutboundRefusedError('unsupported_scheme', `only http and https URLs are called, not ${url.protocol.slice(0, -1)}`);
     return url;
   }
 
@@ -131,7 +133,10 @@ export class OutboundHttp {
   }
 }
 
-async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+async function readLimited(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  maxBytes: number,
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -152,5 +157,9 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v!]));
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v!]),
+  );
 }

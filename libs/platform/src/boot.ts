@@ -37,7 +37,12 @@ export async function startHttp(config: AppConfig, logger: Logger, roles: Dynami
 }
 
 /** A process without HTTP (the worker, the CLI). */
-export async function startContext(config: AppConfig, logger: Logger, roles: DynamicModule[], hooks = true): Promise<INestApplicationContext> {
+export async function startContext(
+  config: AppConfig,
+  logger: Logger,
+  roles: DynamicModule[],
+  hooks = true,
+): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(rootModule([CoreModule.forRoot(config, logger), ...roles]), {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
@@ -81,7 +86,9 @@ export function roleLogger(config: AppConfig, role: Role): Logger {
 /** Logs and exits on a failure to start, instead of an unhandled rejection. */
 export function runMain(role: Role, main: () => Promise<unknown>): void {
   main().catch((error: unknown) => {
-    process.stderr.write(`${JSON.stringify({ level: 'fatal', role, msg: 'failed to start', err: (error as Error)?.stack ?? String(error) })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ level: 'fatal', role, msg: 'failed to start', err: (error as Error)?.stack ?? String(error) })}\n`,
+    );
     process.exit(1);
   });
 }

@@ -41,7 +41,9 @@ export class CoreModule implements OnApplicationShutdown {
           // Traces go to an OpenTelemetry collector over OTLP/HTTP when an endpoint is set (ADR 0160).
           provide: TRACING,
           useFactory: () => {
-            const endpoint = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (config.OTEL_EXPORTER_OTLP_ENDPOINT ? `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` : undefined);
+            const endpoint =
+              config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+              (config.OTEL_EXPORTER_OTLP_ENDPOINT ? `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` : undefined);
             const tracing = startTracing({ serviceName: config.OTEL_SERVICE_NAME, endpoint, sampleRatio: config.OTEL_TRACES_SAMPLE_RATIO });
             if (tracing) logger.info({ endpoint, sampleRatio: config.OTEL_TRACES_SAMPLE_RATIO }, 'exporting traces');
             return tracing;
@@ -55,6 +57,7 @@ export class CoreModule implements OnApplicationShutdown {
               dataDir: path.join(config.DATA_DIR, 'db'),
               poolSize: config.DATABASE_POOL_SIZE,
               minIdle: config.DATABASE_POOL_MIN_IDLE,
+              connectionTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
               entities: [],
               migrations: allMigrations,
             });
@@ -69,32 +72,67 @@ export class CoreModule implements OnApplicationShutdown {
           useFactory: async (database: Database): Promise<EventStore> =>
             config.EVENTSTORE_CONNECTION_STRING
               ? // Loaded only when used: the client and its gRPC stack hold ~10 MB once required.
-                (await import('@notify/eventstore/eventstoredb/eventstoredb-event-store')).EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
-              : PostgresEventStore.create({ pool: database.pool, listenConnectionString: database.supportsNotify ? database.url : undefined }),
+                (await import('@notify/eventstore/eventstoredb/eventstoredb-event-store')).EventStoreDbEventStore.create(
+                  config.EVENTSTORE_CONNECTION_STRING,
+                )
+              : PostgresEventStore.create({
+                  pool: database.pool,
+                  listenConnectionString: database.supportsNotify ? database.url : undefined,
+                }),
         },
         { provide: LOG_READER, inject: [EVENT_STORE], useFactory: (store: EventStore) => new SharedLogReader(store) },
         {
           provide: ProjectionRuntime,
           inject: [LOG_READER, DATABASE],
           useFactory: (reader: SharedLogReader, database: Database) =>
-            new ProjectionRuntime(reader, database.dataSource, allProjections({ scheduleDefaultTimeZone: config.SCHEDULES_DEFAULT_TIMEZONE }), { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
+            new ProjectionRuntime(
+              reader,
+              database.dataSource,
+              allProjections({ scheduleDefaultTimeZone: config.SCHEDULES_DEFAULT_TIMEZONE }),
+              { batchSize: config.PROJECTION_BATCH_SIZE, logger },
+            ),
         },
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
-        { provide: ENGINE_LOOKUPS, inject: [DATABASE, SECRET_BOX], useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box) },
+        {
+          provide: ENGINE_LOOKUPS,
+          inject: [DATABASE, SECRET_BOX],
+          useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box),
+        },
         {
           provide: TEMPLATE_RENDERER,
           useFactory: (): TemplateRenderer =>
-            config.TEMPLATE_WORKER_THREADS > 0 ? new IsolatedRenderer({ threads: config.TEMPLATE_WORKER_THREADS, hardTimeoutMs: config.TEMPLATE_HARD_TIMEOUT_MS }) : new TemplateEngine(),
+            config.TEMPLATE_WORKER_THREADS > 0
+              ? new IsolatedRenderer({ threads: config.TEMPLATE_WORKER_THREADS, hardTimeoutMs: config.TEMPLATE_HARD_TIMEOUT_MS })
+              : new TemplateEngine(),
         },
-        { provide: OUTBOUND_HTTP, useFactory: () => new OutboundHttp({ policy: AddressPolicy.allowing(config.OUTBOUND_ALLOWED_ADDRESSES ?? '') }) },
+        {
+          provide: OUTBOUND_HTTP,
+          useFactory: () => new OutboundHttp({ policy: AddressPolicy.allowing(config.OUTBOUND_ALLOWED_ADDRESSES ?? '') }),
+        },
         {
           provide: LINK_TRACKER,
           inject: [SECRET_BOX],
-          useFactory: (box: SecretBox) => (config.LINK_TRACKING_ENABLED && config.PUBLIC_URL ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL) : null),
+          useFactory: (box: SecretBox) =>
+            config.LINK_TRACKING_ENABLED && config.PUBLIC_URL
+              ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL)
+              : null,
         },
       ],
-      exports: [LOGGER, DATABASE, EVENT_STORE, LOG_READER, ProjectionRuntime, ReadYourWrites, ConfigModule, SECRET_BOX, ENGINE_LOOKUPS, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER],
+      exports: [
+        LOGGER,
+        DATABASE,
+        EVENT_STORE,
+        LOG_READER,
+        ProjectionRuntime,
+        ReadYourWrites,
+        ConfigModule,
+        SECRET_BOX,
+        ENGINE_LOOKUPS,
+        LINK_TRACKER,
+        OUTBOUND_HTTP,
+        TEMPLATE_RENDERER,
+      ],
     };
   }
 

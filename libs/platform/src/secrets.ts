@@ -18,7 +18,9 @@ export async function loadSecretBox(config: AppConfig): Promise<SecretBox> {
     await mkdir(config.DATA_DIR, { recursive: true });
     const key = randomBytes(32).toString('hex');
     await writeFile(file, `${key}\n`, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
-    new NestLogger('Secrets').warn(`SECRETS_KEY is not set: secrets are sealed with a key generated into ${file}. Set SECRETS_KEY when running more than one instance.`);
+    new NestLogger('Secrets').warn(
+      `SECRETS_KEY is not set: secrets are sealed with a key generated into ${file}. Set SECRETS_KEY when running more than one instance.`,
+    );
     return SecretBox.fromSetting((await readFile(file, 'utf8')).trim());
   }
 }

@@ -8,14 +8,36 @@ const Planted = defineEvent('Planted', 1, z.object({ tree: z.string() }));
 const Felled = defineEvent('Felled', 1, z.object({ tree: z.string(), reason: z.string() }));
 
 const recorded = (type: string, data: unknown, environment = 'dev', revision = 0): RecordedEvent =>
-  ({ id: `${type}-${revision}`, type, streamId: 'tree-dev-oak', revision, globalPosition: BigInt(revision), position: String(revision), data, metadata: { environment, schema_version: 1 }, createdAt: new Date(0) }) as unknown as RecordedEvent;
+  ({
+    id: `${type}-${revision}`,
+    type,
+    streamId: 'tree-dev-oak',
+    revision,
+    globalPosition: BigInt(revision),
+    position: String(revision),
+    data,
+    metadata: { environment, schema_version: 1 },
+    createdAt: new Date(0),
+  }) as unknown as RecordedEvent;
 
 const tx = {} as EntityManager;
 
 describe('defineProjection', () => {
   it('reads exactly the events of its contracts, with the tables and prefixes it states', () => {
-    const projection = defineProjection({ name: 'trees', version: 3, tables: ['rm_trees'], events: [Planted, Felled], streamPrefixes: ['tree-'], on: { Planted: async () => {}, Felled: async () => {} } });
-    expect(projection).toMatchObject({ name: 'trees', version: 3, tables: ['rm_trees'], filter: { eventTypes: ['Planted', 'Felled'], streamPrefixes: ['tree-'] } });
+    const projection = defineProjection({
+      name: 'trees',
+      version: 3,
+      tables: ['rm_trees'],
+      events: [Planted, Felled],
+      streamPrefixes: ['tree-'],
+      on: { Planted: async () => {}, Felled: async () => {} },
+    });
+    expect(projection).toMatchObject({
+      name: 'trees',
+      version: 3,
+      tables: ['rm_trees'],
+      filter: { eventTypes: ['Planted', 'Felled'], streamPrefixes: ['tree-'] },
+    });
   });
 
   it('hands each event to its handler in log order, with its typed data and environment', async () => {
@@ -35,7 +57,10 @@ describe('defineProjection', () => {
         },
       },
     });
-    await projection.apply([recorded('Planted', { tree: 'oak' }), recorded('Other', {}), recorded('Felled', { tree: 'oak', reason: 'storm' }, 'prod', 2)], tx);
+    await projection.apply(
+      [recorded('Planted', { tree: 'oak' }), recorded('Other', {}), recorded('Felled', { tree: 'oak', reason: 'storm' }, 'prod', 2)],
+      tx,
+    );
     expect(seen).toEqual(['dev:planted:oak', 'prod:felled:oak:storm:2']);
   });
 
@@ -50,7 +75,42 @@ describe('defineProjection', () => {
         batches.push(events.map((e) => `${e.environment}:${e.data.tree}`));
       },
     });
-    await projection.apply([recorded('Planted', { tree: 'oak' }), recorded('Felled', { tree: 'oak', reason: 'x' }), recorded('Planted', { tree: 'elm' }, 'prod')], tx);
+    await projection.apply(
+      [
+        recorded('Planted', { tree: 'oak' }),
+        recorded('Felled', { tree: 'oak', reason: 'x' }),
+        recorded('Planted', { tree: 'elm' }, 'prod'),
+      ],
+      tx,
+    );
     expect(batches).toEqual([['dev:oak', 'prod:elm']]);
+  });
+
+  it('gives a batch projection of several contracts a union that a switch on the type narrows', async () => {
+    const seen: string[] = [];
+    const projection = defineProjection({
+      name: 'trees',
+      version: 1,
+      tables: ['rm_trees'],
+      events: [Planted, Felled],
+      async applyBatch(events) {
+        for (const event of events) {
+          switch (event.type) {
+            case 'Planted':
+              seen.push(`planted:${event.data.tree}`);
+              break;
+            case 'Felled':
+              // `reason` exists on Felled only: this compiles only if the switch narrowed `data`.
+              seen.push(`felled:${event.data.tree}:${event.data.reason}`);
+              break;
+          }
+        }
+      },
+    });
+    await projection.apply(
+      [recorded('Planted', { tree: 'oak' }), recorded('Other', {}), recorded('Felled', { tree: 'oak', reason: 'storm' }, 'dev', 2)],
+      tx,
+    );
+    expect(seen).toEqual(['planted:oak', 'felled:oak:storm']);
   });
 });

@@ -12,6 +12,9 @@ export type ProjectedEvent<C extends EventContract> = Omit<RecordedEvent, 'type'
   readonly environment: string;
 };
 
+/** One of several contracts' events, as a union discriminated by `type`: a switch on it narrows `data`. */
+export type ProjectedEventOf<C extends EventContract> = C extends EventContract ? ProjectedEvent<C> : never;
+
 type Handlers<C extends readonly EventContract[]> = {
   readonly [K in C[number]['type']]: (event: ProjectedEvent<Extract<C[number], { type: K }>>, tx: EntityManager) => Promise<void>;
 };
@@ -32,16 +35,21 @@ interface Common<C extends readonly EventContract[]> {
  * by the events' contracts: no skeleton loop, no switch, no casts (ADR 0163). `on` handles one
  * event at a time, in log order; `applyBatch` takes the whole batch for set-wise writes.
  */
-export function defineProjection<const C extends readonly EventContract[]>(spec: Common<C> & ({ on: Handlers<C> } | { applyBatch: (events: readonly ProjectedEvent<C[number]>[], tx: EntityManager) => Promise<void> })): Projection {
+export function defineProjection<const C extends readonly EventContract[]>(
+  spec: Common<C> &
+    ({ on: Handlers<C> } | { applyBatch: (events: readonly ProjectedEventOf<C[number]>[], tx: EntityManager) => Promise<void> }),
+): Projection {
   const types = [...new Set(spec.events.map((c) => c.type))];
-  const project = (recorded: RecordedEvent) => ({ ...recorded, environment: recorded.metadata.environment as string }) as unknown as ProjectedEvent<C[number]>;
+  const project = (recorded: RecordedEvent) =>
+    ({ ...recorded, environment: recorded.metadata.environment as string }) as unknown as ProjectedEventOf<C[number]>;
   const apply =
     'on' in spec
       ? async (events: readonly RecordedEvent[], tx: EntityManager) => {
-          const handlers = spec.on as unknown as Record<string, (event: ProjectedEvent<C[number]>, tx: EntityManager) => Promise<void>>;
+          const handlers = spec.on as unknown as Record<string, (event: ProjectedEventOf<C[number]>, tx: EntityManager) => Promise<void>>;
           for (const recorded of events) await handlers[recorded.type]?.(project(recorded), tx);
         }
-      : async (events: readonly RecordedEvent[], tx: EntityManager) => spec.applyBatch(events.filter((e) => types.includes(e.type)).map(project), tx);
+      : async (events: readonly RecordedEvent[], tx: EntityManager) =>
+          spec.applyBatch(events.filter((e) => types.includes(e.type)).map(project), tx);
   return {
     name: spec.name,
     version: spec.version,

@@ -11,7 +11,11 @@ export interface FollowingLoop {
  * work, otherwise after a short sleep that an append to the log cuts short (the wake-up is only a
  * hint; the step reads from its checkpoint). Failed batches are retried with a growing backoff.
  */
-export function followLog(store: Pick<LogReader, 'onAppended'>, step: () => Promise<{ idle: boolean }>, onError: (error: unknown) => void): FollowingLoop {
+export function followLog(
+  store: Pick<LogReader, 'onAppended'>,
+  step: () => Promise<{ idle: boolean }>,
+  onError: (error: unknown) => void,
+): FollowingLoop {
   const sleeper = new Sleeper();
   let stopped = false;
   let hinted = false;

@@ -47,7 +47,10 @@ for (const backend of databaseBackends()) {
 
     beforeAll(async () => {
       db = await createTestDatabase(backend);
-      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+      store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
       await db.database.dataSource.query('CREATE TABLE test_counter (id int PRIMARY KEY, n int NOT NULL)');
     });
     afterAll(async () => {
@@ -61,13 +64,32 @@ for (const backend of databaseBackends()) {
       try {
         let last = '';
         for (const slug of ['development', 'production']) {
-          last = (await store.append(`environment-${slug}`, [{ id: randomUUID(), type: 'EnvironmentCreated', data: { slug, name: slug, order: 0, created_at: now }, metadata: meta(slug) }])).position;
+          last = (
+            await store.append(`environment-${slug}`, [
+              { id: randomUUID(), type: 'EnvironmentCreated', data: { slug, name: slug, order: 0, created_at: now }, metadata: meta(slug) },
+            ])
+          ).position;
           for (let i = 0; i < 4; i++) {
             const keyId = randomUUID();
-            last = (await store.append(`environment-${slug}`, [
-              { id: randomUUID(), type: 'ApiKeyIssued', data: { key_id: keyId, kind: i % 2 ? 'secret' : 'publishable', key_hash: randomUUID().replace(/-/g, '').padEnd(64, '0'), hint: 'abcd', issued_at: now }, metadata: meta(slug) },
-              ...(i === 3 ? [{ id: randomUUID(), type: 'ApiKeyRevoked', data: { key_id: keyId, revoked_at: now }, metadata: meta(slug) }] : []),
-            ])).position;
+            last = (
+              await store.append(`environment-${slug}`, [
+                {
+                  id: randomUUID(),
+                  type: 'ApiKeyIssued',
+                  data: {
+                    key_id: keyId,
+                    kind: i % 2 ? 'secret' : 'publishable',
+                    key_hash: randomUUID().replace(/-/g, '').padEnd(64, '0'),
+                    hint: 'abcd',
+                    issued_at: now,
+                  },
+                  metadata: meta(slug),
+                },
+                ...(i === 3
+                  ? [{ id: randomUUID(), type: 'ApiKeyRevoked', data: { key_id: keyId, revoked_at: now }, metadata: meta(slug) }]
+                  : []),
+              ])
+            ).position;
           }
         }
         await eventually(async () => (await runtime.status())[0].position >= last);
@@ -90,7 +112,9 @@ for (const backend of databaseBackends()) {
       await runtime.start();
       try {
         const slug = `env-${randomUUID().slice(0, 8)}`;
-        const result = await store.append(`environment-${slug}`, [{ id: randomUUID(), type: 'EnvironmentCreated', data: { slug, name: slug, order: 1, created_at: now }, metadata: meta(slug) }]);
+        const result = await store.append(`environment-${slug}`, [
+          { id: randomUUID(), type: 'EnvironmentCreated', data: { slug, name: slug, order: 1, created_at: now }, metadata: meta(slug) },
+        ]);
         const ok = await runtime.waitFor(result.position, [{ type: 'EnvironmentCreated', streamId: `environment-${slug}` }], 5000);
         expect(ok).toBe(true);
         const rows = await db.database.dataSource.query('SELECT slug FROM rm_environments WHERE slug = $1', [slug]);
@@ -111,7 +135,10 @@ for (const backend of databaseBackends()) {
       await runtime.reset(projection).catch(() => undefined);
       await db.database.dataSource.query('DELETE FROM test_counter');
       const before = await store.headPosition();
-      await store.append(`tick-${randomUUID()}`, [1, 2, 3].map((n) => ({ id: randomUUID(), type: 'Tick', data: { n }, metadata: meta('test') })));
+      await store.append(
+        `tick-${randomUUID()}`,
+        [1, 2, 3].map((n) => ({ id: randomUUID(), type: 'Tick', data: { n }, metadata: meta('test') })),
+      );
       await runtime.start();
       try {
         await eventually(async () => !!(await runtime.status())[0].lastError);
@@ -132,7 +159,10 @@ for (const backend of databaseBackends()) {
       await Promise.all([a.start(), b.start()]);
       try {
         const appends = Array.from({ length: 20 }, () =>
-          store.append(`tick-${randomUUID()}`, Array.from({ length: 5 }, (_, n) => ({ id: randomUUID(), type: 'Tick', data: { n }, metadata: meta('test') }))),
+          store.append(
+            `tick-${randomUUID()}`,
+            Array.from({ length: 5 }, (_, n) => ({ id: randomUUID(), type: 'Tick', data: { n }, metadata: meta('test') })),
+          ),
         );
         await Promise.all(appends);
         const total = Number((await db.database.dataSource.query("SELECT count(*) AS c FROM es_events WHERE event_type = 'Tick'"))[0].c);

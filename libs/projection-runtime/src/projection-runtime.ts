@@ -75,13 +75,18 @@ export class ProjectionRuntime {
 
   /** Creates the checkpoint row; a version change empties the read model so it is rebuilt. */
   private async prepare(projection: Projection): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO projection_checkpoints (name, version) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
-      [projection.name, projection.version],
-    );
-    const [row] = await this.dataSource.query<CheckpointRow[]>('SELECT version FROM projection_checkpoints WHERE name = $1', [projection.name]);
+    await this.dataSource.query(`INSERT INTO projection_checkpoints (name, version) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
+      projection.name,
+      projection.version,
+    ]);
+    const [row] = await this.dataSource.query<CheckpointRow[]>('SELECT version FROM projection_checkpoints WHERE name = $1', [
+      projection.name,
+    ]);
     if (row.version !== projection.version) {
-      this.options.logger?.info({ projection: projection.name, from: row.version, to: projection.version }, 'projection version changed; rebuilding');
+      this.options.logger?.info(
+        { projection: projection.name, from: row.version, to: projection.version },
+        'projection version changed; rebuilding',
+      );
       await this.reset(projection);
     }
   }
@@ -121,7 +126,9 @@ export class ProjectionRuntime {
   async step(projection: Projection): Promise<{ applied: number; position: LogPosition; idle: boolean }> {
     let cursor = this.cursor.get(projection.name);
     if (!cursor) {
-      const [row] = await this.dataSource.query<CheckpointRow[]>('SELECT position FROM projection_checkpoints WHERE name = $1', [projection.name]);
+      const [row] = await this.dataSource.query<CheckpointRow[]>('SELECT position FROM projection_checkpoints WHERE name = $1', [
+        projection.name,
+      ]);
       const position = row?.position ?? START;
       cursor = { position, persisted: position, persistedAt: Date.now() };
       this.cursor.set(projection.name, cursor);
@@ -129,10 +136,16 @@ export class ProjectionRuntime {
     const from = cursor.position;
     // Read outside the transaction: with the embedded database a transaction must not wait on
     // another connection.
-    const page = await this.store.readAll({ after: from, maxCount: this.options.batchSize, filter: projection.filter, reader: `projection:${projection.name}` });
+    const page = await this.store.readAll({
+      after: from,
+      maxCount: this.options.batchSize,
+      filter: projection.filter,
+      reader: `projection:${projection.name}`,
+    });
     if (page.events.length === 0 && page.scannedTo <= from) {
       // Caught up: if skipped progress has not been written for a while, write it now.
-      if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) return { applied: 0, position: from, idle: true };
+      if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS)
+        return { applied: 0, position: from, idle: true };
     }
     const events = page.events.filter((e) => handles(projection, e));
     if (events.length === 0 && Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) {
@@ -142,10 +155,9 @@ export class ProjectionRuntime {
     }
     const persisted = cursor.persisted;
     const moved = await this.dataSource.transaction(async (tx) => {
-      const locked = await tx.query<CheckpointRow[]>(
-        'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE SKIP LOCKED',
-        [projection.name],
-      );
+      const locked = await tx.query<CheckpointRow[]>('SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE SKIP LOCKED', [
+        projection.name,
+      ]);
       if (locked.length === 0 || locked[0].position !== persisted) return false; // someone else moved it
       if (events.length) await projection.apply(events, tx);
       await tx.query(
@@ -165,8 +177,10 @@ export class ProjectionRuntime {
   }
 
   private loop(projection: Projection): FollowingLoop {
-    return followLog(this.store, () => this.step(projection), (error) =>
-      this.options.logger?.error({ projection: projection.name, err: error }, 'projection batch failed; retrying'),
+    return followLog(
+      this.store,
+      () => this.step(projection),
+      (error) => this.options.logger?.error({ projection: projection.name, err: error }, 'projection batch failed; retrying'),
     );
   }
 

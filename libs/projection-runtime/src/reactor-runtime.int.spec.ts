@@ -21,7 +21,10 @@ for (const backend of databaseBackends()) {
 
     beforeAll(async () => {
       db = await createTestDatabase(backend);
-      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+      store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
     });
     afterAll(async () => {
       await store.close();
@@ -43,7 +46,8 @@ for (const backend of databaseBackends()) {
       const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 1 });
       await runtime.start();
       try {
-        for (const n of [1, 2, 3]) await store.append(`ping-${tag}`, [{ id: randomUUID(), type: `Ping${tag}`, data: { n }, metadata: meta }]);
+        for (const n of [1, 2, 3])
+          await store.append(`ping-${tag}`, [{ id: randomUUID(), type: `Ping${tag}`, data: { n }, metadata: meta }]);
         await eventually(() => seen.length >= 3);
         expect(seen).toEqual(['1', '2', '3']);
         expect(failuresLeft).toBe(-1);
@@ -77,7 +81,8 @@ for (const backend of databaseBackends()) {
       };
       let last = '';
       for (let s = 0; s < 8; s++) {
-        for (let n = 0; n < 3; n++) last = (await store.append(`run-${tag}-${s}`, [{ id: randomUUID(), type: `Step${tag}`, data: { n }, metadata: meta }])).position;
+        for (let n = 0; n < 3; n++)
+          last = (await store.append(`run-${tag}-${s}`, [{ id: randomUUID(), type: `Step${tag}`, data: { n }, metadata: meta }])).position;
       }
       await eventually(async () => (await store.headPosition()) >= last);
       const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 100 });
@@ -94,7 +99,12 @@ for (const backend of databaseBackends()) {
       // 'The end' is the head: once the old event is readable, it is behind it.
       await eventually(async () => (await store.headPosition()) >= old.position);
       const seen: RecordedEvent[] = [];
-      const reactor: Reactor = { name: `tail-${tag}`, filter: { eventTypes: [`Old${tag}`] }, startFrom: 'end', handle: async (e) => void seen.push(...e) };
+      const reactor: Reactor = {
+        name: `tail-${tag}`,
+        filter: { eventTypes: [`Old${tag}`] },
+        startFrom: 'end',
+        handle: async (e) => void seen.push(...e),
+      };
       const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 10 });
       expect(await runtime.drain(reactor.name)).toBe(0);
       const fresh = await store.append(`old-${tag}`, [{ id: randomUUID(), type: `Old${tag}`, data: { fresh: true }, metadata: meta }]);

@@ -20,8 +20,16 @@ export interface ReactorLag {
  * the database (an api instance answering /readyz or /metrics) can tell, not only the worker
  * running it. undefined when the reactor has no checkpoint yet.
  */
-export async function reactorLag(store: LogReader, dataSource: DataSource, name: string, now: Date = new Date()): Promise<ReactorLag | undefined> {
-  const [row] = await dataSource.query<{ position: string; events_handled: string }[]>('SELECT position, events_handled FROM reactor_checkpoints WHERE name = $1', [name]);
+export async function reactorLag(
+  store: LogReader,
+  dataSource: DataSource,
+  name: string,
+  now: Date = new Date(),
+): Promise<ReactorLag | undefined> {
+  const [row] = await dataSource.query<{ position: string; events_handled: string }[]>(
+    'SELECT position, events_handled FROM reactor_checkpoints WHERE name = $1',
+    [name],
+  );
   if (!row) return undefined;
   const handled = Number(row.events_handled);
   const [head, next] = await Promise.all([store.headPosition(), store.readAll({ after: row.position, maxCount: 1 })]);
@@ -106,23 +114,34 @@ export class ReactorRuntime {
 
   private async prepare(reactor: Reactor): Promise<void> {
     const initial = reactor.startFrom === 'end' ? await this.store.headPosition() : START;
-    await this.dataSource.query('INSERT INTO reactor_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [reactor.name, initial]);
+    await this.dataSource.query('INSERT INTO reactor_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+      reactor.name,
+      initial,
+    ]);
   }
 
   /** Handles at most one batch. */
   async step(reactor: Reactor): Promise<{ handled: number; idle: boolean }> {
     let cursor = this.cursor.get(reactor.name);
     if (!cursor) {
-      const [row] = await this.dataSource.query<{ position: string }[]>('SELECT position FROM reactor_checkpoints WHERE name = $1', [reactor.name]);
+      const [row] = await this.dataSource.query<{ position: string }[]>('SELECT position FROM reactor_checkpoints WHERE name = $1', [
+        reactor.name,
+      ]);
       const position = row?.position ?? START;
       cursor = { position, persisted: position, persistedAt: Date.now() };
       this.cursor.set(reactor.name, cursor);
     }
     const from = cursor.position;
-    const page = await this.store.readAll({ after: from, maxCount: reactor.batchSize ?? this.options.batchSize, filter: reactor.filter, reader: `reactor:${reactor.name}` });
+    const page = await this.store.readAll({
+      after: from,
+      maxCount: reactor.batchSize ?? this.options.batchSize,
+      filter: reactor.filter,
+      reader: `reactor:${reactor.name}`,
+    });
     if (page.events.length === 0 && page.scannedTo <= from) {
       // Caught up: if skipped progress has not been written for a while, write it now.
-      if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) return { handled: 0, idle: true };
+      if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS)
+        return { handled: 0, idle: true };
     }
     if (page.events.length) {
       const concurrency = reactor.concurrency ?? 1;
@@ -161,8 +180,10 @@ export class ReactorRuntime {
   }
 
   private loop(reactor: Reactor): FollowingLoop {
-    return followLog(this.store, () => this.step(reactor), (error) =>
-      this.options.logger?.error({ reactor: reactor.name, err: error }, 'reactor batch failed; retrying'),
+    return followLog(
+      this.store,
+      () => this.step(reactor),
+      (error) => this.options.logger?.error({ reactor: reactor.name, err: error }, 'reactor batch failed; retrying'),
     );
   }
 
@@ -177,7 +198,12 @@ export class ReactorRuntime {
     );
     return this.reactors.map((r) => {
       const row = rows.find((x) => x.name === r.name);
-      return { name: r.name, position: row?.position ?? START, eventsHandled: Number(row?.events_handled ?? 0), lastError: this.loops.get(r.name)?.lastError };
+      return {
+        name: r.name,
+        position: row?.position ?? START,
+        eventsHandled: Number(row?.events_handled ?? 0),
+        lastError: this.loops.get(r.name)?.lastError,
+      };
     });
   }
 }

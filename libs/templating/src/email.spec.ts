@@ -6,7 +6,8 @@ const engine = new TemplateEngine();
 
 const layouts: Record<string, EmailLayout> = {
   default: {
-    html_layout: '<html><body><h1>{{ vars.app_name }}</h1>{{ content }}<footer>{% for l in footer_links %}<a href="{{ l.url }}">{{ l.text }}</a>{% endfor %}{{ formatted_price }}</footer></body></html>',
+    html_layout:
+      '<html><body><h1>{{ vars.app_name }}</h1>{{ content }}<footer>{% for l in footer_links %}<a href="{{ l.url }}">{{ l.text }}</a>{% endfor %}{{ formatted_price }}</footer></body></html>',
     text_layout: '{{ vars.app_name }}\n\n{{ content }}\n--\n{{ formatted_price }}',
     footer_links: [{ text: 'Settings', url: 'https://notify.example/settings?a=1&b=2' }],
   },
@@ -22,7 +23,12 @@ describe('TemplateEngine.renderEmail', () => {
 
   it('wraps the html and text bodies in the layout at {{ content }}', async () => {
     const result = await engine.renderEmail(
-      { layoutKey: 'default', subject: 'Hi {{ recipient.name }}', html: '<p>{{ data.note }}</p>{% capture formatted_price %}{{ data.price | currency: "USD" }}{% endcapture %}', text: 'Note: {{ data.note }}{% assign formatted_price = "12.50 USD" %}' },
+      {
+        layoutKey: 'default',
+        subject: 'Hi {{ recipient.name }}',
+        html: '<p>{{ data.note }}</p>{% capture formatted_price %}{{ data.price | currency: "USD" }}{% endcapture %}',
+        text: 'Note: {{ data.note }}{% assign formatted_price = "12.50 USD" %}',
+      },
       hostile,
       fakeResources({ layouts }),
     );
@@ -36,20 +42,35 @@ describe('TemplateEngine.renderEmail', () => {
 
   it('renders precontent first: its assigns are visible above {{ content }} in the layout', async () => {
     const result = await engine.renderEmail(
-      { layoutKey: 'preview', subject: 's', html: '<p>body {{ previewText }}</p>', text: 'text', precontent: '{% assign previewText = "Welcome aboard" %}ignored output' },
+      {
+        layoutKey: 'preview',
+        subject: 's',
+        html: '<p>body {{ previewText }}</p>',
+        text: 'text',
+        precontent: '{% assign previewText = "Welcome aboard" %}ignored output',
+      },
       aContext(),
       fakeResources({ layouts }),
     );
-    expect(result).toMatchObject({ ok: true, html: '<html><body><div class="preview">Welcome aboard</div><p>body Welcome aboard</p></body></html>', text: 'text' });
+    expect(result).toMatchObject({
+      ok: true,
+      html: '<html><body><div class="preview">Welcome aboard</div><p>body Welcome aboard</p></body></html>',
+      text: 'text',
+    });
   });
 
   it('works without a layout', async () => {
-    const result = await engine.renderEmail({ subject: 'S', html: '<b>{{ actor.name }}</b>', text: '{{ actor.name }}' }, aContext(), fakeResources());
+    const result = await engine.renderEmail(
+      { subject: 'S', html: '<b>{{ actor.name }}</b>', text: '{{ actor.name }}' },
+      aContext(),
+      fakeResources(),
+    );
     expect(result).toEqual({ ok: true, subject: 'S', html: '<b>Ian Malcolm</b>', text: 'Ian Malcolm' });
   });
 
   it('derives the text body from the html body when there is none', async () => {
-    const html = '<h1>Title</h1><p>Hello {{ recipient.name }} &amp; co.<br>Second line</p><style>p{}</style><ul><li>one</li><li>two</li></ul>';
+    const html =
+      '<h1>Title</h1><p>Hello {{ recipient.name }} &amp; co.<br>Second line</p><style>p{}</style><ul><li>one</li><li>two</li></ul>';
     const result = await engine.renderEmail({ layoutKey: 'preview', subject: 'S', html, text: '' }, aContext(), fakeResources({ layouts }));
     expect(result).toMatchObject({ ok: true, text: 'Title\nHello Jane Doe & co.\nSecond line\none\ntwo' });
   });
@@ -61,7 +82,10 @@ describe('TemplateEngine.renderEmail', () => {
 
   it('fails a missing layout', async () => {
     const result = await engine.renderEmail({ layoutKey: 'nope', subject: 's', html: 'h' }, aContext(), fakeResources({ layouts }));
-    expect(result).toEqual({ ok: false, error: { code: 'template_missing_layout', message: 'email layout "nope" not found', field: 'layout' } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'template_missing_layout', message: 'email layout "nope" not found', field: 'layout' },
+    });
   });
 
   it('fails without a layout lookup as a missing layout', async () => {

@@ -71,7 +71,10 @@ export function guardFilters(liquid: Liquid): void {
           this.context.renderLimit.check(performance.now());
           for (const input of [value, ...args]) {
             if (Array.isArray(input) && input.length > state.limits.maxCollectionSize) {
-              throw new TemplateFailure('template_limit', `the ${name} filter was given ${input.length} items, more than the limit of ${state.limits.maxCollectionSize}`);
+              throw new TemplateFailure(
+                'template_limit',
+                `the ${name} filter was given ${input.length} items, more than the limit of ${state.limits.maxCollectionSize}`,
+              );
             }
           }
         }

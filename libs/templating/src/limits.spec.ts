@@ -18,12 +18,19 @@ describe('limits', () => {
       maxPartialDepth: 5,
       defaultLocale: 'en',
     });
-    expect(new TemplateEngine({ maxLoopIterations: 5, defaultLocale: 'fr' }).limits).toEqual({ ...DEFAULT_LIMITS, maxLoopIterations: 5, defaultLocale: 'fr' });
+    expect(new TemplateEngine({ maxLoopIterations: 5, defaultLocale: 'fr' }).limits).toEqual({
+      ...DEFAULT_LIMITS,
+      maxLoopIterations: 5,
+      defaultLocale: 'fr',
+    });
   });
 
-  it.each([{ maxOutputSize: 0 }, { renderTimeoutMs: -1 }, { maxMemory: Number.NaN }, { defaultLocale: '' }])('refuses the option %p', (options) => {
-    expect(() => new TemplateEngine(options)).toThrow(TypeError);
-  });
+  it.each([{ maxOutputSize: 0 }, { renderTimeoutMs: -1 }, { maxMemory: Number.NaN }, { defaultLocale: '' }])(
+    'refuses the option %p',
+    (options) => {
+      expect(() => new TemplateEngine(options)).toThrow(TypeError);
+    },
+  );
 
   describe('runaway loops', () => {
     it('stops {% for i in (1..100000000) %} with a template_limit error', async () => {
@@ -43,7 +50,9 @@ describe('limits', () => {
 
     it('counts nested loops, loops in partials and tablerow cells together', async () => {
       const small = new TemplateEngine({ maxLoopIterations: 100 });
-      expect((await renderError(small, '{% for a in (1..11) %}{% for b in (1..10) %}{% endfor %}{% endfor %}')).code).toBe('template_limit');
+      expect((await renderError(small, '{% for a in (1..11) %}{% for b in (1..10) %}{% endfor %}{% endfor %}')).code).toBe(
+        'template_limit',
+      );
       const resources = fakeResources({ partials: { row: '{% for c in (1..10) %}{{ c }}{% endfor %}' } });
       const error = await renderError(small, '{% for r in (1..10) %}{% render "row" %}{% endfor %}', aContext(), { resources });
       expect(error).toMatchObject({ code: 'template_limit', partial: 'row' });
@@ -52,7 +61,12 @@ describe('limits', () => {
     });
 
     it('counts what runs, not the size of the collection', async () => {
-      expect(await renderOk(engine, '{% for i in (1..50000) limit: 3 %}{{ i }}{% endfor %}|{% for i in (1..50000) %}{% if i > 2 %}{% break %}{% endif %}{{ i }}{% endfor %}')).toBe('123|12');
+      expect(
+        await renderOk(
+          engine,
+          '{% for i in (1..50000) limit: 3 %}{{ i }}{% endfor %}|{% for i in (1..50000) %}{% if i > 2 %}{% break %}{% endif %}{{ i }}{% endfor %}',
+        ),
+      ).toBe('123|12');
     });
   });
 
@@ -62,7 +76,10 @@ describe('limits', () => {
     it('rejects an oversized template at validation and at render', async () => {
       const source = 'x'.repeat(101);
       expect(small.validate(source)).toEqual([{ code: 'template_limit', message: 'template is larger than the limit of 100 characters' }]);
-      expect(await renderError(small, source)).toEqual({ code: 'template_limit', message: 'template is larger than the limit of 100 characters' });
+      expect(await renderError(small, source)).toEqual({
+        code: 'template_limit',
+        message: 'template is larger than the limit of 100 characters',
+      });
     });
 
     it('accepts a template of exactly the limit', async () => {
@@ -90,7 +107,9 @@ describe('limits', () => {
     });
 
     it('accepts output of exactly the limit', async () => {
-      expect(await renderOk(small, '{% for i in (1..100) %}{{ data.chunk }}{% endfor %}', withData({ chunk: '0123456789' }))).toHaveLength(1_000);
+      expect(await renderOk(small, '{% for i in (1..100) %}{{ data.chunk }}{% endfor %}', withData({ chunk: '0123456789' }))).toHaveLength(
+        1_000,
+      );
     });
 
     it('bounds a capture that doubles itself', async () => {
@@ -99,7 +118,11 @@ describe('limits', () => {
     });
 
     it('bounds the whole email', async () => {
-      const result = await small.renderEmail({ subject: 's', html: '{{ data.big }}' }, withData({ big: 'z'.repeat(1_001) }), fakeResources());
+      const result = await small.renderEmail(
+        { subject: 's', html: '{{ data.big }}' },
+        withData({ big: 'z'.repeat(1_001) }),
+        fakeResources(),
+      );
       expect(result).toMatchObject({ ok: false, error: { code: 'template_limit', field: 'html_body' } });
     });
   });
@@ -121,15 +144,25 @@ describe('limits', () => {
     it('refuses arrays from the data past the limit, as input or as argument, and takes them up to it', async () => {
       const small = new TemplateEngine({ maxCollectionSize: 100 });
       const items = Array.from({ length: 101 }, (_, i) => ({ x: i % 2 }));
-      expect(await renderError(small, '{{ data.items | where: "x", 1 | size }}', withData({ items }))).toMatchObject({ code: 'template_limit', message: 'the where filter was given 101 items, more than the limit of 100' });
-      expect(await renderError(small, '{{ data.few | concat: data.items | size }}', withData({ items, few: [1] }))).toMatchObject({ code: 'template_limit', message: expect.stringContaining('the concat filter was given 101 items') });
-      expect(await renderError(small, '{{ data.items | sort_natural: "x" | size }}', withData({ items }))).toMatchObject({ code: 'template_limit' });
+      expect(await renderError(small, '{{ data.items | where: "x", 1 | size }}', withData({ items }))).toMatchObject({
+        code: 'template_limit',
+        message: 'the where filter was given 101 items, more than the limit of 100',
+      });
+      expect(await renderError(small, '{{ data.few | concat: data.items | size }}', withData({ items, few: [1] }))).toMatchObject({
+        code: 'template_limit',
+        message: expect.stringContaining('the concat filter was given 101 items'),
+      });
+      expect(await renderError(small, '{{ data.items | sort_natural: "x" | size }}', withData({ items }))).toMatchObject({
+        code: 'template_limit',
+      });
       expect(await renderOk(small, '{{ data.items | where: "x", 1 | size }}', withData({ items: items.slice(1) }))).toBe('50');
     });
 
     it('applies to Knock helper filters too', async () => {
       const small = new TemplateEngine({ maxCollectionSize: 3 });
-      expect((await renderError(small, '{{ data.a | intersect: data.b | json }}', withData({ a: [1, 2, 3, 4], b: [1] }))).code).toBe('template_limit');
+      expect((await renderError(small, '{{ data.a | intersect: data.b | json }}', withData({ a: [1, 2, 3, 4], b: [1] }))).code).toBe(
+        'template_limit',
+      );
       expect(await renderOk(small, '{{ data.a | intersect: data.b | json }}', withData({ a: [1, 2, 3], b: [1] }))).toBe('[1]');
     });
   });

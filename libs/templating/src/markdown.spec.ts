@@ -26,7 +26,11 @@ describe('renderMarkdown', () => {
   }
 
   it('sees dangers where there are some (the check itself can fail)', () => {
-    expect(dangers('<p onclick="x()"><script></script><a href="javascript:x()">')).toEqual(['handler on <p>', '<script>', 'script url on <a>']);
+    expect(dangers('<p onclick="x()"><script></script><a href="javascript:x()">')).toEqual([
+      'handler on <p>',
+      '<script>',
+      'script url on <a>',
+    ]);
   });
 
   it.each([
@@ -51,7 +55,9 @@ describe('renderMarkdown', () => {
 
 describe('htmlToText', () => {
   it('keeps the text and the line structure', () => {
-    expect(htmlToText('<h1>Hi</h1><p>a &amp; b&nbsp;c<br/>next &#8364; &#x1F600;</p><script>x()</script><ul><li>1</li><li>2</li></ul>')).toBe('Hi\na & b c\nnext € 😀\n1\n2');
+    expect(
+      htmlToText('<h1>Hi</h1><p>a &amp; b&nbsp;c<br/>next &#8364; &#x1F600;</p><script>x()</script><ul><li>1</li><li>2</li></ul>'),
+    ).toBe('Hi\na & b c\nnext € 😀\n1\n2');
   });
 
   it('does not fail on unknown or invalid entities', () => {

@@ -13,7 +13,13 @@ describe('no file system access', () => {
     await renderError(engine, '{% include "warm-up" %}');
   });
   beforeEach(() => {
-    reads.push(jest.spyOn(fs, 'readFile'), jest.spyOn(fs, 'readFileSync'), jest.spyOn(fs.promises, 'readFile'), jest.spyOn(fs, 'statSync'), jest.spyOn(fs, 'stat'));
+    reads.push(
+      jest.spyOn(fs, 'readFile'),
+      jest.spyOn(fs, 'readFileSync'),
+      jest.spyOn(fs.promises, 'readFile'),
+      jest.spyOn(fs, 'statSync'),
+      jest.spyOn(fs, 'stat'),
+    );
   });
   afterEach(() => {
     reads.splice(0).forEach((spy) => spy.mockRestore());

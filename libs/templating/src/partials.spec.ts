@@ -28,7 +28,9 @@ describe('partials', () => {
     });
 
   it('renders a partial by key with the parameters it is given', async () => {
-    expect(await renderOk(engine, '{% render "greeting", name: actor.name %}', aContext(), { resources: resources() })).toBe('Hello Ian Malcolm!');
+    expect(await renderOk(engine, '{% render "greeting", name: actor.name %}', aContext(), { resources: resources() })).toBe(
+      'Hello Ian Malcolm!',
+    );
     expect(await renderOk(engine, "{% render 'greeting' name: 'Bob' %}", aContext(), { resources: resources() })).toBe('Hello Bob!');
   });
 
@@ -38,13 +40,17 @@ describe('partials', () => {
   });
 
   it('isolates the partial: it sees its parameters only (as in Knock), and its assigns stay inside', async () => {
-    const out = await renderOk(engine, '{% render "scoped", name: recipient.name %}|{% render "assigns" %}|{{ leaked }}', aContext(), { resources: resources() });
+    const out = await renderOk(engine, '{% render "scoped", name: recipient.name %}|{% render "assigns" %}|{{ leaked }}', aContext(), {
+      resources: resources(),
+    });
     expect(out).toBe('[][][Jane Doe]|yes|');
   });
 
   it('renders partials inside partials, and inside loops', async () => {
     const context = aContext({ data: { people: ['A', 'B'] } });
-    const out = await renderOk(engine, '{% for p in data.people %}{% render "card", title: "T", who: p %}{% endfor %}', context, { resources: resources() });
+    const out = await renderOk(engine, '{% for p in data.people %}{% render "card", title: "T", who: p %}{% endfor %}', context, {
+      resources: resources(),
+    });
     expect(out).toBe('<div>THello A!</div><div>THello B!</div>');
   });
 
@@ -60,7 +66,10 @@ describe('partials', () => {
   });
 
   it('escapes partial outputs in html mode like the template', async () => {
-    const out = await renderOk(engine, '{% render "raw_html", value: data.v %}', aContext({ data: { v: '<b>' } }), { resources: resources(), escape: 'html' });
+    const out = await renderOk(engine, '{% render "raw_html", value: data.v %}', aContext({ data: { v: '<b>' } }), {
+      resources: resources(),
+      escape: 'html',
+    });
     expect(out).toBe('&lt;b&gt;');
   });
 
@@ -77,7 +86,13 @@ describe('partials', () => {
 
   it('names the partial in which a missing partial was rendered', async () => {
     const error = await renderError(engine, '{% render "uses_missing" %}', aContext(), { resources: resources() });
-    expect(error).toEqual({ code: 'template_missing_partial', message: 'partial "nowhere" not found', line: 2, column: 1, partial: 'uses_missing' });
+    expect(error).toEqual({
+      code: 'template_missing_partial',
+      message: 'partial "nowhere" not found',
+      line: 2,
+      column: 1,
+      partial: 'uses_missing',
+    });
   });
 
   it('fails without resources as a missing partial', async () => {

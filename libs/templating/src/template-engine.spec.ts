@@ -9,7 +9,10 @@ describe('TemplateEngine variables', () => {
       { id: 'act1', data: { comment: 'first' }, actor: { id: 'ian' } },
       { id: 'act2', data: { comment: 'second' }, actor: { id: 'ellie' } },
     ],
-    actors: [{ id: 'ian', name: 'Ian' }, { id: 'ellie', name: 'Ellie' }],
+    actors: [
+      { id: 'ian', name: 'Ian' },
+      { id: 'ellie', name: 'Ellie' },
+    ],
     total_activities: 7,
     timestamp: '2023-12-31T19:30:00Z',
     current_message: { id: 'msg_1' },
@@ -98,7 +101,9 @@ describe('TemplateEngine HTML escaping', () => {
 
   it('escapes assigned values and array items alike', async () => {
     const context = aContext({ data: { list: ['<a>', '<b>'] } });
-    expect(await renderOk(engine, '{% assign x = data.list %}{{ x }}|{{ data.list | join: "," }}', context, { escape: 'html' })).toBe('&lt;a&gt;&lt;b&gt;|&lt;a&gt;,&lt;b&gt;');
+    expect(await renderOk(engine, '{% assign x = data.list %}{{ x }}|{{ data.list | join: "," }}', context, { escape: 'html' })).toBe(
+      '&lt;a&gt;&lt;b&gt;|&lt;a&gt;,&lt;b&gt;',
+    );
   });
 });
 
@@ -109,7 +114,10 @@ describe('TemplateEngine.render returns errors as values', () => {
   });
 
   it('reports an unknown filter as a syntax error', async () => {
-    expect(await renderError(engine, '{{ data.project | shout }}')).toMatchObject({ code: 'template_syntax', message: 'undefined filter: shout' });
+    expect(await renderError(engine, '{{ data.project | shout }}')).toMatchObject({
+      code: 'template_syntax',
+      message: 'undefined filter: shout',
+    });
   });
 
   it('reports a failing filter as a render error with its position', async () => {
@@ -139,14 +147,18 @@ describe('TemplateEngine.render returns errors as values', () => {
   });
 
   it('renders the same template many times with the same result (parse cache)', async () => {
-    const outputs = await Promise.all(['a', 'b', 'c'].map((p) => renderOk(engine, '{{ data.project }}!', aContext({ data: { project: p } }))));
+    const outputs = await Promise.all(
+      ['a', 'b', 'c'].map((p) => renderOk(engine, '{{ data.project }}!', aContext({ data: { project: p } }))),
+    );
     expect(outputs).toEqual(['a!', 'b!', 'c!']);
   });
 });
 
 describe('TemplateEngine.validate', () => {
   it('accepts a valid template', () => {
-    expect(engine.validate('Hi {{ recipient.name | default: "there" }} {% render "footer", x: 1 %}{{ "k" | t }}{% t %}Hi{% endt %}')).toEqual([]);
+    expect(
+      engine.validate('Hi {{ recipient.name | default: "there" }} {% render "footer", x: 1 %}{{ "k" | t }}{% t %}Hi{% endt %}'),
+    ).toEqual([]);
   });
 
   it.each([

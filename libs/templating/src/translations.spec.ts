@@ -52,7 +52,9 @@ describe('the t filter', () => {
 
   it('uses the context locale before the recipient one', async () => {
     const context = aContext({ locale: 'fr', recipient: { id: 'x', locale: 'en' } });
-    expect(await renderOk(engine, '{{ "OrderReady" | t }}', context, { resources: fakeResources({ translations }) })).toBe('Votre commande est prête.');
+    expect(await renderOk(engine, '{{ "OrderReady" | t }}', context, { resources: fakeResources({ translations }) })).toBe(
+      'Votre commande est prête.',
+    );
   });
 
   it('interpolates the parameters it is given', async () => {
@@ -64,20 +66,29 @@ describe('the t filter', () => {
   });
 
   it('chooses plural forms by count', async () => {
-    const out = await render('{{ "orders.shipping" | t: count: 0 }}|{{ "orders.shipping" | t: count: 1 }}|{{ "orders.shipping" | t: count: data.count }}', 'en');
+    const out = await render(
+      '{{ "orders.shipping" | t: count: 0 }}|{{ "orders.shipping" | t: count: 1 }}|{{ "orders.shipping" | t: count: data.count }}',
+      'en',
+    );
     expect(out).toBe('No orders shipping.|One order shipping.|3 orders shipping.');
   });
 
   it('uses the language plural rules when the translation has their categories', async () => {
-    expect(await render('{{ "items" | t: count: 3 }}, {{ "items" | t: count: 5 }}, {{ "items" | t: count: 1 }}', 'ru')).toBe('3 предмета, 5 предметов, 1 предмет');
+    expect(await render('{{ "items" | t: count: 3 }}, {{ "items" | t: count: 5 }}, {{ "items" | t: count: 1 }}', 'ru')).toBe(
+      '3 предмета, 5 предметов, 1 предмет',
+    );
   });
 
   it('reads nested keys with dots, and flat keys that contain dots', async () => {
-    expect(await render('{{ "customers.orders.survey" | t }} / {{ "dotted.key" | t }}', 'en')).toBe('How was your order? / flat key with dots');
+    expect(await render('{{ "customers.orders.survey" | t }} / {{ "dotted.key" | t }}', 'en')).toBe(
+      'How was your order? / flat key with dots',
+    );
   });
 
   it('reads namespaces as "namespace:key", with the same locale fallback', async () => {
-    expect(await render('{{ "shipping:canceled" | t }} / {{ "payments:canceled" | t }}', 'fr-CA')).toBe('Votre envoi a été annulé. / Your payment was canceled.');
+    expect(await render('{{ "shipping:canceled" | t }} / {{ "payments:canceled" | t }}', 'fr-CA')).toBe(
+      'Votre envoi a été annulé. / Your payment was canceled.',
+    );
   });
 
   it('can be followed by other filters', async () => {
@@ -93,13 +104,26 @@ describe('the t filter', () => {
 
   it('loads each locale and namespace once per render', async () => {
     const resources = fakeResources({ translations });
-    await renderOk(engine, '{{ "OnlyInEnglish" | t }}{{ "OnlyInEnglish" | t }}{{ "shipping:canceled" | t }}', withLocale('fr-CA'), { resources });
-    expect(resources.calls).toEqual(['translation:fr-CA', 'translation:fr', 'translation:en', 'translation:fr-CA:shipping', 'translation:fr:shipping']);
+    await renderOk(engine, '{{ "OnlyInEnglish" | t }}{{ "OnlyInEnglish" | t }}{{ "shipping:canceled" | t }}', withLocale('fr-CA'), {
+      resources,
+    });
+    expect(resources.calls).toEqual([
+      'translation:fr-CA',
+      'translation:fr',
+      'translation:en',
+      'translation:fr-CA:shipping',
+      'translation:fr:shipping',
+    ]);
   });
 
   it('fails a key that no locale has, naming the locales tried', async () => {
     const error = await renderError(engine, 'a\n{{ "Nope" | t }}', withLocale('fr-CA'), { resources: fakeResources({ translations }) });
-    expect(error).toEqual({ code: 'template_missing_translation', message: 'no translation for "Nope" (locales tried: fr-CA, fr, en)', line: 2, column: 1 });
+    expect(error).toEqual({
+      code: 'template_missing_translation',
+      message: 'no translation for "Nope" (locales tried: fr-CA, fr, en)',
+      line: 2,
+      column: 1,
+    });
   });
 
   it('fails when there are no translations at all', async () => {
@@ -113,13 +137,17 @@ describe('the t filter', () => {
   });
 
   it('fails a translation that is not a valid template', async () => {
-    const error = await renderError(engine, '{{ "badTemplate" | t: name: "x" }}', withLocale('en'), { resources: fakeResources({ translations }) });
+    const error = await renderError(engine, '{{ "badTemplate" | t: name: "x" }}', withLocale('en'), {
+      resources: fakeResources({ translations }),
+    });
     expect(error.code).toBe('template_render');
     expect(error.message).toBe('translation "badTemplate" is not a valid template: undefined filter: nope');
   });
 
   it('fails an empty key', async () => {
-    expect((await renderError(engine, '{{ data.none | t }}', withLocale('en'), { resources: fakeResources({ translations }) })).code).toBe('template_render');
+    expect((await renderError(engine, '{{ data.none | t }}', withLocale('en'), { resources: fakeResources({ translations }) })).code).toBe(
+      'template_render',
+    );
   });
 });
 

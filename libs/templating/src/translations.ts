@@ -53,7 +53,9 @@ async function table(state: RenderState, locale: string, namespace: string | und
   const load = state.resources?.translation;
   if (!load) return undefined;
   const what = `translations for ${locale}${namespace ? `:${namespace}` : ''}`;
-  const found = await loadOnce(state, `translation:${locale}:${namespace ?? ''}`, what, () => load.call(state.resources, locale, namespace));
+  const found = await loadOnce(state, `translation:${locale}:${namespace ?? ''}`, what, () =>
+    load.call(state.resources, locale, namespace),
+  );
   return found && typeof found === 'object' ? found : undefined;
 }
 
@@ -67,7 +69,10 @@ export async function findTranslation(state: RenderState, rawKey: string, count?
     if (value && typeof value === 'object' && count !== undefined) value = pluralForm(value as Record<string, unknown>, count, locale);
     if (typeof value === 'string') return value;
     if (value !== undefined && value !== null) {
-      throw new TemplateFailure('template_render', `translation "${rawKey}" in ${locale} is not a string${count === undefined ? ' (pass count: for plural forms)' : ''}`);
+      throw new TemplateFailure(
+        'template_render',
+        `translation "${rawKey}" in ${locale} is not a string${count === undefined ? ' (pass count: for plural forms)' : ''}`,
+      );
     }
   }
   return undefined;

@@ -67,9 +67,7 @@ export interface TemplateError {
 
 export type RenderResult = { ok: true; output: string } | { ok: false; error: TemplateError };
 
-export type EmailRenderResult =
-  | { ok: true; subject: string; html: string; text: string }
-  | { ok: false; error: TemplateError };
+export type EmailRenderResult = { ok: true; subject: string; html: string; text: string } | { ok: false; error: TemplateError };
 
 export interface EmailRenderInput {
   layoutKey?: string | null;

@@ -21,7 +21,8 @@ export default async function globalSetup(): Promise<void> {
   }
   if (testEnv.required.has('kafka')) {
     if (!testEnv.kafkaBrokers) problems.push('kafka: KAFKA_BROKERS is not set');
-    else if (!(await reachable(testEnv.kafkaBrokers.split(',')[0]))) problems.push(`kafka: ${testEnv.kafkaBrokers} does not accept connections`);
+    else if (!(await reachable(testEnv.kafkaBrokers.split(',')[0])))
+      problems.push(`kafka: ${testEnv.kafkaBrokers} does not accept connections`);
   }
   if (testEnv.required.has('redis')) {
     if (!testEnv.redisUrl) problems.push('redis: REDIS_URL is not set');
@@ -30,7 +31,8 @@ export default async function globalSetup(): Promise<void> {
       if (!(await reachable(`${u.hostname}:${u.port || 6379}`))) problems.push(`redis: ${testEnv.redisUrl} does not accept connections`);
     }
   }
-  if (testEnv.required.has('eventstoredb') && !testEnv.eventStoreDbUrl) problems.push('eventstoredb: EVENTSTORE_CONNECTION_STRING is not set');
+  if (testEnv.required.has('eventstoredb') && !testEnv.eventStoreDbUrl)
+    problems.push('eventstoredb: EVENTSTORE_CONNECTION_STRING is not set');
   if (problems.length) throw new Error(`Required test backends are missing:\n  ${problems.join('\n  ')}`);
 }
 

@@ -17,7 +17,10 @@ export interface StreamRecord {
  * record carries an id the log does not have. Throws on the first violation; returns the
  * number of duplicates.
  */
-export function checkAtLeastOnce(stored: readonly Pick<RecordedEvent, 'id' | 'streamId' | 'revision'>[], consumed: readonly StreamRecord[]): { duplicates: number } {
+export function checkAtLeastOnce(
+  stored: readonly Pick<RecordedEvent, 'id' | 'streamId' | 'revision'>[],
+  consumed: readonly StreamRecord[],
+): { duplicates: number } {
   const storedById = new Map(stored.map((e) => [e.id, e]));
   const byKey = new Map<string, StreamRecord[]>();
   for (const record of consumed) byKey.set(record.key, [...(byKey.get(record.key) ?? []), record]);
@@ -34,16 +37,24 @@ export function checkAtLeastOnce(stored: readonly Pick<RecordedEvent, 'id' | 'st
       if (event.streamId !== key) throw new Error(`event ${id} of stream ${event.streamId} was published under key ${key}`);
       const earlier = firstCopy.get(id);
       if (earlier) {
-        if (!isDeepStrictEqual(record.value, earlier.value)) throw new Error(`duplicate of ${id} at offset ${record.offset} differs from its first copy`);
+        if (!isDeepStrictEqual(record.value, earlier.value))
+          throw new Error(`duplicate of ${id} at offset ${record.offset} differs from its first copy`);
         duplicates++;
         continue;
       }
-      if (event.revision !== next) throw new Error(`key ${key}: expected revision ${next} next, got ${event.revision} at offset ${record.offset}`);
+      if (event.revision !== next)
+        throw new Error(`key ${key}: expected revision ${next} next, got ${event.revision} at offset ${record.offset}`);
       next++;
       firstCopy.set(id, record);
     }
   }
   const missing = stored.filter((e) => !firstCopy.has(e.id));
-  if (missing.length) throw new Error(`${missing.length} stored events never published, e.g. ${missing.slice(0, 5).map((e) => `${e.streamId}@${e.revision}`).join(', ')}`);
+  if (missing.length)
+    throw new Error(
+      `${missing.length} stored events never published, e.g. ${missing
+        .slice(0, 5)
+        .map((e) => `${e.streamId}@${e.revision}`)
+        .join(', ')}`,
+    );
   return { duplicates };
 }

@@ -15,7 +15,15 @@ const repoRoot = path.resolve(__dirname, '../../..');
 /** Settings for the configured test broker with topics of their own (a fresh prefix). */
 export function kafkaTestSettings(env: Record<string, string> = {}, brokers = testEnv.kafkaBrokers): KafkaSettings {
   if (!brokers) throw new Error('KAFKA_BROKERS is not set');
-  return kafkaSettingsFrom(parseConfig({ KAFKA_BROKERS: brokers, KAFKA_TOPIC_PREFIX: `test-${randomBytes(4).toString('hex')}.`, KAFKA_TOPIC_PARTITIONS: '4', KAFKA_CONNECTION_TIMEOUT_MS: '1000', ...env }))!;
+  return kafkaSettingsFrom(
+    parseConfig({
+      KAFKA_BROKERS: brokers,
+      KAFKA_TOPIC_PREFIX: `test-${randomBytes(4).toString('hex')}.`,
+      KAFKA_TOPIC_PARTITIONS: '4',
+      KAFKA_CONNECTION_TIMEOUT_MS: '1000',
+      ...env,
+    }),
+  )!;
 }
 
 export interface ConsumedRecord {
@@ -60,7 +68,16 @@ export async function readTopicToEnd(settings: KafkaSettings, topic: string, tim
   });
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([finished, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`read ${records.length} records of ${topic}, partitions ${[...pending]} not finished`)), timeoutMs)))]);
+    await Promise.race([
+      finished,
+      new Promise(
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(new Error(`read ${records.length} records of ${topic}, partitions ${[...pending]} not finished`)),
+            timeoutMs,
+          )),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
     await consumer.disconnect();
@@ -108,8 +125,15 @@ export interface ScratchBroker {
 export async function scratchBroker(): Promise<ScratchBroker> {
   const [port, controllerPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(path.join(tmpdir(), 'notify-kafka-scratch-'));
-  const env = { ...process.env, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(controllerPort), KAFKA_DATA_DIR: dataDir, KAFKA_HEAP_OPTS: '-Xmx384m' };
-  const script = (name: string, args: string[] = []) => run('bash', [path.join(repoRoot, 'scripts/kafka', name), ...args], { env, timeout: 120_000 });
+  const env = {
+    ...process.env,
+    KAFKA_PORT: String(port),
+    KAFKA_CONTROLLER_PORT: String(controllerPort),
+    KAFKA_DATA_DIR: dataDir,
+    KAFKA_HEAP_OPTS: '-Xmx384m',
+  };
+  const script = (name: string, args: string[] = []) =>
+    run('bash', [path.join(repoRoot, 'scripts/kafka', name), ...args], { env, timeout: 120_000 });
   const broker: ScratchBroker = {
     brokers: `127.0.0.1:${port}`,
     start: async () => void (await script('start.sh')),

@@ -44,7 +44,8 @@ function flatten(headers: http.IncomingHttpHeaders | http2.IncomingHttpHeaders):
 }
 
 function payloadOf(response: PeerResponse): { headers: Record<string, string>; body: string } {
-  if (response.json !== undefined) return { headers: { 'content-type': 'application/json; charset=utf-8', ...response.headers }, body: JSON.stringify(response.json) };
+  if (response.json !== undefined)
+    return { headers: { 'content-type': 'application/json; charset=utf-8', ...response.headers }, body: JSON.stringify(response.json) };
   return { headers: { 'content-type': 'text/plain; charset=utf-8', ...response.headers }, body: response.text ?? '' };
 }
 
@@ -97,7 +98,12 @@ export async function startHttp2Peer(respond: Responder): Promise<Peer> {
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => {
-      const recorded = { method: String(headers[':method']), url: String(headers[':path']), headers: flatten(headers), body: Buffer.concat(chunks).toString('utf8') };
+      const recorded = {
+        method: String(headers[':method']),
+        url: String(headers[':path']),
+        headers: flatten(headers),
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       peer.requests.push(recorded);
       const answer = peer.respond(recorded);
       if (answer === 'hang') return;

@@ -26,7 +26,8 @@ export interface GoogleTokenCheck {
  */
 export function googleTokenEndpoint(req: RecordedRequest, check: GoogleTokenCheck): PeerResponse {
   const fields = form(req);
-  if (fields.grant_type !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return { status: 400, json: { error: 'unsupported_grant_type' } };
+  if (fields.grant_type !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+    return { status: 400, json: { error: 'unsupported_grant_type' } };
   const [header, claims, signature] = (fields.assertion ?? '').split('.');
   const valid = !!signature && verify('sha256', Buffer.from(`${header}.${claims}`), check.publicKey, Buffer.from(signature, 'base64url'));
   if (!valid) return { status: 400, json: { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' } };
@@ -50,29 +51,52 @@ export function googleTokenEndpoint(req: RecordedRequest, check: GoogleTokenChec
 /** An FCM v1 error body. */
 export const fcmError = (status: number, code: string, errorCode: string | undefined, message: string): PeerResponse => ({
   status,
-  json: { error: { code: status, message, status: code, details: errorCode ? [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode }] : [] } },
+  json: {
+    error: {
+      code: status,
+      message,
+      status: code,
+      details: errorCode ? [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode }] : [],
+    },
+  },
 });
 
-export const fcmSent = (projectId: string): PeerResponse => ({ status: 200, json: { name: `projects/${projectId}/messages/0:${Math.floor(Math.random() * 1e12)}` } });
+export const fcmSent = (projectId: string): PeerResponse => ({
+  status: 200,
+  json: { name: `projects/${projectId}/messages/0:${Math.floor(Math.random() * 1e12)}` },
+});
 
 /**
  * One HTTP server playing Google's token endpoint (at `/token`) and FCM v1: a send needs the
  * last access token issued; `answerFor(token)` decides the answer for each device token.
  */
-export function fcmApi(check: Omit<GoogleTokenCheck, 'nowMs'> & { now?: () => number; answerFor: (token: string) => PeerResponse }): (req: RecordedRequest) => PeerResponse {
+export function fcmApi(
+  check: Omit<GoogleTokenCheck, 'nowMs'> & { now?: () => number; answerFor: (token: string) => PeerResponse },
+): (req: RecordedRequest) => PeerResponse {
   return (req) => {
     if (req.url === '/token') return googleTokenEndpoint(req, { ...check, nowMs: check.now?.() });
-    if (req.headers.authorization !== `Bearer ${check.issued.at(-1)}`) return fcmError(401, 'UNAUTHENTICATED', undefined, 'Request had invalid authentication credentials.');
+    if (req.headers.authorization !== `Bearer ${check.issued.at(-1)}`)
+      return fcmError(401, 'UNAUTHENTICATED', undefined, 'Request had invalid authentication credentials.');
     return check.answerFor(json(req).message.token);
   };
 }
 
 /** APNs checks the provider token: ES256 over header.claims with the key the team registered. */
-export function apnsProviderTokenProblem(req: RecordedRequest, check: { publicKey: KeyObject; keyId: string; teamId: string }): string | undefined {
+export function apnsProviderTokenProblem(
+  req: RecordedRequest,
+  check: { publicKey: KeyObject; keyId: string; teamId: string },
+): string | undefined {
   const match = /^bearer (.+)$/.exec(req.headers.authorization ?? '');
   if (!match) return 'MissingProviderToken';
   const [header, claims, signature] = match[1].split('.');
-  const ok = !!signature && verify('sha256', Buffer.from(`${header}.${claims}`), { key: check.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const ok =
+    !!signature &&
+    verify(
+      'sha256',
+      Buffer.from(`${header}.${claims}`),
+      { key: check.publicKey, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signature, 'base64url'),
+    );
   if (!ok) return 'InvalidProviderToken';
   const h = decode(header);
   const c = decode(claims);
@@ -81,7 +105,12 @@ export function apnsProviderTokenProblem(req: RecordedRequest, check: { publicKe
 }
 
 /** APNs over HTTP/2: checks the provider token, echoes `apns-id`; `answerFor(deviceToken)` decides. */
-export function apnsApi(check: { publicKey: KeyObject; keyId: string; teamId: string; answerFor: (token: string) => PeerResponse }): (req: RecordedRequest) => PeerResponse {
+export function apnsApi(check: {
+  publicKey: KeyObject;
+  keyId: string;
+  teamId: string;
+  answerFor: (token: string) => PeerResponse;
+}): (req: RecordedRequest) => PeerResponse {
   return (req) => {
     const problem = apnsProviderTokenProblem(req, check);
     if (problem) return { status: 403, json: { reason: problem } };
@@ -93,7 +122,8 @@ export function apnsApi(check: { publicKey: KeyObject; keyId: string; teamId: st
 /** Resend's POST /emails: one email per Idempotency-Key, the first email's id for every repeat. */
 export function resendApi(apiKey: string, emailsByKey = new Map<string, string>()): (req: RecordedRequest) => PeerResponse {
   return (req) => {
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return { status: 401, json: { statusCode: 401, name: 'validation_error', message: 'API key is invalid' } };
+    if (req.headers.authorization !== `Bearer ${apiKey}`)
+      return { status: 401, json: { statusCode: 401, name: 'validation_error', message: 'API key is invalid' } };
     const key = req.headers['idempotency-key'] ?? randomBytes(8).toString('hex');
     if (!emailsByKey.has(key)) emailsByKey.set(key, `4ef9a417-02e9-4d39-ad75-9611e0fcc33${emailsByKey.size}`);
     return { status: 200, json: { id: emailsByKey.get(key) } };
@@ -105,14 +135,31 @@ export function twilioMessageCreated(req: RecordedRequest): PeerResponse {
   const fields = form(req);
   return {
     status: 201,
-    json: { sid: `SM${randomBytes(16).toString('hex')}`, status: 'queued', to: fields.To, from: fields.From ?? null, messaging_service_sid: fields.MessagingServiceSid ?? null, body: fields.Body, num_segments: '1', error_code: null },
+    json: {
+      sid: `SM${randomBytes(16).toString('hex')}`,
+      status: 'queued',
+      to: fields.To,
+      from: fields.From ?? null,
+      messaging_service_sid: fields.MessagingServiceSid ?? null,
+      body: fields.Body,
+      num_segments: '1',
+      error_code: null,
+    },
   };
 }
 
 /** Slack's chat.postMessage: ok with a `ts` per post. */
 export function slackPosted(req: RecordedRequest): PeerResponse {
   const channel = json(req).channel;
-  return { status: 200, json: { ok: true, channel, ts: `${Math.floor(Date.now() / 1000)}.${randomBytes(3).toString('hex')}`, message: { text: json(req).text ?? '' } } };
+  return {
+    status: 200,
+    json: {
+      ok: true,
+      channel,
+      ts: `${Math.floor(Date.now() / 1000)}.${randomBytes(3).toString('hex')}`,
+      message: { text: json(req).text ?? '' },
+    },
+  };
 }
 
 /**

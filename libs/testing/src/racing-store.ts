@@ -3,7 +3,10 @@ import type { EventStore, EventToAppend } from '@notify/eventstore';
 type Append = (streamId: string, events: readonly EventToAppend[]) => boolean;
 
 /** The store with its `append` wrapped; every other method is the store's own. */
-function wrapAppend(store: EventStore, append: (...args: Parameters<EventStore['append']>) => ReturnType<EventStore['append']>): EventStore {
+function wrapAppend(
+  store: EventStore,
+  append: (...args: Parameters<EventStore['append']>) => ReturnType<EventStore['append']>,
+): EventStore {
   return new Proxy(store, {
     get(target, property) {
       if (property === 'append') return append;

@@ -19,7 +19,10 @@ export function databaseBackends(): BackendName[] {
 }
 
 /** A fresh, migrated database per test file: its own database on a real server, or an in-memory PGlite. */
-export async function createTestDatabase(backend: BackendName = testEnv.postgresUrl ? 'postgres' : 'embedded', options: { migrate?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  backend: BackendName = testEnv.postgresUrl ? 'postgres' : 'embedded',
+  options: { migrate?: boolean; poolSize?: number } = {},
+): Promise<TestDatabase> {
   let url: string | undefined;
   let drop: (() => Promise<void>) | undefined;
   if (backend === 'postgres') {

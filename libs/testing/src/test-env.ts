@@ -7,7 +7,12 @@ export const testEnv = {
   kafkaBrokers: process.env.KAFKA_BROKERS || undefined,
   eventStoreDbUrl: process.env.EVENTSTORE_CONNECTION_STRING || undefined,
   redisUrl: process.env.REDIS_URL || undefined,
-  required: new Set((process.env.REQUIRE_BACKENDS ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+  required: new Set(
+    (process.env.REQUIRE_BACKENDS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
 };
 
 export function requireBackend(name: 'postgres' | 'kafka' | 'redis' | 'eventstoredb', available: boolean): void {

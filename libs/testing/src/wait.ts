@@ -3,7 +3,12 @@
  * returns that. The deadline only bounds a test that would otherwise hang; it is generous
  * because a loaded CI machine can be slow, and nothing is asserted about how long it took.
  */
-export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000, everyMs = 10): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 30_000,
+  everyMs = 10,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -26,9 +26,20 @@ describe('in-app feed in a browser', () => {
     const { privateKey } = await createSigningKey(t, 'development');
     await setEnhancedSecurity(t, 'development', true);
     const feedId = await inAppChannelId(t);
-    feedPage = await serveFeedPage({ host: t.url, publishableKey: t.env.publishableKey, userId, userName: 'Ada', userToken: await userToken(userId, privateKey), feedId });
+    feedPage = await serveFeedPage({
+      host: t.url,
+      publishableKey: t.env.publishableKey,
+      userId,
+      userName: 'Ada',
+      userToken: await userToken(userId, privateKey),
+      feedId,
+    });
     // The guard caches the security policy for two seconds: wait until tokenless calls are refused.
-    await eventually(() => t.http('GET', `/v1/users/${userId}`, { key: t.env.publishableKey }), (r) => r.status === 401, 60_000);
+    await eventually(
+      () => t.http('GET', `/v1/users/${userId}`, { key: t.env.publishableKey }),
+      (r) => r.status === 401,
+      60_000,
+    );
   });
   afterAll(async () => {
     await browser?.close();
@@ -39,9 +50,12 @@ describe('in-app feed in a browser', () => {
   it('the badge counts a new message without a reload, the popover shows it rendered, and "mark all as read" clears the count here and in the service', async () => {
     page = await browser.newPage();
     page.on('pageerror', (e) => browserErrors.push(e.message));
-    page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
-      if (String(payload).includes(`"feeds:`) && String(payload).includes('"phx_reply"') && String(payload).includes('"ok"')) joinedFeed.done = true;
-    }));
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        if (String(payload).includes(`"feeds:`) && String(payload).includes('"phx_reply"') && String(payload).includes('"ok"'))
+          joinedFeed.done = true;
+      }),
+    );
     let navigations = 0;
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) navigations++;
@@ -49,8 +63,16 @@ describe('in-app feed in a browser', () => {
     await page.goto(feedPage.url);
     await page.waitForSelector('.rnf-notification-icon-button');
     // The provider identified the user from the browser (the service knew nothing of Ada before).
-    await eventually(() => t.http('GET', `/v1/users/${userId}`), (r) => r.status === 200 && r.body.name === 'Ada', 60_000);
-    await eventually(async () => joinedFeed.done, (done) => done, 60_000); // the socket joined feeds:<channel>:<user>
+    await eventually(
+      () => t.http('GET', `/v1/users/${userId}`),
+      (r) => r.status === 200 && r.body.name === 'Ada',
+      60_000,
+    );
+    await eventually(
+      async () => joinedFeed.done,
+      (done) => done,
+      60_000,
+    ); // the socket joined feeds:<channel>:<user>
     expect(await page.locator('.rnf-unseen-badge__count').count()).toBe(0);
 
     await t.knock().workflows.trigger('welcome', { recipients: [userId], data: { message: 'Your build passed.' } });
@@ -74,7 +96,11 @@ describe('in-app feed in a browser', () => {
 
     // The service agrees: every message of the user is read, and the feed's own counts say so.
     await eventually(
-      () => t.sql("SELECT count(*)::int AS unread FROM rm_messages WHERE environment = 'development' AND recipient_id = $1 AND read_at IS NULL", [userId]),
+      () =>
+        t.sql(
+          "SELECT count(*)::int AS unread FROM rm_messages WHERE environment = 'development' AND recipient_id = $1 AND read_at IS NULL",
+          [userId],
+        ),
       (rows) => rows[0].unread === 0,
       15_000,
     );

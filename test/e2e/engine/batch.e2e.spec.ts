@@ -18,15 +18,21 @@ describe('workflow engine: batch', () => {
   afterAll(async () => t?.close());
 
   const batchEvents = async (workflowKey: string) =>
-    (await t.sql<{ stream_id: string; event_type: string; data: any; created_at: Date }>(
+    await t.sql<{ stream_id: string; event_type: string; data: any; created_at: Date }>(
       `SELECT stream_id, event_type, data, created_at FROM es_events WHERE stream_id LIKE $1 ORDER BY global_position`,
       [`batch-development-${workflowKey}-%`],
-    ));
+    );
   const trigger = async (key: string, recipient: string, data: Record<string, unknown>, actor?: string) =>
-    (await knock.workflows.trigger(key, { recipients: [{ id: recipient }], data, ...(actor ? { actor: { id: actor } } : {}) })).workflow_run_id;
-  const finished = async (ids: string[]): Promise<RunView[]> => Promise.all(ids.map(async (id) => (await finishedRuns(t, id, 1, 60_000))[0]));
+    (await knock.workflows.trigger(key, { recipients: [{ id: recipient }], data, ...(actor ? { actor: { id: actor } } : {}) }))
+      .workflow_run_id;
+  const finished = async (ids: string[]): Promise<RunView[]> =>
+    Promise.all(ids.map(async (id) => (await finishedRuns(t, id, 1, 60_000))[0]));
   const messagesEventually = (key: string, recipient: string, count: number, timeoutMs = 60_000) =>
-    eventually(() => messagesFor(t, key, recipient), (rows) => rows.length >= count, timeoutMs);
+    eventually(
+      () => messagesFor(t, key, recipient),
+      (rows) => rows.length >= count,
+      timeoutMs,
+    );
 
   it('accumulate: the first run waits out the window and sends one message with every activity; a batch per key', async () => {
     const key = uniqueKey('batch-acc');
@@ -36,7 +42,12 @@ describe('workflow engine: batch', () => {
         feed('feed', '{{ total_activities }}:{% for a in activities %}{{ a.data.n }},{% endfor %}'),
       ],
     });
-    const ids = [await trigger(key, 'b-acc', { n: 1, thread: 'a' }), await trigger(key, 'b-acc', { n: 2, thread: 'a' }), await trigger(key, 'b-acc', { n: 3, thread: 'b' }), await trigger(key, 'b-acc', { n: 4, thread: 'a' })];
+    const ids = [
+      await trigger(key, 'b-acc', { n: 1, thread: 'a' }),
+      await trigger(key, 'b-acc', { n: 2, thread: 'a' }),
+      await trigger(key, 'b-acc', { n: 3, thread: 'b' }),
+      await trigger(key, 'b-acc', { n: 4, thread: 'a' }),
+    ];
     const runs = await finished(ids);
     // Per key, the run that got to the batch first owns it; the others end there.
     const threadA = [runs[0], runs[1], runs[3]];
@@ -44,23 +55,41 @@ describe('workflow engine: batch', () => {
     expect(owners).toHaveLength(1);
     expect(threadA.filter((r) => r.completed?.reason === 'batched_into_another_run')).toHaveLength(2);
     expect(runs[2].completed).toMatchObject({ outcome: 'ended' });
-    expect(owners[0].types).toEqual(['RunEnqueued', 'StepStarted', 'RunPaused', 'RunResumed', 'StepCompleted', 'StepCompleted', 'RunCompleted']);
-    expect(owners[0].events.find((e) => e.type === 'RunResumed')!.data).toMatchObject({ cause: 'batch_closed', batch: { total_activities: 3 } });
+    expect(owners[0].types).toEqual([
+      'RunEnqueued',
+      'StepStarted',
+      'RunPaused',
+      'RunResumed',
+      'StepCompleted',
+      'StepCompleted',
+      'RunCompleted',
+    ]);
+    expect(owners[0].events.find((e) => e.type === 'RunResumed')!.data).toMatchObject({
+      cause: 'batch_closed',
+      batch: { total_activities: 3 },
+    });
     const messages = await messagesEventually(key, 'b-acc', 2);
     expect(messages.map(bodyOf).sort()).toEqual(['1:3,', '3:1,2,4,']);
     const closed = (await batchEvents(key)).filter((e) => e.event_type === 'BatchClosed');
     expect(closed).toHaveLength(2);
     const opened = (await batchEvents(key)).find((e) => e.event_type === 'BatchOpened' && e.stream_id.endsWith('-a'))!;
     expect(Date.parse(opened.data.closes_at) - Date.parse(opened.data.opened_at)).toBe(WINDOW * 1000);
-    expect((await messagesFor(t, key, 'b-acc')).find((m) => m.total_activities === 3).inserted_at.getTime()).toBeGreaterThanOrEqual(Date.parse(opened.data.closes_at));
-    const activities = await t.sql('SELECT count(*)::int AS c FROM rm_message_activities WHERE message_id = $1', [messages.find((m) => m.total_activities === 3).id]);
+    expect((await messagesFor(t, key, 'b-acc')).find((m) => m.total_activities === 3).inserted_at.getTime()).toBeGreaterThanOrEqual(
+      Date.parse(opened.data.closes_at),
+    );
+    const activities = await t.sql('SELECT count(*)::int AS c FROM rm_message_activities WHERE message_id = $1', [
+      messages.find((m) => m.total_activities === 3).id,
+    ]);
     expect(activities[0].c).toBe(3);
   });
 
   it('flush_leading: the first trigger sends at once, the rest of the window is sent as one batch when it closes', async () => {
     const key = uniqueKey('batch-lead');
     await activeWorkflow(t, key, {
-      steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: seconds(WINDOW), batch_execution_mode: 'flush_leading' } }, feed('feed', '{{ total_activities }}:{% for a in activities %}{{ a.data.n }},{% endfor %}')],
+      steps: [
+        { type: 'batch', ref: 'collect', settings: { batch_window: seconds(WINDOW), batch_execution_mode: 'flush_leading' } },
+        feed('feed', '{{ total_activities }}:{% for a in activities %}{{ a.data.n }},{% endfor %}'),
+      ],
     });
     const first = await trigger(key, 'b-lead', { n: 1 });
     const [leading] = await finished([first]);
@@ -76,7 +105,11 @@ describe('workflow engine: batch', () => {
     const key = uniqueKey('batch-slide');
     await activeWorkflow(t, key, {
       steps: [
-        { type: 'batch', ref: 'collect', settings: { batch_window: seconds(6), batch_window_type: 'sliding', batch_window_extension_limit: seconds(10) } },
+        {
+          type: 'batch',
+          ref: 'collect',
+          settings: { batch_window: seconds(6), batch_window_type: 'sliding', batch_window_extension_limit: seconds(10) },
+        },
         feed('feed', '{{ total_activities }}'),
       ],
     });
@@ -111,15 +144,26 @@ describe('workflow engine: batch', () => {
 
   it('closes early when batch_items_max_limit is reached, without waiting for the window', async () => {
     const key = uniqueKey('batch-max');
-    await activeWorkflow(t, key, { steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'hours', value: 1 }, batch_items_max_limit: 3 } }, feed('feed', '{{ total_activities }}')] });
+    await activeWorkflow(t, key, {
+      steps: [
+        { type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'hours', value: 1 }, batch_items_max_limit: 3 } },
+        feed('feed', '{{ total_activities }}'),
+      ],
+    });
     const ids = [await trigger(key, 'b-max', { n: 1 }), await trigger(key, 'b-max', { n: 2 }), await trigger(key, 'b-max', { n: 3 })];
     const runs = await finished(ids);
     expect(runs[0].completed).toMatchObject({ outcome: 'ended' });
     expect((await messagesFor(t, key, 'b-max')).map(bodyOf)).toEqual(['3']);
-    expect((await batchEvents(key)).find((e) => e.event_type === 'BatchClosed')!.data).toMatchObject({ reason: 'max_items', total_activities: 3 });
+    expect((await batchEvents(key)).find((e) => e.event_type === 'BatchClosed')!.data).toMatchObject({
+      reason: 'max_items',
+      total_activities: 3,
+    });
     // The next trigger opens a new batch.
     await trigger(key, 'b-max', { n: 4 });
-    await eventually(() => batchEvents(key), (events) => events.filter((e) => e.event_type === 'BatchOpened').length === 2);
+    await eventually(
+      () => batchEvents(key),
+      (events) => events.filter((e) => e.event_type === 'BatchOpened').length === 2,
+    );
   });
 
   it('renders at most batch_items_render_limit activities, in batch_order, and at most 10 actors; totals count all', async () => {
@@ -144,9 +188,16 @@ describe('workflow engine: batch', () => {
 
   it('20 concurrent triggers for one recipient and key land in one batch and one message', async () => {
     const key = uniqueKey('batch-burst');
-    await activeWorkflow(t, key, { steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: seconds(WINDOW) } }, feed('feed', '{{ total_activities }}')] });
+    await activeWorkflow(t, key, {
+      steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: seconds(WINDOW) } }, feed('feed', '{{ total_activities }}')],
+    });
     await knock.users.update('b-burst', {});
-    const ids = await Promise.all(Array.from({ length: 20 }, async (_, n) => (await knock.workflows.trigger(key, { recipients: ['b-burst'], data: { n } })).workflow_run_id));
+    const ids = await Promise.all(
+      Array.from(
+        { length: 20 },
+        async (_, n) => (await knock.workflows.trigger(key, { recipients: ['b-burst'], data: { n } })).workflow_run_id,
+      ),
+    );
     const runs = await finished(ids);
     expect(runs.filter((r) => r.completed?.reason === 'batched_into_another_run')).toHaveLength(19);
     const messages = await messagesEventually(key, 'b-burst', 1);

@@ -25,12 +25,20 @@ describe('cancelling workflow runs', () => {
   let t: TestApp;
   let knock: Knock;
 
-  const statusOf = async (runId: string) => (await t.sql('SELECT status FROM rm_workflow_recipient_runs WHERE id = $1', [runId]))[0]?.status as string | undefined;
+  const statusOf = async (runId: string) =>
+    (await t.sql('SELECT status FROM rm_workflow_recipient_runs WHERE id = $1', [runId]))[0]?.status as string | undefined;
   const streamTypes = async (runId: string) => (await t.store.readStream(runStream('development', runId))).map((e) => e.type);
 
   /** Triggers and waits until the run of each recipient is paused, returning the runs by recipient. */
-  async function pausedRuns(workflow: string, recipients: string[], cancellationKey: string): Promise<{ workflowRunId: string; runs: Record<string, string> }> {
-    const { workflow_run_id } = await knock.workflows.trigger(workflow, { recipients: recipients.map((id) => ({ id, name: id })), cancellation_key: cancellationKey });
+  async function pausedRuns(
+    workflow: string,
+    recipients: string[],
+    cancellationKey: string,
+  ): Promise<{ workflowRunId: string; runs: Record<string, string> }> {
+    const { workflow_run_id } = await knock.workflows.trigger(workflow, {
+      recipients: recipients.map((id) => ({ id, name: id })),
+      cancellation_key: cancellationKey,
+    });
     const runs = await eventually(
       async () => {
         const rows = await runsOf(t, workflow_run_id);
@@ -50,17 +58,32 @@ describe('cancelling workflow runs', () => {
     const scheduled = (await t.store.readStream(streamId)).filter((e) => e.type === 'TimerScheduled').at(-1)!;
     const timerId = (scheduled.data as { timer_id: string }).timer_id;
     await t.store.append(streamId, [
-      { id: timerFiredEventId(timerId), type: 'TimerFired', data: { timer_id: timerId, fired_at: new Date().toISOString() }, metadata: { environment: 'development', schema_version: schemaVersionOf('TimerFired'), actor: 'system:timers' } },
+      {
+        id: timerFiredEventId(timerId),
+        type: 'TimerFired',
+        data: { timer_id: timerId, fired_at: new Date().toISOString() },
+        metadata: { environment: 'development', schema_version: schemaVersionOf('TimerFired'), actor: 'system:timers' },
+      },
     ]);
   }
 
   const batchStreamOf = async (recipient: string) =>
-    (await t.sql<{ stream_id: string }>("SELECT DISTINCT stream_id FROM es_events WHERE stream_id LIKE $1", [`batch-development-cancel-batch-collect-${recipient}-%`]))[0].stream_id;
+    (
+      await t.sql<{ stream_id: string }>('SELECT DISTINCT stream_id FROM es_events WHERE stream_id LIKE $1', [
+        `batch-development-cancel-batch-collect-${recipient}-%`,
+      ])
+    )[0].stream_id;
 
   /** The run is cancelled, its timer was dropped, and firing that timer anyway changes nothing. */
   async function expectCancelledForGood(runId: string): Promise<void> {
     await eventually(async () => (await statusOf(runId)) === 'cancelled', 60_000, 'the run to be cancelled');
-    await eventually(async () => (await t.sql('SELECT 1 FROM rm_timers WHERE stream_id = $1 AND cancelled_at IS NOT NULL', [runStream('development', runId)])).length === 1, 60_000, 'its timer to be dropped');
+    await eventually(
+      async () =>
+        (await t.sql('SELECT 1 FROM rm_timers WHERE stream_id = $1 AND cancelled_at IS NOT NULL', [runStream('development', runId)]))
+          .length === 1,
+      60_000,
+      'its timer to be dropped',
+    );
     await fireTimer(runStream('development', runId));
     await settled(t);
     const types = await streamTypes(runId);
@@ -73,11 +96,19 @@ describe('cancelling workflow runs', () => {
     t = await startTestApp();
     knock = t.knock();
     const today = new Date().getUTCDay();
-    await activeWorkflow(t, 'cancel-delay', { steps: [{ type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'hours', value: 1 } } }, feedStep('feed')] });
-    await activeWorkflow(t, 'cancel-batch', { steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'hours', value: 1 } } }, feedStep('feed')] });
+    await activeWorkflow(t, 'cancel-delay', {
+      steps: [{ type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'hours', value: 1 } } }, feedStep('feed')],
+    });
+    await activeWorkflow(t, 'cancel-batch', {
+      steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'hours', value: 1 } } }, feedStep('feed')],
+    });
     await activeWorkflow(t, 'cancel-window', {
       // Today and tomorrow (UTC, the recipients have no time zone) are closed: the message waits two days.
-      steps: [feedStep('feed', { send_windows: DAYS.map((day, i) => ({ day, type: i === today || i === (today + 1) % 7 ? 'do_not_send' : 'send' })) })],
+      steps: [
+        feedStep('feed', {
+          send_windows: DAYS.map((day, i) => ({ day, type: i === today || i === (today + 1) % 7 ? 'do_not_send' : 'send' })),
+        }),
+      ],
     });
     await activeWorkflow(t, 'cancel-now', { steps: [feedStep('feed')] });
   });
@@ -89,7 +120,11 @@ describe('cancelling workflow runs', () => {
     await expectCancelledForGood(runs.ada);
     // grace was not named: the same firing of her timer ends her delay and she gets the message.
     await fireTimer(runStream('development', runs.grace));
-    const messages = await eventually(async () => ((await messagesOf(t, workflowRunId)).length ? messagesOf(t, workflowRunId) : undefined), 60_000, 'grace’s message');
+    const messages = await eventually(
+      async () => ((await messagesOf(t, workflowRunId)).length ? messagesOf(t, workflowRunId) : undefined),
+      60_000,
+      'grace’s message',
+    );
     expect(messages.map((m) => m.recipient_id)).toEqual(['grace']);
     const detail = await knock.workflowRecipientRuns.get(runs.ada);
     expect(detail.status).toBe('cancelled');
@@ -122,7 +157,11 @@ describe('cancelling workflow runs', () => {
     await fireTimer(await batchStreamOf('grace'));
     await fireTimer(await batchStreamOf('ada'));
     await eventually(async () => (await messagesOf(t, control.workflowRunId)).length === 1, 60_000, 'the control batch to flush');
-    await eventually(async () => (await t.store.readStream(await batchStreamOf('ada'))).some((e) => e.type === 'BatchClosed'), 60_000, 'ada’s batch to close');
+    await eventually(
+      async () => (await t.store.readStream(await batchStreamOf('ada'))).some((e) => e.type === 'BatchClosed'),
+      60_000,
+      'ada’s batch to close',
+    );
     await settled(t);
     expect(await messagesOf(t, workflowRunId)).toEqual([]);
     expect((await streamTypes(runs.ada)).slice(-1)).toEqual(['RunCancelled']);
@@ -144,7 +183,15 @@ describe('cancelling workflow runs', () => {
    */
   async function triggerThenCancel(ids: string[], key: string, wait: boolean): Promise<{ enqueuedAfter: number; cancelled: number }> {
     const { workflow_run_id } = await knock.workflows.trigger('cancel-now', { recipients: ids, cancellation_key: key });
-    if (wait) await eventually(async () => (await t.sql("SELECT 1 FROM es_events WHERE event_type = 'RunEnqueued' AND data->>'workflow_run_id' = $1 LIMIT 1", [workflow_run_id])).length > 0);
+    if (wait)
+      await eventually(
+        async () =>
+          (
+            await t.sql("SELECT 1 FROM es_events WHERE event_type = 'RunEnqueued' AND data->>'workflow_run_id' = $1 LIMIT 1", [
+              workflow_run_id,
+            ])
+          ).length > 0,
+      );
     await knock.workflows.cancel('cancel-now', { cancellation_key: key });
     const runs = await eventually(
       async () => {
@@ -154,13 +201,20 @@ describe('cancelling workflow runs', () => {
       60_000,
       'every run to end',
     );
-    const [request] = await t.sql('SELECT global_position FROM es_events WHERE event_type = $1 AND stream_id = $2', ['CancellationRequested', `cancellation-development-cancel-now-${key}`]);
+    const [request] = await t.sql('SELECT global_position FROM es_events WHERE event_type = $1 AND stream_id = $2', [
+      'CancellationRequested',
+      `cancellation-development-cancel-now-${key}`,
+    ]);
     const enqueued = await t.sql<{ run: string; position: string }>(
       "SELECT right(stream_id, 36) AS run, global_position AS position FROM es_events WHERE event_type = 'RunEnqueued' AND data->>'workflow_run_id' = $1",
       [workflow_run_id],
     );
     const after = new Set(enqueued.filter((e) => BigInt(e.position) > BigInt(request.global_position)).map((e) => e.run));
-    const sent = new Set((await t.sql<{ run_id: string }>('SELECT run_id FROM rm_messages WHERE workflow_run_id = $1', [workflow_run_id])).map((m) => m.run_id));
+    const sent = new Set(
+      (await t.sql<{ run_id: string }>('SELECT run_id FROM rm_messages WHERE workflow_run_id = $1', [workflow_run_id])).map(
+        (m) => m.run_id,
+      ),
+    );
     for (const run of runs.filter((r) => after.has(r.id))) {
       expect(run.status).toBe('cancelled');
       expect(sent.has(run.id)).toBe(false);
@@ -176,7 +230,11 @@ describe('cancelling workflow runs', () => {
   it('cancels a trigger of 1,000 recipients before its fan-out finishes: no run created after the request sends', async () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `fan-${String(i).padStart(4, '0')}`);
     await knock.users.bulk.identify({ users: ids.map((id) => ({ id, name: id })) });
-    await eventually(async () => (await t.sql("SELECT count(*)::int AS c FROM rm_users WHERE id LIKE 'fan-%'"))[0].c === 1000, 60_000, 'the users');
+    await eventually(
+      async () => (await t.sql("SELECT count(*)::int AS c FROM rm_users WHERE id LIKE 'fan-%'"))[0].c === 1000,
+      60_000,
+      'the users',
+    );
     const atOnce = await triggerThenCancel(ids, 'fan-1', false);
     expect(atOnce.enqueuedAfter).toBeGreaterThan(0);
     expect(atOnce.cancelled).toBeGreaterThanOrEqual(atOnce.enqueuedAfter);
@@ -188,7 +246,10 @@ describe('cancelling workflow runs', () => {
   it('refuses a cancel for an unknown workflow or without a cancellation key, writing nothing', async () => {
     const count = async () => Number((await t.sql("SELECT count(*) AS c FROM es_events WHERE event_type = 'CancellationRequested'"))[0].c);
     const before = await count();
-    expect((await t.http('POST', '/v1/workflows/nope/cancel', { body: { cancellation_key: 'x' } })).body).toMatchObject({ code: 'workflow_missing', status: 404 });
+    expect((await t.http('POST', '/v1/workflows/nope/cancel', { body: { cancellation_key: 'x' } })).body).toMatchObject({
+      code: 'workflow_missing',
+      status: 404,
+    });
     const invalid = await t.http('POST', '/v1/workflows/cancel-now/cancel', { body: { recipients: ['ada', { id: 'p1' }] } });
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['cancellation_key']));

@@ -6,7 +6,11 @@ const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 
 
 /** Local weekday and HH:MM of an instant in a time zone. */
 function localTime(at: Date, timeZone: string): { day: string; hhmm: string } {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', weekday: 'long', hour: '2-digit', minute: '2-digit' }).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', weekday: 'long', hour: '2-digit', minute: '2-digit' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   return { day: parts.weekday.toLowerCase(), hhmm: `${parts.hour}:${parts.minute}` };
 }
 
@@ -20,8 +24,14 @@ describe('workflow engine: whether a channel step sends', () => {
     t = await startTestApp();
     knock = t.knock();
     // Sandboxed channels: messages are created and never handed to a provider.
-    for (const [key, type, provider] of [['mail', 'email', 'mailgun'], ['phone', 'sms', 'twilio'], ['mobile', 'push', 'fcm']]) {
-      const res = await svc('PUT', `/v1/channels/${key}`, { channel: { name: key, type, provider, environment_settings: { development: { is_sandbox: true } } } });
+    for (const [key, type, provider] of [
+      ['mail', 'email', 'mailgun'],
+      ['phone', 'sms', 'twilio'],
+      ['mobile', 'push', 'fcm'],
+    ]) {
+      const res = await svc('PUT', `/v1/channels/${key}`, {
+        channel: { name: key, type, provider, environment_settings: { development: { is_sandbox: true } } },
+      });
       expect(res.status).toBe(200);
     }
   });
@@ -30,7 +40,10 @@ describe('workflow engine: whether a channel step sends', () => {
   it('skips a step whose conditions do not hold, with the reason on StepCompleted', async () => {
     const key = uniqueKey('step-cond');
     await activeWorkflow(t, key, {
-      steps: [feed('maybe', 'conditional', { conditions: { all: [{ variable: 'data.notify', operator: 'equal_to', argument: 'true' }] } }), feed('always', 'always')],
+      steps: [
+        feed('maybe', 'conditional', { conditions: { all: [{ variable: 'data.notify', operator: 'equal_to', argument: 'true' }] } }),
+        feed('always', 'always'),
+      ],
     });
     const off = await knock.workflows.trigger(key, { recipients: [{ id: 'cond-ada' }], data: { notify: false } });
     const [run] = await finishedRuns(t, off.workflow_run_id);
@@ -44,8 +57,13 @@ describe('workflow engine: whether a channel step sends', () => {
 
   it("ends a run whose recipient fails the workflow's conditions before any step, with the reason", async () => {
     const key = uniqueKey('wf-cond');
-    await activeWorkflow(t, key, { conditions: { all: [{ variable: 'recipient.muted', operator: 'not_equal_to', argument: 'true' }] }, steps: [feed('feed')] });
-    const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: [{ id: 'wc-muted', muted: true } as never, { id: 'wc-open', muted: false } as never] });
+    await activeWorkflow(t, key, {
+      conditions: { all: [{ variable: 'recipient.muted', operator: 'not_equal_to', argument: 'true' }] },
+      steps: [feed('feed')],
+    });
+    const { workflow_run_id } = await knock.workflows.trigger(key, {
+      recipients: [{ id: 'wc-muted', muted: true } as never, { id: 'wc-open', muted: false } as never],
+    });
     const runs = await finishedRuns(t, workflow_run_id, 2);
     const muted = runs.find((r) => r.recipient.id === 'wc-muted')!;
     expect(muted.types).toEqual(['RunEnqueued', 'RunCompleted']);
@@ -62,7 +80,9 @@ describe('workflow engine: whether a channel step sends', () => {
     await knock.users.setPreferences('pref-wf', 'default', { workflows: { [key]: false } });
     await knock.users.setPreferences('pref-cat', 'default', { categories: { marketing: false } });
     await knock.users.setPreferences('pref-type', 'default', { channel_types: { in_app_feed: false } });
-    const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: ['pref-wf', 'pref-cat', 'pref-type', { id: 'pref-none' }] });
+    const { workflow_run_id } = await knock.workflows.trigger(key, {
+      recipients: ['pref-wf', 'pref-cat', 'pref-type', { id: 'pref-none' }],
+    });
     const runs = await finishedRuns(t, workflow_run_id, 4);
     const reason = (id: string) => runs.find((r) => r.recipient.id === id)!.steps.feed;
     expect(reason('pref-wf')).toMatchObject({ status: 'skipped', reason: 'preference:workflow_opted_out' });
@@ -84,12 +104,27 @@ describe('workflow engine: whether a channel step sends', () => {
     const key = uniqueKey('addresses');
     await activeWorkflow(t, key, {
       steps: [
-        { type: 'channel', ref: 'email', channel_key: 'mail', template: { subject: 'Hi', html_body: '<p>Hi {{ recipient.name }}</p>', settings: {} } },
+        {
+          type: 'channel',
+          ref: 'email',
+          channel_key: 'mail',
+          template: { subject: 'Hi', html_body: '<p>Hi {{ recipient.name }}</p>', settings: {} },
+        },
         { type: 'channel', ref: 'sms', channel_key: 'phone', template: { text_body: 'Hi' } },
-        { type: 'channel', ref: 'push', channel_key: 'mobile', template: { title: 'Hi', text_body: 'Hi', settings: { delivery_type: 'content' } } },
+        {
+          type: 'channel',
+          ref: 'push',
+          channel_key: 'mobile',
+          template: { title: 'Hi', text_body: 'Hi', settings: { delivery_type: 'content' } },
+        },
       ],
     });
-    const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: [{ id: 'addr-none', name: 'Nobody' }, { id: 'addr-all', name: 'All', email: 'all@example.com', phone_number: '+15555550100' }] });
+    const { workflow_run_id } = await knock.workflows.trigger(key, {
+      recipients: [
+        { id: 'addr-none', name: 'Nobody' },
+        { id: 'addr-all', name: 'All', email: 'all@example.com', phone_number: '+15555550100' },
+      ],
+    });
     const runs = await finishedRuns(t, workflow_run_id, 2);
     const none = runs.find((r) => r.recipient.id === 'addr-none')!;
     expect(none.steps.email).toMatchObject({ status: 'skipped', reason: 'recipient_missing_email' });
@@ -116,7 +151,11 @@ describe('workflow engine: whether a channel step sends', () => {
     const opening = localTime(opens, timezone);
     // Closed from local midnight until the next minute today; open every other day.
     const windows = DAYS.map((day) =>
-      day !== today.day ? { day, type: 'send' } : opening.day === today.day ? { day, type: 'do_not_send', until: opening.hhmm } : { day, type: 'do_not_send' },
+      day !== today.day
+        ? { day, type: 'send' }
+        : opening.day === today.day
+          ? { day, type: 'do_not_send', until: opening.hhmm }
+          : { day, type: 'do_not_send' },
     );
     const key = uniqueKey('send-window');
     await activeWorkflow(t, key, { steps: [feed('feed', 'in the window', { send_windows: windows })] });

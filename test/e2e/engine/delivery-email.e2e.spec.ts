@@ -1,7 +1,16 @@
 import Knock from '@knocklabs/node';
 import { json, startHttpPeer, startSmtpPeer, type Peer, type SmtpPeer } from '@notify/testing/peers';
 import { resendApi } from '@notify/testing/provider-peers';
-import { deliveryLogs, messageEvents, messageOf, messageStreamTypes, messageWithStatus, putChannel, putWorkflow, secretsAt } from '../../support/delivery';
+import {
+  deliveryLogs,
+  messageEvents,
+  messageOf,
+  messageStreamTypes,
+  messageWithStatus,
+  putChannel,
+  putWorkflow,
+  secretsAt,
+} from '../../support/delivery';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /** Email steps delivered over a real SMTP server and a Resend-like HTTP API. */
@@ -32,7 +41,10 @@ describe('delivery: email', () => {
       channel_settings: { from_address: 'hello@acme.example', from_name: 'Acme', reply_to_address: 'support@acme.example' },
     });
     // The API key lives in a secret variable that the channel references.
-    expect((await t.http('PUT', '/v1/variables/resend_key', { key: t.serviceToken, body: { variable: { value: resendKey, type: 'secret' } } })).status).toBe(200);
+    expect(
+      (await t.http('PUT', '/v1/variables/resend_key', { key: t.serviceToken, body: { variable: { value: resendKey, type: 'secret' } } }))
+        .status,
+    ).toBe(200);
     await putChannel(t, 'mail-resend', {
       type: 'email',
       provider: 'resend',
@@ -51,7 +63,11 @@ describe('delivery: email', () => {
   });
 
   it('sends over SMTP: queued then sent, the mail as rendered, the exchange logged without the password', async () => {
-    const { workflow_run_id } = await knock.workflows.trigger('smtp-welcome', { recipients: ['ada'], actor: 'boss', data: { note: 'your report & more' } });
+    const { workflow_run_id } = await knock.workflows.trigger('smtp-welcome', {
+      recipients: ['ada'],
+      actor: 'boss',
+      data: { note: 'your report & more' },
+    });
     const created = await messageOf(t, workflow_run_id, 'email');
     const message = await messageWithStatus(t, created.id, ['sent']);
 
@@ -67,7 +83,13 @@ describe('delivery: email', () => {
     expect(mail.parsed.text).toContain('Hello Ada Lovelace: your report & more');
     expect(mail.parsed.headers.get('x-notify-idempotency-key')).toBe(message.id);
 
-    expect(message).toMatchObject({ channel_type: 'email', provider: 'smtp', attempts: 1, recipient_snapshot: { email: 'ada@example.org' }, actors: [{ type: 'user', id: 'boss' }] });
+    expect(message).toMatchObject({
+      channel_type: 'email',
+      provider: 'smtp',
+      attempts: 1,
+      recipient_snapshot: { email: 'ada@example.org' },
+      actors: [{ type: 'user', id: 'boss' }],
+    });
     // The content as GET /v1/messages/{id}/content shows it (MessageEmailContent).
     expect(message.content).toMatchObject({
       channel_type: 'email',
@@ -83,7 +105,13 @@ describe('delivery: email', () => {
 
     expect((await messageEvents(t, message.id)).map((e) => e.type)).toEqual(['message.created', 'message.sent']);
     // The attempt is recorded, with the timer that would catch it unfinished, before the provider is called.
-    expect(await messageStreamTypes(t, message.id)).toEqual(['MessageCreated', 'MessageDeliveryAttemptStarted', 'TimerScheduled', 'MessageDeliveryAttemptCompleted', 'MessageSent']);
+    expect(await messageStreamTypes(t, message.id)).toEqual([
+      'MessageCreated',
+      'MessageDeliveryAttemptStarted',
+      'TimerScheduled',
+      'MessageDeliveryAttemptCompleted',
+      'MessageSent',
+    ]);
     const logs = await deliveryLogs(t, message.id);
     expect(logs.length).toBeGreaterThan(0);
     expect(logs[0]).toMatchObject({ attempt: 1, service_name: 'smtp', request: { method: 'SMTP' } });
@@ -116,10 +144,20 @@ describe('delivery: email', () => {
     expect(posts).toHaveLength(1);
     expect(posts[0].headers['idempotency-key']).toBe(message.id);
     expect(posts[0].headers.authorization).toBe(`Bearer ${resendKey}`);
-    expect(json(posts[0])).toMatchObject({ from: 'news@acme.example', to: ['"Ada Lovelace" <ada@example.org>'], subject: 'Welcome, Ada Lovelace', html: expect.stringContaining('Hello Ada Lovelace: hi') });
+    expect(json(posts[0])).toMatchObject({
+      from: 'news@acme.example',
+      to: ['"Ada Lovelace" <ada@example.org>'],
+      subject: 'Welcome, Ada Lovelace',
+      html: expect.stringContaining('Hello Ada Lovelace: hi'),
+    });
 
     const [log] = await deliveryLogs(t, message.id);
-    expect(log).toMatchObject({ attempt: 1, service_name: 'resend', request: { method: 'POST', url: `${resend.url}/emails` }, response: { status: 200, body: { id: expect.any(String) } } });
+    expect(log).toMatchObject({
+      attempt: 1,
+      service_name: 'resend',
+      request: { method: 'POST', url: `${resend.url}/emails` },
+      response: { status: 200, body: { id: expect.any(String) } },
+    });
     expect(log.request.headers.authorization).not.toContain(resendKey);
     expect(await secretsAt(t, [resendKey])).toEqual([]);
     const sent = (await messageEvents(t, message.id)).find((e) => e.type === 'message.sent');

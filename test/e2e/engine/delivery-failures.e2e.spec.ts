@@ -1,7 +1,16 @@
 import Knock from '@knocklabs/node';
 import { startHttpPeer, startSmtpPeer, type Peer, type PeerResponse, type RecordedRequest, type SmtpPeer } from '@notify/testing/peers';
 import { resendApi, twilioMessageCreated } from '@notify/testing/provider-peers';
-import { deliveryLogs, messageEvents, messageOf, messageStreamTypes, messageTimers, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
+import {
+  deliveryLogs,
+  messageEvents,
+  messageOf,
+  messageStreamTypes,
+  messageTimers,
+  messageWithStatus,
+  putChannel,
+  putWorkflow,
+} from '../../support/delivery';
 import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
 
@@ -34,8 +43,22 @@ describe('delivery: failures, retries and sandbox', () => {
     smtp = await startSmtpPeer({ user: 'u', pass: 'p' });
     t = await startTestApp({ env: { DELIVERY_RETRY_BASE_MS: '200', DELIVERY_RETRY_MAX_MS: '1000', DELIVERY_MAX_ATTEMPTS: '3' } });
     knock = t.knock();
-    await putChannel(t, 'sms', { type: 'sms', provider: 'twilio', provider_settings: { account_sid: 'AC00000000000000000000000000000001', auth_token: 'tok-failures-1234', from: '+15005550006', base_url: twilio.url } });
-    await putChannel(t, 'mail', { type: 'email', provider: 'resend', provider_settings: { api_key: resendKey, base_url: resend.url }, channel_settings: { from_address: 'hi@acme.example' } });
+    await putChannel(t, 'sms', {
+      type: 'sms',
+      provider: 'twilio',
+      provider_settings: {
+        account_sid: 'AC00000000000000000000000000000001',
+        auth_token: 'tok-failures-1234',
+        from: '+15005550006',
+        base_url: twilio.url,
+      },
+    });
+    await putChannel(t, 'mail', {
+      type: 'email',
+      provider: 'resend',
+      provider_settings: { api_key: resendKey, base_url: resend.url },
+      channel_settings: { from_address: 'hi@acme.example' },
+    });
     await putChannel(t, 'hooks', { type: 'http', provider: 'webhook', provider_settings: { timeout_ms: 300 } });
     await putChannel(t, 'sandbox-mail', {
       type: 'email',
@@ -45,9 +68,20 @@ describe('delivery: failures, retries and sandbox', () => {
       channel_settings: { from_address: 'hi@acme.example' },
     });
     await putWorkflow(t, 'sms-alert', [{ type: 'channel', ref: 'sms', channel_key: 'sms', template: { text_body: 'Alert {{ data.n }}' } }]);
-    await putWorkflow(t, 'mail-alert', [{ type: 'channel', ref: 'mail', channel_key: 'mail', template: { subject: 'Alert', html_body: '<p>Alert</p>', settings: {} } }]);
-    await putWorkflow(t, 'hook-alert', [{ type: 'channel', ref: 'hook', channel_key: 'hooks', template: { url: `${hooks.url}/in`, method: 'post', body: '{"n": {{ data.n }}}' } }]);
-    await putWorkflow(t, 'sandboxed', [{ type: 'channel', ref: 'mail', channel_key: 'sandbox-mail', template: { subject: 'Hi', html_body: '<p>Hi</p>', settings: {} } }]);
+    await putWorkflow(t, 'mail-alert', [
+      { type: 'channel', ref: 'mail', channel_key: 'mail', template: { subject: 'Alert', html_body: '<p>Alert</p>', settings: {} } },
+    ]);
+    await putWorkflow(t, 'hook-alert', [
+      {
+        type: 'channel',
+        ref: 'hook',
+        channel_key: 'hooks',
+        template: { url: `${hooks.url}/in`, method: 'post', body: '{"n": {{ data.n }}}' },
+      },
+    ]);
+    await putWorkflow(t, 'sandboxed', [
+      { type: 'channel', ref: 'mail', channel_key: 'sandbox-mail', template: { subject: 'Hi', html_body: '<p>Hi</p>', settings: {} } },
+    ]);
     await knock.users.update('ada', { name: 'Ada', email: 'ada@example.org', phone_number: '+15558675310' });
   });
   afterAll(async () => {
@@ -58,14 +92,25 @@ describe('delivery: failures, retries and sandbox', () => {
 
   it('retries 5xx answers with exponential backoff, then sends', async () => {
     twilio.requests.length = 0;
-    twilio.respond = scripted([{ status: 503, json: { code: 20503, message: 'Service unavailable' } }, { status: 502, text: 'Bad gateway' }], twilioMessageCreated);
+    twilio.respond = scripted(
+      [
+        { status: 503, json: { code: 20503, message: 'Service unavailable' } },
+        { status: 502, text: 'Bad gateway' },
+      ],
+      twilioMessageCreated,
+    );
     const { workflow_run_id } = await knock.workflows.trigger('sms-alert', { recipients: ['ada'], data: { n: 1 } });
     const message = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'sms')).id, ['sent', 'undelivered']);
 
     expect(message).toMatchObject({ status: 'sent', attempts: 3 });
     expect(twilio.requests).toHaveLength(3);
     const events = await messageEvents(t, message.id);
-    expect(events.map((e) => e.type)).toEqual(['message.created', 'message.delivery_attempted', 'message.delivery_attempted', 'message.sent']);
+    expect(events.map((e) => e.type)).toEqual([
+      'message.created',
+      'message.delivery_attempted',
+      'message.delivery_attempted',
+      'message.sent',
+    ]);
     const attempted = events.filter((e) => e.type === 'message.delivery_attempted');
     expect(attempted.map((e) => e.data.attempt)).toEqual([1, 2]);
     expect(attempted[0].data.reason).toMatch(/503/);
@@ -94,7 +139,16 @@ describe('delivery: failures, retries and sandbox', () => {
   it('honours a 429 Retry-After (up to the cap) and is delivery_attempted while it waits', async () => {
     resend.requests.length = 0;
     const ok = resendApi(resendKey);
-    resend.respond = scripted([{ status: 429, headers: { 'retry-after': '1' }, json: { statusCode: 429, name: 'rate_limit_exceeded', message: 'Too many requests' } }], ok);
+    resend.respond = scripted(
+      [
+        {
+          status: 429,
+          headers: { 'retry-after': '1' },
+          json: { statusCode: 429, name: 'rate_limit_exceeded', message: 'Too many requests' },
+        },
+      ],
+      ok,
+    );
     const { workflow_run_id } = await knock.workflows.trigger('mail-alert', { recipients: ['ada'] });
     const created = await messageOf(t, workflow_run_id, 'mail');
     const message = await messageWithStatus(t, created.id, ['sent']);
@@ -134,10 +188,21 @@ describe('delivery: failures, retries and sandbox', () => {
     expect(message).toMatchObject({ status: 'undelivered', attempts: 3 });
     expect(hooks.requests).toHaveLength(3);
     const events = await messageEvents(t, message.id);
-    expect(events.map((e) => e.type)).toEqual(['message.created', 'message.delivery_attempted', 'message.delivery_attempted', 'message.undelivered']);
+    expect(events.map((e) => e.type)).toEqual([
+      'message.created',
+      'message.delivery_attempted',
+      'message.delivery_attempted',
+      'message.undelivered',
+    ]);
     expect(events.at(-1)?.data).toMatchObject({ attempts: 3, reason: expect.stringMatching(/500/) });
     // Two retries scheduled, none for a fourth attempt; each attempt had its check.
-    expect((await messageTimers(t, message.id)).map((timer) => timer.purpose)).toEqual(['delivery_check', 'delivery_retry', 'delivery_check', 'delivery_retry', 'delivery_check']);
+    expect((await messageTimers(t, message.id)).map((timer) => timer.purpose)).toEqual([
+      'delivery_check',
+      'delivery_retry',
+      'delivery_check',
+      'delivery_retry',
+      'delivery_check',
+    ]);
   });
 
   it('does not retry a permanent error: undelivered after one attempt', async () => {

@@ -1,6 +1,14 @@
 import { startHttpPeer, type Peer, type PeerResponse, type RecordedRequest } from '@notify/testing/peers';
 import { resendApi, twilioMessageCreated } from '@notify/testing/provider-peers';
-import { eventually, messageEvents, messageOf, messageStreamTypes, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
+import {
+  eventually,
+  messageEvents,
+  messageOf,
+  messageStreamTypes,
+  messageWithStatus,
+  putChannel,
+  putWorkflow,
+} from '../../support/delivery';
 import { movableClock } from '../../support/clock';
 import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
@@ -23,7 +31,12 @@ describe('delivery: worker restarts', () => {
   const hourBehind = () => new Date(Date.now() - 3_600_000);
   /** One app; with `databaseUrl` a restart on the database of an app closed before (which it drops when closed). */
   const start = async (env: Record<string, string>, databaseUrl?: string, timerClock?: () => Date) => {
-    const t = await startTestApp({ databaseUrl, keepDatabase: !databaseUrl, timerClock, env: { SECRETS_KEY: secretsKey, DELIVERY_MAX_ATTEMPTS: '3', ...env } });
+    const t = await startTestApp({
+      databaseUrl,
+      keepDatabase: !databaseUrl,
+      timerClock,
+      env: { SECRETS_KEY: secretsKey, DELIVERY_MAX_ATTEMPTS: '3', ...env },
+    });
     apps.push(t);
     return t;
   };
@@ -41,13 +54,30 @@ describe('delivery: worker restarts', () => {
    * slow the machine. An attempt's check timer is due 2 timeouts + 2 s after it starts (122 s).
    */
   const putChannels = async (t: TestApp, timeoutMs = 60_000) => {
-    await putChannel(t, 'sms', { type: 'sms', provider: 'twilio', provider_settings: { account_sid: 'AC00000000000000000000000000000002', auth_token: 'tok-restart-5678', from: '+15005550006', base_url: twilio.url, timeout_ms: timeoutMs } });
-    await putChannel(t, 'mail', { type: 'email', provider: 'resend', provider_settings: { api_key: resendKey, base_url: resend.url, timeout_ms: timeoutMs }, channel_settings: { from_address: 'hi@acme.example' } });
+    await putChannel(t, 'sms', {
+      type: 'sms',
+      provider: 'twilio',
+      provider_settings: {
+        account_sid: 'AC00000000000000000000000000000002',
+        auth_token: 'tok-restart-5678',
+        from: '+15005550006',
+        base_url: twilio.url,
+        timeout_ms: timeoutMs,
+      },
+    });
+    await putChannel(t, 'mail', {
+      type: 'email',
+      provider: 'resend',
+      provider_settings: { api_key: resendKey, base_url: resend.url, timeout_ms: timeoutMs },
+      channel_settings: { from_address: 'hi@acme.example' },
+    });
   };
   const configure = async (t: TestApp) => {
     await putChannels(t);
     await putWorkflow(t, 'sms-alert', [{ type: 'channel', ref: 'sms', channel_key: 'sms', template: { text_body: 'Alert' } }]);
-    await putWorkflow(t, 'mail-alert', [{ type: 'channel', ref: 'mail', channel_key: 'mail', template: { subject: 'Alert', html_body: '<p>Alert</p>', settings: {} } }]);
+    await putWorkflow(t, 'mail-alert', [
+      { type: 'channel', ref: 'mail', channel_key: 'mail', template: { subject: 'Alert', html_body: '<p>Alert</p>', settings: {} } },
+    ]);
     await t.knock().users.update('ada', { name: 'Ada', email: 'ada@example.org', phone_number: '+15558675310' });
   };
 
@@ -87,7 +117,11 @@ describe('delivery: worker restarts', () => {
     // The retry's timer fired once (the second attempt's check timer is 122 s away).
     expect(types.filter((type) => type === 'TimerFired')).toHaveLength(1);
     expect(types.filter((type) => type === 'MessageDeliveryAttemptStarted')).toHaveLength(2);
-    expect((await messageEvents(second, created.id)).map((e) => e.type)).toEqual(['message.created', 'message.delivery_attempted', 'message.sent']);
+    expect((await messageEvents(second, created.id)).map((e) => e.type)).toEqual([
+      'message.created',
+      'message.delivery_attempted',
+      'message.sent',
+    ]);
     await stop(second);
   });
 
@@ -103,7 +137,9 @@ describe('delivery: worker restarts', () => {
     // Both calls reached their provider, which holds them.
     await eventually(async () => twilio.requests.length === 1 && resend.requests.length === 1, 60_000, 'both providers to be called');
     // Mid-call, the messages are still queued.
-    expect((await first.sql('SELECT status FROM rm_messages WHERE id = ANY($1)', [[smsId, mailId]])).map((r: { status: string }) => r.status)).toEqual(['queued', 'queued']);
+    expect(
+      (await first.sql('SELECT status FROM rm_messages WHERE id = ANY($1)', [[smsId, mailId]])).map((r: { status: string }) => r.status),
+    ).toEqual(['queued', 'queued']);
     await stop(first);
 
     const clock = movableClock();
@@ -112,17 +148,30 @@ describe('delivery: worker restarts', () => {
     // running anywhere: the test moves the worker's clock there. Channels first get an hour's
     // timeout, so that the retry's own check timer is not due by that clock while its call runs.
     await putChannels(second, 3_600_000);
-    await eventually(async () => {
-      const rows = await second.sql<{ row: string }>("SELECT row_to_json(c)::text AS row FROM rm_channels c WHERE key IN ('sms', 'mail')");
-      return rows.length === 2 && rows.every((r) => r.row.includes('3600000'));
-    }, 60_000, 'the new timeout to be read');
+    await eventually(
+      async () => {
+        const rows = await second.sql<{ row: string }>(
+          "SELECT row_to_json(c)::text AS row FROM rm_channels c WHERE key IN ('sms', 'mail')",
+        );
+        return rows.length === 2 && rows.every((r) => r.row.includes('3600000'));
+      },
+      60_000,
+      'the new timeout to be read',
+    );
     const checks = await second.sql<{ at: string }>(
       "SELECT max(data->>'fire_at') AS at FROM es_events WHERE event_type = 'TimerScheduled' AND stream_id LIKE 'message-%' AND data->>'purpose' = 'delivery_check'",
     );
     clock.moveTo(Date.parse(checks[0].at) + 1000);
     const interrupted = await messageWithStatus(second, smsId, ['undelivered', 'sent', 'delivery_attempted']);
     expect(interrupted).toMatchObject({ status: 'undelivered', attempts: 1 });
-    expect(await messageStreamTypes(second, smsId)).toEqual(['MessageCreated', 'MessageDeliveryAttemptStarted', 'TimerScheduled', 'TimerFired', 'MessageDeliveryAttemptCompleted', 'MessageUndelivered']);
+    expect(await messageStreamTypes(second, smsId)).toEqual([
+      'MessageCreated',
+      'MessageDeliveryAttemptStarted',
+      'TimerScheduled',
+      'TimerFired',
+      'MessageDeliveryAttemptCompleted',
+      'MessageUndelivered',
+    ]);
     const undelivered = (await messageEvents(second, smsId)).find((e) => e.type === 'message.undelivered');
     expect(undelivered?.data.reason).toMatch(/^delivery_interrupted/);
 

@@ -15,7 +15,8 @@ const describeServer = testEnv.postgresUrl ? describe : describe.skip;
 
 describeServer('workflow engine: durable timers across a worker restart', () => {
   const count = async (t: TestApp, sql: string, params: unknown[]) => Number((await t.sql<{ c: string }>(sql, params))[0].c);
-  const firings = (t: TestApp, streamId: string) => count(t, `SELECT count(*) AS c FROM es_events WHERE stream_id = $1 AND event_type = 'TimerFired'`, [streamId]);
+  const firings = (t: TestApp, streamId: string) =>
+    count(t, `SELECT count(*) AS c FROM es_events WHERE stream_id = $1 AND event_type = 'TimerFired'`, [streamId]);
   // Timers here are an hour long and fire by a clock the test moves: the first worker (system
   // clock) can never fire them, whatever the machine's load, and the second fires them when the
   // test says the time has come.
@@ -37,7 +38,8 @@ describeServer('workflow engine: durable timers across a worker restart', () => 
     firstOpen = false;
     await first!.close();
   };
-  const restart = (clock: MovableClock) => startTestApp({ databaseUrl: first!.databaseUrl, env: { SECRETS_KEY: first!.config.SECRETS_KEY! }, timerClock: clock.now });
+  const restart = (clock: MovableClock) =>
+    startTestApp({ databaseUrl: first!.databaseUrl, env: { SECRETS_KEY: first!.config.SECRETS_KEY! }, timerClock: clock.now });
   afterEach(async () => {
     if (firstOpen) await first?.close();
     await second?.close();
@@ -49,7 +51,9 @@ describeServer('workflow engine: durable timers across a worker restart', () => 
   it('a delay pending while the worker was stopped fires on time after the restart, once', async () => {
     first = await start();
     const key = uniqueKey('durable-delay');
-    await activeWorkflow(first, key, { steps: [{ type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'hours', value: 1 } } }, feed('feed', 'after the delay')] });
+    await activeWorkflow(first, key, {
+      steps: [{ type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'hours', value: 1 } } }, feed('feed', 'after the delay')],
+    });
     const { workflow_run_id } = await first.knock().workflows.trigger(key, { recipients: [{ id: 'dt-ada' }] });
     const [paused] = await pausedRuns(first, workflow_run_id);
     const resumeAt = Date.parse(paused.events.find((e) => e.type === 'RunPaused')!.data.resume_at);
@@ -68,13 +72,19 @@ describeServer('workflow engine: durable timers across a worker restart', () => 
     expect(Date.parse(fired.data.fired_at)).toBeGreaterThanOrEqual(resumeAt);
     expect(run.types.filter((t) => t === 'TimerFired')).toHaveLength(1);
     expect((await messagesFor(second, key, 'dt-ada')).map(bodyOf)).toEqual(['after the delay']);
-    expect(await count(second, `SELECT count(*) AS c FROM es_events WHERE event_type = 'MessageCreated' AND data->>'workflow_run_id' = $1`, [workflow_run_id])).toBe(1);
+    expect(
+      await count(second, `SELECT count(*) AS c FROM es_events WHERE event_type = 'MessageCreated' AND data->>'workflow_run_id' = $1`, [
+        workflow_run_id,
+      ]),
+    ).toBe(1);
   });
 
   it('a delay that fell due while the worker was down fires as soon as it is back, once', async () => {
     first = await start();
     const key = uniqueKey('durable-late');
-    await activeWorkflow(first, key, { steps: [{ type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'hours', value: 1 } } }, feed('feed', 'late but sent')] });
+    await activeWorkflow(first, key, {
+      steps: [{ type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'hours', value: 1 } } }, feed('feed', 'late but sent')],
+    });
     const { workflow_run_id } = await first.knock().workflows.trigger(key, { recipients: [{ id: 'dt-bob' }] });
     const [paused] = await pausedRuns(first, workflow_run_id);
     const resumeAt = Date.parse(paused.events.find((e) => e.type === 'RunPaused')!.data.resume_at);
@@ -91,16 +101,26 @@ describeServer('workflow engine: durable timers across a worker restart', () => 
     expect(firedAt).toBeGreaterThanOrEqual(restarting);
     expect(run.types.filter((t) => t === 'TimerFired')).toHaveLength(1);
     expect((await messagesFor(second, key, 'dt-bob')).map(bodyOf)).toEqual(['late but sent']);
-    expect(await count(second, `SELECT count(*) AS c FROM es_events WHERE event_type = 'MessageCreated' AND data->>'workflow_run_id' = $1`, [workflow_run_id])).toBe(1);
+    expect(
+      await count(second, `SELECT count(*) AS c FROM es_events WHERE event_type = 'MessageCreated' AND data->>'workflow_run_id' = $1`, [
+        workflow_run_id,
+      ]),
+    ).toBe(1);
   });
 
   it('an open batch window survives the restart: it closes after it, with every item, in one message', async () => {
     first = await start();
     const key = uniqueKey('durable-batch');
-    await activeWorkflow(first, key, { steps: [{ type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'hours', value: 1 } } }, feed('feed', '{{ total_activities }} items')] });
+    await activeWorkflow(first, key, {
+      steps: [
+        { type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'hours', value: 1 } } },
+        feed('feed', '{{ total_activities }} items'),
+      ],
+    });
     const knock = first.knock();
     const ids = [];
-    for (let n = 1; n <= 3; n++) ids.push((await knock.workflows.trigger(key, { recipients: [{ id: 'dt-batch' }], data: { n } })).workflow_run_id);
+    for (let n = 1; n <= 3; n++)
+      ids.push((await knock.workflows.trigger(key, { recipients: [{ id: 'dt-batch' }], data: { n } })).workflow_run_id);
     const batchStream = `batch-development-${key}-collect-dt-batch-default`;
     const opened = await eventually(
       () => first!.store.readStream(batchStream),
@@ -118,9 +138,23 @@ describeServer('workflow engine: durable timers across a worker restart', () => 
     const runs = await Promise.all(ids.map(async (id) => (await finishedRuns(second!, id, 1, 60_000))[0]));
     expect(runs.map((r) => r.completed?.reason ?? null)).toEqual([null, 'batched_into_another_run', 'batched_into_another_run']);
     const batch = await second.store.readStream(batchStream);
-    expect(batch.map((e) => e.type)).toEqual(['BatchOpened', 'BatchItemAdded', 'TimerScheduled', 'BatchItemAdded', 'BatchItemAdded', 'TimerFired', 'BatchClosed']);
-    expect(Date.parse((batch.find((e) => e.type === 'TimerFired')!.data as { fired_at: string }).fired_at)).toBeGreaterThanOrEqual(closesAt);
+    expect(batch.map((e) => e.type)).toEqual([
+      'BatchOpened',
+      'BatchItemAdded',
+      'TimerScheduled',
+      'BatchItemAdded',
+      'BatchItemAdded',
+      'TimerFired',
+      'BatchClosed',
+    ]);
+    expect(Date.parse((batch.find((e) => e.type === 'TimerFired')!.data as { fired_at: string }).fired_at)).toBeGreaterThanOrEqual(
+      closesAt,
+    );
     expect((await messagesFor(second, key, 'dt-batch')).map(bodyOf)).toEqual(['3 items']);
-    expect(await count(second, `SELECT count(*) AS c FROM es_events WHERE event_type = 'MessageCreated' AND data->'workflow'->>'key' = $1`, [key])).toBe(1);
+    expect(
+      await count(second, `SELECT count(*) AS c FROM es_events WHERE event_type = 'MessageCreated' AND data->'workflow'->>'key' = $1`, [
+        key,
+      ]),
+    ).toBe(1);
   });
 });

@@ -12,7 +12,9 @@ interface Received {
 }
 
 /** A local HTTP server whose answers the test decides per path; it records every request. */
-async function peer(handler: (req: Received, res: ServerResponse, count: number) => void): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
+async function peer(
+  handler: (req: Received, res: ServerResponse, count: number) => void,
+): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -70,7 +72,9 @@ describe('workflow engine: http_fetch', () => {
   describe('with the peer allow-listed (OUTBOUND_ALLOWED_ADDRESSES=127.0.0.1)', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startTestApp({ env: { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', FETCH_RETRY_BASE_MS: '400', FETCH_MAX_ATTEMPTS: '3', FETCH_TIMEOUT_MS: '700' } });
+      t = await startTestApp({
+        env: { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', FETCH_RETRY_BASE_MS: '400', FETCH_MAX_ATTEMPTS: '3', FETCH_TIMEOUT_MS: '700' },
+      });
     });
     afterAll(async () => t?.close());
 
@@ -91,30 +95,54 @@ describe('workflow engine: http_fetch', () => {
           feed('feed', 'Order {{ data.order.id }} is {{ data.order.status }} (n={{ data.n }}, kept={{ data.kept }})'),
         ],
       });
-      const { workflow_run_id } = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fe-ada' }], data: { order_id: 'o-42', n: 1, kept: 'yes' } });
+      const { workflow_run_id } = await t
+        .knock()
+        .workflows.trigger(key, { recipients: [{ id: 'fe-ada' }], data: { order_id: 'o-42', n: 1, kept: 'yes' } });
       const [run] = await finishedRuns(t, workflow_run_id);
       const request = server.received.find((r) => r.url.startsWith('/orders/o-42'))!;
-      expect(request).toMatchObject({ method: 'GET', url: '/orders/o-42?user=fe-ada', headers: expect.objectContaining({ 'x-api-key': 'key-for-fe-ada', accept: 'application/json' }) });
-      expect(run.steps.lookup).toMatchObject({ status: 'ok', attempt: 1, output: { status_code: 200, method: 'GET', url: `${server.url}/orders/o-42`, keys: ['order', 'n'] } });
+      expect(request).toMatchObject({
+        method: 'GET',
+        url: '/orders/o-42?user=fe-ada',
+        headers: expect.objectContaining({ 'x-api-key': 'key-for-fe-ada', accept: 'application/json' }),
+      });
+      expect(run.steps.lookup).toMatchObject({
+        status: 'ok',
+        attempt: 1,
+        output: { status_code: 200, method: 'GET', url: `${server.url}/orders/o-42`, keys: ['order', 'n'] },
+      });
       expect(run.events.find((e) => e.type === 'RunDataUpdated')!.data.data).toEqual({ order: { id: 'o-42', status: 'shipped' }, n: 2 });
       expect(bodyOf((await messagesOf(t, workflow_run_id))[0])).toBe('Order o-42 is shipped (n=2, kept=yes)');
     });
 
     it('follows redirects', async () => {
       const key = uniqueKey('fetch-redirect');
-      await activeWorkflow(t, key, { steps: [{ type: 'http_fetch', ref: 'lookup', settings: { method: 'get', url: `${server.url}/moved` } }, feed('feed', '{{ data.order.id }}')] });
+      await activeWorkflow(t, key, {
+        steps: [
+          { type: 'http_fetch', ref: 'lookup', settings: { method: 'get', url: `${server.url}/moved` } },
+          feed('feed', '{{ data.order.id }}'),
+        ],
+      });
       const { workflow_run_id } = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fe-moved' }] });
       await finishedRuns(t, workflow_run_id);
-      expect(server.received.filter((r) => r.url === '/moved' || r.url === '/orders/moved').map((r) => r.url)).toEqual(['/moved', '/orders/moved']);
+      expect(server.received.filter((r) => r.url === '/moved' || r.url === '/orders/moved').map((r) => r.url)).toEqual([
+        '/moved',
+        '/orders/moved',
+      ]);
       expect(bodyOf((await messagesOf(t, workflow_run_id))[0])).toBe('moved');
     });
 
     it('refuses a redirect to an address the allow-list does not name', async () => {
       const key = uniqueKey('fetch-redirect-inside');
-      await activeWorkflow(t, key, { steps: [{ type: 'http_fetch', ref: 'lookup', settings: { method: 'get', url: `${server.url}/to-inside` } }, feed('feed', 'never')] });
+      await activeWorkflow(t, key, {
+        steps: [{ type: 'http_fetch', ref: 'lookup', settings: { method: 'get', url: `${server.url}/to-inside` } }, feed('feed', 'never')],
+      });
       const { workflow_run_id } = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fe-inside' }] });
       const [run] = await finishedRuns(t, workflow_run_id);
-      expect(run.steps.lookup).toMatchObject({ status: 'error', reason: expect.stringMatching(/^fetch_refused: address_not_allowed: 127\.0\.0\.2 is a loopback address/), attempt: 1 });
+      expect(run.steps.lookup).toMatchObject({
+        status: 'error',
+        reason: expect.stringMatching(/^fetch_refused: address_not_allowed: 127\.0\.0\.2 is a loopback address/),
+        attempt: 1,
+      });
       expect(server.received.some((r) => r.url === '/orders/inside')).toBe(false);
       expect(await messagesOf(t, workflow_run_id)).toEqual([]);
     });
@@ -122,7 +150,18 @@ describe('workflow engine: http_fetch', () => {
     it('sends a rendered JSON body with POST', async () => {
       const key = uniqueKey('fetch-post');
       await activeWorkflow(t, key, {
-        steps: [{ type: 'http_fetch', ref: 'post', settings: { method: 'post', url: `${server.url}/echo`, body: '{"user": "{{ recipient.id }}", "items": {{ data.items | json }}}' } }, feed('feed', '{{ data.echoed.user }}:{{ data.echoed.items | size }}')],
+        steps: [
+          {
+            type: 'http_fetch',
+            ref: 'post',
+            settings: {
+              method: 'post',
+              url: `${server.url}/echo`,
+              body: '{"user": "{{ recipient.id }}", "items": {{ data.items | json }}}',
+            },
+          },
+          feed('feed', '{{ data.echoed.user }}:{{ data.echoed.items | size }}'),
+        ],
       });
       const { workflow_run_id } = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fe-bob' }], data: { items: [1, 2, 3] } });
       const [run] = await finishedRuns(t, workflow_run_id);
@@ -136,7 +175,12 @@ describe('workflow engine: http_fetch', () => {
 
     it('retries 5xx answers with a growing durable backoff, then continues with the answer', async () => {
       const key = uniqueKey('fetch-retry');
-      await activeWorkflow(t, key, { steps: [{ type: 'http_fetch', ref: 'flaky', settings: { method: 'get', url: `${server.url}/flaky` } }, feed('feed', 'recovered after {{ data.recovered }}')] });
+      await activeWorkflow(t, key, {
+        steps: [
+          { type: 'http_fetch', ref: 'flaky', settings: { method: 'get', url: `${server.url}/flaky` } },
+          feed('feed', 'recovered after {{ data.recovered }}'),
+        ],
+      });
       const { workflow_run_id } = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fe-retry' }] });
       const [run] = await finishedRuns(t, workflow_run_id);
       const pauses = run.events.filter((e) => e.type === 'RunPaused').map((e) => e.data);
@@ -162,7 +206,9 @@ describe('workflow engine: http_fetch', () => {
       const key = uniqueKey('fetch-fail');
       const workflowFor = async (path: string) => {
         const k = `${key}-${path}`;
-        await activeWorkflow(t, k, { steps: [{ type: 'http_fetch', ref: 'call', settings: { method: 'get', url: `${server.url}/${path}` } }, feed('feed', 'never')] });
+        await activeWorkflow(t, k, {
+          steps: [{ type: 'http_fetch', ref: 'call', settings: { method: 'get', url: `${server.url}/${path}` } }, feed('feed', 'never')],
+        });
         return (await t.knock().workflows.trigger(k, { recipients: [{ id: 'fe-fail' }] })).workflow_run_id;
       };
       const [down, missing, slow] = await Promise.all([workflowFor('down'), workflowFor('missing'), workflowFor('slow')]);
@@ -172,11 +218,19 @@ describe('workflow engine: http_fetch', () => {
       expect(server.received.filter((r) => r.url === '/down')).toHaveLength(3);
 
       const [missingRun] = await finishedRuns(t, missing);
-      expect(missingRun.steps.call).toMatchObject({ status: 'error', reason: 'fetch_failed: HTTP 404', attempt: 1, output: expect.objectContaining({ status_code: 404 }) });
+      expect(missingRun.steps.call).toMatchObject({
+        status: 'error',
+        reason: 'fetch_failed: HTTP 404',
+        attempt: 1,
+        output: expect.objectContaining({ status_code: 404 }),
+      });
       expect(missingRun.types).not.toContain('RunPaused');
 
       const [slowRun] = await finishedRuns(t, slow);
-      expect(slowRun.steps.call).toMatchObject({ status: 'error', reason: 'fetch_failed after 3 attempts: network error: timed out after 700 ms' });
+      expect(slowRun.steps.call).toMatchObject({
+        status: 'error',
+        reason: 'fetch_failed after 3 attempts: network error: timed out after 700 ms',
+      });
       for (const id of [down, missing, slow]) expect(await messagesOf(t, id)).toEqual([]);
     });
   });
@@ -194,18 +248,35 @@ describe('workflow engine: http_fetch', () => {
       const key = uniqueKey('fetch-refused');
       await activeWorkflow(t, key, {
         steps: [
-          { type: 'branch', ref: 'pick', branches: [{ conditions: { all: [{ variable: 'data.by_name', operator: 'equal_to', argument: 'true' }] }, steps: [{ type: 'http_fetch', ref: 'by_name', settings: { method: 'get', url: `http://localhost:${port}/orders/1` } }] }, { steps: [{ type: 'http_fetch', ref: 'by_ip', settings: { method: 'get', url: `${server.url}/orders/1` } }] }] },
+          {
+            type: 'branch',
+            ref: 'pick',
+            branches: [
+              {
+                conditions: { all: [{ variable: 'data.by_name', operator: 'equal_to', argument: 'true' }] },
+                steps: [{ type: 'http_fetch', ref: 'by_name', settings: { method: 'get', url: `http://localhost:${port}/orders/1` } }],
+              },
+              { steps: [{ type: 'http_fetch', ref: 'by_ip', settings: { method: 'get', url: `${server.url}/orders/1` } }] },
+            ],
+          },
           feed('feed', 'never'),
         ],
       });
       const byIp = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fr-ada' }], data: { by_name: false } });
       const [ipRun] = await finishedRuns(t, byIp.workflow_run_id);
-      expect(ipRun.steps.by_ip).toMatchObject({ status: 'error', reason: 'fetch_refused: address_not_allowed: 127.0.0.1 is a loopback address; calls to non-public addresses are refused unless OUTBOUND_ALLOWED_ADDRESSES lists them' });
+      expect(ipRun.steps.by_ip).toMatchObject({
+        status: 'error',
+        reason:
+          'fetch_refused: address_not_allowed: 127.0.0.1 is a loopback address; calls to non-public addresses are refused unless OUTBOUND_ALLOWED_ADDRESSES lists them',
+      });
       expect(ipRun.completed).toMatchObject({ outcome: 'halted' });
 
       const byName = await t.knock().workflows.trigger(key, { recipients: [{ id: 'fr-ada' }], data: { by_name: true } });
       const [nameRun] = await finishedRuns(t, byName.workflow_run_id);
-      expect(nameRun.steps.by_name).toMatchObject({ status: 'error', reason: expect.stringMatching(/^fetch_refused: address_not_allowed: localhost \((127\.0\.0\.1|::1)\) is a loopback address;/) });
+      expect(nameRun.steps.by_name).toMatchObject({
+        status: 'error',
+        reason: expect.stringMatching(/^fetch_refused: address_not_allowed: localhost \((127\.0\.0\.1|::1)\) is a loopback address;/),
+      });
       expect(server.received.length).toBe(before);
       expect(await messagesOf(t, byIp.workflow_run_id)).toEqual([]);
     });

@@ -13,7 +13,11 @@ describe('trigger frequency and workflow conditions', () => {
   async function triggered(workflow: string, body: Parameters<Knock['workflows']['trigger']>[1]): Promise<string> {
     const { workflow_run_id } = await knock.workflows.trigger(workflow, body);
     const [recorded] = await t.store.readStream(workflowRunStream('development', workflow_run_id));
-    await eventually(async () => (await t.sql("SELECT position FROM reactor_checkpoints WHERE name = 'engine-fanout'"))[0]?.position >= recorded.position, 60_000, 'the fan-out');
+    await eventually(
+      async () => (await t.sql("SELECT position FROM reactor_checkpoints WHERE name = 'engine-fanout'"))[0]?.position >= recorded.position,
+      60_000,
+      'the fan-out',
+    );
     // Every run the fan-out appended is in the runs read model once it reaches the head of the log.
     await t.runtime.waitFor(await t.store.headPosition(), [{ type: 'RunEnqueued', streamId: 'run-' }], 60_000);
     await eventually(async () => (await runsOf(t, workflow_run_id)).every((r) => r.status === 'completed'), 60_000, 'the runs to end');
@@ -28,10 +32,20 @@ describe('trigger frequency and workflow conditions', () => {
     await activeWorkflow(t, 'once', { trigger_frequency: 'once_per_recipient', steps: [feedStep('feed')] });
     await activeWorkflow(t, 'once-per-tenant', { trigger_frequency: 'once_per_recipient_per_tenant', steps: [feedStep('feed')] });
     await activeWorkflow(t, 'pro-only', {
-      conditions: { all: [{ variable: 'recipient.plan', operator: 'equal_to', argument: 'pro' }, { variable: 'data.enabled', operator: 'equal_to', argument: 'true' }] },
+      conditions: {
+        all: [
+          { variable: 'recipient.plan', operator: 'equal_to', argument: 'pro' },
+          { variable: 'data.enabled', operator: 'equal_to', argument: 'true' },
+        ],
+      },
       steps: [feedStep('feed')],
     });
-    for (const [id, plan] of [['ada', 'pro'], ['grace', 'free'], ['linus', 'pro']]) await knock.users.update(id, { name: id, plan } as never);
+    for (const [id, plan] of [
+      ['ada', 'pro'],
+      ['grace', 'free'],
+      ['linus', 'pro'],
+    ])
+      await knock.users.update(id, { name: id, plan } as never);
   });
   afterAll(async () => t?.close());
 
@@ -49,9 +63,17 @@ describe('trigger frequency and workflow conditions', () => {
 
   it('once_per_recipient: concurrent triggers for one recipient still make one run', async () => {
     const ids = await Promise.all(Array.from({ length: 5 }, () => knock.workflows.trigger('once', { recipients: ['linus'] })));
-    await eventually(async () => (await t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE workflow_key = 'once' AND recipient_id = 'linus'"))[0].c === 1, 60_000, 'linus’s message');
+    await eventually(
+      async () =>
+        (await t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE workflow_key = 'once' AND recipient_id = 'linus'"))[0].c === 1,
+      60_000,
+      'linus’s message',
+    );
     await settled(t);
-    const runs = await t.sql("SELECT count(*)::int AS c FROM rm_workflow_recipient_runs WHERE workflow = 'once' AND recipient_id = 'linus' AND workflow_run_id = ANY($1)", [ids.map((i) => i.workflow_run_id)]);
+    const runs = await t.sql(
+      "SELECT count(*)::int AS c FROM rm_workflow_recipient_runs WHERE workflow = 'once' AND recipient_id = 'linus' AND workflow_run_id = ANY($1)",
+      [ids.map((i) => i.workflow_run_id)],
+    );
     expect(runs[0].c).toBe(1);
     expect((await t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE workflow_key = 'once' AND recipient_id = 'linus'"))[0].c).toBe(1);
   });
@@ -64,7 +86,9 @@ describe('trigger frequency and workflow conditions', () => {
     expect((await messagesOf(t, globex)).map((m) => m.recipient_id)).toEqual(['ada']);
     expect(await recipientsOf(await triggered('once-per-tenant', { recipients: ['ada'] }))).toEqual(['ada']);
     expect(await recipientsOf(await triggered('once-per-tenant', { recipients: ['ada'] }))).toEqual([]);
-    const tenants = await t.sql("SELECT tenant FROM rm_messages WHERE workflow_key = 'once-per-tenant' AND recipient_id = 'ada' ORDER BY tenant NULLS LAST");
+    const tenants = await t.sql(
+      "SELECT tenant FROM rm_messages WHERE workflow_key = 'once-per-tenant' AND recipient_id = 'ada' ORDER BY tenant NULLS LAST",
+    );
     expect(tenants.map((r: { tenant: string | null }) => r.tenant)).toEqual(['acme', 'globex', null]);
   });
 

@@ -5,9 +5,19 @@ import { startTestApp, TestApp } from '../../support/test-app';
 describe('Idempotency-Key', () => {
   let t: TestApp;
   const triggers = async (runId?: string) =>
-    Number((await t.sql("SELECT count(*)::int AS c FROM es_events WHERE event_type = 'WorkflowTriggered'" + (runId ? ' AND data->>\'workflow_run_id\' = $1' : ''), runId ? [runId] : []))[0].c);
-  const idempotencyEvents = async () => Number((await t.sql("SELECT count(*)::int AS c FROM es_events WHERE stream_id LIKE 'idempotency-%'"))[0].c);
-  const trigger = (key: string | undefined, body: unknown, workflow = 'idem') => t.http('POST', `/v1/workflows/${workflow}/trigger`, { body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+    Number(
+      (
+        await t.sql(
+          "SELECT count(*)::int AS c FROM es_events WHERE event_type = 'WorkflowTriggered'" +
+            (runId ? " AND data->>'workflow_run_id' = $1" : ''),
+          runId ? [runId] : [],
+        )
+      )[0].c,
+    );
+  const idempotencyEvents = async () =>
+    Number((await t.sql("SELECT count(*)::int AS c FROM es_events WHERE stream_id LIKE 'idempotency-%'"))[0].c);
+  const trigger = (key: string | undefined, body: unknown, workflow = 'idem') =>
+    t.http('POST', `/v1/workflows/${workflow}/trigger`, { body, headers: key === undefined ? {} : { 'idempotency-key': key } });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -48,7 +58,10 @@ describe('Idempotency-Key', () => {
     expect(other.body).toMatchObject({ code: 'idempotency_key_reused', status: 422, type: 'invalid_request_error' });
     expect(await triggers()).toBe(before);
     // ... and the same key on another endpoint is another request too.
-    const cancel = await t.http('POST', '/v1/workflows/idem/cancel', { body: { cancellation_key: 'x' }, headers: { 'idempotency-key': 'reuse-1' } });
+    const cancel = await t.http('POST', '/v1/workflows/idem/cancel', {
+      body: { cancellation_key: 'x' },
+      headers: { 'idempotency-key': 'reuse-1' },
+    });
     expect(cancel.body).toMatchObject({ code: 'idempotency_key_reused' });
   });
 
@@ -89,7 +102,8 @@ describe('Idempotency-Key', () => {
   });
 
   it('makes cancel idempotent too: a replay answers 204 and records one request', async () => {
-    const cancel = () => t.http('POST', '/v1/workflows/idem/cancel', { body: { cancellation_key: 'c-1' }, headers: { 'idempotency-key': 'cancel-1' } });
+    const cancel = () =>
+      t.http('POST', '/v1/workflows/idem/cancel', { body: { cancellation_key: 'c-1' }, headers: { 'idempotency-key': 'cancel-1' } });
     const first = await cancel();
     const second = await cancel();
     expect([first.status, second.status]).toEqual([204, 204]);
@@ -100,7 +114,11 @@ describe('Idempotency-Key', () => {
   it('keeps keys apart per environment', async () => {
     const other = await t.newEnvironment();
     const first = await trigger('env-1', { recipients: ['ada'] });
-    const elsewhere = await t.http('POST', '/v1/workflows/idem/trigger', { key: other.secretKey, body: { recipients: ['ada'] }, headers: { 'idempotency-key': 'env-1' } });
+    const elsewhere = await t.http('POST', '/v1/workflows/idem/trigger', {
+      key: other.secretKey,
+      body: { recipients: ['ada'] },
+      headers: { 'idempotency-key': 'env-1' },
+    });
     // No workflow `idem` in the new environment: the request ran there (404), it was not a replay.
     expect(elsewhere.status).toBe(404);
     expect(first.status).toBe(200);

@@ -18,12 +18,17 @@ describe('recipients identified inline with back-to-back triggers', () => {
     const ids = Array.from({ length: 30 }, (_, i) => `inline-${i}`);
     for (const id of ids) await knock.workflows.trigger('welcome', { recipients: [{ id, name: id }], data: { message: 'hi' } });
     const rows = await eventually(
-      () => t.sql("SELECT data->>'reason' AS reason FROM es_events WHERE event_type = 'StepCompleted' AND stream_id LIKE 'run-development-%'"),
+      () =>
+        t.sql("SELECT data->>'reason' AS reason FROM es_events WHERE event_type = 'StepCompleted' AND stream_id LIKE 'run-development-%'"),
       (r) => r.length === ids.length,
       30_000,
     );
     expect(rows.filter((r: { reason: string | null }) => r.reason === 'recipient_not_found')).toEqual([]);
-    const delivered = await eventually(() => t.sql('SELECT recipient_id FROM rm_messages WHERE recipient_id = ANY($1)', [ids]), (r) => r.length === ids.length, 60_000);
+    const delivered = await eventually(
+      () => t.sql('SELECT recipient_id FROM rm_messages WHERE recipient_id = ANY($1)', [ids]),
+      (r) => r.length === ids.length,
+      60_000,
+    );
     expect(delivered).toHaveLength(ids.length);
   });
 });

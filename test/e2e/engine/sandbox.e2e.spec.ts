@@ -14,7 +14,10 @@ describe('sandbox mode', () => {
   const received: { url: string; messageId: string }[] = [];
 
   const messagesOf = (workflowRunId: string) =>
-    t.sql<{ id: string; channel_type: string; status: string; sandbox: boolean }>('SELECT id, channel_type, status, sandbox FROM rm_messages WHERE workflow_run_id = $1 ORDER BY channel_type', [workflowRunId]);
+    t.sql<{ id: string; channel_type: string; status: string; sandbox: boolean }>(
+      'SELECT id, channel_type, status, sandbox FROM rm_messages WHERE workflow_run_id = $1 ORDER BY channel_type',
+      [workflowRunId],
+    );
 
   beforeAll(async () => {
     // A webhook receiver standing in for a provider: it records every request that reaches it.
@@ -29,7 +32,15 @@ describe('sandbox mode', () => {
     knock = t.knock();
     const hook = await configureChannel(t, { type: 'http', provider: 'webhook', environments: ['development'] });
     await activeWorkflow(t, 'sandboxed', {
-      steps: [feedStep('feed'), { type: 'channel', ref: 'hook', channel_key: hook.key, template: { url: `${url}?to={{ recipient.id }}`, method: 'post', body: '{"to":"{{ recipient.id }}"}' } }],
+      steps: [
+        feedStep('feed'),
+        {
+          type: 'channel',
+          ref: 'hook',
+          channel_key: hook.key,
+          template: { url: `${url}?to={{ recipient.id }}`, method: 'post', body: '{"to":"{{ recipient.id }}"}' },
+        },
+      ],
     });
     await knock.users.update('ada', { name: 'Ada' });
   });
@@ -66,12 +77,20 @@ describe('sandbox mode', () => {
     await settled(t);
     expect(received.length).toBe(before);
     for (const m of messages) {
-      const types = (await t.sql<{ event_type: string }>('SELECT event_type FROM es_events WHERE stream_id = $1 ORDER BY global_position', [`message-development-${m.id}`])).map((e) => e.event_type);
+      const types = (
+        await t.sql<{ event_type: string }>('SELECT event_type FROM es_events WHERE stream_id = $1 ORDER BY global_position', [
+          `message-development-${m.id}`,
+        ])
+      ).map((e) => e.event_type);
       expect(types).toEqual(['MessageCreated', 'MessageNotSent']);
     }
-    const events = await t.sql("SELECT type, data FROM rm_message_events WHERE message_id = $1 AND type = 'message.not_sent'", [messages[0].id]);
+    const events = await t.sql("SELECT type, data FROM rm_message_events WHERE message_id = $1 AND type = 'message.not_sent'", [
+      messages[0].id,
+    ]);
     expect(events).toHaveLength(1);
-    const run = (await knock.workflowRecipientRuns.list({ workflow: 'sandboxed', recipient: 'ada' })).items.find((r) => r.workflow_run_id === workflow_run_id)!;
+    const run = (await knock.workflowRecipientRuns.list({ workflow: 'sandboxed', recipient: 'ada' })).items.find(
+      (r) => r.workflow_run_id === workflow_run_id,
+    )!;
     expect(run.status).toBe('completed');
   });
 });

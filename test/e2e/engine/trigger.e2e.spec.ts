@@ -20,14 +20,21 @@ describe('triggering a workflow', () => {
   it('runs the example workflow for a recipient and delivers a rendered in-app message', async () => {
     const knock = t.knock();
     await knock.users.update('ada', { name: 'Ada' });
-    const { workflow_run_id } = await knock.workflows.trigger('welcome', { recipients: ['ada'], data: { message: 'Your report is ready.', url: 'https://example.com/r/1' } });
+    const { workflow_run_id } = await knock.workflows.trigger('welcome', {
+      recipients: ['ada'],
+      data: { message: 'Your report is ready.', url: 'https://example.com/r/1' },
+    });
     expect(workflow_run_id).toMatch(/^[0-9a-f-]{36}$/);
     const [message] = await eventually(async () => {
       const rows = await t.sql("SELECT * FROM rm_messages WHERE environment = 'development' AND recipient_id = 'ada'");
       return rows.length ? rows : undefined;
     });
     expect(message).toMatchObject({ status: 'delivered', workflow_key: 'welcome', channel_type: 'in_app_feed', workflow_run_id });
-    expect(message.content.blocks[0]).toMatchObject({ type: 'markdown', content: 'Hello **Ada**! Your report is ready.', rendered: expect.stringContaining('<strong>Ada</strong>') });
+    expect(message.content.blocks[0]).toMatchObject({
+      type: 'markdown',
+      content: 'Hello **Ada**! Your report is ready.',
+      rendered: expect.stringContaining('<strong>Ada</strong>'),
+    });
     expect(message.content.action_url).toBe('https://example.com/r/1');
     const runEvents = await t.sql("SELECT event_type FROM es_events WHERE stream_id LIKE 'run-development-%' ORDER BY global_position");
     expect(runEvents.map((e: { event_type: string }) => e.event_type)).toEqual(['RunEnqueued', 'StepCompleted', 'RunCompleted']);
@@ -45,7 +52,9 @@ describe('triggering a workflow', () => {
     expect((await t.http('GET', '/v1/users/boss')).body).toMatchObject({ name: 'The Boss' });
     expect((await t.http('GET', '/v1/tenants/acme')).body).toMatchObject({ id: 'acme', name: 'Acme' });
     const messages = await eventually(async () => {
-      const rows = await t.sql('SELECT recipient_id, tenant, actors FROM rm_messages WHERE workflow_run_id = $1 ORDER BY recipient_id', [workflow_run_id]);
+      const rows = await t.sql('SELECT recipient_id, tenant, actors FROM rm_messages WHERE workflow_run_id = $1 ORDER BY recipient_id', [
+        workflow_run_id,
+      ]);
       return rows.length === 2 ? rows : undefined;
     });
     expect(messages.map((m: { recipient_id: string }) => m.recipient_id)).toEqual(['grace', 'linus']);
@@ -60,7 +69,9 @@ describe('triggering a workflow', () => {
     expect(missing.body).toMatchObject({ code: 'workflow_missing' });
     const actor = await t.http('POST', '/v1/workflows/welcome/trigger', { body: { recipients: ['ada'], actor: 'ghost' } });
     expect(actor.body).toMatchObject({ code: 'actor_missing' });
-    const tooMany = await t.http('POST', '/v1/workflows/welcome/trigger', { body: { recipients: Array.from({ length: 1001 }, (_, i) => `u${i}`) } });
+    const tooMany = await t.http('POST', '/v1/workflows/welcome/trigger', {
+      body: { recipients: Array.from({ length: 1001 }, (_, i) => `u${i}`) },
+    });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.errors).toEqual([expect.objectContaining({ field: 'recipients' })]);
     const none = await t.http('POST', '/v1/workflows/welcome/trigger', { body: { recipients: [] } });

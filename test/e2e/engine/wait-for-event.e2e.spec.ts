@@ -22,11 +22,21 @@ describe('workflow engine: wait_for_event', () => {
   it('continues when the workflow it triggered completes for the recipient with matching data', async () => {
     const child = uniqueKey('wf-child');
     const parent = uniqueKey('wf-parent');
-    await activeWorkflow(t, child, { steps: [{ type: 'update_data', ref: 'enrich', settings: { data: '{"total": 42}' } }, feed('feed', 'child')] });
+    await activeWorkflow(t, child, {
+      steps: [{ type: 'update_data', ref: 'enrich', settings: { data: '{"total": 42}' } }, feed('feed', 'child')],
+    });
     await activeWorkflow(t, parent, {
       steps: [
         { type: 'trigger_workflow', ref: 'spawn', settings: { workflow_key: child, data: '{"order_id": "{{ data.order_id }}"}' } },
-        { type: 'wait_for_event', ref: 'wait', settings: { event: { event_type: 'workflow', event_key: 'completed', source_key: child }, match_conditions: sameOrder, expires_after: { unit: 'minutes', value: 5 } } },
+        {
+          type: 'wait_for_event',
+          ref: 'wait',
+          settings: {
+            event: { event_type: 'workflow', event_key: 'completed', source_key: child },
+            match_conditions: sameOrder,
+            expires_after: { unit: 'minutes', value: 5 },
+          },
+        },
         feed('feed', 'child finished with {{ data.order_id }}'),
       ],
     });
@@ -36,12 +46,31 @@ describe('workflow engine: wait_for_event', () => {
     expect(paused).toMatchObject({
       reason: 'wait_for_event',
       step_ref: 'wait',
-      waiting_for: { event_type: 'workflow', event_key: 'completed', source_key: child, match_conditions: sameOrder, recipient: { type: 'user', id: 'we-ada' } },
+      waiting_for: {
+        event_type: 'workflow',
+        event_key: 'completed',
+        source_key: child,
+        match_conditions: sameOrder,
+        recipient: { type: 'user', id: 'we-ada' },
+      },
     });
     const resumed = run.events.find((e) => e.type === 'RunResumed')!.data;
     const childRunId = run.steps.spawn.output.workflow_run_id;
-    expect(resumed).toMatchObject({ cause: 'event_matched', step_ref: 'wait', event: { type: 'workflow.completed', workflow_key: child, workflow_run_id: childRunId, outcome: 'ended', data: { order_id: 'o-1', total: 42 } } });
-    expect(run.steps.wait).toMatchObject({ status: 'ok', output: { matched: true, event: expect.objectContaining({ type: 'workflow.completed' }) } });
+    expect(resumed).toMatchObject({
+      cause: 'event_matched',
+      step_ref: 'wait',
+      event: {
+        type: 'workflow.completed',
+        workflow_key: child,
+        workflow_run_id: childRunId,
+        outcome: 'ended',
+        data: { order_id: 'o-1', total: 42 },
+      },
+    });
+    expect(run.steps.wait).toMatchObject({
+      status: 'ok',
+      output: { matched: true, event: expect.objectContaining({ type: 'workflow.completed' }) },
+    });
     expect(run.types).not.toContain('TimerFired');
     expect(bodyOf((await messagesOf(t, workflow_run_id))[0])).toBe('child finished with o-1');
     // The child's completion was recorded before the parent resumed.
@@ -56,7 +85,15 @@ describe('workflow engine: wait_for_event', () => {
     await activeWorkflow(t, other, { steps: [feed('feed', 'other')] });
     await activeWorkflow(t, waiter, {
       steps: [
-        { type: 'wait_for_event', ref: 'wait', settings: { event: { event_type: 'workflow', event_key: 'started', source_key: other }, match_conditions: sameOrder, expires_after: { unit: 'minutes', value: 5 } } },
+        {
+          type: 'wait_for_event',
+          ref: 'wait',
+          settings: {
+            event: { event_type: 'workflow', event_key: 'started', source_key: other },
+            match_conditions: sameOrder,
+            expires_after: { unit: 'minutes', value: 5 },
+          },
+        },
         feed('feed', 'saw it'),
       ],
     });
@@ -69,7 +106,11 @@ describe('workflow engine: wait_for_event', () => {
     const hit = await knock.workflows.trigger(other, { recipients: [{ id: 'ws-ada' }], data: { order_id: 'o-7' } });
     const [run] = await finishedRuns(t, workflow_run_id);
     // Events are matched in log order and a run resumes once: the first match is the right trigger.
-    expect(run.events.find((e) => e.type === 'RunResumed')!.data.event).toMatchObject({ type: 'workflow.started', workflow_run_id: hit.workflow_run_id, recipient: { id: 'ws-ada' } });
+    expect(run.events.find((e) => e.type === 'RunResumed')!.data.event).toMatchObject({
+      type: 'workflow.started',
+      workflow_run_id: hit.workflow_run_id,
+      recipient: { id: 'ws-ada' },
+    });
     expect((await messagesOf(t, workflow_run_id)).map(bodyOf)).toEqual(['saw it']);
   });
 
@@ -82,7 +123,11 @@ describe('workflow engine: wait_for_event', () => {
         {
           type: 'wait_for_event',
           ref: 'wait',
-          settings: { event: { event_type: 'message', event_key: 'delivered', source_type: 'workflow', source_key: digest }, match_conditions: sameOrder, expires_after: { unit: 'minutes', value: 5 } },
+          settings: {
+            event: { event_type: 'message', event_key: 'delivered', source_type: 'workflow', source_key: digest },
+            match_conditions: sameOrder,
+            expires_after: { unit: 'minutes', value: 5 },
+          },
         },
         feed('feed', 'digest delivered'),
       ],
@@ -92,7 +137,12 @@ describe('workflow engine: wait_for_event', () => {
     const sent = await knock.workflows.trigger(digest, { recipients: [{ id: 'wm-ada' }], data: { order_id: 'o-3' } });
     const [run] = await finishedRuns(t, workflow_run_id);
     const [digestMessage] = await messagesOf(t, sent.workflow_run_id);
-    expect(run.events.find((e) => e.type === 'RunResumed')!.data.event).toMatchObject({ type: 'message.delivered', message_id: digestMessage.id, workflow_key: digest, channel_type: 'in_app_feed' });
+    expect(run.events.find((e) => e.type === 'RunResumed')!.data.event).toMatchObject({
+      type: 'message.delivered',
+      message_id: digestMessage.id,
+      workflow_key: digest,
+      channel_type: 'in_app_feed',
+    });
     expect((await messagesOf(t, workflow_run_id)).map(bodyOf)).toEqual(['digest delivered']);
   });
 
@@ -105,7 +155,12 @@ describe('workflow engine: wait_for_event', () => {
         {
           type: 'wait_for_event',
           ref: 'wait',
-          settings: { event: { event_type: 'message', event_key: 'seen', source_type: 'workflow', source_key: digest }, match_conditions: sameOrder, expires_after: { unit: 'minutes', value: 5 }, on_match: 'halt' },
+          settings: {
+            event: { event_type: 'message', event_key: 'seen', source_type: 'workflow', source_key: digest },
+            match_conditions: sameOrder,
+            expires_after: { unit: 'minutes', value: 5 },
+            on_match: 'halt',
+          },
         },
         feed('reminder', 'you have not seen the digest'),
       ],
@@ -116,9 +171,18 @@ describe('workflow engine: wait_for_event', () => {
     const { workflow_run_id } = await knock.workflows.trigger(waiter, { recipients: [{ id: 'wn-ada' }], data: { order_id: 'o-9' } });
     await pausedRuns(t, workflow_run_id);
     // There is no messages API yet: append what marking the message seen records.
-    await handleCommand(t.store, messageStream('development', digestMessage.id), messageDecider, { type: 'Engage', action: 'seen', now: new Date().toISOString() }, { environment: 'development', actor: 'test' });
+    await handleCommand(
+      t.store,
+      messageStream('development', digestMessage.id),
+      messageDecider,
+      { type: 'Engage', action: 'seen', now: new Date().toISOString() },
+      { environment: 'development', actor: 'test' },
+    );
     const [run] = await finishedRuns(t, workflow_run_id);
-    expect(run.events.find((e) => e.type === 'RunResumed')!.data.event).toMatchObject({ type: 'message.seen', message_id: digestMessage.id });
+    expect(run.events.find((e) => e.type === 'RunResumed')!.data.event).toMatchObject({
+      type: 'message.seen',
+      message_id: digestMessage.id,
+    });
     expect(run.completed).toMatchObject({ outcome: 'halted', reason: 'wait_for_event_matched' });
     expect(await messagesOf(t, workflow_run_id)).toEqual([]);
   });
@@ -130,7 +194,11 @@ describe('workflow engine: wait_for_event', () => {
         {
           type: 'wait_for_event',
           ref: 'wait',
-          settings: { event: { event_type: 'recipient', event_key: 'updated' }, match_conditions: [{ conditions: [{ variable: 'event.properties.plan', operator: 'equal_to', argument: 'pro' }] }], expires_after: { unit: 'minutes', value: 5 } },
+          settings: {
+            event: { event_type: 'recipient', event_key: 'updated' },
+            match_conditions: [{ conditions: [{ variable: 'event.properties.plan', operator: 'equal_to', argument: 'pro' }] }],
+            expires_after: { unit: 'minutes', value: 5 },
+          },
         },
         feed('feed', '{{ recipient.name }} is now on {{ recipient.plan }}'),
       ],
@@ -142,7 +210,11 @@ describe('workflow engine: wait_for_event', () => {
     await knock.users.update('wr-bob', { plan: 'pro' } as never); // another recipient
     await knock.users.update('wr-ada', { plan: 'pro' } as never);
     const [run] = await finishedRuns(t, workflow_run_id);
-    expect(run.events.find((e) => e.type === 'RunResumed')!.data.event).toEqual({ type: 'recipient.updated', recipient: { type: 'user', id: 'wr-ada' }, properties: { plan: 'pro' } });
+    expect(run.events.find((e) => e.type === 'RunResumed')!.data.event).toEqual({
+      type: 'recipient.updated',
+      recipient: { type: 'user', id: 'wr-ada' },
+      properties: { plan: 'pro' },
+    });
     expect((await messagesOf(t, workflow_run_id)).map(bodyOf)).toEqual(['Ada L. is now on pro']);
   });
 
@@ -151,7 +223,12 @@ describe('workflow engine: wait_for_event', () => {
     const waitStep = (over: Record<string, unknown>) => ({
       type: 'wait_for_event',
       ref: 'wait',
-      settings: { event: { event_type: 'workflow', event_key: 'completed', source_key: never }, match_conditions: sameOrder, expires_after: { unit: 'seconds', value: 2 }, ...over },
+      settings: {
+        event: { event_type: 'workflow', event_key: 'completed', source_key: never },
+        match_conditions: sameOrder,
+        expires_after: { unit: 'seconds', value: 2 },
+        ...over,
+      },
     });
     await activeWorkflow(t, never, { steps: [feed('feed', 'never')] });
     const goOn = uniqueKey('wf-timeout-continue');
@@ -159,7 +236,9 @@ describe('workflow engine: wait_for_event', () => {
     const stopOnMatch = uniqueKey('wf-match-halt');
     await activeWorkflow(t, goOn, { steps: [waitStep({ on_timeout: 'continue' }), feed('feed', 'timed out, going on')] });
     await activeWorkflow(t, stop, { steps: [waitStep({ on_timeout: 'halt' }), feed('feed', 'never sent')] });
-    await activeWorkflow(t, stopOnMatch, { steps: [waitStep({ on_match: 'halt', expires_after: { unit: 'minutes', value: 5 } }), feed('feed', 'never sent')] });
+    await activeWorkflow(t, stopOnMatch, {
+      steps: [waitStep({ on_match: 'halt', expires_after: { unit: 'minutes', value: 5 } }), feed('feed', 'never sent')],
+    });
 
     const a = await knock.workflows.trigger(goOn, { recipients: [{ id: 'wt-ada' }], data: { order_id: 'x' } });
     const b = await knock.workflows.trigger(stop, { recipients: [{ id: 'wt-ada' }], data: { order_id: 'x' } });
@@ -189,7 +268,17 @@ describe('workflow engine: wait_for_event', () => {
   it('keeps the waiting-runs read model equal to a rebuild from the log', async () => {
     const key = uniqueKey('wf-rebuild');
     await activeWorkflow(t, key, {
-      steps: [{ type: 'wait_for_event', ref: 'wait', settings: { event: { event_type: 'workflow', event_key: 'completed', source_key: 'nothing-yet' }, match_conditions: sameOrder, expires_after: { unit: 'hours', value: 1 } } }],
+      steps: [
+        {
+          type: 'wait_for_event',
+          ref: 'wait',
+          settings: {
+            event: { event_type: 'workflow', event_key: 'completed', source_key: 'nothing-yet' },
+            match_conditions: sameOrder,
+            expires_after: { unit: 'hours', value: 1 },
+          },
+        },
+      ],
     });
     const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: [{ id: 'wrb-1' }, { id: 'wrb-2' }] });
     await pausedRuns(t, workflow_run_id, 2);
@@ -201,7 +290,12 @@ describe('workflow engine: wait_for_event', () => {
 
   it('records waits for events this service has no source of as the step error, and ends the run', async () => {
     const key = uniqueKey('wf-unsupported');
-    await activeWorkflow(t, key, { steps: [{ type: 'wait_for_event', ref: 'wait', settings: { event: { event_type: 'audience', event_key: 'enter', audience_key: 'vip' } } }, feed('feed', 'never')] });
+    await activeWorkflow(t, key, {
+      steps: [
+        { type: 'wait_for_event', ref: 'wait', settings: { event: { event_type: 'audience', event_key: 'enter', audience_key: 'vip' } } },
+        feed('feed', 'never'),
+      ],
+    });
     const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: [{ id: 'wu-ada' }] });
     const [run] = await finishedRuns(t, workflow_run_id);
     expect(run.steps.wait).toMatchObject({ status: 'error', reason: 'wait_for_event: audience events are not supported' });

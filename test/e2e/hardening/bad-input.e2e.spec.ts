@@ -45,12 +45,21 @@ describe('bad input', () => {
   function raw(method: string, path: string): Promise<{ status: number; body: any }> {
     const url = new URL(t.url);
     return new Promise((resolve, reject) => {
-      const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: { authorization: `Bearer ${env.secretKey}`, 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          method,
+          path,
+          headers: { authorization: `Bearer ${env.secretKey}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });
@@ -89,7 +98,9 @@ describe('bad input', () => {
     it('refuses them in path ids and query strings', async () => {
       expect((await refused('GET', '/v1/users/a%00b')).body.errors).toEqual([expect.objectContaining({ field: 'user_id' })]);
       expect((await refused('PUT', '/v1/users/a%00b', { body: {} })).status).toBe(422);
-      expect((await refused('GET', '/v1/users?after=a%00b')).body.errors).toEqual([expect.objectContaining({ field: 'after', type: 'invalid_string' })]);
+      expect((await refused('GET', '/v1/users?after=a%00b')).body.errors).toEqual([
+        expect.objectContaining({ field: 'after', type: 'invalid_string' }),
+      ]);
       expect((await refused('GET', '/v1/users/u1/messages?tenant=%00')).status).toBe(422);
       // A surrogate cannot even be percent-encoded as UTF-8: the path is not valid.
       expect((await refused('GET', '/v1/users/%ED%A0%80')).body).toMatchObject({ code: 'invalid_url', status: 400 });
@@ -116,14 +127,19 @@ describe('bad input', () => {
     });
 
     it('accepts the deepest nesting allowed', async () => {
-      const res = await t.http('PUT', '/v1/users/nested', { key: env.secretKey, ...json(`{"deep":${nested(t.config.BODY_MAX_DEPTH - 1)}}`) });
+      const res = await t.http('PUT', '/v1/users/nested', {
+        key: env.secretKey,
+        ...json(`{"deep":${nested(t.config.BODY_MAX_DEPTH - 1)}}`),
+      });
       expect(res.status).toBe(200);
     });
 
-    it('refuses a body past its route\'s limit (16 KiB where it reads none, less where the contract says) or past BODY_LIMIT_BYTES with 413', async () => {
+    it("refuses a body past its route's limit (16 KiB where it reads none, less where the contract says) or past BODY_LIMIT_BYTES with 413", async () => {
       expect((await refused('DELETE', '/v1/users/u1', { body: { padding: 'x'.repeat(20_000) } })).status).toBe(413);
       expect((await refused('POST', '/v1/users/u1/merge', { body: { from_user_id: 'u9', padding: 'x'.repeat(5000) } })).status).toBe(413);
-      expect((await refused('POST', '/v1/messages/batch/seen', { body: { message_ids: ['m1'], padding: 'x'.repeat(70_000) } })).status).toBe(413);
+      expect(
+        (await refused('POST', '/v1/messages/batch/seen', { body: { message_ids: ['m1'], padding: 'x'.repeat(70_000) } })).status,
+      ).toBe(413);
       expect((await refused('PUT', '/v1/users/u1', { body: { padding: 'x'.repeat(t.config.BODY_LIMIT_BYTES) } })).status).toBe(413);
       expect((await t.http('GET', '/v1/users/u1', { key: env.secretKey })).status).toBe(200);
     });
@@ -131,12 +147,20 @@ describe('bad input', () => {
 
   describe('framework errors in the error shape', () => {
     it('answers bad percent-encoding with 400 invalid_url', async () => {
-      expect((await refused('GET', '/v1/users/%ZZ')).body).toMatchObject({ code: 'invalid_url', status: 400, type: 'invalid_request_error' });
+      expect((await refused('GET', '/v1/users/%ZZ')).body).toMatchObject({
+        code: 'invalid_url',
+        status: 400,
+        type: 'invalid_request_error',
+      });
     });
 
     it('answers a 10,000-character id with 422 naming the parameter, and a 10,000-character query value likewise', async () => {
-      expect((await refused('GET', `/v1/users/${'x'.repeat(10_000)}`)).body.errors).toEqual([expect.objectContaining({ field: 'user_id' })]);
-      expect((await refused('GET', `/v1/users?after=${'x'.repeat(10_000)}`)).body.errors).toContainEqual(expect.objectContaining({ field: 'after' }));
+      expect((await refused('GET', `/v1/users/${'x'.repeat(10_000)}`)).body.errors).toEqual([
+        expect.objectContaining({ field: 'user_id' }),
+      ]);
+      expect((await refused('GET', `/v1/users?after=${'x'.repeat(10_000)}`)).body.errors).toContainEqual(
+        expect.objectContaining({ field: 'after' }),
+      );
       expect((await refused('PUT', `/v1/objects/${'c'.repeat(10_000)}/o1`, { body: {} })).status).toBe(422);
     });
 
@@ -154,16 +178,27 @@ describe('bad input', () => {
       const answerOf = (text: string) => ({ status: Number(text.split(' ')[1]), body: JSON.parse(text.split('\r\n\r\n')[1]) });
       const before = await countEvents(t);
       const garbage = answerOf(await exchange('NOT HTTP AT ALL\r\n\r\n'));
-      expect(garbage).toEqual({ status: 400, body: { code: 'bad_request', message: expect.any(String), status: 400, type: 'invalid_request_error' } });
+      expect(garbage).toEqual({
+        status: 400,
+        body: { code: 'bad_request', message: expect.any(String), status: 400, type: 'invalid_request_error' },
+      });
       const huge = answerOf(await exchange(`GET /v1/users/u1 HTTP/1.1\r\nHost: x\r\nX-Padding: ${'x'.repeat(20_000)}\r\n\r\n`));
-      expect(huge).toEqual({ status: 431, body: { code: 'headers_too_large', message: expect.any(String), status: 431, type: 'invalid_request_error' } });
+      expect(huge).toEqual({
+        status: 431,
+        body: { code: 'headers_too_large', message: expect.any(String), status: 431, type: 'invalid_request_error' },
+      });
       expect(await countEvents(t)).toBe(before);
     });
 
     it('answers bad JSON, other content types and unrouted requests in the error shape', async () => {
       expect((await refused('PUT', '/v1/users/u1', json('{"name":'))).body.code).toBe('invalid_json');
-      expect((await refused('PUT', '/v1/users/u1', { rawBody: '<user/>', headers: { 'content-type': 'application/xml' } })).body.code).toBe('unsupported_media_type');
-      expect((await refused('PUT', '/v1/users/u1', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(400);
+      expect((await refused('PUT', '/v1/users/u1', { rawBody: '<user/>', headers: { 'content-type': 'application/xml' } })).body.code).toBe(
+        'unsupported_media_type',
+      );
+      expect(
+        (await refused('PUT', '/v1/users/u1', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
+          .status,
+      ).toBe(400);
       expect((await refused('GET', '/v1/no-such-thing')).body).toMatchObject({ code: 'route_not_found', status: 404 });
     });
   });
@@ -192,9 +227,13 @@ describe('bad input', () => {
 
     it('refuses ids with right-to-left overrides, zero-width characters or whitespace, in paths and bodies', async () => {
       for (const id of ['a\u202eb', 'a\u200bb', 'a b', '\ufeffa']) {
-        expect((await refused('PUT', `/v1/users/${encodeURIComponent(id)}`, { body: {} })).body.errors).toEqual([expect.objectContaining({ field: 'user_id' })]);
+        expect((await refused('PUT', `/v1/users/${encodeURIComponent(id)}`, { body: {} })).body.errors).toEqual([
+          expect.objectContaining({ field: 'user_id' }),
+        ]);
         expect((await refused('POST', '/v1/workflows/welcome/trigger', { body: { recipients: [id] } })).status).toBe(422);
-        expect((await refused('POST', '/v1/workflows/welcome/trigger', { body: { recipients: ['u1'], actor: { id, collection: 'c' } } })).status).toBe(422);
+        expect(
+          (await refused('POST', '/v1/workflows/welcome/trigger', { body: { recipients: ['u1'], actor: { id, collection: 'c' } } })).status,
+        ).toBe(422);
         expect((await refused('POST', '/v1/workflows/welcome/trigger', { body: { recipients: ['u1'], tenant: id } })).status).toBe(422);
         expect((await refused('POST', '/v1/objects/projects/o1/subscriptions', { body: { recipients: [id] } })).status).toBe(422);
         expect((await refused('POST', '/v1/users/u1/merge', { body: { from_user_id: id } })).status).toBe(422);

@@ -20,10 +20,13 @@ describe('concurrent writes to one recipient', () => {
     await t?.close();
   });
 
-  const all = (n: number, call: (i: number) => Promise<{ status: number; body: unknown }>) => Promise.all(Array.from({ length: n }, (_, i) => call(i)));
+  const all = (n: number, call: (i: number) => Promise<{ status: number; body: unknown }>) =>
+    Promise.all(Array.from({ length: n }, (_, i) => call(i)));
   const statuses = (results: { status: number }[]) => [...new Set(results.map((r) => r.status))];
   const revisions = async (stream: string) =>
-    (await t.sql<{ r: string }>('SELECT stream_revision AS r FROM es_events WHERE stream_id = $1 ORDER BY stream_revision', [stream])).map((row) => Number(row.r));
+    (await t.sql<{ r: string }>('SELECT stream_revision AS r FROM es_events WHERE stream_id = $1 ORDER BY stream_revision', [stream])).map(
+      (row) => Number(row.r),
+    );
   const contiguous = (n: number) => Array.from({ length: n }, (_, i) => i);
 
   it(`answers ${N} concurrent identifies of one user with 200, each change kept once, revisions contiguous`, async () => {
@@ -36,7 +39,10 @@ describe('concurrent writes to one recipient', () => {
 
   it('accepts concurrent triggers that identify one recipient inline, keeping every change', async () => {
     const results = await all(30, (i) =>
-      t.http('POST', `/v1/workflows/${EXAMPLE_WORKFLOW_KEY}/trigger`, { key: env.secretKey, body: { recipients: [{ id: 'inline-contended', [`p${i}`]: i }] } }),
+      t.http('POST', `/v1/workflows/${EXAMPLE_WORKFLOW_KEY}/trigger`, {
+        key: env.secretKey,
+        body: { recipients: [{ id: 'inline-contended', [`p${i}`]: i }] },
+      }),
     );
     expect(statuses(results)).toEqual([200]);
     expect(new Set(results.map((r) => (r.body as { workflow_run_id: string }).workflow_run_id)).size).toBe(30);
@@ -64,19 +70,27 @@ describe('concurrent writes to one recipient', () => {
     const preferences = await all(20, (i) =>
       t.http('PUT', `/v1/users/aspects/preferences/set-${i % 4}`, { key: env.secretKey, body: { workflows: { [`wf-${i}`]: true } } }),
     );
-    const channelData = await all(20, (i) => t.http('PUT', `/v1/users/aspects/channel_data/${push.id}`, { key: env.secretKey, body: { data: { tokens: [`token-${i}`] } } }));
+    const channelData = await all(20, (i) =>
+      t.http('PUT', `/v1/users/aspects/channel_data/${push.id}`, { key: env.secretKey, body: { data: { tokens: [`token-${i}`] } } }),
+    );
     const subscriptions = await all(20, (i) =>
-      t.http('POST', '/v1/objects/projects/subscribed/subscriptions', { key: env.secretKey, body: { recipients: ['aspects', `member-${i}`] } }),
+      t.http('POST', '/v1/objects/projects/subscribed/subscriptions', {
+        key: env.secretKey,
+        body: { recipients: ['aspects', `member-${i}`] },
+      }),
     );
     for (let i = 0; i < 10; i++) await t.http('PUT', `/v1/users/source-${i}`, { key: env.secretKey, body: {} });
-    const merges = await all(10, (i) => t.http('POST', '/v1/users/aspects/merge', { key: env.secretKey, body: { from_user_id: `source-${i}` } }));
+    const merges = await all(10, (i) =>
+      t.http('POST', '/v1/users/aspects/merge', { key: env.secretKey, body: { from_user_id: `source-${i}` } }),
+    );
     expect(statuses(preferences)).toEqual([200]);
     expect(statuses(channelData)).toEqual([200]);
     expect(statuses(subscriptions)).toEqual([200]);
     expect(statuses(merges)).toEqual([200]);
     for (let i = 0; i < 10; i++) expect((await t.http('GET', `/v1/users/source-${i}`, { key: env.secretKey })).status).toBe(404);
     expect((await t.http('GET', '/v1/users/aspects', { key: env.secretKey })).status).toBe(200);
-    const subscribers = (await t.http('GET', '/v1/objects/projects/subscribed/subscriptions?page_size=50', { key: env.secretKey })).body.entries;
+    const subscribers = (await t.http('GET', '/v1/objects/projects/subscribed/subscriptions?page_size=50', { key: env.secretKey })).body
+      .entries;
     expect(subscribers).toHaveLength(21);
   });
 });

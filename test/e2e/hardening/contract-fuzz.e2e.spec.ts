@@ -70,7 +70,16 @@ const hostileQuery = fc.constantFrom(
 );
 
 /** Raw bodies that no value would serialize to. */
-const hostileBodyText = fc.constantFrom('', 'null', '{', '[1,2', '"just a string"', '{"a":1,}', `{"x":${'['.repeat(12_000)}${']'.repeat(12_000)}}`, `{"s":"${'x'.repeat(1_100_000)}"}`);
+const hostileBodyText = fc.constantFrom(
+  '',
+  'null',
+  '{',
+  '[1,2',
+  '"just a string"',
+  '{"a":1,}',
+  `{"x":${'['.repeat(12_000)}${']'.repeat(12_000)}}`,
+  `{"s":"${'x'.repeat(1_100_000)}"}`,
+);
 
 function encodeSegment(value: unknown): string {
   if (value instanceof Raw) return value.text;
@@ -94,7 +103,8 @@ function encodeQuery(value: unknown): string {
 
 function requestArbitrary(route: RouteContract, environment: string): fc.Arbitrary<FuzzRequest> {
   const schemaValue = (schema: RouteContract['params']) => (schema ? fromJsonSchema(toJsonSchema(schema)) : fc.constant(undefined));
-  const orMutated = (arb: fc.Arbitrary<unknown>) => arb.chain((v) => fc.oneof({ weight: 3, arbitrary: fc.constant(v) }, { weight: 2, arbitrary: mutate(v) }));
+  const orMutated = (arb: fc.Arbitrary<unknown>) =>
+    arb.chain((v) => fc.oneof({ weight: 3, arbitrary: fc.constant(v) }, { weight: 2, arbitrary: mutate(v) }));
 
   const params = schemaValue(route.params).chain((p) => {
     const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -111,10 +121,15 @@ function requestArbitrary(route: RouteContract, environment: string): fc.Arbitra
     // Service routes work on the environment named in the query: mostly the fuzzed one.
     if (route.auth === 'service' && route.scope !== 'account') value.environment = environment;
     const text = encodeQuery(value);
-    return fc.oneof({ weight: 4, arbitrary: fc.constant(text) }, { weight: 1, arbitrary: hostileQuery.map((h) => (text ? `${text}&${h}` : h)) });
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constant(text) },
+      { weight: 1, arbitrary: hostileQuery.map((h) => (text ? `${text}&${h}` : h)) },
+    );
   });
 
-  const bodyValue = route.body ? orMutated(schemaValue(route.body)) : fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
+  const bodyValue = route.body
+    ? orMutated(schemaValue(route.body))
+    : fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
   const body = fc.oneof(
     { weight: 6, arbitrary: bodyValue.map((v) => (v === undefined ? undefined : JSON.stringify(v))) },
     { weight: 1, arbitrary: hostileBodyText },
@@ -122,19 +137,33 @@ function requestArbitrary(route: RouteContract, environment: string): fc.Arbitra
   );
   const contentType = fc.oneof(
     { weight: 12, arbitrary: fc.constant('application/json') },
-    { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8', null) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'text/plain',
+        'application/xml',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=utf-8',
+        null,
+      ),
+    },
   );
-  const method = fc.oneof({ weight: 30, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'PATCH') });
+  const method = fc.oneof(
+    { weight: 30, arbitrary: fc.constant(route.method) },
+    { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'PATCH') },
+  );
   const auth = fc.oneof({ weight: 30, arbitrary: fc.constant('route' as const) }, { weight: 1, arbitrary: fc.constant('none' as const) });
 
-  return fc.record({ params, query, body, contentType, method, auth }).map(({ params: p, query: q, body: b, contentType: ct, method: m, auth: a }) => ({
-    method: m,
-    path: route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeSegment(p[name] ?? 'x')),
-    query: q,
-    contentType: b === undefined ? null : ct,
-    body: b,
-    auth: a,
-  }));
+  return fc
+    .record({ params, query, body, contentType, method, auth })
+    .map(({ params: p, query: q, body: b, contentType: ct, method: m, auth: a }) => ({
+      method: m,
+      path: route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeSegment(p[name] ?? 'x')),
+      query: q,
+      contentType: b === undefined ? null : ct,
+      body: b,
+      auth: a,
+    }));
 }
 
 describe('contract fuzzing', () => {
@@ -156,7 +185,14 @@ describe('contract fuzzing', () => {
     const url = new URL(t.url);
     return new Promise((resolve, reject) => {
       const r = httpRequest(
-        { host: url.hostname, port: url.port, method: req.method, path: req.query ? `${req.path}?${req.query}` : req.path, headers, timeout: 30_000 },
+        {
+          host: url.hostname,
+          port: url.port,
+          method: req.method,
+          path: req.query ? `${req.path}?${req.query}` : req.path,
+          headers,
+          timeout: 30_000,
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -183,7 +219,8 @@ describe('contract fuzzing', () => {
   async function check(route: RouteContract, req: FuzzRequest): Promise<void> {
     const requestId = `fuzz-${SEED}-${++counter}`;
     const headers: Record<string, string> = { 'x-request-id': requestId };
-    if (req.auth === 'route' && route.auth !== 'none') headers.authorization = `Bearer ${route.auth === 'service' ? t.serviceToken : env.secretKey}`;
+    if (req.auth === 'route' && route.auth !== 'none')
+      headers.authorization = `Bearer ${route.auth === 'service' ? t.serviceToken : env.secretKey}`;
     if (req.contentType) headers['content-type'] = req.contentType;
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const before = await countEvents(t);
@@ -198,7 +235,10 @@ describe('contract fuzzing', () => {
     const what = `${req.method} ${req.path.slice(0, 200)}?${req.query.slice(0, 200)} -> ${res.status} ${res.text.slice(0, 300)}`;
     expect([what, res.status < 500]).toEqual([what, true]);
     if (res.status >= 400) {
-      expect([what, body]).toEqual([what, expect.objectContaining({ code: expect.any(String), message: expect.any(String), status: res.status, type: expect.any(String) })]);
+      expect([what, body]).toEqual([
+        what,
+        expect.objectContaining({ code: expect.any(String), message: expect.any(String), status: res.status, type: expect.any(String) }),
+      ]);
       if (body.code === 'invalid_params') expect([what, Array.isArray(body.errors)]).toEqual([what, true]);
       const written = await t.sql<{ c: string }>(`SELECT count(*) AS c FROM es_events WHERE metadata->>'request_id' = $1`, [requestId]);
       expect([what, Number(written[0].c), await countEvents(t)]).toEqual([what, 0, before]);
@@ -231,6 +271,7 @@ describe('contract fuzzing', () => {
       }
     }
     expect(requests).toBeGreaterThanOrEqual(ONLY ? RUNS : routes.length * RUNS);
-    if (process.env.FUZZ_VERBOSE) console.log(`${requests} requests, statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    if (process.env.FUZZ_VERBOSE)
+      console.log(`${requests} requests, statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   }, 600_000);
 });

@@ -13,7 +13,14 @@ const INTERNAL_SECRET = 'internal-only-3f9a1c';
 
 async function webhookFromData(t: TestApp): Promise<void> {
   await putChannel(t, 'hooks', { type: 'http', provider: 'webhook' });
-  await putWorkflow(t, 'data-hook', [{ type: 'channel', ref: 'hook', channel_key: 'hooks', template: { url: '{{ data.target }}', method: 'post', body: '{"event": "ping"}' } }]);
+  await putWorkflow(t, 'data-hook', [
+    {
+      type: 'channel',
+      ref: 'hook',
+      channel_key: 'hooks',
+      template: { url: '{{ data.target }}', method: 'post', body: '{"event": "ping"}' },
+    },
+  ]);
 }
 
 describe('outbound address policy over HTTP (webhook channel)', () => {
@@ -49,12 +56,20 @@ describe('outbound address policy over HTTP (webhook channel)', () => {
         'http://127.0.0.1:5432/',
       ];
       const knock = t.knock();
-      const runs = await Promise.all(targets.map((target, i) => knock.workflows.trigger('data-hook', { recipients: [{ id: `ssrf-${i}` }], data: { target } })));
+      const runs = await Promise.all(
+        targets.map((target, i) => knock.workflows.trigger('data-hook', { recipients: [{ id: `ssrf-${i}` }], data: { target } })),
+      );
       for (const [i, { workflow_run_id }] of runs.entries()) {
         const message = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'hook')).id, ['undelivered', 'delivered']);
-        expect({ target: targets[i], status: message.status, attempts: message.attempts }).toEqual({ target: targets[i], status: 'undelivered', attempts: 1 });
+        expect({ target: targets[i], status: message.status, attempts: message.attempts }).toEqual({
+          target: targets[i],
+          status: 'undelivered',
+          attempts: 1,
+        });
         const undelivered = (await messageEvents(t, message.id)).find((e) => e.type === 'message.undelivered');
-        expect(undelivered?.data.reason).toMatch(/is a (loopback|unspecified) address; calls to non-public addresses are refused unless OUTBOUND_ALLOWED_ADDRESSES lists them/);
+        expect(undelivered?.data.reason).toMatch(
+          /is a (loopback|unspecified) address; calls to non-public addresses are refused unless OUTBOUND_ALLOWED_ADDRESSES lists them/,
+        );
 
         const logs = [];
         for await (const log of knock.messages.listDeliveryLogs(message.id)) logs.push(log);
@@ -77,7 +92,10 @@ describe('outbound address policy over HTTP (webhook channel)', () => {
 
     it('delivers, and the delivery log keeps at most DELIVERY_LOG_MAX_BODY_BYTES of the answer', async () => {
       const knock = t.knock();
-      const { workflow_run_id } = await knock.workflows.trigger('data-hook', { recipients: [{ id: 'allowed' }], data: { target: `${internal.url}/hook` } });
+      const { workflow_run_id } = await knock.workflows.trigger('data-hook', {
+        recipients: [{ id: 'allowed' }],
+        data: { target: `${internal.url}/hook` },
+      });
       const message = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'hook')).id, ['delivered', 'undelivered']);
       expect(message.status).toBe('delivered');
       expect(internal.requests.map((r) => r.url)).toEqual(['/hook']);
@@ -91,7 +109,10 @@ describe('outbound address policy over HTTP (webhook channel)', () => {
       expect(body.startsWith(`{"internal":"${INTERNAL_SECRET}"`)).toBe(true);
 
       // 127.0.0.2 is loopback too and not on the list.
-      const other = await knock.workflows.trigger('data-hook', { recipients: [{ id: 'not-listed' }], data: { target: `http://127.0.0.2:${port}/hook` } });
+      const other = await knock.workflows.trigger('data-hook', {
+        recipients: [{ id: 'not-listed' }],
+        data: { target: `http://127.0.0.2:${port}/hook` },
+      });
       const refused = await messageWithStatus(t, (await messageOf(t, other.workflow_run_id, 'hook')).id, ['undelivered', 'delivered']);
       expect(refused.status).toBe('undelivered');
     });

@@ -13,7 +13,11 @@ describe('bulk operations through @knocklabs/node', () => {
   let env: TestEnvironment;
   let knock: Knock;
   /** The operation is done: reads show what it wrote from then on (ADR 0120). */
-  const finished = (k: Knock, op: Operation) => eventually(() => k.bulkOperations.get(op.id), (o) => o.status === 'completed' || o.status === 'failed');
+  const finished = (k: Knock, op: Operation) =>
+    eventually(
+      () => k.bulkOperations.get(op.id),
+      (o) => o.status === 'completed' || o.status === 'failed',
+    );
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -25,7 +29,13 @@ describe('bulk operations through @knocklabs/node', () => {
   it('identifies 1,000 users in the background, with progress visible chunk by chunk', async () => {
     const users = Array.from({ length: 1000 }, (_, i) => ({ id: `bulk-${i}`, name: `User ${i}`, plan: i % 2 ? 'pro' : 'free' }));
     const op = await knock.users.bulk.identify({ users });
-    expect(op).toMatchObject({ __typename: 'BulkOperation', status: 'queued', estimated_total_rows: 1000, processed_rows: 0, progress_path: `${t.url}/v1/bulk_operations/${op.id}` });
+    expect(op).toMatchObject({
+      __typename: 'BulkOperation',
+      status: 'queued',
+      estimated_total_rows: 1000,
+      processed_rows: 0,
+      progress_path: `${t.url}/v1/bulk_operations/${op.id}`,
+    });
     const seen = new Set<number>();
     const done = await eventually(
       () => knock.bulkOperations.get(op.id),
@@ -34,9 +44,18 @@ describe('bulk operations through @knocklabs/node', () => {
         return o.status === 'completed';
       },
     );
-    expect(done).toMatchObject({ processed_rows: 1000, success_count: 1000, error_count: 0, error_items: [], progress_path: `${t.url}/v1/bulk_operations/${op.id}` });
+    expect(done).toMatchObject({
+      processed_rows: 1000,
+      success_count: 1000,
+      error_count: 0,
+      error_items: [],
+      progress_path: `${t.url}/v1/bulk_operations/${op.id}`,
+    });
     // Behind a proxy, the URL is the one the client used (X-Forwarded-Proto and -Host).
-    const proxied = await t.http('GET', `/v1/bulk_operations/${op.id}`, { key: env.secretKey, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'notify.example.com' } });
+    const proxied = await t.http('GET', `/v1/bulk_operations/${op.id}`, {
+      key: env.secretKey,
+      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'notify.example.com' },
+    });
     expect(proxied.body.progress_path).toBe(`https://notify.example.com/v1/bulk_operations/${op.id}`);
     expect(done.started_at).toEqual(expect.any(String));
     expect(done.completed_at).toEqual(expect.any(String));
@@ -55,24 +74,56 @@ describe('bulk operations through @knocklabs/node', () => {
 
   it('records the items that fail, and carries on with the rest', async () => {
     const missingChannel = '9b2c1d6e-0000-4000-8000-00000000dead';
-    const op = await knock.users.bulk.identify({ users: [{ id: 'fine-1' }, { id: 'broken', channel_data: { [missingChannel]: { tokens: ['x'] } } } as never, { id: 'fine-2' }] });
+    const op = await knock.users.bulk.identify({
+      users: [{ id: 'fine-1' }, { id: 'broken', channel_data: { [missingChannel]: { tokens: ['x'] } } } as never, { id: 'fine-2' }],
+    });
     const done = await finished(knock, op);
-    expect(done).toMatchObject({ status: 'completed', processed_rows: 3, success_count: 2, error_count: 1, error_items: [{ id: 'broken', collection: null }] });
+    expect(done).toMatchObject({
+      status: 'completed',
+      processed_rows: 3,
+      success_count: 2,
+      error_count: 1,
+      error_items: [{ id: 'broken', collection: null }],
+    });
     expect((await rejection(knock.users.get('broken'))).status).toBe(404);
   });
 
   it('runs every bulk endpoint', async () => {
     const push = await configureChannel(t, { type: 'push', provider: 'push_fcm', environments: [env.slug] });
-    await finished(knock, await knock.users.bulk.identify({ users: [{ id: 'x1', channel_data: { [push.id]: { tokens: ['t'] } } } as never, { id: 'x2' }, { id: 'x3' }] }));
+    await finished(
+      knock,
+      await knock.users.bulk.identify({
+        users: [{ id: 'x1', channel_data: { [push.id]: { tokens: ['t'] } } } as never, { id: 'x2' }, { id: 'x3' }],
+      }),
+    );
     expect(await knock.users.getChannelData('x1', push.id)).toMatchObject({ data: { tokens: ['t'] } });
 
-    await finished(knock, await knock.users.bulk.setPreferences({ user_ids: ['x1', 'x2'], preferences: { channel_types: { email: false } } }));
+    await finished(
+      knock,
+      await knock.users.bulk.setPreferences({ user_ids: ['x1', 'x2'], preferences: { channel_types: { email: false } } }),
+    );
     expect(await knock.users.getPreferences('x2', 'default')).toMatchObject({ channel_types: { email: false } });
 
-    await finished(knock, await knock.objects.bulk.set('rooms', { objects: [{ id: 'r1', name: 'One' }, { id: 'r2', name: 'Two' }] }));
+    await finished(
+      knock,
+      await knock.objects.bulk.set('rooms', {
+        objects: [
+          { id: 'r1', name: 'One' },
+          { id: 'r2', name: 'Two' },
+        ],
+      }),
+    );
     expect((await knock.objects.get('rooms', 'r2')).properties).toEqual({ name: 'Two' });
 
-    await finished(knock, await knock.objects.bulk.addSubscriptions('rooms', { subscriptions: [{ id: 'r1', recipients: ['x1', 'x2'], properties: { p: 1 } }, { id: 'r2', recipients: ['x3'] }] }));
+    await finished(
+      knock,
+      await knock.objects.bulk.addSubscriptions('rooms', {
+        subscriptions: [
+          { id: 'r1', recipients: ['x1', 'x2'], properties: { p: 1 } },
+          { id: 'r2', recipients: ['x3'] },
+        ],
+      }),
+    );
     expect((await knock.objects.listSubscriptions('rooms', 'r1')).entries).toHaveLength(2);
 
     await finished(knock, await knock.objects.bulk.deleteSubscriptions('rooms', { subscriptions: [{ id: 'r1', recipients: ['x1'] }] }));
@@ -115,7 +166,10 @@ describe('the batch deduplication limit', () => {
 
   it('keeps one update per entity per second on bulk endpoints and names the dropped ids in x-ratelimited-user-ids', async () => {
     const env = await t.newEnvironment();
-    const first = await t.http('POST', '/v1/users/bulk/identify', { key: env.secretKey, body: { users: [{ id: 'a', n: 1 }, { id: 'b' }, { id: 'a', n: 2 }] } });
+    const first = await t.http('POST', '/v1/users/bulk/identify', {
+      key: env.secretKey,
+      body: { users: [{ id: 'a', n: 1 }, { id: 'b' }, { id: 'a', n: 2 }] },
+    });
     expect(first.status).toBe(200);
     expect(first.body.estimated_total_rows).toBe(2);
     expect(first.headers.get('x-ratelimited-user-ids')).toBe('a');
@@ -135,7 +189,8 @@ describe('the batch deduplication limit', () => {
   it('applies to the batch subscription endpoint per object and recipient', async () => {
     const env = await t.newEnvironment();
     // Sent at once, so the one-second window cannot lapse between them however slow the server.
-    const post = (object: string, recipients: string[]) => t.http('POST', `/v1/objects/projects/${object}/subscriptions`, { key: env.secretKey, body: { recipients } });
+    const post = (object: string, recipients: string[]) =>
+      t.http('POST', `/v1/objects/projects/${object}/subscriptions`, { key: env.secretKey, body: { recipients } });
     const [a, b, other] = await Promise.all([post('p1', ['u1', 'u2']), post('p1', ['u1', 'u3']), post('p2', ['u1'])]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const limited = [a, b].filter((r) => r.headers.get('x-ratelimited-recipient-ids') === 'u1');
@@ -162,7 +217,14 @@ describeOnServer('a completed bulk operation (ADR 0120)', () => {
     const knock = t.knock(env.secretKey);
     const users = Array.from({ length: 200 }, (_, i) => ({ id: `visible-${i}`, name: `User ${i}` }));
     const identified = async () =>
-      Number((await t.sql<{ c: string }>(`SELECT count(*) AS c FROM es_events WHERE event_type = 'UserIdentified' AND metadata->>'environment' = $1`, [env.slug]))[0].c);
+      Number(
+        (
+          await t.sql<{ c: string }>(
+            `SELECT count(*) AS c FROM es_events WHERE event_type = 'UserIdentified' AND metadata->>'environment' = $1`,
+            [env.slug],
+          )
+        )[0].c,
+      );
 
     // The users read model is held still: its projection cannot apply anything until released.
     const hold = new Client({ connectionString: t.databaseUrl });
@@ -184,9 +246,14 @@ describeOnServer('a completed bulk operation (ADR 0120)', () => {
       // records anything here however long the watch; the code before the fix recorded the
       // first chunk's progress at once.
       const recorded = async () =>
-        (await t.sql<{ type: string }>(`SELECT event_type AS type FROM es_events WHERE stream_id = $1 AND event_type <> 'BulkOperationCreated'`, [bulkOperationStream(env.slug, op.id)])).map((e) => e.type);
+        (
+          await t.sql<{ type: string }>(
+            `SELECT event_type AS type FROM es_events WHERE stream_id = $1 AND event_type <> 'BulkOperationCreated'`,
+            [bulkOperationStream(env.slug, op.id)],
+          )
+        ).map((e) => e.type);
       let during: string[] = [];
-      for (const until = Date.now() + 3_000; Date.now() < until && during.length === 0; ) {
+      for (const until = Date.now() + 3_000; Date.now() < until && during.length === 0;) {
         during = await recorded();
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -194,9 +261,14 @@ describeOnServer('a completed bulk operation (ADR 0120)', () => {
       expect(during).toEqual([]);
 
       await release();
-      await eventually(() => knock.bulkOperations.get(op.id), (o) => o.status === 'completed');
+      await eventually(
+        () => knock.bulkOperations.get(op.id),
+        (o) => o.status === 'completed',
+      );
       // Right after completion, every user reads back: no waiting on the read model.
-      const statuses = await Promise.all(users.map((u) => t.http('GET', `/v1/users/${u.id}`, { key: env.secretKey }).then((r) => r.status)));
+      const statuses = await Promise.all(
+        users.map((u) => t.http('GET', `/v1/users/${u.id}`, { key: env.secretKey }).then((r) => r.status)),
+      );
       expect(statuses.filter((s) => s !== 200)).toEqual([]);
     } finally {
       await release();
@@ -209,7 +281,11 @@ describeOnServer('a completed bulk operation (ADR 0120)', () => {
     const knock = t.knock(env.secretKey);
     const users = Array.from({ length: 200 }, (_, i) => ({ id: `free-${i}`, plan: i % 2 ? 'pro' : 'free' }));
     const op = await knock.users.bulk.identify({ users });
-    await eventually(() => knock.bulkOperations.get(op.id), (o) => o.status === 'completed', 60_000);
+    await eventually(
+      () => knock.bulkOperations.get(op.id),
+      (o) => o.status === 'completed',
+      60_000,
+    );
     const statuses = await Promise.all(users.map((u) => t.http('GET', `/v1/users/${u.id}`, { key: env.secretKey }).then((r) => r.status)));
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
   });

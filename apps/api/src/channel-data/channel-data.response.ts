@@ -24,11 +24,22 @@ export function withBothForms(data: Record<string, unknown>): Record<string, unk
   return data;
 }
 
-function merge(data: Record<string, unknown>, listKey: 'tokens' | 'target_arns', deviceKey: 'token' | 'target_arn'): Record<string, unknown> {
+function merge(
+  data: Record<string, unknown>,
+  listKey: 'tokens' | 'target_arns',
+  deviceKey: 'token' | 'target_arn',
+): Record<string, unknown> {
   const plain = Array.isArray(data[listKey]) ? (data[listKey] as string[]) : [];
-  const described = (Array.isArray(data.devices) ? (data.devices as Device[]) : []).map((d): Device => ({ ...d, locale: d.locale ?? null, timezone: d.timezone ?? null }));
+  const described = (Array.isArray(data.devices) ? (data.devices as Device[]) : []).map((d): Device => ({
+    ...d,
+    locale: d.locale ?? null,
+    timezone: d.timezone ?? null,
+  }));
   const onDevices = new Set(described.map((d) => d[deviceKey] as string));
   const tokens = [...new Set([...plain, ...described.map((d) => d[deviceKey] as string)])];
-  const devices = [...described, ...[...new Set(plain)].filter((t) => !onDevices.has(t)).map((t) => ({ [deviceKey]: t, locale: null, timezone: null }))];
+  const devices = [
+    ...described,
+    ...[...new Set(plain)].filter((t) => !onDevices.has(t)).map((t) => ({ [deviceKey]: t, locale: null, timezone: null })),
+  ];
   return { ...data, [listKey]: tokens, devices };
 }

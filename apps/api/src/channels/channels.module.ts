@@ -21,8 +21,17 @@ import { accountSettingsDeps } from '../shared/account-settings-deps';
 
 /** Channels and channel groups in the management API (account-wide, settings per environment). */
 @Module({
-  controllers: [ConfigureChannelController, GetChannelController, ListChannelsController, UpsertChannelGroupController, GetChannelGroupController, ListChannelGroupsController, DeleteChannelGroupController],
-  providers: [accountSettingsDeps, 
+  controllers: [
+    ConfigureChannelController,
+    GetChannelController,
+    ListChannelsController,
+    UpsertChannelGroupController,
+    GetChannelGroupController,
+    ListChannelGroupsController,
+    DeleteChannelGroupController,
+  ],
+  providers: [
+    accountSettingsDeps,
     { provide: ChannelAdminQueries, inject: [DATABASE], useFactory: (db: Database) => new ChannelAdminQueries(db.dataSource) },
     { provide: ChannelGroupQueries, inject: [DATABASE], useFactory: (db: Database) => new ChannelGroupQueries(db.dataSource) },
     ConfigureChannelHandler,

@@ -15,7 +15,12 @@ export function presentChannelGroup(group: ChannelGroupRecord, channels: Channel
     visible_in: group.visible_in,
     channel_rules: group.channel_rules
       .filter((r) => byKey.has(r.channel_key))
-      .map(({ channel_key, ...rule }) => ({ ...rule, channel: presentChannel(byKey.get(channel_key)!, false), created_at: at(group.created_at), updated_at: at(group.updated_at) })),
+      .map(({ channel_key, ...rule }) => ({
+        ...rule,
+        channel: presentChannel(byKey.get(channel_key)!, false),
+        created_at: at(group.created_at),
+        updated_at: at(group.updated_at),
+      })),
     created_at: at(group.created_at),
     updated_at: at(group.updated_at),
     archived_at: group.archived_at ? at(group.archived_at) : null,

@@ -23,7 +23,13 @@ export function presentChannel(row: ChannelAdminRow, withSettings: boolean): Cha
           environment_settings: Object.fromEntries(
             Object.entries(row.environment_settings).map(([env, s]) => [
               env,
-              { id: uuidv5(`${row.id}:${env}`, SETTINGS_NAMESPACE), channel_settings: redactSettings(s.channel_settings), provider_settings: redactSettings(s.provider_settings), is_sandbox: s.is_sandbox, is_valid: true },
+              {
+                id: uuidv5(`${row.id}:${env}`, SETTINGS_NAMESPACE),
+                channel_settings: redactSettings(s.channel_settings),
+                provider_settings: redactSettings(s.provider_settings),
+                is_sandbox: s.is_sandbox,
+                is_valid: true,
+              },
             ]),
           ),
         }

@@ -10,7 +10,10 @@ describe('commits and promotion', () => {
   const dev = { environment: 'development' };
   const prod = { environment: 'production' };
   const svc = (method: string, path: string, body?: unknown) => t.http(method, path, { key: t.serviceToken, body });
-  const feed = (body: string) => ({ name: 'Digest', steps: [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: body } }] });
+  const feed = (body: string) => ({
+    name: 'Digest',
+    steps: [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: body } }],
+  });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -33,12 +36,15 @@ describe('commits and promotion', () => {
     // A later change stays uncommitted: the committed view still shows v1.
     await mgmt.workflows.upsert('digest', { ...dev, workflow: feed('v2') as never });
     expect((await mgmt.workflows.retrieve('digest', dev)).steps[0]).toMatchObject({ template: { markdown_body: 'v2' } });
-    expect((await mgmt.workflows.retrieve('digest', { ...dev, hide_uncommitted_changes: true })).steps[0]).toMatchObject({ template: { markdown_body: 'v1' } });
+    expect((await mgmt.workflows.retrieve('digest', { ...dev, hide_uncommitted_changes: true })).steps[0]).toMatchObject({
+      template: { markdown_body: 'v1' },
+    });
 
     // Production has nothing until a promotion, and then serves the committed v1.
     expect((await svc('GET', '/v1/workflows/digest?environment=production')).status).toBe(404);
     const unpromoted: string[] = [];
-    for await (const c of mgmt.commits.list({ ...dev, promoted: false })) unpromoted.push(`${c.resource.type}:${c.resource.identifier}:${c.commit_message}`);
+    for await (const c of mgmt.commits.list({ ...dev, promoted: false }))
+      unpromoted.push(`${c.resource.type}:${c.resource.identifier}:${c.commit_message}`);
     expect(unpromoted).toContain('workflow:digest:First digest');
     await mgmt.commits.promoteAll({ to_environment: 'production' });
     const inProd = await mgmt.workflows.retrieve('digest', prod);
@@ -52,37 +58,55 @@ describe('commits and promotion', () => {
 
     // v2 reaches production only once committed and promoted.
     await svc('PUT', '/v1/commits?environment=development&commit_message=Second');
-    const [latest] = (await svc('GET', '/v1/commits?environment=development&resource_type=workflow&resource_id=digest&promoted=false')).body.entries;
-    expect(latest).toMatchObject({ commit_message: 'Second', resource: { type: 'workflow', identifier: 'digest' }, environment: 'development', author: { email: expect.stringMatching(/^service:/) } });
+    const [latest] = (await svc('GET', '/v1/commits?environment=development&resource_type=workflow&resource_id=digest&promoted=false')).body
+      .entries;
+    expect(latest).toMatchObject({
+      commit_message: 'Second',
+      resource: { type: 'workflow', identifier: 'digest' },
+      environment: 'development',
+      author: { email: expect.stringMatching(/^service:/) },
+    });
     const one = await mgmt.commits.promoteOne(latest.id);
     expect(one.commit).toMatchObject({ id: latest.id, promoted_at: expect.any(String) });
     expect((await mgmt.workflows.retrieve('digest', prod)).steps[0]).toMatchObject({ template: { markdown_body: 'v2' } });
     expect(await mgmt.commits.retrieve(latest.id)).toMatchObject({ id: latest.id, environment: 'development' });
 
     // The promoted content is in production's own log, so production can be rebuilt from it alone.
-    const log = (await t.store.readStream(commitLogStream('production'))).filter((e) => (e.data as { resource: { identifier: string } }).resource.identifier === 'digest');
+    const log = (await t.store.readStream(commitLogStream('production'))).filter(
+      (e) => (e.data as { resource: { identifier: string } }).resource.identifier === 'digest',
+    );
     expect(log.map((e) => e.type)).toEqual(['CommitPromoted', 'CommitPromoted']);
-    expect(log.map((e) => (e.data as { content: { steps: { template: { markdown_body: string } }[] } }).content.steps[0].template.markdown_body)).toEqual(['v1', 'v2']);
+    expect(
+      log.map((e) => (e.data as { content: { steps: { template: { markdown_body: string } }[] } }).content.steps[0].template.markdown_body),
+    ).toEqual(['v1', 'v2']);
   });
 
   it('does not let production be edited directly, and refuses to commit invalid resources', async () => {
     const direct = await svc('PUT', '/v1/workflows/direct?environment=production', { workflow: feed('x') });
     expect(direct.status).toBe(400);
     expect(direct.body).toMatchObject({ code: 'environment_not_editable' });
-    await svc('PUT', '/v1/workflows/invalid-one?environment=development', { workflow: { ...feed('x'), steps: [{ type: 'channel', ref: 'f', channel_key: 'missing', template: { markdown_body: 'x' } }] } });
+    await svc('PUT', '/v1/workflows/invalid-one?environment=development', {
+      workflow: { ...feed('x'), steps: [{ type: 'channel', ref: 'f', channel_key: 'missing', template: { markdown_body: 'x' } }] },
+    });
     const commit = await svc('PUT', '/v1/commits?environment=development');
     expect(commit.status).toBe(422);
     expect(commit.body.errors).toEqual([expect.objectContaining({ field: 'workflow.invalid-one' })]);
-    const commitWithUpsert = await svc('PUT', '/v1/workflows/invalid-two?environment=development&commit=true', { workflow: { ...feed('x'), steps: [{ type: 'channel', ref: 'f', channel_key: 'missing', template: { markdown_body: 'x' } }] } });
+    const commitWithUpsert = await svc('PUT', '/v1/workflows/invalid-two?environment=development&commit=true', {
+      workflow: { ...feed('x'), steps: [{ type: 'channel', ref: 'f', channel_key: 'missing', template: { markdown_body: 'x' } }] },
+    });
     expect(commitWithUpsert.status).toBe(422);
     expect((await svc('GET', '/v1/workflows/invalid-two?environment=development')).status).toBe(404);
   });
 
   it('commits on upsert with commit=true', async () => {
-    const res = await svc('PUT', '/v1/partials/signature?environment=development&commit=true&commit_message=Sig', { partial: { name: 'Signature', type: 'text', content: 'Thanks' } });
+    const res = await svc('PUT', '/v1/partials/signature?environment=development&commit=true&commit_message=Sig', {
+      partial: { name: 'Signature', type: 'text', content: 'Thanks' },
+    });
     expect(res.status).toBe(200);
     const commits = await svc('GET', '/v1/commits?environment=development&resource_type=partial');
-    expect(commits.body.entries).toEqual([expect.objectContaining({ commit_message: 'Sig', resource: { type: 'partial', identifier: 'signature' } })]);
+    expect(commits.body.entries).toEqual([
+      expect.objectContaining({ commit_message: 'Sig', resource: { type: 'partial', identifier: 'signature' } }),
+    ]);
   });
 
   it('rebuilds the configuration and commit read models from the log to exactly the live result', async () => {

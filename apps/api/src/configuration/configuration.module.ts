@@ -39,7 +39,15 @@ import { ValidateResourceController } from './validate-resource/validate-resourc
 import { ValidateResourceHandler } from './validate-resource/validate-resource.handler';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
-const queries = [ConfigResourceQueries, CommitQueries, ChannelQueries, ChannelAdminQueries, ChannelGroupQueries, VariableQueries, UserQueries].map((Q) => ({
+const queries = [
+  ConfigResourceQueries,
+  CommitQueries,
+  ChannelQueries,
+  ChannelAdminQueries,
+  ChannelGroupQueries,
+  VariableQueries,
+  UserQueries,
+].map((Q) => ({
   provide: Q,
   inject: [DATABASE],
   useFactory: (db: Database) => new Q(db.dataSource),

@@ -35,7 +35,11 @@ describe('Knock CLI', () => {
   };
   const knock = async (cwd: string, ...args: string[]) => {
     try {
-      return await run(KNOCK, [...args, '--api-origin', t.url, '--service-token', t.serviceToken], { cwd, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: home, KNOCK_SERVICE_TOKEN: '' }, timeout: 60_000 });
+      return await run(KNOCK, [...args, '--api-origin', t.url, '--service-token', t.serviceToken], {
+        cwd,
+        env: { ...process.env, HOME: home, XDG_CONFIG_HOME: home, KNOCK_SERVICE_TOKEN: '' },
+        timeout: 60_000,
+      });
     } catch (error) {
       const e = error as { stdout?: string; stderr?: string; message: string };
       throw new Error(`knock ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
@@ -65,7 +69,12 @@ describe('Knock CLI', () => {
           categories: ['orders'],
           steps: [
             { ref: 'wait', type: 'delay', settings: { delay_for: { unit: 'minutes', value: 10 } } },
-            { ref: 'feed', type: 'channel', channel_key: 'in-app', template: { 'markdown_body@': 'feed/markdown_body.md', action_url: '{{ data.url }}' } },
+            {
+              ref: 'feed',
+              type: 'channel',
+              channel_key: 'in-app',
+              template: { 'markdown_body@': 'feed/markdown_body.md', action_url: '{{ data.url }}' },
+            },
           ],
         },
         null,
@@ -79,7 +88,13 @@ describe('Knock CLI', () => {
     expect(stored.steps[1]).toMatchObject({ channel_key: 'in-app', template: { markdown_body: body, action_url: '{{ data.url }}' } });
     const pushed = await snapshot(dir);
     expect(pushed['feed/markdown_body.md']).toBe(body);
-    expect(JSON.parse(pushed['workflow.json'])).toMatchObject({ name: 'Order shipped', steps: [expect.anything(), expect.objectContaining({ template: expect.objectContaining({ 'markdown_body@': 'feed/markdown_body.md' }) })] });
+    expect(JSON.parse(pushed['workflow.json'])).toMatchObject({
+      name: 'Order shipped',
+      steps: [
+        expect.anything(),
+        expect.objectContaining({ template: expect.objectContaining({ 'markdown_body@': 'feed/markdown_body.md' }) }),
+      ],
+    });
 
     const elsewhere = await mkdtemp(path.join(tmpdir(), 'knock-pull-'));
     await knock(elsewhere, 'workflow', 'pull', 'order-shipped', '--force');
@@ -116,7 +131,13 @@ describe('Knock CLI', () => {
     expect(stdout).toContain('Account name: Notify');
     expect(stdout).toContain('Service token name: bootstrap');
     const json = JSON.parse((await knock(cwd, 'whoami', '--json')).stdout);
-    expect(json).toMatchObject({ account_name: 'Notify', account_slug: 'notify', type: 'service_token', service_token_name: 'bootstrap', user_id: null });
+    expect(json).toMatchObject({
+      account_name: 'Notify',
+      account_slug: 'notify',
+      type: 'service_token',
+      service_token_name: 'bootstrap',
+      user_id: null,
+    });
     expect(json.account_features).toMatchObject({ translations_allowed: true });
     await rm(cwd, { recursive: true, force: true });
   });
@@ -124,16 +145,27 @@ describe('Knock CLI', () => {
   it('environment list shows every environment in its order, with who owns it', async () => {
     const cwd = await mkdtemp(path.join(tmpdir(), 'knock-envs-'));
     const added = await t.newEnvironment();
-    const listed = JSON.parse((await knock(cwd, 'environment', 'list', '--json')).stdout) as { slug: string; order: number; owner: string }[];
+    const listed = JSON.parse((await knock(cwd, 'environment', 'list', '--json')).stdout) as {
+      slug: string;
+      order: number;
+      owner: string;
+    }[];
     const bySlug = (slug: string) => listed.find((e) => e.slug === slug);
     expect(bySlug('development')).toMatchObject({ order: 0, owner: 'system' });
     expect(bySlug('production')).toMatchObject({ order: 1, owner: 'system' });
     expect(bySlug(added.slug)).toMatchObject({ owner: 'user' });
     // In their order (then by slug).
-    expect(listed.map((e) => [e.order, e.slug])).toEqual([...listed].sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug)).map((e) => [e.order, e.slug]));
+    expect(listed.map((e) => [e.order, e.slug])).toEqual(
+      [...listed].sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug)).map((e) => [e.order, e.slug]),
+    );
     expect((await knock(cwd, 'environment', 'list')).stdout).toContain(`Showing ${listed.length} environments`);
     // The same through @knocklabs/mgmt, one at a time.
-    expect(await t.mgmt().environments.retrieve('production')).toMatchObject({ slug: 'production', name: 'Production', order: 1, deleted_at: null });
+    expect(await t.mgmt().environments.retrieve('production')).toMatchObject({
+      slug: 'production',
+      name: 'Production',
+      order: 1,
+      deleted_at: null,
+    });
     await rm(cwd, { recursive: true, force: true });
   });
 
@@ -141,7 +173,14 @@ describe('Knock CLI', () => {
    * Pulls one resource, pushes it back unchanged (nothing is appended), then pushes an edit of
    * one of its files and reads the change back from the service.
    */
-  const roundTrip = async (command: string, key: string, file: string, edit: (text: string) => string, read: () => Promise<unknown>, expected: unknown) => {
+  const roundTrip = async (
+    command: string,
+    key: string,
+    file: string,
+    edit: (text: string) => string,
+    read: () => Promise<unknown>,
+    expected: unknown,
+  ) => {
     const cwd = await mkdtemp(path.join(tmpdir(), `knock-${command}-`));
     await knock(cwd, command, 'pull', key, '--force');
     const pulled = await snapshot(path.join(cwd, key));
@@ -158,35 +197,73 @@ describe('Knock CLI', () => {
 
   it('partial pull then push, unchanged and edited', async () => {
     await put('/v1/partials/footer', { partial: { name: 'Footer', type: 'html', content: '<p>Bye, {{ recipient.name }}</p>' } });
-    await roundTrip('partial', 'footer', 'content.html', (html) => html.replace('Bye', 'See you'), () => mgmt().partials.retrieve('footer', { environment: 'development' }), {
-      type: 'html',
-      content: '<p>See you, {{ recipient.name }}</p>',
-    });
+    await roundTrip(
+      'partial',
+      'footer',
+      'content.html',
+      (html) => html.replace('Bye', 'See you'),
+      () => mgmt().partials.retrieve('footer', { environment: 'development' }),
+      {
+        type: 'html',
+        content: '<p>See you, {{ recipient.name }}</p>',
+      },
+    );
   });
 
   it('layout pull then push, unchanged and edited', async () => {
-    await put('/v1/email_layouts/plain', { email_layout: { name: 'Plain', html_layout: '<html><body>{{ content }}</body></html>', text_layout: '{{ content }}' } });
-    await roundTrip('layout', 'plain', 'text_layout.txt', (text) => `${text.trimEnd()}\n--\nAcme`, () => mgmt().emailLayouts.retrieve('plain', { environment: 'development' }), {
-      text_layout: '{{ content }}\n--\nAcme',
+    await put('/v1/email_layouts/plain', {
+      email_layout: { name: 'Plain', html_layout: '<html><body>{{ content }}</body></html>', text_layout: '{{ content }}' },
     });
+    await roundTrip(
+      'layout',
+      'plain',
+      'text_layout.txt',
+      (text) => `${text.trimEnd()}\n--\nAcme`,
+      () => mgmt().emailLayouts.retrieve('plain', { environment: 'development' }),
+      {
+        text_layout: '{{ content }}\n--\nAcme',
+      },
+    );
   });
 
   it('message-type pull then push, unchanged and edited', async () => {
     await put('/v1/message_types/banner', {
-      message_type: { name: 'Banner', description: 'A banner', preview: '<div>{{ title }}</div>', variants: [{ key: 'default', name: 'Default', fields: [{ type: 'text', key: 'title', label: 'Title', settings: {} }] }] },
+      message_type: {
+        name: 'Banner',
+        description: 'A banner',
+        preview: '<div>{{ title }}</div>',
+        variants: [{ key: 'default', name: 'Default', fields: [{ type: 'text', key: 'title', label: 'Title', settings: {} }] }],
+      },
     });
-    await roundTrip('message-type', 'banner', 'preview.html', (html) => html.replace('<div>', '<div class="banner">'), () => mgmt().messageTypes.retrieve('banner', { environment: 'development' }), {
-      preview: '<div class="banner">{{ title }}</div>',
-    });
+    await roundTrip(
+      'message-type',
+      'banner',
+      'preview.html',
+      (html) => html.replace('<div>', '<div class="banner">'),
+      () => mgmt().messageTypes.retrieve('banner', { environment: 'development' }),
+      {
+        preview: '<div class="banner">{{ title }}</div>',
+      },
+    );
   });
 
   it('translation pull then push, unchanged and edited', async () => {
-    await put('/v1/translations/fr', { translation: { format: 'json', content: JSON.stringify({ greeting: 'Bonjour {{ recipient.name }}' }) } });
-    const read = async () => JSON.parse((await mgmt().translations.retrieve('fr', { environment: 'development', namespace: '' })).translation.content);
-    await roundTrip('translation', 'fr', 'fr.json', (json) => JSON.stringify({ ...JSON.parse(json), farewell: 'Au revoir' }, null, 2), read, {
-      greeting: 'Bonjour {{ recipient.name }}',
-      farewell: 'Au revoir',
+    await put('/v1/translations/fr', {
+      translation: { format: 'json', content: JSON.stringify({ greeting: 'Bonjour {{ recipient.name }}' }) },
     });
+    const read = async () =>
+      JSON.parse((await mgmt().translations.retrieve('fr', { environment: 'development', namespace: '' })).translation.content);
+    await roundTrip(
+      'translation',
+      'fr',
+      'fr.json',
+      (json) => JSON.stringify({ ...JSON.parse(json), farewell: 'Au revoir' }, null, 2),
+      read,
+      {
+        greeting: 'Bonjour {{ recipient.name }}',
+        farewell: 'Au revoir',
+      },
+    );
   });
 
   it('pull --all writes every resource type the service has, and push --all of it changes nothing', async () => {
@@ -196,7 +273,13 @@ describe('Knock CLI', () => {
     const dirs = new Set(Object.keys(pulled).map((f) => f.split(path.sep)[0]));
     // Audiences and guides are not implemented: their lists are empty, so no directory is made.
     expect([...dirs].sort()).toEqual(['layouts', 'message-types', 'partials', 'translations', 'workflows']);
-    expect(Object.keys(pulled)).toEqual(expect.arrayContaining([path.join('partials', 'footer', 'partial.json'), path.join('translations', 'fr', 'fr.json'), path.join('workflows', 'order-shipped', 'workflow.json')]));
+    expect(Object.keys(pulled)).toEqual(
+      expect.arrayContaining([
+        path.join('partials', 'footer', 'partial.json'),
+        path.join('translations', 'fr', 'fr.json'),
+        path.join('workflows', 'order-shipped', 'workflow.json'),
+      ]),
+    );
 
     const before = await eventCount(t);
     const { stdout } = await knock(cwd, 'push', '--knock-dir', 'resources');

@@ -29,7 +29,9 @@ describe('test runs (management API)', () => {
     });
     expect(workflow_run_id).toMatch(/^[0-9a-f-]{36}$/);
     const messages = await eventually(async () => {
-      const rows = await t.sql('SELECT recipient_id, content, tenant FROM rm_messages WHERE workflow_run_id = $1 ORDER BY recipient_id', [workflow_run_id]);
+      const rows = await t.sql('SELECT recipient_id, content, tenant FROM rm_messages WHERE workflow_run_id = $1 ORDER BY recipient_id', [
+        workflow_run_id,
+      ]);
       return rows.length === 2 ? rows : undefined;
     });
     expect(messages.map((m: { recipient_id: string }) => m.recipient_id)).toEqual(['ada', 'grace']);
@@ -58,17 +60,31 @@ describe('test runs (management API)', () => {
   it('refuses unknown workflows, bad data, missing environments and API keys, writing nothing', async () => {
     const count = async () => Number((await t.sql("SELECT count(*) AS c FROM es_events WHERE event_type = 'WorkflowTriggered'"))[0].c);
     // Saved with valid: false (its channel does not exist): a test run needs a valid workflow.
-    await mgmt.workflows.upsert('broken', { environment: 'development', workflow: { name: 'broken', steps: [feedStep('feed', { channel_key: 'no-such-channel' })] } as never });
+    await mgmt.workflows.upsert('broken', {
+      environment: 'development',
+      workflow: { name: 'broken', steps: [feedStep('feed', { channel_key: 'no-such-channel' })] } as never,
+    });
     const before = await count();
-    expect((await t.http('PUT', '/v1/workflows/broken/run?environment=development', { key: t.serviceToken, body: { recipients: ['ada'] } })).body).toMatchObject({ code: 'workflow_inactive' });
+    expect(
+      (await t.http('PUT', '/v1/workflows/broken/run?environment=development', { key: t.serviceToken, body: { recipients: ['ada'] } }))
+        .body,
+    ).toMatchObject({ code: 'workflow_inactive' });
     const run = (path: string, body: unknown, key: string | null = t.serviceToken) => t.http('PUT', path, { key, body });
-    expect((await run('/v1/workflows/nope/run?environment=development', { recipients: ['ada'] })).body).toMatchObject({ code: 'workflow_missing', status: 404 });
+    expect((await run('/v1/workflows/nope/run?environment=development', { recipients: ['ada'] })).body).toMatchObject({
+      code: 'workflow_missing',
+      status: 404,
+    });
     const bad = await run('/v1/workflows/rehearse/run?environment=development', { recipients: ['ada'], data: { topic: 7 } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'data.topic' })]);
-    expect((await run('/v1/workflows/rehearse/run', { recipients: ['ada'], data: { topic: 'x' } })).body.errors).toEqual([expect.objectContaining({ field: 'environment' })]);
+    expect((await run('/v1/workflows/rehearse/run', { recipients: ['ada'], data: { topic: 'x' } })).body.errors).toEqual([
+      expect.objectContaining({ field: 'environment' }),
+    ]);
     expect((await run('/v1/workflows/rehearse/run?environment=development', { recipients: [] })).status).toBe(422);
-    expect((await run('/v1/workflows/rehearse/run?environment=development', { recipients: ['ada'], data: { topic: 'x' } }, t.env.secretKey)).status).toBe(403);
+    expect(
+      (await run('/v1/workflows/rehearse/run?environment=development', { recipients: ['ada'], data: { topic: 'x' } }, t.env.secretKey))
+        .status,
+    ).toBe(403);
     await expect(mgmt.workflows.run('rehearse', { environment: 'nowhere', recipients: ['ada'] })).rejects.toMatchObject({ status: 404 });
     expect(await count()).toBe(before);
   });

@@ -28,7 +28,13 @@ describe('workflows (management API)', () => {
 
   it('serves the first-run example workflow, active, on the bootstrap in-app channel', async () => {
     const welcome = await mgmt.workflows.retrieve('welcome', env);
-    expect(welcome).toMatchObject({ key: 'welcome', active: true, valid: true, environment: 'development', steps: [expect.objectContaining({ channel_key: 'in-app', channel_type: 'in_app_feed' })] });
+    expect(welcome).toMatchObject({
+      key: 'welcome',
+      active: true,
+      valid: true,
+      environment: 'development',
+      steps: [expect.objectContaining({ channel_key: 'in-app', channel_type: 'in_app_feed' })],
+    });
     expect(welcome.steps[0]).toMatchObject({ template: { markdown_body: expect.stringContaining('recipient.name') } });
   });
 
@@ -47,24 +53,47 @@ describe('workflows (management API)', () => {
         steps: [feedStep(), { type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'minutes', value: 5 } } }],
       } as never,
     });
-    expect(workflow).toMatchObject({ key: 'new-comment', name: 'New comment', active: false, valid: true, environment: 'development', sha: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(workflow).toMatchObject({
+      key: 'new-comment',
+      name: 'New comment',
+      active: false,
+      valid: true,
+      environment: 'development',
+      sha: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(workflow.created_at).toBeTruthy();
 
-    const validated = await mgmt.workflows.validate('new-comment', { ...env, workflow: { name: 'New comment v2', steps: [feedStep()] } as never });
+    const validated = await mgmt.workflows.validate('new-comment', {
+      ...env,
+      workflow: { name: 'New comment v2', steps: [feedStep()] } as never,
+    });
     expect(validated.workflow).toMatchObject({ name: 'New comment v2', valid: true });
     expect((await mgmt.workflows.retrieve('new-comment', env)).name).toBe('New comment');
 
     const activated = await mgmt.workflows.activate('new-comment', { ...env, status: true });
     expect(activated.workflow.active).toBe(true);
     const read = await mgmt.workflows.retrieve('new-comment', env);
-    expect(read).toMatchObject({ active: true, valid: true, sha: workflow.sha, settings: { override_preferences: true, is_commercial: false }, categories: ['collaboration'], tags: ['team-a'] });
-    expect(read.steps).toEqual([expect.objectContaining({ ref: 'feed', channel_type: 'in_app_feed' }), expect.objectContaining({ ref: 'wait', type: 'delay' })]);
+    expect(read).toMatchObject({
+      active: true,
+      valid: true,
+      sha: workflow.sha,
+      settings: { override_preferences: true, is_commercial: false },
+      categories: ['collaboration'],
+      tags: ['team-a'],
+    });
+    expect(read.steps).toEqual([
+      expect.objectContaining({ ref: 'feed', channel_type: 'in_app_feed' }),
+      expect.objectContaining({ ref: 'wait', type: 'delay' }),
+    ]);
 
     const keys: string[] = [];
     for await (const w of mgmt.workflows.list(env)) keys.push(w.key);
     expect(keys).toEqual(expect.arrayContaining(['new-comment', 'welcome']));
 
-    const deactivated = await t.http('PUT', '/v1/workflows/new-comment/activate?environment=development&status=false', { key: t.serviceToken, body: {} });
+    const deactivated = await t.http('PUT', '/v1/workflows/new-comment/activate?environment=development&status=false', {
+      key: t.serviceToken,
+      body: {},
+    });
     expect(deactivated.body.workflow.active).toBe(false);
   });
 
@@ -78,13 +107,20 @@ describe('workflows (management API)', () => {
   });
 
   it('saves a workflow whose references do not resolve with valid: false and its errors, and refuses to activate it', async () => {
-    const saved = await svc('PUT', '/v1/workflows/broken-ref?environment=development', { workflow: { name: 'Broken', steps: [feedStep('feed', { channel_key: 'no-such-channel' })] } });
+    const saved = await svc('PUT', '/v1/workflows/broken-ref?environment=development', {
+      workflow: { name: 'Broken', steps: [feedStep('feed', { channel_key: 'no-such-channel' })] },
+    });
     expect(saved.status).toBe(200);
-    expect(saved.body.workflow).toMatchObject({ valid: false, errors: [{ field: 'steps.0.channel_key', message: expect.stringContaining('no-such-channel'), type: 'reference' }] });
+    expect(saved.body.workflow).toMatchObject({
+      valid: false,
+      errors: [{ field: 'steps.0.channel_key', message: expect.stringContaining('no-such-channel'), type: 'reference' }],
+    });
     const activate = await svc('PUT', '/v1/workflows/broken-ref/activate?environment=development', { status: true });
     expect(activate.status).toBe(422);
     expect(activate.body).toMatchObject({ code: 'workflow_invalid', errors: [expect.objectContaining({ field: 'steps.0.channel_key' })] });
-    const validate = await svc('PUT', '/v1/workflows/broken-ref/validate?environment=development', { workflow: { name: 'Broken', steps: [feedStep('feed', { channel_key: 'no-such-channel' })] } });
+    const validate = await svc('PUT', '/v1/workflows/broken-ref/validate?environment=development', {
+      workflow: { name: 'Broken', steps: [feedStep('feed', { channel_key: 'no-such-channel' })] },
+    });
     expect(validate.status).toBe(422);
     expect(validate.body.errors).toEqual([expect.objectContaining({ field: 'workflow.steps.0.channel_key' })]);
   });
@@ -96,8 +132,17 @@ describe('workflows (management API)', () => {
       [{ name: 'W', description: 'd'.repeat(281), steps: [] }, 'workflow.description'],
       [{ name: 'W', steps: [feedStep('a'), feedStep('a')] }, 'workflow.steps.1.ref'],
       [{ name: 'W', steps: [feedStep('a', { channel_group_key: 'g' })] }, 'workflow.steps.0.channel_key'],
-      [{ name: 'W', steps: [{ type: 'batch', ref: 'b', settings: { batch_window: { unit: 'hours', value: 1 }, batch_items_max_limit: 5000 } }] }, 'workflow.steps.0.settings.batch_items_max_limit'],
-      [{ name: 'W', steps: [{ type: 'random_cohort', ref: 'r', cohort_branches: [{ percentage: 30 }, { percentage: 30 }] }] }, 'workflow.steps.0.cohort_branches'],
+      [
+        {
+          name: 'W',
+          steps: [{ type: 'batch', ref: 'b', settings: { batch_window: { unit: 'hours', value: 1 }, batch_items_max_limit: 5000 } }],
+        },
+        'workflow.steps.0.settings.batch_items_max_limit',
+      ],
+      [
+        { name: 'W', steps: [{ type: 'random_cohort', ref: 'r', cohort_branches: [{ percentage: 30 }, { percentage: 30 }] }] },
+        'workflow.steps.0.cohort_branches',
+      ],
       [{ name: 'W', steps: [], trigger_data_json_schema: { type: 'not-a-type' } }, 'workflow.trigger_data_json_schema'],
       [{ name: 'W', steps: [], active: true, surprise: 1 }, 'workflow.surprise'],
     ];
@@ -116,15 +161,24 @@ describe('workflows (management API)', () => {
 
   it('requires a service token and an existing environment', async () => {
     expect((await t.http('GET', '/v1/workflows?environment=development')).status).toBe(403);
-    expect((await svc('GET', '/v1/workflows')).body).toMatchObject({ status: 422, errors: [expect.objectContaining({ field: 'environment' })] });
+    expect((await svc('GET', '/v1/workflows')).body).toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ field: 'environment' })],
+    });
     expect((await svc('GET', '/v1/workflows?environment=nowhere')).status).toBe(404);
     expect((await svc('GET', '/v1/workflows?environment=development&branch=feature')).status).toBe(422);
   });
 
   it('annotates workflows for the CLI', async () => {
     const res = await svc('GET', '/v1/workflows/welcome?environment=development&annotate=true');
-    expect(res.body.__annotation).toEqual({ extractable_fields: {}, readonly_fields: expect.arrayContaining(['key', 'active', 'valid', 'environment', 'sha', 'created_at', 'updated_at']) });
-    expect(res.body.steps[0].template.__annotation).toEqual({ extractable_fields: { markdown_body: { default: true, file_ext: 'md' } }, readonly_fields: [] });
+    expect(res.body.__annotation).toEqual({
+      extractable_fields: {},
+      readonly_fields: expect.arrayContaining(['key', 'active', 'valid', 'environment', 'sha', 'created_at', 'updated_at']),
+    });
+    expect(res.body.steps[0].template.__annotation).toEqual({
+      extractable_fields: { markdown_body: { default: true, file_ext: 'md' } },
+      readonly_fields: [],
+    });
     expect((await svc('GET', '/v1/workflows/welcome?environment=development')).body.__annotation).toBeUndefined();
   });
 
@@ -138,6 +192,7 @@ describe('workflows (management API)', () => {
     expect(history.map((e) => e.type)).toEqual(['WorkflowUpserted', 'WorkflowActivated', 'WorkflowUpserted', 'WorkflowDeactivated']);
     expect(history.map((e) => (e.data as { content?: { name: string } }).content?.name)).toEqual(['v1', undefined, 'v2', undefined]);
     const [token] = await t.sql<{ token_id: string }>('SELECT token_id FROM rm_service_tokens');
-    for (const e of history) expect(e.metadata).toMatchObject({ environment: 'development', actor: `service:${token.token_id}`, request_id: expect.any(String) });
+    for (const e of history)
+      expect(e.metadata).toMatchObject({ environment: 'development', actor: `service:${token.token_id}`, request_id: expect.any(String) });
   });
 });

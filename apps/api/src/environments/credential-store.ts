@@ -27,6 +27,9 @@ export class ReadModelCredentialStore implements CredentialStore {
 
   async userTokenPolicy(environment: string) {
     const [env, keys] = await Promise.all([this.queries.getEnvironment(environment), this.queries.listSigningKeys(environment, true)]);
-    return { enhancedSecurityMode: env?.enhancedSecurityMode ?? false, signingKeys: keys.map((k) => ({ id: k.id, publicKey: k.publicKey })) };
+    return {
+      enhancedSecurityMode: env?.enhancedSecurityMode ?? false,
+      signingKeys: keys.map((k) => ({ id: k.id, publicKey: k.publicKey })),
+    };
   }
 }

@@ -36,11 +36,20 @@ describe('environments and whoami (management API)', () => {
     expect(created.updated_at).toBe(created.created_at);
     expect(created.last_commit_at).toBeNull();
 
-    expect((await t.http('PUT', `/v1/environments/${env.slug}/security`, { key: t.serviceToken, body: { enhanced_security_mode: true } })).status).toBe(200);
-    const [changed] = await t.sql<{ at: string }>(`SELECT data->>'changed_at' AS at FROM es_events WHERE event_type = 'EnhancedSecurityModeChanged' AND metadata->>'environment' = $1`, [env.slug]);
+    expect(
+      (await t.http('PUT', `/v1/environments/${env.slug}/security`, { key: t.serviceToken, body: { enhanced_security_mode: true } }))
+        .status,
+    ).toBe(200);
+    const [changed] = await t.sql<{ at: string }>(
+      `SELECT data->>'changed_at' AS at FROM es_events WHERE event_type = 'EnhancedSecurityModeChanged' AND metadata->>'environment' = $1`,
+      [env.slug],
+    );
     expect((await t.mgmt().environments.retrieve(env.slug)).updated_at).toBe(new Date(changed.at).toISOString());
 
-    const commit = await t.http('PUT', '/v1/partials/env-footer?environment=development&commit=true', { key: t.serviceToken, body: { partial: { name: 'Footer', type: 'text', content: 'bye' } } });
+    const commit = await t.http('PUT', '/v1/partials/env-footer?environment=development&commit=true', {
+      key: t.serviceToken,
+      body: { partial: { name: 'Footer', type: 'text', content: 'bye' } },
+    });
     expect(commit.status).toBe(200);
     const [committed] = await t.sql<{ at: Date }>(`SELECT max(created_at) AS at FROM rm_commits WHERE environment = 'development'`);
     expect((await t.mgmt().environments.retrieve('development')).last_commit_at).toBe(committed.at.toISOString());
@@ -58,6 +67,12 @@ describe('environments and whoami (management API)', () => {
   });
 
   it('whoami names the account and the calling service token', async () => {
-    expect(await t.mgmt().auth.verify()).toMatchObject({ account_name: 'Notify', account_slug: 'notify', type: 'service_token', service_token_name: 'bootstrap', user_id: null });
+    expect(await t.mgmt().auth.verify()).toMatchObject({
+      account_name: 'Notify',
+      account_slug: 'notify',
+      type: 'service_token',
+      service_token_name: 'bootstrap',
+      user_id: null,
+    });
   });
 });

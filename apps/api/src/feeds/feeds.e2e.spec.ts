@@ -6,7 +6,12 @@ import { countEvents, rejection } from '../../../../test/support/recipients';
 import { eventually } from '../../../../test/support/runs';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
-const step = (body: string, over: Record<string, unknown> = {}) => ({ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: body, ...over } });
+const step = (body: string, over: Record<string, unknown> = {}) => ({
+  type: 'channel',
+  ref: 'feed',
+  channel_key: 'in-app',
+  template: { markdown_body: body, ...over },
+});
 
 /** In-app feeds through the official client: entries, filters, exact counts (also under concurrent engagement), pagination. */
 describe('feeds', () => {
@@ -22,20 +27,50 @@ describe('feeds', () => {
     if (res.status !== 200) throw new Error(`feed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  const messageOfRun = async (runId: string) => (await eventually(async () => (await t.sql('SELECT id, channel_id FROM rm_messages WHERE workflow_run_id = $1', [runId]))[0], 60_000, 'the message'));
+  const messageOfRun = async (runId: string) =>
+    await eventually(
+      async () => (await t.sql('SELECT id, channel_id FROM rm_messages WHERE workflow_run_id = $1', [runId]))[0],
+      60_000,
+      'the message',
+    );
 
   beforeAll(async () => {
     t = await startTestApp();
     knock = t.knock();
-    await putWorkflow(t, 'feed-news', [step('**Hi** {{ recipient.name }}, news {{ data.n }}', { action_buttons: [{ label: 'Open', action: 'https://example.com/n/{{ data.n }}' }] })], { categories: ['news'] });
+    await putWorkflow(
+      t,
+      'feed-news',
+      [
+        step('**Hi** {{ recipient.name }}, news {{ data.n }}', {
+          action_buttons: [{ label: 'Open', action: 'https://example.com/n/{{ data.n }}' }],
+        }),
+      ],
+      { categories: ['news'] },
+    );
     await putWorkflow(t, 'feed-ops', [step('Ops {{ data.n }}')], { categories: ['ops'] });
-    expect((await t.http('PUT', '/v1/variables/app_name', { key: t.serviceToken, body: { variable: { value: 'Acme App', type: 'public' } } })).status).toBe(200);
-    expect((await t.http('PUT', '/v1/variables/api_secret', { key: t.serviceToken, body: { variable: { value: 'sekret-value-123', type: 'secret' } } })).status).toBe(200);
+    expect(
+      (await t.http('PUT', '/v1/variables/app_name', { key: t.serviceToken, body: { variable: { value: 'Acme App', type: 'public' } } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await t.http('PUT', '/v1/variables/api_secret', {
+          key: t.serviceToken,
+          body: { variable: { value: 'sekret-value-123', type: 'secret' } },
+        })
+      ).status,
+    ).toBe(200);
     await knock.users.update('carol', { name: 'Carol' });
     await knock.users.update('boss', { name: 'Boss', email: 'boss@example.com' });
     startedAt = new Date(Date.now() - 1000).toISOString();
     const triggers: [string, Record<string, unknown>][] = [
-      ['feed-news', { actor: 'boss', data: { n: 1, nested: { deep: true }, attachments: [{ name: 'a.pdf', content_type: 'application/pdf', content: 'QQ==' }] } }],
+      [
+        'feed-news',
+        {
+          actor: 'boss',
+          data: { n: 1, nested: { deep: true }, attachments: [{ name: 'a.pdf', content_type: 'application/pdf', content: 'QQ==' }] },
+        },
+      ],
       ['feed-news', { data: { n: 2 }, tenant: 'acme' }],
       ['feed-ops', { data: { n: 3 } }],
     ];
@@ -50,14 +85,18 @@ describe('feeds', () => {
 
   it('renders entries again in the asked locale, from the template the run was triggered with', async () => {
     const translation = (locale: string, content: Record<string, string>) =>
-      t.http('PUT', `/v1/translations/${locale}?environment=development`, { key: t.serviceToken, body: { translation: { format: 'json', content: JSON.stringify(content) } } });
+      t.http('PUT', `/v1/translations/${locale}?environment=development`, {
+        key: t.serviceToken,
+        body: { translation: { format: 'json', content: JSON.stringify(content) } },
+      });
     expect((await translation('en', { greet: 'Hello' })).status).toBe(200);
     expect((await translation('fr', { greet: 'Bonjour' })).status).toBe(200);
     await putWorkflow(t, 'feed-i18n', [step('{{ "greet" | t }} {{ recipient.name }}, [n{{ data.n }}](https://example.com/{{ data.n }})')]);
     await knock.users.update('erin', { name: 'Erin', locale: 'en' });
     const { workflow_run_id } = await knock.workflows.trigger('feed-i18n', { recipients: ['erin'], data: { n: 7 } } as never);
     const { id } = await messageOfRun(workflow_run_id);
-    const body = async (query = '') => (await feed('erin', query)).entries.find((e: { id: string }) => e.id === id).blocks[0] as { content: string; rendered: string };
+    const body = async (query = '') =>
+      (await feed('erin', query)).entries.find((e: { id: string }) => e.id === id).blocks[0] as { content: string; rendered: string };
 
     const english = await body();
     expect(english.content).toBe('Hello Erin, [n7](https://example.com/7)');
@@ -69,7 +108,9 @@ describe('feeds', () => {
     expect((await body('locale=fr-CA')).content).toBe('Bonjour Erin, [n7](https://example.com/7)');
     // Without locale: as rendered at creation; the stored message is untouched.
     expect((await body()).content).toBe('Hello Erin, [n7](https://example.com/7)');
-    expect((await t.sql('SELECT content FROM rm_messages WHERE id = $1', [id]))[0].content.blocks[0].content).toBe('Hello Erin, [n7](https://example.com/7)');
+    expect((await t.sql('SELECT content FROM rm_messages WHERE id = $1', [id]))[0].content.blocks[0].content).toBe(
+      'Hello Erin, [n7](https://example.com/7)',
+    );
     // Counts, pagination and the rest of the answer are the same in any locale.
     const [plain, localized] = [await feed('erin'), await feed('erin', 'locale=fr')];
     expect(localized.meta).toEqual(plain.meta);
@@ -99,10 +140,25 @@ describe('feeds', () => {
     });
     expect(first.data.attachments).toBeUndefined();
     expect(first.activities[0].data.attachments).toBeUndefined();
-    expect(first.blocks[0]).toMatchObject({ type: 'markdown', content: '**Hi** Carol, news 1', rendered: expect.stringContaining('<strong>Hi</strong>') });
-    expect(first.blocks[1]).toEqual({ type: 'button_set', name: 'actions', buttons: [{ name: 'primary', label: 'Open', action: 'https://example.com/n/1' }] });
+    expect(first.blocks[0]).toMatchObject({
+      type: 'markdown',
+      content: '**Hi** Carol, news 1',
+      rendered: expect.stringContaining('<strong>Hi</strong>'),
+    });
+    expect(first.blocks[1]).toEqual({
+      type: 'button_set',
+      name: 'actions',
+      buttons: [{ name: 'primary', label: 'Open', action: 'https://example.com/n/1' }],
+    });
     expect(first.actors).toEqual([expect.objectContaining({ __typename: 'User', id: 'boss', name: 'Boss', email: 'boss@example.com' })]);
-    expect(first.activities).toEqual([expect.objectContaining({ __typename: 'Activity', actor: expect.objectContaining({ id: 'boss', name: 'Boss' }), recipient: expect.objectContaining({ id: 'carol' }), data: { n: 1, nested: { deep: true } } })]);
+    expect(first.activities).toEqual([
+      expect.objectContaining({
+        __typename: 'Activity',
+        actor: expect.objectContaining({ id: 'boss', name: 'Boss' }),
+        recipient: expect.objectContaining({ id: 'carol' }),
+        data: { n: 1, nested: { deep: true } },
+      }),
+    ]);
 
     // The page is cached under the feed's version; actors are current on every read.
     await knock.users.update('boss', { name: 'Big Boss' });
@@ -110,7 +166,10 @@ describe('feeds', () => {
     expect(again.entries[2].actors[0]).toMatchObject({ id: 'boss', name: 'Big Boss' });
     expect(again.entries[2].activities[0].actor).toMatchObject({ id: 'boss', name: 'Big Boss' });
     await knock.users.update('boss', { name: 'Boss' });
-    expect((await t.http('PUT', '/v1/variables/app_name', { key: t.serviceToken, body: { variable: { value: 'Acme App 2', type: 'public' } } })).status).toBe(200);
+    expect(
+      (await t.http('PUT', '/v1/variables/app_name', { key: t.serviceToken, body: { variable: { value: 'Acme App 2', type: 'public' } } }))
+        .status,
+    ).toBe(200);
     expect((await feed('carol')).vars).toEqual({ app_name: 'Acme App 2' });
     expect((await feed('nobody-here')).vars).toEqual({ app_name: 'Acme App 2' });
 
@@ -167,7 +226,14 @@ describe('feeds', () => {
     expect(ids(news)).toEqual([carol[1], carol[0]]);
     expect(news.meta).toMatchObject({ total_count: 2, unread_count: 1, unseen_count: 0 });
     expect(ids(await feed('carol', `trigger_data=${encodeURIComponent('{"n":3}')}`))).toEqual([carol[2]]);
-    expect(ids(await feed('carol', `inserted_at.gte=${encodeURIComponent(startedAt)}&inserted_at.lt=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`))).toHaveLength(3);
+    expect(
+      ids(
+        await feed(
+          'carol',
+          `inserted_at.gte=${encodeURIComponent(startedAt)}&inserted_at.lt=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+        ),
+      ),
+    ).toHaveLength(3);
     expect((await feed('carol', `inserted_at.lt=${encodeURIComponent(startedAt)}`)).meta.total_count).toBe(0);
     const sdk = await knock.users.feeds.listItems('carol', channelId, { status: 'unread', source: 'feed-news' });
     expect(sdk.entries.map((e) => e.id)).toEqual([carol[1]]);
@@ -187,7 +253,17 @@ describe('feeds', () => {
     expect((await feed('carol', 'locale=de-DE')).entries).toHaveLength(3);
 
     const before = await countEvents(t);
-    for (const query of ['status=maybe', 'archived=never', 'mode=full', 'locale=!!', 'has_tenant=perhaps', 'exclude=a.b.c.d', 'trigger_data=[1]', 'page_size=500', 'after=garbage']) {
+    for (const query of [
+      'status=maybe',
+      'archived=never',
+      'mode=full',
+      'locale=!!',
+      'has_tenant=perhaps',
+      'exclude=a.b.c.d',
+      'trigger_data=[1]',
+      'page_size=500',
+      'after=garbage',
+    ]) {
       const res = await t.http('GET', `/v1/users/carol/feeds/${channelId}?${query}`);
       expect([query, res.status, res.body.code]).toEqual([query, 422, 'invalid_params']);
     }
@@ -195,7 +271,11 @@ describe('feeds', () => {
     expect(await countEvents(t)).toBe(before);
 
     const ghost = await feed('ghost');
-    expect(ghost).toMatchObject({ entries: [], meta: { total_count: 0, unread_count: 0, unseen_count: 0 }, page_info: { after: null, before: null } });
+    expect(ghost).toMatchObject({
+      entries: [],
+      meta: { total_count: 0, unread_count: 0, unseen_count: 0 },
+      page_info: { after: null, before: null },
+    });
     expect((await knock.users.feeds.listItems('ghost', channelId)).entries).toEqual([]);
   });
 
@@ -203,7 +283,11 @@ describe('feeds', () => {
     await knock.users.update('dave', { name: 'Dave' });
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const { workflow_run_id } = await knock.workflows.trigger(i % 2 ? 'feed-news' : 'feed-ops', { recipients: ['dave'], data: { n: i }, ...(i % 3 === 0 ? { tenant: 'acme' } : {}) } as never);
+      const { workflow_run_id } = await knock.workflows.trigger(i % 2 ? 'feed-news' : 'feed-ops', {
+        recipients: ['dave'],
+        data: { n: i },
+        ...(i % 3 === 0 ? { tenant: 'acme' } : {}),
+      } as never);
       ids.push((await messageOfRun(workflow_run_id)).id);
     }
     const routes: [string, string][] = [
@@ -227,7 +311,10 @@ describe('feeds', () => {
       Array.from({ length: 64 }, async () => {
         while (taken < updates.length) {
           const i = taken++;
-          const { id, route: [method, action] } = updates[i];
+          const {
+            id,
+            route: [method, action],
+          } = updates[i];
           results[i] = await t.http(method, `/v1/messages/${id}/${action}`);
         }
       }),
@@ -235,15 +322,13 @@ describe('feeds', () => {
     expect(results.filter((r) => r.status !== 200).map((r) => [r.status, r.body])).toEqual([]);
 
     const recount = async () =>
-      (
-        await t.sql(
-          `SELECT coalesce(tenant, '') AS tenant,
+      await t.sql(
+        `SELECT coalesce(tenant, '') AS tenant,
              count(*) FILTER (WHERE archived_at IS NULL)::int AS total, count(*) FILTER (WHERE archived_at IS NULL AND read_at IS NULL)::int AS unread,
              count(*) FILTER (WHERE archived_at IS NULL AND seen_at IS NULL)::int AS unseen, count(*) FILTER (WHERE archived_at IS NOT NULL)::int AS archived_total,
              count(*) FILTER (WHERE archived_at IS NOT NULL AND read_at IS NULL)::int AS archived_unread, count(*) FILTER (WHERE archived_at IS NOT NULL AND seen_at IS NULL)::int AS archived_unseen
            FROM rm_messages WHERE environment = 'development' AND recipient_id = 'dave' AND channel_id = $1 GROUP BY 1 ORDER BY 1`,
-          [channelId],
-        )
+        [channelId],
       );
     const counters = await t.sql(
       `SELECT tenant, total, unread, unseen, archived_total, archived_unread, archived_unseen FROM rm_feed_counts
@@ -255,7 +340,14 @@ describe('feeds', () => {
     expect(byTenant(counters)).toEqual(byTenant(expected));
     expect(expected.length).toBe(2);
     // The read model agrees with the log: each message's stream folded through the decider.
-    const states = await Promise.all(ids.map(async (id) => fold(messageDecider, (await t.store.readStream(`message-development-${id}`)).map((e) => ({ type: e.type, data: e.data }) as MessageEvent))));
+    const states = await Promise.all(
+      ids.map(async (id) =>
+        fold(
+          messageDecider,
+          (await t.store.readStream(`message-development-${id}`)).map((e) => ({ type: e.type, data: e.data }) as MessageEvent),
+        ),
+      ),
+    );
     // Every message row shows what its stream says, timestamps and engagement_statuses alike.
     const rows = await t.sql('SELECT id, seen_at, read_at, archived_at, interacted_at FROM rm_messages WHERE id = ANY($1::uuid[])', [ids]);
     const byId = new Map(rows.map((r: { id: string }) => [r.id, r]));
@@ -263,13 +355,29 @@ describe('feeds', () => {
     ids.forEach((id, i) => {
       const row = byId.get(id) as unknown as Record<string, Date | null>;
       const state = states[i];
-      expect([id, !!row.seen_at, !!row.read_at, !!row.archived_at, !!row.interacted_at]).toEqual([id, !!state.seen_at, !!state.read_at, !!state.archived_at, !!state.interacted_at]);
-      const expected = [state.seen_at && 'seen', state.read_at && 'read', state.interacted_at && 'interacted', state.archived_at && 'archived'].filter(Boolean);
+      expect([id, !!row.seen_at, !!row.read_at, !!row.archived_at, !!row.interacted_at]).toEqual([
+        id,
+        !!state.seen_at,
+        !!state.read_at,
+        !!state.archived_at,
+        !!state.interacted_at,
+      ]);
+      const expected = [
+        state.seen_at && 'seen',
+        state.read_at && 'read',
+        state.interacted_at && 'interacted',
+        state.archived_at && 'archived',
+      ].filter(Boolean);
       expect([id, apiMessages.get(id)!.engagement_statuses]).toEqual([id, expected]);
     });
     const fromLog = states.filter((s) => !s.archived_at);
     const meta = (await feed('dave')).meta;
-    expect(meta).toEqual({ __typename: 'FeedMetadata', total_count: fromLog.length, unread_count: fromLog.filter((s) => !s.read_at).length, unseen_count: fromLog.filter((s) => !s.seen_at).length });
+    expect(meta).toEqual({
+      __typename: 'FeedMetadata',
+      total_count: fromLog.length,
+      unread_count: fromLog.filter((s) => !s.read_at).length,
+      unseen_count: fromLog.filter((s) => !s.seen_at).length,
+    });
     expect(meta.total_count).toBe(expected.reduce((sum: number, r: { total: number }) => sum + r.total, 0));
     // Something actually changed, in more than one direction.
     expect(new Set(states.map((s) => `${!!s.seen_at}${!!s.read_at}${!!s.archived_at}`)).size).toBeGreaterThan(1);

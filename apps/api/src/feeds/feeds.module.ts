@@ -18,8 +18,17 @@ import { GetFeedHandler } from './get-feed/get-feed.handler';
     {
       provide: FeedLocalizer,
       inject: [DATABASE, EVENT_STORE, ENGINE_LOOKUPS, LINK_TRACKER, LOGGER, TEMPLATE_RENDERER],
-      useFactory: (db: Database, store: EventStore, lookups: ReadModelLookups, links: LinkTracker | null, logger: Logger, templates: TemplateRenderer) =>
-        new FeedLocalizer(db.dataSource, store, lookups, templates, links, (messageId, reason) => logger.warn({ message_id: messageId, reason }, 'feed entry not re-rendered in the asked locale')),
+      useFactory: (
+        db: Database,
+        store: EventStore,
+        lookups: ReadModelLookups,
+        links: LinkTracker | null,
+        logger: Logger,
+        templates: TemplateRenderer,
+      ) =>
+        new FeedLocalizer(db.dataSource, store, lookups, templates, links, (messageId, reason) =>
+          logger.warn({ message_id: messageId, reason }, 'feed entry not re-rendered in the asked locale'),
+        ),
     },
     GetFeedHandler,
   ],

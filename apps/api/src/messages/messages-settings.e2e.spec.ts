@@ -48,13 +48,23 @@ describe('messages: link tracking, retention, batch deduplication', () => {
       },
       messageDecider.initialState(),
     );
-    const append = await t.store.append(messageStream('development', id), events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { environment: 'development', schema_version: 1 } })));
+    const append = await t.store.append(
+      messageStream('development', id),
+      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { environment: 'development', schema_version: 1 } })),
+    );
     await t.runtime.waitFor(append.position, [{ type: 'MessageDelivered', streamId: append.streamId }], 60_000);
     return id;
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { LINK_TRACKING_ENABLED: 'true', PUBLIC_URL: 'https://links.notify.test', RATE_LIMIT_ENABLED: 'true', MESSAGE_RETENTION_DAYS: '30' } });
+    t = await startTestApp({
+      env: {
+        LINK_TRACKING_ENABLED: 'true',
+        PUBLIC_URL: 'https://links.notify.test',
+        RATE_LIMIT_ENABLED: 'true',
+        MESSAGE_RETENTION_DAYS: '30',
+      },
+    });
     knock = t.knock();
     await putWorkflow(t, 'tracked', [
       {
@@ -64,7 +74,10 @@ describe('messages: link tracking, retention, batch deduplication', () => {
         template: {
           markdown_body: 'Read [the docs](https://docs.example/page?x=1&y=2) or mail [us](mailto:hi@example.com)',
           action_url: 'https://app.example/open?who={{ recipient.id }}',
-          action_buttons: [{ label: 'Go', action: 'https://app.example/go' }, { label: 'Stay', action: '/inbox' }],
+          action_buttons: [
+            { label: 'Go', action: 'https://app.example/go' },
+            { label: 'Stay', action: '/inbox' },
+          ],
         },
       },
     ]);
@@ -75,7 +88,11 @@ describe('messages: link tracking, retention, batch deduplication', () => {
 
   it('rewrites links to signed tracked links; following one records link_clicked and redirects', async () => {
     const { workflow_run_id } = await knock.workflows.trigger('tracked', { recipients: ['ada'] });
-    const row = await eventually(async () => (await t.sql('SELECT id, content FROM rm_messages WHERE workflow_run_id = $1', [workflow_run_id]))[0], 60_000, 'the message');
+    const row = await eventually(
+      async () => (await t.sql('SELECT id, content FROM rm_messages WHERE workflow_run_id = $1', [workflow_run_id]))[0],
+      60_000,
+      'the message',
+    );
     const rendered: string = row.content.blocks[0].rendered;
     const href = /href="(https:\/\/links\.notify\.test\/v1\/links\/[^"]+)"/.exec(rendered)?.[1];
     expect(href).toBeDefined();
@@ -86,24 +103,39 @@ describe('messages: link tracking, retention, batch deduplication', () => {
     const res = await fetch(`${t.url}${path}`, { redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('https://docs.example/page?x=1&y=2');
-    const message = await eventually(async () => {
-      const m = await knock.messages.get(row.id);
-      return m.link_clicked_at ? m : undefined;
-    }, 10_000, 'link_clicked');
+    const message = await eventually(
+      async () => {
+        const m = await knock.messages.get(row.id);
+        return m.link_clicked_at ? m : undefined;
+      },
+      10_000,
+      'link_clicked',
+    );
     expect(message.engagement_statuses).toEqual(['seen', 'read', 'link_clicked']);
     const events = (await knock.messages.listEvents(row.id)).items;
-    expect(events[0]).toMatchObject({ type: 'message.link_clicked', data: expect.objectContaining({ url: 'https://docs.example/page?x=1&y=2' }) });
+    expect(events[0]).toMatchObject({
+      type: 'message.link_clicked',
+      data: expect.objectContaining({ url: 'https://docs.example/page?x=1&y=2' }),
+    });
 
     // The action URL and absolute button actions are tracked links too; a relative action is left alone.
     const tracked = (url: string) => url.startsWith('https://links.notify.test/v1/links/');
     expect(tracked(row.content.action_url)).toBe(true);
-    expect(row.content.blocks[1].buttons.map((b: { action: string }) => (tracked(b.action) ? 'tracked' : b.action))).toEqual(['tracked', '/inbox']);
+    expect(row.content.blocks[1].buttons.map((b: { action: string }) => (tracked(b.action) ? 'tracked' : b.action))).toEqual([
+      'tracked',
+      '/inbox',
+    ]);
     const open = await fetch(`${t.url}${new URL(row.content.action_url).pathname}`, { redirect: 'manual' });
     expect(open.headers.get('location')).toBe('https://app.example/open?who=ada');
     const go = await fetch(`${t.url}${new URL(row.content.blocks[1].buttons[0].action).pathname}`, { redirect: 'manual' });
     expect(go.headers.get('location')).toBe('https://app.example/go');
-    const clicked = async () => (await knock.messages.listEvents(row.id)).items.filter((e) => e.type === 'message.link_clicked').map((e) => (e.data as { url: string }).url);
-    expect((await eventually(async () => ((await clicked()).length === 3 ? clicked() : undefined), 60_000, 'three clicks'))!.sort()).toEqual(['https://app.example/go', 'https://app.example/open?who=ada', 'https://docs.example/page?x=1&y=2']);
+    const clicked = async () =>
+      (await knock.messages.listEvents(row.id)).items
+        .filter((e) => e.type === 'message.link_clicked')
+        .map((e) => (e.data as { url: string }).url);
+    expect(
+      (await eventually(async () => ((await clicked()).length === 3 ? clicked() : undefined), 60_000, 'three clicks'))!.sort(),
+    ).toEqual(['https://app.example/go', 'https://app.example/open?who=ada', 'https://docs.example/page?x=1&y=2']);
 
     const token = path.split('/').pop()!;
     const [payload, signature] = token.split('.');
@@ -128,12 +160,19 @@ describe('messages: link tracking, retention, batch deduplication', () => {
 
   it('keeps one update per message per second through batch endpoints and names the dropped ids in x-ratelimited-message_ids', async () => {
     const { workflow_run_id } = await knock.workflows.trigger('tracked', { recipients: ['ada', 'old-timer'] });
-    const rows = await eventually(async () => {
-      const r = await t.sql('SELECT id FROM rm_messages WHERE workflow_run_id = $1 ORDER BY recipient_id', [workflow_run_id]);
-      return r.length === 2 ? r : undefined;
-    }, 20_000, 'two messages');
+    const rows = await eventually(
+      async () => {
+        const r = await t.sql('SELECT id FROM rm_messages WHERE workflow_run_id = $1 ORDER BY recipient_id', [workflow_run_id]);
+        return r.length === 2 ? r : undefined;
+      },
+      20_000,
+      'two messages',
+    );
     const [a, b] = rows.map((r: { id: string }) => r.id);
-    const first = await t.http('POST', '/v1/messages/batch/seen', { body: { message_ids: [a] }, headers: { origin: 'https://app.example' } });
+    const first = await t.http('POST', '/v1/messages/batch/seen', {
+      body: { message_ids: [a] },
+      headers: { origin: 'https://app.example' },
+    });
     expect(first.status).toBe(200);
     expect(first.headers.get('x-ratelimited-message_ids')).toBeNull();
     expect(first.headers.get('access-control-expose-headers')).toContain('x-ratelimited-message_ids');

@@ -5,7 +5,13 @@ import { countEvents, rejection } from '../../../../test/support/recipients';
 import { eventually } from '../../../../test/support/runs';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
-const feedStep = (ref: string, body: string, over: Record<string, unknown> = {}) => ({ type: 'channel', ref, channel_key: 'in-app', template: { markdown_body: body }, ...over });
+const feedStep = (ref: string, body: string, over: Record<string, unknown> = {}) => ({
+  type: 'channel',
+  ref,
+  channel_key: 'in-app',
+  template: { markdown_body: body },
+  ...over,
+});
 
 /** Messages API through the official client: listings and their filters, a message and its histories, engagement. */
 describe('messages', () => {
@@ -31,23 +37,48 @@ describe('messages', () => {
     await putChannel(t, 'hooks', { type: 'http', provider: 'webhook' });
     await putWorkflow(t, 'msg-alert', [feedStep('feed', 'Alert **{{ data.n }}** for {{ recipient.id }}')], { categories: ['alerts'] });
     await putWorkflow(t, 'msg-digest', [feedStep('feed', 'Digest')], { categories: ['digest'] });
-    await putWorkflow(t, 'msg-hook', [{ type: 'channel', ref: 'hook', channel_key: 'hooks', template: { url: `${receiver.url}/hook`, method: 'post', body: '{"n": 1}' } }]);
+    await putWorkflow(t, 'msg-hook', [
+      { type: 'channel', ref: 'hook', channel_key: 'hooks', template: { url: `${receiver.url}/hook`, method: 'post', body: '{"n": 1}' } },
+    ]);
     await knock.users.update('ada', { name: 'Ada' });
     await knock.users.update('bob', { name: 'Bob' });
     await knock.objects.set('projects', 'p1', { name: 'Project 1' });
     startedAt = new Date(Date.now() - 1000).toISOString();
-    for (const [n, tenant] of [[1, null], [2, 'acme'], [3, null]] as const) {
-      const runId = await trigger('msg-alert', ['ada'], { data: { n, kind: n === 2 ? 'special' : 'plain' }, ...(tenant ? { tenant } : {}) });
-      const message = await eventually(async () => (await t.sql('SELECT id, run_id FROM rm_messages WHERE workflow_run_id = $1', [runId]))[0], 60_000, 'the alert message');
+    for (const [n, tenant] of [
+      [1, null],
+      [2, 'acme'],
+      [3, null],
+    ] as const) {
+      const runId = await trigger('msg-alert', ['ada'], {
+        data: { n, kind: n === 2 ? 'special' : 'plain' },
+        ...(tenant ? { tenant } : {}),
+      });
+      const message = await eventually(
+        async () => (await t.sql('SELECT id, run_id FROM rm_messages WHERE workflow_run_id = $1', [runId]))[0],
+        60_000,
+        'the alert message',
+      );
       ada.push({ id: message.id, runId, recipientRunId: message.run_id });
     }
     const digestRun = await trigger('msg-digest', ['ada', 'bob']);
-    await eventually(async () => (await t.sql('SELECT count(*)::int AS c FROM rm_messages WHERE workflow_run_id = $1', [digestRun]))[0].c === 2, 60_000, 'digest messages');
-    const digest = (await t.sql("SELECT id, run_id, channel_id FROM rm_messages WHERE workflow_run_id = $1 AND recipient_id = 'ada'", [digestRun]))[0];
+    await eventually(
+      async () => (await t.sql('SELECT count(*)::int AS c FROM rm_messages WHERE workflow_run_id = $1', [digestRun]))[0].c === 2,
+      60_000,
+      'digest messages',
+    );
+    const digest = (
+      await t.sql("SELECT id, run_id, channel_id FROM rm_messages WHERE workflow_run_id = $1 AND recipient_id = 'ada'", [digestRun])
+    )[0];
     ada.push({ id: digest.id, runId: digestRun, recipientRunId: digest.run_id });
     channelId = digest.channel_id;
     const objectRun = await trigger('msg-digest', [{ id: 'p1', collection: 'projects' }]);
-    objectMessageId = (await eventually(async () => (await t.sql('SELECT id FROM rm_messages WHERE workflow_run_id = $1', [objectRun]))[0], 60_000, 'object message')).id;
+    objectMessageId = (
+      await eventually(
+        async () => (await t.sql('SELECT id FROM rm_messages WHERE workflow_run_id = $1', [objectRun]))[0],
+        60_000,
+        'object message',
+      )
+    ).id;
     const hookRun = await trigger('msg-hook', ['ada']);
     hookMessageId = (await messageWithStatus(t, (await messageOf(t, hookRun, 'hook')).id, ['delivered', 'sent'])).id;
   });
@@ -77,14 +108,28 @@ describe('messages', () => {
     expect(message).toMatchObject({
       __typename: 'Message',
       channel_id: channelId,
-      channel: { id: channelId, key: 'in-app', name: expect.any(String), type: 'in_app_feed', provider: expect.any(String), created_at: expect.any(String), updated_at: expect.any(String) },
+      channel: {
+        id: channelId,
+        key: 'in-app',
+        name: expect.any(String),
+        type: 'in_app_feed',
+        provider: expect.any(String),
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
       recipient: 'ada',
       workflow: 'msg-alert',
       tenant: 'acme',
       status: 'delivered',
       engagement_statuses: [],
       data: { n: 2, kind: 'special' },
-      source: { __typename: 'NotificationSource', key: 'msg-alert', categories: ['alerts'], workflow_run_id: ada[1].runId, workflow_recipient_run_id: ada[1].recipientRunId },
+      source: {
+        __typename: 'NotificationSource',
+        key: 'msg-alert',
+        categories: ['alerts'],
+        workflow_run_id: ada[1].runId,
+        workflow_recipient_run_id: ada[1].recipientRunId,
+      },
     });
     expect(all.items.find((m) => m.id === objectMessageId)!.recipient).toEqual({ id: 'p1', collection: 'projects' });
     expect((await rejection(knock.users.listMessages('nobody'))).status).toBe(404);
@@ -128,10 +173,16 @@ describe('messages', () => {
     expect(message).toMatchObject({ id: ada[1].id, recipient: 'ada', status: 'delivered' });
     const content = await knock.messages.getContent(ada[1].id);
     expect(content).toMatchObject({ __typename: 'MessageContent', message_id: ada[1].id, data: { __typename: 'MessageInAppFeedContent' } });
-    expect((content.data as any).blocks[0]).toMatchObject({ type: 'markdown', content: 'Alert **2** for ada', rendered: expect.stringContaining('<strong>2</strong>') });
+    expect((content.data as any).blocks[0]).toMatchObject({
+      type: 'markdown',
+      content: 'Alert **2** for ada',
+      rendered: expect.stringContaining('<strong>2</strong>'),
+    });
     const hookContent = await knock.messages.getContent(hookMessageId);
     expect(hookContent.data).toMatchObject({ url: `${receiver.url}/hook`, method: 'POST' });
-    const batch = await knock.messages.batch.getContent({ message_ids: [ada[0].id, hookMessageId, '00000000-0000-4000-8000-000000000000'] });
+    const batch = await knock.messages.batch.getContent({
+      message_ids: [ada[0].id, hookMessageId, '00000000-0000-4000-8000-000000000000'],
+    });
     expect(batch.map((c) => c.message_id)).toEqual([ada[0].id, hookMessageId]);
     expect((await rejection(knock.messages.get('00000000-0000-4000-8000-000000000000'))).status).toBe(404);
     expect((await rejection(knock.messages.getContent('nope'))).status).toBe(404);
@@ -142,12 +193,21 @@ describe('messages', () => {
 
     const logs = await knock.messages.listDeliveryLogs(hookMessageId);
     expect(logs.items).toHaveLength(1);
-    expect(logs.items[0]).toMatchObject({ __typename: 'MessageDeliveryLog', service_name: 'webhook', request: { method: 'POST', path: '/hook' }, response: { status: 202, body: { received: true } } });
+    expect(logs.items[0]).toMatchObject({
+      __typename: 'MessageDeliveryLog',
+      service_name: 'webhook',
+      request: { method: 'POST', path: '/hook' },
+      response: { status: 202, body: { received: true } },
+    });
     expect((await knock.messages.listDeliveryLogs(ada[0].id)).items).toEqual([]);
 
     const activities = await knock.messages.listActivities(ada[1].id);
     expect(activities.items).toHaveLength(1);
-    expect(activities.items[0]).toMatchObject({ __typename: 'Activity', data: { n: 2, kind: 'special' }, recipient: { id: 'ada', name: 'Ada' } });
+    expect(activities.items[0]).toMatchObject({
+      __typename: 'Activity',
+      data: { n: 2, kind: 'special' },
+      recipient: { id: 'ada', name: 'Ada' },
+    });
     expect((await knock.messages.listActivities(ada[1].id, { trigger_data: JSON.stringify({ kind: 'special' }) })).items).toHaveLength(1);
     expect((await knock.messages.listActivities(ada[1].id, { trigger_data: JSON.stringify({ kind: 'plain' }) })).items).toHaveLength(0);
   });
@@ -180,7 +240,15 @@ describe('messages', () => {
     const events = (await knock.messages.listEvents(id)).items;
     expect(events[0]).toMatchObject({ type: 'message.interacted', data: expect.objectContaining({ metadata: { button: 'primary' } }) });
     expect(events.map((e) => e.type)).toEqual(
-      expect.arrayContaining(['message.seen', 'message.read', 'message.unread', 'message.unseen', 'message.archived', 'message.unarchived', 'message.interacted']),
+      expect.arrayContaining([
+        'message.seen',
+        'message.read',
+        'message.unread',
+        'message.unseen',
+        'message.archived',
+        'message.unarchived',
+        'message.interacted',
+      ]),
     );
     expect((await rejection(knock.messages.markAsSeen('00000000-0000-4000-8000-000000000000'))).status).toBe(404);
     const bad = await t.http('PUT', `/v1/messages/${id}/interacted`, { body: { metadata: 'x' } });
@@ -203,19 +271,29 @@ describe('messages', () => {
     await knock.messages.batch.markAsUnseen({ message_ids: ids });
 
     const before = await countEvents(t);
-    expect((await rejection(knock.messages.batch.markAsRead({ message_ids: Array.from({ length: 51 }, () => ada[0].id) }))).status).toBe(422);
+    expect((await rejection(knock.messages.batch.markAsRead({ message_ids: Array.from({ length: 51 }, () => ada[0].id) }))).status).toBe(
+      422,
+    );
     expect((await rejection(knock.messages.batch.markAsRead({ message_ids: [] }))).status).toBe(422);
     expect((await t.http('POST', '/v1/messages/batch/read', { body: { message_ids: [ada[0].id], extra: 1 } })).status).toBe(422);
     expect(await countEvents(t)).toBe(before);
   });
 
   it('runs a channel-wide bulk action as a bulk operation over the matching messages', async () => {
-    const operation = await knock.channels.bulk.updateMessageStatus(channelId, 'read', { recipient_ids: ['ada'], workflows: ['msg-alert'], archived: 'exclude' });
+    const operation = await knock.channels.bulk.updateMessageStatus(channelId, 'read', {
+      recipient_ids: ['ada'],
+      workflows: ['msg-alert'],
+      archived: 'exclude',
+    });
     expect(operation).toMatchObject({ __typename: 'BulkOperation', name: 'messages.read', estimated_total_rows: 3 });
-    const done = await eventually(async () => {
-      const op = await knock.bulkOperations.get(operation.id);
-      return op.status === 'completed' ? op : undefined;
-    }, 20_000, 'the bulk operation');
+    const done = await eventually(
+      async () => {
+        const op = await knock.bulkOperations.get(operation.id);
+        return op.status === 'completed' ? op : undefined;
+      },
+      20_000,
+      'the bulk operation',
+    );
     expect(done).toMatchObject({ processed_rows: 3, success_count: 3, error_count: 0 });
     const alerts = (await knock.messages.list({ source: 'msg-alert' })).items;
     expect(alerts.every((m) => m.read_at !== null)).toBe(true);
@@ -230,7 +308,9 @@ describe('messages', () => {
     expect((await knock.users.listMessages('bob')).items[0].archived_at).not.toBeNull();
     const before = await countEvents(t);
     expect((await t.http('POST', `/v1/channels/${channelId}/messages/bulk/explode`, { body: {} })).status).toBe(422);
-    expect((await t.http('POST', `/v1/channels/${channelId}/messages/bulk/read`, { body: { engagement_status: 'maybe' } })).status).toBe(422);
+    expect((await t.http('POST', `/v1/channels/${channelId}/messages/bulk/read`, { body: { engagement_status: 'maybe' } })).status).toBe(
+      422,
+    );
     expect((await t.http('POST', '/v1/channels/not-a-uuid/messages/bulk/read', { body: {} })).status).toBe(422);
     expect(await countEvents(t)).toBe(before);
   });

@@ -21,7 +21,14 @@ import { RecipientReadModelsModule } from '../recipients/recipient-read-models.m
 /** Messages: listings, content and histories, engagement one by one, in batches and channel-wide. */
 @Module({
   imports: [RecipientReadModelsModule],
-  controllers: [ListMessagesController, GetMessageController, MessageHistoryController, EngageMessageController, BulkChannelMessagesController, FollowTrackedLinkController],
+  controllers: [
+    ListMessagesController,
+    GetMessageController,
+    MessageHistoryController,
+    EngageMessageController,
+    BulkChannelMessagesController,
+    FollowTrackedLinkController,
+  ],
   providers: [
     { provide: MessageQueries, inject: [DATABASE], useFactory: (db: Database) => new MessageQueries(db.dataSource) },
     { provide: RecipientLookup, inject: [DATABASE], useFactory: (db: Database) => new RecipientLookup(db.dataSource) },

@@ -47,8 +47,18 @@ describe('objects, their preferences and channel data through @knocklabs/node', 
     await knock.objects.set('projects', 'prefs', { name: 'Prefs' });
     await knock.objects.setPreferences('projects', 'prefs', 'default', { channel_types: { email: false }, categories: { billing: true } });
     const replaced = await knock.objects.setPreferences('projects', 'prefs', 'default', { workflows: { deploys: false } });
-    expect(replaced).toEqual({ id: 'default', workflows: { deploys: false }, categories: null, channel_types: null, channels: null, commercial_subscribed: null });
-    const merged = await knock.objects.setPreferences('projects', 'prefs', 'default', { __persistence_strategy__: 'merge', categories: { billing: { channel_types: { sms: false } } } });
+    expect(replaced).toEqual({
+      id: 'default',
+      workflows: { deploys: false },
+      categories: null,
+      channel_types: null,
+      channels: null,
+      commercial_subscribed: null,
+    });
+    const merged = await knock.objects.setPreferences('projects', 'prefs', 'default', {
+      __persistence_strategy__: 'merge',
+      categories: { billing: { channel_types: { sms: false } } },
+    });
     expect(merged).toMatchObject({ workflows: { deploys: false }, categories: { billing: { channel_types: { sms: false } } } });
     await knock.objects.setPreferences('projects', 'prefs', 'tenant-a', { commercial_subscribed: true });
     expect((await knock.objects.listPreferences('projects', 'prefs')).map((p) => p.id)).toEqual(['default', 'tenant-a']);
@@ -56,7 +66,9 @@ describe('objects, their preferences and channel data through @knocklabs/node', 
     await knock.objects.unsetPreferences('projects', 'prefs', 'tenant-a');
     expect((await knock.objects.listPreferences('projects', 'prefs')).map((p) => p.id)).toEqual(['default']);
     const included = await knock.objects.list('projects', { include: ['preferences'] });
-    expect((included.entries.find((o) => o.id === 'prefs') as unknown as { preferences: { id: string }[] }).preferences.map((p) => p.id)).toEqual(['default']);
+    expect(
+      (included.entries.find((o) => o.id === 'prefs') as unknown as { preferences: { id: string }[] }).preferences.map((p) => p.id),
+    ).toEqual(['default']);
   });
 
   it('refuses preference sets with unknown fields, wrong types or unknown operators, writing nothing', async () => {
@@ -77,14 +89,30 @@ describe('objects, their preferences and channel data through @knocklabs/node', 
 
   it('sets channel data of each chat and push provider shape, creating the object when absent', async () => {
     const cases: [{ id: string }, Record<string, unknown>][] = [
-      [slack, { connections: [{ access_token: 'xoxb', channel_id: 'C1' }, { incoming_webhook: { url: 'https://hooks.slack.test/x' } }], token: { access_token: 'bot' } }],
-      [teams, { connections: [{ ms_teams_channel_id: '9b2c1d6e-0000-4000-8000-000000000001', ms_teams_team_id: '9b2c1d6e-0000-4000-8000-000000000002' }] }],
+      [
+        slack,
+        {
+          connections: [{ access_token: 'xoxb', channel_id: 'C1' }, { incoming_webhook: { url: 'https://hooks.slack.test/x' } }],
+          token: { access_token: 'bot' },
+        },
+      ],
+      [
+        teams,
+        {
+          connections: [
+            { ms_teams_channel_id: '9b2c1d6e-0000-4000-8000-000000000001', ms_teams_team_id: '9b2c1d6e-0000-4000-8000-000000000002' },
+          ],
+        },
+      ],
       [discord, { connections: [{ channel_id: '123' }, { incoming_webhook: { url: 'https://discord.test/hook' } }] }],
       [sns, { target_arns: ['arn:aws:sns:eu-west-1:1:endpoint/APNS/app/1'] }],
       [onesignal, { player_ids: ['9b2c1d6e-0000-4000-8000-0000000000aa'] }],
     ];
     for (const [channel, data] of cases) {
-      expect(await knock.objects.setChannelData('rooms', 'lobby', channel.id, { data } as never)).toMatchObject({ channel_id: channel.id, data });
+      expect(await knock.objects.setChannelData('rooms', 'lobby', channel.id, { data } as never)).toMatchObject({
+        channel_id: channel.id,
+        data,
+      });
       expect(await knock.objects.getChannelData('rooms', 'lobby', channel.id)).toMatchObject({ data });
     }
     expect(await knock.objects.get('rooms', 'lobby')).toMatchObject({ id: 'lobby', collection: 'rooms' });
@@ -98,11 +126,20 @@ describe('objects, their preferences and channel data through @knocklabs/node', 
     expect(wrong.status).toBe(422);
     const snsTokens = await rejection(knock.objects.setChannelData('rooms', 'bad', sns.id, { data: { tokens: ['t'] } }));
     expect(snsTokens.status).toBe(422);
-    const extra = await rejection(knock.objects.setChannelData('rooms', 'bad', onesignal.id, { data: { player_ids: ['9b2c1d6e-0000-4000-8000-0000000000aa'], nickname: 'x' } } as never));
+    const extra = await rejection(
+      knock.objects.setChannelData('rooms', 'bad', onesignal.id, {
+        data: { player_ids: ['9b2c1d6e-0000-4000-8000-0000000000aa'], nickname: 'x' },
+      } as never),
+    );
     expect(extra.status).toBe(422);
-    const missing = await rejection(knock.objects.setChannelData('rooms', 'bad', '9b2c1d6e-0000-4000-8000-00000000dead', { data: { tokens: ['t'] } }));
+    const missing = await rejection(
+      knock.objects.setChannelData('rooms', 'bad', '9b2c1d6e-0000-4000-8000-00000000dead', { data: { tokens: ['t'] } }),
+    );
     expect(missing.status).toBe(422);
-    expect(missing.error).toMatchObject({ code: 'channel_invalid', errors: [expect.objectContaining({ field: 'channel_id', type: 'channel_invalid' })] });
+    expect(missing.error).toMatchObject({
+      code: 'channel_invalid',
+      errors: [expect.objectContaining({ field: 'channel_id', type: 'channel_invalid' })],
+    });
     const noData = await rejection(knock.objects.setChannelData('rooms', 'bad', email.id, { data: { tokens: ['t'] } }));
     expect(noData.status).toBe(422);
     const notUuid = await rejection(knock.objects.setChannelData('rooms', 'bad', 'not-a-uuid', { data: { tokens: ['t'] } }));
@@ -113,8 +150,12 @@ describe('objects, their preferences and channel data through @knocklabs/node', 
 
   it('refuses ids and collections over the length limit', async () => {
     const before = await countEvents(t);
-    expect((await rejection(knock.objects.set('projects', 'x'.repeat(256), { name: 'long' }))).error.errors).toEqual([expect.objectContaining({ field: 'id' })]);
-    expect((await rejection(knock.objects.set('c'.repeat(256), 'ok', { name: 'long' }))).error.errors).toEqual([expect.objectContaining({ field: 'collection' })]);
+    expect((await rejection(knock.objects.set('projects', 'x'.repeat(256), { name: 'long' }))).error.errors).toEqual([
+      expect.objectContaining({ field: 'id' }),
+    ]);
+    expect((await rejection(knock.objects.set('c'.repeat(256), 'ok', { name: 'long' }))).error.errors).toEqual([
+      expect.objectContaining({ field: 'collection' }),
+    ]);
     expect(await countEvents(t)).toBe(before);
   });
 

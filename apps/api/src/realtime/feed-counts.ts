@@ -21,6 +21,8 @@ export class FeedCounts {
     const query = feedQueryOf(clientParams);
     const meta = await this.feeds.counts(feed.environment, feed.userId, feed.channelId, query);
     // An unidentified user has an empty feed.
-    return meta ? { total_count: meta.total_count, unread_count: meta.unread_count, unseen_count: meta.unseen_count } : { total_count: 0, unread_count: 0, unseen_count: 0 };
+    return meta
+      ? { total_count: meta.total_count, unread_count: meta.unread_count, unseen_count: meta.unseen_count }
+      : { total_count: 0, unread_count: 0, unseen_count: 0 };
   }
 }

@@ -33,7 +33,9 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 export function feedFilterOf(params: unknown): FeedFilter {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
   const archived = p.archived === 'include' || p.archived === 'only' ? p.archived : 'exclude';
-  const categories = Array.isArray(p.workflow_categories) ? p.workflow_categories.filter((c): c is string => typeof c === 'string') : undefined;
+  const categories = Array.isArray(p.workflow_categories)
+    ? p.workflow_categories.filter((c): c is string => typeof c === 'string')
+    : undefined;
   return {
     archived,
     tenant: str(p.tenant),

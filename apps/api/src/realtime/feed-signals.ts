@@ -10,7 +10,15 @@ import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
 import { FeedSignal } from './feed-filter';
 
-const toSignal = (n: FeedNotification): FeedSignal => ({ environment: n.e, userId: n.u, channelId: n.c, messageId: n.m, tenant: n.t, workflowKey: n.w, categories: n.k });
+const toSignal = (n: FeedNotification): FeedSignal => ({
+  environment: n.e,
+  userId: n.u,
+  channelId: n.c,
+  messageId: n.m,
+  tenant: n.t,
+  workflowKey: n.w,
+  categories: n.k,
+});
 
 /** How many announced message ids are remembered, so a catch-up never announces one twice. */
 const REMEMBERED = 10_000;

@@ -32,8 +32,20 @@ const signal = (over: Partial<FeedSignal> = {}): FeedSignal => ({
 
 describe('Phoenix v2 frames', () => {
   it('decodes arrays of five and nothing else', () => {
-    expect(decodeFrame('["1","2","feeds:a:b","phx_join",{"x":1}]')).toEqual({ joinRef: '1', ref: '2', topic: 'feeds:a:b', event: 'phx_join', payload: { x: 1 } });
-    expect(decodeFrame('[null,3,"phoenix","heartbeat",null]')).toEqual({ joinRef: null, ref: '3', topic: 'phoenix', event: 'heartbeat', payload: {} });
+    expect(decodeFrame('["1","2","feeds:a:b","phx_join",{"x":1}]')).toEqual({
+      joinRef: '1',
+      ref: '2',
+      topic: 'feeds:a:b',
+      event: 'phx_join',
+      payload: { x: 1 },
+    });
+    expect(decodeFrame('[null,3,"phoenix","heartbeat",null]')).toEqual({
+      joinRef: null,
+      ref: '3',
+      topic: 'phoenix',
+      event: 'heartbeat',
+      payload: {},
+    });
     for (const bad of ['', 'nope', '{}', '[1,2,3]', '[null,null,1,"e",{}]']) expect(decodeFrame(bad)).toBeUndefined();
   });
 
@@ -64,7 +76,10 @@ describe('feed socket session', () => {
     const { sent, send, subscriptions } = session('alice');
     send('1', '1', `feeds:${CHANNEL}:bob`, 'phx_join', {});
     send('2', '2', `feeds:${CHANNEL}:alice`, 'phx_join', {});
-    expect(sent.map((f) => f[4])).toEqual([{ status: 'error', response: { reason: 'unauthorized' } }, { status: 'ok', response: {} }]);
+    expect(sent.map((f) => f[4])).toEqual([
+      { status: 'error', response: { reason: 'unauthorized' } },
+      { status: 'ok', response: {} },
+    ]);
     expect(subscriptions.map((s) => s.userId)).toEqual(['alice']);
   });
 
@@ -93,7 +108,18 @@ describe('feed socket session', () => {
     });
     const metadata = { total_count: 3, unread_count: 2, unseen_count: 1 };
     expect(sent).toEqual([
-      ['7', null, `feeds:${CHANNEL}:alice`, 'new-message', { event: 'new-message', metadata, data: { all: { metadata }, same: { metadata }, news: { metadata } }, attn: ['all', 'same', 'news'] }],
+      [
+        '7',
+        null,
+        `feeds:${CHANNEL}:alice`,
+        'new-message',
+        {
+          event: 'new-message',
+          metadata,
+          data: { all: { metadata }, same: { metadata }, news: { metadata } },
+          attn: ['all', 'same', 'news'],
+        },
+      ],
     ]);
     expect(counted).toEqual([{ archived: 'exclude' }, { workflow_categories: ['news'] }]);
 
@@ -135,10 +161,19 @@ describe('feed socket session', () => {
       const sent: unknown[][] = [];
       let clock = 1_000;
       let subscribed = 0;
-      const s = new FeedSocketSession('dev', undefined, { send: (text) => sent.push(JSON.parse(text)), subscribe: () => (subscribed++, () => subscribed--) }, limits, () => clock);
+      const s = new FeedSocketSession(
+        'dev',
+        undefined,
+        { send: (text) => sent.push(JSON.parse(text)), subscribe: () => (subscribed++, () => subscribed--) },
+        limits,
+        () => clock,
+      );
       const join = (ref: string, user: string) => s.handle(JSON.stringify([ref, ref, `feeds:${CHANNEL}:${user}`, 'phx_join', {}]));
       // Replies only (a leave is also followed by a phx_close): the refusal's reason, or the status.
-      const statuses = () => sent.filter((f) => f[3] === 'phx_reply').map((f) => (f[4] as { status: string; response: { reason?: string } }).response.reason ?? (f[4] as { status: string }).status);
+      const statuses = () =>
+        sent
+          .filter((f) => f[3] === 'phx_reply')
+          .map((f) => (f[4] as { status: string; response: { reason?: string } }).response.reason ?? (f[4] as { status: string }).status);
       return { s, join, statuses, tick: (ms: number) => (clock += ms), subscribed: () => subscribed };
     }
 
@@ -174,8 +209,18 @@ describe('feed socket session', () => {
 
 describe('feed client options', () => {
   it('read as the feed endpoint reads its query, dropping only options it would refuse', () => {
-    expect(feedQueryOf({ archived: 'include', tenant: 'acme', page_size: 20, mode: 'compact', __loadingType: 1 })).toMatchObject({ archived: 'include', tenant: 'acme', page_size: 20, mode: 'compact', status: 'all' });
-    expect(feedQueryOf({ archived: 'sometimes', tenant: 'acme', status: 'unread' })).toMatchObject({ archived: 'exclude', tenant: 'acme', status: 'unread' });
+    expect(feedQueryOf({ archived: 'include', tenant: 'acme', page_size: 20, mode: 'compact', __loadingType: 1 })).toMatchObject({
+      archived: 'include',
+      tenant: 'acme',
+      page_size: 20,
+      mode: 'compact',
+      status: 'all',
+    });
+    expect(feedQueryOf({ archived: 'sometimes', tenant: 'acme', status: 'unread' })).toMatchObject({
+      archived: 'exclude',
+      tenant: 'acme',
+      status: 'unread',
+    });
     expect(feedQueryOf({ has_tenant: true, workflow_categories: ['a'] })).toMatchObject({ has_tenant: true, workflow_categories: ['a'] });
     expect(feedQueryOf(null)).toMatchObject({ archived: 'exclude', status: 'all' });
   });

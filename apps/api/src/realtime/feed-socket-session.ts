@@ -84,7 +84,8 @@ export class FeedSocketSession {
     while (this.joinTimes.length > 0 && this.joinTimes[0] <= at - this.limits.windowMs) this.joinTimes.shift();
     if (this.joinTimes.length >= this.limits.joinsPerWindow) return this.send(reply(frame, 'error', { reason: 'rate limited' }));
     this.joinTimes.push(at);
-    if (!this.topics.has(frame.topic) && this.topics.size >= this.limits.maxTopics) return this.send(reply(frame, 'error', { reason: 'too many topics' }));
+    if (!this.topics.has(frame.topic) && this.topics.size >= this.limits.maxTopics)
+      return this.send(reply(frame, 'error', { reason: 'too many topics' }));
     const feed = parseFeedTopic(frame.topic);
     if (!feed) return this.send(reply(frame, 'error', { reason: 'unmatched topic' }));
     if (this.tokenUser !== undefined && feed.userId !== this.tokenUser) return this.send(reply(frame, 'error', { reason: 'unauthorized' }));
@@ -94,7 +95,12 @@ export class FeedSocketSession {
     // A join of a topic already joined replaces it (the client rejoins with its clients' latest options).
     this.topics.get(frame.topic)?.unsubscribe();
     const subscription = { environment: this.environment, channelId: feed.channelId, userId: feed.userId };
-    this.topics.set(frame.topic, { joinRef: frame.joinRef ?? frame.ref, feed: subscription, clients, unsubscribe: this.ports.subscribe(subscription, this) });
+    this.topics.set(frame.topic, {
+      joinRef: frame.joinRef ?? frame.ref,
+      feed: subscription,
+      clients,
+      unsubscribe: this.ports.subscribe(subscription, this),
+    });
     this.send(reply(frame, 'ok'));
   }
 

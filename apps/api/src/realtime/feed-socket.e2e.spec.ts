@@ -1,6 +1,14 @@
 import { Socket } from 'phoenix';
 import WebSocket from 'ws';
-import { createSigningKey, feedSocket, inAppChannelId, joinChannel, refusedUpgrade, setEnhancedSecurity, userToken } from '../../../../test/support/browser-access';
+import {
+  createSigningKey,
+  feedSocket,
+  inAppChannelId,
+  joinChannel,
+  refusedUpgrade,
+  setEnhancedSecurity,
+  userToken,
+} from '../../../../test/support/browser-access';
 import { eventually } from '../../../../test/support/recipients';
 import { FeedSignals } from './feed-signals';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
@@ -30,13 +38,20 @@ describe('feed websocket (Phoenix channels v2)', () => {
     const knock = t.knock();
     await knock.users.update('ws-ada', { name: 'Ada' });
     const socket = open({ api_key: t.env.publishableKey });
-    const channel = socket.channel(`feeds:${channelId}:ws-ada`, { client_a: { archived: 'exclude', page_size: 20 }, client_b: { tenant: 'other-tenant' } });
+    const channel = socket.channel(`feeds:${channelId}:ws-ada`, {
+      client_a: { archived: 'exclude', page_size: 20 },
+      client_b: { tenant: 'other-tenant' },
+    });
     const pushes: any[] = [];
     channel.on('new-message', (payload) => void pushes.push(payload));
     expect(await joinChannel(channel)).toEqual({ status: 'ok', response: {} });
 
     await knock.workflows.trigger('welcome', { recipients: ['ws-ada'], data: { message: 'one' } });
-    await eventually(async () => pushes.length, (n) => n >= 1, 60_000);
+    await eventually(
+      async () => pushes.length,
+      (n) => n >= 1,
+      60_000,
+    );
     expect(pushes[0]).toEqual({
       event: 'new-message',
       metadata: { total_count: 1, unread_count: 1, unseen_count: 1 },
@@ -45,10 +60,17 @@ describe('feed websocket (Phoenix channels v2)', () => {
     });
 
     await knock.workflows.trigger('welcome', { recipients: ['ws-ada'], data: { message: 'two' } });
-    await eventually(async () => pushes.length, (n) => n >= 2, 60_000);
+    await eventually(
+      async () => pushes.length,
+      (n) => n >= 2,
+      60_000,
+    );
     expect(pushes[1].data.client_a.metadata).toEqual({ total_count: 2, unread_count: 2, unseen_count: 2 });
     // The read model agrees with what was pushed.
-    const [row] = await t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE recipient_id = 'ws-ada' AND channel_id = $1 AND read_at IS NULL", [channelId]);
+    const [row] = await t.sql(
+      "SELECT count(*)::int AS c FROM rm_messages WHERE recipient_id = 'ws-ada' AND channel_id = $1 AND read_at IS NULL",
+      [channelId],
+    );
     expect(row.c).toBe(2);
   });
 
@@ -60,7 +82,12 @@ describe('feed websocket (Phoenix channels v2)', () => {
     const pushes: any[] = [];
     channel.on('new-message', (payload) => void pushes.push(payload));
     expect((await joinChannel(channel)).status).toBe('ok');
-    const listeners = async () => (await t.sql("SELECT count(*)::int AS c FROM pg_stat_activity WHERE application_name = 'notify-feed-signals' AND datname = current_database()"))[0].c as number;
+    const listeners = async () =>
+      (
+        await t.sql(
+          "SELECT count(*)::int AS c FROM pg_stat_activity WHERE application_name = 'notify-feed-signals' AND datname = current_database()",
+        )
+      )[0].c as number;
     expect(await listeners()).toBe(1);
 
     // Cut the listener and hold its reconnect back; make a message and see it projected while
@@ -69,18 +96,32 @@ describe('feed websocket (Phoenix channels v2)', () => {
     signals.reconnectDelayMs = 3_600_000;
     const made = 1;
     try {
-      await t.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'notify-feed-signals' AND datname = current_database()");
+      await t.sql(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'notify-feed-signals' AND datname = current_database()",
+      );
       await eventually(listeners, (n) => n === 0, 60_000);
-      await eventually(async () => signals.listening, (listening) => !listening, 60_000);
+      await eventually(
+        async () => signals.listening,
+        (listening) => !listening,
+        60_000,
+      );
       await knock.workflows.trigger('welcome', { recipients: ['ws-lost'], data: {} });
-      await eventually(() => t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE recipient_id = 'ws-lost'"), (rows) => rows[0].c === made, 60_000);
+      await eventually(
+        () => t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE recipient_id = 'ws-lost'"),
+        (rows) => rows[0].c === made,
+        60_000,
+      );
       expect(await listeners()).toBe(0);
       expect(pushes).toEqual([]);
     } finally {
       signals.reconnectDelayMs = 1000;
       signals.reconnectNow();
     }
-    await eventually(async () => pushes.length, (n) => n >= made, 60_000);
+    await eventually(
+      async () => pushes.length,
+      (n) => n >= made,
+      60_000,
+    );
     expect(pushes[made - 1].data.client_l.metadata).toEqual({ total_count: made, unread_count: made, unseen_count: made });
     expect(await listeners()).toBe(1);
   });
@@ -94,9 +135,15 @@ describe('feed websocket (Phoenix channels v2)', () => {
     expect((await joinChannel(mine)).status).toBe('ok');
     await knock.workflows.trigger('welcome', { recipients: [{ id: 'ws-linus' }], data: {} });
     await knock.workflows.trigger('welcome', { recipients: [{ id: 'ws-grace' }], data: {} });
-    await eventually(async () => pushes.length, (n) => n >= 1, 60_000).catch(async (error) => {
+    await eventually(
+      async () => pushes.length,
+      (n) => n >= 1,
+      60_000,
+    ).catch(async (error) => {
       // What the service did with grace's message, to tell a lost push from a message never made.
-      const rows = await t.sql("SELECT recipient_id, inserted_at, updated_at, status FROM rm_messages WHERE recipient_id IN ('ws-grace', 'ws-linus')");
+      const rows = await t.sql(
+        "SELECT recipient_id, inserted_at, updated_at, status FROM rm_messages WHERE recipient_id IN ('ws-grace', 'ws-linus')",
+      );
       const runs = await t.sql(
         `SELECT event_type, stream_id, data, created_at FROM es_events WHERE stream_id IN (SELECT stream_id FROM es_events WHERE event_type = 'RunEnqueued' AND data::text LIKE '%ws-grace%') ORDER BY global_position`,
       );
@@ -107,7 +154,11 @@ describe('feed websocket (Phoenix channels v2)', () => {
 
     await new Promise<void>((resolve) => mine.leave().receive('ok', () => resolve()));
     await knock.workflows.trigger('welcome', { recipients: [{ id: 'ws-grace' }], data: {} });
-    await eventually(() => t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE recipient_id = 'ws-grace'"), (rows) => rows[0].c === 2, 60_000);
+    await eventually(
+      () => t.sql("SELECT count(*)::int AS c FROM rm_messages WHERE recipient_id = 'ws-grace'"),
+      (rows) => rows[0].c === 2,
+      60_000,
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(pushes).toHaveLength(1);
   });
@@ -124,7 +175,11 @@ describe('feed websocket (Phoenix channels v2)', () => {
     send(['3', '4', `feeds:${channelId}:raw-user`, 'shout', {}]);
     send(['5', '5', `feeds:${channelId}:not-joined`, 'shout', {}]);
     send(['3', '6', `feeds:${channelId}:raw-user`, 'phx_leave', {}]);
-    await eventually(async () => frames.length, (n) => n >= 7, 60_000);
+    await eventually(
+      async () => frames.length,
+      (n) => n >= 7,
+      60_000,
+    );
     ws.close();
     expect(frames).toEqual([
       [null, '1', 'phoenix', 'phx_reply', { status: 'ok', response: {} }],
@@ -139,10 +194,22 @@ describe('feed websocket (Phoenix channels v2)', () => {
 
   it('refuses the upgrade without a valid key or on another path, in the API error shape', async () => {
     const base = t.url.replace('http', 'ws');
-    expect(await refusedUpgrade(`${base}/ws/v1/websocket?vsn=2.0.0`)).toEqual({ status: 401, body: expect.objectContaining({ code: 'api_key_missing', status: 401, type: 'authentication_error' }) });
-    expect(await refusedUpgrade(`${base}/ws/v1/websocket?api_key=pk_nope&vsn=2.0.0`)).toMatchObject({ status: 401, body: { code: 'api_key_missing' } });
-    expect(await refusedUpgrade(`${base}/ws/v2/other?api_key=${t.env.publishableKey}`)).toMatchObject({ status: 404, body: { code: 'not_found' } });
-    expect(await refusedUpgrade(`${base}/ws/v1/websocket?api_key=${t.env.publishableKey}&vsn=1.0.0`)).toMatchObject({ status: 400, body: { code: 'unsupported_protocol_version' } });
+    expect(await refusedUpgrade(`${base}/ws/v1/websocket?vsn=2.0.0`)).toEqual({
+      status: 401,
+      body: expect.objectContaining({ code: 'api_key_missing', status: 401, type: 'authentication_error' }),
+    });
+    expect(await refusedUpgrade(`${base}/ws/v1/websocket?api_key=pk_nope&vsn=2.0.0`)).toMatchObject({
+      status: 401,
+      body: { code: 'api_key_missing' },
+    });
+    expect(await refusedUpgrade(`${base}/ws/v2/other?api_key=${t.env.publishableKey}`)).toMatchObject({
+      status: 404,
+      body: { code: 'not_found' },
+    });
+    expect(await refusedUpgrade(`${base}/ws/v1/websocket?api_key=${t.env.publishableKey}&vsn=1.0.0`)).toMatchObject({
+      status: 400,
+      body: { code: 'unsupported_protocol_version' },
+    });
   });
 
   describe('with enhanced security mode', () => {
@@ -156,16 +223,27 @@ describe('feed websocket (Phoenix channels v2)', () => {
 
     it('refuses an upgrade without a user token or with a bad one', async () => {
       const base = `${t.url.replace('http', 'ws')}/ws/v1/websocket?vsn=2.0.0&api_key=${env.publishableKey}`;
-      expect(await eventually(() => refusedUpgrade(base), (r) => r !== 'opened', 60_000)).toMatchObject({ status: 401, body: { code: 'missing_user_token' } });
+      expect(
+        await eventually(
+          () => refusedUpgrade(base),
+          (r) => r !== 'opened',
+          60_000,
+        ),
+      ).toMatchObject({ status: 401, body: { code: 'missing_user_token' } });
       const expired = await userToken('alice', privateKey, -60);
       expect(await refusedUpgrade(`${base}&user_token=${expired}`)).toMatchObject({ status: 401, body: { code: 'invalid_user_token' } });
-      expect(await refusedUpgrade(`${base}&user_token=${env.secretKey}`)).toMatchObject({ status: 401, body: { code: 'incorrect_token_type' } });
+      expect(await refusedUpgrade(`${base}&user_token=${env.secretKey}`)).toMatchObject({
+        status: 401,
+        body: { code: 'incorrect_token_type' },
+      });
     });
 
     it('closes a connection when its user token expires', async () => {
       // Valid for a few seconds (whole seconds: JWT expiry), enough to connect on a busy machine.
       const token = await userToken('alice', privateKey, 5);
-      const ws = new WebSocket(`${t.url.replace('http', 'ws')}/ws/v1/websocket?vsn=2.0.0&api_key=${env.publishableKey}&user_token=${token}`);
+      const ws = new WebSocket(
+        `${t.url.replace('http', 'ws')}/ws/v1/websocket?vsn=2.0.0&api_key=${env.publishableKey}&user_token=${token}`,
+      );
       let opened = false;
       ws.on('open', () => (opened = true));
       const closed = await new Promise<{ code: number; reason: string; opened: boolean }>((resolve, reject) => {
@@ -180,7 +258,10 @@ describe('feed websocket (Phoenix channels v2)', () => {
       const token = await userToken('alice', privateKey);
       const socket = open({ api_key: env.publishableKey, user_token: token });
       expect(await joinChannel(socket.channel(`feeds:${channelId}:alice`, { c1: {} }))).toEqual({ status: 'ok', response: {} });
-      expect(await joinChannel(socket.channel(`feeds:${channelId}:bob`, { c2: {} }))).toEqual({ status: 'error', response: { reason: 'unauthorized' } });
+      expect(await joinChannel(socket.channel(`feeds:${channelId}:bob`, { c2: {} }))).toEqual({
+        status: 'error',
+        response: { reason: 'unauthorized' },
+      });
     });
   });
 });

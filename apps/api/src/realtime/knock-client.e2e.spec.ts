@@ -1,7 +1,14 @@
 import type KnockClient from '@knocklabs/client';
 import type { Feed } from '@knocklabs/client';
 import WebSocket from 'ws';
-import { createSigningKey, feedSocket, inAppChannelId, joinChannel, setEnhancedSecurity, userToken } from '../../../../test/support/browser-access';
+import {
+  createSigningKey,
+  feedSocket,
+  inAppChannelId,
+  joinChannel,
+  setEnhancedSecurity,
+  userToken,
+} from '../../../../test/support/browser-access';
 import { eventually } from '../../../../test/support/recipients';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
@@ -51,16 +58,30 @@ describe('@knocklabs/client feed over the websocket, with a user token', () => {
     await feed.fetch();
     expect(feed.getState().metadata).toMatchObject({ unread_count: 0, total_count: 0 });
     const socket = knock.client().socket as unknown as { channels: { topic: string; state: string }[] };
-    await eventually(async () => socket.channels.map((c) => `${c.topic}:${c.state}`), (s) => s.includes(`feeds:${channelId}:nina:joined`), 60_000);
+    await eventually(
+      async () => socket.channels.map((c) => `${c.topic}:${c.state}`),
+      (s) => s.includes(`feeds:${channelId}:nina:joined`),
+      60_000,
+    );
 
     await secret.workflows.trigger('welcome', { recipients: ['nina'], data: { message: 'welcome aboard' } });
-    await eventually(async () => realtime.length, (n) => n >= 1, 60_000);
+    await eventually(
+      async () => realtime.length,
+      (n) => n >= 1,
+      60_000,
+    );
     expect(feed.getState().metadata).toMatchObject({ unread_count: 1, unseen_count: 1, total_count: 1 });
-    expect(feed.getState().items.map((i) => i.blocks[0])).toEqual([expect.objectContaining({ content: 'Hello **Nina**! welcome aboard', rendered: expect.stringContaining('<strong>Nina</strong>') })]);
+    expect(feed.getState().items.map((i) => i.blocks[0])).toEqual([
+      expect.objectContaining({ content: 'Hello **Nina**! welcome aboard', rendered: expect.stringContaining('<strong>Nina</strong>') }),
+    ]);
 
     await feed.markAllAsRead();
     await eventually(
-      () => t.sql('SELECT count(*)::int AS c FROM rm_messages WHERE environment = $1 AND recipient_id = $2 AND read_at IS NULL', ['development', 'nina']),
+      () =>
+        t.sql('SELECT count(*)::int AS c FROM rm_messages WHERE environment = $1 AND recipient_id = $2 AND read_at IS NULL', [
+          'development',
+          'nina',
+        ]),
       (rows) => rows[0].c === 0,
       15_000,
     );
@@ -89,7 +110,11 @@ describe('feed websocket on the embedded database (one process, no LISTEN)', () 
       channel.on('new-message', (p) => void pushes.push(p));
       expect((await joinChannel(channel)).status).toBe('ok');
       await knock.workflows.trigger('welcome', { recipients: ['emb-ada'], data: { message: 'embedded' } });
-      await eventually(async () => pushes.length, (n) => n >= 1, 60_000);
+      await eventually(
+        async () => pushes.length,
+        (n) => n >= 1,
+        60_000,
+      );
       expect(pushes[0]).toMatchObject({ metadata: { total_count: 1, unread_count: 1, unseen_count: 1 }, attn: ['client_e'] });
     } finally {
       socket.disconnect();

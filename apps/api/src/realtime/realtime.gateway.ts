@@ -78,7 +78,8 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
     // A client that goes away while its credentials are checked must not take the process down.
     socket.on('error', () => socket.destroy());
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname.replace(/\/+$/, '') !== WEBSOCKET_PATH) return refuse(socket, new DomainError('not_found', 'No websocket endpoint at this path', 'not_found'));
+    if (url.pathname.replace(/\/+$/, '') !== WEBSOCKET_PATH)
+      return refuse(socket, new DomainError('not_found', 'No websocket endpoint at this path', 'not_found'));
     let identity: Identity;
     try {
       identity = await this.authenticate(url.searchParams);
@@ -92,14 +93,15 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
 
   private async authenticate(query: URLSearchParams): Promise<Identity> {
     const vsn = query.get('vsn');
-    if (vsn !== null && vsn !== PHOENIX_VSN) throw new DomainError('unsupported_protocol_version', `Only the Phoenix ${PHOENIX_VSN} serializer is spoken here`, 'invalid_request');
+    if (vsn !== null && vsn !== PHOENIX_VSN)
+      throw new DomainError('unsupported_protocol_version', `Only the Phoenix ${PHOENIX_VSN} serializer is spoken here`, 'invalid_request');
     const apiKey = query.get('api_key');
     if (!apiKey) throw missingKey();
     const key = await this.auth.apiKey(apiKey);
     if (!key) throw missingKey();
     if (key.kind === 'secret') return { environment: key.environment };
     const token = query.get('user_token');
-    const proven = await this.auth.tokenIdentity(key.environment, token === null || token === '' ? undefined : token);
+    const proven = await this.auth.tokenIdentity(key, token === null || token === '' ? undefined : token);
     return { environment: key.environment, tokenUser: proven?.userId, expiresAt: proven?.expiresAt };
   }
 
@@ -107,7 +109,10 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
     this.lastSeen.set(ws, Date.now());
     // A token's authority ends at its expiry, also for a connection opened before.
     const untilExpiry = identity.expiresAt === undefined ? undefined : identity.expiresAt - Date.now();
-    const expiry = untilExpiry !== undefined && untilExpiry <= MAX_TIMER_MS ? setTimeout(() => ws.close(TOKEN_EXPIRED_CLOSE, 'user token expired'), Math.max(0, untilExpiry)) : undefined;
+    const expiry =
+      untilExpiry !== undefined && untilExpiry <= MAX_TIMER_MS
+        ? setTimeout(() => ws.close(TOKEN_EXPIRED_CLOSE, 'user token expired'), Math.max(0, untilExpiry))
+        : undefined;
     const session = new FeedSocketSession(identity.environment, identity.tokenUser, {
       send: (text) => {
         if (ws.readyState === WebSocket.OPEN) ws.send(text);
@@ -142,10 +147,21 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
 
   private announce(signal: FeedSignal): void {
     const sessions = this.feeds.get(feedKey(signal));
-    this.logger.debug({ environment: signal.environment, user: signal.userId, channel: signal.channelId, message: signal.messageId, sockets: sessions?.size ?? 0 }, 'new feed message');
+    this.logger.debug(
+      {
+        environment: signal.environment,
+        user: signal.userId,
+        channel: signal.channelId,
+        message: signal.messageId,
+        sockets: sessions?.size ?? 0,
+      },
+      'new feed message',
+    );
     if (!sessions) return;
     for (const session of sessions) {
-      session.deliver(signal, (feed, params) => this.counts.count(feed, params)).catch((error) => this.logger.warn({ err: error }, 'feed push failed'));
+      session
+        .deliver(signal, (feed, params) => this.counts.count(feed, params))
+        .catch((error) => this.logger.warn({ err: error }, 'feed push failed'));
     }
   }
 }

@@ -13,7 +13,10 @@ export class RecipientExistence {
   ) {}
 
   async assert(environment: string, recipient: RecipientRefT): Promise<void> {
-    const found = recipient.type === 'user' ? await this.users.get(environment, recipient.id) : await this.objects.get(environment, recipient.collection, recipient.id);
+    const found =
+      recipient.type === 'user'
+        ? await this.users.get(environment, recipient.id)
+        : await this.objects.get(environment, recipient.collection, recipient.id);
     if (!found) throw resourceMissing(recipient.type);
   }
 }

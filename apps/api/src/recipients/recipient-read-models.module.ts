@@ -15,7 +15,16 @@ import { UserQueries } from '@notify/projections/users';
 
 export const RECIPIENT_DEPS = Symbol('RECIPIENT_DEPS');
 
-const queries = [UserQueries, ObjectQueries, TenantQueries, PreferenceQueries, ChannelDataQueries, SubscriptionQueries, BulkOperationQueries, ChannelQueries];
+const queries = [
+  UserQueries,
+  ObjectQueries,
+  TenantQueries,
+  PreferenceQueries,
+  ChannelDataQueries,
+  SubscriptionQueries,
+  BulkOperationQueries,
+  ChannelQueries,
+];
 
 /**
  * The recipient read models' queries and the ports the recipient use cases take. Not global:
@@ -27,7 +36,11 @@ const queries = [UserQueries, ObjectQueries, TenantQueries, PreferenceQueries, C
     {
       provide: RECIPIENT_DEPS,
       inject: [EVENT_STORE, ChannelQueries, SubscriptionQueries],
-      useFactory: (store: EventStore, channels: ChannelQueries, subscriptions: SubscriptionQueries): RecipientDeps => ({ store, channels, subscriptions }),
+      useFactory: (store: EventStore, channels: ChannelQueries, subscriptions: SubscriptionQueries): RecipientDeps => ({
+        store,
+        channels,
+        subscriptions,
+      }),
     },
     BatchDeduplicator,
   ],

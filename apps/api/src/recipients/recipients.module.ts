@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AudiencesModule } from '../audiences/audiences.module';
 import { BulkOperationsModule } from '../bulk-operations/bulk-operations.module';
 import { ChannelDataModule } from '../channel-data/channel-data.module';
 import { ObjectsModule } from '../objects/objects.module';
@@ -9,6 +10,15 @@ import { RecipientReadModelsModule } from './recipient-read-models.module';
 
 /** Everything about recipients besides the users slice itself. */
 @Module({
-  imports: [RecipientReadModelsModule, ObjectsModule, TenantsModule, PreferencesModule, ChannelDataModule, SubscriptionsModule, BulkOperationsModule],
+  imports: [
+    RecipientReadModelsModule,
+    ObjectsModule,
+    TenantsModule,
+    PreferencesModule,
+    ChannelDataModule,
+    SubscriptionsModule,
+    BulkOperationsModule,
+    AudiencesModule,
+  ],
 })
 export class RecipientsModule {}

@@ -9,5 +9,9 @@ export const SCHEDULE_DEPS = Symbol('SCHEDULE_DEPS');
 
 export const scheduleProviders: Provider[] = [
   { provide: ScheduleQueries, inject: [DATABASE], useFactory: (db: Database) => new ScheduleQueries(db.dataSource) },
-  { provide: SCHEDULE_DEPS, inject: [RECIPIENT_DEPS, ENGINE_LOOKUPS], useFactory: (recipients: RecipientDeps, lookups: EngineLookups): ScheduleDeps => ({ recipients, lookups }) },
+  {
+    provide: SCHEDULE_DEPS,
+    inject: [RECIPIENT_DEPS, ENGINE_LOOKUPS],
+    useFactory: (recipients: RecipientDeps, lookups: EngineLookups): ScheduleDeps => ({ recipients, lookups }),
+  },
 ];

@@ -5,7 +5,16 @@ import { startTestApp, TestApp } from '../../../../test/support/test-app';
 import { runCli } from '../../../cli/src/cli';
 import { commandGroups } from '../../../cli/src/commands';
 
-const daily = (hours: number, minutes = 0, over: Record<string, unknown> = {}) => ({ __typename: 'ScheduleRepeat', frequency: 'daily' as const, interval: 1, hours, minutes, days: null, day_of_month: null, ...over });
+const daily = (hours: number, minutes = 0, over: Record<string, unknown> = {}) => ({
+  __typename: 'ScheduleRepeat',
+  frequency: 'daily' as const,
+  interval: 1,
+  hours,
+  minutes,
+  days: null,
+  day_of_month: null,
+  ...over,
+});
 
 describe('schedules over the API, through @knocklabs/node', () => {
   let t: TestApp;
@@ -28,19 +37,34 @@ describe('schedules over the API, through @knocklabs/node', () => {
   it("creates one schedule per recipient, with its next occurrence in the recipient's zone, and lists them", async () => {
     const created = await knock.schedules.create({
       workflow,
-      recipients: ['sched-ada', 'sched-bob', { id: 'sched-cyd', name: 'Cyd', timezone: 'Australia/Lord_Howe' }, { id: 'p1', collection: 'sched-projects' }],
+      recipients: [
+        'sched-ada',
+        'sched-bob',
+        { id: 'sched-cyd', name: 'Cyd', timezone: 'Australia/Lord_Howe' },
+        { id: 'p1', collection: 'sched-projects' },
+      ],
       repeats: [daily(9, 30)],
       data: { kind: 'digest' },
       tenant: 'sched-acme',
     });
     expect(created).toHaveLength(4);
     const [ada, bob, cyd, project] = created;
-    expect(ada).toMatchObject({ __typename: 'Schedule', workflow, tenant: 'sched-acme', data: { kind: 'digest' }, last_occurrence_at: null, recipient: { __typename: 'User', id: 'sched-ada', name: 'Ada' } });
-    expect(ada.repeats).toEqual([{ __typename: 'ScheduleRepeat', frequency: 'daily', interval: 1, hours: 9, minutes: 30, days: null, day_of_month: null }]);
+    expect(ada).toMatchObject({
+      __typename: 'Schedule',
+      workflow,
+      tenant: 'sched-acme',
+      data: { kind: 'digest' },
+      last_occurrence_at: null,
+      recipient: { __typename: 'User', id: 'sched-ada', name: 'Ada' },
+    });
+    expect(ada.repeats).toEqual([
+      { __typename: 'ScheduleRepeat', frequency: 'daily', interval: 1, hours: 9, minutes: 30, days: null, day_of_month: null },
+    ]);
     expect(cyd.recipient).toMatchObject({ id: 'sched-cyd', name: 'Cyd' });
     expect(project.recipient).toMatchObject({ __typename: 'Object', id: 'p1', collection: 'sched-projects' });
     // 09:30 on each recipient's wall clock: New York, UTC (no timezone), Lord Howe.
-    const wall = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+    const wall = (iso: string, timeZone: string) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
     expect(wall(ada.next_occurrence_at!, 'America/New_York')).toBe('09:30');
     expect(wall(bob.next_occurrence_at!, 'UTC')).toBe('09:30');
     expect(wall(cyd.next_occurrence_at!, 'Australia/Lord_Howe')).toBe('09:30');
@@ -76,7 +100,12 @@ describe('schedules over the API, through @knocklabs/node', () => {
 
   it('previews the next occurrences in UTC and on the wall clock, across a DST change', async () => {
     await knock.users.update('sched-dst', { timezone: 'America/New_York' });
-    const [s] = await knock.schedules.create({ workflow, recipients: ['sched-dst'], repeats: [daily(2, 30)], scheduled_at: '2030-03-08T12:00:00Z' });
+    const [s] = await knock.schedules.create({
+      workflow,
+      recipients: ['sched-dst'],
+      repeats: [daily(2, 30)],
+      scheduled_at: '2030-03-08T12:00:00Z',
+    });
     const preview = await t.http('GET', `/v1/schedules/${s.id}/preview?count=3`);
     expect(preview.status).toBe(200);
     expect(preview.body).toEqual({
@@ -94,16 +123,29 @@ describe('schedules over the API, through @knocklabs/node', () => {
     // A recipient moving to another zone moves its next occurrences.
     await knock.users.update('sched-dst', { timezone: 'Europe/Berlin' });
     const moved = await t.http('GET', `/v1/schedules/${s.id}/preview?count=1`);
-    expect(moved.body).toMatchObject({ time_zone: 'Europe/Berlin', occurrences: [{ occurrence: '2030-03-09T02:30', at: '2030-03-09T01:30:00Z' }] });
+    expect(moved.body).toMatchObject({
+      time_zone: 'Europe/Berlin',
+      occurrences: [{ occurrence: '2030-03-09T02:30', at: '2030-03-09T01:30:00Z' }],
+    });
     expect((await t.http('GET', '/v1/schedules/00000000-0000-4000-8000-000000000000/preview')).status).toBe(404);
   });
 
   it('prints the preview from the CLI', async () => {
     await knock.users.update('sched-cli', { timezone: 'Australia/Lord_Howe' });
-    const [s] = await knock.schedules.create({ workflow, recipients: ['sched-cli'], repeats: [daily(2, 15)], scheduled_at: '2030-10-01T00:00:00Z' });
+    const [s] = await knock.schedules.create({
+      workflow,
+      recipients: ['sched-cli'],
+      repeats: [daily(2, 15)],
+      scheduled_at: '2030-10-01T00:00:00Z',
+    });
     let out = '';
     let err = '';
-    const io = { stdout: { write: (x: string) => (out += x) }, stderr: { write: (x: string) => (err += x) }, env: { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey }, signal: new AbortController().signal };
+    const io = {
+      stdout: { write: (x: string) => (out += x) },
+      stderr: { write: (x: string) => (err += x) },
+      env: { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey },
+      signal: new AbortController().signal,
+    };
     expect(await runCli(['schedules', 'preview', s.id, '--count', '5'], commandGroups, io)).toBe(0);
     expect(err).toBe('');
     expect(out).toContain(`schedule ${s.id}: next 5 in Australia/Lord_Howe (zone from recipient)`);
@@ -113,23 +155,34 @@ describe('schedules over the API, through @knocklabs/node', () => {
     expect(await runCli(['schedules', 'preview', '00000000-0000-4000-8000-000000000000'], commandGroups, io)).toBe(1);
   });
 
-  it("fires a schedule: the run is triggered once with trigger_source schedule, and the schedule shows its last occurrence", async () => {
+  it('fires a schedule: the run is triggered once with trigger_source schedule, and the schedule shows its last occurrence', async () => {
     await knock.users.update('sched-fire', { name: 'Fay' });
     const at = new Date(Date.now() + 1500).toISOString();
     const [s] = await knock.schedules.create({ workflow, recipients: ['sched-fire'], scheduled_at: at, data: { hello: 'world' } });
     expect(Date.parse(s.next_occurrence_at!)).toBe(Date.parse(at));
-    const run = await eventually(async () => {
-      const page = await knock.workflowRecipientRuns.list({ workflow, recipient: 'sched-fire' } as never);
-      return page.items[0];
-    }, 30_000, 'the scheduled run');
+    const run = await eventually(
+      async () => {
+        const page = await knock.workflowRecipientRuns.list({ workflow, recipient: 'sched-fire' } as never);
+        return page.items[0];
+      },
+      30_000,
+      'the scheduled run',
+    );
     expect(run.trigger_source).toMatchObject({ type: 'schedule' });
     const [listed] = (await knock.users.listSchedules('sched-fire')).entries;
-    await eventually(async () => ((await knock.users.listSchedules('sched-fire')).entries[0]?.last_occurrence_at ? true : undefined), 10_000, 'the last occurrence');
+    await eventually(
+      async () => ((await knock.users.listSchedules('sched-fire')).entries[0]?.last_occurrence_at ? true : undefined),
+      10_000,
+      'the last occurrence',
+    );
     const [after] = (await knock.users.listSchedules('sched-fire')).entries;
     expect(listed.id).toBe(s.id);
     expect(after).toMatchObject({ next_occurrence_at: null });
     expect(Date.parse(after.last_occurrence_at!)).toBe(Date.parse(at));
-    const triggered = await t.sql(`SELECT count(*)::int AS n FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'trigger_source'->>'schedule_id' = $1`, [s.id]);
+    const triggered = await t.sql(
+      `SELECT count(*)::int AS n FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'trigger_source'->>'schedule_id' = $1`,
+      [s.id],
+    );
     expect(triggered[0].n).toBe(1);
   });
 
@@ -137,8 +190,16 @@ describe('schedules over the API, through @knocklabs/node', () => {
     const paused = uniqueKey('paused');
     await activeWorkflow(t, paused, { steps: [feed('feed')] });
     await t.mgmt().workflows.activate(paused, { environment: 'development', status: false });
-    const [s] = await knock.schedules.create({ workflow: paused, recipients: ['sched-bob'], scheduled_at: new Date(Date.now() + 500).toISOString() });
-    const fired = await eventually(async () => (await t.sql(`SELECT data FROM es_events WHERE event_type = 'OccurrenceFired' AND data->>'schedule_id' = $1`, [s.id]))[0], 30_000, 'the skipped occurrence');
+    const [s] = await knock.schedules.create({
+      workflow: paused,
+      recipients: ['sched-bob'],
+      scheduled_at: new Date(Date.now() + 500).toISOString(),
+    });
+    const fired = await eventually(
+      async () => (await t.sql(`SELECT data FROM es_events WHERE event_type = 'OccurrenceFired' AND data->>'schedule_id' = $1`, [s.id]))[0],
+      30_000,
+      'the skipped occurrence',
+    );
     expect(fired.data).toMatchObject({ status: 'skipped', reason: 'workflow_inactive', workflow_run_id: null });
   });
 
@@ -146,8 +207,15 @@ describe('schedules over the API, through @knocklabs/node', () => {
     await knock.users.update('sched-leaving', { name: 'Leo' });
     const created = await knock.schedules.create({ workflow, recipients: ['sched-leaving'], repeats: [daily(9)] });
     await knock.users.delete('sched-leaving');
-    await eventually(async () => ((await knock.schedules.list({ workflow, recipients: ['sched-leaving'] })).entries.length === 0 ? true : undefined), 20_000, 'the schedules to go');
-    const deleted = await t.sql(`SELECT data->>'reason' AS reason FROM es_events WHERE event_type = 'ScheduleDeleted' AND data->>'schedule_id' = $1`, [created[0].id]);
+    await eventually(
+      async () => ((await knock.schedules.list({ workflow, recipients: ['sched-leaving'] })).entries.length === 0 ? true : undefined),
+      20_000,
+      'the schedules to go',
+    );
+    const deleted = await t.sql(
+      `SELECT data->>'reason' AS reason FROM es_events WHERE event_type = 'ScheduleDeleted' AND data->>'schedule_id' = $1`,
+      [created[0].id],
+    );
     expect(deleted).toEqual([{ reason: 'recipient_deleted' }]);
   });
 
@@ -166,7 +234,9 @@ describe('schedules over the API, through @knocklabs/node', () => {
     });
     expect(done).toMatchObject({ success_count: 2, error_count: 1 });
     expect(done.error_items).toEqual([expect.objectContaining({ id: 'sched-bob' })]);
-    expect((await knock.users.listSchedules('sched-eve')).entries).toEqual([expect.objectContaining({ workflow, recipient: expect.objectContaining({ name: 'Eve' }) })]);
+    expect((await knock.users.listSchedules('sched-eve')).entries).toEqual([
+      expect.objectContaining({ workflow, recipient: expect.objectContaining({ name: 'Eve' }) }),
+    ]);
   });
 
   describe('bad input: 422 invalid_params naming the field, nothing written', () => {
@@ -176,7 +246,11 @@ describe('schedules over the API, through @knocklabs/node', () => {
       ['day_of_month 32', { recipients: ['sched-bob'], repeats: [{ frequency: 'monthly', day_of_month: 32 }] }, 'repeats.0.day_of_month'],
       ['hours 24', { recipients: ['sched-bob'], repeats: [daily(24)] }, 'repeats.0.hours'],
       ['no recipients', { recipients: [], repeats: [daily(9)] }, 'recipients'],
-      ['ending_at before scheduled_at', { recipients: ['sched-bob'], repeats: [daily(9)], scheduled_at: '2030-01-02T00:00:00Z', ending_at: '2030-01-01T00:00:00Z' }, 'ending_at'],
+      [
+        'ending_at before scheduled_at',
+        { recipients: ['sched-bob'], repeats: [daily(9)], scheduled_at: '2030-01-02T00:00:00Z', ending_at: '2030-01-01T00:00:00Z' },
+        'ending_at',
+      ],
       ['over 1,000 recipients', { recipients: Array.from({ length: 1001 }, (_, i) => `u${i}`), repeats: [daily(9)] }, 'recipients'],
       ['no repeats and no scheduled_at', { recipients: ['sched-bob'] }, 'repeats'],
       ['a user never identified', { recipients: ['sched-bob', 'sched-nobody'], repeats: [daily(9)] }, 'recipients.1'],
@@ -194,7 +268,9 @@ describe('schedules over the API, through @knocklabs/node', () => {
 
     it('refuses updates of unknown schedules and timing that can never fire', async () => {
       const [s] = await knock.schedules.create({ workflow, recipients: ['sched-bob'], repeats: [daily(9)] });
-      const unknown = await t.http('PUT', '/v1/schedules', { body: { schedule_ids: [s.id, '00000000-0000-4000-8000-000000000000'], data: { x: 1 } } });
+      const unknown = await t.http('PUT', '/v1/schedules', {
+        body: { schedule_ids: [s.id, '00000000-0000-4000-8000-000000000000'], data: { x: 1 } },
+      });
       expect(unknown.status).toBe(422);
       expect(unknown.body.errors).toEqual([expect.objectContaining({ field: 'schedule_ids.1' })]);
       const never = await t.http('PUT', '/v1/schedules', { body: { schedule_ids: [s.id], repeats: [] } });

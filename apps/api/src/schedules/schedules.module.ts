@@ -16,7 +16,21 @@ import { RecipientReadModelsModule } from '../recipients/recipient-read-models.m
 /** Schedules: recurring (or one-off) workflow triggers per recipient; the worker fires them. */
 @Module({
   imports: [RecipientReadModelsModule],
-  controllers: [CreateSchedulesController, UpdateSchedulesController, DeleteSchedulesController, ListSchedulesController, PreviewScheduleController],
-  providers: [...scheduleProviders, CreateSchedulesHandler, UpdateSchedulesHandler, DeleteSchedulesHandler, ListSchedulesHandler, PreviewScheduleHandler, RecipientExistence],
+  controllers: [
+    CreateSchedulesController,
+    UpdateSchedulesController,
+    DeleteSchedulesController,
+    ListSchedulesController,
+    PreviewScheduleController,
+  ],
+  providers: [
+    ...scheduleProviders,
+    CreateSchedulesHandler,
+    UpdateSchedulesHandler,
+    DeleteSchedulesHandler,
+    ListSchedulesHandler,
+    PreviewScheduleHandler,
+    RecipientExistence,
+  ],
 })
 export class SchedulesModule {}

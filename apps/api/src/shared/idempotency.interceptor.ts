@@ -36,20 +36,35 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined) return next.handle();
     checkIdempotencyKey(key);
-    if (!accepts(route.params, request.params) || !accepts(route.query, request.query) || (route.body && !accepts(route.body, request.body))) return next.handle();
+    if (
+      !accepts(route.params, request.params) ||
+      !accepts(route.query, request.query) ||
+      (route.body && !accepts(route.body, request.body))
+    )
+      return next.handle();
 
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const ctx = request.ctx!;
     const status = route.status ?? (route.response === null ? 204 : 200);
     const fingerprint = requestFingerprint({ params: request.params, query: request.query, body: request.body });
     const outcome = this.gate.run(
-      { environment: ctx.environment, key, operation: route.operationId, fingerprint, requestId: ctx.requestId, metadata: commandMetadata(ctx) },
+      {
+        environment: ctx.environment,
+        key,
+        operation: route.operationId,
+        fingerprint,
+        requestId: ctx.requestId,
+        metadata: commandMetadata(ctx),
+      },
       async () => ({ status, body: await lastValueFrom(next.handle(), { defaultValue: undefined }) }),
     );
     return from(outcome).pipe(
       map((result) => {
         if (!result.replayed) return result.response.body;
-        void reply.status(result.response.status).header('idempotent-replayed', 'true').header('original-x-request-id', result.originalRequestId);
+        void reply
+          .status(result.response.status)
+          .header('idempotent-replayed', 'true')
+          .header('original-x-request-id', result.originalRequestId);
         return result.response.status === 204 ? undefined : result.response.body;
       }),
     );
@@ -57,4 +72,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
 }
 
 /** The gate over the event store, for the interceptor. */
-export const idempotencyProviders = [{ provide: IDEMPOTENCY_GATE, inject: [EVENT_STORE], useFactory: (store: EventStore) => new IdempotencyGate(store) }];
+export const idempotencyProviders = [
+  { provide: IDEMPOTENCY_GATE, inject: [EVENT_STORE], useFactory: (store: EventStore) => new IdempotencyGate(store) },
+];

@@ -21,8 +21,10 @@ describe('idempotent routes', () => {
       .flatMap((controller) =>
         Object.getOwnPropertyNames(controller.prototype).flatMap((name) => {
           const handler = (controller.prototype as Record<string, unknown>)[name];
-          const route = typeof handler === 'function' ? (Reflect.getMetadata(ROUTE_CONTRACT, handler) as RouteContract | undefined) : undefined;
-          const interceptors = typeof handler === 'function' ? ((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? []) : [];
+          const route =
+            typeof handler === 'function' ? (Reflect.getMetadata(ROUTE_CONTRACT, handler) as RouteContract | undefined) : undefined;
+          const interceptors =
+            typeof handler === 'function' ? ((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? []) : [];
           return route ? [{ at: `${controller.name}.${name}`, route, interceptors }] : [];
         }),
       ),
@@ -30,10 +32,19 @@ describe('idempotent routes', () => {
 
   it('finds the api routes', () => {
     expect(methods.length).toBeGreaterThan(50);
-    expect(methods.filter((m) => m.route.idempotent).map((m) => m.at).sort()).toEqual(['CancelWorkflowController.cancel', 'TriggerWorkflowController.trigger']);
+    expect(
+      methods
+        .filter((m) => m.route.idempotent)
+        .map((m) => m.at)
+        .sort(),
+    ).toEqual(['CancelWorkflowController.cancel', 'TriggerWorkflowController.trigger']);
   });
 
   it('puts the idempotency interceptor on exactly the routes whose contract is idempotent', () => {
-    for (const m of methods) expect({ at: m.at, intercepted: m.interceptors.includes(IdempotencyInterceptor) }).toEqual({ at: m.at, intercepted: m.route.idempotent === true });
+    for (const m of methods)
+      expect({ at: m.at, intercepted: m.interceptors.includes(IdempotencyInterceptor) }).toEqual({
+        at: m.at,
+        intercepted: m.route.idempotent === true,
+      });
   });
 });

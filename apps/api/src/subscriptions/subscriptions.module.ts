@@ -11,7 +11,12 @@ import { RecipientReadModelsModule } from '../recipients/recipient-read-models.m
 
 @Module({
   imports: [RecipientReadModelsModule],
-  controllers: [ListObjectSubscriptionsController, AddSubscriptionsController, DeleteSubscriptionsController, ListUserSubscriptionsController],
+  controllers: [
+    ListObjectSubscriptionsController,
+    AddSubscriptionsController,
+    DeleteSubscriptionsController,
+    ListUserSubscriptionsController,
+  ],
   providers: [ListObjectSubscriptionsHandler, AddSubscriptionsHandler, DeleteSubscriptionsHandler, ListUserSubscriptionsHandler],
 })
 export class SubscriptionsModule {}

@@ -55,10 +55,22 @@ export class HealthController {
     let lag: number | undefined;
     let relay: RouteOutput<typeof readyzRoute>['kafka_relay'];
     if (backends.database.status === 'up') {
-      projections = (await this.runtime.status()).map((s) => ({ name: s.name, position: s.position, events_applied: s.eventsApplied, ...(s.lastError ? { last_error: s.lastError } : {}) }));
+      projections = (await this.runtime.status()).map((s) => ({
+        name: s.name,
+        position: s.position,
+        events_applied: s.eventsApplied,
+        ...(s.lastError ? { last_error: s.lastError } : {}),
+      }));
       lag = await this.runtime.lag().catch(() => undefined);
       const relayLag = await this.stream.relayLag().catch(() => undefined);
-      if (relayLag) relay = { name: relayLag.name, position: relayLag.position, lag_events: relayLag.events, lag_seconds: relayLag.seconds, events_published: relayLag.handled };
+      if (relayLag)
+        relay = {
+          name: relayLag.name,
+          position: relayLag.position,
+          lag_events: relayLag.events,
+          lag_seconds: relayLag.seconds,
+          events_published: relayLag.handled,
+        };
     }
     if (!ready) void reply.status(503);
     return { status: ready ? 'ready' : 'not_ready', backends, projections, projection_lag: lag, kafka_relay: relay };

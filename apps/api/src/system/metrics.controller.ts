@@ -33,26 +33,45 @@ export class MetricsController {
     const query = (sql: string) => this.database.dataSource.query<CountRow[]>(sql);
     const [runs, steps, messages, statuses, lag] = await Promise.all([
       query('SELECT environment, status, count(*) AS count FROM rm_workflow_recipient_runs GROUP BY environment, status'),
-      query('SELECT environment, status, step_type AS kind, count(*) AS count FROM rm_workflow_recipient_run_events WHERE step_type IS NOT NULL GROUP BY environment, status, step_type'),
-      query('SELECT environment, status, channel_type AS kind, count(*) AS count FROM rm_messages GROUP BY environment, status, channel_type'),
+      query(
+        'SELECT environment, status, step_type AS kind, count(*) AS count FROM rm_workflow_recipient_run_events WHERE step_type IS NOT NULL GROUP BY environment, status, step_type',
+      ),
+      query(
+        'SELECT environment, status, channel_type AS kind, count(*) AS count FROM rm_messages GROUP BY environment, status, channel_type',
+      ),
       this.projections.status(),
       this.projections.lag(),
     ]);
     const families: ScrapedGauge[] = [
-      { name: 'notify_runs', help: 'Workflow recipient runs in the read model, by environment and status.', labelNames: ['environment', 'status'], samples: runs.map((r) => ({ labels: { environment: r.environment, status: r.status }, value: Number(r.count) })) },
+      {
+        name: 'notify_runs',
+        help: 'Workflow recipient runs in the read model, by environment and status.',
+        labelNames: ['environment', 'status'],
+        samples: runs.map((r) => ({ labels: { environment: r.environment, status: r.status }, value: Number(r.count) })),
+      },
       {
         name: 'notify_step_events',
         help: 'Step events recorded on workflow recipient runs, by environment, step type and status.',
         labelNames: ['environment', 'step_type', 'status'],
-        samples: steps.map((r) => ({ labels: { environment: r.environment, step_type: r.kind ?? '', status: r.status }, value: Number(r.count) })),
+        samples: steps.map((r) => ({
+          labels: { environment: r.environment, step_type: r.kind ?? '', status: r.status },
+          value: Number(r.count),
+        })),
       },
       {
         name: 'notify_messages',
         help: 'Messages in the read model, by environment, channel type and status.',
         labelNames: ['environment', 'channel_type', 'status'],
-        samples: messages.map((r) => ({ labels: { environment: r.environment, channel_type: r.kind ?? '', status: r.status }, value: Number(r.count) })),
+        samples: messages.map((r) => ({
+          labels: { environment: r.environment, channel_type: r.kind ?? '', status: r.status },
+          value: Number(r.count),
+        })),
       },
-      { name: 'notify_projection_lag_events', help: 'Events in the log the slowest projection has not applied yet.', samples: [{ value: lag }] },
+      {
+        name: 'notify_projection_lag_events',
+        help: 'Events in the log the slowest projection has not applied yet.',
+        samples: [{ value: lag }],
+      },
       {
         name: 'notify_projection_events_applied',
         help: 'Events each projection has applied since its last rebuild.',
@@ -62,13 +81,33 @@ export class MetricsController {
     ];
     if (this.stream.configured) {
       const [kafka, relay] = await Promise.all([this.stream.kafka(), this.stream.relayLag()]);
-      families.push({ name: 'notify_kafka_up', help: 'Whether a Kafka broker answered a metadata request during this scrape.', samples: [{ value: kafka.status === 'up' ? 1 : 0 }] });
+      families.push({
+        name: 'notify_kafka_up',
+        help: 'Whether a Kafka broker answered a metadata request during this scrape.',
+        samples: [{ value: kafka.status === 'up' ? 1 : 0 }],
+      });
       if (relay) {
         const labels = { relay: relay.name };
         families.push(
-          { name: 'notify_kafka_relay_lag_events', help: 'Events in the log not yet acknowledged by Kafka.', labelNames: ['relay'], samples: [{ labels, value: relay.events }] },
-          { name: 'notify_kafka_relay_lag_seconds', help: 'Age in seconds of the oldest event not yet acknowledged by Kafka (0 when caught up).', labelNames: ['relay'], samples: [{ labels, value: relay.seconds }] },
-          { name: 'notify_kafka_relay_events_published_total', type: 'counter', help: 'Events the relay has published and checkpointed.', labelNames: ['relay'], samples: [{ labels, value: relay.handled }] },
+          {
+            name: 'notify_kafka_relay_lag_events',
+            help: 'Events in the log not yet acknowledged by Kafka.',
+            labelNames: ['relay'],
+            samples: [{ labels, value: relay.events }],
+          },
+          {
+            name: 'notify_kafka_relay_lag_seconds',
+            help: 'Age in seconds of the oldest event not yet acknowledged by Kafka (0 when caught up).',
+            labelNames: ['relay'],
+            samples: [{ labels, value: relay.seconds }],
+          },
+          {
+            name: 'notify_kafka_relay_events_published_total',
+            type: 'counter',
+            help: 'Events the relay has published and checkpointed.',
+            labelNames: ['relay'],
+            samples: [{ labels, value: relay.handled }],
+          },
         );
       }
     }

@@ -37,7 +37,12 @@ describe('tenants and tenant-scoped preferences through @knocklabs/node', () => 
   });
 
   it('lists tenants across pages and filters by name and tenant_id', async () => {
-    for (const [id, name] of [['t1', 'Alpha'], ['t2', 'Beta'], ['t3', 'Alpha']]) await knock.tenants.set(id, { name });
+    for (const [id, name] of [
+      ['t1', 'Alpha'],
+      ['t2', 'Beta'],
+      ['t3', 'Alpha'],
+    ])
+      await knock.tenants.set(id, { name });
     const ids: string[] = [];
     for await (const tenant of knock.tenants.list({ page_size: 2 })) ids.push(tenant.id);
     expect(ids).toEqual(['t3', 't2', 't1', 'acme']);
@@ -46,7 +51,10 @@ describe('tenants and tenant-scoped preferences through @knocklabs/node', () => 
   });
 
   it("resolves a user's preferences in a tenant over the tenant's preference_set", async () => {
-    await knock.tenants.set('globex', { name: 'Globex', settings: { preference_set: { channel_types: { email: false, sms: false }, workflows: { digest: false } } } });
+    await knock.tenants.set('globex', {
+      name: 'Globex',
+      settings: { preference_set: { channel_types: { email: false, sms: false }, workflows: { digest: false } } },
+    });
     expect((await knock.tenants.get('globex')).settings?.preference_set).toMatchObject({ channel_types: { email: false, sms: false } });
     await knock.users.setPreferences('emp', 'default', { channel_types: { sms: true } });
     await knock.users.setPreferences('emp', 'globex', { workflows: { digest: true } });
@@ -68,13 +76,21 @@ describe('tenants and tenant-scoped preferences through @knocklabs/node', () => 
 
   it('keeps channel data given with a tenant as the channel data of its $tenants object, and deletes it with the tenant', async () => {
     const push = await configureChannel(t, { type: 'push', provider: 'push_fcm', environments: [env.slug] });
-    const tenant = await knock.tenants.set('initech', { name: 'Initech', channel_data: { [push.id]: { tokens: ['tenant-token'] } } } as never);
+    const tenant = await knock.tenants.set('initech', {
+      name: 'Initech',
+      channel_data: { [push.id]: { tokens: ['tenant-token'] } },
+    } as never);
     expect(tenant).toMatchObject({ id: 'initech', name: 'Initech' });
     expect(tenant).not.toHaveProperty('channel_data');
-    expect(await knock.objects.getChannelData('$tenants', 'initech', push.id)).toMatchObject({ channel_id: push.id, data: { tokens: ['tenant-token'] } });
+    expect(await knock.objects.getChannelData('$tenants', 'initech', push.id)).toMatchObject({
+      channel_id: push.id,
+      data: { tokens: ['tenant-token'] },
+    });
 
     const before = await countEvents(t);
-    const unknown = await rejection(knock.tenants.set('initech', { channel_data: { '00000000-0000-4000-8000-000000000000': { tokens: ['x'] } } } as never));
+    const unknown = await rejection(
+      knock.tenants.set('initech', { channel_data: { '00000000-0000-4000-8000-000000000000': { tokens: ['x'] } } } as never),
+    );
     expect(unknown.status).toBe(422);
     expect(unknown.error).toMatchObject({ code: 'channel_invalid' });
     expect(await countEvents(t)).toBe(before);

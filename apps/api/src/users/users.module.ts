@@ -14,12 +14,6 @@ import { RecipientReadModelsModule } from '../recipients/recipient-read-models.m
 @Module({
   imports: [RecipientReadModelsModule],
   controllers: [IdentifyUserController, GetUserController, ListUsersController, DeleteUserController, MergeUserController],
-  providers: [
-    IdentifyUserHandler,
-    GetUserHandler,
-    ListUsersHandler,
-    DeleteUserHandler,
-    MergeUserHandler,
-  ],
+  providers: [IdentifyUserHandler, GetUserHandler, ListUsersHandler, DeleteUserHandler, MergeUserHandler],
 })
 export class UsersModule {}

@@ -13,6 +13,12 @@ import { accountSettingsDeps } from '../shared/account-settings-deps';
 /** Variables (`vars` in templates): a default value and values per environment. */
 @Module({
   controllers: [UpsertVariableController, GetVariableController, ListVariablesController],
-  providers: [accountSettingsDeps, { provide: VariableQueries, inject: [DATABASE], useFactory: (db: Database) => new VariableQueries(db.dataSource) }, UpsertVariableHandler, GetVariableHandler, ListVariablesHandler],
+  providers: [
+    accountSettingsDeps,
+    { provide: VariableQueries, inject: [DATABASE], useFactory: (db: Database) => new VariableQueries(db.dataSource) },
+    UpsertVariableHandler,
+    GetVariableHandler,
+    ListVariablesHandler,
+  ],
 })
 export class VariablesModule {}

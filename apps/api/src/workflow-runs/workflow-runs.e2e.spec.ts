@@ -28,7 +28,10 @@ describe('workflow recipient runs', () => {
     await knock.users.update('boss', { name: 'Boss' });
     startedAt = new Date(Date.now() - 1000).toISOString();
     ({ workflow_run_id: workflowRunId } = await knock.workflows.trigger('runs-history', {
-      recipients: [{ id: 'ada', name: 'Ada' }, { id: 'p1', collection: 'projects', name: 'Project 1' }],
+      recipients: [
+        { id: 'ada', name: 'Ada' },
+        { id: 'p1', collection: 'projects', name: 'Project 1' },
+      ],
       actor: 'boss',
       tenant: 'acme',
       cancellation_key: 'ck-history',
@@ -66,14 +69,20 @@ describe('workflow recipient runs', () => {
       ['step_failed', 'error', 'sms_1'],
       ['run_completed', 'ok', null],
     ]);
-    expect(detail.events[1]).toMatchObject({ __typename: 'WorkflowRecipientRunEvent', step_type: 'in_app_feed', attempt: 1, data: { channel_type: 'in_app_feed', message_id: message.id } });
+    expect(detail.events[1]).toMatchObject({
+      __typename: 'WorkflowRecipientRunEvent',
+      step_type: 'in_app_feed',
+      attempt: 1,
+      data: { channel_type: 'in_app_feed', message_id: message.id },
+    });
     expect(detail.events[2].data).toMatchObject({ reason: 'step_conditions_not_met' });
     expect(detail.events[3].data).toMatchObject({ reason: expect.stringContaining('channel_not_configured') });
     expect(Date.parse(detail.updated_at)).toBeGreaterThanOrEqual(Date.parse(detail.inserted_at));
   });
 
   it('filters by status, recipient (user or object), tenant, workflow run, errors and time', async () => {
-    const ids = async (query: Record<string, unknown>) => (await knock.workflowRecipientRuns.list(query as never)).items.map((r) => r.recipient).sort();
+    const ids = async (query: Record<string, unknown>) =>
+      (await knock.workflowRecipientRuns.list(query as never)).items.map((r) => r.recipient).sort();
     expect(await ids({ recipient: 'ada' })).toEqual(['ada', 'ada']);
     expect(await ids({ recipient: { id: 'p1', collection: 'projects' } })).toEqual([{ id: 'p1', collection: 'projects' }]);
     expect(await ids({ tenant: 'acme', workflow: 'runs-history', recipient: 'ada' })).toEqual(['ada']);
@@ -83,9 +92,15 @@ describe('workflow recipient runs', () => {
     expect(await ids({ status: ['queued', 'paused'] })).toEqual([]);
     expect(await ids({ starting_at: startedAt })).toHaveLength(4);
     expect(await ids({ ending_at: startedAt })).toEqual([]);
-    const raw = await t.http('GET', `/v1/workflow_recipient_runs?workflow_run_id=${workflowRunId}&inserted_at.gte=${encodeURIComponent(startedAt)}`);
+    const raw = await t.http(
+      'GET',
+      `/v1/workflow_recipient_runs?workflow_run_id=${workflowRunId}&inserted_at.gte=${encodeURIComponent(startedAt)}`,
+    );
     expect(raw.body.items).toHaveLength(2);
-    const later = await t.http('GET', `/v1/workflow_recipient_runs?inserted_at[gt]=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    const later = await t.http(
+      'GET',
+      `/v1/workflow_recipient_runs?inserted_at[gt]=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+    );
     expect(later.body.items).toEqual([]);
   });
 

@@ -19,10 +19,17 @@ export const environmentCommands: CommandGroup = {
       positionals: true,
       async run(ctx) {
         const slug = ctx.positionals[0];
-        if (!slug || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) throw new UsageError('A slug of lowercase letters, digits and dashes is required');
+        if (!slug || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug))
+          throw new UsageError('A slug of lowercase letters, digits and dashes is required');
         const order = ctx.values.order === undefined ? 0 : Number(ctx.values.order);
         if (!Number.isInteger(order)) throw new UsageError('--order must be an integer');
-        const result = await withApp(ctx, (app) => createEnvironment(app.get<EventStore>(EVENT_STORE), { slug, name: ctx.values.name as string | undefined, order }, { ...actor, environment: slug }));
+        const result = await withApp(ctx, (app) =>
+          createEnvironment(
+            app.get<EventStore>(EVENT_STORE),
+            { slug, name: ctx.values.name as string | undefined, order },
+            { ...actor, environment: slug },
+          ),
+        );
         ctx.io.stdout.write(`${result.created ? `created environment ${slug}` : `environment ${slug} already exists`}\n`);
       },
     },
@@ -44,7 +51,9 @@ export const keyCommands: CommandGroup = {
         const kind = ctx.values.kind;
         if (!environment) throw new UsageError('--environment is required');
         if (kind !== 'secret' && kind !== 'publishable') throw new UsageError('--kind must be secret or publishable');
-        const { key, keyId } = await withApp(ctx, (app) => issueApiKey(app.get<EventStore>(EVENT_STORE), { environment, kind }, { ...actor, environment }));
+        const { key, keyId } = await withApp(ctx, (app) =>
+          issueApiKey(app.get<EventStore>(EVENT_STORE), { environment, kind }, { ...actor, environment }),
+        );
         ctx.io.stdout.write(`${kind} key for ${environment} (id ${keyId}):\n${key}\n`);
       },
     },
@@ -61,7 +70,9 @@ export const serviceTokenCommands: CommandGroup = {
       usage: '[--name NAME]',
       options: { name: { type: 'string' } },
       async run(ctx) {
-        const { token, tokenId } = await withApp(ctx, (app) => issueServiceToken(app.get<EventStore>(EVENT_STORE), { name: (ctx.values.name as string | undefined) ?? 'cli' }, actor));
+        const { token, tokenId } = await withApp(ctx, (app) =>
+          issueServiceToken(app.get<EventStore>(EVENT_STORE), { name: (ctx.values.name as string | undefined) ?? 'cli' }, actor),
+        );
         ctx.io.stdout.write(`service token (id ${tokenId}):\n${token}\n`);
       },
     },

@@ -6,4 +6,12 @@ import { scheduleCommands } from './schedules';
 import { signingKeyCommands } from './signing-keys';
 
 /** Every command group of the CLI; one file per group in this folder. */
-export const commandGroups: CommandGroup[] = [environmentCommands, keyCommands, serviceTokenCommands, signingKeyCommands, projectionCommands, kafkaCommands, scheduleCommands];
+export const commandGroups: CommandGroup[] = [
+  environmentCommands,
+  keyCommands,
+  serviceTokenCommands,
+  signingKeyCommands,
+  projectionCommands,
+  kafkaCommands,
+  scheduleCommands,
+];

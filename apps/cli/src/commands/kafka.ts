@@ -1,4 +1,15 @@
-import { createKafka, ensureTopics, KAFKA_SCHEMA_DIR, kafkaJsonSchemas, KafkaSettings, kafkaSettingsFrom, resolveTopic, schemaFileText, tailTopic, topicConfigs } from '@notify/messaging';
+import {
+  createKafka,
+  ensureTopics,
+  KAFKA_SCHEMA_DIR,
+  kafkaJsonSchemas,
+  KafkaSettings,
+  kafkaSettingsFrom,
+  resolveTopic,
+  schemaFileText,
+  tailTopic,
+  topicConfigs,
+} from '@notify/messaging';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliCommand, CommandContext, CommandGroup, UsageError } from '../command';
@@ -19,7 +30,8 @@ function positiveInt(value: unknown, flag: string): number | undefined {
 const tail: CliCommand = {
   name: 'tail',
   summary: 'Print records of a topic as they arrive, one JSON object per line',
-  usage: '[--topic events|message-events|workflow-run-events|NAME] [--from-beginning] [--max-messages N] [--group ID] [--format record|value]',
+  usage:
+    '[--topic events|message-events|workflow-run-events|NAME] [--from-beginning] [--max-messages N] [--group ID] [--format record|value]',
   options: {
     topic: { type: 'string', short: 't', default: 'events' },
     'from-beginning': { type: 'boolean', default: false },
@@ -63,7 +75,9 @@ const topics: CliCommand = {
       const metadata = present.length ? await admin.fetchTopicMetadata({ topics: present.map((t) => t.topic) }) : { topics: [] };
       for (const t of topicConfigs(kafka)) {
         const found = metadata.topics.find((m) => m.name === t.topic);
-        ctx.io.stdout.write(`${JSON.stringify({ topic: t.topic, exists: !!found, partitions: found?.partitions.length ?? null, wanted_partitions: t.numPartitions })}\n`);
+        ctx.io.stdout.write(
+          `${JSON.stringify({ topic: t.topic, exists: !!found, partitions: found?.partitions.length ?? null, wanted_partitions: t.numPartitions })}\n`,
+        );
       }
     } finally {
       await admin.disconnect();

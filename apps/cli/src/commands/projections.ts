@@ -12,7 +12,8 @@ export const projectionCommands: CommandGroup = {
       async run(ctx) {
         await withApp(ctx, async (app) => {
           const runtime = app.get(ProjectionRuntime);
-          for (const s of await runtime.status()) ctx.io.stdout.write(`${s.name.padEnd(24)} v${s.version}  position ${s.position || '(start)'}  events ${s.eventsApplied}\n`);
+          for (const s of await runtime.status())
+            ctx.io.stdout.write(`${s.name.padEnd(24)} v${s.version}  position ${s.position || '(start)'}  events ${s.eventsApplied}\n`);
           ctx.io.stdout.write(`lag: ${await runtime.lag()} events\n`);
         });
       },

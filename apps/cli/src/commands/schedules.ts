@@ -5,11 +5,25 @@ import { CommandGroup, UsageError } from '../command';
 const wall = (localAt: string) => `${localAt.slice(0, 10)} ${localAt.slice(11, 16)} (${localAt.slice(19)})`;
 
 export function formatPreview(preview: SchedulePreviewT): string {
-  const lines = [`schedule ${preview.schedule_id}: next ${preview.occurrences.length} in ${preview.time_zone} (zone from ${preview.time_zone_source})`, ''];
-  const rows = preview.occurrences.map((o) => [o.occurrence.replace('T', ' '), o.at.replace('T', ' ').replace(':00Z', 'Z'), wall(o.local_at), o.adjusted === 'gap' ? 'local time skipped by DST: fires when the gap ends' : '']);
+  const lines = [
+    `schedule ${preview.schedule_id}: next ${preview.occurrences.length} in ${preview.time_zone} (zone from ${preview.time_zone_source})`,
+    '',
+  ];
+  const rows = preview.occurrences.map((o) => [
+    o.occurrence.replace('T', ' '),
+    o.at.replace('T', ' ').replace(':00Z', 'Z'),
+    wall(o.local_at),
+    o.adjusted === 'gap' ? 'local time skipped by DST: fires when the gap ends' : '',
+  ]);
   const header = ['occurrence', 'UTC', 'wall clock', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const row of [header, ...rows]) lines.push(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+  for (const row of [header, ...rows])
+    lines.push(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    );
   if (rows.length === 0) lines.push('(no occurrence left: the schedule has ended)');
   return lines.join('\n');
 }
@@ -32,7 +46,10 @@ export const scheduleCommands: CommandGroup = {
         const url = (ctx.values.url as string | undefined) ?? ctx.io.env.NOTIFY_URL ?? 'http://localhost:3000';
         const key = (ctx.values.key as string | undefined) ?? ctx.io.env.NOTIFY_API_KEY;
         if (!key) throw new UsageError('A secret key is required: --key or NOTIFY_API_KEY');
-        const res = await fetch(new URL(`/v1/schedules/${encodeURIComponent(id)}/preview?count=${count}`, url), { headers: { authorization: `Bearer ${key}` }, signal: ctx.io.signal });
+        const res = await fetch(new URL(`/v1/schedules/${encodeURIComponent(id)}/preview?count=${count}`, url), {
+          headers: { authorization: `Bearer ${key}` },
+          signal: ctx.io.signal,
+        });
         const body = (await res.json()) as SchedulePreviewT & { message?: string };
         if (!res.ok) {
           ctx.io.stderr.write(`${res.status}: ${body.message ?? JSON.stringify(body)}\n`);

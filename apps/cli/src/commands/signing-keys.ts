@@ -26,7 +26,9 @@ function create(rotate: boolean) {
       await requireEnvironment(app.get<Database>(DATABASE), environment);
       return createSigningKey(app.get<EventStore>(EVENT_STORE), { environment, rotate }, { ...actor, environment });
     });
-    ctx.io.stdout.write(`signing key ${key.signingKeyId} for ${environment}${key.revoked.length ? ` (revoked ${key.revoked.join(', ')})` : ''}\n`);
+    ctx.io.stdout.write(
+      `signing key ${key.signingKeyId} for ${environment}${key.revoked.length ? ` (revoked ${key.revoked.join(', ')})` : ''}\n`,
+    );
     ctx.io.stdout.write(`public key:\n${key.publicKey.trim()}\n`);
     ctx.io.stdout.write(`private key (shown once; sign user tokens with it):\n${key.privateKey.trim()}\n`);
   };
@@ -36,7 +38,13 @@ export const signingKeyCommands: CommandGroup = {
   name: 'signing-keys',
   summary: 'Create, rotate, list and revoke the RS256 keys that sign user tokens',
   commands: [
-    { name: 'create', summary: 'Create a signing key; the private key is printed once', usage: '--environment SLUG', options: { environment: { type: 'string' } }, run: create(false) },
+    {
+      name: 'create',
+      summary: 'Create a signing key; the private key is printed once',
+      usage: '--environment SLUG',
+      options: { environment: { type: 'string' } },
+      run: create(false),
+    },
     {
       name: 'rotate',
       summary: 'Create a signing key and revoke every other key of the environment',
@@ -56,7 +64,10 @@ export const signingKeyCommands: CommandGroup = {
           await requireEnvironment(db, environment);
           return new EnvironmentQueries(db.dataSource).listSigningKeys(environment);
         });
-        for (const k of keys) ctx.io.stdout.write(`${k.id}  created ${k.createdAt.toISOString()}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}\n`);
+        for (const k of keys)
+          ctx.io.stdout.write(
+            `${k.id}  created ${k.createdAt.toISOString()}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}\n`,
+          );
         if (keys.length === 0) ctx.io.stdout.write(`no signing keys in ${environment}\n`);
       },
     },
@@ -70,7 +81,9 @@ export const signingKeyCommands: CommandGroup = {
         const environment = environmentOf(ctx);
         const id = ctx.positionals[0];
         if (!id || !UUID.test(id)) throw new UsageError('A signing key id (uuid) is required');
-        const result = await withApp(ctx, (app) => revokeSigningKey(app.get<EventStore>(EVENT_STORE), { environment, signingKeyId: id }, { ...actor, environment }));
+        const result = await withApp(ctx, (app) =>
+          revokeSigningKey(app.get<EventStore>(EVENT_STORE), { environment, signingKeyId: id }, { ...actor, environment }),
+        );
         ctx.io.stdout.write(result.revoked ? `revoked signing key ${id}\n` : `signing key ${id} was already revoked\n`);
       },
     },
@@ -90,7 +103,11 @@ export const securityCommand = {
     if (enhanced !== 'on' && enhanced !== 'off') throw new UsageError('--enhanced must be on or off');
     const result = await withApp(ctx, async (app) => {
       await requireEnvironment(app.get<Database>(DATABASE), environment);
-      return setEnhancedSecurityMode(app.get<EventStore>(EVENT_STORE), { environment, enabled: enhanced === 'on' }, { ...actor, environment });
+      return setEnhancedSecurityMode(
+        app.get<EventStore>(EVENT_STORE),
+        { environment, enabled: enhanced === 'on' },
+        { ...actor, environment },
+      );
     });
     ctx.io.stdout.write(`enhanced security mode ${enhanced} for ${environment}${result.changed ? '' : ' (unchanged)'}\n`);
   },

@@ -18,7 +18,12 @@ export class BulkOperationWorker implements Reactor {
   readonly filter: Reactor['filter'];
   readonly concurrency: number;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(DATABASE) database: Database, runtime: ProjectionRuntime, @Inject(ENGINE_LOOKUPS) lookups: EngineLookups) {
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(DATABASE) database: Database,
+    runtime: ProjectionRuntime,
+    @Inject(ENGINE_LOOKUPS) lookups: EngineLookups,
+  ) {
     const deps = {
       store,
       lookups,
@@ -27,7 +32,13 @@ export class BulkOperationWorker implements Reactor {
       readModelsAt: async (writes: readonly BulkWrite[]) => {
         if (writes.length === 0) return;
         const position = writes.map((w) => w.position).reduce((a, b) => (a > b ? a : b));
-        if (!(await runtime.waitFor(position, writes.flatMap((w) => w.events), CATCH_UP_MS))) {
+        if (
+          !(await runtime.waitFor(
+            position,
+            writes.flatMap((w) => w.events),
+            CATCH_UP_MS,
+          ))
+        ) {
           throw new Error('read models are behind the bulk operation; its chunk is redone later');
         }
       },

@@ -37,17 +37,40 @@ import type { TemplateRenderer } from '@notify/templating';
 export const ENGINE_DEPS = Symbol('ENGINE_DEPS');
 
 /** Events whose projections the engine reads recipients from (see EngineDeps.readModelsAt). */
-const RECIPIENT_READ_MODELS = ['UserIdentified', 'ObjectSet', 'TenantSet', 'PreferenceSetUpdated', 'ChannelDataSet'].map((type) => ({ type, streamId: '' }));
+const RECIPIENT_READ_MODELS = [
+  'UserIdentified',
+  'ObjectSet',
+  'TenantSet',
+  'PreferenceSetUpdated',
+  'ChannelDataSet',
+  'AudienceMembersAdded',
+].map((type) => ({ type, streamId: '' }));
 export const STEP_HANDLERS = Symbol('STEP_HANDLERS');
 
 /** Every step kind the engine executes. */
 export function stepHandlers(): StepHandler[] {
-  return [new ChannelStep(), new DelayStep(), new BranchStep(), new RandomCohortStep(), new UpdateDataStep(), new ThrottleStep(), new BatchStep(), ...functionSteps()];
+  return [
+    new ChannelStep(),
+    new DelayStep(),
+    new BranchStep(),
+    new RandomCohortStep(),
+    new UpdateDataStep(),
+    new ThrottleStep(),
+    new BatchStep(),
+    ...functionSteps(),
+  ];
 }
 
 /** Steps that call out or act on other aggregates: fetch, recipient updates, triggers, waits. */
 function functionSteps(): StepHandler[] {
-  return [new HttpFetchStep(), new UpdateUserStep(), new UpdateObjectStep(), new UpdateTenantStep(), new TriggerWorkflowStep(), new WaitForEventStep()];
+  return [
+    new HttpFetchStep(),
+    new UpdateUserStep(),
+    new UpdateObjectStep(),
+    new UpdateTenantStep(),
+    new TriggerWorkflowStep(),
+    new WaitForEventStep(),
+  ];
 }
 
 /** The workflow engine's collaborators, shared by its reactors. */
@@ -55,12 +78,21 @@ export const engineProviders: Provider[] = [
   {
     provide: ENGINE_DEPS,
     inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER],
-    useFactory: (store: EventStore, lookups: EngineLookups, config: AppConfig, runtime: ProjectionRuntime, links: LinkTracker | null, http: OutboundHttp, templates: TemplateRenderer): EngineDeps => ({
+    useFactory: (
+      store: EventStore,
+      lookups: EngineLookups,
+      config: AppConfig,
+      runtime: ProjectionRuntime,
+      links: LinkTracker | null,
+      http: OutboundHttp,
+      templates: TemplateRenderer,
+    ): EngineDeps => ({
       store,
       lookups,
       links,
       readModelsAt: async (position) => {
-        if (!(await runtime.waitFor(position, RECIPIENT_READ_MODELS, 15_000))) throw new Error('recipient read models are behind the run; executing it again later');
+        if (!(await runtime.waitFor(position, RECIPIENT_READ_MODELS, 15_000)))
+          throw new Error('recipient read models are behind the run; executing it again later');
       },
       templates,
       http,
@@ -73,15 +105,24 @@ export const engineProviders: Provider[] = [
     }),
   },
   { provide: STEP_HANDLERS, useFactory: stepHandlers },
-  { provide: RunExecutor, inject: [ENGINE_DEPS, STEP_HANDLERS], useFactory: (deps: EngineDeps, handlers: StepHandler[]) => new RunExecutor(deps, handlers) },
-  { provide: Fanout, inject: [EVENT_STORE, ENGINE_LOOKUPS], useFactory: (store: EventStore, lookups: EngineLookups) => new Fanout(store, lookups) },
+  {
+    provide: RunExecutor,
+    inject: [ENGINE_DEPS, STEP_HANDLERS],
+    useFactory: (deps: EngineDeps, handlers: StepHandler[]) => new RunExecutor(deps, handlers),
+  },
+  {
+    provide: Fanout,
+    inject: [EVENT_STORE, ENGINE_LOOKUPS],
+    useFactory: (store: EventStore, lookups: EngineLookups) => new Fanout(store, lookups),
+  },
   { provide: BatchCloser, inject: [EVENT_STORE], useFactory: (store: EventStore) => new BatchCloser(store) },
   {
     provide: WaitMatcher,
     inject: [EVENT_STORE, DATABASE, ENGINE_LOOKUPS, ProjectionRuntime],
     useFactory: (store: EventStore, database: Database, lookups: EngineLookups, runtime: ProjectionRuntime) =>
       new WaitMatcher(store, new WaitingRunQueries(database.dataSource), lookups, async (position) => {
-        if (!(await runtime.waitFor(position, [{ type: 'RunPaused', streamId: 'run-' }], 30_000))) throw new Error('the waiting-runs read model is behind; retrying');
+        if (!(await runtime.waitFor(position, [{ type: 'RunPaused', streamId: 'run-' }], 30_000)))
+          throw new Error('the waiting-runs read model is behind; retrying');
       }),
   },
   {
@@ -92,8 +133,17 @@ export const engineProviders: Provider[] = [
         store,
         lookups,
         createDefaultRegistry({ outbound, maxLoggedBodyBytes: config.DELIVERY_LOG_MAX_BODY_BYTES }),
-        { maxAttempts: config.DELIVERY_MAX_ATTEMPTS, baseDelayMs: config.DELIVERY_RETRY_BASE_MS, maxDelayMs: config.DELIVERY_RETRY_MAX_MS, jitter: 0.2 },
-        { concurrency: config.ENGINE_CONCURRENCY, onError: (err, messageId) => logger.error({ err, message_id: messageId }, 'a delivery outcome could not be recorded; its check timer settles it') },
+        {
+          maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
+          baseDelayMs: config.DELIVERY_RETRY_BASE_MS,
+          maxDelayMs: config.DELIVERY_RETRY_MAX_MS,
+          jitter: 0.2,
+        },
+        {
+          concurrency: config.ENGINE_CONCURRENCY,
+          onError: (err, messageId) =>
+            logger.error({ err, message_id: messageId }, 'a delivery outcome could not be recorded; its check timer settles it'),
+        },
       ),
   },
 ];

@@ -1,5 +1,13 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import { BatchCloser, DeliveryExecutor, Fanout, RunExecutor, WAIT_SOURCE_EVENT_TYPES, WAIT_SOURCE_STREAM_PREFIXES, WaitMatcher } from '@notify/application';
+import {
+  BatchCloser,
+  DeliveryExecutor,
+  Fanout,
+  RunExecutor,
+  WAIT_SOURCE_EVENT_TYPES,
+  WAIT_SOURCE_STREAM_PREFIXES,
+  WaitMatcher,
+} from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { RecordedEvent } from '@notify/eventstore';
 import { Reactor } from '@notify/projection-runtime';
@@ -47,7 +55,10 @@ export class RunExecutorReactor implements Reactor {
   async handle(events: readonly RecordedEvent[]): Promise<void> {
     // One execution takes a run as far as it can go, however many of its events arrived.
     const runs = new Map(events.map((e) => [e.streamId, e.metadata.environment!]));
-    await this.executor.executeMany([...runs].map(([streamId, environment]) => ({ environment, runId: idOf(streamId) })), this.parallel);
+    await this.executor.executeMany(
+      [...runs].map(([streamId, environment]) => ({ environment, runId: idOf(streamId) })),
+      this.parallel,
+    );
   }
 }
 
@@ -90,12 +101,16 @@ export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
 
   async handle(events: readonly RecordedEvent[]): Promise<void> {
     for (const event of events) {
-      if (event.type === 'MessageCreated' && ['in_app_feed', 'in_app'].includes((event.data as { channel: { type: string } }).channel.type)) continue;
+      if (event.type === 'MessageCreated' && ['in_app_feed', 'in_app'].includes((event.data as { channel: { type: string } }).channel.type))
+        continue;
       if (event.type === 'MessageDeliveryAttemptCompleted') {
         await this.delivery.dropInvalidTokens(event);
         continue;
       }
-      await this.delivery.handle(event.metadata.environment!, idOf(event.streamId), { type: event.type, timerId: (event.data as { timer_id?: string }).timer_id });
+      await this.delivery.handle(event.metadata.environment!, idOf(event.streamId), {
+        type: event.type,
+        timerId: (event.data as { timer_id?: string }).timer_id,
+      });
     }
   }
 }

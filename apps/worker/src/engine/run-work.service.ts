@@ -120,7 +120,10 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
   }
 
   private runtimeOfSingletons(): ReactorRuntime {
-    return new ReactorRuntime(this.reader, this.database.dataSource, this.singletons, { batchSize: this.config.PROJECTION_BATCH_SIZE, logger: this.log });
+    return new ReactorRuntime(this.reader, this.database.dataSource, this.singletons, {
+      batchSize: this.config.PROJECTION_BATCH_SIZE,
+      logger: this.log,
+    });
   }
 
   /** Starts or stops the singletons as this worker gains or loses partition 0; changes apply one after another. */
@@ -140,12 +143,21 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
       }
     });
     // A failed change is logged and does not stop the ones queued after it.
-    this.electionChange = change.catch((error: unknown) => this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed'));
+    this.electionChange = change.catch((error: unknown) =>
+      this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed'),
+    );
     return this.electionChange;
   }
 }
 
 /** The relay as a reactor of the elected runtime (the worker's own runtime leaves it out). */
 function electable(relay: KafkaRelayReactor): Reactor {
-  return { name: relay.name, filter: relay.filter, concurrency: relay.concurrency, startFrom: relay.startFrom, batchSize: relay.batchSize, handle: (events) => relay.handle(events) };
+  return {
+    name: relay.name,
+    filter: relay.filter,
+    concurrency: relay.concurrency,
+    startFrom: relay.startFrom,
+    batchSize: relay.batchSize,
+    handle: (events) => relay.handle(events),
+  };
 }

@@ -1,7 +1,15 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { Logger, LOGGER } from '@notify/logging';
-import { KafkaPublisher, kafkaOffPublisher, KafkaRelay, kafkaSettingsFrom, kafkaTopics, RelayMapper, RelayMapperRegistry } from '@notify/messaging';
+import {
+  KafkaPublisher,
+  kafkaOffPublisher,
+  KafkaRelay,
+  kafkaSettingsFrom,
+  kafkaTopics,
+  RelayMapper,
+  RelayMapperRegistry,
+} from '@notify/messaging';
 import { kafkaPartitioning } from '../engine/partitioning';
 import { RELAY_MAPPERS } from './relay-mappers';
 
@@ -19,11 +27,16 @@ export class KafkaRelayReactor extends KafkaRelay implements OnApplicationShutdo
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(LOGGER) logger: Logger, @Inject(RELAY_MAPPERS) mappers: RelayMapper[]) {
     const settings = kafkaSettingsFrom(config);
     const log = logger.child({ component: 'kafka-relay' });
-    super(settings ? new KafkaPublisher(settings, { logger: log }) : kafkaOffPublisher, new RelayMapperRegistry(mappers), settings?.topics ?? kafkaTopics(config.KAFKA_TOPIC_PREFIX), {
-      startFrom: config.KAFKA_RELAY_START_FROM,
-      batchSize: config.KAFKA_RELAY_BATCH_SIZE,
-      enabled: settings !== undefined && config.KAFKA_RELAY_ENABLED && !kafkaPartitioning(config),
-    });
+    super(
+      settings ? new KafkaPublisher(settings, { logger: log }) : kafkaOffPublisher,
+      new RelayMapperRegistry(mappers),
+      settings?.topics ?? kafkaTopics(config.KAFKA_TOPIC_PREFIX),
+      {
+        startFrom: config.KAFKA_RELAY_START_FROM,
+        batchSize: config.KAFKA_RELAY_BATCH_SIZE,
+        enabled: settings !== undefined && config.KAFKA_RELAY_ENABLED && !kafkaPartitioning(config),
+      },
+    );
     this.electedByPartitionZero = settings !== undefined && config.KAFKA_RELAY_ENABLED && kafkaPartitioning(config);
   }
 

@@ -17,12 +17,17 @@ export class ScheduleCleanupReactor implements Reactor {
 
   constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(DATABASE) database: Database, runtime: ProjectionRuntime) {
     const schedules = new ScheduleQueries(database.dataSource);
-    const recipients: RecipientDeps = { store, channels: new ChannelQueries(database.dataSource), subscriptions: new SubscriptionQueries(database.dataSource) };
+    const recipients: RecipientDeps = {
+      store,
+      channels: new ChannelQueries(database.dataSource),
+      subscriptions: new SubscriptionQueries(database.dataSource),
+    };
     this.cleanup = new ScheduleCleanup({
       recipients,
       schedulesOf: async (environment, recipient, position) => {
         // Every schedule created before the deletion must be in the read model first.
-        if (!(await runtime.waitFor(position, [{ type: 'ScheduleCreated', streamId: 'schedule-' }], 30_000))) throw new Error('the schedules read model is behind the deletion; retrying');
+        if (!(await runtime.waitFor(position, [{ type: 'ScheduleCreated', streamId: 'schedule-' }], 30_000)))
+          throw new Error('the schedules read model is behind the deletion; retrying');
         return schedules.idsOf(environment, recipient);
       },
     });

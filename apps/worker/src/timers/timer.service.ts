@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { schemaVersionOf } from '@notify/contracts';
+import { engineEvent } from '@notify/application';
 import { Database } from '@notify/database';
 import { EventStore, Sleeper } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
@@ -93,12 +93,11 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
 
   private async fire(timer: DueTimer): Promise<void> {
     await this.store.append(timer.streamId, [
-      {
-        id: timerFiredEventId(timer.timerId),
-        type: 'TimerFired',
-        data: { timer_id: timer.timerId, fired_at: this.clock().toISOString() },
-        metadata: { environment: timer.environment, schema_version: schemaVersionOf('TimerFired'), actor: 'system:timers' },
-      },
+      engineEvent(
+        'TimerFired',
+        { timer_id: timer.timerId, fired_at: this.clock().toISOString() },
+        { id: timerFiredEventId(timer.timerId), environment: timer.environment, actor: 'system:timers' },
+      ),
     ]);
     this.recentlyFired.set(timer.timerId, Date.now());
     this.firedCount++;

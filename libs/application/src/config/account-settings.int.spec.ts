@@ -18,7 +18,10 @@ for (const backend of databaseBackends()) {
 
     beforeAll(async () => {
       db = await createTestDatabase(backend);
-      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+      store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
     });
     afterAll(async () => {
       await store.close();
@@ -28,12 +31,30 @@ for (const backend of databaseBackends()) {
     it('keeps both of two channel updates made at once to different environments', async () => {
       const key = `email-${backend}`;
       const channel = { name: 'Email', type: 'email' as const, provider: 'smtp' };
-      await configureChannel(deps(store), key, { ...channel, environment_settings: { development: { provider_settings: { host: 'dev.example' } } } }, meta);
+      await configureChannel(
+        deps(store),
+        key,
+        { ...channel, environment_settings: { development: { provider_settings: { host: 'dev.example' } } } },
+        meta,
+      );
 
       const [one, two] = racingAppends(store, channelStream(key)).map(deps);
       await Promise.all([
-        configureChannel(one, key, { ...channel, environment_settings: { development: { provider_settings: { host: 'dev2.example', api_key: 'dev-secret' } } } }, meta),
-        configureChannel(two, key, { ...channel, environment_settings: { production: { provider_settings: { host: 'prod.example' } }, staging: { is_sandbox: true } } }, meta),
+        configureChannel(
+          one,
+          key,
+          { ...channel, environment_settings: { development: { provider_settings: { host: 'dev2.example', api_key: 'dev-secret' } } } },
+          meta,
+        ),
+        configureChannel(
+          two,
+          key,
+          {
+            ...channel,
+            environment_settings: { production: { provider_settings: { host: 'prod.example' } }, staging: { is_sandbox: true } },
+          },
+          meta,
+        ),
       ]);
 
       const history = await store.readStream(channelStream(key));
@@ -48,12 +69,22 @@ for (const backend of databaseBackends()) {
 
     it('keeps both of two variable updates made at once to different environments and fields', async () => {
       const key = `api_base_${backend}`;
-      await upsertVariable(deps(store), key, { value: 'https://default.example', environment_values: { development: 'https://dev.example' } }, meta);
+      await upsertVariable(
+        deps(store),
+        key,
+        { value: 'https://default.example', environment_values: { development: 'https://dev.example' } },
+        meta,
+      );
 
       const [one, two] = racingAppends(store, variableStream(key)).map(deps);
       await Promise.all([
         upsertVariable(one, key, { environment_values: { production: 'https://prod.example' } }, meta),
-        upsertVariable(two, key, { description: 'Where requests go', environment_values: { staging: 'https://staging.example', development: null } }, meta),
+        upsertVariable(
+          two,
+          key,
+          { description: 'Where requests go', environment_values: { staging: 'https://staging.example', development: null } },
+          meta,
+        ),
       ]);
 
       const history = await store.readStream(variableStream(key));
@@ -89,7 +120,10 @@ for (const backend of databaseBackends()) {
     it('gives the first-run feed channel the settings of two environments set up at once, and changes nothing on a second run', async () => {
       const stream = channelStream(FEED_CHANNEL_KEY);
       const [one, two] = racingAppends(store, stream);
-      await Promise.all([ensureFirstRunConfiguration(one, 'alpha', { actor: 'test' }), ensureFirstRunConfiguration(two, 'beta', { actor: 'test' })]);
+      await Promise.all([
+        ensureFirstRunConfiguration(one, 'alpha', { actor: 'test' }),
+        ensureFirstRunConfiguration(two, 'beta', { actor: 'test' }),
+      ]);
       const configured = await store.readStream(stream);
       const settings = fold(channelDecider, configured.map(toDomainEvent) as ChannelEvent[]).current!.environment_settings;
       expect(Object.keys(settings).sort()).toEqual(['alpha', 'beta']);

@@ -1,5 +1,18 @@
 import { ChannelRequest, REDACTED, SecretValueT, VariableRequest } from '@notify/contracts';
-import { ChannelCommand, channelDecider, ChannelEvent, ChannelState, channelStream, FieldError, invalidParams, variableDecider, VariableCommand, VariableEvent, VariableState, variableStream } from '@notify/domain';
+import {
+  ChannelCommand,
+  channelDecider,
+  ChannelEvent,
+  ChannelState,
+  channelStream,
+  FieldError,
+  invalidParams,
+  variableDecider,
+  VariableCommand,
+  VariableEvent,
+  VariableState,
+  variableStream,
+} from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -17,7 +30,8 @@ export interface AccountSettingsDeps {
 async function unknownEnvironments(deps: AccountSettingsDeps, field: string, slugs: string[]): Promise<void> {
   const unknown: FieldError[] = [];
   for (const env of slugs) {
-    if (!(await deps.environmentExists(env))) unknown.push({ field: `${field}.${env}`, message: `no environment named ${env}`, type: 'reference' });
+    if (!(await deps.environmentExists(env)))
+      unknown.push({ field: `${field}.${env}`, message: `no environment named ${env}`, type: 'reference' });
   }
   if (unknown.length) throw invalidParams(unknown);
 }
@@ -48,8 +62,12 @@ export async function configureChannel(
       for (const [env, input] of Object.entries(given)) {
         const before = previous[env];
         settings[env] = {
-          channel_settings: input.channel_settings ? sealSettings(deps.box, input.channel_settings, before?.channel_settings) : (before?.channel_settings ?? {}),
-          provider_settings: input.provider_settings ? sealSettings(deps.box, input.provider_settings, before?.provider_settings) : (before?.provider_settings ?? {}),
+          channel_settings: input.channel_settings
+            ? sealSettings(deps.box, input.channel_settings, before?.channel_settings)
+            : (before?.channel_settings ?? {}),
+          provider_settings: input.provider_settings
+            ? sealSettings(deps.box, input.provider_settings, before?.provider_settings)
+            : (before?.provider_settings ?? {}),
           is_sandbox: input.is_sandbox ?? before?.is_sandbox ?? false,
         };
       }
@@ -99,7 +117,8 @@ export async function upsertVariable(
         if (value === null) delete values[env];
         else values[env] = keep(value, current?.environment_values[env]);
       }
-      let value = variable.value === undefined ? (current?.value ?? null) : variable.value === null ? null : keep(variable.value, current?.value);
+      let value =
+        variable.value === undefined ? (current?.value ?? null) : variable.value === null ? null : keep(variable.value, current?.value);
       if (current && current.type !== type) {
         // Making a variable secret seals the values it keeps; a sealed value cannot be made public
         // (the service does not unseal for clients): it must be sent again.
@@ -107,8 +126,19 @@ export async function upsertVariable(
           for (const [env, v] of Object.entries(values)) if (typeof v === 'string') values[env] = deps.box.seal(v);
           if (typeof value === 'string') value = deps.box.seal(value);
         } else {
-          for (const [env, v] of Object.entries(values)) if (typeof v !== 'string') throw invalidParams([{ field: `variable.environment_values.${env}`, message: 'send the value again to change the type of a secret variable', type: 'required' }]);
-          if (value !== null && typeof value !== 'string') throw invalidParams([{ field: 'variable.value', message: 'send the value again to change the type of a secret variable', type: 'required' }]);
+          for (const [env, v] of Object.entries(values))
+            if (typeof v !== 'string')
+              throw invalidParams([
+                {
+                  field: `variable.environment_values.${env}`,
+                  message: 'send the value again to change the type of a secret variable',
+                  type: 'required',
+                },
+              ]);
+          if (value !== null && typeof value !== 'string')
+            throw invalidParams([
+              { field: 'variable.value', message: 'send the value again to change the type of a secret variable', type: 'required' },
+            ]);
         }
       }
       const description = variable.description === undefined ? (current?.description ?? null) : variable.description;

@@ -52,8 +52,18 @@ export async function upsertChannelGroup(
   const errors: FieldError[] = [];
   rules.forEach((rule, i) => {
     const channel = channels.find((c) => c.key === rule.channel_key && !c.archived_at);
-    if (!channel) errors.push({ field: `channel_group.channel_rules.${i}.channel_key`, message: `no channel ${rule.channel_key} exists`, type: 'reference' });
-    else if (channel.type !== group.channel_type) errors.push({ field: `channel_group.channel_rules.${i}.channel_key`, message: `is a ${channel.type} channel; this group holds ${group.channel_type} channels`, type: 'mismatch' });
+    if (!channel)
+      errors.push({
+        field: `channel_group.channel_rules.${i}.channel_key`,
+        message: `no channel ${rule.channel_key} exists`,
+        type: 'reference',
+      });
+    else if (channel.type !== group.channel_type)
+      errors.push({
+        field: `channel_group.channel_rules.${i}.channel_key`,
+        message: `is a ${channel.type} channel; this group holds ${group.channel_type} channels`,
+        type: 'mismatch',
+      });
   });
   if (errors.length) throw invalidParams(errors);
   const existing = await deps.existingGroup(key);
@@ -80,8 +90,18 @@ export async function upsertChannelGroup(
   );
 }
 
-export function archiveChannelGroup(store: EventStore, key: string, metadata: CommandMetadata): Promise<CommandOutcome<ChannelGroupState, ChannelGroupEvent>> {
-  return handleCommand(store, channelGroupStream(key), channelGroupDecider, { type: 'ArchiveChannelGroup', key, now: now() }, { ...metadata, environment: null });
+export function archiveChannelGroup(
+  store: EventStore,
+  key: string,
+  metadata: CommandMetadata,
+): Promise<CommandOutcome<ChannelGroupState, ChannelGroupEvent>> {
+  return handleCommand(
+    store,
+    channelGroupStream(key),
+    channelGroupDecider,
+    { type: 'ArchiveChannelGroup', key, now: now() },
+    { ...metadata, environment: null },
+  );
 }
 
 /** Activation is per environment and not versioned: it applies to whatever version the environment serves. */
@@ -138,7 +158,11 @@ export function commitChanges(
   const invalid = changes.filter((c) => !c.valid);
   if (invalid.length) {
     throw invalidParams(
-      invalid.map((c) => ({ field: `${c.type}.${c.identifier}`, message: `is not valid (${c.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}); fix it before committing`, type: 'invalid_resource' })),
+      invalid.map((c) => ({
+        field: `${c.type}.${c.identifier}`,
+        message: `is not valid (${c.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}); fix it before committing`,
+        type: 'invalid_resource',
+      })),
       'Invalid resources cannot be committed',
     );
   }
@@ -191,11 +215,21 @@ export async function promoteCommits(
     const commit = await deps.commitById(target.commitId);
     if (!commit) throw resourceMissing('commit');
     const next = await deps.nextEnvironment(commit.environment);
-    if (!next) throw new DomainError('no_next_environment', `${commit.environment} is the last environment; there is nowhere to promote to`, 'invalid_request');
+    if (!next)
+      throw new DomainError(
+        'no_next_environment',
+        `${commit.environment} is the last environment; there is nowhere to promote to`,
+        'invalid_request',
+      );
     [from, to, selected] = [commit.environment, next.slug, commit.promoted_at ? [] : [commit]];
   } else {
     const previous = await deps.precedingEnvironment(target.toEnvironment);
-    if (!previous) throw new DomainError('no_preceding_environment', `${target.toEnvironment} is the first environment; commits are promoted into it from none`, 'invalid_request');
+    if (!previous)
+      throw new DomainError(
+        'no_preceding_environment',
+        `${target.toEnvironment} is the first environment; commits are promoted into it from none`,
+        'invalid_request',
+      );
     [from, to] = [previous.slug, target.toEnvironment];
     selected = await deps.unpromoted(from, { types: target.types, identifier: target.identifier });
   }
@@ -205,6 +239,12 @@ export async function promoteCommits(
     if (!content) throw new Error(`Version ${c.sha} of ${c.resource.type} ${c.resource.identifier} is missing from the read model`);
     commits.push({ commitId: c.id, fromEnvironment: from, resource: c.resource, sha: c.sha, content, message: c.commit_message ?? null });
   }
-  const outcome = await handleCommand(deps.store, commitLogStream(to), commitLogDecider, { type: 'PromoteCommits', commits, now: now() }, { ...metadata, environment: to });
+  const outcome = await handleCommand(
+    deps.store,
+    commitLogStream(to),
+    commitLogDecider,
+    { type: 'PromoteCommits', commits, now: now() },
+    { ...metadata, environment: to },
+  );
   return { outcome, promoted: outcome.events.map((e) => (e.data as { commit_id: string }).commit_id), environment: to };
 }

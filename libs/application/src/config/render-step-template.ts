@@ -8,7 +8,11 @@ export interface PreviewError {
 
 export type Rendered = { result: 'success'; template: Record<string, unknown> } | { result: 'error'; errors: PreviewError[] };
 
-const toError = (e: TemplateError, field?: string): PreviewError => ({ field: e.field ?? field ?? null, line: e.line ?? null, message: e.message });
+const toError = (e: TemplateError, field?: string): PreviewError => ({
+  field: e.field ?? field ?? null,
+  line: e.line ?? null,
+  message: e.message,
+});
 
 /** Renders each Liquid field of a channel template, the way delivery will, and reports the first failure of each. */
 export async function renderStepTemplate(
@@ -31,7 +35,13 @@ export async function renderStepTemplate(
     case 'email': {
       const settings = (template.settings ?? {}) as { layout_key?: string | null; pre_content?: string | null };
       const email = await engine.renderEmail(
-        { layoutKey: settings.layout_key, subject: String(template.subject ?? ''), html: String(template.html_body ?? ''), text: template.text_body as string | null, precontent: settings.pre_content },
+        {
+          layoutKey: settings.layout_key,
+          subject: String(template.subject ?? ''),
+          html: String(template.html_body ?? ''),
+          text: template.text_body as string | null,
+          precontent: settings.pre_content,
+        },
         context,
         resources,
       );

@@ -23,11 +23,19 @@ describe('SecretBox', () => {
   });
 
   it('seals nested credentials (SMTP auth, an FCM service account) and opens them again', () => {
-    const settings = { host: 'smtp.example', auth: { user: 'mailer', pass: 'pw-0123456789' }, service_account: { client_email: 'a@b.iam', private_key: 'PEM-0123456789' } };
+    const settings = {
+      host: 'smtp.example',
+      auth: { user: 'mailer', pass: 'pw-0123456789' },
+      service_account: { client_email: 'a@b.iam', private_key: 'PEM-0123456789' },
+    };
     const sealed = sealSettings(box, settings);
     expect(JSON.stringify(sealed)).not.toContain('pw-0123456789');
     expect(JSON.stringify(sealed)).not.toContain('PEM-0123456789');
-    expect(redactSettings(sealed)).toEqual({ host: 'smtp.example', auth: { user: 'mailer', pass: REDACTED }, service_account: { client_email: 'a@b.iam', private_key: REDACTED } });
+    expect(redactSettings(sealed)).toEqual({
+      host: 'smtp.example',
+      auth: { user: 'mailer', pass: REDACTED },
+      service_account: { client_email: 'a@b.iam', private_key: REDACTED },
+    });
     expect(unsealValue(box, sealed)).toEqual(settings);
     expect(sealSettings(box, { auth: { user: 'mailer', pass: REDACTED } }, sealed)).toEqual({ auth: sealed.auth });
     const asString = sealSettings(box, { service_account: JSON.stringify(settings.service_account) });

@@ -23,7 +23,10 @@ export class SecretBox {
     const nonce = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return { $sealed: `v1.${Buffer.concat([nonce, cipher.getAuthTag(), body]).toString('base64')}`, hint: plain.length > 8 ? plain.slice(-4) : '' };
+    return {
+      $sealed: `v1.${Buffer.concat([nonce, cipher.getAuthTag(), body]).toString('base64')}`,
+      hint: plain.length > 8 ? plain.slice(-4) : '',
+    };
   }
 
   open(sealed: SealedSecretT): string {
@@ -42,16 +45,22 @@ export const SECRET_BOX = Symbol('SECRET_BOX');
  * client may send as one JSON string.
  */
 const SECRET_NAME = /(key|secret|token|password|passwd|credential|private|auth|signature|certificate|service_account|^pass$)/i;
-export const isSecretSetting = (name: string, value: unknown) => SECRET_NAME.test(name) && typeof value === 'string' && !/\{\{.*\}\}/s.test(value);
+export const isSecretSetting = (name: string, value: unknown) =>
+  SECRET_NAME.test(name) && typeof value === 'string' && !/\{\{.*\}\}/s.test(value);
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !isSealed(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !isSealed(v);
 
 /**
  * Seals the secret values of `settings`, in nested objects too (SMTP `auth: {user, pass}`, an
  * FCM service account given as an object). A value sent back as the redaction marker keeps the
  * secret stored before, so a client can write back what it read.
  */
-export function sealSettings(box: SecretBox, settings: Record<string, unknown>, previous: Record<string, unknown> = {}): Record<string, unknown> {
+export function sealSettings(
+  box: SecretBox,
+  settings: Record<string, unknown>,
+  previous: Record<string, unknown> = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(settings)) {
     if (value === REDACTED && previous[name] !== undefined) out[name] = previous[name];
@@ -63,11 +72,17 @@ export function sealSettings(box: SecretBox, settings: Record<string, unknown>, 
 
 /** What reads show: sealed values (at any depth) as the marker, everything else as it is. */
 export function redactSettings(settings: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, isSealed(v) ? REDACTED : isPlainObject(v) ? redactSettings(v) : v]));
+  return Object.fromEntries(
+    Object.entries(settings).map(([k, v]) => [k, isSealed(v) ? REDACTED : isPlainObject(v) ? redactSettings(v) : v]),
+  );
 }
 
 export const redactValue = (value: SecretValueT | null): string | null => (value === null ? null : isSealed(value) ? REDACTED : value);
 
 /** A stored value in clear: sealed secrets (at any depth) opened, anything else as it is. Only delivery calls this. */
 export const unsealValue = (box: SecretBox, value: unknown): unknown =>
-  isSealed(value) ? box.open(value as SealedSecretT) : isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unsealValue(box, v)])) : value;
+  isSealed(value)
+    ? box.open(value as SealedSecretT)
+    : isPlainObject(value)
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unsealValue(box, v)]))
+      : value;

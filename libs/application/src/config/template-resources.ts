@@ -4,7 +4,8 @@ import { UserQueries } from '@notify/projections/users';
 import { TemplateResources } from '@notify/templating';
 
 /** Translations are stored per `<locale>[/<namespace>][@<tenant>]`. */
-export const translationIdentifier = (locale: string, namespace?: string, tenant?: string) => `${locale}${namespace ? `/${namespace}` : ''}${tenant ? `@${tenant}` : ''}`;
+export const translationIdentifier = (locale: string, namespace?: string, tenant?: string) =>
+  `${locale}${namespace ? `/${namespace}` : ''}${tenant ? `@${tenant}` : ''}`;
 
 /** `a.b` keys back into nested objects, the shape the `t` filter reads. */
 function nest(flat: Record<string, string>): Record<string, unknown> {
@@ -12,7 +13,8 @@ function nest(flat: Record<string, string>): Record<string, unknown> {
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let node = out;
-    for (const part of parts.slice(0, -1)) node = (node[part] = typeof node[part] === 'object' && node[part] ? node[part] : {}) as Record<string, unknown>;
+    for (const part of parts.slice(0, -1))
+      node = (node[part] = typeof node[part] === 'object' && node[part] ? node[part] : {}) as Record<string, unknown>;
     node[parts[parts.length - 1]] = value;
   }
   return out;
@@ -22,7 +24,12 @@ function nest(flat: Record<string, string>): Record<string, unknown> {
  * Partials, layouts and translations (the tenant's first) of one environment, as templates
  * resolve them at render time. Used by previews and by the engine, so both render alike.
  */
-export function templateResourcesFor(resources: ConfigResourceQueries, users: UserQueries, environment: string, tenant?: string | null): TemplateResources {
+export function templateResourcesFor(
+  resources: ConfigResourceQueries,
+  users: UserQueries,
+  environment: string,
+  tenant?: string | null,
+): TemplateResources {
   return {
     partial: async (key) => {
       const p = await resources.get(environment, 'partial', key);

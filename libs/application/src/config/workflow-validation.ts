@@ -1,4 +1,12 @@
-import { ChannelTypeT, ResourceErrorT, templateFields, templateSchemaFor, walkSteps, WorkflowRequestT, WorkflowStepT } from '@notify/contracts';
+import {
+  ChannelTypeT,
+  ResourceErrorT,
+  templateFields,
+  templateSchemaFor,
+  walkSteps,
+  WorkflowRequestT,
+  WorkflowStepT,
+} from '@notify/contracts';
 import { TemplateChecker } from './template-checker';
 
 /** Other resources a workflow refers to, looked up in the environment it is saved in. */
@@ -19,7 +27,10 @@ export function normalizeWorkflow(request: WorkflowRequestT): WorkflowContent {
     categories: request.categories ?? [],
     tags: request.tags ?? [],
     conditions: request.conditions ?? null,
-    settings: { is_commercial: request.settings?.is_commercial ?? false, override_preferences: request.settings?.override_preferences ?? false },
+    settings: {
+      is_commercial: request.settings?.is_commercial ?? false,
+      override_preferences: request.settings?.override_preferences ?? false,
+    },
     steps: request.steps,
     trigger_data_json_schema: request.trigger_data_json_schema ?? null,
     trigger_frequency: request.trigger_frequency ?? 'every_trigger',
@@ -45,12 +56,20 @@ const at = (path: (string | number)[]) => path.join('.');
  * Such a workflow is still saved, with valid: false and these errors, and cannot be activated.
  * Channel steps get the `channel_type` of their channel, as Knock returns it.
  */
-export async function checkWorkflow(content: WorkflowContent, refs: WorkflowReferences, templates: TemplateChecker): Promise<{ content: WorkflowContent; errors: ResourceErrorT[] }> {
+export async function checkWorkflow(
+  content: WorkflowContent,
+  refs: WorkflowReferences,
+  templates: TemplateChecker,
+): Promise<{ content: WorkflowContent; errors: ResourceErrorT[] }> {
   const errors: ResourceErrorT[] = [];
   const liquid = (source: unknown, path: (string | number)[]) => {
     if (typeof source !== 'string' || source === '') return;
     for (const problem of templates.check(source)) {
-      errors.push({ field: at(path), message: problem.line ? `line ${problem.line}: ${problem.message}` : problem.message, type: 'template' });
+      errors.push({
+        field: at(path),
+        message: problem.line ? `line ${problem.line}: ${problem.message}` : problem.message,
+        type: 'template',
+      });
     }
   };
   const steps = structuredClone(content.steps);
@@ -59,7 +78,8 @@ export async function checkWorkflow(content: WorkflowContent, refs: WorkflowRefe
       await checkChannelStep(step, path, refs, errors, liquid);
       continue;
     }
-    for (const field of LIQUID_SETTINGS[step.type] ?? []) liquid((step.settings as Record<string, unknown> | undefined)?.[field], [...path, 'settings', field]);
+    for (const field of LIQUID_SETTINGS[step.type] ?? [])
+      liquid((step.settings as Record<string, unknown> | undefined)?.[field], [...path, 'settings', field]);
   }
   return { content: { ...content, steps }, errors };
 }
@@ -74,11 +94,21 @@ async function checkChannelStep(
   let type: ChannelTypeT | undefined;
   if (typeof step.channel_key === 'string' && step.channel_key) {
     const channel = await refs.channel(step.channel_key);
-    if (!channel) errors.push({ field: at([...path, 'channel_key']), message: `no channel ${step.channel_key} is configured in this environment`, type: 'reference' });
+    if (!channel)
+      errors.push({
+        field: at([...path, 'channel_key']),
+        message: `no channel ${step.channel_key} is configured in this environment`,
+        type: 'reference',
+      });
     type = channel?.type;
   } else if (typeof step.channel_group_key === 'string' && step.channel_group_key) {
     const group = await refs.channelGroup(step.channel_group_key);
-    if (!group) errors.push({ field: at([...path, 'channel_group_key']), message: `no channel group ${step.channel_group_key} exists`, type: 'reference' });
+    if (!group)
+      errors.push({
+        field: at([...path, 'channel_group_key']),
+        message: `no channel group ${step.channel_group_key} exists`,
+        type: 'reference',
+      });
     type = group?.channel_type;
   }
   const declared = step.channel_type as ChannelTypeT | undefined;
@@ -96,7 +126,12 @@ async function checkChannelStep(
     // The request could not be checked against a template shape without knowing the channel: do it now.
     const parsed = schema.safeParse(template);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) errors.push({ field: at([...path, 'template', ...issue.path.map(String)]), message: `${issue.message} (for a ${effective} channel)`, type: 'template_shape' });
+      for (const issue of parsed.error.issues)
+        errors.push({
+          field: at([...path, 'template', ...issue.path.map(String)]),
+          message: `${issue.message} (for a ${effective} channel)`,
+          type: 'template_shape',
+        });
       return;
     }
   }
@@ -114,14 +149,22 @@ async function checkEmail(
 ): Promise<void> {
   const settings = (template.settings ?? {}) as Record<string, unknown>;
   if (typeof settings.layout_key === 'string' && settings.layout_key && !(await refs.emailLayout(settings.layout_key))) {
-    errors.push({ field: at([...path, 'settings', 'layout_key']), message: `no email layout ${settings.layout_key} exists in this environment`, type: 'reference' });
+    errors.push({
+      field: at([...path, 'settings', 'layout_key']),
+      message: `no email layout ${settings.layout_key} exists in this environment`,
+      type: 'reference',
+    });
   }
   liquid(settings.pre_content, [...path, 'settings', 'pre_content']);
   const blocks = Array.isArray(template.visual_blocks) ? (template.visual_blocks as Record<string, unknown>[]) : [];
   for (const [i, block] of blocks.entries()) {
     if (block.type === 'markdown' || block.type === 'html') liquid(block.content, [...path, 'visual_blocks', i, 'content']);
     if (block.type === 'partial' && typeof block.key === 'string' && !(await refs.partial(block.key))) {
-      errors.push({ field: at([...path, 'visual_blocks', i, 'key']), message: `no partial ${block.key} exists in this environment`, type: 'reference' });
+      errors.push({
+        field: at([...path, 'visual_blocks', i, 'key']),
+        message: `no partial ${block.key} exists in this environment`,
+        type: 'reference',
+      });
     }
   }
 }

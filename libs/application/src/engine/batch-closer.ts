@@ -23,10 +23,22 @@ export class BatchCloser {
     if (event.type === 'BatchClosed') {
       const closed = event.data as Extract<BatchEvent, { type: 'BatchClosed' }>['data'];
       if (!closed.owner_run_id) return; // flush_leading with nothing accumulated
-      const batch = { activities: closed.activities, actors: closed.actors, total_activities: closed.total_activities, total_actors: closed.total_actors };
-      await handleCommand(this.store, runStream(environment, closed.owner_run_id), runDecider, { type: 'Resume', cause: 'batch_closed', batch, now: closed.closed_at }, meta, {
-        eventId: (_e: RunEvent, i) => engineId('batch-resume', closed.batch_id, i),
-      });
+      const batch = {
+        activities: closed.activities,
+        actors: closed.actors,
+        total_activities: closed.total_activities,
+        total_actors: closed.total_actors,
+      };
+      await handleCommand(
+        this.store,
+        runStream(environment, closed.owner_run_id),
+        runDecider,
+        { type: 'Resume', cause: 'batch_closed', batch, now: closed.closed_at },
+        meta,
+        {
+          eventId: (_e: RunEvent, i) => engineId('batch-resume', closed.batch_id, i),
+        },
+      );
     }
   }
 }

@@ -1,7 +1,8 @@
-import { CancellationRequested, CancelWorkflowBodyT, EventOf, RecipientRefT, schemaVersionOf, toRecipientRef } from '@notify/contracts';
+import { CancellationRequested, CancelWorkflowBodyT, EventOf, RecipientRefT, toRecipientRef } from '@notify/contracts';
 import { cancellationStream, DomainError, runDecider, runStream } from '@notify/domain';
 import { AppendResult, EventStore, RecordedEvent } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
+import { eventEnvelope } from '../envelope';
 import { CommandMetadata, handleCommand } from '../handle-command';
 import { engineId } from './ids';
 import type { EngineLookups } from './lookups';
@@ -21,7 +22,8 @@ export async function requestCancellation(
   body: CancelWorkflowBodyT,
   metadata: CommandMetadata,
 ): Promise<{ append: AppendResult; data: CancellationRequestedData }> {
-  if (!(await deps.lookups.workflow(environment, workflowKey))) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
+  if (!(await deps.lookups.workflow(environment, workflowKey)))
+    throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
   const data: CancellationRequestedData = {
     workflow_key: workflowKey,
     cancellation_key: body.cancellation_key,
@@ -29,14 +31,20 @@ export async function requestCancellation(
     requested_at: new Date().toISOString(),
   };
   const append = await deps.store.append(cancellationStream(environment, workflowKey, body.cancellation_key), [
-    { id: randomUUID(), type: 'CancellationRequested', data, metadata: { ...metadata, environment, schema_version: schemaVersionOf('CancellationRequested') } },
+    eventEnvelope('CancellationRequested', data, randomUUID(), { ...metadata, environment }),
   ]);
   return { append, data };
 }
 
 /** The runs a cancellation may apply to, from the runs read model. */
 export interface CancellableRuns {
-  cancellable(environment: string, workflow: string, cancellationKey: string, recipients: readonly RecipientRefT[] | null, before: string): Promise<{ id: string }[]>;
+  cancellable(
+    environment: string,
+    workflow: string,
+    cancellationKey: string,
+    recipients: readonly RecipientRefT[] | null,
+    before: string,
+  ): Promise<{ id: string }[]>;
 }
 
 /**
@@ -58,16 +66,29 @@ export class RunCanceller {
     const environment = request.metadata.environment;
     if (request.type !== 'CancellationRequested' || !environment) return 0;
     const data = request.data as CancellationRequestedData;
-    if (!(await this.runsCaughtUp(request.position))) throw new Error(`runs read model did not reach ${request.position}; cancellation will be retried`);
+    if (!(await this.runsCaughtUp(request.position)))
+      throw new Error(`runs read model did not reach ${request.position}; cancellation will be retried`);
     const runs = await this.runs.cancellable(environment, data.workflow_key, data.cancellation_key, data.recipients, request.position);
     let cancelled = 0;
-    const metadata: CommandMetadata = { environment, correlation_id: request.metadata.correlation_id, causation_id: request.id, actor: 'system:engine' };
+    const metadata: CommandMetadata = {
+      environment,
+      correlation_id: request.metadata.correlation_id,
+      causation_id: request.id,
+      actor: 'system:engine',
+    };
     for (let i = 0; i < runs.length; i += 16) {
       const outcomes = await Promise.all(
         runs.slice(i, i + 16).map((run) =>
-          handleCommand(this.store, runStream(environment, run.id), runDecider, { type: 'Cancel', reason: 'cancellation_requested', now: data.requested_at }, metadata, {
-            eventId: () => engineId('run-cancelled', run.id, request.id),
-          }),
+          handleCommand(
+            this.store,
+            runStream(environment, run.id),
+            runDecider,
+            { type: 'Cancel', reason: 'cancellation_requested', now: data.requested_at },
+            metadata,
+            {
+              eventId: () => engineId('run-cancelled', run.id, request.id),
+            },
+          ),
         ),
       );
       cancelled += outcomes.filter((o) => o.events.length > 0).length;

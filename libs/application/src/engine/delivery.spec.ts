@@ -19,13 +19,21 @@ class MemoryStore {
     const actual = stream.length ? stream.length - 1 : 'no_stream';
     if (options.expectedRevision !== undefined && options.expectedRevision !== actual) {
       // As the real stores do: ids already appended are a replay of that append, answered as it was.
-      if (events.every((e) => stream.some((s) => s.id === e.id))) return { streamId, nextExpectedRevision: stream.length - 1, position: String(this.position), globalPosition: this.position };
+      if (events.every((e) => stream.some((s) => s.id === e.id)))
+        return { streamId, nextExpectedRevision: stream.length - 1, position: String(this.position), globalPosition: this.position };
       throw new WrongExpectedRevisionError(streamId, options.expectedRevision, actual);
     }
     for (const e of events) {
       if (stream.some((s) => s.id === e.id)) continue;
       this.position++;
-      stream.push({ ...e, streamId, revision: stream.length, globalPosition: this.position, position: String(this.position), createdAt: new Date() });
+      stream.push({
+        ...e,
+        streamId,
+        revision: stream.length,
+        globalPosition: this.position,
+        position: String(this.position),
+        createdAt: new Date(),
+      });
     }
     this.streams.set(streamId, stream);
     return { streamId, nextExpectedRevision: stream.length - 1, position: String(this.position), globalPosition: this.position };
@@ -57,7 +65,10 @@ function created(provider: string): MessageCreatedData {
     total_activities: 1,
     total_actors: 0,
     data: {},
-    content: provider === 'resend' ? { channel_type: 'email', from: 'a@b.c', to: 'ada@example.org', subject: 's', html_body: 'h', text_body: 't' } : { channel_type: 'sms', to: '+15550001', body: 'hi' },
+    content:
+      provider === 'resend'
+        ? { channel_type: 'email', from: 'a@b.c', to: 'ada@example.org', subject: 's', html_body: 'h', text_body: 't' }
+        : { channel_type: 'sms', to: '+15550001', body: 'hi' },
     metadata: null,
     sandbox: false,
     created_at: new Date().toISOString(),
@@ -76,7 +87,11 @@ function fakeProvider(id: string, channelType: 'sms' | 'email') {
       calls.push(request);
       const answer = provider.answer();
       if (answer !== 'hold') return Promise.resolve(answer);
-      return new Promise((resolve) => signal?.addEventListener('abort', () => resolve({ outcome: 'failed', retryable: true, code: 'aborted', reason: 'aborted', logs: [] })));
+      return new Promise((resolve) =>
+        signal?.addEventListener('abort', () =>
+          resolve({ outcome: 'failed', retryable: true, code: 'aborted', reason: 'aborted', logs: [] }),
+        ),
+      );
     },
   };
   return provider;
@@ -85,7 +100,13 @@ function fakeProvider(id: string, channelType: 'sms' | 'email') {
 function setup(providerId: 'twilio' | 'resend', settings: Record<string, unknown> = {}) {
   const store = new MemoryStore();
   const provider = fakeProvider(providerId, providerId === 'resend' ? 'email' : 'sms');
-  const channel: ChannelView = { id: '22222222-2222-4222-8222-222222222222', key: 'ch', type: provider.channelType, provider: providerId, settings: { channel_settings: {}, provider_settings: { timeout_ms: 1000, ...settings }, is_sandbox: false } };
+  const channel: ChannelView = {
+    id: '22222222-2222-4222-8222-222222222222',
+    key: 'ch',
+    type: provider.channelType,
+    provider: providerId,
+    settings: { channel_settings: {}, provider_settings: { timeout_ms: 1000, ...settings }, is_sandbox: false },
+  };
   const lookups = {
     channelByKey: async () => channel,
     recipient: async () => ({ ref: { type: 'user', id: 'ada' }, properties: { id: 'ada', name: 'Ada' } }),
@@ -93,9 +114,18 @@ function setup(providerId: 'twilio' | 'resend', settings: Record<string, unknown
     vars: async () => ({ key: 'k-123' }),
   } as unknown as EngineLookups;
   let now = Date.parse('2026-01-01T00:00:00.000Z');
-  const executor = new DeliveryExecutor(store as unknown as EventStore, lookups, new ProviderRegistry([provider]), { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000, jitter: 0 }, { clock: () => new Date(now) });
+  const executor = new DeliveryExecutor(
+    store as unknown as EventStore,
+    lookups,
+    new ProviderRegistry([provider]),
+    { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000, jitter: 0 },
+    { clock: () => new Date(now) },
+  );
   const create = () => store.append(stream, [{ id: 'e0', type: 'MessageCreated', data: created(providerId), metadata: meta }]);
-  const fire = (timerId: string) => store.append(stream, [{ id: `fired-${timerId}`, type: 'TimerFired', data: { timer_id: timerId, fired_at: new Date(now).toISOString() }, metadata: meta }]);
+  const fire = (timerId: string) =>
+    store.append(stream, [
+      { id: `fired-${timerId}`, type: 'TimerFired', data: { timer_id: timerId, fired_at: new Date(now).toISOString() }, metadata: meta },
+    ]);
   return { store, provider, executor, lookups, create, fire, advance: (ms: number) => (now += ms) };
 }
 
@@ -108,7 +138,13 @@ describe('DeliveryExecutor', () => {
     await executor.handle(env, messageId, { type: 'MessageCreated' });
     await settle();
     expect(provider.calls).toHaveLength(1);
-    expect(store.types(stream)).toEqual(['MessageCreated', 'MessageDeliveryAttemptStarted', 'TimerScheduled', 'MessageDeliveryAttemptCompleted', 'MessageSent']);
+    expect(store.types(stream)).toEqual([
+      'MessageCreated',
+      'MessageDeliveryAttemptStarted',
+      'TimerScheduled',
+      'MessageDeliveryAttemptCompleted',
+      'MessageSent',
+    ]);
     const check = (await store.readStream(stream))[2].data as { timer_id: string; fire_at: string; purpose: string };
     // 2 x timeout_ms + 2 s after the start.
     expect(check).toEqual({ timer_id: `${messageId}:check:1`, fire_at: '2026-01-01T00:00:04.000Z', purpose: 'delivery_check' });
@@ -145,7 +181,10 @@ describe('DeliveryExecutor', () => {
       }
       return append(...args);
     };
-    await Promise.all([executor.handle(env, messageId, { type: 'MessageCreated' }), other.handle(env, messageId, { type: 'MessageCreated' })]);
+    await Promise.all([
+      executor.handle(env, messageId, { type: 'MessageCreated' }),
+      other.handle(env, messageId, { type: 'MessageCreated' }),
+    ]);
     expect(arrived).toBe(2);
     await settle();
     expect(provider.calls).toHaveLength(1);
@@ -167,8 +206,18 @@ describe('DeliveryExecutor', () => {
     const { store, provider, executor, create, fire } = setup('twilio');
     await create();
     await store.append(stream, [
-      { id: 's1', type: 'MessageDeliveryAttemptStarted', data: { message_id: messageId, attempt: 1, started_at: '2026-01-01T00:00:00.000Z' }, metadata: meta },
-      { id: 't1', type: 'TimerScheduled', data: { timer_id: `${messageId}:check:1`, fire_at: '2026-01-01T00:00:04.000Z', purpose: 'delivery_check' }, metadata: meta },
+      {
+        id: 's1',
+        type: 'MessageDeliveryAttemptStarted',
+        data: { message_id: messageId, attempt: 1, started_at: '2026-01-01T00:00:00.000Z' },
+        metadata: meta,
+      },
+      {
+        id: 't1',
+        type: 'TimerScheduled',
+        data: { timer_id: `${messageId}:check:1`, fire_at: '2026-01-01T00:00:04.000Z', purpose: 'delivery_check' },
+        metadata: meta,
+      },
     ]);
     // A replayed creation does not repeat the call.
     await executor.handle(env, messageId, { type: 'MessageCreated' });
@@ -176,7 +225,10 @@ describe('DeliveryExecutor', () => {
     await fire(`${messageId}:check:1`);
     await executor.handle(env, messageId, { type: 'TimerFired', timerId: `${messageId}:check:1` });
     const events = await store.readStream(stream);
-    expect(events.at(-1)).toMatchObject({ type: 'MessageUndelivered', data: { attempts: 1, reason: expect.stringMatching(/^delivery_interrupted/) } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'MessageUndelivered',
+      data: { attempts: 1, reason: expect.stringMatching(/^delivery_interrupted/) },
+    });
     expect(provider.calls).toHaveLength(0);
   });
 
@@ -184,13 +236,29 @@ describe('DeliveryExecutor', () => {
     const { store, provider, executor, create, fire } = setup('resend');
     await create();
     await store.append(stream, [
-      { id: 's1', type: 'MessageDeliveryAttemptStarted', data: { message_id: messageId, attempt: 1, started_at: '2026-01-01T00:00:00.000Z' }, metadata: meta },
-      { id: 't1', type: 'TimerScheduled', data: { timer_id: `${messageId}:check:1`, fire_at: '2026-01-01T00:00:04.000Z', purpose: 'delivery_check' }, metadata: meta },
+      {
+        id: 's1',
+        type: 'MessageDeliveryAttemptStarted',
+        data: { message_id: messageId, attempt: 1, started_at: '2026-01-01T00:00:00.000Z' },
+        metadata: meta,
+      },
+      {
+        id: 't1',
+        type: 'TimerScheduled',
+        data: { timer_id: `${messageId}:check:1`, fire_at: '2026-01-01T00:00:04.000Z', purpose: 'delivery_check' },
+        metadata: meta,
+      },
     ]);
     await executor.handle(env, messageId, { type: 'TimerFired', timerId: `${messageId}:check:1` });
     const events = await store.readStream(stream);
-    expect(events.at(-2)).toMatchObject({ type: 'MessageDeliveryAttempted', data: { attempt: 1, reason: expect.stringMatching(/^delivery_interrupted/) } });
-    expect(events.at(-1)).toMatchObject({ type: 'TimerScheduled', data: { timer_id: `${messageId}:attempt:2`, purpose: 'delivery_retry' } });
+    expect(events.at(-2)).toMatchObject({
+      type: 'MessageDeliveryAttempted',
+      data: { attempt: 1, reason: expect.stringMatching(/^delivery_interrupted/) },
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: 'TimerScheduled',
+      data: { timer_id: `${messageId}:attempt:2`, purpose: 'delivery_retry' },
+    });
     await fire(`${messageId}:attempt:2`);
     await executor.handle(env, messageId, { type: 'TimerFired', timerId: `${messageId}:attempt:2` });
     await settle();
@@ -199,7 +267,12 @@ describe('DeliveryExecutor', () => {
   });
 
   it('resolves {{ vars.x }} references in provider settings, and bounds the time a call can be in flight', async () => {
-    expect(resolveVariableReferences({ api_key: '{{ vars.key }}', nested: { v: 'a {{vars.key}} b' }, other: '{{ vars.missing }}', n: 3 }, { key: 'k-123' })).toEqual({
+    expect(
+      resolveVariableReferences(
+        { api_key: '{{ vars.key }}', nested: { v: 'a {{vars.key}} b' }, other: '{{ vars.missing }}', n: 3 },
+        { key: 'k-123' },
+      ),
+    ).toEqual({
       api_key: 'k-123',
       nested: { v: 'a k-123 b' },
       other: '{{ vars.missing }}',

@@ -19,7 +19,8 @@ import { EventStore, RecordedEvent, WrongExpectedRevisionError } from '@notify/e
 import { CommandMetadata, handleCommand } from '../handle-command';
 import { engineId } from './ids';
 import type { ChannelView, EngineLookups } from './lookups';
-import { causedTrace, inSpan } from '@notify/observability';
+import { inSpan } from '@notify/observability';
+import { engineMetadata } from '../envelope';
 
 /** Providers that take an idempotency key, so a call interrupted by a crash may be made again. */
 const IDEMPOTENT_PROVIDERS = new Set(['resend']);
@@ -37,7 +38,16 @@ export class DeliveryStoppedError extends Error {
 export function toDeliveryContent(content: RenderedContentT): DeliveryContent {
   switch (content.channel_type) {
     case 'email':
-      return { type: 'email', subject: content.subject, html_body: content.html_body, text_body: content.text_body, from: content.from, reply_to: content.reply_to ?? null, cc: content.cc ?? null, bcc: content.bcc ?? null };
+      return {
+        type: 'email',
+        subject: content.subject,
+        html_body: content.html_body,
+        text_body: content.text_body,
+        from: content.from,
+        reply_to: content.reply_to ?? null,
+        cc: content.cc ?? null,
+        bcc: content.bcc ?? null,
+      };
     case 'sms':
       return { type: 'sms', body: content.body };
     case 'push':
@@ -45,7 +55,14 @@ export function toDeliveryContent(content: RenderedContentT): DeliveryContent {
     case 'chat':
       return { type: 'chat', markdown_body: content.text, summary: content.summary ?? null, json_body: content.json ?? null };
     case 'http':
-      return { type: 'http', method: content.method as 'POST', url: content.url, headers: content.headers, query_params: content.query ?? null, body: content.body };
+      return {
+        type: 'http',
+        method: content.method as 'POST',
+        url: content.url,
+        headers: content.headers,
+        query_params: content.query ?? null,
+        body: content.body,
+      };
     case 'in_app_feed':
       return { type: 'in_app_feed', blocks: content.blocks };
   }
@@ -56,9 +73,13 @@ export function toDeliveryContent(content: RenderedContentT): DeliveryContent {
  * channels) replaced with the environment's values; any other Liquid is left as it is.
  */
 export function resolveVariableReferences(value: unknown, vars: Record<string, unknown>): unknown {
-  if (typeof value === 'string') return value.replace(/\{\{\s*vars\.([A-Za-z0-9_]+)\s*\}\}/g, (whole, name: string) => (vars[name] === undefined || vars[name] === null ? whole : String(vars[name])));
+  if (typeof value === 'string')
+    return value.replace(/\{\{\s*vars\.([A-Za-z0-9_]+)\s*\}\}/g, (whole, name: string) =>
+      vars[name] === undefined || vars[name] === null ? whole : String(vars[name]),
+    );
   if (Array.isArray(value)) return value.map((v) => resolveVariableReferences(v, vars));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveVariableReferences(v, vars)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveVariableReferences(v, vars)]));
   return value;
 }
 
@@ -125,12 +146,21 @@ export class DeliveryExecutor {
   async handle(environment: string, messageId: string, trigger: { type: string; timerId?: string }): Promise<void> {
     const streamId = messageStream(environment, messageId);
     const history = await this.store.readStream(streamId);
-    const state = fold(messageDecider, history.map((e) => ({ type: e.type, data: e.data }) as MessageEvent));
+    const state = fold(
+      messageDecider,
+      history.map((e) => ({ type: e.type, data: e.data }) as MessageEvent),
+    );
     const createdEvent = history.find((e) => e.type === 'MessageCreated');
     const created = createdEvent?.data as MessageCreatedData | undefined;
     if (!created || (state.status !== 'queued' && state.status !== 'delivery_attempted')) return;
     if (this.stopping.signal.aborted) throw new DeliveryStoppedError(messageId);
-    const meta: CommandMetadata = { environment, correlation_id: created.workflow_run_id, causation_id: messageId, actor: 'system:delivery', ...causedTrace(createdEvent?.metadata) };
+    const meta: CommandMetadata = engineMetadata({
+      environment,
+      correlationId: created.workflow_run_id,
+      causationId: messageId,
+      actor: 'system:delivery',
+      cause: createdEvent?.metadata,
+    });
 
     const checked = trigger.type === 'TimerFired' ? checkedAttemptOfTimer(trigger.timerId ?? '') : undefined;
     if (checked !== undefined) {
@@ -157,10 +187,17 @@ export class DeliveryExecutor {
         // ids of its own, the loser gets a revision conflict. A claim that landed but whose
         // answer was lost is settled by its check timer, never by a second call.
         const claim = randomUUID();
-        const started = await handleCommand(this.store, streamId, messageDecider, { type: 'StartDeliveryAttempt', attempt, now: startedAt.toISOString(), checkAt }, meta, {
-          eventId: (_e, i) => engineId('attempt-start', messageId, attempt, claim, i),
-          maxAttempts: 1,
-        });
+        const started = await handleCommand(
+          this.store,
+          streamId,
+          messageDecider,
+          { type: 'StartDeliveryAttempt', attempt, now: startedAt.toISOString(), checkAt },
+          meta,
+          {
+            eventId: (_e, i) => engineId('attempt-start', messageId, attempt, claim, i),
+            maxAttempts: 1,
+          },
+        );
         if (started.events.length === 0) return;
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError) return; // another worker started it
@@ -168,7 +205,15 @@ export class DeliveryExecutor {
       }
       const task: Promise<void> = inSpan(
         `deliver ${created.channel.type}`,
-        { parent: createdEvent?.metadata, attributes: { 'notify.message_id': messageId, 'notify.channel_key': created.channel.key, 'notify.attempt': attempt, 'notify.environment': environment } },
+        {
+          parent: createdEvent?.metadata,
+          attributes: {
+            'notify.message_id': messageId,
+            'notify.channel_key': created.channel.key,
+            'notify.attempt': attempt,
+            'notify.environment': environment,
+          },
+        },
         () => this.attempt(environment, streamId, meta, created, channel, attempt),
       )
         .catch((error: unknown) => this.options.onError?.(error, messageId))
@@ -192,21 +237,53 @@ export class DeliveryExecutor {
     const completed = event.data as DeliveryAttemptCompletedData;
     if (!completed.invalid_tokens?.length) return;
     const environment = event.metadata.environment!;
-    const created = (await this.store.readStream(messageStream(environment, completed.message_id), { maxCount: 1 }))[0]?.data as MessageCreatedData | undefined;
+    const created = (await this.store.readStream(messageStream(environment, completed.message_id), { maxCount: 1 }))[0]?.data as
+      MessageCreatedData | undefined;
     if (!created) return;
-    const command = { type: 'RemoveChannelDataTokens' as const, channelId: created.channel.id, tokens: completed.invalid_tokens, now: this.clock().toISOString() };
-    const meta: CommandMetadata = { environment, correlation_id: created.workflow_run_id, causation_id: event.id, actor: 'system:delivery' };
+    const command = {
+      type: 'RemoveChannelDataTokens' as const,
+      channelId: created.channel.id,
+      tokens: completed.invalid_tokens,
+      now: this.clock().toISOString(),
+    };
+    const meta: CommandMetadata = {
+      environment,
+      correlation_id: created.workflow_run_id,
+      causation_id: event.id,
+      actor: 'system:delivery',
+    };
     const ref: RecipientRefT = created.recipient;
     const eventId = (_e: unknown, i: number) => engineId('invalid-tokens', event.id, i);
     if (ref.type === 'user') {
-      await handleCommand(this.store, userStream(environment, ref.id), userDecider, { type: 'UpdateUserAspects', userId: ref.id, commands: [command], now: command.now }, meta, { eventId });
+      await handleCommand(
+        this.store,
+        userStream(environment, ref.id),
+        userDecider,
+        { type: 'UpdateUserAspects', userId: ref.id, commands: [command], now: command.now },
+        meta,
+        { eventId },
+      );
     } else {
-      await handleCommand(this.store, objectStream(environment, ref.collection, ref.id), objectDecider, { type: 'UpdateObjectAspects', collection: ref.collection, objectId: ref.id, commands: [command], now: command.now }, meta, { eventId });
+      await handleCommand(
+        this.store,
+        objectStream(environment, ref.collection, ref.id),
+        objectDecider,
+        { type: 'UpdateObjectAspects', collection: ref.collection, objectId: ref.id, commands: [command], now: command.now },
+        meta,
+        { eventId },
+      );
     }
   }
 
   /** One provider call and its recorded outcome; nothing is recorded for a call the stop cut off. */
-  private async attempt(environment: string, streamId: string, meta: CommandMetadata, created: MessageCreatedData, channel: ChannelView | undefined, attempt: number): Promise<void> {
+  private async attempt(
+    environment: string,
+    streamId: string,
+    meta: CommandMetadata,
+    created: MessageCreatedData,
+    channel: ChannelView | undefined,
+    attempt: number,
+  ): Promise<void> {
     const result = await this.send(environment, created, channel, attempt);
     if (this.stopping.signal.aborted && result.outcome === 'failed' && (result.code === 'aborted' || result.code === 'timeout')) return;
     const delay = retryDelayFor(this.policy, attempt, result);
@@ -217,7 +294,12 @@ export class DeliveryExecutor {
         attempt,
         outcome: result.outcome,
         retryable: result.outcome === 'failed' && result.retryable,
-        reason: result.outcome === 'failed' ? (result.code && !result.reason.includes(result.code) ? `${result.code}: ${result.reason}` : result.reason) : null,
+        reason:
+          result.outcome === 'failed'
+            ? result.code && !result.reason.includes(result.code)
+              ? `${result.code}: ${result.reason}`
+              : result.reason
+            : null,
         provider: created.channel.provider,
         provider_message_id: result.outcome === 'failed' ? null : (result.providerMessageId ?? null),
         logs: result.logs,
@@ -239,18 +321,42 @@ export class DeliveryExecutor {
     await this.complete(
       streamId,
       meta,
-      { attempt, outcome: 'failed', retryable: repeatable, reason: repeatable ? reason : `${reason}; not retried, to avoid sending twice`, provider: created.channel.provider, provider_message_id: null, logs: [] },
+      {
+        attempt,
+        outcome: 'failed',
+        retryable: repeatable,
+        reason: repeatable ? reason : `${reason}; not retried, to avoid sending twice`,
+        provider: created.channel.provider,
+        provider_message_id: null,
+        logs: [],
+      },
       delay,
     );
   }
 
-  private async send(environment: string, created: MessageCreatedData, channel: ChannelView | undefined, attempt: number): Promise<DeliveryResult> {
-    if (!channel?.settings) return { outcome: 'failed', retryable: false, code: 'channel_not_configured', reason: `channel ${created.channel.key} is no longer configured in ${environment}`, logs: [] };
+  private async send(
+    environment: string,
+    created: MessageCreatedData,
+    channel: ChannelView | undefined,
+    attempt: number,
+  ): Promise<DeliveryResult> {
+    if (!channel?.settings)
+      return {
+        outcome: 'failed',
+        retryable: false,
+        code: 'channel_not_configured',
+        reason: `channel ${created.channel.key} is no longer configured in ${environment}`,
+        logs: [],
+      };
     let settings = settingsOf(channel);
-    if (hasVariableReference(settings)) settings = resolveVariableReferences(settings, await this.lookups.vars(environment)) as Record<string, unknown>;
+    if (hasVariableReference(settings))
+      settings = resolveVariableReferences(settings, await this.lookups.vars(environment)) as Record<string, unknown>;
     const recipient = await this.lookups.recipient(environment, created.recipient);
     // Tokens and connections as they are now (a token dropped since creation is not used).
-    const channelData = channel.type === 'push' || channel.type === 'chat' ? await this.lookups.channelData(environment, created.recipient, channel.id) : undefined;
+    const channelData =
+      channel.type === 'push' || channel.type === 'chat'
+        ? await this.lookups.channelData(environment, created.recipient, channel.id)
+        : undefined;
     return this.providers.send(
       {
         messageId: created.message_id,
@@ -261,7 +367,12 @@ export class DeliveryExecutor {
         channelData: channelData ?? null,
         content: toDeliveryContent(created.content),
       },
-      { provider: channel.provider, channelType: channel.type as never, settings, baseUrl: typeof settings.base_url === 'string' ? settings.base_url : undefined },
+      {
+        provider: channel.provider,
+        channelType: channel.type as never,
+        settings,
+        baseUrl: typeof settings.base_url === 'string' ? settings.base_url : undefined,
+      },
       this.stopping.signal,
     );
   }
@@ -270,9 +381,16 @@ export class DeliveryExecutor {
   private async complete(streamId: string, meta: CommandMetadata, result: AttemptResult, retryDelayMs: number | null): Promise<void> {
     const now = this.clock();
     const retryAt = retryDelayMs === null ? null : new Date(now.getTime() + retryDelayMs).toISOString();
-    await handleCommand(this.store, streamId, messageDecider, { type: 'CompleteDeliveryAttempt', result, retryAt, now: now.toISOString() }, meta, {
-      eventId: (_e, i) => engineId('attempt-complete', streamId, result.attempt, i),
-    });
+    await handleCommand(
+      this.store,
+      streamId,
+      messageDecider,
+      { type: 'CompleteDeliveryAttempt', result, retryAt, now: now.toISOString() },
+      meta,
+      {
+        eventId: (_e, i) => engineId('attempt-complete', streamId, result.attempt, i),
+      },
+    );
   }
 
   private async takeSlot(): Promise<void> {

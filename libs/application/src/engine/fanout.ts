@@ -1,9 +1,9 @@
-import { RecipientRefT, schemaVersionOf } from '@notify/contracts';
+import { RecipientRefT } from '@notify/contracts';
 import { fold, frequencyDecider, frequencyStream, recipientKey, RunEnqueuedData, runStream, WorkflowTriggeredData } from '@notify/domain';
 import { EventStore, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { engineId, runIdFor } from './ids';
 import type { EngineLookups } from './lookups';
-import { causedTrace } from '@notify/observability';
+import { engineMetadata, eventEnvelope } from '../envelope';
 
 const CHUNK = 200;
 
@@ -41,7 +41,14 @@ export class Fanout {
         count += await this.fanOut(trigger);
         continue;
       }
-      pending.push(...(await this.appendsFor(trigger.metadata.environment!, trigger, data, data.recipients.map((recipient) => ({ recipient, subscribedTo: null })))));
+      pending.push(
+        ...(await this.appendsFor(
+          trigger.metadata.environment!,
+          trigger,
+          data,
+          data.recipients.map((recipient) => ({ recipient, subscribedTo: null })),
+        )),
+      );
       if (pending.length >= CHUNK) await flush();
     }
     await flush();
@@ -88,9 +95,19 @@ export class Fanout {
     }
   }
 
-  private async appendsFor(environment: string, trigger: RecordedEvent, data: WorkflowTriggeredData, targets: Target[]): Promise<StreamAppend[]> {
-    const trace = causedTrace(trigger.metadata);
-    const meta = (type: string) => ({ environment, correlation_id: data.workflow_run_id, causation_id: trigger.id, actor: 'system:engine', schema_version: schemaVersionOf(type), ...trace });
+  private async appendsFor(
+    environment: string,
+    trigger: RecordedEvent,
+    data: WorkflowTriggeredData,
+    targets: Target[],
+  ): Promise<StreamAppend[]> {
+    const meta = engineMetadata({
+      environment,
+      correlationId: data.workflow_run_id,
+      causationId: trigger.id,
+      actor: 'system:engine',
+      cause: trigger.metadata,
+    });
     const frequency = data.workflow.trigger_frequency;
     const appends: StreamAppend[] = [];
     const seen = new Set<string>();
@@ -100,12 +117,25 @@ export class Fanout {
       seen.add(key);
       const runId = runIdFor(data.workflow_run_id, key);
       if (frequency !== 'every_trigger') {
-        const streamId = frequencyStream(environment, data.workflow.key, recipientKey(target.recipient), frequency === 'once_per_recipient_per_tenant' ? data.tenant ?? '' : null);
+        const streamId = frequencyStream(
+          environment,
+          data.workflow.key,
+          recipientKey(target.recipient),
+          frequency === 'once_per_recipient_per_tenant' ? (data.tenant ?? '') : null,
+        );
         const history = await this.store.readStream(streamId);
-        const state = fold(frequencyDecider, history.map((e) => ({ type: e.type, data: e.data }) as never));
+        const state = fold(
+          frequencyDecider,
+          history.map((e) => ({ type: e.type, data: e.data }) as never),
+        );
         if (state.claimedBy && state.claimedBy !== runId) continue; // already ran for this recipient
         const claim = frequencyDecider.decide({ type: 'Claim', runId, workflowRunId: data.workflow_run_id, now: data.triggered_at }, state);
-        if (claim.length) appends.push({ streamId, expectedRevision: 'no_stream', events: claim.map((e) => ({ id: engineId('frequency', runId), type: e.type, data: e.data, metadata: meta(e.type) })) });
+        if (claim.length)
+          appends.push({
+            streamId,
+            expectedRevision: 'no_stream',
+            events: claim.map((e) => eventEnvelope(e.type, e.data, engineId('frequency', runId), meta)),
+          });
       }
       const run: RunEnqueuedData = {
         run_id: runId,
@@ -121,7 +151,11 @@ export class Fanout {
         subscribed_to: target.subscribedTo,
         enqueued_at: data.triggered_at,
       };
-      appends.push({ streamId: runStream(environment, runId), expectedRevision: 'any', events: [{ id: engineId('enqueued', runId), type: 'RunEnqueued', data: run, metadata: meta('RunEnqueued') }] });
+      appends.push({
+        streamId: runStream(environment, runId),
+        expectedRevision: 'any',
+        events: [eventEnvelope('RunEnqueued', run, engineId('enqueued', runId), meta)],
+      });
     }
     return appends;
   }

@@ -38,8 +38,18 @@ export interface EngineLookups {
   channelGroup(environment: string, key: string): Promise<{ channels: string[]; operator: 'any' | 'all' } | undefined>;
   channelData(environment: string, ref: RecipientRefT, channelId: string): Promise<Record<string, unknown> | undefined>;
   /** Pages of an object's subscribers. */
-  subscribers(environment: string, collection: string, id: string, after?: string): Promise<{ recipients: RecipientRefT[]; after: string | null }>;
+  subscribers(
+    environment: string,
+    collection: string,
+    id: string,
+    after?: string,
+  ): Promise<{ recipients: RecipientRefT[]; after: string | null }>;
   vars(environment: string): Promise<Record<string, unknown>>;
+  /**
+   * Which of the given audiences the recipient belongs to: as a member of no tenant, or of the
+   * run's tenant. Objects belong to none.
+   */
+  audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null): Promise<string[]>;
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources;
   /**
    * Lookups for one batch of runs: answers are remembered for the batch, and `prefetch` loads

@@ -1,5 +1,6 @@
 import type { PreferenceSetDataT, PreferenceSetT, RecipientRefT, WorkflowSnapshotT } from '@notify/contracts';
 import type { PreferenceLayers } from '@notify/domain';
+import { AudienceMemberQueries } from '@notify/projections/audience-members';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelQueries } from '@notify/projections/channels';
 import { ChannelDataQueries } from '@notify/projections/channel-data';
@@ -33,8 +34,12 @@ export class ReadModelLookups implements EngineLookups {
   private readonly subscriptions: SubscriptionQueries;
   private readonly variables: VariableQueries;
   private readonly resources: ConfigResourceQueries;
+  private readonly audienceMembers: AudienceMemberQueries;
 
-  constructor(db: DataSource, private readonly secrets: SecretBox) {
+  constructor(
+    db: DataSource,
+    private readonly secrets: SecretBox,
+  ) {
     this.users = new UserQueries(db);
     this.objects = new ObjectQueries(db);
     this.tenants = new TenantQueries(db);
@@ -45,6 +50,7 @@ export class ReadModelLookups implements EngineLookups {
     this.subscriptions = new SubscriptionQueries(db);
     this.variables = new VariableQueries(db);
     this.resources = new ConfigResourceQueries(db);
+    this.audienceMembers = new AudienceMemberQueries(db);
   }
 
   async workflow(environment: string, key: string): Promise<WorkflowView | undefined> {
@@ -61,7 +67,12 @@ export class ReadModelLookups implements EngineLookups {
       settings,
       trigger_frequency: (w.trigger_frequency as WorkflowSnapshotT['trigger_frequency'] | undefined) ?? 'every_trigger',
     };
-    return { snapshot, active: record.active, valid: record.valid, triggerDataSchema: (w.trigger_data_json_schema as Record<string, unknown> | undefined) ?? null };
+    return {
+      snapshot,
+      active: record.active,
+      valid: record.valid,
+      triggerDataSchema: (w.trigger_data_json_schema as Record<string, unknown> | undefined) ?? null,
+    };
   }
 
   async recipient(environment: string, ref: RecipientRefT): Promise<RecipientView | undefined> {
@@ -105,24 +116,39 @@ export class ReadModelLookups implements EngineLookups {
 
   async channelGroup(_environment: string, key: string): Promise<{ channels: string[]; operator: 'any' | 'all' } | undefined> {
     const group = await this.groups.get(key);
-    return group && { channels: [...group.channel_rules].sort((a, b) => a.index - b.index).map((r) => r.channel_key), operator: group.operator };
+    return (
+      group && { channels: [...group.channel_rules].sort((a, b) => a.index - b.index).map((r) => r.channel_key), operator: group.operator }
+    );
   }
 
   async channelData(environment: string, ref: RecipientRefT, channelId: string): Promise<Record<string, unknown> | undefined> {
     return (await this.channelDataQueries.get(environment, ref, channelId))?.data;
   }
 
-  async subscribers(environment: string, collection: string, id: string, after?: string): Promise<{ recipients: RecipientRefT[]; after: string | null }> {
+  async subscribers(
+    environment: string,
+    collection: string,
+    id: string,
+    after?: string,
+  ): Promise<{ recipients: RecipientRefT[]; after: string | null }> {
     const cursor = after ? (JSON.parse(after) as [string, string, string]) : null;
     const recipients = await this.subscriptions.subscriberRefs(environment, collection, id, cursor, SUBSCRIBER_PAGE);
     const last = recipients[recipients.length - 1];
-    const next = recipients.length === SUBSCRIBER_PAGE && last ? JSON.stringify(last.type === 'user' ? ['user', '', last.id] : ['object', last.collection, last.id]) : null;
+    const next =
+      recipients.length === SUBSCRIBER_PAGE && last
+        ? JSON.stringify(last.type === 'user' ? ['user', '', last.id] : ['object', last.collection, last.id])
+        : null;
     return { recipients, after: next };
   }
 
   async vars(environment: string): Promise<Record<string, unknown>> {
     const values = await this.variables.valuesFor(environment);
     return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, unsealValue(this.secrets, v)]));
+  }
+
+  async audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null): Promise<string[]> {
+    if (ref.type !== 'user') return [];
+    return this.audienceMembers.audiencesOf(environment, ref.id, keys, tenant);
   }
 
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources {
@@ -160,13 +186,21 @@ class MemoLookups implements BatchLookups {
   }
 
   async prefetch(environment: string, recipients: readonly RecipientRefT[]): Promise<void> {
-    const ids = [...new Set(recipients.filter((r) => r.type === 'user').map((r) => r.id))].filter((id) => !this.memo.has(`recipient:${environment}:u:${id}`));
+    const ids = [...new Set(recipients.filter((r) => r.type === 'user').map((r) => r.id))].filter(
+      (id) => !this.memo.has(`recipient:${environment}:u:${id}`),
+    );
     if (ids.length === 0) return;
-    const [users, sets] = await Promise.all([this.users.getMany(environment, ids), this.preferenceSets.forRecipients(environment, 'user', '', ids)]);
+    const [users, sets] = await Promise.all([
+      this.users.getMany(environment, ids),
+      this.preferenceSets.forRecipients(environment, 'user', '', ids),
+    ]);
     for (const id of ids) {
       const user = users.get(id);
       const ref: RecipientRefT = { type: 'user', id };
-      this.memo.set(`recipient:${environment}:u:${id}`, Promise.resolve(user && { ref, properties: strip(user as Record<string, unknown>) }));
+      this.memo.set(
+        `recipient:${environment}:u:${id}`,
+        Promise.resolve(user && { ref, properties: strip(user as Record<string, unknown>) }),
+      );
       this.memo.set(`sets:${environment}:u:${id}`, Promise.resolve(sets.get(id) ?? []));
     }
   }
@@ -182,7 +216,9 @@ class MemoLookups implements BatchLookups {
   }
   async preferenceLayers(environment: string, ref: RecipientRefT, tenant: string | null): Promise<PreferenceLayers> {
     const sets = await this.remember(`sets:${environment}:${refKey(ref)}`, () => this.preferenceSets.list(environment, ref));
-    const tenantDefault = tenant ? await this.remember(`tenant-default:${environment}:${tenant}`, () => this.inner.tenantDefault(environment, tenant)) : null;
+    const tenantDefault = tenant
+      ? await this.remember(`tenant-default:${environment}:${tenant}`, () => this.inner.tenantDefault(environment, tenant))
+      : null;
     return layersFrom(sets, tenant, tenantDefault);
   }
   channelByKey(environment: string, key: string) {
@@ -192,13 +228,18 @@ class MemoLookups implements BatchLookups {
     return this.remember(`group:${environment}:${key}`, () => this.inner.channelGroup(environment, key));
   }
   channelData(environment: string, ref: RecipientRefT, channelId: string) {
-    return this.remember(`channel-data:${environment}:${refKey(ref)}:${channelId}`, () => this.inner.channelData(environment, ref, channelId));
+    return this.remember(`channel-data:${environment}:${refKey(ref)}:${channelId}`, () =>
+      this.inner.channelData(environment, ref, channelId),
+    );
   }
   subscribers(environment: string, collection: string, id: string, after?: string) {
     return this.inner.subscribers(environment, collection, id, after);
   }
   vars(environment: string) {
     return this.remember(`vars:${environment}`, () => this.inner.vars(environment));
+  }
+  audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null) {
+    return this.inner.audiencesOf(environment, ref, keys, tenant);
   }
   templateResources(environment: string, options: { tenant: string | null }) {
     return this.inner.templateResources(environment, options);

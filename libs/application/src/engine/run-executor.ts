@@ -1,4 +1,4 @@
-import { RecipientRefT, schemaVersionOf } from '@notify/contracts';
+import { RecipientRefT } from '@notify/contracts';
 import {
   canContinue,
   cancellationCovers,
@@ -19,12 +19,14 @@ import {
   workflowRunStream,
   WorkflowTriggeredData,
 } from '@notify/domain';
-import { DuplicateEventIdError, EventMetadata, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { DuplicateEventIdError, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { conditionContext } from './condition-context';
 import { engineId, stepEventId } from './ids';
 import type { EngineLookups, RecipientView } from './lookups';
 import type { EngineDeps, StepContext, StepHandler, StepOutcome } from './step-handler';
 import { refToProperties, RunVariables, runVariables } from './variables';
-import { causedTrace, inSpan } from '@notify/observability';
+import { inSpan } from '@notify/observability';
+import { engineMetadata, eventEnvelope } from '../envelope';
 
 const MAX_STEPS_PER_EXECUTION = 100;
 const MAX_ATTEMPTS = 8;
@@ -100,7 +102,8 @@ export class RunExecutor {
     const wanted = new Map<string, string>();
     for (const r of runs) {
       const enqueued = histories.get(runStream(r.environment, r.runId))?.[0]?.data as RunEnqueuedData | undefined;
-      if (enqueued && !this.triggers.has(enqueued.workflow_run_id)) wanted.set(workflowRunStream(r.environment, enqueued.workflow_run_id), enqueued.workflow_run_id);
+      if (enqueued && !this.triggers.has(enqueued.workflow_run_id))
+        wanted.set(workflowRunStream(r.environment, enqueued.workflow_run_id), enqueued.workflow_run_id);
     }
     if (wanted.size) {
       const triggers = await this.deps.store.readStreams([...wanted.keys()]);
@@ -111,7 +114,10 @@ export class RunExecutor {
     }
     // The recipient read models must show what the runs' events say happened before them; one
     // wait for the whole batch, before anything is prefetched from them.
-    const latest = [...histories.values()].flatMap((h) => (h.length ? [h[h.length - 1].position] : [])).sort().pop();
+    const latest = [...histories.values()]
+      .flatMap((h) => (h.length ? [h[h.length - 1].position] : []))
+      .sort()
+      .pop();
     if (latest) await this.deps.readModelsAt?.(latest);
     if (batch) {
       const byEnvironment = new Map<string, RecipientRefT[]>();
@@ -130,7 +136,14 @@ export class RunExecutor {
       Array.from({ length: Math.min(concurrency, runs.length) }, async () => {
         while (next < runs.length) {
           const run = runs[next++];
-          plans.push({ run, plan: await this.plan(run.environment, run.runId, now, { history: histories.get(runStream(run.environment, run.runId)), lookups, readModelsChecked: true }) });
+          plans.push({
+            run,
+            plan: await this.plan(run.environment, run.runId, now, {
+              history: histories.get(runStream(run.environment, run.runId)),
+              lookups,
+              readModelsChecked: true,
+            }),
+          });
         }
       }),
     );
@@ -172,11 +185,19 @@ export class RunExecutor {
   }
 
   /** Decides everything a run can do now, without appending it. */
-  async plan(environment: string, runId: string, now: Date, preloaded: { history?: RecordedEvent[]; lookups?: EngineLookups; readModelsChecked?: boolean } = {}): Promise<RunPlan> {
+  async plan(
+    environment: string,
+    runId: string,
+    now: Date,
+    preloaded: { history?: RecordedEvent[]; lookups?: EngineLookups; readModelsChecked?: boolean } = {},
+  ): Promise<RunPlan> {
     const streamId = runStream(environment, runId);
     const history = preloaded.history ?? (await this.deps.store.readStream(streamId));
     const deps: EngineDeps = preloaded.lookups ? { ...this.deps, lookups: preloaded.lookups } : this.deps;
-    const initial = fold(runDecider, history.map((e) => ({ type: e.type, data: e.data }) as RunEvent));
+    const initial = fold(
+      runDecider,
+      history.map((e) => ({ type: e.type, data: e.data }) as RunEvent),
+    );
     if (!initial.run || !canContinue(initial)) return { result: { status: initial.status, appended: 0 }, appends: [] };
     if (!preloaded.readModelsChecked) await this.deps.readModelsAt?.(history[history.length - 1].position);
     const trigger = await this.trigger(environment, initial.run.workflow_run_id);
@@ -215,22 +236,31 @@ export class RunExecutor {
           tenant: tenant ?? (run.tenant ? { id: run.tenant } : null),
           vars,
         });
-        if (run.subscribed_to) base.object = (await deps.lookups.recipient(environment, run.subscribed_to))?.properties ?? refToProperties(run.subscribed_to);
+        if (run.subscribed_to)
+          base.object = (await deps.lookups.recipient(environment, run.subscribed_to))?.properties ?? refToProperties(run.subscribed_to);
         return base;
       })());
     const currentVariables = async (): Promise<RunVariables> => ({ ...(await loadVariables()), data: state.data });
 
     // A cancellation recorded after this run's trigger stops it wherever it is.
-    if (run.cancellation_key && (await this.cancelled(environment, run.workflow_key, run.cancellation_key, run.recipient, run.subscribed_to, run.trigger_position))) {
+    if (
+      run.cancellation_key &&
+      (await this.cancelled(environment, run.workflow_key, run.cancellation_key, run.recipient, run.subscribed_to, run.trigger_position))
+    ) {
       record({ type: 'RunCancelled', data: { run_id: runId, reason: 'cancellation_requested', at } });
     } else if (state.status === 'queued' && trigger.workflow.conditions) {
       // The workflow's own conditions decide, once, whether the run happens at all.
-      const vars = await currentVariables();
-      const holds = conditionGroupHolds(trigger.workflow.conditions as ConditionGroup, (c) => evaluateCondition(c as never, { variables: vars, now: at }));
+      const group = trigger.workflow.conditions as ConditionGroup;
+      const context = await conditionContext(deps.lookups, environment, run, [group], await currentVariables(), at);
+      const holds = conditionGroupHolds(group, (c) => evaluateCondition(c as never, context));
       if (!holds) record({ type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: 'workflow_conditions_not_met', at } });
     }
 
-    for (let i = 0; i < MAX_STEPS_PER_EXECUTION && (state.status === 'queued' || state.status === 'processing' || canContinue(state)); i++) {
+    for (
+      let i = 0;
+      i < MAX_STEPS_PER_EXECUTION && (state.status === 'queued' || state.status === 'processing' || canContinue(state));
+      i++
+    ) {
       const path = state.path;
       const step = stepAt(steps, path);
       if (!path || !step) {
@@ -253,7 +283,15 @@ export class RunExecutor {
       };
       const outcome = await inSpan(
         `step ${step.type}`,
-        { parent: history[0]?.metadata, attributes: { 'notify.workflow': run.workflow_key, 'notify.step_ref': step.ref, 'notify.run_id': runId, 'notify.environment': environment } },
+        {
+          parent: history[0]?.metadata,
+          attributes: {
+            'notify.workflow': run.workflow_key,
+            'notify.step_ref': step.ref,
+            'notify.run_id': runId,
+            'notify.environment': environment,
+          },
+        },
         async (span) => {
           const result = await this.runStep(ctx);
           span.setAttribute('notify.step_status', result.status ?? 'ok');
@@ -276,34 +314,73 @@ export class RunExecutor {
       if (outcome.flow === 'pause') {
         if (!resumed) record({ type: 'StepStarted', data: { run_id: runId, step_ref: step.ref, step_type: stepType(step), at } });
         const timerId = outcome.resumeAt ? engineId('timer', runId, step.ref, path.join('.'), history.length + events.length) : null;
-        if (timerId && outcome.resumeAt) record({ type: 'TimerScheduled', data: { timer_id: timerId, fire_at: outcome.resumeAt.toISOString(), purpose: outcome.reason } });
-        record({ type: 'RunPaused', data: { run_id: runId, step_ref: step.ref, reason: outcome.reason, timer_id: timerId, resume_at: outcome.resumeAt?.toISOString() ?? null, waiting_for: outcome.waitingFor ?? null, at } });
+        if (timerId && outcome.resumeAt)
+          record({ type: 'TimerScheduled', data: { timer_id: timerId, fire_at: outcome.resumeAt.toISOString(), purpose: outcome.reason } });
+        record({
+          type: 'RunPaused',
+          data: {
+            run_id: runId,
+            step_ref: step.ref,
+            reason: outcome.reason,
+            timer_id: timerId,
+            resume_at: outcome.resumeAt?.toISOString() ?? null,
+            waiting_for: outcome.waitingFor ?? null,
+            at,
+          },
+        });
         break;
       }
       if (outcome.flow === 'halt') {
-        record({ type: 'StepCompleted', data: { ...base, status: outcome.status ?? 'ok', reason: outcome.reason, output: outcome.output ?? null, attempt: ctx.attempt + 1, next_path: null } });
+        record({
+          type: 'StepCompleted',
+          data: {
+            ...base,
+            status: outcome.status ?? 'ok',
+            reason: outcome.reason,
+            output: outcome.output ?? null,
+            attempt: ctx.attempt + 1,
+            next_path: null,
+          },
+        });
         record({ type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: outcome.reason, at } });
         break;
       }
-      if (outcome.data && Object.keys(outcome.data).length) record({ type: 'RunDataUpdated', data: { run_id: runId, step_ref: step.ref, data: outcome.data, at } });
+      if (outcome.data && Object.keys(outcome.data).length)
+        record({ type: 'RunDataUpdated', data: { run_id: runId, step_ref: step.ref, data: outcome.data, at } });
       const next = outcome.branch !== undefined ? enterBranch(steps, path, outcome.branch) : nextPath(steps, path);
       record({
         type: 'StepCompleted',
-        data: { ...base, status: outcome.status ?? 'ok', reason: outcome.reason ?? null, output: outcome.output ?? null, attempt: ctx.attempt + 1, next_path: next.path },
+        data: {
+          ...base,
+          status: outcome.status ?? 'ok',
+          reason: outcome.reason ?? null,
+          output: outcome.output ?? null,
+          attempt: ctx.attempt + 1,
+          next_path: next.path,
+        },
       });
       if (!next.path) {
-        record({ type: 'RunCompleted', data: { run_id: runId, outcome: next.terminated ? 'halted' : 'ended', reason: next.terminated ? 'branch_terminated' : null, at } });
+        record({
+          type: 'RunCompleted',
+          data: { run_id: runId, outcome: next.terminated ? 'halted' : 'ended', reason: next.terminated ? 'branch_terminated' : null, at },
+        });
         break;
       }
     }
 
     if (events.length === 0) return { result: { status: state.status, appended: 0 }, appends: [] };
-    const metadata: EventMetadata = { environment, schema_version: 0, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine', ...causedTrace(history[0]?.metadata) };
+    const metadata = engineMetadata({
+      environment,
+      correlationId: run.workflow_run_id,
+      causationId: run.run_id,
+      actor: 'system:engine',
+      cause: history[0]?.metadata,
+    });
     const revision = history.length ? history[history.length - 1].revision : -1;
     const runAppend: StreamAppend = {
       streamId,
       expectedRevision: revision,
-      events: events.map((e, i) => ({ id: stepEventId(runId, revision + 1, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+      events: events.map((e, i) => eventEnvelope(e.type, e.data, stepEventId(runId, revision + 1, i), metadata)),
     };
     return { result: { status: state.status, appended: events.length }, appends: [runAppend, ...appends], again };
   }
@@ -312,8 +389,16 @@ export class RunExecutor {
     const step = ctx.step;
     // Step conditions (every kind that has them) are checked first, and only on first entry.
     if (!ctx.resumed && step.conditions) {
-      const vars = await ctx.variables();
-      const holds = conditionGroupHolds(step.conditions as ConditionGroup, (c) => evaluateCondition(c as never, { variables: vars, now: ctx.now.toISOString() }));
+      const group = step.conditions as ConditionGroup;
+      const context = await conditionContext(
+        ctx.deps.lookups,
+        ctx.environment,
+        ctx.state.run!,
+        [group],
+        await ctx.variables(),
+        ctx.now.toISOString(),
+      );
+      const holds = conditionGroupHolds(group, (c) => evaluateCondition(c as never, context));
       if (!holds) return { flow: 'continue', status: 'skipped', reason: 'step_conditions_not_met' };
     }
     const handler = this.handlers.get(step.type);
@@ -344,7 +429,14 @@ export class RunExecutor {
     this.triggers.set(workflowRunId, data);
   }
 
-  private async cancelled(environment: string, workflowKey: string, cancellationKey: string, recipient: RecipientRefT, subscribedTo: RecipientRefT | null, triggerPosition: string): Promise<boolean> {
+  private async cancelled(
+    environment: string,
+    workflowKey: string,
+    cancellationKey: string,
+    recipient: RecipientRefT,
+    subscribedTo: RecipientRefT | null,
+    triggerPosition: string,
+  ): Promise<boolean> {
     const requests: RecordedEvent[] = await this.deps.store.readStream(cancellationStream(environment, workflowKey, cancellationKey));
     return requests.some((r) => {
       if (r.type !== 'CancellationRequested' || r.position <= triggerPosition) return false;
@@ -360,5 +452,10 @@ export function stepType(step: StepNode): string {
 /** Database and network trouble: worth executing the run again later. */
 function isTransient(error: unknown): boolean {
   const code = (error as { code?: string }).code ?? '';
-  return error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError || /^(08|40|53|57)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code);
+  return (
+    error instanceof WrongExpectedRevisionError ||
+    error instanceof DuplicateEventIdError ||
+    /^(08|40|53|57)/.test(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code)
+  );
 }

@@ -1,7 +1,8 @@
-import { compileJsonSchema, RecipientRefT, RecipientRequestT, schemaVersionOf, TriggerWorkflowBodyT } from '@notify/contracts';
+import { compileJsonSchema, RecipientRefT, RecipientRequestT, TriggerWorkflowBodyT } from '@notify/contracts';
 import { DomainError, FieldError, invalidParams, WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
 import { AppendResult } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
+import { eventEnvelope } from '../envelope';
 import { CommandMetadata } from '../handle-command';
 import { RecipientDeps } from '../recipients/ports';
 import { identifyUser } from '../recipients/user-use-cases';
@@ -37,7 +38,11 @@ function validateData(version: string, schema: Record<string, unknown>, data: Re
 }
 
 export const identifiedRef = (r: RecipientRequestT): RecipientRefT =>
-  typeof r === 'string' ? { type: 'user', id: r } : 'collection' in r && typeof r.collection === 'string' ? { type: 'object', collection: r.collection, id: r.id } : { type: 'user', id: r.id };
+  typeof r === 'string'
+    ? { type: 'user', id: r }
+    : 'collection' in r && typeof r.collection === 'string'
+      ? { type: 'object', collection: r.collection, id: r.id }
+      : { type: 'user', id: r.id };
 
 /** What a trigger wrote besides the trigger itself (inline identification): reads must show it. */
 export interface TriggerWrites {
@@ -45,7 +50,13 @@ export interface TriggerWrites {
 }
 
 /** Inline recipients are identified (users) or set (objects) before the trigger is recorded. */
-export async function identifyInline(deps: RecipientDeps, environment: string, request: RecipientRequestT, metadata: CommandMetadata, writes: TriggerWrites): Promise<void> {
+export async function identifyInline(
+  deps: RecipientDeps,
+  environment: string,
+  request: RecipientRequestT,
+  metadata: CommandMetadata,
+  writes: TriggerWrites,
+): Promise<void> {
   if (typeof request === 'string') return;
   let outcome: { append?: AppendResult; events: { type: string }[] };
   if ('collection' in request && typeof request.collection === 'string') {
@@ -59,7 +70,13 @@ export async function identifyInline(deps: RecipientDeps, environment: string, r
 }
 
 /** A tenant given inline is set before the trigger (or schedule) is recorded; answers its id. */
-export async function identifyInlineTenant(deps: RecipientDeps, environment: string, tenant: TriggerWorkflowBodyT['tenant'], metadata: CommandMetadata, writes: TriggerWrites): Promise<string | null> {
+export async function identifyInlineTenant(
+  deps: RecipientDeps,
+  environment: string,
+  tenant: TriggerWorkflowBodyT['tenant'],
+  metadata: CommandMetadata,
+  writes: TriggerWrites,
+): Promise<string | null> {
   if (!tenant) return null;
   if (typeof tenant === 'string') return tenant;
   const { id, ...rest } = tenant as { id: string };
@@ -78,10 +95,16 @@ export async function inBatches<T>(items: readonly T[], size: number, run: (item
  * valid, the data matches its JSON schema, an actor given by id exists. Throws DomainError.
  * Shared by the trigger endpoint and the trigger_workflow step.
  */
-export async function checkTrigger(lookups: EngineLookups, environment: string, workflowKey: string, body: Pick<TriggerWorkflowBodyT, 'data' | 'actor'>): Promise<WorkflowView> {
+export async function checkTrigger(
+  lookups: EngineLookups,
+  environment: string,
+  workflowKey: string,
+  body: Pick<TriggerWorkflowBodyT, 'data' | 'actor'>,
+): Promise<WorkflowView> {
   const workflow = await lookups.workflow(environment, workflowKey);
   if (!workflow) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
-  if (!workflow.active || !workflow.valid) throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
+  if (!workflow.active || !workflow.valid)
+    throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
   if (workflow.triggerDataSchema) {
     const errors = validateData(workflow.snapshot.version ?? workflowKey, workflow.triggerDataSchema, body.data ?? {});
     if (errors.length) throw invalidParams(errors, 'The trigger data does not match the workflow trigger data schema');
@@ -138,7 +161,7 @@ export async function triggerWorkflow(
   };
   const append = await deps.recipients.store.append(
     workflowRunStream(environment, workflowRunId),
-    [{ id: randomUUID(), type: 'WorkflowTriggered', data: triggered, metadata: { ...metadata, environment, schema_version: schemaVersionOf('WorkflowTriggered') } }],
+    [eventEnvelope('WorkflowTriggered', triggered, randomUUID(), { ...metadata, environment })],
     { expectedRevision: 'no_stream' },
   );
   return { workflow_run_id: workflowRunId, append, writes };

@@ -47,7 +47,10 @@ export interface MessageBatch<A extends { data: Record<string, unknown> | null }
 }
 
 /** What a channel template renders with: the run's variables, the message's batch, and the recipient's timezone and locale. */
-export function channelTemplateContext<A extends { data: Record<string, unknown> | null }>(variables: RunVariables, batch: MessageBatch<A>): TemplateContext {
+export function channelTemplateContext<A extends { data: Record<string, unknown> | null }>(
+  variables: RunVariables,
+  batch: MessageBatch<A>,
+): TemplateContext {
   const recipient = variables.recipient ?? {};
   return {
     ...variables,

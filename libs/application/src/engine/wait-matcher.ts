@@ -1,6 +1,17 @@
-import { MESSAGE_EVENT_TYPES, RecipientRefT, schemaVersionOf } from '@notify/contracts';
-import { EventOccurrence, fold, MessageCreatedData, occurrenceMatches, runDecider, RunEnqueuedData, RunEvent, runStream, WaitingFor } from '@notify/domain';
+import { MESSAGE_EVENT_TYPES, RecipientRefT } from '@notify/contracts';
+import {
+  EventOccurrence,
+  fold,
+  MessageCreatedData,
+  occurrenceMatches,
+  runDecider,
+  RunEnqueuedData,
+  RunEvent,
+  runStream,
+  WaitingFor,
+} from '@notify/domain';
 import { EventStore, LogPosition, RecordedEvent, WrongExpectedRevisionError } from '@notify/eventstore';
+import { engineEvent } from '../envelope';
 import { engineId } from './ids';
 import type { EngineLookups } from './lookups';
 import { refToProperties } from './variables';
@@ -9,7 +20,10 @@ import { refToProperties } from './variables';
 export interface WaitingRunsPort {
   /** What anything waits for at all, as `environment|event_type|event_key`: events nobody awaits cost no reads. */
   awaitedKinds(environments: readonly string[]): Promise<Set<string>>;
-  waitingFor(environment: string, keys: readonly { recipient: RecipientRefT; eventType: string; sourceKey: string }[]): Promise<{ key: number; runId: string; stepRef: string }[]>;
+  waitingFor(
+    environment: string,
+    keys: readonly { recipient: RecipientRefT; eventType: string; sourceKey: string }[],
+  ): Promise<{ key: number; runId: string; stepRef: string }[]>;
 }
 
 interface Found extends EventOccurrence {
@@ -23,7 +37,13 @@ interface Found extends EventOccurrence {
 const MESSAGE_KEYS = MESSAGE_EVENT_TYPES as Record<string, string | null>;
 
 /** Event types whose occurrences can resolve a wait: run starts and ends, message statuses and engagement. */
-export const WAIT_SOURCE_EVENT_TYPES: readonly string[] = ['RunEnqueued', 'RunCompleted', 'UserIdentified', 'ObjectSet', ...Object.keys(MESSAGE_KEYS).filter((t) => MESSAGE_KEYS[t])];
+export const WAIT_SOURCE_EVENT_TYPES: readonly string[] = [
+  'RunEnqueued',
+  'RunCompleted',
+  'UserIdentified',
+  'ObjectSet',
+  ...Object.keys(MESSAGE_KEYS).filter((t) => MESSAGE_KEYS[t]),
+];
 
 /** Streams those events are in. */
 export const WAIT_SOURCE_STREAM_PREFIXES: readonly string[] = ['run-', 'message-', 'user-', 'object-'];
@@ -58,7 +78,10 @@ export class WaitMatcher {
     const byEnvironment = new Map<string, Found[]>();
     for (const f of found) byEnvironment.set(f.environment, [...(byEnvironment.get(f.environment) ?? []), f]);
     for (const [environment, list] of byEnvironment) {
-      const rows = await this.waiting.waitingFor(environment, list.map((f) => ({ recipient: f.recipient, eventType: f.event_type, sourceKey: f.source_key })));
+      const rows = await this.waiting.waitingFor(
+        environment,
+        list.map((f) => ({ recipient: f.recipient, eventType: f.event_type, sourceKey: f.source_key })),
+      );
       for (const row of rows) {
         const occurrence = list[row.key];
         if (occurrence.runId === row.runId) continue;
@@ -77,7 +100,19 @@ export class WaitMatcher {
     if (event.type === 'RunEnqueued' && event.streamId.startsWith('run-')) {
       if (!wanted('workflow', 'started')) return [];
       const run = event.data as RunEnqueuedData;
-      return [{ environment, recipient: run.recipient, position: event.position, runId: run.run_id, at, event_type: 'workflow', event_key: 'started', source_key: run.workflow_key, event: workflowEvent('started', run, run.data) }];
+      return [
+        {
+          environment,
+          recipient: run.recipient,
+          position: event.position,
+          runId: run.run_id,
+          at,
+          event_type: 'workflow',
+          event_key: 'started',
+          source_key: run.workflow_key,
+          event: workflowEvent('started', run, run.data),
+        },
+      ];
     }
     if (event.type === 'RunCompleted' && event.streamId.startsWith('run-')) {
       if (!wanted('workflow', 'completed')) return [];
@@ -100,11 +135,29 @@ export class WaitMatcher {
         },
       ];
     }
-    if ((event.type === 'UserIdentified' && event.streamId.startsWith('user-')) || (event.type === 'ObjectSet' && event.streamId.startsWith('object-'))) {
+    if (
+      (event.type === 'UserIdentified' && event.streamId.startsWith('user-')) ||
+      (event.type === 'ObjectSet' && event.streamId.startsWith('object-'))
+    ) {
       if (!wanted('recipient', 'updated')) return [];
       const data = event.data as { user_id?: string; collection?: string; object_id?: string; properties: Record<string, unknown> };
-      const recipient: RecipientRefT = event.type === 'UserIdentified' ? { type: 'user', id: data.user_id! } : { type: 'object', collection: data.collection!, id: data.object_id! };
-      return [{ environment, recipient, position: event.position, runId: null, at, event_type: 'recipient', event_key: 'updated', source_key: '', event: { type: 'recipient.updated', recipient, properties: data.properties } }];
+      const recipient: RecipientRefT =
+        event.type === 'UserIdentified'
+          ? { type: 'user', id: data.user_id! }
+          : { type: 'object', collection: data.collection!, id: data.object_id! };
+      return [
+        {
+          environment,
+          recipient,
+          position: event.position,
+          runId: null,
+          at,
+          event_type: 'recipient',
+          event_key: 'updated',
+          source_key: '',
+          event: { type: 'recipient.updated', recipient, properties: data.properties },
+        },
+      ];
     }
     const publicType = MESSAGE_KEYS[event.type];
     if (!publicType || !event.streamId.startsWith('message-')) return [];
@@ -113,37 +166,42 @@ export class WaitMatcher {
     const created = event.type === 'MessageCreated' ? event : (await this.store.readStream(event.streamId, { maxCount: 1 }))[0];
     if (!created || created.type !== 'MessageCreated') return [];
     const message = created.data as MessageCreatedData;
-    return keys.filter((k) => wanted('message', k)).map((key) => ({
-      environment,
-      recipient: message.recipient,
-      position: event.position,
-      runId: null,
-      at,
-      event_type: 'message' as const,
-      event_key: key,
-      source_key: message.workflow.key,
-      event: {
-        type: `message.${key}`,
-        message_id: message.message_id,
-        channel_id: message.channel.id,
-        channel_type: message.channel.type,
-        workflow_key: message.workflow.key,
-        workflow_run_id: message.workflow_run_id,
-        workflow_recipient_run_id: message.workflow_recipient_run_id,
-        step_ref: message.step_ref,
-        tenant: message.tenant,
+    return keys
+      .filter((k) => wanted('message', k))
+      .map((key) => ({
+        environment,
         recipient: message.recipient,
-        data: message.data,
-        ...(event.type === 'MessageCreated' ? {} : { event: event.data }),
-      },
-    }));
+        position: event.position,
+        runId: null,
+        at,
+        event_type: 'message' as const,
+        event_key: key,
+        source_key: message.workflow.key,
+        event: {
+          type: `message.${key}`,
+          message_id: message.message_id,
+          channel_id: message.channel.id,
+          channel_type: message.channel.type,
+          workflow_key: message.workflow.key,
+          workflow_run_id: message.workflow_run_id,
+          workflow_recipient_run_id: message.workflow_recipient_run_id,
+          step_ref: message.step_ref,
+          tenant: message.tenant,
+          recipient: message.recipient,
+          data: message.data,
+          ...(event.type === 'MessageCreated' ? {} : { event: event.data }),
+        },
+      }));
   }
 
   /** A completed run's final data (after fetch and update_data steps), read once it matters. */
   private async complete(found: Found): Promise<Found> {
     if (found.event_type !== 'workflow' || found.event_key !== 'completed' || !found.runId) return found;
     const history = await this.store.readStream(runStream(found.environment, found.runId));
-    const state = fold(runDecider, history.map((e) => ({ type: e.type, data: e.data }) as RunEvent));
+    const state = fold(
+      runDecider,
+      history.map((e) => ({ type: e.type, data: e.data }) as RunEvent),
+    );
     return { ...found, event: { ...found.event, data: state.data } };
   }
 
@@ -152,7 +210,10 @@ export class WaitMatcher {
     const streamId = runStream(environment, runId);
     for (let attempt = 1; attempt <= 5; attempt++) {
       const history = await this.store.readStream(streamId);
-      const state = fold(runDecider, history.map((e) => ({ type: e.type, data: e.data }) as RunEvent));
+      const state = fold(
+        runDecider,
+        history.map((e) => ({ type: e.type, data: e.data }) as RunEvent),
+      );
       const pause = state.pause;
       if (state.status !== 'paused' || !pause || pause.reason !== 'wait_for_event' || pause.stepRef !== stepRef) return false;
       if (pause.timerId && state.fired.includes(pause.timerId)) return false; // it timed out first
@@ -160,13 +221,34 @@ export class WaitMatcher {
       if (occurrence.position <= pausedAt.position) return false; // happened before the wait began
       const run = state.run!;
       const recipient = (await this.lookups.recipient(environment, run.recipient))?.properties ?? refToProperties(run.recipient);
-      const variables = { data: state.data, recipient, actor: refToProperties(run.actor), tenant: run.tenant ? { id: run.tenant } : null, workflow: { key: run.workflow_key } };
+      const variables = {
+        data: state.data,
+        recipient,
+        actor: refToProperties(run.actor),
+        tenant: run.tenant ? { id: run.tenant } : null,
+        workflow: { key: run.workflow_key },
+      };
       if (!occurrenceMatches(pause.waitingFor as unknown as WaitingFor, occurrence, variables)) return false;
-      const data = { run_id: runId, step_ref: stepRef, cause: 'event_matched' as const, batch: null, event: occurrence.event, at: new Date().toISOString() };
+      const data = {
+        run_id: runId,
+        step_ref: stepRef,
+        cause: 'event_matched' as const,
+        batch: null,
+        event: occurrence.event,
+        at: new Date().toISOString(),
+      };
       try {
         await this.store.append(
           streamId,
-          [{ id: engineId('wait-matched', runId, pausedAt.revision), type: 'RunResumed', data, metadata: { environment, correlation_id: run.workflow_run_id, causation_id: runId, actor: 'system:engine', schema_version: schemaVersionOf('RunResumed') } }],
+          [
+            engineEvent('RunResumed', data, {
+              id: engineId('wait-matched', runId, pausedAt.revision),
+              environment,
+              correlationId: run.workflow_run_id,
+              causationId: runId,
+              actor: 'system:engine',
+            }),
+          ],
           { expectedRevision: history[history.length - 1].revision },
         );
         return true;
@@ -191,4 +273,3 @@ function workflowEvent(key: 'started' | 'completed', run: RunEnqueuedData, data:
     data,
   };
 }
-

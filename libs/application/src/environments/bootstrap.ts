@@ -57,7 +57,11 @@ export async function bootstrap(store: EventStore, config: AppConfig, logger: Lo
   if (config.BOOTSTRAP_SERVICE_TOKEN || empty) {
     const { token, issued } = await issueServiceToken(
       store,
-      { name: 'bootstrap', token: config.BOOTSTRAP_SERVICE_TOKEN, tokenId: config.BOOTSTRAP_SERVICE_TOKEN ? undefined : credentialId('bootstrap-service-token') },
+      {
+        name: 'bootstrap',
+        token: config.BOOTSTRAP_SERVICE_TOKEN,
+        tokenId: config.BOOTSTRAP_SERVICE_TOKEN ? undefined : credentialId('bootstrap-service-token'),
+      },
       actor,
     );
     if (issued && !config.BOOTSTRAP_SERVICE_TOKEN) generated.serviceToken = token;
@@ -65,7 +69,12 @@ export async function bootstrap(store: EventStore, config: AppConfig, logger: Lo
   if (Object.values(generated).some(Boolean)) {
     // Printed once: only the hashes are stored, so this is the only time these can be read.
     logger.warn(
-      { environment: BOOTSTRAP_ENVIRONMENT, secret_key: generated.secretKey, publishable_key: generated.publishableKey, service_token: generated.serviceToken },
+      {
+        environment: BOOTSTRAP_ENVIRONMENT,
+        secret_key: generated.secretKey,
+        publishable_key: generated.publishableKey,
+        service_token: generated.serviceToken,
+      },
       'Generated bootstrap credentials. Save them now: they are stored hashed and will not be shown again.',
     );
   }

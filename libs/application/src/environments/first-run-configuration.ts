@@ -37,7 +37,11 @@ export const exampleWorkflow = () =>
  * workflow. Each is created only when its stream is empty, so a restart never overwrites what
  * someone changed since, and a second run changes nothing.
  */
-export async function ensureFirstRunConfiguration(store: EventStore, environment: string, actor: Omit<CommandMetadata, 'environment'>): Promise<void> {
+export async function ensureFirstRunConfiguration(
+  store: EventStore,
+  environment: string,
+  actor: Omit<CommandMetadata, 'environment'>,
+): Promise<void> {
   const now = () => new Date().toISOString();
   // Built from the channel's state on every attempt: a channel changed since (or another
   // environment's settings added concurrently) is kept as it is, and an environment that has
@@ -57,7 +61,10 @@ export async function ensureFirstRunConfiguration(store: EventStore, environment
         channelType: 'in_app_feed',
         provider: kept?.provider ?? 'knock-in-app',
         description: kept ? kept.description : 'The in-app feed read by @knocklabs/client and @knocklabs/react',
-        environmentSettings: { ...settings, [environment]: settings[environment] ?? { channel_settings: {}, provider_settings: {}, is_sandbox: false } },
+        environmentSettings: {
+          ...settings,
+          [environment]: settings[environment] ?? { channel_settings: {}, provider_settings: {}, is_sandbox: false },
+        },
         now: now(),
       };
     },
@@ -67,6 +74,27 @@ export async function ensureFirstRunConfiguration(store: EventStore, environment
   if ((await store.readStream(workflow)).length) return;
   const content = exampleWorkflow();
   const metadata = { ...actor, environment };
-  await handleCommand(store, workflow, resourceDecider, { type: 'UpsertResource', resourceType: 'workflow', key: EXAMPLE_WORKFLOW_KEY, content, sha: contentSha(content), valid: true, errors: [], now: now() }, metadata);
-  await handleCommand(store, workflow, resourceDecider, { type: 'SetWorkflowActive', key: EXAMPLE_WORKFLOW_KEY, active: true, served: { valid: true, errors: [] }, now: now() }, metadata);
+  await handleCommand(
+    store,
+    workflow,
+    resourceDecider,
+    {
+      type: 'UpsertResource',
+      resourceType: 'workflow',
+      key: EXAMPLE_WORKFLOW_KEY,
+      content,
+      sha: contentSha(content),
+      valid: true,
+      errors: [],
+      now: now(),
+    },
+    metadata,
+  );
+  await handleCommand(
+    store,
+    workflow,
+    resourceDecider,
+    { type: 'SetWorkflowActive', key: EXAMPLE_WORKFLOW_KEY, active: true, served: { valid: true, errors: [] }, now: now() },
+    metadata,
+  );
 }

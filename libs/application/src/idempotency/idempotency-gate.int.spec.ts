@@ -38,7 +38,9 @@ describe('the idempotency gate', () => {
       await sleep(300);
       return { status: 200, body: { n: executions } };
     };
-    const outcomes = await Promise.all(Array.from({ length: 5 }, (_, i) => gate.run(request({ key: 'concurrent', requestId: `req-${i}` }), execute)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => gate.run(request({ key: 'concurrent', requestId: `req-${i}` }), execute)),
+    );
     expect(executions).toBe(1);
     expect(outcomes.filter((o) => !o.replayed)).toHaveLength(1);
     const original = outcomes.find((o) => !o.replayed)!;
@@ -56,9 +58,13 @@ describe('the idempotency gate', () => {
       return { status: 200, body: { ok: true } };
     });
     await sleep(50);
-    await expect(gate.run(request({ key: 'slow', requestId: 'req-2' }), async () => ({ status: 200, body: { ok: false } }))).rejects.toMatchObject({ code: 'idempotency_key_in_use', kind: 'conflict' });
+    await expect(
+      gate.run(request({ key: 'slow', requestId: 'req-2' }), async () => ({ status: 200, body: { ok: false } })),
+    ).rejects.toMatchObject({ code: 'idempotency_key_in_use', kind: 'conflict' });
     expect((await first).replayed).toBe(false);
-    expect((await gate.run(request({ key: 'slow', requestId: 'req-3' }), async () => ({ status: 200, body: { ok: false } }))).response.body).toEqual({ ok: true });
+    expect(
+      (await gate.run(request({ key: 'slow', requestId: 'req-3' }), async () => ({ status: 200, body: { ok: false } }))).response.body,
+    ).toEqual({ ok: true });
   });
 
   it('stores only 2xx: a failed or refused request leaves the key free for a retry', async () => {
@@ -83,9 +89,21 @@ describe('the idempotency gate', () => {
   it('refuses other parameters or another operation under the same key (422)', async () => {
     const gate = new IdempotencyGate(store);
     await gate.run(request({ key: 'reused' }), async () => ({ status: 200, body: {} }));
-    await expect(gate.run(request({ key: 'reused', fingerprint: 'f2' }), async () => ({ status: 200, body: {} }))).rejects.toMatchObject({ code: 'idempotency_key_reused', kind: 'invalid_params' });
-    await expect(gate.run(request({ key: 'reused', operation: 'cancelWorkflow' }), async () => ({ status: 204, body: null }))).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    await expect(gate.run(request({ key: 'reused', fingerprint: 'f2' }), async () => ({ status: 200, body: {} }))).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+      kind: 'invalid_params',
+    });
+    await expect(
+      gate.run(request({ key: 'reused', operation: 'cancelWorkflow' }), async () => ({ status: 204, body: null })),
+    ).rejects.toMatchObject({ code: 'idempotency_key_reused' });
     // Keys are per environment.
-    expect((await gate.run(request({ key: 'reused', fingerprint: 'f2', environment: 'other' }), async () => ({ status: 200, body: { other: true } }))).replayed).toBe(false);
+    expect(
+      (
+        await gate.run(request({ key: 'reused', fingerprint: 'f2', environment: 'other' }), async () => ({
+          status: 200,
+          body: { other: true },
+        }))
+      ).replayed,
+    ).toBe(false);
   });
 });

@@ -32,12 +32,16 @@ export interface IdempotentResponse {
   body: unknown;
 }
 
-export type IdempotentOutcome = { replayed: false; response: IdempotentResponse } | { replayed: true; response: IdempotentResponse; originalRequestId: string };
+export type IdempotentOutcome =
+  { replayed: false; response: IdempotentResponse } | { replayed: true; response: IdempotentResponse; originalRequestId: string };
 
 /** The `Idempotency-Key` header must be 1 to 255 characters. */
 export function checkIdempotencyKey(key: string): void {
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
-    throw invalidParams([{ field: 'Idempotency-Key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, type: 'too_long' }], 'The Idempotency-Key header is invalid');
+    throw invalidParams(
+      [{ field: 'Idempotency-Key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, type: 'too_long' }],
+      'The Idempotency-Key header is invalid',
+    );
   }
 }
 
@@ -67,14 +71,26 @@ export class IdempotencyGate {
     const stream = idempotencyStream(request.environment, keyHash(request.key));
     const claimId = randomUUID();
     const deadline = Date.now() + this.options.waitMs;
-    const metadata: CommandMetadata = { ...request.metadata, environment: request.environment };
+    // The key's bookkeeping is not the request's write: without the request id in its metadata,
+    // a claim that committed does not count as the request having written (ADR 0135); the
+    // claim's data names the request.
+    const metadata: CommandMetadata = { ...request.metadata, request_id: undefined, environment: request.environment };
     for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
       try {
         const claim = await handleCommand(
           this.store,
           stream,
           idempotencyDecider,
-          { type: 'Claim', claimId, operation: request.operation, fingerprint: request.fingerprint, requestId: request.requestId, now: new Date().toISOString(), leaseMs: this.options.leaseMs, ttlMs: this.options.ttlMs },
+          {
+            type: 'Claim',
+            claimId,
+            operation: request.operation,
+            fingerprint: request.fingerprint,
+            requestId: request.requestId,
+            now: new Date().toISOString(),
+            leaseMs: this.options.leaseMs,
+            ttlMs: this.options.ttlMs,
+          },
           metadata,
         );
         if (claim.events.length) break;
@@ -96,7 +112,14 @@ export class IdempotencyGate {
     await this.settle(
       stream,
       is2xx(response.status)
-        ? { type: 'RecordResponse', claimId, status: response.status, body: response.body ?? null, requestId: request.requestId, now: new Date().toISOString() }
+        ? {
+            type: 'RecordResponse',
+            claimId,
+            status: response.status,
+            body: response.body ?? null,
+            requestId: request.requestId,
+            now: new Date().toISOString(),
+          }
         : { type: 'Release', claimId, status: response.status, now: new Date().toISOString() },
       metadata,
     );

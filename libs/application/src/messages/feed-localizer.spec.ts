@@ -13,7 +13,16 @@ const M2 = 'aaaaaaaa-0000-4000-8000-000000000002';
 const M3 = 'aaaaaaaa-0000-4000-8000-000000000003';
 
 const steps = [
-  { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: '{{ "greet" | t }} {{ recipient.name }} ({{ actor.name }}, {{ tenant.name }}, {{ vars.app }}) [go](https://x.example/{{ data.n }})', action_buttons: [{ label: 'Open', action: 'https://x.example/open' }] } },
+  {
+    type: 'channel',
+    ref: 'feed',
+    channel_key: 'in-app',
+    template: {
+      markdown_body:
+        '{{ "greet" | t }} {{ recipient.name }} ({{ actor.name }}, {{ tenant.name }}, {{ vars.app }}) [go](https://x.example/{{ data.n }})',
+      action_buttons: [{ label: 'Open', action: 'https://x.example/open' }],
+    },
+  },
   { type: 'channel', ref: 'broken', channel_key: 'in-app', template: { markdown_body: '{{ "greet" | t }} {% if data.n %}unclosed' } },
 ];
 
@@ -24,8 +33,26 @@ function setup(options: { links?: LinkTracker | null } = {}) {
       queries.push(sql);
       if (sql.includes('FROM rm_message_activities')) return [];
       return [
-        { id: M1, workflow_run_id: RUN, step_ref: 'feed', data: { n: 7 }, tenant: 'acme', actors: [{ type: 'user', id: 'boss' }], total_activities: 1, total_actors: 1 },
-        { id: M2, workflow_run_id: RUN, step_ref: 'broken', data: { n: 1 }, tenant: null, actors: [], total_activities: 1, total_actors: 0 },
+        {
+          id: M1,
+          workflow_run_id: RUN,
+          step_ref: 'feed',
+          data: { n: 7 },
+          tenant: 'acme',
+          actors: [{ type: 'user', id: 'boss' }],
+          total_activities: 1,
+          total_actors: 1,
+        },
+        {
+          id: M2,
+          workflow_run_id: RUN,
+          step_ref: 'broken',
+          data: { n: 1 },
+          tenant: null,
+          actors: [],
+          total_activities: 1,
+          total_actors: 0,
+        },
         { id: M3, workflow_run_id: GONE_RUN, step_ref: 'feed', data: {}, tenant: null, actors: [], total_activities: 1, total_actors: 0 },
       ];
     },
@@ -35,11 +62,17 @@ function setup(options: { links?: LinkTracker | null } = {}) {
     readStream: async (stream: string) => {
       reads.push(stream);
       if (!stream.endsWith(RUN)) return [];
-      const event = { type: 'WorkflowTriggered', data: { workflow: { key: 'w', categories: [], version: 'v1', steps }, actor: { type: 'user', id: 'boss' } } };
+      const event = {
+        type: 'WorkflowTriggered',
+        data: { workflow: { key: 'w', categories: [], version: 'v1', steps }, actor: { type: 'user', id: 'boss' } },
+      };
       return [event as unknown as RecordedEvent];
     },
   } as unknown as EventStore;
-  const users: Record<string, Record<string, unknown>> = { ada: { id: 'ada', name: 'Ada', locale: 'en' }, boss: { id: 'boss', name: 'Boss' } };
+  const users: Record<string, Record<string, unknown>> = {
+    ada: { id: 'ada', name: 'Ada', locale: 'en' },
+    boss: { id: 'boss', name: 'Boss' },
+  };
   const lookups = {
     forBatch() {
       return this;
@@ -53,8 +86,11 @@ function setup(options: { links?: LinkTracker | null } = {}) {
     }),
   } as unknown as ReadModelLookups;
   const errors: string[] = [];
-  const localizer = new FeedLocalizer(db, store, lookups, new TemplateEngine(), options.links ?? null, (id, reason) => errors.push(`${id}: ${reason}`));
-  const entries = (): LocalizableEntry[] => [M1, M2, M3].map((id) => ({ id, blocks: [{ type: 'markdown', name: 'body', content: 'as created', rendered: '<p>as created</p>' }] }));
+  const localizer = new FeedLocalizer(db, store, lookups, new TemplateEngine(), options.links ?? null, (id, reason) =>
+    errors.push(`${id}: ${reason}`),
+  );
+  const entries = (): LocalizableEntry[] =>
+    [M1, M2, M3].map((id) => ({ id, blocks: [{ type: 'markdown', name: 'body', content: 'as created', rendered: '<p>as created</p>' }] }));
   return { localizer, entries, queries, reads, errors };
 }
 
@@ -64,7 +100,12 @@ describe('feed localizer', () => {
     const page = entries();
     await localizer.localize('development', 'ada', page, 'fr-CA');
     expect(page[0].blocks).toEqual([
-      { type: 'markdown', name: 'body', content: 'Bonjour Ada (Boss, Acme, App) [go](https://x.example/7)', rendered: expect.stringContaining('Bonjour Ada (Boss, Acme, App)') },
+      {
+        type: 'markdown',
+        name: 'body',
+        content: 'Bonjour Ada (Boss, Acme, App) [go](https://x.example/7)',
+        rendered: expect.stringContaining('Bonjour Ada (Boss, Acme, App)'),
+      },
       { type: 'button_set', name: 'actions', buttons: [{ name: 'primary', label: 'Open', action: 'https://x.example/open' }] },
     ]);
     // A template error, or a run whose trigger cannot be read: the blocks as created.
@@ -81,7 +122,11 @@ describe('feed localizer', () => {
     const [body, buttons] = page[0].blocks as [{ rendered: string }, { buttons: { action: string }[] }];
     const href = /href="https:\/\/n\.example\/v1\/links\/([^"]+)"/.exec(body.rendered)![1];
     expect(tracker.verify(href)).toEqual({ environment: 'development', messageId: M1, url: 'https://x.example/7' });
-    expect(tracker.verify(buttons.buttons[0].action.split('/v1/links/')[1])).toEqual({ environment: 'development', messageId: M1, url: 'https://x.example/open' });
+    expect(tracker.verify(buttons.buttons[0].action.split('/v1/links/')[1])).toEqual({
+      environment: 'development',
+      messageId: M1,
+      url: 'https://x.example/open',
+    });
   });
 
   it('keeps a message rendered in a locale for a while: a second read renders nothing again', async () => {

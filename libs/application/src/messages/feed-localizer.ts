@@ -81,7 +81,8 @@ export class FeedLocalizer {
       const row = byId.get(entry.id);
       const trigger = row && triggers.get(row.workflow_run_id);
       if (!row || !trigger) continue;
-      const found = walkSteps(trigger.workflow.steps as WorkflowStepT[]).find(({ step }) => step.ref === row.step_ref)?.step as { template?: Record<string, unknown> } | undefined;
+      const found = walkSteps(trigger.workflow.steps as WorkflowStepT[]).find(({ step }) => step.ref === row.step_ref)?.step as
+        { template?: Record<string, unknown> } | undefined;
       if (!found?.template) continue;
       const [actor, tenant] = await Promise.all([
         trigger.actor ? lookups.recipient(environment, trigger.actor) : undefined,
@@ -95,14 +96,28 @@ export class FeedLocalizer {
         tenant: tenant ?? (row.tenant ? { id: row.tenant } : null),
         vars,
       });
-      const context = channelTemplateContext(variables, { activities: activities.get(row.id) ?? [], actors: row.actors, total_activities: row.total_activities, total_actors: row.total_actors });
-      const rendered = await renderChannelContent(this.engine, { type: 'in_app_feed', settings: {} }, found.template, {}, context, lookups.templateResources(environment, { tenant: row.tenant }));
+      const context = channelTemplateContext(variables, {
+        activities: activities.get(row.id) ?? [],
+        actors: row.actors,
+        total_activities: row.total_activities,
+        total_actors: row.total_actors,
+      });
+      const rendered = await renderChannelContent(
+        this.engine,
+        { type: 'in_app_feed', settings: {} },
+        found.template,
+        {},
+        context,
+        lookups.templateResources(environment, { tenant: row.tenant }),
+      );
       if (!rendered.ok) {
         this.onError(row.id, rendered.reason);
         continue;
       }
       const links = this.links;
-      const content = links ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment, messageId: row.id, url })) : rendered.content;
+      const content = links
+        ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment, messageId: row.id, url }))
+        : rendered.content;
       if (content.channel_type !== 'in_app_feed') continue;
       entry.blocks = content.blocks;
       this.keep(this.key(environment, row.id, locale), content.blocks);

@@ -23,43 +23,69 @@ describe('link tracking', () => {
   });
 
   it('rewrites absolute http(s) anchors only, decoding and re-encoding ampersands', () => {
-    const html = '<p><a href="https://a.example/x?p=1&amp;q=2">x</a> <a class="b" href=\'http://b.example\'>b</a> <a href="mailto:x@y.z">m</a> <a href="/rel">r</a></p>';
+    const html =
+      '<p><a href="https://a.example/x?p=1&amp;q=2">x</a> <a class="b" href=\'http://b.example\'>b</a> <a href="mailto:x@y.z">m</a> <a href="/rel">r</a></p>';
     const seen: string[] = [];
     const out = rewriteHrefs(html, (url) => {
       seen.push(url);
       return `https://t.example/${seen.length}?k=v&w=z`;
     });
     expect(seen).toEqual(['https://a.example/x?p=1&q=2', 'http://b.example']);
-    expect(out).toBe('<p><a href="https://t.example/1?k=v&amp;w=z">x</a> <a class="b" href=\'https://t.example/2?k=v&amp;w=z\'>b</a> <a href="mailto:x@y.z">m</a> <a href="/rel">r</a></p>');
+    expect(out).toBe(
+      '<p><a href="https://t.example/1?k=v&amp;w=z">x</a> <a class="b" href=\'https://t.example/2?k=v&amp;w=z\'>b</a> <a href="mailto:x@y.z">m</a> <a href="/rel">r</a></p>',
+    );
   });
 
   it('rewrites the URLs of plain text, leaving sentence punctuation and brackets outside', () => {
     const seen: string[] = [];
-    const out = rewriteTextUrls('See https://a.example/x?p=1&q=2. Or (http://b.example/y), not ftp://c.example nor www.d.example!', (url) => {
-      seen.push(url);
-      return `<${seen.length}>`;
-    });
+    const out = rewriteTextUrls(
+      'See https://a.example/x?p=1&q=2. Or (http://b.example/y), not ftp://c.example nor www.d.example!',
+      (url) => {
+        seen.push(url);
+        return `<${seen.length}>`;
+      },
+    );
     expect(seen).toEqual(['https://a.example/x?p=1&q=2', 'http://b.example/y']);
     expect(out).toBe('See <1>. Or (<2>), not ftp://c.example nor www.d.example!');
   });
 
   it('tracks email HTML and text, in-app rendered blocks, button actions and action_url, and leaves other content alone', () => {
     const to = (url: string) => `https://t.example/l?u=${url.length}`;
-    const email = trackContentLinks({ channel_type: 'email', from: null, to: 'a@b.c', subject: 's', html_body: '<a href="https://x.example">x</a>', text_body: 'Go to https://x.example.' }, to);
+    const email = trackContentLinks(
+      {
+        channel_type: 'email',
+        from: null,
+        to: 'a@b.c',
+        subject: 's',
+        html_body: '<a href="https://x.example">x</a>',
+        text_body: 'Go to https://x.example.',
+      },
+      to,
+    );
     expect(email).toMatchObject({ html_body: '<a href="https://t.example/l?u=17">x</a>', text_body: 'Go to https://t.example/l?u=17.' });
     const feed = trackContentLinks(
       {
         channel_type: 'in_app_feed',
         blocks: [
           { type: 'markdown', name: 'body', content: '[x](https://x.example)', rendered: '<p><a href="https://x.example">x</a></p>' },
-          { type: 'button_set', name: 'actions', buttons: [{ name: 'primary', label: 'Go', action: 'https://x.example/go' }, { name: 'secondary', label: 'Here', action: '/relative' }] },
+          {
+            type: 'button_set',
+            name: 'actions',
+            buttons: [
+              { name: 'primary', label: 'Go', action: 'https://x.example/go' },
+              { name: 'secondary', label: 'Here', action: '/relative' },
+            ],
+          },
         ],
         action_url: 'https://x.example/open',
       },
       to,
     );
     expect(feed).toMatchObject({
-      blocks: [{ content: '[x](https://x.example)', rendered: '<p><a href="https://t.example/l?u=17">x</a></p>' }, { buttons: [{ action: 'https://t.example/l?u=20' }, { action: '/relative' }] }],
+      blocks: [
+        { content: '[x](https://x.example)', rendered: '<p><a href="https://t.example/l?u=17">x</a></p>' },
+        { buttons: [{ action: 'https://t.example/l?u=20' }, { action: '/relative' }] },
+      ],
       action_url: 'https://t.example/l?u=22',
     });
     expect(trackContentLinks({ channel_type: 'in_app_feed', blocks: [], action_url: null }, to)).toMatchObject({ action_url: null });

@@ -52,7 +52,10 @@ const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi;
 
 /** Rewrites absolute http(s) links of HTML anchors; everything else (mailto:, relative, text) stays. */
 export function rewriteHrefs(html: string, link: (url: string) => string): string {
-  return html.replace(HREF, (_m, head: string, quote: string, url: string) => `${head}${quote}${link(decodeEntities(url)).replace(/&/g, '&amp;')}${quote}`);
+  return html.replace(
+    HREF,
+    (_m, head: string, quote: string, url: string) => `${head}${quote}${link(decodeEntities(url)).replace(/&/g, '&amp;')}${quote}`,
+  );
 }
 
 const decodeEntities = (url: string) => url.replace(/&amp;/g, '&');
@@ -77,13 +80,20 @@ const trackUrl = (url: string | null | undefined, link: (url: string) => string)
  * blocks' rendered HTML, button actions and `action_url` when they are absolute http(s) URLs.
  */
 export function trackContentLinks(content: RenderedContentT, link: (url: string) => string): RenderedContentT {
-  if (content.channel_type === 'email') return { ...content, html_body: rewriteHrefs(content.html_body, link), text_body: content.text_body && rewriteTextUrls(content.text_body, link) };
+  if (content.channel_type === 'email')
+    return {
+      ...content,
+      html_body: rewriteHrefs(content.html_body, link),
+      text_body: content.text_body && rewriteTextUrls(content.text_body, link),
+    };
   if (content.channel_type === 'in_app_feed') {
     return {
       ...content,
       action_url: trackUrl(content.action_url, link),
       blocks: content.blocks.map((b) =>
-        'rendered' in b ? { ...b, rendered: rewriteHrefs(b.rendered, link) } : { ...b, buttons: b.buttons.map((button) => ({ ...button, action: trackUrl(button.action, link)! })) },
+        'rendered' in b
+          ? { ...b, rendered: rewriteHrefs(b.rendered, link) }
+          : { ...b, buttons: b.buttons.map((button) => ({ ...button, action: trackUrl(button.action, link)! })) },
       ),
     };
   }

@@ -25,7 +25,10 @@ for (const backend of databaseBackends()) {
 
     beforeAll(async () => {
       db = await createTestDatabase(backend);
-      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+      store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
       deps = {
         store,
         channels: new ChannelQueries(db.database.dataSource),
@@ -45,9 +48,17 @@ for (const backend of databaseBackends()) {
     it('resumes after the last recorded chunk, and redoes the interrupted chunk without appending anything twice', async () => {
       const total = 250;
       const users = Array.from({ length: total }, (_, i) => ({ id: `restart-${i}`, name: `User ${i}` }));
-      const { operation } = await createBulkOperation(deps, 'test', { kind: 'users.identify', collection: null, items: users }, { environment: 'test', actor: 'test' });
+      const { operation } = await createBulkOperation(
+        deps,
+        'test',
+        { kind: 'users.identify', collection: null, items: users },
+        { environment: 'test', actor: 'test' },
+      );
       const stream = `bulk-operation-test-${operation.id}`;
-      const identified = () => count(`SELECT count(*) AS c FROM es_events WHERE event_type = 'UserIdentified' AND metadata->>'correlation_id' = $1`, [operation.id]);
+      const identified = () =>
+        count(`SELECT count(*) AS c FROM es_events WHERE event_type = 'UserIdentified' AND metadata->>'correlation_id' = $1`, [
+          operation.id,
+        ]);
 
       // The first worker dies in the middle of the third chunk, every time it gets there.
       let crashes = 0;
@@ -81,9 +92,14 @@ for (const backend of databaseBackends()) {
       expect(beforeRestart).toBeLessThan(150);
 
       // A new worker picks the operation up where the log says it stopped.
-      const second = new ReactorRuntime(store, db.database.dataSource, [new BulkOperationReactor(new BulkOperationProcessor(deps, { chunkSize: 50, itemConcurrency: 4 }))], {
-        batchSize: 10,
-      });
+      const second = new ReactorRuntime(
+        store,
+        db.database.dataSource,
+        [new BulkOperationReactor(new BulkOperationProcessor(deps, { chunkSize: 50, itemConcurrency: 4 }))],
+        {
+          batchSize: 10,
+        },
+      );
       waits.length = 0;
       await second.start();
       try {
@@ -94,7 +110,12 @@ for (const backend of databaseBackends()) {
 
       expect(await progressed()).toEqual([50, 100, 150, 200, 250]);
       expect(await identified()).toBe(total);
-      expect(await count(`SELECT count(DISTINCT stream_id) AS c FROM es_events WHERE event_type = 'UserIdentified' AND metadata->>'correlation_id' = $1`, [operation.id])).toBe(total);
+      expect(
+        await count(
+          `SELECT count(DISTINCT stream_id) AS c FROM es_events WHERE event_type = 'UserIdentified' AND metadata->>'correlation_id' = $1`,
+          [operation.id],
+        ),
+      ).toBe(total);
       const last = (await store.readStream(stream)).filter((e) => e.type === 'BulkOperationProgressed').pop()!;
       expect(last.data).toMatchObject({ processed_rows: total, success_count: total, error_count: 0 });
       expect((await store.readStream(stream)).filter((e) => e.type === 'BulkOperationCompleted')).toHaveLength(1);
@@ -105,7 +126,10 @@ for (const backend of databaseBackends()) {
       const waited = new Map(waits.flat().map((w) => [w.events[0].streamId, w]));
       const streams = await store.readStreams(users.slice(100).map((u) => userStream('test', u.id)));
       for (const [streamId, history] of streams) {
-        expect(waited.get(streamId)).toEqual({ position: history[history.length - 1].position, events: [{ type: 'UserIdentified', streamId }] });
+        expect(waited.get(streamId)).toEqual({
+          position: history[history.length - 1].position,
+          events: [{ type: 'UserIdentified', streamId }],
+        });
       }
       expect(waited.size).toBe(150);
     });

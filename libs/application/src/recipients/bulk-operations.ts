@@ -29,7 +29,10 @@ export type BulkItem =
   | { kind: 'users.preferences'; item: { user_id: string; preference_set_id: string; preferences: PreferenceSetRequestT } }
   | { kind: 'objects.set'; item: { id: string } & Record<string, unknown> }
   | { kind: 'objects.delete'; item: string }
-  | { kind: 'objects.subscriptions.add'; item: { id: string; recipients: RecipientRequestT[]; properties?: Record<string, unknown> | null } }
+  | {
+      kind: 'objects.subscriptions.add';
+      item: { id: string; recipients: RecipientRequestT[]; properties?: Record<string, unknown> | null };
+    }
   | { kind: 'objects.subscriptions.delete'; item: { id: string; recipients: RecipientReferenceT[] } }
   | { kind: 'tenants.set'; item: string | ({ id: string } & Record<string, unknown>) }
   | { kind: 'tenants.delete'; item: string }
@@ -78,13 +81,20 @@ export async function createBulkOperation(
 }
 
 /** The entity an item changes: items of one entity run in order, others in parallel. */
-function entityOf(kind: BulkOperationKindT, item: unknown, collection: string | null): { key: string; id: string; collection: string | null } {
-  const idOf = (x: unknown) => (typeof x === 'string' ? x : String((x as { id?: unknown; user_id?: unknown }).id ?? (x as { user_id?: unknown }).user_id));
+function entityOf(
+  kind: BulkOperationKindT,
+  item: unknown,
+  collection: string | null,
+): { key: string; id: string; collection: string | null } {
+  const idOf = (x: unknown) =>
+    typeof x === 'string' ? x : String((x as { id?: unknown; user_id?: unknown }).id ?? (x as { user_id?: unknown }).user_id);
   if (kind === 'schedules.create') {
     // A schedule item is about its recipient: items for one recipient run in order (inline identification).
     const recipient = (item as BulkScheduleItemT).recipient;
     const ref = identifiedRef(recipient);
-    return ref.type === 'user' ? { key: `user:${ref.id}`, id: ref.id, collection: null } : { key: `object:${ref.collection}:${ref.id}`, id: ref.id, collection: ref.collection };
+    return ref.type === 'user'
+      ? { key: `user:${ref.id}`, id: ref.id, collection: null }
+      : { key: `object:${ref.collection}:${ref.id}`, id: ref.id, collection: ref.collection };
   }
   const id = idOf(item);
   if (kind.startsWith('users.')) return { key: `user:${id}`, id, collection: null };
@@ -139,7 +149,12 @@ export class BulkOperationProcessor {
     const data = created.data as { bulk_operation_id: string; kind: BulkOperationKindT; collection: string | null; items: unknown[] };
     const environment = created.metadata.environment!;
     const stream = bulkOperationStream(environment, data.bulk_operation_id);
-    const metadata: CommandMetadata = { environment, correlation_id: created.metadata.correlation_id ?? data.bulk_operation_id, causation_id: created.id, actor: `bulk-operation:${data.bulk_operation_id}` };
+    const metadata: CommandMetadata = {
+      environment,
+      correlation_id: created.metadata.correlation_id ?? data.bulk_operation_id,
+      causation_id: created.id,
+      actor: `bulk-operation:${data.bulk_operation_id}`,
+    };
     const history = await this.deps.store.readStream(stream);
     const state = fold(bulkOperationDecider, history.map(toDomainEvent) as BulkOperationEvent[]);
     if (!state.exists || state.completed) return;
@@ -161,9 +176,16 @@ export class BulkOperationProcessor {
       const { errors, outcomes } = chunk;
       recorded = recorded.then(async () => {
         await this.deps.readModelsAt(await this.writesOf(outcomes));
-        await handleCommand(this.deps.store, stream, bulkOperationDecider, { type: 'RecordBulkProgress', bulkOperationId: data.bulk_operation_id, from, to, errors, now: new Date().toISOString() }, metadata, {
-          eventId: () => deterministicId(`${data.bulk_operation_id}:progress:${to}`),
-        });
+        await handleCommand(
+          this.deps.store,
+          stream,
+          bulkOperationDecider,
+          { type: 'RecordBulkProgress', bulkOperationId: data.bulk_operation_id, from, to, errors, now: new Date().toISOString() },
+          metadata,
+          {
+            eventId: () => deterministicId(`${data.bulk_operation_id}:progress:${to}`),
+          },
+        );
       });
       // Awaited before a later chunk runs or the operation completes; a failure is rethrown
       // there, not reported as unhandled meanwhile.
@@ -171,9 +193,16 @@ export class BulkOperationProcessor {
       recordings.push(recorded);
     }
     await recorded;
-    await handleCommand(this.deps.store, stream, bulkOperationDecider, { type: 'CompleteBulkOperation', bulkOperationId: data.bulk_operation_id, now: new Date().toISOString() }, metadata, {
-      eventId: () => deterministicId(`${data.bulk_operation_id}:completed`),
-    });
+    await handleCommand(
+      this.deps.store,
+      stream,
+      bulkOperationDecider,
+      { type: 'CompleteBulkOperation', bulkOperationId: data.bulk_operation_id, now: new Date().toISOString() },
+      metadata,
+      {
+        eventId: () => deterministicId(`${data.bulk_operation_id}:completed`),
+      },
+    );
   }
 
   private async runChunk(
@@ -200,7 +229,15 @@ export class BulkOperationProcessor {
         for (const index of group) {
           if (failure !== undefined) return;
           try {
-            outcomes.push(...(await this.execute(environment, { kind: data.kind, item: data.items[index] } as BulkItem, data.collection, metadata, `${data.bulk_operation_id}:${index}`)));
+            outcomes.push(
+              ...(await this.execute(
+                environment,
+                { kind: data.kind, item: data.items[index] } as BulkItem,
+                data.collection,
+                metadata,
+                `${data.bulk_operation_id}:${index}`,
+              )),
+            );
             await this.options.afterItem?.(index);
           } catch (error) {
             // A rule the item breaks is the item's error; anything else (the database gone, a
@@ -230,18 +267,32 @@ export class BulkOperationProcessor {
     const writes: BulkWrite[] = [];
     const unchanged: string[] = [];
     for (const outcome of outcomes) {
-      if (outcome.append && outcome.events.length) writes.push({ position: outcome.append.position, events: outcome.events.map((e) => ({ type: e.type, streamId: outcome.streamId })) });
+      if (outcome.append && outcome.events.length)
+        writes.push({
+          position: outcome.append.position,
+          events: outcome.events.map((e) => ({ type: e.type, streamId: outcome.streamId })),
+        });
       else unchanged.push(outcome.streamId);
     }
     if (unchanged.length) {
       for (const [streamId, history] of await this.deps.store.readStreams([...new Set(unchanged)])) {
-        if (history.length) writes.push({ position: history[history.length - 1].position, events: [...new Set(history.map((e) => e.type))].map((type) => ({ type, streamId })) });
+        if (history.length)
+          writes.push({
+            position: history[history.length - 1].position,
+            events: [...new Set(history.map((e) => e.type))].map((type) => ({ type, streamId })),
+          });
       }
     }
     return writes;
   }
 
-  private async execute(environment: string, work: BulkItem, collection: string | null, metadata: CommandMetadata, seed: string): Promise<ItemOutcome[]> {
+  private async execute(
+    environment: string,
+    work: BulkItem,
+    collection: string | null,
+    metadata: CommandMetadata,
+    seed: string,
+  ): Promise<ItemOutcome[]> {
     const deps = this.deps;
     const opts = { seed };
     switch (work.kind) {
@@ -252,7 +303,13 @@ export class BulkOperationProcessor {
       case 'users.delete':
         return [await deleteUser(deps, environment, work.item, metadata, opts)];
       case 'users.preferences': {
-        const command = { type: 'SetPreferenceSet', preferenceSetId: work.item.preference_set_id, request: work.item.preferences, strategy: 'replace', now: new Date().toISOString() } as const;
+        const command = {
+          type: 'SetPreferenceSet',
+          preferenceSetId: work.item.preference_set_id,
+          request: work.item.preferences,
+          strategy: 'replace',
+          now: new Date().toISOString(),
+        } as const;
         return [await updateUserAspects(deps, environment, work.item.user_id, [command], metadata, opts)];
       }
       case 'objects.set': {
@@ -262,9 +319,13 @@ export class BulkOperationProcessor {
       case 'objects.delete':
         return [await deleteObject(deps, environment, collection!, work.item, metadata, opts)];
       case 'objects.subscriptions.add':
-        return (await addSubscriptions(deps, environment, collection!, work.item.id, work.item.recipients, work.item.properties, metadata, opts)).outcomes;
+        return (
+          await addSubscriptions(deps, environment, collection!, work.item.id, work.item.recipients, work.item.properties, metadata, opts)
+        ).outcomes;
       case 'objects.subscriptions.delete':
-        return [await removeSubscriptions(deps, environment, collection!, work.item.id, work.item.recipients.map(toRecipientRef), metadata, opts)];
+        return [
+          await removeSubscriptions(deps, environment, collection!, work.item.id, work.item.recipients.map(toRecipientRef), metadata, opts),
+        ];
       case 'tenants.set': {
         const { id, ...body } = typeof work.item === 'string' ? { id: work.item } : work.item;
         return [await setTenant(deps, environment, id, body, metadata, opts)];
@@ -278,14 +339,21 @@ export class BulkOperationProcessor {
       case 'messages.archived':
       case 'messages.unarchived':
       case 'messages.interacted':
-        return [await engageMessage(deps.store, environment, work.item, work.kind.slice('messages.'.length) as MessageBulkAction, metadata, opts)];
+        return [
+          await engageMessage(deps.store, environment, work.item, work.kind.slice('messages.'.length) as MessageBulkAction, metadata, opts),
+        ];
       case 'schedules.create': {
         if (!deps.lookups) throw new Error('bulk schedule creation needs the engine lookups');
         const { recipient, ...rest } = work.item;
-        const writes = await createSchedules({ recipients: deps, lookups: deps.lookups }, environment, { ...rest, recipients: [recipient] }, metadata, { idFor: () => deterministicId(`${seed}:schedule`) });
+        const writes = await createSchedules(
+          { recipients: deps, lookups: deps.lookups },
+          environment,
+          { ...rest, recipients: [recipient] },
+          metadata,
+          { idFor: () => deterministicId(`${seed}:schedule`) },
+        );
         return writes.appends.map((a) => ({ events: a.events, append: a.append, streamId: a.append.streamId }));
       }
     }
   }
 }
-

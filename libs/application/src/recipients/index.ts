@@ -6,3 +6,4 @@ export * from './object-use-cases';
 export * from './tenant-use-cases';
 export * from './bulk-operations';
 export * from './bulk-operation-reactor';
+export * from './audience-use-cases';

@@ -19,7 +19,10 @@ for (const backend of databaseBackends()) {
 
     beforeAll(async () => {
       db = await createTestDatabase(backend);
-      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+      store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
     });
     afterAll(async () => {
       await store.close();
@@ -41,7 +44,21 @@ for (const backend of databaseBackends()) {
       const now = new Date().toISOString();
       await Promise.all([
         mergeUser(racing, 'test', 'ada', 'ada-anonymous', meta),
-        updateUserAspects(racing, 'test', 'ada-anonymous', [{ type: 'SetPreferenceSet', preferenceSetId: 'default', request: { channel_types: { email: false } }, strategy: 'replace', now }], meta),
+        updateUserAspects(
+          racing,
+          'test',
+          'ada-anonymous',
+          [
+            {
+              type: 'SetPreferenceSet',
+              preferenceSetId: 'default',
+              request: { channel_types: { email: false } },
+              strategy: 'replace',
+              now,
+            },
+          ],
+          meta,
+        ),
       ]);
 
       const state = (streamId: string) => store.readStream(streamId).then((h) => fold(userDecider, h.map(toDomainEvent) as UserEvent[]));

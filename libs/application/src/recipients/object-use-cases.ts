@@ -21,14 +21,30 @@ export async function setObject(
   const { channel_data, preferences, ...properties } = body as SetObjectBodyT;
   const aspects = await inlineAspects(deps.channels, environment, { channel_data, preferences }, now);
   const stream = objectStream(environment, collection, objectId);
-  return handleCommand(deps.store, stream, objectDecider, { type: 'SetObject', collection, objectId, properties, aspects, now }, metadata, { eventId: eventIdsFor(options.seed, stream) });
-}
-
-export async function deleteObject(deps: RecipientDeps, environment: string, collection: string, objectId: string, metadata: CommandMetadata, options: Idempotency = {}): Promise<ObjectOutcome> {
-  const stream = objectStream(environment, collection, objectId);
-  return handleCommand(deps.store, stream, objectDecider, { type: 'DeleteObject', collection, objectId, now: new Date().toISOString() }, metadata, {
+  return handleCommand(deps.store, stream, objectDecider, { type: 'SetObject', collection, objectId, properties, aspects, now }, metadata, {
     eventId: eventIdsFor(options.seed, stream),
   });
+}
+
+export async function deleteObject(
+  deps: RecipientDeps,
+  environment: string,
+  collection: string,
+  objectId: string,
+  metadata: CommandMetadata,
+  options: Idempotency = {},
+): Promise<ObjectOutcome> {
+  const stream = objectStream(environment, collection, objectId);
+  return handleCommand(
+    deps.store,
+    stream,
+    objectDecider,
+    { type: 'DeleteObject', collection, objectId, now: new Date().toISOString() },
+    metadata,
+    {
+      eventId: eventIdsFor(options.seed, stream),
+    },
+  );
 }
 
 export async function updateObjectAspects(
@@ -41,9 +57,16 @@ export async function updateObjectAspects(
   options: Idempotency = {},
 ): Promise<ObjectOutcome> {
   const stream = objectStream(environment, collection, objectId);
-  return handleCommand(deps.store, stream, objectDecider, { type: 'UpdateObjectAspects', collection, objectId, commands, now: new Date().toISOString() }, metadata, {
-    eventId: eventIdsFor(options.seed, stream),
-  });
+  return handleCommand(
+    deps.store,
+    stream,
+    objectDecider,
+    { type: 'UpdateObjectAspects', collection, objectId, commands, now: new Date().toISOString() },
+    metadata,
+    {
+      eventId: eventIdsFor(options.seed, stream),
+    },
+  );
 }
 
 const keyOf = (ref: RecipientRefT) => (ref.type === 'user' ? `user||${ref.id}` : `object|${ref.collection}|${ref.id}`);
@@ -120,7 +143,13 @@ export async function removeSubscriptions(
     deps.store,
     stream,
     objectDecider,
-    { type: 'RemoveSubscriptions', collection, objectId, subscribers: unique.map((recipient) => ({ recipient, current: current.get(keyOf(recipient)) ?? null })), now: new Date().toISOString() },
+    {
+      type: 'RemoveSubscriptions',
+      collection,
+      objectId,
+      subscribers: unique.map((recipient) => ({ recipient, current: current.get(keyOf(recipient)) ?? null })),
+      now: new Date().toISOString(),
+    },
     metadata,
     { eventId: eventIdsFor(options.seed, stream) },
   );

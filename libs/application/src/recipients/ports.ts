@@ -8,7 +8,12 @@ export interface ChannelFinder {
 
 /** Current subscriptions to an object (SubscriptionQueries satisfies this). */
 export interface SubscriptionLookup {
-  current(environment: string, collection: string, objectId: string, recipients: RecipientRefT[]): Promise<Map<string, { properties: Record<string, unknown> | null }>>;
+  current(
+    environment: string,
+    collection: string,
+    objectId: string,
+    recipients: RecipientRefT[],
+  ): Promise<Map<string, { properties: Record<string, unknown> | null }>>;
 }
 
 export interface RecipientDeps {

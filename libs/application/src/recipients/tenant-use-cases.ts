@@ -27,23 +27,47 @@ export async function setTenant(
   const { settings, channel_data, preferences, ...properties } = body as SetTenantBodyT;
   // Tenant preferences are the tenant's settings.preference_set; inline `preferences` (which the
   // reference's tenant requests do not list) are refused rather than kept as custom properties.
-  if (preferences != null) throw invalidParams([{ field: 'preferences', message: 'is not supported on tenants; use settings.preference_set', type: 'unsupported' }]);
+  if (preferences != null)
+    throw invalidParams([
+      { field: 'preferences', message: 'is not supported on tenants; use settings.preference_set', type: 'unsupported' },
+    ]);
   const now = new Date().toISOString();
   // Every channel is checked before anything is written.
   const aspects = await inlineAspects(deps.channels, environment, { channel_data }, now);
   const stream = tenantStream(environment, tenantId);
-  const outcome: TenantOutcome = await handleCommand(deps.store, stream, tenantDecider, { type: 'SetTenant', tenantId, properties, settings, now }, metadata, {
-    eventId: eventIdsFor(options.seed, stream),
-  });
-  if (aspects.length) outcome.channelData = await updateObjectAspects(deps, environment, TENANT_OBJECTS_COLLECTION, tenantId, aspects, metadata, options);
+  const outcome: TenantOutcome = await handleCommand(
+    deps.store,
+    stream,
+    tenantDecider,
+    { type: 'SetTenant', tenantId, properties, settings, now },
+    metadata,
+    {
+      eventId: eventIdsFor(options.seed, stream),
+    },
+  );
+  if (aspects.length)
+    outcome.channelData = await updateObjectAspects(deps, environment, TENANT_OBJECTS_COLLECTION, tenantId, aspects, metadata, options);
   return outcome;
 }
 
-export async function deleteTenant(deps: RecipientDeps, environment: string, tenantId: string, metadata: CommandMetadata, options: Idempotency = {}): Promise<TenantOutcome> {
+export async function deleteTenant(
+  deps: RecipientDeps,
+  environment: string,
+  tenantId: string,
+  metadata: CommandMetadata,
+  options: Idempotency = {},
+): Promise<TenantOutcome> {
   const stream = tenantStream(environment, tenantId);
-  const outcome: TenantOutcome = await handleCommand(deps.store, stream, tenantDecider, { type: 'DeleteTenant', tenantId, now: new Date().toISOString() }, metadata, {
-    eventId: eventIdsFor(options.seed, stream),
-  });
+  const outcome: TenantOutcome = await handleCommand(
+    deps.store,
+    stream,
+    tenantDecider,
+    { type: 'DeleteTenant', tenantId, now: new Date().toISOString() },
+    metadata,
+    {
+      eventId: eventIdsFor(options.seed, stream),
+    },
+  );
   // Its channel data goes with it (nothing is written when it had none).
   const channelData = await deleteObject(deps, environment, TENANT_OBJECTS_COLLECTION, tenantId, metadata, options);
   if (channelData.append) outcome.channelData = channelData;

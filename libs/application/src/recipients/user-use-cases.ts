@@ -9,7 +9,10 @@ import { Idempotency, RecipientDeps } from './ports';
 export type UserOutcome = CommandOutcome<UserState, UserEvent>;
 
 /** Splits an identify body into properties and inline aspects. */
-export function identifyProperties(body: IdentifyUserBodyT | Record<string, unknown>): { properties: Record<string, unknown>; inline: Pick<IdentifyUserBodyT, 'channel_data' | 'preferences'> } {
+export function identifyProperties(body: IdentifyUserBodyT | Record<string, unknown>): {
+  properties: Record<string, unknown>;
+  inline: Pick<IdentifyUserBodyT, 'channel_data' | 'preferences'>;
+} {
   const { channel_data, preferences, ...properties } = body as IdentifyUserBodyT;
   return { properties, inline: { channel_data, preferences } };
 }
@@ -26,12 +29,22 @@ export async function identifyUser(
   const { properties, inline } = identifyProperties(body);
   const aspects = await inlineAspects(deps.channels, environment, inline, now);
   const stream = userStream(environment, userId);
-  return handleCommand(deps.store, stream, userDecider, { type: 'IdentifyUser', userId, properties, aspects, now }, metadata, { eventId: eventIdsFor(options.seed, stream) });
+  return handleCommand(deps.store, stream, userDecider, { type: 'IdentifyUser', userId, properties, aspects, now }, metadata, {
+    eventId: eventIdsFor(options.seed, stream),
+  });
 }
 
-export async function deleteUser(deps: RecipientDeps, environment: string, userId: string, metadata: CommandMetadata, options: Idempotency = {}): Promise<UserOutcome> {
+export async function deleteUser(
+  deps: RecipientDeps,
+  environment: string,
+  userId: string,
+  metadata: CommandMetadata,
+  options: Idempotency = {},
+): Promise<UserOutcome> {
   const stream = userStream(environment, userId);
-  return handleCommand(deps.store, stream, userDecider, { type: 'DeleteUser', userId, now: new Date().toISOString() }, metadata, { eventId: eventIdsFor(options.seed, stream) });
+  return handleCommand(deps.store, stream, userDecider, { type: 'DeleteUser', userId, now: new Date().toISOString() }, metadata, {
+    eventId: eventIdsFor(options.seed, stream),
+  });
 }
 
 export async function updateUserAspects(
@@ -43,9 +56,16 @@ export async function updateUserAspects(
   options: Idempotency = {},
 ): Promise<UserOutcome> {
   const stream = userStream(environment, userId);
-  return handleCommand(deps.store, stream, userDecider, { type: 'UpdateUserAspects', userId, commands, now: new Date().toISOString() }, metadata, {
-    eventId: eventIdsFor(options.seed, stream),
-  });
+  return handleCommand(
+    deps.store,
+    stream,
+    userDecider,
+    { type: 'UpdateUserAspects', userId, commands, now: new Date().toISOString() },
+    metadata,
+    {
+      eventId: eventIdsFor(options.seed, stream),
+    },
+  );
 }
 
 /**
@@ -54,7 +74,13 @@ export async function updateUserAspects(
  * between the two appends finishes it instead of recording it twice. The source is deleted only
  * at the revision that was merged: a write to it in between is merged too, on another round.
  */
-export async function mergeUser(deps: RecipientDeps, environment: string, userId: string, fromUserId: string, metadata: CommandMetadata): Promise<UserOutcome[]> {
+export async function mergeUser(
+  deps: RecipientDeps,
+  environment: string,
+  userId: string,
+  fromUserId: string,
+  metadata: CommandMetadata,
+): Promise<UserOutcome[]> {
   const sourceStream = userStream(environment, fromUserId);
   const targetStream = userStream(environment, userId);
   const outcomes: UserOutcome[] = [];
@@ -65,15 +91,29 @@ export async function mergeUser(deps: RecipientDeps, environment: string, userId
     const seed = `merge:${fromUserId}:${revision === 'no_stream' ? 'none' : revision}`;
     const now = new Date().toISOString();
     outcomes.push(
-      await handleCommand(deps.store, targetStream, userDecider, { type: 'MergeUser', userId, fromUserId, from: { exists: source.exists, aspects: source.aspects }, now }, metadata, {
-        eventId: eventIdsFor(seed, targetStream),
-      }),
+      await handleCommand(
+        deps.store,
+        targetStream,
+        userDecider,
+        { type: 'MergeUser', userId, fromUserId, from: { exists: source.exists, aspects: source.aspects }, now },
+        metadata,
+        {
+          eventId: eventIdsFor(seed, targetStream),
+        },
+      ),
     );
     try {
-      const deleted = await handleCommand(deps.store, sourceStream, userDecider, { type: 'DeleteUser', userId: fromUserId, now }, metadata, {
-        eventId: eventIdsFor(seed, sourceStream),
-        onlyAtRevision: revision,
-      });
+      const deleted = await handleCommand(
+        deps.store,
+        sourceStream,
+        userDecider,
+        { type: 'DeleteUser', userId: fromUserId, now },
+        metadata,
+        {
+          eventId: eventIdsFor(seed, sourceStream),
+          onlyAtRevision: revision,
+        },
+      );
       return [...outcomes, deleted];
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || round >= 5) throw error;

@@ -23,10 +23,18 @@ export class ScheduleCleanup {
   async handle(event: RecordedEvent): Promise<number> {
     const environment = event.metadata.environment!;
     const data = event.data as { user_id?: string; collection?: string; object_id?: string };
-    const recipient: RecipientRefT = event.type === 'UserDeleted' ? { type: 'user', id: data.user_id! } : { type: 'object', collection: data.collection!, id: data.object_id! };
+    const recipient: RecipientRefT =
+      event.type === 'UserDeleted'
+        ? { type: 'user', id: data.user_id! }
+        : { type: 'object', collection: data.collection!, id: data.object_id! };
     const ids = await this.deps.schedulesOf(environment, recipient, event.position);
     if (ids.length === 0) return 0;
-    const metadata: CommandMetadata = { environment, correlation_id: event.metadata.correlation_id ?? event.id, causation_id: event.id, actor: 'system:schedules' };
+    const metadata: CommandMetadata = {
+      environment,
+      correlation_id: event.metadata.correlation_id ?? event.id,
+      causation_id: event.id,
+      actor: 'system:schedules',
+    };
     const writes = await deleteSchedules(this.deps, environment, ids, 'recipient_deleted', metadata, { seed: `cleanup:${event.id}` });
     return writes.appends.length;
   }

@@ -1,5 +1,15 @@
 import { schemaVersionOf } from '@notify/contracts';
-import { DomainError, fold, nextPendingOccurrence, OccurrenceFiredData, ScheduleEvent, scheduleDecider, scheduleStream, WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
+import {
+  DomainError,
+  fold,
+  nextPendingOccurrence,
+  OccurrenceFiredData,
+  ScheduleEvent,
+  scheduleDecider,
+  scheduleStream,
+  WorkflowTriggeredData,
+  workflowRunStream,
+} from '@notify/domain';
 import { DuplicateEventIdError, EventStore, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { v5 as uuidv5 } from 'uuid';
 import { toDomainEvent } from '../handle-command';
@@ -21,9 +31,16 @@ export interface ScheduleTimerPort {
   claim(
     now: Date,
     limit: number,
-    work: (
-      due: { environment: string; id: string; timeZone: string }[],
-    ) => Promise<{ environment: string; id: string; lastOccurrence: string | null; lastOccurrenceAt: string | null; next: { local: string; at: string } | null; revision: number }[]>,
+    work: (due: { environment: string; id: string; timeZone: string }[]) => Promise<
+      {
+        environment: string;
+        id: string;
+        lastOccurrence: string | null;
+        lastOccurrenceAt: string | null;
+        next: { local: string; at: string } | null;
+        revision: number;
+      }[]
+    >,
   ): Promise<number>;
 }
 
@@ -45,7 +62,14 @@ interface Decision {
   fired: OccurrenceFiredData[];
   /** Another writer moved the stream first: nothing recorded, the row is left due for the next claim. */
   lost?: boolean;
-  advance: { environment: string; id: string; lastOccurrence: string | null; lastOccurrenceAt: string | null; next: { local: string; at: string } | null; revision: number };
+  advance: {
+    environment: string;
+    id: string;
+    lastOccurrence: string | null;
+    lastOccurrenceAt: string | null;
+    next: { local: string; at: string } | null;
+    revision: number;
+  };
 }
 
 /**
@@ -100,7 +124,13 @@ export class ScheduleFirer {
     const stream = scheduleStream(environment, id);
     const state = fold(scheduleDecider, history.map(toDomainEvent) as ScheduleEvent[]);
     const revision = history.length ? history[history.length - 1].revision : undefined;
-    const decision: Decision = { environment, id, appends: [], fired: [], advance: { environment, id, lastOccurrence: null, lastOccurrenceAt: null, next: null, revision: revision ?? -1 } };
+    const decision: Decision = {
+      environment,
+      id,
+      appends: [],
+      fired: [],
+      advance: { environment, id, lastOccurrence: null, lastOccurrenceAt: null, next: null, revision: revision ?? -1 },
+    };
     if (!state.exists || state.deleted || !state.definition || !state.timing) return decision;
 
     const definition = state.definition;
@@ -135,7 +165,13 @@ export class ScheduleFirer {
     };
     if (events.length === 0) return decision;
 
-    const meta = (type: string, causation?: string) => ({ environment, correlation_id: id, causation_id: causation, actor: 'system:schedules', schema_version: schemaVersionOf(type) });
+    const meta = (type: string, causation?: string) => ({
+      environment,
+      correlation_id: id,
+      causation_id: causation,
+      actor: 'system:schedules',
+      schema_version: schemaVersionOf(type),
+    });
     decision.fired = events.map((e) => e.data as OccurrenceFiredData);
     // Runs first: where appends are not atomic across streams (EventStoreDB) a crash between
     // the two leaves a run whose occurrence is decided again, finds the run and records it.
@@ -157,26 +193,45 @@ export class ScheduleFirer {
       decision.appends.push({
         streamId: workflowRunStream(environment, runId),
         expectedRevision: 'no_stream',
-        events: [{ id: triggerEventId(runId), type: 'WorkflowTriggered', data: triggered, metadata: meta('WorkflowTriggered', occurrenceEventId(id, fired.occurrence)) }],
+        events: [
+          {
+            id: triggerEventId(runId),
+            type: 'WorkflowTriggered',
+            data: triggered,
+            metadata: meta('WorkflowTriggered', occurrenceEventId(id, fired.occurrence)),
+          },
+        ],
       });
     }
     decision.appends.push({
       streamId: stream,
       expectedRevision: revision ?? 'no_stream',
-      events: decision.fired.map((f) => ({ id: occurrenceEventId(id, f.occurrence), type: 'OccurrenceFired', data: f, metadata: meta('OccurrenceFired') })),
+      events: decision.fired.map((f) => ({
+        id: occurrenceEventId(id, f.occurrence),
+        type: 'OccurrenceFired',
+        data: f,
+        metadata: meta('OccurrenceFired'),
+      })),
     });
     return decision;
   }
 
   /** Why this schedule's workflow cannot be triggered now, or null. */
-  private async skipReason(environment: string, definition: { workflow: string; data: Record<string, unknown> | null; actor: unknown }, workflow: WorkflowView | undefined): Promise<string | null> {
+  private async skipReason(
+    environment: string,
+    definition: { workflow: string; data: Record<string, unknown> | null; actor: unknown },
+    workflow: WorkflowView | undefined,
+  ): Promise<string | null> {
     if (!workflow) return 'workflow_missing';
     try {
       const lookups = { workflow: async () => workflow, recipient: this.lookups.recipient } as unknown as EngineLookups;
       await checkTrigger(lookups, environment, definition.workflow, { data: definition.data ?? {} });
       return null;
     } catch (error) {
-      if (error instanceof DomainError) return error.code === 'invalid_params' ? `trigger_refused: ${error.fields.map((f) => `${f.field} ${f.message}`).join('; ')}` : error.code;
+      if (error instanceof DomainError)
+        return error.code === 'invalid_params'
+          ? `trigger_refused: ${error.fields.map((f) => `${f.field} ${f.message}`).join('; ')}`
+          : error.code;
       throw error;
     }
   }

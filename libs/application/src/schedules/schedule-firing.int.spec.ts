@@ -19,13 +19,23 @@ import { createSchedules, ScheduleDeps } from './schedule-use-cases';
  */
 const ENV = 'test';
 const HOUR = 3_600_000;
-const snapshot = (key: string): WorkflowSnapshotT => ({ key, version: null, categories: [], steps: [], conditions: null, settings: null, trigger_frequency: 'every_trigger' });
+const snapshot = (key: string): WorkflowSnapshotT => ({
+  key,
+  version: null,
+  categories: [],
+  steps: [],
+  conditions: null,
+  settings: null,
+  trigger_frequency: 'every_trigger',
+});
 
 class Lookups implements Pick<EngineLookups, 'workflow' | 'recipient'> {
   readonly inactive = new Set<string>();
   readonly deleted = new Set<string>();
   async workflow(_env: string, key: string): Promise<WorkflowView | undefined> {
-    return this.deleted.has(key) ? undefined : { snapshot: snapshot(key), active: !this.inactive.has(key), valid: true, triggerDataSchema: null };
+    return this.deleted.has(key)
+      ? undefined
+      : { snapshot: snapshot(key), active: !this.inactive.has(key), valid: true, triggerDataSchema: null };
   }
   async recipient(_env: string, ref: RecipientRefT) {
     return { ref, properties: { id: ref.id } };
@@ -59,7 +69,12 @@ for (const backend of databaseBackends()) {
     }
 
     const firer = (w: Worker, options: Partial<ScheduleFirerOptions> & { leaseMs?: number } = {}) =>
-      new ScheduleFirer(w.store, lookups, new ScheduleTimers(w.database.dataSource, options.leaseMs ?? 30_000), { catchUpMs: HOUR, batchSize: 50, now: () => clock, ...options });
+      new ScheduleFirer(w.store, lookups, new ScheduleTimers(w.database.dataSource, options.leaseMs ?? 30_000), {
+        catchUpMs: HOUR,
+        batchSize: 50,
+        now: () => clock,
+        ...options,
+      });
 
     /** Fires until nothing is due at the current clock (the read model caught up after each batch). */
     async function fireAll(f: ScheduleFirer): Promise<void> {
@@ -73,12 +88,27 @@ for (const backend of databaseBackends()) {
     /** The schedules read model has applied everything in the log. */
     async function settled(): Promise<void> {
       const head = await store.headPosition();
-      if (!(await runtime.waitFor(head, [{ type: 'ScheduleCreated', streamId: 'schedule-' }], 30_000))) throw new Error('schedules read model behind');
+      if (!(await runtime.waitFor(head, [{ type: 'ScheduleCreated', streamId: 'schedule-' }], 30_000)))
+        throw new Error('schedules read model behind');
     }
 
     async function schedule(workflow: string, users: string[], repeats: unknown[], extra: Record<string, unknown> = {}): Promise<string[]> {
-      const writes = await createSchedules(deps, ENV, { workflow, recipients: users, repeats: repeats as never, ...extra }, { environment: ENV, actor: 'test' }, { now: clock });
-      await settled();
+      const writes = await createSchedules(
+        deps,
+        ENV,
+        { workflow, recipients: users, repeats: repeats as never, ...extra },
+        { environment: ENV, actor: 'test' },
+        { now: clock },
+      );
+      // The state the firers need: every schedule's row (its timer) in the read model.
+      const deadline = Date.now() + 30_000;
+      while (
+        Number((await sql<{ n: string }>('SELECT count(*) AS n FROM rm_schedules WHERE id = ANY($1)', [writes.scheduleIds]))[0].n) <
+        writes.scheduleIds.length
+      ) {
+        if (Date.now() > deadline) throw new Error('schedules not in the read model');
+        await new Promise((r) => setTimeout(r, 20));
+      }
       return writes.scheduleIds;
     }
 
@@ -101,10 +131,20 @@ for (const backend of databaseBackends()) {
 
     beforeAll(async () => {
       db = await createTestDatabase(backend);
-      store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.database.supportsNotify ? db.url : undefined });
+      store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
       runtime = new ProjectionRuntime(store, db.database.dataSource, [schedulesProjection('UTC')], { batchSize: 500 });
       await runtime.start();
-      deps = { recipients: { store, channels: new ChannelQueries(db.database.dataSource), subscriptions: new SubscriptionQueries(db.database.dataSource) }, lookups };
+      deps = {
+        recipients: {
+          store,
+          channels: new ChannelQueries(db.database.dataSource),
+          subscriptions: new SubscriptionQueries(db.database.dataSource),
+        },
+        lookups,
+      };
     });
 
     afterAll(async () => {
@@ -123,7 +163,7 @@ for (const backend of databaseBackends()) {
       const stopped = new Promise<void>((resolve) => (appended = resolve));
       // Worker A appends its decisions, then stops for good (the promise never settles).
       const hung = firer(a, { afterAppend: () => (appended(), new Promise<never>(() => undefined)) }).fireDue();
-      await stopped;
+      await Promise.race([stopped, hung.then((n) => Promise.reject(new Error(`worker A claimed ${n} and finished instead of stopping`)))]);
       expect(await triggers(ids)).toHaveLength(3);
 
       // Worker B starts; A's lease holds until it expires.
@@ -149,10 +189,11 @@ for (const backend of databaseBackends()) {
       let claimed!: () => void;
       const stopped = new Promise<void>((resolve) => (claimed = resolve));
       const hanging: Pick<ScheduleTimers, 'claim'> = {
-        claim: (now, limit) => new ScheduleTimers(a.database.dataSource).claim(now, limit, () => (claimed(), new Promise<never>(() => undefined))),
+        claim: (now, limit) =>
+          new ScheduleTimers(a.database.dataSource).claim(now, limit, () => (claimed(), new Promise<never>(() => undefined))),
       };
-      void new ScheduleFirer(a.store, lookups, hanging, { catchUpMs: HOUR, batchSize: 50, now: () => clock }).fireDue();
-      await stopped;
+      const hung = new ScheduleFirer(a.store, lookups, hanging, { catchUpMs: HOUR, batchSize: 50, now: () => clock }).fireDue();
+      await Promise.race([stopped, hung.then((n) => Promise.reject(new Error(`worker A claimed ${n} and finished instead of stopping`)))]);
       expect(await triggers(ids)).toEqual([]);
       clock = new Date(clock.getTime() + 31_000);
       await fireAll(firer(await worker()));
@@ -200,7 +241,10 @@ for (const backend of databaseBackends()) {
         ['2030-01-07T04:30', 'skipped', 'missed', '1'],
         ['2030-01-07T05:30', 'triggered', null, '1'],
       ]);
-      expect((await triggers(ids)).filter((t) => t.schedule_id === ids[0]).map((t) => t.occurrence)).toEqual(['2030-01-07T00:30', '2030-01-07T05:30']);
+      expect((await triggers(ids)).filter((t) => t.schedule_id === ids[0]).map((t) => t.occurrence)).toEqual([
+        '2030-01-07T00:30',
+        '2030-01-07T05:30',
+      ]);
       // Firing again at the same time decides nothing.
       await fireAll(firer(await worker()));
       expect(await decisions(ids)).toHaveLength(12);
@@ -222,7 +266,10 @@ for (const backend of databaseBackends()) {
 
     it("rebuilt from the log, the schedules read model equals the live one, the firers' timer moves included", async () => {
       await settled();
-      const rows = () => sql<Record<string, unknown>>('SELECT * FROM rm_schedules ORDER BY environment, id').then((all) => all.map(({ claimed_until: _lease, ...row }) => row));
+      const rows = () =>
+        sql<Record<string, unknown>>('SELECT * FROM rm_schedules ORDER BY environment, id').then((all) =>
+          all.map(({ claimed_until: _lease, ...row }) => row),
+        );
       const zones = () => sql('SELECT * FROM rm_schedule_zones ORDER BY 1, 2, 3, 4');
       const live = { schedules: await rows(), zones: await zones() };
       expect(live.schedules.length).toBeGreaterThan(100);

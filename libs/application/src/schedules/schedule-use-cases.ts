@@ -1,5 +1,22 @@
-import { CreateSchedulesBodyT, RecipientRefT, RecipientRequestT, ScheduleRepeatRuleT, toStoredRule, UpdateSchedulesBodyT } from '@notify/contracts';
-import { FieldError, fold, invalidParams, ScheduleDefinition, ScheduleEvent, SchedulePatch, scheduleDecider, ScheduleState, scheduleStream } from '@notify/domain';
+import {
+  CreateSchedulesBodyT,
+  RecipientRefT,
+  RecipientRequestT,
+  ScheduleRepeatRuleT,
+  toStoredRule,
+  UpdateSchedulesBodyT,
+} from '@notify/contracts';
+import {
+  FieldError,
+  fold,
+  invalidParams,
+  ScheduleDefinition,
+  ScheduleEvent,
+  SchedulePatch,
+  scheduleDecider,
+  ScheduleState,
+  scheduleStream,
+} from '@notify/domain';
 import { randomUUID } from 'node:crypto';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 import { identifiedRef, identifyInline, identifyInlineTenant, inBatches, TriggerWrites, uniqueRecipientRefs } from '../engine/trigger';
@@ -22,7 +39,11 @@ export interface ScheduleWrites extends TriggerWrites {
 const stored = (repeats: ScheduleRepeatRuleT[] | null | undefined) => (repeats ?? []).map(toStoredRule);
 
 /** Users and objects named by id must exist: a schedule answers its recipient in full. */
-async function checkKnown(deps: ScheduleDeps, environment: string, named: { field: string; request: RecipientRequestT }[]): Promise<FieldError[]> {
+async function checkKnown(
+  deps: ScheduleDeps,
+  environment: string,
+  named: { field: string; request: RecipientRequestT }[],
+): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   await inBatches(named, 16, async ({ field, request }) => {
     if (typeof request !== 'string') return;
@@ -46,14 +67,29 @@ export interface CreateOptions {
  * activated), users named by id exist, the timing can fire. Inline recipients, actor and tenant
  * are identified first, as a trigger does.
  */
-export async function createSchedules(deps: ScheduleDeps, environment: string, body: CreateSchedulesBodyT, metadata: CommandMetadata, options: CreateOptions = {}): Promise<ScheduleWrites> {
+export async function createSchedules(
+  deps: ScheduleDeps,
+  environment: string,
+  body: CreateSchedulesBodyT,
+  metadata: CommandMetadata,
+  options: CreateOptions = {},
+): Promise<ScheduleWrites> {
   const workflow = await deps.lookups.workflow(environment, body.workflow);
-  const errors: FieldError[] = workflow ? [] : [{ field: 'workflow', message: `no workflow ${body.workflow} exists in this environment`, type: 'reference' }];
-  errors.push(...(await checkKnown(deps, environment, [...body.recipients.map((request, i) => ({ field: `recipients.${i}`, request })), ...(body.actor ? [{ field: 'actor', request: body.actor }] : [])])));
+  const errors: FieldError[] = workflow
+    ? []
+    : [{ field: 'workflow', message: `no workflow ${body.workflow} exists in this environment`, type: 'reference' }];
+  errors.push(
+    ...(await checkKnown(deps, environment, [
+      ...body.recipients.map((request, i) => ({ field: `recipients.${i}`, request })),
+      ...(body.actor ? [{ field: 'actor', request: body.actor }] : []),
+    ])),
+  );
   if (errors.length) throw invalidParams(errors);
 
   const writes: ScheduleWrites = { appends: [], scheduleIds: [] };
-  await inBatches([...(body.actor ? [body.actor] : []), ...body.recipients], 8, (r) => identifyInline(deps.recipients, environment, r, metadata, writes));
+  await inBatches([...(body.actor ? [body.actor] : []), ...body.recipients], 8, (r) =>
+    identifyInline(deps.recipients, environment, r, metadata, writes),
+  );
   const tenant = await identifyInlineTenant(deps.recipients, environment, body.tenant, metadata, writes);
   const base: Omit<ScheduleDefinition, 'recipient'> = {
     workflow: body.workflow,
@@ -71,9 +107,16 @@ export async function createSchedules(deps: ScheduleDeps, environment: string, b
     recipients.map((recipient, i) => ({ recipient, id: ids[i] })),
     8,
     async ({ recipient, id }) => {
-      const outcome = await handleCommand(deps.recipients.store, scheduleStream(environment, id), scheduleDecider, { type: 'CreateSchedule', scheduleId: id, definition: { ...base, recipient }, now }, metadata, {
-        eventId: () => deterministicId(`schedule-created:${id}`),
-      });
+      const outcome = await handleCommand(
+        deps.recipients.store,
+        scheduleStream(environment, id),
+        scheduleDecider,
+        { type: 'CreateSchedule', scheduleId: id, definition: { ...base, recipient }, now },
+        metadata,
+        {
+          eventId: () => deterministicId(`schedule-created:${id}`),
+        },
+      );
       if (outcome.append) writes.appends.push({ append: outcome.append, events: outcome.events });
     },
   );
@@ -82,18 +125,29 @@ export async function createSchedules(deps: ScheduleDeps, environment: string, b
 }
 
 /** Updates every schedule named with the same values; all must exist, or nothing is written. */
-export async function updateSchedules(deps: ScheduleDeps, environment: string, body: UpdateSchedulesBodyT, metadata: CommandMetadata): Promise<ScheduleWrites> {
+export async function updateSchedules(
+  deps: ScheduleDeps,
+  environment: string,
+  body: UpdateSchedulesBodyT,
+  metadata: CommandMetadata,
+): Promise<ScheduleWrites> {
   const ids = [...new Set(body.schedule_ids)];
   const streams = await deps.recipients.store.readStreams(ids.map((id) => scheduleStream(environment, id)));
   const errors: FieldError[] = [];
   ids.forEach((id, i) => {
     const state = fold(scheduleDecider, (streams.get(scheduleStream(environment, id)) ?? []).map(toDomainEvent) as ScheduleEvent[]);
-    if (!state.exists || state.deleted) errors.push({ field: `schedule_ids.${body.schedule_ids.indexOf(id, i)}`, message: `no schedule ${id} exists`, type: 'reference' });
+    if (!state.exists || state.deleted)
+      errors.push({ field: `schedule_ids.${body.schedule_ids.indexOf(id, i)}`, message: `no schedule ${id} exists`, type: 'reference' });
   });
   if (body.actor) errors.push(...(await checkKnown(deps, environment, [{ field: 'actor', request: body.actor }])));
   if (errors.length) throw invalidParams(errors);
 
-  const tenantId = body.tenant === undefined || body.tenant === null ? body.tenant : typeof body.tenant === 'string' ? body.tenant : (body.tenant as { id: string }).id;
+  const tenantId =
+    body.tenant === undefined || body.tenant === null
+      ? body.tenant
+      : typeof body.tenant === 'string'
+        ? body.tenant
+        : (body.tenant as { id: string }).id;
   const patch: SchedulePatch = {
     ...(body.actor !== undefined ? { actor: body.actor ? identifiedRef(body.actor) : null } : {}),
     ...(tenantId !== undefined ? { tenant: tenantId } : {}),
@@ -113,7 +167,13 @@ export async function updateSchedules(deps: ScheduleDeps, environment: string, b
   if (body.actor) await identifyInline(deps.recipients, environment, body.actor, metadata, writes);
   if (body.tenant) await identifyInlineTenant(deps.recipients, environment, body.tenant, metadata, writes);
   await inBatches(ids, 8, async (id) => {
-    const outcome = await handleCommand(deps.recipients.store, scheduleStream(environment, id), scheduleDecider, { type: 'UpdateSchedule', scheduleId: id, patch, now }, metadata);
+    const outcome = await handleCommand(
+      deps.recipients.store,
+      scheduleStream(environment, id),
+      scheduleDecider,
+      { type: 'UpdateSchedule', scheduleId: id, patch, now },
+      metadata,
+    );
     if (outcome.append) writes.appends.push({ append: outcome.append, events: outcome.events });
   });
   return writes;
@@ -132,9 +192,16 @@ export async function deleteSchedules(
   const writes: ScheduleWrites = { appends: [], scheduleIds: ids };
   const now = new Date().toISOString();
   await inBatches(ids, 8, async (id) => {
-    const outcome = await handleCommand(deps.recipients.store, scheduleStream(environment, id), scheduleDecider, { type: 'DeleteSchedule', scheduleId: id, reason, now }, metadata, {
-      eventId: options.seed === undefined ? undefined : () => deterministicId(`${options.seed}:${id}`),
-    });
+    const outcome = await handleCommand(
+      deps.recipients.store,
+      scheduleStream(environment, id),
+      scheduleDecider,
+      { type: 'DeleteSchedule', scheduleId: id, reason, now },
+      metadata,
+      {
+        eventId: options.seed === undefined ? undefined : () => deterministicId(`${options.seed}:${id}`),
+      },
+    );
     if (outcome.append) writes.appends.push({ append: outcome.append, events: outcome.events });
   });
   return writes;

@@ -6,7 +6,8 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
   for (const issue of error.issues) {
     const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ field: path ? `${path}.${key}` : key, message: 'is not a permitted field', type: 'unrecognized_key' });
+      for (const key of issue.keys)
+        out.push({ field: path ? `${path}.${key}` : key, message: 'is not a permitted field', type: 'unrecognized_key' });
     } else {
       out.push({ field: path || '(root)', message: issue.message, type: issue.code });
     }

@@ -6,7 +6,11 @@ import { defineRoute } from '../http/route';
 export const ChannelType = z.enum(['email', 'in_app', 'in_app_feed', 'in_app_guide', 'sms', 'push', 'chat', 'http']);
 export type ChannelTypeT = z.infer<typeof ChannelType>;
 
-export const ChannelKey = z.string().regex(/^[a-z0-9_-]+$/, 'lowercase letters, digits, _ and -').min(1).max(255);
+export const ChannelKey = z
+  .string()
+  .regex(/^[a-z0-9_-]+$/, 'lowercase letters, digits, _ and -')
+  .min(1)
+  .max(255);
 
 /** What a channel is configured with in one environment. */
 export const ChannelEnvironmentSettings = z.object({
@@ -33,7 +37,11 @@ export const ChannelConfigured = defineEvent(
   }),
 );
 
-export const ChannelArchived = defineEvent('ChannelArchived', 1, z.object({ channel_id: z.uuid(), key: ChannelKey, archived_at: z.string() }));
+export const ChannelArchived = defineEvent(
+  'ChannelArchived',
+  1,
+  z.object({ channel_id: z.uuid(), key: ChannelKey, archived_at: z.string() }),
+);
 
 export const channelEventContracts = [ChannelConfigured, ChannelArchived] as const;
 
@@ -68,7 +76,11 @@ export type ChannelT = z.infer<typeof Channel>;
 export const ChannelRequest = z.strictObject({
   name: z.string().min(1, 'is required').max(255),
   type: ChannelType,
-  provider: z.string().min(1).max(100).regex(/^[a-z0-9_-]+$/, 'must contain only lowercase letters, digits, _ and -'),
+  provider: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9_-]+$/, 'must contain only lowercase letters, digits, _ and -'),
   description: z.string().max(1000).nullable().optional(),
   /** Keyed by environment slug; environments not named keep their settings. */
   environment_settings: z
@@ -98,7 +110,10 @@ const MgmtPage = {
   limit: queryInt(z.number().int().min(1).max(100)).default(50),
 };
 const MgmtPageInfoShape = z.object({ after: z.string().nullable(), before: z.string().nullable(), page_size: z.number().int() });
-const Include = z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : typeof v === 'object' && v !== null ? Object.values(v) : [v]), z.array(z.enum(['environment_settings'])));
+const Include = z.preprocess(
+  (v) => (v === undefined || Array.isArray(v) ? v : typeof v === 'object' && v !== null ? Object.values(v) : [v]),
+  z.array(z.enum(['environment_settings'])),
+);
 
 export const listChannelsRoute = defineRoute({
   operationId: 'listChannels',
@@ -185,9 +200,11 @@ export const ChannelGroupRuleRequest = z
     if (!rule.variable) ctx.addIssue({ code: 'custom', path: ['variable'], message: `is required for ${rule.rule_type} rules` });
     if (!rule.operator) ctx.addIssue({ code: 'custom', path: ['operator'], message: `is required for ${rule.rule_type} rules` });
     if (rule.operator === 'is_in_random_cohort') {
-      if (rule.variable !== 'recipient.id') ctx.addIssue({ code: 'custom', path: ['variable'], message: 'must be recipient.id for is_in_random_cohort' });
+      if (rule.variable !== 'recipient.id')
+        ctx.addIssue({ code: 'custom', path: ['variable'], message: 'must be recipient.id for is_in_random_cohort' });
       const pct = Number(rule.argument);
-      if (!/^\d{1,3}(\.\d)?$/.test(rule.argument ?? '') || pct > 100) ctx.addIssue({ code: 'custom', path: ['argument'], message: 'must be a percentage from 0 to 100 with at most one decimal place' });
+      if (!/^\d{1,3}(\.\d)?$/.test(rule.argument ?? '') || pct > 100)
+        ctx.addIssue({ code: 'custom', path: ['argument'], message: 'must be a percentage from 0 to 100 with at most one decimal place' });
     }
   });
 
@@ -196,7 +213,10 @@ export const ChannelGroupRequest = z.strictObject({
   channel_type: ChannelType,
   operator: z.enum(['any', 'all']).optional(),
   channel_rules: z.array(ChannelGroupRuleRequest).max(20).optional(),
-  visible_in: z.array(z.enum(['workflow', 'broadcast'])).max(2).optional(),
+  visible_in: z
+    .array(z.enum(['workflow', 'broadcast']))
+    .max(2)
+    .optional(),
   key: z.unknown().optional(),
   source: z.unknown().optional(),
   created_at: z.unknown().optional(),

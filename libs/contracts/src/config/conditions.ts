@@ -11,7 +11,12 @@ export const Duration = z.strictObject({
 const TimeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'must be a time of day such as 09:00 or 17:30:00');
 const Day = z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 
-export const SendWindow = z.strictObject({ day: Day, type: z.enum(['send', 'do_not_send']), from: TimeOfDay.nullable().optional(), until: TimeOfDay.nullable().optional() });
+export const SendWindow = z.strictObject({
+  day: Day,
+  type: z.enum(['send', 'do_not_send']),
+  from: TimeOfDay.nullable().optional(),
+  until: TimeOfDay.nullable().optional(),
+});
 
 /** One window per day of the week, each day once. */
 export const SendWindows = z

@@ -29,7 +29,10 @@ export function jsonSchemaProblems(schema: unknown): string[] {
 }
 
 /** A validator for data against a workflow's trigger data schema, in the schema's own draft. */
-export function compileJsonSchema(schema: Record<string, unknown>): (data: unknown) => { valid: boolean; errors: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[] } {
+export function compileJsonSchema(schema: Record<string, unknown>): (data: unknown) => {
+  valid: boolean;
+  errors: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[];
+} {
   const declared = String(schema.$schema ?? '');
   const ajv = declared.includes('2020-12') ? draft2020 : declared.includes('2019-09') ? draft2019 : draft07;
   const { $id: _id, ...anonymous } = schema;

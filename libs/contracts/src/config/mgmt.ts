@@ -24,7 +24,9 @@ export const MgmtPageQuery = z.object({
   limit: queryInt(z.number().int().min(1).max(100)).default(50),
 });
 
-export const MgmtPageInfo = z.object({ after: z.string().nullable(), before: z.string().nullable(), page_size: z.number().int() }).meta({ id: 'MgmtPageInfo' });
+export const MgmtPageInfo = z
+  .object({ after: z.string().nullable(), before: z.string().nullable(), page_size: z.number().int() })
+  .meta({ id: 'MgmtPageInfo' });
 export type MgmtPageInfoT = z.infer<typeof MgmtPageInfo>;
 
 export const mgmtListOf = <T extends z.ZodType>(entry: T) => z.object({ entries: z.array(entry), page_info: MgmtPageInfo });
@@ -81,7 +83,11 @@ export const readOnlyEcho = {
 export function dropFileRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropFileRefs);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !k.endsWith('@')).map(([k, v]) => [k, dropFileRefs(v)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => !k.endsWith('@'))
+        .map(([k, v]) => [k, dropFileRefs(v)]),
+    );
   }
   return value;
 }

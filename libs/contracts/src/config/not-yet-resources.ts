@@ -3,23 +3,13 @@ import { defineRoute } from '../http/route';
 import { mgmtListOf, MgmtPageQuery, ReadOptions } from './mgmt';
 
 /**
- * Audiences and guides are not implemented yet, so none can exist: their lists are empty, and
+ * Guides are not implemented yet, so none can exist: their lists are empty, and
  * nothing else of them is served (getting or writing one answers 404). The Knock CLI lists every
  * resource type in `knock pull --all` and stops at the first list that fails (ADR 0123).
  */
-const NoneYet = z.object({ key: z.string(), name: z.string() }).meta({ id: 'UnimplementedResource', description: 'None can exist yet: this service does not implement the resource.' });
-
-export const listAudiencesRoute = defineRoute({
-  operationId: 'listAudiences',
-  method: 'GET',
-  path: '/v1/audiences',
-  summary: 'List audiences: always empty, audiences are not implemented yet',
-  tags: ['Audiences'],
-  auth: 'service',
-  rateTier: 4,
-  query: ReadOptions.extend(MgmtPageQuery.shape),
-  response: mgmtListOf(NoneYet).meta({ id: 'ListAudiencesResponse' }),
-});
+const NoneYet = z
+  .object({ key: z.string(), name: z.string() })
+  .meta({ id: 'UnimplementedResource', description: 'None can exist yet: this service does not implement the resource.' });
 
 export const listGuidesRoute = defineRoute({
   operationId: 'listGuides',

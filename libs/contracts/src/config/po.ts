@@ -55,7 +55,10 @@ export function parsePo(source: string): PoParseResult {
     if (line.startsWith('"')) {
       const value = unquote(line);
       if (value === undefined || !field) {
-        errors.push({ line: lineNo, message: value === undefined ? 'expected a double-quoted string' : 'continuation line outside a message' });
+        errors.push({
+          line: lineNo,
+          message: value === undefined ? 'expected a double-quoted string' : 'continuation line outside a message',
+        });
         return;
       }
       current[field] = (current[field] ?? '') + value;

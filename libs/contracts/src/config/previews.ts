@@ -32,8 +32,18 @@ export const previewTemplateRoute = defineRoute({
     ...Audience,
     channel_type: PreviewChannelType,
     template: z.record(z.string(), z.unknown()),
-    layout: z.object({ key: z.string().nullable().optional(), html_content: z.string().nullable().optional(), text_content: z.string().nullable().optional() }).nullable().optional(),
-    workflow: z.object({ key: z.string(), categories: z.array(z.string()).nullable().optional() }).nullable().optional(),
+    layout: z
+      .object({
+        key: z.string().nullable().optional(),
+        html_content: z.string().nullable().optional(),
+        text_content: z.string().nullable().optional(),
+      })
+      .nullable()
+      .optional(),
+    workflow: z
+      .object({ key: z.string(), categories: z.array(z.string()).nullable().optional() })
+      .nullable()
+      .optional(),
   }),
   response: z.object({ ...Outcome, content_type: PreviewChannelType, template: z.record(z.string(), z.unknown()).optional() }),
 });
@@ -47,7 +57,11 @@ export const previewPartialRoute = defineRoute({
   auth: 'service',
   rateTier: 3,
   query: EnvironmentQuery,
-  body: z.object({ partial: PartialRequest, data: z.record(z.string(), z.unknown()).optional(), layout: z.object({ key: z.string().nullable().optional() }).nullable().optional() }),
+  body: z.object({
+    partial: PartialRequest,
+    data: z.record(z.string(), z.unknown()).optional(),
+    layout: z.object({ key: z.string().nullable().optional() }).nullable().optional(),
+  }),
   response: z.object({ ...Outcome, type: z.enum(['html', 'text', 'json', 'markdown']), content: z.string().nullable().optional() }),
 });
 
@@ -60,8 +74,18 @@ export const previewEmailLayoutRoute = defineRoute({
   auth: 'service',
   rateTier: 3,
   query: EnvironmentQuery,
-  body: z.object({ ...Audience, email_layout: EmailLayoutRequest, workflow: z.object({ key: z.string(), categories: z.array(z.string()).nullable().optional() }).nullable().optional() }),
-  response: z.object({ ...Outcome, layout: z.object({ html_body: z.string().nullable(), text_body: z.string().nullable() }).nullable().optional() }),
+  body: z.object({
+    ...Audience,
+    email_layout: EmailLayoutRequest,
+    workflow: z
+      .object({ key: z.string(), categories: z.array(z.string()).nullable().optional() })
+      .nullable()
+      .optional(),
+  }),
+  response: z.object({
+    ...Outcome,
+    layout: z.object({ html_body: z.string().nullable(), text_body: z.string().nullable() }).nullable().optional(),
+  }),
 });
 
 export const previewWorkflowTemplateRoute = defineRoute({
@@ -75,5 +99,9 @@ export const previewWorkflowTemplateRoute = defineRoute({
   params: z.object({ workflow_key: ResourceKey, step_ref: StepRef }),
   query: EnvironmentQuery,
   body: z.object(Audience),
-  response: z.object({ ...Outcome, content_type: z.enum(['email', 'sms', 'push', 'chat', 'in_app_feed', 'http']), template: z.record(z.string(), z.unknown()) }),
+  response: z.object({
+    ...Outcome,
+    content_type: z.enum(['email', 'sms', 'push', 'chat', 'in_app_feed', 'http']),
+    template: z.record(z.string(), z.unknown()),
+  }),
 });

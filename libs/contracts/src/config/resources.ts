@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { Id } from '../http/ids';
 import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
-import { acceptingCliFiles, EnvironmentQuery, MgmtPageQuery, mgmtListOf, ReadOptions, readOnlyEcho, ResourceError, ResourceKey, WriteOptions } from './mgmt';
+import {
+  acceptingCliFiles,
+  EnvironmentQuery,
+  MgmtPageQuery,
+  mgmtListOf,
+  ReadOptions,
+  readOnlyEcho,
+  ResourceError,
+  ResourceKey,
+  WriteOptions,
+} from './mgmt';
 import { flattenMessages, parsePo } from './po';
 import { resourceUpsertedData } from './workflows';
 
@@ -10,7 +20,12 @@ import { resourceUpsertedData } from './workflows';
 
 // Partials
 
-const InputField = z.looseObject({ type: z.string().min(1).max(50), key: z.string().min(1).max(255), label: z.string().max(255).optional(), settings: z.record(z.string(), z.unknown()).optional() });
+const InputField = z.looseObject({
+  type: z.string().min(1).max(50),
+  key: z.string().min(1).max(255),
+  label: z.string().max(255).optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+});
 
 export const PartialType = z.enum(['html', 'text', 'json', 'markdown']);
 
@@ -71,16 +86,22 @@ export const EmailLayoutRequest = z
     name: z.string().min(1, 'is required').max(255),
     html_layout: z.string().max(200_000),
     text_layout: z.string().max(100_000),
-    footer_links: z.array(z.strictObject({ text: z.string().min(1).max(255), url: z.string().min(1).max(2000) })).max(20).optional(),
+    footer_links: z
+      .array(z.strictObject({ text: z.string().min(1).max(255), url: z.string().min(1).max(2000) }))
+      .max(20)
+      .optional(),
     branding_overrides: BrandingOverrides.optional(),
     is_mjml: z.boolean().optional(),
     key: z.string().optional(),
     ...readOnlyEcho,
   })
   .superRefine((layout, ctx) => {
-    if (!wrapsContent(layout.html_layout)) ctx.addIssue({ code: 'custom', path: ['html_layout'], message: 'must include {{ content }} where the message goes' });
-    if (!wrapsContent(layout.text_layout)) ctx.addIssue({ code: 'custom', path: ['text_layout'], message: 'must include {{ content }} where the message goes' });
-    if (layout.is_mjml && !/<mjml[\s>]/i.test(layout.html_layout)) ctx.addIssue({ code: 'custom', path: ['html_layout'], message: 'must contain <mjml> when is_mjml is true' });
+    if (!wrapsContent(layout.html_layout))
+      ctx.addIssue({ code: 'custom', path: ['html_layout'], message: 'must include {{ content }} where the message goes' });
+    if (!wrapsContent(layout.text_layout))
+      ctx.addIssue({ code: 'custom', path: ['text_layout'], message: 'must include {{ content }} where the message goes' });
+    if (layout.is_mjml && !/<mjml[\s>]/i.test(layout.html_layout))
+      ctx.addIssue({ code: 'custom', path: ['html_layout'], message: 'must contain <mjml> when is_mjml is true' });
   });
 
 export const EmailLayout = z
@@ -105,7 +126,10 @@ export const EmailLayout = z
 // Translations
 
 export const LocaleCode = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a locale code such as en or pt-BR');
-export const TranslationNamespace = z.string().max(255).regex(/^[A-Za-z0-9_-]*$/, 'must contain only letters, digits, _ and -');
+export const TranslationNamespace = z
+  .string()
+  .max(255)
+  .regex(/^[A-Za-z0-9_-]*$/, 'must contain only letters, digits, _ and -');
 export const TranslationFormat = z.enum(['json', 'po']);
 
 export const TranslationRequest = z
@@ -119,7 +143,8 @@ export const TranslationRequest = z
   })
   .superRefine((t, ctx) => {
     if (t.format === 'po') {
-      for (const e of parsePo(t.content).errors) ctx.addIssue({ code: 'custom', path: ['content'], message: `is not valid PO${e.line ? ` (line ${e.line})` : ''}: ${e.message}` });
+      for (const e of parsePo(t.content).errors)
+        ctx.addIssue({ code: 'custom', path: ['content'], message: `is not valid PO${e.line ? ` (line ${e.line})` : ''}: ${e.message}` });
       return;
     }
     let parsed: unknown;
@@ -161,7 +186,10 @@ export const MessageTypeRequest = z.strictObject({
   description: z.string().max(280, 'must be at most 280 characters').nullable(),
   preview: z.string().max(100_000),
   icon_name: z.string().max(255).nullable().optional(),
-  semver: z.string().regex(/^\d+\.\d+\.\d+$/, 'must be a semantic version such as 1.0.0').optional(),
+  semver: z
+    .string()
+    .regex(/^\d+\.\d+\.\d+$/, 'must be a semantic version such as 1.0.0')
+    .optional(),
   variants: z
     .array(z.strictObject({ key: ResourceKey, name: z.string().min(1).max(255), fields: z.array(InputField).max(100) }))
     .max(50)
@@ -198,6 +226,29 @@ export const MessageType = z
   })
   .meta({ id: 'MessageType' });
 
+// Audiences (static only: dynamic audiences are refused until segments are evaluated, ADR 0170)
+
+export const AudienceRequest = z.strictObject({
+  type: z.literal('static', { message: 'must be static: dynamic audiences are not supported yet' }),
+  name: z.string().min(1, 'is required').max(255),
+  description: z.string().max(280, 'must be at most 280 characters').nullable().optional(),
+  key: z.string().optional(),
+  ...readOnlyEcho,
+});
+
+export const Audience = z
+  .object({
+    key: z.string(),
+    type: z.literal('static'),
+    name: z.string(),
+    description: z.string().nullable(),
+    environment: z.string(),
+    sha: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Audience' });
+
 // Events
 
 export const PartialUpserted = defineEvent('PartialUpserted', 1, resourceUpsertedData);
@@ -205,7 +256,15 @@ export const EmailLayoutUpserted = defineEvent('EmailLayoutUpserted', 1, resourc
 export const TranslationUpserted = defineEvent('TranslationUpserted', 1, resourceUpsertedData);
 export const MessageTypeUpserted = defineEvent('MessageTypeUpserted', 1, resourceUpsertedData);
 
-export const resourceEventContracts = [PartialUpserted, EmailLayoutUpserted, TranslationUpserted, MessageTypeUpserted] as const;
+export const AudienceUpserted = defineEvent('AudienceUpserted', 1, resourceUpsertedData);
+
+export const resourceEventContracts = [
+  PartialUpserted,
+  EmailLayoutUpserted,
+  TranslationUpserted,
+  MessageTypeUpserted,
+  AudienceUpserted,
+] as const;
 
 // Routes
 
@@ -279,7 +338,16 @@ const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
   };
 };
 
-export const partialRoutes = resourceRoutes({ name: 'Partial', plural: 'Partials', tag: 'Partials', path: '/v1/partials', param: 'partial_key', wrapper: 'partial', body: PartialRequest, entry: Partial });
+export const partialRoutes = resourceRoutes({
+  name: 'Partial',
+  plural: 'Partials',
+  tag: 'Partials',
+  path: '/v1/partials',
+  param: 'partial_key',
+  wrapper: 'partial',
+  body: PartialRequest,
+  entry: Partial,
+});
 export const emailLayoutRoutes = resourceRoutes({
   name: 'EmailLayout',
   plural: 'EmailLayouts',
@@ -300,6 +368,16 @@ export const messageTypeRoutes = resourceRoutes({
   body: MessageTypeRequest,
   entry: MessageType,
 });
+export const audienceRoutes = resourceRoutes({
+  name: 'Audience',
+  plural: 'Audiences',
+  tag: 'Audiences',
+  path: '/v1/audiences',
+  param: 'audience_key',
+  wrapper: 'audience',
+  body: AudienceRequest,
+  entry: Audience,
+});
 export const translationRoutes = resourceRoutes({
   name: 'Translation',
   plural: 'Translations',
@@ -310,7 +388,12 @@ export const translationRoutes = resourceRoutes({
   body: TranslationRequest,
   entry: Translation,
   paramSchema: LocaleCode,
-  extraQuery: { namespace: TranslationNamespace.optional(), tenant: Id.optional(), format: TranslationFormat.optional(), locale_code: LocaleCode.optional() },
+  extraQuery: {
+    namespace: TranslationNamespace.optional(),
+    tenant: Id.optional(),
+    format: TranslationFormat.optional(),
+    locale_code: LocaleCode.optional(),
+  },
   // The reference and @knocklabs/mgmt read a translation under `translation`; the Knock CLI's
   // `translation pull <ref>` reads its fields at the top level. Both are answered (ADR 0123).
   getResponse: Translation.extend({ translation: Translation }).meta({ id: 'GetTranslationResponse' }),

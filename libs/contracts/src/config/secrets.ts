@@ -9,7 +9,8 @@ export const SecretValue = z.union([z.string(), SealedSecret]);
 export type SealedSecretT = z.infer<typeof SealedSecret>;
 export type SecretValueT = z.infer<typeof SecretValue>;
 
-export const isSealed = (v: unknown): v is SealedSecretT => typeof v === 'object' && v !== null && typeof (v as { $sealed?: unknown }).$sealed === 'string';
+export const isSealed = (v: unknown): v is SealedSecretT =>
+  typeof v === 'object' && v !== null && typeof (v as { $sealed?: unknown }).$sealed === 'string';
 
 /** What reads show instead of a secret value; sending it back on write keeps the stored secret. */
 export const REDACTED = '********';

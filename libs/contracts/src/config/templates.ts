@@ -8,15 +8,29 @@ const KeyValue = z.strictObject({ key: z.string().min(1).max(1000), value: z.str
 export const InAppFeedTemplate = z.strictObject({
   markdown_body: Liquid,
   action_url: Liquid.nullable().optional(),
-  action_buttons: z.array(z.strictObject({ label: z.string().min(1).max(255), action: Liquid })).max(2).optional(),
+  action_buttons: z
+    .array(z.strictObject({ label: z.string().min(1).max(255), action: Liquid }))
+    .max(2)
+    .optional(),
 });
 
-const Padding = { padding_top: z.number().int().min(0), padding_right: z.number().int().min(0), padding_bottom: z.number().int().min(0), padding_left: z.number().int().min(0) };
+const Padding = {
+  padding_top: z.number().int().min(0),
+  padding_right: z.number().int().min(0),
+  padding_bottom: z.number().int().min(0),
+  padding_left: z.number().int().min(0),
+};
 const Align = z.enum(['left', 'center', 'right']);
 const blockBase = { id: z.uuid().optional(), version: z.number().int().optional() };
 
 export const EmailVisualBlock = z.discriminatedUnion('type', [
-  z.strictObject({ ...blockBase, type: z.literal('markdown'), content: Liquid, variant: z.literal('default').optional(), layout_attrs: z.strictObject(Padding).optional() }),
+  z.strictObject({
+    ...blockBase,
+    type: z.literal('markdown'),
+    content: Liquid,
+    variant: z.literal('default').optional(),
+    layout_attrs: z.strictObject(Padding).optional(),
+  }),
   z.strictObject({ ...blockBase, type: z.literal('html'), content: Liquid, layout_attrs: z.strictObject(Padding).optional() }),
   z.strictObject({ ...blockBase, type: z.literal('divider'), layout_attrs: z.strictObject(Padding).optional() }),
   z.strictObject({
@@ -80,12 +94,20 @@ export const EmailTemplate = z
   .superRefine((t, ctx) => {
     const html = t.html_body !== undefined && t.html_body !== null;
     const blocks = t.visual_blocks !== undefined && t.visual_blocks !== null;
-    if (html === blocks) ctx.addIssue({ code: 'custom', path: [html ? 'visual_blocks' : 'html_body'], message: 'exactly one of html_body and visual_blocks must be set' });
+    if (html === blocks)
+      ctx.addIssue({
+        code: 'custom',
+        path: [html ? 'visual_blocks' : 'html_body'],
+        message: 'exactly one of html_body and visual_blocks must be set',
+      });
   });
 
 export const SmsTemplate = z.strictObject({
   text_body: Liquid,
-  settings: z.strictObject({ payload_overrides: Liquid.nullable().optional(), to_number: Liquid.nullable().optional() }).nullable().optional(),
+  settings: z
+    .strictObject({ payload_overrides: Liquid.nullable().optional(), to_number: Liquid.nullable().optional() })
+    .nullable()
+    .optional(),
 });
 
 export const PushTemplate = z.strictObject({

@@ -5,7 +5,11 @@ import { EnvironmentQuery, MgmtPageQuery, mgmtListOf, readOnlyEcho } from './mgm
 import { SecretValue } from './secrets';
 
 export const VariableType = z.enum(['public', 'secret']);
-export const VariableKey = z.string().min(1).max(255).regex(/^[A-Za-z0-9_]+$/, 'must contain only letters, digits and _');
+export const VariableKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[A-Za-z0-9_]+$/, 'must contain only letters, digits and _');
 
 export const Variable = z
   .object({

@@ -11,7 +11,8 @@ export const runWorkflowRoute = defineRoute({
   operationId: 'runWorkflow',
   method: 'PUT',
   path: '/v1/workflows/{workflow_key}/run',
-  summary: 'Test-run the workflow the environment serves (active or not) for the given recipients; runs record trigger source `test` (shown as `rehearsal`)',
+  summary:
+    'Test-run the workflow the environment serves (active or not) for the given recipients; runs record trigger source `test` (shown as `rehearsal`)',
   tags: ['Workflows'],
   auth: 'service',
   rateTier: 3,

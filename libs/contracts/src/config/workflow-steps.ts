@@ -44,7 +44,8 @@ const channelStep = z
   .superRefine((step, ctx) => {
     const viaChannel = !!step.channel_key;
     const viaGroup = !!step.channel_group_key;
-    if (viaChannel === viaGroup) ctx.addIssue({ code: 'custom', path: ['channel_key'], message: 'exactly one of channel_key and channel_group_key must be set' });
+    if (viaChannel === viaGroup)
+      ctx.addIssue({ code: 'custom', path: ['channel_key'], message: 'exactly one of channel_key and channel_group_key must be set' });
     if (step.channel_type === 'in_app_guide') {
       if (!step.guide_key) ctx.addIssue({ code: 'custom', path: ['guide_key'], message: 'is required for in-app guide steps' });
       return;
@@ -84,7 +85,8 @@ const batchStep = z.strictObject({
       workflow_version_mode: z.enum(['pinned', 'latest']).nullable().optional(),
     })
     .superRefine((s, ctx) => {
-      if (!s.batch_window && !s.batch_until_field_path) ctx.addIssue({ code: 'custom', path: ['batch_window'], message: 'one of batch_window and batch_until_field_path is required' });
+      if (!s.batch_window && !s.batch_until_field_path)
+        ctx.addIssue({ code: 'custom', path: ['batch_window'], message: 'one of batch_window and batch_until_field_path is required' });
       if (s.batch_window_extension_limit && s.batch_window_type !== 'sliding') {
         ctx.addIssue({ code: 'custom', path: ['batch_window_extension_limit'], message: 'applies only to a sliding batch window' });
       }
@@ -106,7 +108,9 @@ const throttleStep = z.strictObject({
       throttle_window: Duration.optional(),
       throttle_window_field_path: FieldPath.optional(),
     })
-    .refine((s) => !!s.throttle_window || !!s.throttle_window_field_path, { message: 'one of throttle_window and throttle_window_field_path is required' }),
+    .refine((s) => !!s.throttle_window || !!s.throttle_window_field_path, {
+      message: 'one of throttle_window and throttle_window_field_path is required',
+    }),
 });
 
 const branchStep = z.strictObject({
@@ -128,8 +132,14 @@ const branchStep = z.strictObject({
     .superRefine((branches, ctx) => {
       branches.forEach((b, i) => {
         const isLast = i === branches.length - 1;
-        if (isLast && b.conditions) ctx.addIssue({ code: 'custom', path: [i, 'conditions'], message: 'the last branch is the default branch and takes no conditions' });
-        if (!isLast && !b.conditions) ctx.addIssue({ code: 'custom', path: [i, 'conditions'], message: 'every branch but the last (default) one needs conditions' });
+        if (isLast && b.conditions)
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'conditions'],
+            message: 'the last branch is the default branch and takes no conditions',
+          });
+        if (!isLast && !b.conditions)
+          ctx.addIssue({ code: 'custom', path: [i, 'conditions'], message: 'every branch but the last (default) one needs conditions' });
       });
     }),
 });
@@ -138,7 +148,13 @@ const branchStep = z.strictObject({
 const Percentage = z
   .union([z.number(), z.string().regex(/^\d{1,3}(\.\d)?$/, 'must be a number with at most one decimal place')])
   .transform((v) => Number(v))
-  .pipe(z.number().min(0).max(100).refine((n) => Math.round(n * 10) === n * 10, 'must have at most one decimal place'))
+  .pipe(
+    z
+      .number()
+      .min(0)
+      .max(100)
+      .refine((n) => Math.round(n * 10) === n * 10, 'must have at most one decimal place'),
+  )
   .transform((n) => String(n));
 
 const randomCohortStep = z.strictObject({
@@ -158,7 +174,9 @@ const randomCohortStep = z.strictObject({
     )
     .min(2, 'needs between 2 and 10 cohort branches')
     .max(10, 'needs between 2 and 10 cohort branches')
-    .refine((branches) => Math.round(branches.reduce((sum, b) => sum + Number(b.percentage) * 10, 0)) === 1000, { message: 'percentages must sum to 100' }),
+    .refine((branches) => Math.round(branches.reduce((sum, b) => sum + Number(b.percentage) * 10, 0)) === 1000, {
+      message: 'percentages must sum to 100',
+    }),
 });
 
 const triggerWorkflowStep = z.strictObject({
@@ -175,13 +193,23 @@ const triggerWorkflowStep = z.strictObject({
 });
 
 const gid = (collection: string | null) =>
-  z.string().regex(collection ? new RegExp(`^gid://Object/\\${collection}/[^/\\s]+$`) : /^gid:\/\/Object\/[^/\s]+\/[^/\s]+$/, `must look like gid://Object/${collection ?? '{collection}'}/{id}`);
+  z
+    .string()
+    .regex(
+      collection ? new RegExp(`^gid://Object/\\${collection}/[^/\\s]+$`) : /^gid:\/\/Object\/[^/\s]+\/[^/\s]+$/,
+      `must look like gid://Object/${collection ?? '{collection}'}/{id}`,
+    );
 
 const recipientUpdate = (collection: '$users' | '$tenants') =>
   z
-    .strictObject({ recipient_mode: z.enum(['current', 'reference']), recipient_gid: gid(collection).optional(), update_properties: JsonOrLiquid })
+    .strictObject({
+      recipient_mode: z.enum(['current', 'reference']),
+      recipient_gid: gid(collection).optional(),
+      update_properties: JsonOrLiquid,
+    })
     .superRefine((s, ctx) => {
-      if (s.recipient_mode === 'reference' && !s.recipient_gid) ctx.addIssue({ code: 'custom', path: ['recipient_gid'], message: "is required when recipient_mode is 'reference'" });
+      if (s.recipient_mode === 'reference' && !s.recipient_gid)
+        ctx.addIssue({ code: 'custom', path: ['recipient_gid'], message: "is required when recipient_mode is 'reference'" });
     });
 
 const updateUserStep = z.strictObject({ ...withConditions, type: z.literal('update_user'), settings: recipientUpdate('$users') });
@@ -191,17 +219,52 @@ const updateObjectStep = z.strictObject({
   type: z.literal('update_object'),
   settings: z.strictObject({ recipient_gid: gid(null), update_properties: JsonOrLiquid }),
 });
-const updateDataStep = z.strictObject({ ...withConditions, type: z.literal('update_data'), settings: z.strictObject({ data: JsonOrLiquid }) });
+const updateDataStep = z.strictObject({
+  ...withConditions,
+  type: z.literal('update_data'),
+  settings: z.strictObject({ data: JsonOrLiquid }),
+});
 
-const MatchConditions = z.array(z.strictObject({ operator: z.literal('and').optional(), conditions: z.array(Condition).min(1).max(50) })).max(20);
-const waitCommon = { expires_after: Duration.optional(), on_match: z.enum(['continue', 'halt']).optional(), on_timeout: z.enum(['continue', 'halt']).optional() };
+const MatchConditions = z
+  .array(z.strictObject({ operator: z.literal('and').optional(), conditions: z.array(Condition).min(1).max(50) }))
+  .max(20);
+const waitCommon = {
+  expires_after: Duration.optional(),
+  on_match: z.enum(['continue', 'halt']).optional(),
+  on_timeout: z.enum(['continue', 'halt']).optional(),
+};
 const WaitForEventSettings = z.union([
-  z.strictObject({ ...waitCommon, event: z.strictObject({ event_type: z.literal('integration_source'), integration_source_key: z.string().min(1).max(255), event_key: z.string().min(1).max(255) }), match_conditions: MatchConditions.optional() }),
+  z.strictObject({
+    ...waitCommon,
+    event: z.strictObject({
+      event_type: z.literal('integration_source'),
+      integration_source_key: z.string().min(1).max(255),
+      event_key: z.string().min(1).max(255),
+    }),
+    match_conditions: MatchConditions.optional(),
+  }),
   z.strictObject({
     ...waitCommon,
     event: z.strictObject({
       event_type: z.literal('message'),
-      event_key: z.enum(['created', 'queued', 'sent', 'not_sent', 'delivered', 'delivery_attempted', 'undelivered', 'bounced', 'read', 'unread', 'seen', 'unseen', 'archived', 'unarchived', 'interacted', 'link_clicked']),
+      event_key: z.enum([
+        'created',
+        'queued',
+        'sent',
+        'not_sent',
+        'delivered',
+        'delivery_attempted',
+        'undelivered',
+        'bounced',
+        'read',
+        'unread',
+        'seen',
+        'unseen',
+        'archived',
+        'unarchived',
+        'interacted',
+        'link_clicked',
+      ]),
       source_type: z.enum(['workflow', 'broadcast', 'guide']),
       source_key: z.string().min(1).max(255),
     }),
@@ -209,11 +272,27 @@ const WaitForEventSettings = z.union([
   }),
   z.strictObject({
     ...waitCommon,
-    event: z.strictObject({ event_type: z.literal('workflow'), event_key: z.enum(['started', 'completed']), source_key: z.string().min(1).max(255) }),
+    event: z.strictObject({
+      event_type: z.literal('workflow'),
+      event_key: z.enum(['started', 'completed']),
+      source_key: z.string().min(1).max(255),
+    }),
     match_conditions: MatchConditions.min(1, 'is required when waiting for a workflow event'),
   }),
-  z.strictObject({ ...waitCommon, event: z.strictObject({ event_type: z.literal('audience'), event_key: z.enum(['enter', 'exit']), audience_key: z.string().min(1).max(255) }), match_conditions: MatchConditions.optional() }),
-  z.strictObject({ ...waitCommon, event: z.strictObject({ event_type: z.literal('recipient'), event_key: z.literal('updated').optional() }), match_conditions: MatchConditions.optional() }),
+  z.strictObject({
+    ...waitCommon,
+    event: z.strictObject({
+      event_type: z.literal('audience'),
+      event_key: z.enum(['enter', 'exit']),
+      audience_key: z.string().min(1).max(255),
+    }),
+    match_conditions: MatchConditions.optional(),
+  }),
+  z.strictObject({
+    ...waitCommon,
+    event: z.strictObject({ event_type: z.literal('recipient'), event_key: z.literal('updated').optional() }),
+    match_conditions: MatchConditions.optional(),
+  }),
 ]);
 const waitForEventStep = z.strictObject({ ...withConditions, type: z.literal('wait_for_event'), settings: WaitForEventSettings });
 
@@ -230,8 +309,10 @@ const aiAgentStep = z.strictObject({
       web_search_enabled: z.boolean().nullable().optional(),
     })
     .superRefine((s, ctx) => {
-      if (s.response_type === 'json' && !s.response_schema) ctx.addIssue({ code: 'custom', path: ['response_schema'], message: 'is required when response_type is json' });
-      if (s.response_type === 'text' && s.response_schema) ctx.addIssue({ code: 'custom', path: ['response_schema'], message: 'must not be set when response_type is text' });
+      if (s.response_type === 'json' && !s.response_schema)
+        ctx.addIssue({ code: 'custom', path: ['response_schema'], message: 'is required when response_type is json' });
+      if (s.response_type === 'text' && s.response_schema)
+        ctx.addIssue({ code: 'custom', path: ['response_schema'], message: 'must not be set when response_type is text' });
     }),
 });
 
@@ -252,24 +333,26 @@ export const STEP_TYPES = [
   'ai_agent',
 ] as const;
 
-export const WorkflowStep: z.ZodType<WorkflowStepT> = z.lazy(() =>
-  z.discriminatedUnion('type', [
-    channelStep,
-    delayStep,
-    batchStep,
-    fetchStep,
-    throttleStep,
-    branchStep,
-    randomCohortStep,
-    triggerWorkflowStep,
-    updateUserStep,
-    updateObjectStep,
-    updateTenantStep,
-    updateDataStep,
-    waitForEventStep,
-    aiAgentStep,
-  ]),
-).meta({ id: 'WorkflowStep' }) as unknown as z.ZodType<WorkflowStepT>;
+export const WorkflowStep: z.ZodType<WorkflowStepT> = z
+  .lazy(() =>
+    z.discriminatedUnion('type', [
+      channelStep,
+      delayStep,
+      batchStep,
+      fetchStep,
+      throttleStep,
+      branchStep,
+      randomCohortStep,
+      triggerWorkflowStep,
+      updateUserStep,
+      updateObjectStep,
+      updateTenantStep,
+      updateDataStep,
+      waitForEventStep,
+      aiAgentStep,
+    ]),
+  )
+  .meta({ id: 'WorkflowStep' }) as unknown as z.ZodType<WorkflowStepT>;
 
 function toSeconds(d: { unit: string; value: number }): number {
   const unit = { seconds: 1, minutes: 60, hours: 3600, days: 86_400, weeks: 604_800, months: 2_592_000 }[d.unit] ?? 1;
@@ -277,7 +360,10 @@ function toSeconds(d: { unit: string; value: number }): number {
 }
 
 /** Every step of a workflow, nested ones included, with the path to it. */
-export function walkSteps(steps: readonly WorkflowStepT[], path: (string | number)[] = ['steps']): { step: WorkflowStepT; path: (string | number)[] }[] {
+export function walkSteps(
+  steps: readonly WorkflowStepT[],
+  path: (string | number)[] = ['steps'],
+): { step: WorkflowStepT; path: (string | number)[] }[] {
   const out: { step: WorkflowStepT; path: (string | number)[] }[] = [];
   steps.forEach((step, i) => {
     const here = [...path, i];

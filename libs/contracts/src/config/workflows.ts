@@ -3,7 +3,19 @@ import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
 import { ConditionGroup } from './conditions';
 import { jsonSchemaProblems } from './json-schema';
-import { acceptingCliFiles, Annotation, EnvironmentQuery, MgmtPageQuery, mgmtListOf, QueryFlag, ReadOptions, readOnlyEcho, ResourceError, ResourceKey, WriteOptions } from './mgmt';
+import {
+  acceptingCliFiles,
+  Annotation,
+  EnvironmentQuery,
+  MgmtPageQuery,
+  mgmtListOf,
+  QueryFlag,
+  ReadOptions,
+  readOnlyEcho,
+  ResourceError,
+  ResourceKey,
+  WriteOptions,
+} from './mgmt';
 import { walkSteps, WorkflowStep } from './workflow-steps';
 
 export const TriggerFrequency = z.enum(['every_trigger', 'once_per_recipient', 'once_per_recipient_per_tenant']);
@@ -26,7 +38,8 @@ export const WorkflowRequest = z
       .optional()
       .superRefine((schema, ctx) => {
         if (!schema) return;
-        for (const problem of jsonSchemaProblems(schema)) ctx.addIssue({ code: 'custom', message: `is not a valid JSON Schema: ${problem}` });
+        for (const problem of jsonSchemaProblems(schema))
+          ctx.addIssue({ code: 'custom', message: `is not a valid JSON Schema: ${problem}` });
       }),
     trigger_frequency: TriggerFrequency.optional(),
     key: z.string().optional(),
@@ -37,14 +50,29 @@ export const WorkflowRequest = z
     const seen = new Map<string, string>();
     for (const { step, path } of walkSteps(workflow.steps)) {
       const where = path.join('.');
-      if (seen.has(step.ref)) ctx.addIssue({ code: 'custom', path: [...path, 'ref'], message: `duplicates the ref of ${seen.get(step.ref)}; step refs must be unique in a workflow` });
+      if (seen.has(step.ref))
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, 'ref'],
+          message: `duplicates the ref of ${seen.get(step.ref)}; step refs must be unique in a workflow`,
+        });
       else seen.set(step.ref, where);
     }
   });
 export type WorkflowRequestT = z.infer<typeof WorkflowRequest>;
 
 /** The fields of a workflow that are its data (what `sha` hashes and commits carry). */
-export const WORKFLOW_DATA_FIELDS = ['name', 'description', 'categories', 'tags', 'conditions', 'settings', 'steps', 'trigger_data_json_schema', 'trigger_frequency'] as const;
+export const WORKFLOW_DATA_FIELDS = [
+  'name',
+  'description',
+  'categories',
+  'tags',
+  'conditions',
+  'settings',
+  'steps',
+  'trigger_data_json_schema',
+  'trigger_frequency',
+] as const;
 
 export const Workflow = z
   .object({

@@ -7,7 +7,11 @@ export interface EventContract<Type extends string = string, Schema extends z.Zo
   readonly data: Schema;
 }
 
-export function defineEvent<Type extends string, Schema extends z.ZodType>(type: Type, version: number, data: Schema): EventContract<Type, Schema> {
+export function defineEvent<Type extends string, Schema extends z.ZodType>(
+  type: Type,
+  version: number,
+  data: Schema,
+): EventContract<Type, Schema> {
   return { type, version, data };
 }
 

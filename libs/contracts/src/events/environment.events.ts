@@ -30,7 +30,13 @@ export const ApiKeyRevoked = defineEvent('ApiKeyRevoked', 1, z.object({ key_id: 
 export const ServiceTokenIssued = defineEvent(
   'ServiceTokenIssued',
   1,
-  z.object({ token_id: z.uuid(), name: z.string().max(255), token_hash: z.string().regex(/^[0-9a-f]{64}$/), hint: z.string().max(8), issued_at: z.string() }),
+  z.object({
+    token_id: z.uuid(),
+    name: z.string().max(255),
+    token_hash: z.string().regex(/^[0-9a-f]{64}$/),
+    hint: z.string().max(8),
+    issued_at: z.string(),
+  }),
 );
 
 export const ServiceTokenRevoked = defineEvent('ServiceTokenRevoked', 1, z.object({ token_id: z.uuid(), revoked_at: z.string() }));
@@ -51,7 +57,18 @@ export const SigningKeyCreated = defineEvent(
 export const SigningKeyRevoked = defineEvent('SigningKeyRevoked', 1, z.object({ signing_key_id: z.uuid(), revoked_at: z.string() }));
 
 /** Enhanced security mode: publishable-key calls must carry a signed user token. */
-export const EnhancedSecurityModeChanged = defineEvent('EnhancedSecurityModeChanged', 1, z.object({ enabled: z.boolean(), changed_at: z.string() }));
+export const EnhancedSecurityModeChanged = defineEvent(
+  'EnhancedSecurityModeChanged',
+  1,
+  z.object({ enabled: z.boolean(), changed_at: z.string() }),
+);
 
-export const environmentEventContracts = [EnvironmentCreated, ApiKeyIssued, ApiKeyRevoked, SigningKeyCreated, SigningKeyRevoked, EnhancedSecurityModeChanged] as const;
+export const environmentEventContracts = [
+  EnvironmentCreated,
+  ApiKeyIssued,
+  ApiKeyRevoked,
+  SigningKeyCreated,
+  SigningKeyRevoked,
+  EnhancedSecurityModeChanged,
+] as const;
 export const accountEventContracts = [ServiceTokenIssued, ServiceTokenRevoked] as const;

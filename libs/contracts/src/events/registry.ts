@@ -14,7 +14,18 @@ import { idempotencyEventContracts } from '../http/idempotency.events';
 import { scheduleEventContracts } from '../schedules/schedules';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
-const all: readonly EventContract[] = [...environmentEventContracts, ...accountEventContracts, ...userEventContracts, ...channelEventContracts, ...messageEventContracts, ...runEventContracts, ...batchEventContracts, ...recipientEventContracts, ...idempotencyEventContracts, ...scheduleEventContracts];
+const all: readonly EventContract[] = [
+  ...environmentEventContracts,
+  ...accountEventContracts,
+  ...userEventContracts,
+  ...channelEventContracts,
+  ...messageEventContracts,
+  ...runEventContracts,
+  ...batchEventContracts,
+  ...recipientEventContracts,
+  ...idempotencyEventContracts,
+  ...scheduleEventContracts,
+];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */
 const configuration: readonly EventContract[] = [

@@ -28,6 +28,10 @@ export const IdempotentResponseRecorded = defineEvent(
 );
 
 /** The request failed (nothing is stored for it): the key can be used again at once. */
-export const IdempotencyKeyReleased = defineEvent('IdempotencyKeyReleased', 1, z.object({ claim_id: z.uuid(), status: z.number().int().nullable(), released_at: z.string() }));
+export const IdempotencyKeyReleased = defineEvent(
+  'IdempotencyKeyReleased',
+  1,
+  z.object({ claim_id: z.uuid(), status: z.number().int().nullable(), released_at: z.string() }),
+);
 
 export const idempotencyEventContracts = [IdempotencyKeyClaimed, IdempotentResponseRecorded, IdempotencyKeyReleased] as const;

@@ -19,4 +19,7 @@ export const Id = z
   .min(1, 'must not be empty')
   .max(ID_MAX_LENGTH, `must be at most ${ID_MAX_LENGTH} characters`)
   .regex(/^(?!\.{1,2}$)[^\s/]*$/, { message: 'must not be . or .., nor contain whitespace or slashes', abort: true })
-  .refine((id) => !INVISIBLE.test(id), 'must not contain control or format characters (such as bidirectional overrides) or unpaired surrogates');
+  .refine(
+    (id) => !INVISIBLE.test(id),
+    'must not contain control or format characters (such as bidirectional overrides) or unpaired surrogates',
+  );

@@ -4,7 +4,8 @@ import { z } from 'zod';
  * A whole number given once in a query string. Unlike z.coerce it refuses what only coerces to a
  * number by accident: `page_size[]=1` (an array), `page_size=` (empty), `1e1`, `0x10`.
  */
-export const queryInt = <T extends z.ZodNumber>(bounds: T) => z.preprocess((v) => (typeof v === 'string' && /^-?\d{1,15}$/.test(v) ? Number(v) : v), bounds);
+export const queryInt = <T extends z.ZodNumber>(bounds: T) =>
+  z.preprocess((v) => (typeof v === 'string' && /^-?\d{1,15}$/.test(v) ? Number(v) : v), bounds);
 
 /** Cursors as the lists hand them out: base64url of a JSON array of strings (and nulls). */
 function isCursor(value: string): boolean {
@@ -43,7 +44,10 @@ export const listOf = <T extends z.ZodType>(entry: T) => z.object({ entries: z.a
 
 /** Accepts `a=x`, `a[]=x` and `a[0]=x` alike: the query parser yields a string or an array. */
 export const arrayParam = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : typeof v === 'object' && v !== null ? Object.values(v) : [v]), z.array(item));
+  z.preprocess(
+    (v) => (v === undefined || Array.isArray(v) ? v : typeof v === 'object' && v !== null ? Object.values(v) : [v]),
+    z.array(item),
+  );
 
 /** Counting stops here: beyond it the exact number is not worth a scan. */
 export const TOTAL_COUNT_CAP = 10_000;

@@ -21,7 +21,10 @@ describe('rate tiers', () => {
   it('every public route has the tier the reference gives its operation', () => {
     const differing = apiRoutes
       .filter((r) => tiers.has(shape(r.method, r.path)) && tiers.get(shape(r.method, r.path))!.tier !== r.rateTier)
-      .map((r) => `${r.operationId} (${r.method} ${r.path}): ${r.rateTier} where the reference (${tiers.get(shape(r.method, r.path))!.operationId}) says ${tiers.get(shape(r.method, r.path))!.tier}`);
+      .map(
+        (r) =>
+          `${r.operationId} (${r.method} ${r.path}): ${r.rateTier} where the reference (${tiers.get(shape(r.method, r.path))!.operationId}) says ${tiers.get(shape(r.method, r.path))!.tier}`,
+      );
     expect(differing).toEqual([]);
     const compared = apiRoutes.filter((r) => tiers.has(shape(r.method, r.path))).length;
     expect(compared).toBeGreaterThan(70);

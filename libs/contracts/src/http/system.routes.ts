@@ -23,7 +23,9 @@ export const readyzRoute = defineRoute({
   response: z.object({
     status: z.enum(['ready', 'not_ready']),
     backends: z.record(z.string(), BackendHealth),
-    projections: z.array(z.object({ name: z.string(), position: z.string(), events_applied: z.number(), last_error: z.string().optional() })).optional(),
+    projections: z
+      .array(z.object({ name: z.string(), position: z.string(), events_applied: z.number(), last_error: z.string().optional() }))
+      .optional(),
     projection_lag: z.number().optional(),
     /** Present when Kafka is configured and the relay has a checkpoint. */
     kafka_relay: z

@@ -12,7 +12,12 @@ export const ARCHIVED_SCOPES = ['exclude', 'include', 'only'] as const;
 const ExcludePaths = z
   .string()
   .max(1024)
-  .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().regex(/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+){0,2}$/, 'a dotted field path, at most 3 levels')).max(50));
 
 export const FeedQuery = PageQuery.extend({
@@ -24,7 +29,10 @@ export const FeedQuery = PageQuery.extend({
   workflow_categories: arrayParam(z.string().min(1).max(255)).optional(),
   trigger_data: TriggerDataFilter.optional(),
   inserted_at: InsertedAtRange.optional(),
-  locale: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'an IETF language tag such as en-US').optional(),
+  locale: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'an IETF language tag such as en-US')
+    .optional(),
   exclude: ExcludePaths.optional(),
   mode: z.enum(['compact', 'rich']).default('rich'),
 });
@@ -32,7 +40,11 @@ export type FeedQueryT = z.infer<typeof FeedQuery>;
 
 const Block = z.union([
   z.object({ type: z.enum(['markdown', 'text']), name: z.string(), content: z.string(), rendered: z.string() }),
-  z.object({ type: z.literal('button_set'), name: z.string(), buttons: z.array(z.object({ name: z.string(), label: z.string(), action: z.string() })) }),
+  z.object({
+    type: z.literal('button_set'),
+    name: z.string(),
+    buttons: z.array(z.object({ name: z.string(), label: z.string(), action: z.string() })),
+  }),
 ]);
 
 export const FeedEntry = z
@@ -47,7 +59,12 @@ export const FeedEntry = z
     total_activities: z.number().int().optional(),
     total_actors: z.number().int(),
     data: z.record(z.string(), z.unknown()).nullable(),
-    source: z.object({ __typename: z.literal('NotificationSource'), key: z.string(), version_id: z.uuid(), categories: z.array(z.string()) }),
+    source: z.object({
+      __typename: z.literal('NotificationSource'),
+      key: z.string(),
+      version_id: z.uuid(),
+      categories: z.array(z.string()),
+    }),
     tenant: z.string().nullable(),
     seen_at: z.string().nullable(),
     read_at: z.string().nullable(),
@@ -61,7 +78,12 @@ export const FeedEntry = z
   .meta({ id: 'InAppFeedItem' });
 export type FeedEntryT = z.infer<typeof FeedEntry>;
 
-export const FeedMeta = z.object({ __typename: z.literal('FeedMetadata'), total_count: z.number().int(), unread_count: z.number().int(), unseen_count: z.number().int() });
+export const FeedMeta = z.object({
+  __typename: z.literal('FeedMetadata'),
+  total_count: z.number().int(),
+  unread_count: z.number().int(),
+  unseen_count: z.number().int(),
+});
 export type FeedMetaT = z.infer<typeof FeedMeta>;
 
 export const FeedResponse = z

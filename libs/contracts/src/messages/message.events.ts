@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineEvent } from '../events/define-event';
 import { RecipientRef } from '../recipients/refs';
 
-
 export const MessageChannel = z.object({ id: z.uuid(), key: z.string(), type: z.string(), provider: z.string() });
 
 /** Rendered content, shaped per channel type (what GET /v1/messages/{id}/content returns). */
@@ -63,7 +62,12 @@ export const RenderedContent = z.discriminatedUnion('channel_type', [
 ]);
 export type RenderedContentT = z.infer<typeof RenderedContent>;
 
-export const Activity = z.object({ id: z.string(), actor: RecipientRef.nullable(), data: z.record(z.string(), z.unknown()).nullable(), inserted_at: z.string() });
+export const Activity = z.object({
+  id: z.string(),
+  actor: RecipientRef.nullable(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+  inserted_at: z.string(),
+});
 
 export const MessageCreated = defineEvent(
   'MessageCreated',
@@ -125,9 +129,17 @@ export const MessageDeliveryAttemptCompleted = defineEvent(
 );
 
 const at = z.object({ message_id: z.uuid(), at: z.string() });
-export const MessageSent = defineEvent('MessageSent', 1, at.extend({ attempt: z.number().int(), provider_message_id: z.string().nullable() }));
+export const MessageSent = defineEvent(
+  'MessageSent',
+  1,
+  at.extend({ attempt: z.number().int(), provider_message_id: z.string().nullable() }),
+);
 export const MessageDelivered = defineEvent('MessageDelivered', 1, at);
-export const MessageDeliveryAttempted = defineEvent('MessageDeliveryAttempted', 1, at.extend({ attempt: z.number().int(), reason: z.string(), retry_at: z.string() }));
+export const MessageDeliveryAttempted = defineEvent(
+  'MessageDeliveryAttempted',
+  1,
+  at.extend({ attempt: z.number().int(), reason: z.string(), retry_at: z.string() }),
+);
 export const MessageUndelivered = defineEvent('MessageUndelivered', 1, at.extend({ attempts: z.number().int(), reason: z.string() }));
 export const MessageNotSent = defineEvent('MessageNotSent', 1, at.extend({ reason: z.string() }));
 export const MessageBounced = defineEvent('MessageBounced', 1, at.extend({ reason: z.string() }));

@@ -18,29 +18,37 @@ export const QueryBoolean = z.preprocess((v) => (v === 'true' ? true : v === 'fa
  * Trigger data filtering: a JSON object whose top-level keys must equal the message's trigger
  * data (strings, numbers, booleans or null; nested values are not filterable).
  */
-export const TriggerDataFilter = z.string().max(4096).transform((text, ctx) => {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
-    return z.NEVER;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
-    return z.NEVER;
-  }
-  for (const [key, v] of Object.entries(value)) {
-    if (v !== null && typeof v === 'object') {
-      ctx.addIssue({ code: 'custom', message: `key ${key}: only strings, numbers, booleans and null are filterable` });
+export const TriggerDataFilter = z
+  .string()
+  .max(4096)
+  .transform((text, ctx) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
       return z.NEVER;
     }
-  }
-  return value as Record<string, string | number | boolean | null>;
-});
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+    for (const [key, v] of Object.entries(value)) {
+      if (v !== null && typeof v === 'object') {
+        ctx.addIssue({ code: 'custom', message: `key ${key}: only strings, numbers, booleans and null are filterable` });
+        return z.NEVER;
+      }
+    }
+    return value as Record<string, string | number | boolean | null>;
+  });
 
 /** `inserted_at.gte=...` (and gt, lt, lte) arrive as one nested object. */
-export const InsertedAtRange = z.strictObject({ gt: IsoDateTime.optional(), gte: IsoDateTime.optional(), lt: IsoDateTime.optional(), lte: IsoDateTime.optional() });
+export const InsertedAtRange = z.strictObject({
+  gt: IsoDateTime.optional(),
+  gte: IsoDateTime.optional(),
+  lt: IsoDateTime.optional(),
+  lte: IsoDateTime.optional(),
+});
 
 const ids = arrayParam(Id).pipe(z.array(z.string()).max(MESSAGE_IDS_MAX, `at most ${MESSAGE_IDS_MAX} ids`));
 
@@ -74,7 +82,15 @@ export const NotificationSource = z
 
 /** The channel a message went over, as the message listings show it. */
 export const MessageChannelSummary = z
-  .object({ id: z.uuid(), key: z.string().nullable(), name: z.string().nullable(), type: z.string(), provider: z.string(), created_at: z.string().nullable(), updated_at: z.string().nullable() })
+  .object({
+    id: z.uuid(),
+    key: z.string().nullable(),
+    name: z.string().nullable(),
+    type: z.string(),
+    provider: z.string(),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+  })
   .meta({ id: 'MessageChannelSummary' });
 
 export const Message = z
@@ -109,7 +125,12 @@ export type MessageT = z.infer<typeof Message>;
 export const ListMessagesResponse = z.object({ items: z.array(Message), page_info: PageInfo }).meta({ id: 'ListMessagesResponse' });
 
 export const MessageContents = z
-  .object({ __typename: z.literal('MessageContent'), message_id: z.string(), data: z.record(z.string(), z.unknown()), inserted_at: z.string() })
+  .object({
+    __typename: z.literal('MessageContent'),
+    message_id: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    inserted_at: z.string(),
+  })
   .meta({ id: 'MessageContents' });
 export type MessageContentsT = z.infer<typeof MessageContents>;
 
@@ -262,17 +283,63 @@ const Metadata = z.record(z.string(), z.unknown());
 const ENGAGEMENT_BODY_LIMIT = 64 * 1024;
 
 const engagementRoute = (operationId: string, method: 'PUT' | 'DELETE', path: string, summary: string) =>
-  defineRoute({ operationId, method, path, summary, tags: ['Messages'], auth: 'public', userScope: 'handler', rateTier: 2, params: MessagePath, response: Message });
+  defineRoute({
+    operationId,
+    method,
+    path,
+    summary,
+    tags: ['Messages'],
+    auth: 'public',
+    userScope: 'handler',
+    rateTier: 2,
+    params: MessagePath,
+    response: Message,
+  });
 
 export const markMessageSeenRoute = engagementRoute('markMessageAsSeen', 'PUT', '/v1/messages/{message_id}/seen', 'Mark a message as seen');
-export const markMessageUnseenRoute = engagementRoute('markMessageAsUnseen', 'DELETE', '/v1/messages/{message_id}/seen', 'Mark a message as unseen');
-export const markMessageUnseenAltRoute = engagementRoute('markMessageAsUnseenAlt', 'DELETE', '/v1/messages/{message_id}/unseen', 'Mark a message as unseen');
-export const markMessageReadRoute = engagementRoute('markMessageAsRead', 'PUT', '/v1/messages/{message_id}/read', 'Mark a message as read (and seen)');
-export const markMessageUnreadRoute = engagementRoute('markMessageAsUnread', 'DELETE', '/v1/messages/{message_id}/read', 'Mark a message as unread');
-export const markMessageUnreadAltRoute = engagementRoute('markMessageAsUnreadAlt', 'DELETE', '/v1/messages/{message_id}/unread', 'Mark a message as unread');
+export const markMessageUnseenRoute = engagementRoute(
+  'markMessageAsUnseen',
+  'DELETE',
+  '/v1/messages/{message_id}/seen',
+  'Mark a message as unseen',
+);
+export const markMessageUnseenAltRoute = engagementRoute(
+  'markMessageAsUnseenAlt',
+  'DELETE',
+  '/v1/messages/{message_id}/unseen',
+  'Mark a message as unseen',
+);
+export const markMessageReadRoute = engagementRoute(
+  'markMessageAsRead',
+  'PUT',
+  '/v1/messages/{message_id}/read',
+  'Mark a message as read (and seen)',
+);
+export const markMessageUnreadRoute = engagementRoute(
+  'markMessageAsUnread',
+  'DELETE',
+  '/v1/messages/{message_id}/read',
+  'Mark a message as unread',
+);
+export const markMessageUnreadAltRoute = engagementRoute(
+  'markMessageAsUnreadAlt',
+  'DELETE',
+  '/v1/messages/{message_id}/unread',
+  'Mark a message as unread',
+);
 export const archiveMessageRoute = engagementRoute('archiveMessage', 'PUT', '/v1/messages/{message_id}/archived', 'Archive a message');
-export const unarchiveMessageRoute = engagementRoute('unarchiveMessage', 'DELETE', '/v1/messages/{message_id}/archived', 'Unarchive a message');
-export const unarchiveMessageAltRoute = engagementRoute('unarchiveMessageAlt', 'DELETE', '/v1/messages/{message_id}/unarchived', 'Unarchive a message');
+export const unarchiveMessageRoute = engagementRoute(
+  'unarchiveMessage',
+  'DELETE',
+  '/v1/messages/{message_id}/archived',
+  'Unarchive a message',
+);
+export const unarchiveMessageAltRoute = engagementRoute(
+  'unarchiveMessageAlt',
+  'DELETE',
+  '/v1/messages/{message_id}/unarchived',
+  'Unarchive a message',
+);
 
 export const markMessageInteractedRoute = defineRoute({
   operationId: 'markMessageAsInteracted',
@@ -291,7 +358,9 @@ export const markMessageInteractedRoute = defineRoute({
 
 const BatchIds = z.array(Id).min(1).max(MESSAGE_IDS_MAX, `at most ${MESSAGE_IDS_MAX} ids`);
 export const BatchMessagesBody = z.strictObject({ message_ids: BatchIds }).meta({ id: 'BatchMessagesStatusRequest' });
-export const BatchInteractedBody = z.strictObject({ message_ids: BatchIds, metadata: Metadata.nullable().optional() }).meta({ id: 'BatchMessagesInteractedRequest' });
+export const BatchInteractedBody = z
+  .strictObject({ message_ids: BatchIds, metadata: Metadata.nullable().optional() })
+  .meta({ id: 'BatchMessagesInteractedRequest' });
 
 const batchRoute = <B extends z.ZodType>(action: MessageEngagementActionT, body: B) =>
   defineRoute({
@@ -320,7 +389,17 @@ export const batchMessageRoutes = {
 } as const;
 
 /** Actions of the channel-wide bulk endpoint; `archive`/`unarchive` are the reference's aliases. */
-export const CHANNEL_BULK_ACTIONS = ['seen', 'unseen', 'read', 'unread', 'archived', 'unarchived', 'interacted', 'archive', 'unarchive'] as const;
+export const CHANNEL_BULK_ACTIONS = [
+  'seen',
+  'unseen',
+  'read',
+  'unread',
+  'archived',
+  'unarchived',
+  'interacted',
+  'archive',
+  'unarchive',
+] as const;
 
 export const BulkChannelMessagesBody = z
   .strictObject({
@@ -344,7 +423,7 @@ export const bulkChannelMessagesRoute = defineRoute({
   operationId: 'bulkUpdateChannelMessages',
   method: 'POST',
   path: '/v1/channels/{channel_id}/messages/bulk/{action}',
-  summary: "Change the engagement of every message of a channel that matches the filters, in the background",
+  summary: 'Change the engagement of every message of a channel that matches the filters, in the background',
   tags: ['Messages', 'Bulk operations'],
   auth: 'public',
   userScope: { body: ['user_ids', 'recipient_ids'] },

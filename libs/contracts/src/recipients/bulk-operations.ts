@@ -42,16 +42,26 @@ export type BulkOperationKindT = z.infer<typeof BulkOperationKind>;
 export const BulkObjectItem = InlineIdentifyObject.omit({ collection: true });
 export const BulkTenantItem = z.union([RecipientId, SetTenantBody.extend({ id: RecipientId })]);
 export const BulkPreferenceSet = PreferenceSetRequest.omit({ __persistence_strategy__: true }).extend({ id: RecipientId.optional() });
-const BulkSubscriptionAdd = z.strictObject({ id: RecipientId, recipients: z.array(RecipientRequest).min(1).max(100), properties: z.record(z.string(), z.unknown()).nullable().optional() });
+const BulkSubscriptionAdd = z.strictObject({
+  id: RecipientId,
+  recipients: z.array(RecipientRequest).min(1).max(100),
+  properties: z.record(z.string(), z.unknown()).nullable().optional(),
+});
 const BulkSubscriptionDelete = z.strictObject({ id: RecipientId, recipients: z.array(RecipientReference).min(1).max(100) });
 
 export const BulkIdentifyUsersBody = z.strictObject({ users: items(InlineIdentifyUser) }).meta({ id: 'BulkIdentifyUsersRequest' });
 export const BulkDeleteUsersBody = z.strictObject({ user_ids: items(RecipientId) }).meta({ id: 'BulkDeleteUsersRequest' });
-export const BulkSetUserPreferencesBody = z.strictObject({ user_ids: items(RecipientId), preferences: BulkPreferenceSet }).meta({ id: 'BulkSetUserPreferencesRequest' });
+export const BulkSetUserPreferencesBody = z
+  .strictObject({ user_ids: items(RecipientId), preferences: BulkPreferenceSet })
+  .meta({ id: 'BulkSetUserPreferencesRequest' });
 export const BulkSetObjectsBody = z.strictObject({ objects: items(BulkObjectItem) }).meta({ id: 'BulkSetObjectsRequest' });
 export const BulkDeleteObjectsBody = z.strictObject({ object_ids: items(RecipientId) }).meta({ id: 'BulkDeleteObjectsRequest' });
-export const BulkAddSubscriptionsBody = z.strictObject({ subscriptions: items(BulkSubscriptionAdd) }).meta({ id: 'BulkUpsertSubscriptionsRequest' });
-export const BulkDeleteSubscriptionsBody = z.strictObject({ subscriptions: items(BulkSubscriptionDelete) }).meta({ id: 'BulkDeleteSubscriptionsRequest' });
+export const BulkAddSubscriptionsBody = z
+  .strictObject({ subscriptions: items(BulkSubscriptionAdd) })
+  .meta({ id: 'BulkUpsertSubscriptionsRequest' });
+export const BulkDeleteSubscriptionsBody = z
+  .strictObject({ subscriptions: items(BulkSubscriptionDelete) })
+  .meta({ id: 'BulkDeleteSubscriptionsRequest' });
 export const BulkSetTenantsBody = z.strictObject({ tenants: items(BulkTenantItem) }).meta({ id: 'BulkSetTenantsRequest' });
 export const BulkDeleteTenantsQuery = z.object({ tenant_ids: arrayParam(RecipientId).pipe(items(RecipientId)) });
 
@@ -123,13 +133,43 @@ export const bulkOperationEventContracts = [BulkOperationCreated, BulkOperationP
 
 // Routes
 
-const bulkRoute = <B extends z.ZodType, P extends z.ZodType = z.ZodNever>(operationId: string, path: string, summary: string, tags: string[], body: B, params?: P) =>
-  defineRoute<P, z.ZodNever, B, typeof BulkOperation>({ operationId, method: 'POST', path, summary, tags, auth: 'secret', rateTier: 1, params, body, response: BulkOperation });
+const bulkRoute = <B extends z.ZodType, P extends z.ZodType = z.ZodNever>(
+  operationId: string,
+  path: string,
+  summary: string,
+  tags: string[],
+  body: B,
+  params?: P,
+) =>
+  defineRoute<P, z.ZodNever, B, typeof BulkOperation>({
+    operationId,
+    method: 'POST',
+    path,
+    summary,
+    tags,
+    auth: 'secret',
+    rateTier: 1,
+    params,
+    body,
+    response: BulkOperation,
+  });
 
 const CollectionPath = z.object({ collection: CollectionName });
 
-export const bulkIdentifyUsersRoute = bulkRoute('bulkIdentifyUsers', '/v1/users/bulk/identify', 'Identify up to 1,000 users in the background', ['Users', 'Bulk operations'], BulkIdentifyUsersBody);
-export const bulkDeleteUsersRoute = bulkRoute('bulkDeleteUsers', '/v1/users/bulk/delete', 'Delete up to 1,000 users in the background', ['Users', 'Bulk operations'], BulkDeleteUsersBody);
+export const bulkIdentifyUsersRoute = bulkRoute(
+  'bulkIdentifyUsers',
+  '/v1/users/bulk/identify',
+  'Identify up to 1,000 users in the background',
+  ['Users', 'Bulk operations'],
+  BulkIdentifyUsersBody,
+);
+export const bulkDeleteUsersRoute = bulkRoute(
+  'bulkDeleteUsers',
+  '/v1/users/bulk/delete',
+  'Delete up to 1,000 users in the background',
+  ['Users', 'Bulk operations'],
+  BulkDeleteUsersBody,
+);
 export const bulkSetUserPreferencesRoute = bulkRoute(
   'bulkSetUserPreferences',
   '/v1/users/bulk/preferences',
@@ -137,8 +177,22 @@ export const bulkSetUserPreferencesRoute = bulkRoute(
   ['Users', 'Bulk operations'],
   BulkSetUserPreferencesBody,
 );
-export const bulkSetObjectsRoute = bulkRoute('bulkSetObjects', '/v1/objects/{collection}/bulk/set', 'Set up to 1,000 objects in the background', ['Objects', 'Bulk operations'], BulkSetObjectsBody, CollectionPath);
-export const bulkDeleteObjectsRoute = bulkRoute('bulkDeleteObjects', '/v1/objects/{collection}/bulk/delete', 'Delete up to 1,000 objects in the background', ['Objects', 'Bulk operations'], BulkDeleteObjectsBody, CollectionPath);
+export const bulkSetObjectsRoute = bulkRoute(
+  'bulkSetObjects',
+  '/v1/objects/{collection}/bulk/set',
+  'Set up to 1,000 objects in the background',
+  ['Objects', 'Bulk operations'],
+  BulkSetObjectsBody,
+  CollectionPath,
+);
+export const bulkDeleteObjectsRoute = bulkRoute(
+  'bulkDeleteObjects',
+  '/v1/objects/{collection}/bulk/delete',
+  'Delete up to 1,000 objects in the background',
+  ['Objects', 'Bulk operations'],
+  BulkDeleteObjectsBody,
+  CollectionPath,
+);
 export const bulkAddSubscriptionsRoute = bulkRoute(
   'bulkAddSubscriptions',
   '/v1/objects/{collection}/bulk/subscriptions/add',
@@ -155,7 +209,13 @@ export const bulkDeleteSubscriptionsRoute = bulkRoute(
   BulkDeleteSubscriptionsBody,
   CollectionPath,
 );
-export const bulkSetTenantsRoute = bulkRoute('bulkSetTenants', '/v1/tenants/bulk/set', 'Set up to 1,000 tenants in the background', ['Tenants', 'Bulk operations'], BulkSetTenantsBody);
+export const bulkSetTenantsRoute = bulkRoute(
+  'bulkSetTenants',
+  '/v1/tenants/bulk/set',
+  'Set up to 1,000 tenants in the background',
+  ['Tenants', 'Bulk operations'],
+  BulkSetTenantsBody,
+);
 
 export const bulkDeleteTenantsRoute = defineRoute({
   operationId: 'bulkDeleteTenants',

@@ -37,7 +37,10 @@ const SlackTokenConnection = z.strictObject({
 });
 export const SlackChannelData = z.strictObject({
   connections: z.array(z.union([IncomingWebhook, SlackTokenConnection])).max(1000),
-  token: z.strictObject({ access_token: z.string().max(1000).nullable() }).nullable().optional(),
+  token: z
+    .strictObject({ access_token: z.string().max(1000).nullable() })
+    .nullable()
+    .optional(),
 });
 
 // Microsoft Teams: connections to a channel or user (by ids) or incoming webhook.
@@ -85,7 +88,17 @@ export const ChannelDataRequest = z.strictObject({ data: ChannelDataPayload }).m
 /** Channel data given inline with identify or set: keyed by channel id. */
 export const InlineChannelDataRequest = z.record(z.uuid(), ChannelDataPayload);
 
-export const CHANNEL_DATA_PROVIDERS = ['push_fcm', 'push_apns', 'push_aws_sns', 'push_expo', 'push_one_signal', 'chat_slack', 'chat_ms_teams', 'chat_discord', 'http_knock_webhook'] as const;
+export const CHANNEL_DATA_PROVIDERS = [
+  'push_fcm',
+  'push_apns',
+  'push_aws_sns',
+  'push_expo',
+  'push_one_signal',
+  'chat_slack',
+  'chat_ms_teams',
+  'chat_discord',
+  'http_knock_webhook',
+] as const;
 
 export const ChannelData = z
   .object({
@@ -102,10 +115,21 @@ export type ChannelDataT = z.infer<typeof ChannelData>;
 export const ChannelDataSet = defineEvent(
   'ChannelDataSet',
   1,
-  z.object({ recipient: RecipientRef, channel_id: z.string(), channel_type: z.string(), provider: z.string(), data: z.record(z.string(), z.unknown()), set_at: z.string() }),
+  z.object({
+    recipient: RecipientRef,
+    channel_id: z.string(),
+    channel_type: z.string(),
+    provider: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    set_at: z.string(),
+  }),
 );
 
-export const ChannelDataUnset = defineEvent('ChannelDataUnset', 1, z.object({ recipient: RecipientRef, channel_id: z.string(), unset_at: z.string() }));
+export const ChannelDataUnset = defineEvent(
+  'ChannelDataUnset',
+  1,
+  z.object({ recipient: RecipientRef, channel_id: z.string(), unset_at: z.string() }),
+);
 
 export const channelDataEventContracts = [ChannelDataSet, ChannelDataUnset] as const;
 

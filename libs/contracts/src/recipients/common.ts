@@ -7,4 +7,6 @@ export const RecipientId = Id;
 export const IsoDateTime = z.iso.datetime({ offset: true });
 
 const timeZones = new Set(Intl.supportedValuesOf('timeZone'));
-export const TimeZone = z.string().refine((tz) => timeZones.has(tz) || tz === 'UTC' || tz === 'Etc/UTC', 'must be an IANA time zone such as America/New_York');
+export const TimeZone = z
+  .string()
+  .refine((tz) => timeZones.has(tz) || tz === 'UTC' || tz === 'Etc/UTC', 'must be an IANA time zone such as America/New_York');

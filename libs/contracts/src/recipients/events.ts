@@ -1,3 +1,4 @@
+import { audienceEventContracts } from './audiences';
 import { bulkOperationEventContracts } from './bulk-operations';
 import { channelDataEventContracts } from './channel-data';
 import { objectEventContracts } from './objects';
@@ -13,4 +14,5 @@ export const recipientEventContracts = [
   ...channelDataEventContracts,
   ...subscriptionEventContracts,
   ...bulkOperationEventContracts,
+  ...audienceEventContracts,
 ] as const;

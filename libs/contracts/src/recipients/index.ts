@@ -8,3 +8,4 @@ export * from './tenants';
 export * from './subscriptions';
 export * from './listings';
 export * from './bulk-operations';
+export * from './audiences';

@@ -32,5 +32,3 @@ export const listObjectMessagesRoute = defineRoute({
   query: MessagesQuery,
   response: ListMessagesResponse,
 });
-
-

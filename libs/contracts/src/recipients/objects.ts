@@ -50,7 +50,11 @@ export const ObjectSet = defineEvent(
   }),
 );
 
-export const ObjectDeleted = defineEvent('ObjectDeleted', 1, z.object({ collection: z.string(), object_id: z.string(), deleted_at: z.string() }));
+export const ObjectDeleted = defineEvent(
+  'ObjectDeleted',
+  1,
+  z.object({ collection: z.string(), object_id: z.string(), deleted_at: z.string() }),
+);
 
 export const objectEventContracts = [ObjectSet, ObjectDeleted] as const;
 

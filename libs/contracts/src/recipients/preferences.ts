@@ -5,14 +5,17 @@ import { defineRoute } from '../http/route';
 import { RecipientId } from './common';
 import { CollectionName, RecipientRef } from './refs';
 
-
-
 const WithConditions = z.strictObject({ conditions: z.array(Condition).max(100) });
 const Toggle = z.union([z.boolean(), WithConditions]);
 
 export const PREFERENCE_CHANNEL_TYPES = ['email', 'sms', 'push', 'chat', 'http', 'in_app_feed'] as const;
 export const PreferenceSetChannelTypes = z
-  .strictObject(Object.fromEntries(PREFERENCE_CHANNEL_TYPES.map((t) => [t, Toggle.optional()])) as Record<(typeof PREFERENCE_CHANNEL_TYPES)[number], z.ZodOptional<typeof Toggle>>)
+  .strictObject(
+    Object.fromEntries(PREFERENCE_CHANNEL_TYPES.map((t) => [t, Toggle.optional()])) as Record<
+      (typeof PREFERENCE_CHANNEL_TYPES)[number],
+      z.ZodOptional<typeof Toggle>
+    >,
+  )
   .meta({ id: 'PreferenceSetChannelTypes' });
 export const PreferenceSetChannels = z.record(z.string().min(1).max(255), Toggle).meta({ id: 'PreferenceSetChannels' });
 
@@ -79,7 +82,11 @@ export const PreferenceSetUpdated = defineEvent(
   }),
 );
 
-export const PreferenceSetDeleted = defineEvent('PreferenceSetDeleted', 1, z.object({ recipient: RecipientRef, preference_set_id: z.string(), deleted_at: z.string() }));
+export const PreferenceSetDeleted = defineEvent(
+  'PreferenceSetDeleted',
+  1,
+  z.object({ recipient: RecipientRef, preference_set_id: z.string(), deleted_at: z.string() }),
+);
 
 export const preferenceEventContracts = [PreferenceSetUpdated, PreferenceSetDeleted] as const;
 

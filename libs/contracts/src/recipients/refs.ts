@@ -16,7 +16,9 @@ export const RecipientReference = z.union([RecipientId, z.strictObject({ id: Rec
 export type RecipientReferenceT = z.infer<typeof RecipientReference>;
 
 export function toRecipientRef(reference: RecipientReferenceT): RecipientRefT {
-  return typeof reference === 'string' ? { type: 'user', id: reference } : { type: 'object', collection: reference.collection, id: reference.id };
+  return typeof reference === 'string'
+    ? { type: 'user', id: reference }
+    : { type: 'object', collection: reference.collection, id: reference.id };
 }
 
 export function recipientLabel(ref: RecipientRefT): string {

@@ -36,7 +36,10 @@ export const RecipientRequest = z.union([
   RecipientId,
   InlineIdentifyObject,
   // Without this refinement an object with a bad field would pass as a user with a custom `collection`.
-  InlineIdentifyUser.refine((v) => !('collection' in v), { message: 'an object recipient needs a valid id and collection', path: ['collection'] }),
+  InlineIdentifyUser.refine((v) => !('collection' in v), {
+    message: 'an object recipient needs a valid id and collection',
+    path: ['collection'],
+  }),
 ]);
 export type RecipientRequestT = z.infer<typeof RecipientRequest>;
 
@@ -46,7 +49,9 @@ export const UpsertSubscriptionsBody = z
   .strictObject({ recipients: z.array(RecipientRequest).min(1).max(100), properties: SubscriptionProperties })
   .meta({ id: 'UpsertSubscriptionsRequest' });
 
-export const DeleteSubscriptionsBody = z.strictObject({ recipients: z.array(RecipientReference).min(1).max(100) }).meta({ id: 'DeleteSubscriptionsRequest' });
+export const DeleteSubscriptionsBody = z
+  .strictObject({ recipients: z.array(RecipientReference).min(1).max(100) })
+  .meta({ id: 'DeleteSubscriptionsRequest' });
 
 export const Subscription = z
   .object({

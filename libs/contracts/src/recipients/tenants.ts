@@ -62,7 +62,9 @@ export const TenantSet = defineEvent(
     /** Custom properties and `name` this call set; null removes one. */
     properties: z.record(z.string(), z.unknown()),
     /** Settings after this call, when it changed them (branding as given; the preference set whole). */
-    settings: z.object({ branding: z.record(z.string(), z.unknown()).nullable(), preference_set: z.record(z.string(), z.unknown()).nullable() }).optional(),
+    settings: z
+      .object({ branding: z.record(z.string(), z.unknown()).nullable(), preference_set: z.record(z.string(), z.unknown()).nullable() })
+      .optional(),
     set_at: z.string(),
   }),
 );

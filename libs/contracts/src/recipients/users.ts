@@ -76,7 +76,9 @@ export const UserMerged = defineEvent(
     /** Sets the target did not have, as they were on the source. */
     preference_sets: z.array(z.object({ preference_set_id: z.string(), preferences: PreferenceSetData })),
     /** Channel data the target did not have, as it was on the source. */
-    channel_data: z.array(z.object({ channel_id: z.string(), channel_type: z.string(), provider: z.string(), data: z.record(z.string(), z.unknown()) })),
+    channel_data: z.array(
+      z.object({ channel_id: z.string(), channel_type: z.string(), provider: z.string(), data: z.record(z.string(), z.unknown()) }),
+    ),
     merged_at: z.string(),
   }),
 );
@@ -142,7 +144,7 @@ export const mergeUserRoute = defineRoute({
   operationId: 'mergeUser',
   method: 'POST',
   path: '/v1/users/{user_id}/merge',
-  summary: "Merge another user into this one: its preferences, channel data and subscriptions move here and it is deleted",
+  summary: 'Merge another user into this one: its preferences, channel data and subscriptions move here and it is deleted',
   tags: ['Users'],
   auth: 'secret',
   rateTier: 2,

@@ -24,10 +24,20 @@ export const BatchOpened = defineEvent(
 export const BatchItemAdded = defineEvent(
   'BatchItemAdded',
   1,
-  z.object({ batch_id: z.uuid(), run_id: z.uuid(), activity: Activity, role: z.enum(['owner', 'leading', 'joined']), added_at: z.string() }),
+  z.object({
+    batch_id: z.uuid(),
+    run_id: z.uuid(),
+    activity: Activity,
+    role: z.enum(['owner', 'leading', 'joined']),
+    added_at: z.string(),
+  }),
 );
 
-export const BatchWindowExtended = defineEvent('BatchWindowExtended', 1, z.object({ batch_id: z.uuid(), closes_at: z.string(), timer_id: z.string() }));
+export const BatchWindowExtended = defineEvent(
+  'BatchWindowExtended',
+  1,
+  z.object({ batch_id: z.uuid(), closes_at: z.string(), timer_id: z.string() }),
+);
 
 export const BatchClosed = defineEvent(
   'BatchClosed',
@@ -49,6 +59,18 @@ export const ThrottlePassed = defineEvent('ThrottlePassed', 1, z.object({ run_id
 export const ThrottleLimited = defineEvent('ThrottleLimited', 1, z.object({ run_id: z.uuid(), at: z.string() }));
 
 /** Stream frequency-<env>-<workflow>-<recipient>[-<tenant>]: once_per_recipient workflows. */
-export const FrequencyClaimed = defineEvent('FrequencyClaimed', 1, z.object({ run_id: z.uuid(), workflow_run_id: z.uuid(), at: z.string() }));
+export const FrequencyClaimed = defineEvent(
+  'FrequencyClaimed',
+  1,
+  z.object({ run_id: z.uuid(), workflow_run_id: z.uuid(), at: z.string() }),
+);
 
-export const batchEventContracts = [BatchOpened, BatchItemAdded, BatchWindowExtended, BatchClosed, ThrottlePassed, ThrottleLimited, FrequencyClaimed] as const;
+export const batchEventContracts = [
+  BatchOpened,
+  BatchItemAdded,
+  BatchWindowExtended,
+  BatchClosed,
+  ThrottlePassed,
+  ThrottleLimited,
+  FrequencyClaimed,
+] as const;

@@ -57,16 +57,25 @@ export const WorkflowRecipientRunEvent = z
   .meta({ id: 'WorkflowRecipientRunEvent' });
 export type WorkflowRecipientRunEventT = z.infer<typeof WorkflowRecipientRunEvent>;
 
-export const WorkflowRecipientRunDetail = WorkflowRecipientRun.extend({ events: z.array(WorkflowRecipientRunEvent) }).meta({ id: 'WorkflowRecipientRunDetail' });
+export const WorkflowRecipientRunDetail = WorkflowRecipientRun.extend({ events: z.array(WorkflowRecipientRunEvent) }).meta({
+  id: 'WorkflowRecipientRunDetail',
+});
 export type WorkflowRecipientRunDetailT = z.infer<typeof WorkflowRecipientRunDetail>;
 
-export const ListWorkflowRecipientRunsResponse = z.object({ items: z.array(WorkflowRecipientRun), page_info: PageInfo }).meta({ id: 'ListWorkflowRecipientRunsResponse' });
+export const ListWorkflowRecipientRunsResponse = z
+  .object({ items: z.array(WorkflowRecipientRun), page_info: PageInfo })
+  .meta({ id: 'ListWorkflowRecipientRunsResponse' });
 
 /** `true`/`false` as query strings (z.coerce.boolean would read "false" as true). */
 const QueryBoolean = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
 /** `inserted_at.gte=...` (and gt, lt, lte) arrive as one nested object. */
-const RunInsertedAtRange = z.strictObject({ gt: IsoDateTime.optional(), gte: IsoDateTime.optional(), lt: IsoDateTime.optional(), lte: IsoDateTime.optional() });
+const RunInsertedAtRange = z.strictObject({
+  gt: IsoDateTime.optional(),
+  gte: IsoDateTime.optional(),
+  lt: IsoDateTime.optional(),
+  lte: IsoDateTime.optional(),
+});
 
 export const ListWorkflowRecipientRunsQuery = PageQuery.extend({
   workflow: z.string().min(1).max(255).optional(),

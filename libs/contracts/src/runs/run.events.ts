@@ -66,7 +66,11 @@ export const RunEnqueued = defineEvent(
   }),
 );
 
-export const StepStarted = defineEvent('StepStarted', 1, z.object({ run_id: z.uuid(), step_ref: z.string(), step_type: z.string(), at: z.string() }));
+export const StepStarted = defineEvent(
+  'StepStarted',
+  1,
+  z.object({ run_id: z.uuid(), step_ref: z.string(), step_type: z.string(), at: z.string() }),
+);
 
 export const StepCompleted = defineEvent(
   'StepCompleted',
@@ -101,7 +105,11 @@ export const RunPaused = defineEvent(
 );
 
 /** Timers live in any stream that needs one (runs, messages, batches); the worker fires them when due. */
-export const TimerScheduled = defineEvent('TimerScheduled', 1, z.object({ timer_id: z.string(), fire_at: z.string(), purpose: z.string() }));
+export const TimerScheduled = defineEvent(
+  'TimerScheduled',
+  1,
+  z.object({ timer_id: z.string(), fire_at: z.string(), purpose: z.string() }),
+);
 export const TimerFired = defineEvent('TimerFired', 1, z.object({ timer_id: z.string(), fired_at: z.string() }));
 
 export const RunResumed = defineEvent(
@@ -112,14 +120,25 @@ export const RunResumed = defineEvent(
     step_ref: z.string(),
     cause: z.enum(['timer', 'batch_closed', 'event_matched', 'event_timeout']),
     /** Batch flush: the activities and actors the message carries. */
-    batch: z.object({ activities: z.array(Activity), actors: z.array(RecipientRef), total_activities: z.number().int(), total_actors: z.number().int() }).nullable(),
+    batch: z
+      .object({
+        activities: z.array(Activity),
+        actors: z.array(RecipientRef),
+        total_activities: z.number().int(),
+        total_actors: z.number().int(),
+      })
+      .nullable(),
     /** event_matched: what happened (`workflow.completed`, `message.seen`, ...) as match conditions saw it under `event`. */
     event: z.record(z.string(), z.unknown()).nullable().optional(),
     at: z.string(),
   }),
 );
 
-export const RunDataUpdated = defineEvent('RunDataUpdated', 1, z.object({ run_id: z.uuid(), step_ref: z.string(), data: z.record(z.string(), z.unknown()), at: z.string() }));
+export const RunDataUpdated = defineEvent(
+  'RunDataUpdated',
+  1,
+  z.object({ run_id: z.uuid(), step_ref: z.string(), data: z.record(z.string(), z.unknown()), at: z.string() }),
+);
 
 export const RunCancelled = defineEvent('RunCancelled', 1, z.object({ run_id: z.uuid(), reason: z.string(), at: z.string() }));
 
@@ -139,7 +158,12 @@ export const RunCompleted = defineEvent(
 export const CancellationRequested = defineEvent(
   'CancellationRequested',
   1,
-  z.object({ workflow_key: z.string(), cancellation_key: z.string(), recipients: z.array(RecipientRef).nullable(), requested_at: z.string() }),
+  z.object({
+    workflow_key: z.string(),
+    cancellation_key: z.string(),
+    recipients: z.array(RecipientRef).nullable(),
+    requested_at: z.string(),
+  }),
 );
 
 export const runEventContracts = [

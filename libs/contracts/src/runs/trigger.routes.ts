@@ -4,7 +4,13 @@ import { RecipientId } from '../recipients/common';
 import { RecipientRequest } from '../recipients/subscriptions';
 import { SetTenantBody } from '../recipients/tenants';
 
-export const WorkflowKeyPath = z.object({ key: z.string().min(1).max(255).regex(/^[a-z0-9_-]+$/, 'must be a workflow key: lowercase letters, digits, _ and -') });
+export const WorkflowKeyPath = z.object({
+  key: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[a-z0-9_-]+$/, 'must be a workflow key: lowercase letters, digits, _ and -'),
+});
 
 export const InlineTenantRequest = z.union([RecipientId, SetTenantBody.and(z.object({ id: RecipientId }))]);
 

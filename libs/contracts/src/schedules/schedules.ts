@@ -80,14 +80,20 @@ function checkTiming(value: Timing, ctx: z.RefinementCtx, { creating }: { creati
 export const CreateSchedulesBody = z
   .strictObject({
     workflow: WorkflowKeyPath.shape.key,
-    recipients: z.array(RecipientRequest).min(1, 'needs at least one recipient').max(SCHEDULE_MAX_RECIPIENTS, `at most ${SCHEDULE_MAX_RECIPIENTS} recipients per request`),
+    recipients: z
+      .array(RecipientRequest)
+      .min(1, 'needs at least one recipient')
+      .max(SCHEDULE_MAX_RECIPIENTS, `at most ${SCHEDULE_MAX_RECIPIENTS} recipients per request`),
     ...timing,
   })
   .superRefine((v, ctx) => checkTiming(v, ctx, { creating: true }))
   .meta({ id: 'CreateSchedulesRequest' });
 export type CreateSchedulesBodyT = z.infer<typeof CreateSchedulesBody>;
 
-const ScheduleIds = z.array(z.uuid()).min(1, 'needs at least one schedule id').max(BULK_MAX_ITEMS, `at most ${BULK_MAX_ITEMS} schedule ids`);
+const ScheduleIds = z
+  .array(z.uuid())
+  .min(1, 'needs at least one schedule id')
+  .max(BULK_MAX_ITEMS, `at most ${BULK_MAX_ITEMS} schedule ids`);
 
 export const UpdateSchedulesBody = z
   .strictObject({ schedule_ids: ScheduleIds, ...timing })
@@ -197,7 +203,11 @@ export const ScheduleUpdated = defineEvent(
   }),
 );
 
-export const ScheduleDeleted = defineEvent('ScheduleDeleted', 1, z.object({ schedule_id: z.uuid(), reason: z.enum(['requested', 'recipient_deleted']), deleted_at: z.string() }));
+export const ScheduleDeleted = defineEvent(
+  'ScheduleDeleted',
+  1,
+  z.object({ schedule_id: z.uuid(), reason: z.enum(['requested', 'recipient_deleted']), deleted_at: z.string() }),
+);
 
 /**
  * An occurrence was decided: its workflow run was triggered (recorded with the trigger, in the

@@ -49,7 +49,12 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
       const answer = answerFor(req.url.replace('/3/device/', ''));
       return { ...answer, headers: { 'apns-id': req.headers['apns-id'], ...answer.headers } };
     };
-    config = { provider: 'apns', channelType: 'push', baseUrl: peer.url, settings: { key_id: keyId, team_id: teamId, private_key: p8, bundle_id: 'com.example.shop' } };
+    config = {
+      provider: 'apns',
+      channelType: 'push',
+      baseUrl: peer.url,
+      settings: { key_id: keyId, team_id: teamId, private_key: p8, bundle_id: 'com.example.shop' },
+    };
   });
 
   it('posts an alert to each device over HTTP/2 with a valid ES256 provider token', async () => {
@@ -59,8 +64,17 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
     expect(peer.requests.map((r) => r.url).sort()).toEqual(['/3/device/aaaa1111', '/3/device/bbbb2222']);
     for (const sent of peer.requests) {
       expect(sent.method).toBe('POST');
-      expect(sent.headers).toMatchObject({ 'apns-topic': 'com.example.shop', 'apns-push-type': 'alert', 'apns-priority': '10', 'content-type': 'application/json' });
-      expect(json(sent)).toEqual({ aps: { alert: { title: 'Order shipped', body: 'It is on its way' }, sound: 'default' }, order_id: 'o-7', notify_message_id: 'msg-a1' });
+      expect(sent.headers).toMatchObject({
+        'apns-topic': 'com.example.shop',
+        'apns-push-type': 'alert',
+        'apns-priority': '10',
+        'content-type': 'application/json',
+      });
+      expect(json(sent)).toEqual({
+        aps: { alert: { title: 'Order shipped', body: 'It is on its way' }, sound: 'default' },
+        order_id: 'o-7',
+        notify_message_id: 'msg-a1',
+      });
     }
     const idFor = (token: string) => peer.requests.find((r) => r.url.endsWith(token))!.headers['apns-id'];
     expect(result.targets).toEqual([
@@ -94,16 +108,26 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
     const result = await provider.send(request(), config);
     const jwt = peer.requests[0].headers.authorization.split(' ')[1];
     expect(result.logs).toHaveLength(2);
-    expect(result.logs[0]).toMatchObject({ request: { method: 'POST', headers: { authorization: '[REDACTED]', 'apns-topic': 'com.example.shop' } }, response: { status: 200 } });
+    expect(result.logs[0]).toMatchObject({
+      request: { method: 'POST', headers: { authorization: '[REDACTED]', 'apns-topic': 'com.example.shop' } },
+      response: { status: 200 },
+    });
     expect(leakedSecrets(result, [jwt, p8, ...p8.split('\n').filter((l) => l.length > 20)])).toEqual([]);
   });
 
   it('reports a 410 Unregistered device as a permanent failure for that token', async () => {
-    answerFor = (token) => (token === 'bbbb2222' ? { status: 410, json: { reason: 'Unregistered', timestamp: 1767225600000 } } : { status: 200, text: '' });
+    answerFor = (token) =>
+      token === 'bbbb2222' ? { status: 410, json: { reason: 'Unregistered', timestamp: 1767225600000 } } : { status: 200, text: '' };
     const result = (await provider.send(request(), config)) as DeliverySuccess;
     expect(result.outcome).toBe('sent');
     expect(result.invalidTokens).toEqual(['bbbb2222']);
-    expect(result.targets?.[1]).toEqual({ target: 'token:bbbb2222', outcome: 'failed', retryable: false, code: 'apns_unregistered', reason: 'HTTP 410: Unregistered' });
+    expect(result.targets?.[1]).toEqual({
+      target: 'token:bbbb2222',
+      outcome: 'failed',
+      retryable: false,
+      code: 'apns_unregistered',
+      reason: 'HTTP 410: Unregistered',
+    });
   });
 
   it.each([
@@ -117,7 +141,12 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
   ])('classifies HTTP %i %s', async (status, reason, headers, retryable, retryAfterMs) => {
     answerFor = () => ({ status, headers, json: { reason } });
     const result = (await provider.send(request({ channelData: { tokens: ['aaaa1111'] } }), config)) as DeliveryFailure;
-    expect(result).toMatchObject({ outcome: 'failed', retryable, code: `apns_${reason.toLowerCase()}`, reason: `HTTP ${status}: ${reason}` });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      retryable,
+      code: `apns_${reason.toLowerCase()}`,
+      reason: `HTTP ${status}: ${reason}`,
+    });
     expect(result.retryAfterMs).toBe(retryAfterMs);
     expect(result.invalidTokens).toBeUndefined();
   });
@@ -135,7 +164,10 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
   });
 
   it('sends a silent push as a background notification', async () => {
-    await provider.send(request({ channelData: { tokens: ['aaaa1111'] }, content: { type: 'push', title: 't', body: 'b', silent: true, data: { sync: 1 } } }), config);
+    await provider.send(
+      request({ channelData: { tokens: ['aaaa1111'] }, content: { type: 'push', title: 't', body: 'b', silent: true, data: { sync: 1 } } }),
+      config,
+    );
     expect(peer.requests[0].headers).toMatchObject({ 'apns-push-type': 'background', 'apns-priority': '5' });
     expect(json(peer.requests[0])).toEqual({ sync: 1, notify_message_id: 'msg-a1', aps: { 'content-available': 1 } });
   });
@@ -147,7 +179,15 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
   });
 
   it('fails retryably when APNs cannot be reached', async () => {
-    const result = await provider.send(request({ channelData: { tokens: ['aaaa1111'] } }), { ...config, baseUrl: `http://127.0.0.1:${await closedPort()}` });
-    expect(result).toMatchObject({ outcome: 'failed', retryable: true, code: 'network_error', reason: expect.stringContaining('ECONNREFUSED') });
+    const result = await provider.send(request({ channelData: { tokens: ['aaaa1111'] } }), {
+      ...config,
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+    });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      retryable: true,
+      code: 'network_error',
+      reason: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 });

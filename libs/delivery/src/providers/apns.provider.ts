@@ -41,20 +41,35 @@ export class ApnsProvider extends BaseProvider<PushContent> {
     const keyProblem = key ? signingKeyProblem('ES256', key) : undefined;
     if (keyProblem) problems.push(`private_key ${keyProblem}`);
     const environment = settings.environment;
-    if (environment !== undefined && environment !== 'production' && environment !== 'development') problems.push('environment must be production or development');
+    if (environment !== undefined && environment !== 'production' && environment !== 'development')
+      problems.push('environment must be production or development');
     return problems;
   }
 
-  protected async deliver(request: DeliveryRequest, content: PushContent, config: ProviderConfig, exchange: Exchange): Promise<DeliveryResult> {
+  protected async deliver(
+    request: DeliveryRequest,
+    content: PushContent,
+    config: ProviderConfig,
+    exchange: Exchange,
+  ): Promise<DeliveryResult> {
     const tokens = pushTokens(request.channelData);
-    if (!tokens.length) return exchange.failed({ retryable: false, code: 'missing_push_tokens', reason: `recipient ${request.recipient.id} has no push tokens for this channel` });
+    if (!tokens.length)
+      return exchange.failed({
+        retryable: false,
+        code: 'missing_push_tokens',
+        reason: `recipient ${request.recipient.id} has no push tokens for this channel`,
+      });
     const settings = config.settings;
     const jwt = this.providerToken(settings);
     exchange.redactor.add(jwt);
     const origin = baseUrlOf(config.baseUrl, ORIGINS[settings.environment === 'development' ? 'development' : 'production']);
     const payload = content.silent
       ? { ...content.data, notify_message_id: request.messageId, aps: { 'content-available': 1 } }
-      : { ...content.data, notify_message_id: request.messageId, aps: { alert: { title: content.title, body: content.body }, sound: 'default' } };
+      : {
+          ...content.data,
+          notify_message_id: request.messageId,
+          aps: { alert: { title: content.title, body: content.body }, sound: 'default' },
+        };
 
     const session = new Http2Session(origin, exchange);
     const gone = new Set<string>();
@@ -74,7 +89,8 @@ export class ApnsProvider extends BaseProvider<PushContent> {
             },
             payload,
           );
-          if (isSuccess(outcome)) return { target: `token:${token}`, outcome: 'sent', providerMessageId: outcome.headers['apns-id'] ?? apnsId };
+          if (isSuccess(outcome))
+            return { target: `token:${token}`, outcome: 'sent', providerMessageId: outcome.headers['apns-id'] ?? apnsId };
           const failure = failureOf(outcome, describeApnsError);
           if (failure.code === 'apns_unregistered') gone.add(token);
           if (failure.code === 'apns_expiredprovidertoken') {
@@ -83,11 +99,21 @@ export class ApnsProvider extends BaseProvider<PushContent> {
             failure.retryable = true;
           }
           if (failure.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, failure.retryAfterMs);
-          return { target: `token:${token}`, outcome: 'failed', retryable: failure.retryable, reason: failure.reason, ...(failure.code ? { code: failure.code } : {}) };
+          return {
+            target: `token:${token}`,
+            outcome: 'failed',
+            retryable: failure.retryable,
+            reason: failure.reason,
+            ...(failure.code ? { code: failure.code } : {}),
+          };
         }),
       );
       // In the order of the channel data, not of the answers.
-      return exchange.fannedOut(targets, tokens.filter((t) => gone.has(t)), retryAfterMs);
+      return exchange.fannedOut(
+        targets,
+        tokens.filter((t) => gone.has(t)),
+        retryAfterMs,
+      );
     } finally {
       session.close();
     }
@@ -98,7 +124,12 @@ export class ApnsProvider extends BaseProvider<PushContent> {
     const cached = this.providerTokens.get(key);
     if (cached && this.now() - cached.issuedAt < PROVIDER_TOKEN_TTL_MS) return cached.jwt;
     const issuedAt = this.now();
-    const jwt = signJwt('ES256', { kid: stringSetting(settings, 'key_id') }, { iss: stringSetting(settings, 'team_id'), iat: Math.floor(issuedAt / 1000) }, stringSetting(settings, 'private_key')!);
+    const jwt = signJwt(
+      'ES256',
+      { kid: stringSetting(settings, 'key_id') },
+      { iss: stringSetting(settings, 'team_id'), iat: Math.floor(issuedAt / 1000) },
+      stringSetting(settings, 'private_key')!,
+    );
     this.providerTokens.set(key, { jwt, issuedAt });
     return jwt;
   }

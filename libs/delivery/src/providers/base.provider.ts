@@ -16,10 +16,15 @@ export abstract class BaseProvider<C extends DeliveryContent> implements Deliver
     const redactor = Redactor.forSettings(config.settings);
     const exchange = new Exchange(redactor, config, signal, this.io);
     if (request.content.type !== this.contentType()) {
-      return exchange.failed({ retryable: false, code: 'invalid_content', reason: `${this.id} delivers ${this.contentType()} content, not ${request.content.type}` });
+      return exchange.failed({
+        retryable: false,
+        code: 'invalid_content',
+        reason: `${this.id} delivers ${this.contentType()} content, not ${request.content.type}`,
+      });
     }
     const problems = this.validateSettings(config.settings);
-    if (problems.length) return exchange.failed({ retryable: false, code: 'invalid_settings', reason: `${this.id}: ${problems.join('; ')}` });
+    if (problems.length)
+      return exchange.failed({ retryable: false, code: 'invalid_settings', reason: `${this.id}: ${problems.join('; ')}` });
     try {
       return await this.deliver(request, request.content as C, config, exchange);
     } catch (error) {

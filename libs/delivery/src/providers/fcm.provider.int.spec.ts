@@ -51,14 +51,24 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
     answerFor = () => ({ status: 200, json: { name: `projects/demo-project/messages/0:${Math.floor(Math.random() * 1e12)}` } });
     peer.respond = (req) => {
       if (req.url === '/token') return googleTokenEndpoint(req, { tokenUrl, publicKey, clientEmail, keyId: 'key-1', issued, nowMs: now });
-      if (req.headers.authorization !== `Bearer ${issued.at(-1)}`) return fcmError(401, 'UNAUTHENTICATED', undefined, 'Request had invalid authentication credentials.');
+      if (req.headers.authorization !== `Bearer ${issued.at(-1)}`)
+        return fcmError(401, 'UNAUTHENTICATED', undefined, 'Request had invalid authentication credentials.');
       return answerFor(json(req).message.token);
     };
     config = {
       provider: 'fcm',
       channelType: 'push',
       baseUrl: peer.url,
-      settings: { service_account: { type: 'service_account', project_id: 'demo-project', private_key_id: 'key-1', private_key: privateKeyPem, client_email: clientEmail, token_uri: tokenUrl } },
+      settings: {
+        service_account: {
+          type: 'service_account',
+          project_id: 'demo-project',
+          private_key_id: 'key-1',
+          private_key: privateKeyPem,
+          client_email: clientEmail,
+          token_uri: tokenUrl,
+        },
+      },
     };
   });
 
@@ -73,7 +83,9 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
       expect(sent.url).toBe('/v1/projects/demo-project/messages:send');
       expect(sent.headers.authorization).toBe(`Bearer ${issued[0]}`);
     }
-    const bodies = sends().map((r) => json(r).message).sort((a, b) => a.token.localeCompare(b.token));
+    const bodies = sends()
+      .map((r) => json(r).message)
+      .sort((a, b) => a.token.localeCompare(b.token));
     expect(bodies).toEqual(
       ['device-token-A', 'device-token-B'].map((token) => ({
         token,
@@ -94,7 +106,10 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
     const assertion = form(tokenRequests()[0]).assertion;
     const keyLines = privateKeyPem.split('\n').filter((l) => l && !l.startsWith('-----'));
     expect(leakedSecrets(result, [privateKeyPem, assertion, issued[0], ...keyLines])).toEqual([]);
-    expect(result.logs[0]).toMatchObject({ request: { url: tokenUrl, body: { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: '[REDACTED]' } }, response: { status: 200, body: { access_token: '[REDACTED]', expires_in: 3599 } } });
+    expect(result.logs[0]).toMatchObject({
+      request: { url: tokenUrl, body: { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: '[REDACTED]' } },
+      response: { status: 200, body: { access_token: '[REDACTED]', expires_in: 3599 } },
+    });
   });
 
   it('reuses the access token until a minute before it expires', async () => {
@@ -109,7 +124,11 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
     now += 2_000;
     await provider.send(request(), config);
     expect(tokenRequests()).toHaveLength(2);
-    expect(sends().slice(-2).every((r) => r.headers.authorization === `Bearer ${issued[1]}`)).toBe(true);
+    expect(
+      sends()
+        .slice(-2)
+        .every((r) => r.headers.authorization === `Bearer ${issued[1]}`),
+    ).toBe(true);
   });
 
   it('reads a service account given as a JSON string and a project_id override', async () => {
@@ -117,39 +136,64 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
     const result = await provider.send(request(), { ...config, settings });
     expect(result.outcome).toBe('sent');
     expect(sends()[0].url).toBe('/v1/projects/other-project/messages:send');
-    expect(leakedSecrets(result, privateKeyPem.split('\n').filter((l) => l.length > 20))).toEqual([]);
+    expect(
+      leakedSecrets(
+        result,
+        privateKeyPem.split('\n').filter((l) => l.length > 20),
+      ),
+    ).toEqual([]);
   });
 
   it('fails permanently when the token endpoint refuses the signature, and sends nothing', async () => {
     const settings = { service_account: { ...(config.settings.service_account as object), private_key: otherKeyPem } };
     const result = await provider.send(request(), { ...config, settings });
-    expect(result).toMatchObject({ outcome: 'failed', retryable: false, code: 'oauth_invalid_grant', reason: expect.stringContaining('Invalid JWT Signature.') });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      retryable: false,
+      code: 'oauth_invalid_grant',
+      reason: expect.stringContaining('Invalid JWT Signature.'),
+    });
     expect(sends()).toHaveLength(0);
     expect(leakedSecrets(result, [otherKeyPem, ...otherKeyPem.split('\n').filter((l) => l.length > 20)])).toEqual([]);
   });
 
   it('retries later when the token endpoint is unavailable', async () => {
-    peer.respond = (req) => (req.url === '/token' ? { status: 503, headers: { 'retry-after': '5' }, text: 'unavailable' } : { status: 500, json: {} });
+    peer.respond = (req) =>
+      req.url === '/token' ? { status: 503, headers: { 'retry-after': '5' }, text: 'unavailable' } : { status: 500, json: {} };
     const result = await provider.send(request(), config);
     expect(result).toMatchObject({ outcome: 'failed', retryable: true, code: 'http_503', retryAfterMs: 5000 });
   });
 
   it('sends to the live device and reports an UNREGISTERED token as a permanent failure for that token', async () => {
-    answerFor = (token) => (token === 'device-token-B' ? fcmError(404, 'NOT_FOUND', 'UNREGISTERED', 'Requested entity was not found.') : { status: 200, json: { name: 'projects/demo-project/messages/1' } });
+    answerFor = (token) =>
+      token === 'device-token-B'
+        ? fcmError(404, 'NOT_FOUND', 'UNREGISTERED', 'Requested entity was not found.')
+        : { status: 200, json: { name: 'projects/demo-project/messages/1' } };
     const result = (await provider.send(request(), config)) as DeliverySuccess;
     expect(result.outcome).toBe('sent');
     expect(result.providerMessageId).toBe('projects/demo-project/messages/1');
     expect(result.invalidTokens).toEqual(['device-token-B']);
     expect(result.targets).toEqual([
       { target: 'token:device-token-A', outcome: 'sent', providerMessageId: 'projects/demo-project/messages/1' },
-      { target: 'token:device-token-B', outcome: 'failed', retryable: false, code: 'fcm_unregistered', reason: 'HTTP 404: UNREGISTERED: Requested entity was not found.' },
+      {
+        target: 'token:device-token-B',
+        outcome: 'failed',
+        retryable: false,
+        code: 'fcm_unregistered',
+        reason: 'HTTP 404: UNREGISTERED: Requested entity was not found.',
+      },
     ]);
   });
 
   it('fails permanently when every token is unregistered', async () => {
     answerFor = () => fcmError(404, 'NOT_FOUND', 'UNREGISTERED', 'Requested entity was not found.');
     const result = (await provider.send(request(), config)) as DeliveryFailure;
-    expect(result).toMatchObject({ outcome: 'failed', retryable: false, code: 'fcm_unregistered', invalidTokens: ['device-token-A', 'device-token-B'] });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      retryable: false,
+      code: 'fcm_unregistered',
+      invalidTokens: ['device-token-A', 'device-token-B'],
+    });
     expect(result.reason).toBe('all 2 targets failed; first: HTTP 404: UNREGISTERED: Requested entity was not found.');
   });
 
@@ -180,7 +224,13 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
   });
 
   it('sends a silent push as data only, flagged for background delivery on iOS', async () => {
-    await provider.send(request({ channelData: { tokens: ['device-token-A'] }, content: { type: 'push', title: 't', body: 'b', data: { sync: true }, silent: true } }), config);
+    await provider.send(
+      request({
+        channelData: { tokens: ['device-token-A'] },
+        content: { type: 'push', title: 't', body: 'b', data: { sync: true }, silent: true },
+      }),
+      config,
+    );
     expect(json(sends()[0]).message).toEqual({
       token: 'device-token-A',
       data: { sync: 'true', notify_message_id: 'msg-p1' },
@@ -196,7 +246,8 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
   });
 
   it('times out on an FCM endpoint that hangs (retryable)', async () => {
-    peer.respond = (req) => (req.url === '/token' ? googleTokenEndpoint(req, { tokenUrl, publicKey, clientEmail, keyId: 'key-1', issued, nowMs: now }) : 'hang');
+    peer.respond = (req) =>
+      req.url === '/token' ? googleTokenEndpoint(req, { tokenUrl, publicKey, clientEmail, keyId: 'key-1', issued, nowMs: now }) : 'hang';
     const result = await provider.send(request({ channelData: { tokens: ['device-token-A'] } }), { ...config, timeoutMs: 300 });
     expect(result).toMatchObject({ outcome: 'failed', retryable: true, code: 'timeout' });
   });

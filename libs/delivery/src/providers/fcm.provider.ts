@@ -49,16 +49,30 @@ export class FcmProvider extends BaseProvider<PushContent> {
   override validateSettings(settings: Record<string, unknown>): string[] {
     const account = serviceAccountOf(settings);
     if (!account) return ['service_account is required (the JSON key of a Google service account)'];
-    const problems = (['client_email', 'private_key'] as const).filter((k) => typeof account[k] !== 'string' || !account[k]).map((k) => `service_account.${k} is required`);
-    const keyProblem = typeof account.private_key === 'string' && account.private_key ? signingKeyProblem('RS256', account.private_key) : undefined;
+    const problems = (['client_email', 'private_key'] as const)
+      .filter((k) => typeof account[k] !== 'string' || !account[k])
+      .map((k) => `service_account.${k} is required`);
+    const keyProblem =
+      typeof account.private_key === 'string' && account.private_key ? signingKeyProblem('RS256', account.private_key) : undefined;
     if (keyProblem) problems.push(`service_account.private_key ${keyProblem}`);
-    if (!stringSetting(settings, 'project_id') && !account.project_id) problems.push('project_id is required (in the settings or the service account)');
+    if (!stringSetting(settings, 'project_id') && !account.project_id)
+      problems.push('project_id is required (in the settings or the service account)');
     return problems;
   }
 
-  protected async deliver(request: DeliveryRequest, content: PushContent, config: ProviderConfig, exchange: Exchange): Promise<DeliveryResult> {
+  protected async deliver(
+    request: DeliveryRequest,
+    content: PushContent,
+    config: ProviderConfig,
+    exchange: Exchange,
+  ): Promise<DeliveryResult> {
     const tokens = pushTokens(request.channelData);
-    if (!tokens.length) return exchange.failed({ retryable: false, code: 'missing_push_tokens', reason: `recipient ${request.recipient.id} has no push tokens for this channel` });
+    if (!tokens.length)
+      return exchange.failed({
+        retryable: false,
+        code: 'missing_push_tokens',
+        reason: `recipient ${request.recipient.id} has no push tokens for this channel`,
+      });
     const account = serviceAccountOf(config.settings)!;
     const tokenUrl = stringSetting(config.settings, 'token_url') ?? account.token_uri ?? DEFAULT_TOKEN_URL;
 
@@ -76,7 +90,11 @@ export class FcmProvider extends BaseProvider<PushContent> {
           method: 'POST',
           url,
           headers: { authorization: `Bearer ${auth.accessToken}` },
-          json: { message: content.silent ? silentMessage(token, data) : { token, notification: { title: content.title, body: content.body }, data } },
+          json: {
+            message: content.silent
+              ? silentMessage(token, data)
+              : { token, notification: { title: content.title, body: content.body }, data },
+          },
         });
         const status = outcome.kind === 'response' ? outcome.status : undefined;
         if (isSuccess(outcome)) {
@@ -91,14 +109,28 @@ export class FcmProvider extends BaseProvider<PushContent> {
           failure.retryable = true;
         }
         if (failure.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, failure.retryAfterMs);
-        return { target: `token:${token}`, outcome: 'failed', retryable: failure.retryable, reason: failure.reason, ...(failure.code ? { code: failure.code } : {}) };
+        return {
+          target: `token:${token}`,
+          outcome: 'failed',
+          retryable: failure.retryable,
+          reason: failure.reason,
+          ...(failure.code ? { code: failure.code } : {}),
+        };
       }),
     );
     // In the order of the channel data, not of the answers.
-    return exchange.fannedOut(targets, tokens.filter((t) => gone.has(t)), retryAfterMs);
+    return exchange.fannedOut(
+      targets,
+      tokens.filter((t) => gone.has(t)),
+      retryAfterMs,
+    );
   }
 
-  private async accessToken(account: ServiceAccount, tokenUrl: string, exchange: Exchange): Promise<{ accessToken: string } | { failure: DeliveryResult }> {
+  private async accessToken(
+    account: ServiceAccount,
+    tokenUrl: string,
+    exchange: Exchange,
+  ): Promise<{ accessToken: string } | { failure: DeliveryResult }> {
     const key = cacheKey(account, tokenUrl);
     const cached = this.tokens.get(key);
     if (cached && cached.expiresAt > this.now()) {
@@ -113,7 +145,11 @@ export class FcmProvider extends BaseProvider<PushContent> {
       account.private_key,
     );
     exchange.redactor.add(assertion);
-    const outcome = await exchange.http({ method: 'POST', url: tokenUrl, form: { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion } });
+    const outcome = await exchange.http({
+      method: 'POST',
+      url: tokenUrl,
+      form: { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion },
+    });
     if (isSuccess(outcome) && isRecord(outcome.body) && typeof outcome.body.access_token === 'string') {
       const accessToken = outcome.body.access_token;
       exchange.redactor.add(accessToken);
@@ -146,7 +182,11 @@ function cacheKey(account: ServiceAccount, tokenUrl: string): string {
 
 /** FCM data values must be strings; other values travel as JSON. */
 function stringValues(data: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  return Object.fromEntries(
+    Object.entries(data)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
 }
 
 /** A data-only message, flagged so iOS wakes the app in the background. */
@@ -175,5 +215,8 @@ function describeFcmError(body: unknown): { reason?: string; code?: string } {
 /** OAuth2 errors: `{error, error_description}` (RFC 6749 5.2). */
 function describeOAuthError(body: unknown): { reason?: string; code?: string } {
   if (!isRecord(body) || typeof body.error !== 'string') return {};
-  return { code: `oauth_${body.error}`, reason: typeof body.error_description === 'string' ? `${body.error}: ${body.error_description}` : body.error };
+  return {
+    code: `oauth_${body.error}`,
+    reason: typeof body.error_description === 'string' ? `${body.error}: ${body.error_description}` : body.error,
+  };
 }

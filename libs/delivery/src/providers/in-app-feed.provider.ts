@@ -7,7 +7,12 @@ export class InAppFeedProvider extends BaseProvider<InAppContent> {
   readonly id = 'in-app-feed';
   readonly channelType = 'in_app_feed' as const;
 
-  protected async deliver(request: DeliveryRequest, _content: InAppContent, _config: ProviderConfig, exchange: Exchange): Promise<DeliveryResult> {
+  protected async deliver(
+    request: DeliveryRequest,
+    _content: InAppContent,
+    _config: ProviderConfig,
+    exchange: Exchange,
+  ): Promise<DeliveryResult> {
     return exchange.delivered({ providerMessageId: request.messageId });
   }
 }

@@ -17,7 +17,15 @@ const request = (overrides: Partial<DeliveryRequest> = {}): DeliveryRequest => (
   attempt: 1,
   idempotencyKey: 'message/msg-r1',
   recipient: { id: 'ada', email: 'ada@example.org', name: 'Ada Lovelace' },
-  content: { type: 'email', subject: 'Welcome', html_body: '<h1>Hi</h1>', text_body: 'Hi', bcc: ['audit@example.com'], reply_to: 'help@example.com', headers: { 'X-Entity-Ref-ID': 'r1' } },
+  content: {
+    type: 'email',
+    subject: 'Welcome',
+    html_body: '<h1>Hi</h1>',
+    text_body: 'Hi',
+    bcc: ['audit@example.com'],
+    reply_to: 'help@example.com',
+    headers: { 'X-Entity-Ref-ID': 'r1' },
+  },
   ...overrides,
 });
 
@@ -36,7 +44,12 @@ describe('ResendProvider against a local Resend-like API', () => {
     peer.requests.length = 0;
     emailsByKey.clear();
     peer.respond = resendApi(apiKey, emailsByKey);
-    config = { provider: 'resend', channelType: 'email', baseUrl: peer.url, settings: { api_key: apiKey, from: 'Acme <onboarding@acme.example>' } };
+    config = {
+      provider: 'resend',
+      channelType: 'email',
+      baseUrl: peer.url,
+      settings: { api_key: apiKey, from: 'Acme <onboarding@acme.example>' },
+    };
   });
 
   it('posts the email with the API key and the idempotency key', async () => {
@@ -74,7 +87,12 @@ describe('ResendProvider against a local Resend-like API', () => {
     const result = await provider.send(request(), config);
     expect(result.logs).toHaveLength(1);
     expect(result.logs[0]).toMatchObject({
-      request: { method: 'POST', url: `${peer.url}/emails`, headers: { authorization: REDACTED, 'idempotency-key': 'message/msg-r1' }, body: { subject: 'Welcome' } },
+      request: {
+        method: 'POST',
+        url: `${peer.url}/emails`,
+        headers: { authorization: REDACTED, 'idempotency-key': 'message/msg-r1' },
+        body: { subject: 'Welcome' },
+      },
       response: { status: 200, body: { id: expect.any(String) } },
     });
     expect(result.logs[0].duration_ms).toBeGreaterThanOrEqual(0);
@@ -83,12 +101,51 @@ describe('ResendProvider against a local Resend-like API', () => {
 
   it.each([
     [422, { statusCode: 422, name: 'validation_error', message: 'Invalid `to` field.' }, {}, false, 'validation_error', undefined],
-    [401, { statusCode: 401, name: 'missing_api_key', message: 'Missing API key in the authorization header' }, {}, false, 'missing_api_key', undefined],
+    [
+      401,
+      { statusCode: 401, name: 'missing_api_key', message: 'Missing API key in the authorization header' },
+      {},
+      false,
+      'missing_api_key',
+      undefined,
+    ],
     [403, { statusCode: 403, name: 'invalid_api_key', message: 'API key is invalid' }, {}, false, 'invalid_api_key', undefined],
-    [409, { statusCode: 409, name: 'invalid_idempotent_request', message: 'Same idempotency key used with a different request payload.' }, {}, false, 'invalid_idempotent_request', undefined],
-    [409, { statusCode: 409, name: 'concurrent_idempotent_requests', message: 'Same idempotency key used while original request is still in progress.' }, {}, true, 'concurrent_idempotent_requests', undefined],
-    [429, { statusCode: 429, name: 'rate_limit_exceeded', message: 'Too many requests.' }, { 'retry-after': '2' }, true, 'rate_limit_exceeded', 2000],
-    [500, { statusCode: 500, name: 'internal_server_error', message: 'An unexpected error occurred.' }, {}, true, 'internal_server_error', undefined],
+    [
+      409,
+      { statusCode: 409, name: 'invalid_idempotent_request', message: 'Same idempotency key used with a different request payload.' },
+      {},
+      false,
+      'invalid_idempotent_request',
+      undefined,
+    ],
+    [
+      409,
+      {
+        statusCode: 409,
+        name: 'concurrent_idempotent_requests',
+        message: 'Same idempotency key used while original request is still in progress.',
+      },
+      {},
+      true,
+      'concurrent_idempotent_requests',
+      undefined,
+    ],
+    [
+      429,
+      { statusCode: 429, name: 'rate_limit_exceeded', message: 'Too many requests.' },
+      { 'retry-after': '2' },
+      true,
+      'rate_limit_exceeded',
+      2000,
+    ],
+    [
+      500,
+      { statusCode: 500, name: 'internal_server_error', message: 'An unexpected error occurred.' },
+      {},
+      true,
+      'internal_server_error',
+      undefined,
+    ],
     [503, 'upstream unavailable', {}, true, 'http_503', undefined],
   ])('classifies HTTP %i %j', async (status, body, headers, retryable, code, retryAfterMs) => {
     peer.respond = () => (typeof body === 'string' ? { status, headers, text: body } : { status, headers, json: body });
@@ -109,6 +166,11 @@ describe('ResendProvider against a local Resend-like API', () => {
 
   it('fails retryably when the API cannot be reached', async () => {
     const result = await provider.send(request(), { ...config, baseUrl: `http://127.0.0.1:${await closedPort()}` });
-    expect(result).toMatchObject({ outcome: 'failed', retryable: true, code: 'network_error', reason: expect.stringContaining('ECONNREFUSED') });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      retryable: true,
+      code: 'network_error',
+      reason: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 });

@@ -18,13 +18,32 @@ export class ResendProvider extends BaseProvider<EmailContent> {
     return missingSettings(settings, 'api_key');
   }
 
-  protected async deliver(request: DeliveryRequest, content: EmailContent, config: ProviderConfig, exchange: Exchange): Promise<DeliveryResult> {
+  protected async deliver(
+    request: DeliveryRequest,
+    content: EmailContent,
+    config: ProviderConfig,
+    exchange: Exchange,
+  ): Promise<DeliveryResult> {
     const to = recipientEmail(request.recipient);
-    if (!to) return exchange.failed({ retryable: false, code: 'missing_recipient_email', reason: `recipient ${request.recipient.id} has no email address` });
+    if (!to)
+      return exchange.failed({
+        retryable: false,
+        code: 'missing_recipient_email',
+        reason: `recipient ${request.recipient.id} has no email address`,
+      });
     const from = content.from ?? stringSetting(config.settings, 'from');
-    if (!from) return exchange.failed({ retryable: false, code: 'invalid_settings', reason: 'resend: from is required (in the settings or the content)' });
+    if (!from)
+      return exchange.failed({
+        retryable: false,
+        code: 'invalid_settings',
+        reason: 'resend: from is required (in the settings or the content)',
+      });
     if (request.idempotencyKey.length > 256) {
-      return exchange.failed({ retryable: false, code: 'invalid_idempotency_key', reason: 'Resend takes idempotency keys of at most 256 characters' });
+      return exchange.failed({
+        retryable: false,
+        code: 'invalid_idempotency_key',
+        reason: 'Resend takes idempotency keys of at most 256 characters',
+      });
     }
 
     const cc = addressList(content.cc);

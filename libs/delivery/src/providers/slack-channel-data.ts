@@ -14,7 +14,8 @@ export function slackConnections(channelData: Record<string, unknown> | null | u
 /** Connections that address a channel or a user through the Web API. */
 export function tokenConnections(channelData: Record<string, unknown> | null | undefined): SlackTokenConnection[] {
   return slackConnections(channelData).filter(
-    (c): c is SlackTokenConnection => isRecord(c) && !('incoming_webhook' in c) && (typeof c.channel_id === 'string' || typeof c.user_id === 'string'),
+    (c): c is SlackTokenConnection =>
+      isRecord(c) && !('incoming_webhook' in c) && (typeof c.channel_id === 'string' || typeof c.user_id === 'string'),
   );
 }
 
@@ -32,7 +33,12 @@ export function channelDataToken(channelData: Record<string, unknown> | null | u
 }
 
 /** Slack message payload: the template's JSON (blocks, ...) or its markdown as `text`. */
-export function slackPayload(content: { markdown_body?: string | null; summary?: string | null; json_body?: Record<string, unknown> | null }): Record<string, unknown> {
-  if (content.json_body) return { ...(content.summary && content.json_body.text === undefined ? { text: content.summary } : {}), ...content.json_body };
+export function slackPayload(content: {
+  markdown_body?: string | null;
+  summary?: string | null;
+  json_body?: Record<string, unknown> | null;
+}): Record<string, unknown> {
+  if (content.json_body)
+    return { ...(content.summary && content.json_body.text === undefined ? { text: content.summary } : {}), ...content.json_body };
   return { text: content.markdown_body ?? content.summary ?? '', mrkdwn: true };
 }

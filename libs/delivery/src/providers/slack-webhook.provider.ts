@@ -13,9 +13,19 @@ export class SlackWebhookProvider extends BaseProvider<ChatContent> {
   readonly id = 'slack-webhook';
   readonly channelType = 'chat' as const;
 
-  protected async deliver(request: DeliveryRequest, content: ChatContent, _config: ProviderConfig, exchange: Exchange): Promise<DeliveryResult> {
+  protected async deliver(
+    request: DeliveryRequest,
+    content: ChatContent,
+    _config: ProviderConfig,
+    exchange: Exchange,
+  ): Promise<DeliveryResult> {
     const urls = webhookUrls(request.channelData);
-    if (!urls.length) return exchange.failed({ retryable: false, code: 'missing_channel_data', reason: `recipient ${request.recipient.id} has no Slack incoming_webhook connection` });
+    if (!urls.length)
+      return exchange.failed({
+        retryable: false,
+        code: 'missing_channel_data',
+        reason: `recipient ${request.recipient.id} has no Slack incoming_webhook connection`,
+      });
     for (const url of urls) exchange.redactor.add(secretOf(url));
     let retryAfterMs: number | undefined;
     const targets = await Promise.all(
@@ -23,9 +33,17 @@ export class SlackWebhookProvider extends BaseProvider<ChatContent> {
         const target = `webhook:${exchange.redactor.url(url)}`;
         const outcome = await exchange.http({ method: 'POST', url, json: slackPayload(content) });
         if (isSuccess(outcome)) return { target, outcome: 'sent' };
-        const failure = failureOf(outcome, (body) => (typeof body === 'string' && /^[a-z_]+$/.test(body.trim()) ? { code: `slack_${body.trim()}`, reason: body.trim() } : {}));
+        const failure = failureOf(outcome, (body) =>
+          typeof body === 'string' && /^[a-z_]+$/.test(body.trim()) ? { code: `slack_${body.trim()}`, reason: body.trim() } : {},
+        );
         if (failure.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, failure.retryAfterMs);
-        return { target, outcome: 'failed', retryable: failure.retryable, reason: failure.reason, ...(failure.code ? { code: failure.code } : {}) };
+        return {
+          target,
+          outcome: 'failed',
+          retryable: failure.retryable,
+          reason: failure.reason,
+          ...(failure.code ? { code: failure.code } : {}),
+        };
       }),
     );
     return exchange.fannedOut(targets, [], retryAfterMs);

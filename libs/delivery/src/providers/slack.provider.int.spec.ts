@@ -28,7 +28,14 @@ describe('SlackProvider against a local Slack Web API', () => {
   let peer: Peer;
   let config: ProviderConfig;
   let answerFor: (channel: string, token: string) => PeerResponse;
-  const channelData = { token: { access_token: channelDataToken }, connections: [{ channel_id: 'C0123', access_token: connectionToken }, { user_id: 'U0456' }, { incoming_webhook: { url: 'http://127.0.0.1:1/ignored' } }] };
+  const channelData = {
+    token: { access_token: channelDataToken },
+    connections: [
+      { channel_id: 'C0123', access_token: connectionToken },
+      { user_id: 'U0456' },
+      { incoming_webhook: { url: 'http://127.0.0.1:1/ignored' } },
+    ],
+  };
 
   beforeAll(async () => {
     peer = await startHttpPeer(() => ({ status: 500, json: {} }));
@@ -36,7 +43,15 @@ describe('SlackProvider against a local Slack Web API', () => {
   afterAll(() => peer.close());
   beforeEach(() => {
     peer.requests.length = 0;
-    answerFor = (channel) => ({ status: 200, json: { ok: true, channel, ts: channel === 'C0123' ? '1503435956.000247' : '1503435957.000100', message: { text: '*Deploy* finished' } } });
+    answerFor = (channel) => ({
+      status: 200,
+      json: {
+        ok: true,
+        channel,
+        ts: channel === 'C0123' ? '1503435956.000247' : '1503435957.000100',
+        message: { text: '*Deploy* finished' },
+      },
+    });
     peer.respond = (req) => answerFor(json(req).channel, req.headers.authorization.replace('Bearer ', ''));
     config = { provider: 'slack', channelType: 'chat', baseUrl: peer.url, settings: {} };
   });
@@ -61,7 +76,10 @@ describe('SlackProvider against a local Slack Web API', () => {
   it('falls back to the bot_token setting, and sends a JSON template with its summary as text', async () => {
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: '*Deploy* finished' } }];
     const content = { type: 'chat' as const, summary: 'Deploy finished', json_body: { blocks } };
-    const result = await provider.send(request({ connections: [{ channel_id: 'C0123' }] }, { content }), { ...config, settings: { bot_token: botToken } });
+    const result = await provider.send(request({ connections: [{ channel_id: 'C0123' }] }, { content }), {
+      ...config,
+      settings: { bot_token: botToken },
+    });
     expect(result).toMatchObject({ outcome: 'sent', providerMessageId: '1503435956.000247' });
     expect(peer.requests[0].headers.authorization).toBe(`Bearer ${botToken}`);
     expect(json(peer.requests[0])).toEqual({ channel: 'C0123', text: 'Deploy finished', blocks });
@@ -75,10 +93,19 @@ describe('SlackProvider against a local Slack Web API', () => {
   });
 
   it('reports the channels that failed next to those that got the message', async () => {
-    answerFor = (channel) => (channel === 'U0456' ? { status: 200, json: { ok: false, error: 'not_in_channel' } } : { status: 200, json: { ok: true, channel, ts: '1.2' } });
+    answerFor = (channel) =>
+      channel === 'U0456'
+        ? { status: 200, json: { ok: false, error: 'not_in_channel' } }
+        : { status: 200, json: { ok: true, channel, ts: '1.2' } };
     const result = (await provider.send(request(channelData), config)) as DeliverySuccess;
     expect(result.outcome).toBe('sent');
-    expect(result.targets?.[1]).toEqual({ target: 'channel:U0456', outcome: 'failed', retryable: false, code: 'slack_not_in_channel', reason: 'Slack error not_in_channel' });
+    expect(result.targets?.[1]).toEqual({
+      target: 'channel:U0456',
+      outcome: 'failed',
+      retryable: false,
+      code: 'slack_not_in_channel',
+      reason: 'Slack error not_in_channel',
+    });
   });
 
   it.each([
@@ -91,7 +118,10 @@ describe('SlackProvider against a local Slack Web API', () => {
     [{ status: 503, text: 'upstream connect error' }, true, 'http_503', undefined],
   ] as const)('classifies %j', async (answer, retryable, code, retryAfterMs) => {
     answerFor = () => answer as PeerResponse;
-    const result = (await provider.send(request({ connections: [{ channel_id: 'C0123', access_token: connectionToken }] }), config)) as DeliveryFailure;
+    const result = (await provider.send(
+      request({ connections: [{ channel_id: 'C0123', access_token: connectionToken }] }),
+      config,
+    )) as DeliveryFailure;
     expect(result).toMatchObject({ outcome: 'failed', retryable, code });
     expect(result.retryAfterMs).toBe(retryAfterMs);
   });
@@ -104,7 +134,10 @@ describe('SlackProvider against a local Slack Web API', () => {
 
   it('times out on an API that never answers (retryable)', async () => {
     peer.respond = () => 'hang';
-    const result = await provider.send(request({ connections: [{ channel_id: 'C0123', access_token: connectionToken }] }), { ...config, timeoutMs: 200 });
+    const result = await provider.send(request({ connections: [{ channel_id: 'C0123', access_token: connectionToken }] }), {
+      ...config,
+      timeoutMs: 200,
+    });
     expect(result).toMatchObject({ outcome: 'failed', retryable: true, code: 'timeout' });
   });
 });
@@ -127,10 +160,17 @@ describe('SlackWebhookProvider against a local incoming-webhook endpoint', () =>
   });
 
   it('posts the message to each incoming webhook of the channel data', async () => {
-    const result = (await provider.send(request({ connections: [{ incoming_webhook: { url } }, { channel_id: 'C1', access_token: 'xoxb-ignored-here' }] }), config)) as DeliverySuccess;
+    const result = (await provider.send(
+      request({ connections: [{ incoming_webhook: { url } }, { channel_id: 'C1', access_token: 'xoxb-ignored-here' }] }),
+      config,
+    )) as DeliverySuccess;
     expect(result.outcome).toBe('sent');
     expect(peer.requests).toHaveLength(1);
-    expect(peer.requests[0]).toMatchObject({ method: 'POST', url: `/services/T000ABCD/B000EFGH/${secretPath}`, headers: { 'content-type': 'application/json' } });
+    expect(peer.requests[0]).toMatchObject({
+      method: 'POST',
+      url: `/services/T000ABCD/B000EFGH/${secretPath}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(json(peer.requests[0])).toEqual({ text: '*Deploy* finished', mrkdwn: true });
   });
 

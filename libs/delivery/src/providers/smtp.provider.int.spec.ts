@@ -35,7 +35,17 @@ describe('SmtpProvider against a real SMTP server', () => {
   beforeEach(() => {
     peer.messages.length = 0;
     peer.rejectRecipient = () => undefined;
-    config = { provider: 'smtp', channelType: 'email', settings: { host: '127.0.0.1', port: peer.port, auth: { user, pass }, from: 'Notify <no-reply@notify.example.com>', ignore_tls: true } };
+    config = {
+      provider: 'smtp',
+      channelType: 'email',
+      settings: {
+        host: '127.0.0.1',
+        port: peer.port,
+        auth: { user, pass },
+        from: 'Notify <no-reply@notify.example.com>',
+        ignore_tls: true,
+      },
+    };
   });
 
   it('hands the message to the server with its addresses, subject, bodies and headers', async () => {
@@ -64,7 +74,11 @@ describe('SmtpProvider against a real SMTP server', () => {
 
     expect(result.logs).toHaveLength(1);
     expect(result.logs[0]).toMatchObject({
-      request: { method: 'SMTP', url: `smtp://127.0.0.1:${peer.port}`, headers: { subject: 'Your report is ready', 'message-id': '<msg_2x7@notify.example.com>' } },
+      request: {
+        method: 'SMTP',
+        url: `smtp://127.0.0.1:${peer.port}`,
+        headers: { subject: 'Your report is ready', 'message-id': '<msg_2x7@notify.example.com>' },
+      },
       response: { status: 250 },
     });
     expect(leakedSecrets(result, [pass, Buffer.from(`\u0000${user}\u0000${pass}`).toString('base64')])).toEqual([]);
@@ -79,7 +93,10 @@ describe('SmtpProvider against a real SMTP server', () => {
 
   it('uses the content sender over the configured one, and message_id_domain for the Message-ID', async () => {
     const content = { ...(request().content as object), from: 'billing@corp.example.net' } as DeliveryRequest['content'];
-    const result = await provider.send(request({ content }), { ...config, settings: { ...config.settings, message_id_domain: 'ids.example.com' } });
+    const result = await provider.send(request({ content }), {
+      ...config,
+      settings: { ...config.settings, message_id_domain: 'ids.example.com' },
+    });
     expect(result).toMatchObject({ outcome: 'sent', providerMessageId: '<msg_2x7@ids.example.com>' });
     expect(peer.messages[0].envelope.mailFrom && peer.messages[0].envelope.mailFrom.address).toBe('billing@corp.example.net');
   });

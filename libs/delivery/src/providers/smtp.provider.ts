@@ -24,23 +24,44 @@ export class SmtpProvider extends BaseProvider<EmailContent> {
   override validateSettings(settings: Record<string, unknown>): string[] {
     const problems = missingSettings(settings, 'host');
     if (settings.port !== undefined && !isPort(settings.port)) problems.push('port must be a number from 1 to 65535');
-    if (settings.auth !== undefined && !(isRecord(settings.auth) && typeof settings.auth.user === 'string' && typeof settings.auth.pass === 'string')) {
+    if (
+      settings.auth !== undefined &&
+      !(isRecord(settings.auth) && typeof settings.auth.user === 'string' && typeof settings.auth.pass === 'string')
+    ) {
       problems.push('auth must be {user, pass}');
     }
     return problems;
   }
 
-  protected async deliver(request: DeliveryRequest, content: EmailContent, config: ProviderConfig, exchange: Exchange): Promise<DeliveryResult> {
+  protected async deliver(
+    request: DeliveryRequest,
+    content: EmailContent,
+    config: ProviderConfig,
+    exchange: Exchange,
+  ): Promise<DeliveryResult> {
     const settings = config.settings;
     const to = recipientEmail(request.recipient);
-    if (!to) return exchange.failed({ retryable: false, code: 'missing_recipient_email', reason: `recipient ${request.recipient.id} has no email address` });
+    if (!to)
+      return exchange.failed({
+        retryable: false,
+        code: 'missing_recipient_email',
+        reason: `recipient ${request.recipient.id} has no email address`,
+      });
     const from = content.from ?? stringSetting(settings, 'from');
-    if (!from) return exchange.failed({ retryable: false, code: 'invalid_settings', reason: 'smtp: from is required (in the settings or the content)' });
+    if (!from)
+      return exchange.failed({
+        retryable: false,
+        code: 'invalid_settings',
+        reason: 'smtp: from is required (in the settings or the content)',
+      });
 
     const secure = settings.secure === true;
     const host = stringSetting(settings, 'host')!;
     const port = isPort(settings.port) ? Number(settings.port) : secure ? 465 : 587;
-    const messageId = stableMessageId(request.idempotencyKey, stringSetting(settings, 'message_id_domain') ?? domainOf(from) ?? 'notify.localhost');
+    const messageId = stableMessageId(
+      request.idempotencyKey,
+      stringSetting(settings, 'message_id_domain') ?? domainOf(from) ?? 'notify.localhost',
+    );
     const headers = { ...content.headers, [IDEMPOTENCY_HEADER]: request.idempotencyKey };
     const mail = {
       from,
@@ -72,7 +93,14 @@ export class SmtpProvider extends BaseProvider<EmailContent> {
     const logRequest = {
       method: 'SMTP',
       url: `${secure ? 'smtps' : 'smtp'}://${host}:${port}`,
-      headers: { from, to: mail.to, ...(mail.cc.length ? { cc: mail.cc.join(', ') } : {}), subject: content.subject, 'message-id': messageId, ...headers },
+      headers: {
+        from,
+        to: mail.to,
+        ...(mail.cc.length ? { cc: mail.cc.join(', ') } : {}),
+        subject: content.subject,
+        'message-id': messageId,
+        ...headers,
+      },
       body: { text: mail.text ?? null, html: mail.html ?? null },
     };
 
@@ -83,11 +111,18 @@ export class SmtpProvider extends BaseProvider<EmailContent> {
         const onAbort = () => reject(Object.assign(new Error('deadline'), { code: 'DEADLINE' }));
         if (deadline.aborted) return onAbort();
         deadline.addEventListener('abort', onAbort, { once: true });
-        transport.sendMail(mail).then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
+        transport
+          .sendMail(mail)
+          .then(resolve, reject)
+          .finally(() => deadline.removeEventListener('abort', onAbort));
       });
       exchange.record({
         request: logRequest,
-        response: { status: replyCode(info.response) ?? 250, headers: {}, body: { response: info.response, accepted: info.accepted, rejected: info.rejected } },
+        response: {
+          status: replyCode(info.response) ?? 250,
+          headers: {},
+          body: { response: info.response, accepted: info.accepted, rejected: info.rejected },
+        },
         duration_ms: Math.round(performance.now() - started),
       });
       return exchange.sent({ providerMessageId: messageId });
@@ -102,17 +137,34 @@ export class SmtpProvider extends BaseProvider<EmailContent> {
       const reason = error.response ?? error.message;
       exchange.record({
         request: logRequest,
-        ...(error.responseCode ? { response: { status: error.responseCode, headers: {}, body: { response: error.response ?? null, command: error.command ?? null } } } : {}),
+        ...(error.responseCode
+          ? {
+              response: {
+                status: error.responseCode,
+                headers: {},
+                body: { response: error.response ?? null, command: error.command ?? null },
+              },
+            }
+          : {}),
         error: `${error.code ?? 'ERROR'}: ${error.message}`,
         duration_ms,
       });
       // SMTP reply codes say it: 4xx is a transient condition, 5xx a permanent one (RFC 5321 4.2.1).
       if (error.responseCode) {
         const bounced = error.command === 'RCPT TO' && MAILBOX_REFUSED.has(error.responseCode);
-        return exchange.failed({ retryable: error.responseCode < 500, code: `smtp_${error.responseCode}`, reason, ...(bounced ? { bounced } : {}) });
+        return exchange.failed({
+          retryable: error.responseCode < 500,
+          code: `smtp_${error.responseCode}`,
+          reason,
+          ...(bounced ? { bounced } : {}),
+        });
       }
       const transient = TRANSIENT_CODES.has(error.code ?? '');
-      return exchange.failed({ retryable: transient, code: transient ? 'network_error' : `smtp_${(error.code ?? 'error').toLowerCase()}`, reason });
+      return exchange.failed({
+        retryable: transient,
+        code: transient ? 'network_error' : `smtp_${(error.code ?? 'error').toLowerCase()}`,
+        reason,
+      });
     } finally {
       transport.close();
     }

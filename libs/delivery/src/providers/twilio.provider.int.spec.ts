@@ -38,9 +38,26 @@ describe('TwilioProvider against a local Twilio-like Messages API', () => {
     peer.requests.length = 0;
     peer.respond = (req) => {
       const fields = form(req);
-      return { status: 201, json: { sid: 'SM9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d', status: 'queued', to: fields.To, from: fields.From ?? null, messaging_service_sid: fields.MessagingServiceSid ?? null, body: fields.Body, num_segments: '1', error_code: null } };
+      return {
+        status: 201,
+        json: {
+          sid: 'SM9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d',
+          status: 'queued',
+          to: fields.To,
+          from: fields.From ?? null,
+          messaging_service_sid: fields.MessagingServiceSid ?? null,
+          body: fields.Body,
+          num_segments: '1',
+          error_code: null,
+        },
+      };
     };
-    config = { provider: 'twilio', channelType: 'sms', baseUrl: peer.url, settings: { account_sid: accountSid, auth_token: authToken, from: '+15005550006' } };
+    config = {
+      provider: 'twilio',
+      channelType: 'sms',
+      baseUrl: peer.url,
+      settings: { account_sid: accountSid, auth_token: authToken, from: '+15005550006' },
+    };
   });
 
   it('posts a form with To, From and Body, authenticated with the account SID and auth token', async () => {
@@ -56,13 +73,24 @@ describe('TwilioProvider against a local Twilio-like Messages API', () => {
   });
 
   it('uses a messaging service, an API key and a status callback when configured', async () => {
-    const settings = { account_sid: accountSid, api_key_sid: apiKeySid, api_key_secret: apiKeySecret, messaging_service_sid: 'MG0123456789abcdef0123456789abcdef', status_callback_url: 'https://notify.example.com/twilio/status' };
+    const settings = {
+      account_sid: accountSid,
+      api_key_sid: apiKeySid,
+      api_key_secret: apiKeySecret,
+      messaging_service_sid: 'MG0123456789abcdef0123456789abcdef',
+      status_callback_url: 'https://notify.example.com/twilio/status',
+    };
     const result = await provider.send(request(), { ...config, settings });
 
     expect(result.outcome).toBe('sent');
     const [sent] = peer.requests;
     expect(sent.headers.authorization).toBe(basic(apiKeySid, apiKeySecret));
-    expect(form(sent)).toEqual({ To: '+15558675310', Body: 'Your code is 123456 & expires soon', MessagingServiceSid: 'MG0123456789abcdef0123456789abcdef', StatusCallback: 'https://notify.example.com/twilio/status' });
+    expect(form(sent)).toEqual({
+      To: '+15558675310',
+      Body: 'Your code is 123456 & expires soon',
+      MessagingServiceSid: 'MG0123456789abcdef0123456789abcdef',
+      StatusCallback: 'https://notify.example.com/twilio/status',
+    });
     expect(leakedSecrets(result, [apiKeySecret, basic(apiKeySid, apiKeySecret).slice(6)])).toEqual([]);
   });
 

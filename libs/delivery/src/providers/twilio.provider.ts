@@ -20,20 +20,32 @@ export class TwilioProvider extends BaseProvider<SmsContent> {
     if (!stringSetting(settings, 'account_sid')) problems.push('account_sid is required');
     const apiKey = stringSetting(settings, 'api_key_sid') && stringSetting(settings, 'api_key_secret');
     if (!stringSetting(settings, 'auth_token') && !apiKey) problems.push('auth_token (or api_key_sid and api_key_secret) is required');
-    if (!stringSetting(settings, 'from') && !stringSetting(settings, 'messaging_service_sid')) problems.push('from or messaging_service_sid is required');
+    if (!stringSetting(settings, 'from') && !stringSetting(settings, 'messaging_service_sid'))
+      problems.push('from or messaging_service_sid is required');
     return problems;
   }
 
-  protected async deliver(request: DeliveryRequest, content: SmsContent, config: ProviderConfig, exchange: Exchange): Promise<DeliveryResult> {
+  protected async deliver(
+    request: DeliveryRequest,
+    content: SmsContent,
+    config: ProviderConfig,
+    exchange: Exchange,
+  ): Promise<DeliveryResult> {
     const settings = config.settings;
     const to = typeof request.recipient.phone_number === 'string' ? request.recipient.phone_number.trim() : '';
-    if (!to) return exchange.failed({ retryable: false, code: 'missing_recipient_phone_number', reason: `recipient ${request.recipient.id} has no phone number` });
+    if (!to)
+      return exchange.failed({
+        retryable: false,
+        code: 'missing_recipient_phone_number',
+        reason: `recipient ${request.recipient.id} has no phone number`,
+      });
 
     const accountSid = stringSetting(settings, 'account_sid')!;
     const apiKeySid = stringSetting(settings, 'api_key_sid');
-    const [user, password] = apiKeySid && stringSetting(settings, 'api_key_secret')
-      ? [apiKeySid, stringSetting(settings, 'api_key_secret')!]
-      : [accountSid, stringSetting(settings, 'auth_token')!];
+    const [user, password] =
+      apiKeySid && stringSetting(settings, 'api_key_secret')
+        ? [apiKeySid, stringSetting(settings, 'api_key_secret')!]
+        : [accountSid, stringSetting(settings, 'auth_token')!];
     const messagingServiceSid = stringSetting(settings, 'messaging_service_sid');
     const statusCallback = stringSetting(settings, 'status_callback_url');
     const outcome = await exchange.http({

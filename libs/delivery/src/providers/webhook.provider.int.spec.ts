@@ -69,7 +69,9 @@ describe('WebhookProvider against a local receiver', () => {
     });
     expect(received.headers['x-notify-signature']).toMatch(/^t=1772366400,v1=[0-9a-f]{64}$/);
     expect(webhookReceiverAccepts(received, signingSecret, now / 1000 + 5)).toBe(true);
-    expect(verifyWebhookSignature(received.headers['x-notify-signature'], received.body, signingSecret, { nowSeconds: now / 1000 })).toEqual({ valid: true, timestamp: 1772366400 });
+    expect(
+      verifyWebhookSignature(received.headers['x-notify-signature'], received.body, signingSecret, { nowSeconds: now / 1000 }),
+    ).toEqual({ valid: true, timestamp: 1772366400 });
   });
 
   it('produces signatures a receiver rejects once the body, the secret or the clock is off', async () => {
@@ -97,7 +99,10 @@ describe('WebhookProvider against a local receiver', () => {
   });
 
   it('sends a string body as it is and signs it byte for byte', async () => {
-    await provider.send(request({ method: 'PUT', body: 'plain=text&a=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), config);
+    await provider.send(
+      request({ method: 'PUT', body: 'plain=text&a=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
+      config,
+    );
     const [received] = peer.requests;
     expect(received.method).toBe('PUT');
     expect(received.body).toBe('plain=text&a=1');
@@ -119,7 +124,11 @@ describe('WebhookProvider against a local receiver', () => {
     const result = await provider.send(request(), config);
     expect(result.logs).toHaveLength(1);
     expect(result.logs[0]).toMatchObject({
-      request: { method: 'POST', url: `${peer.url}/hooks/notify?source=notify`, headers: { 'X-Api-Key': '[REDACTED]', 'X-Tenant': 'acme', 'x-notify-signature': peer.requests[0].headers['x-notify-signature'] } },
+      request: {
+        method: 'POST',
+        url: `${peer.url}/hooks/notify?source=notify`,
+        headers: { 'X-Api-Key': '[REDACTED]', 'X-Tenant': 'acme', 'x-notify-signature': peer.requests[0].headers['x-notify-signature'] },
+      },
       response: { status: 202, body: { received: true } },
     });
     expect(leakedSecrets(result, [signingSecret, customerApiKey])).toEqual([]);
@@ -140,7 +149,11 @@ describe('WebhookProvider against a local receiver', () => {
     [502, true, false, undefined],
     [503, true, false, 7000],
   ])('classifies HTTP %i (retryable=%p, delivered=%p)', async (status, retryable, delivered, retryAfterMs) => {
-    peer.respond = () => ({ status, headers: { ...(retryAfterMs ? { 'retry-after': '7' } : {}), ...(status === 301 ? { location: 'http://127.0.0.1:9/elsewhere' } : {}) }, text: status === 204 ? '' : 'answer' });
+    peer.respond = () => ({
+      status,
+      headers: { ...(retryAfterMs ? { 'retry-after': '7' } : {}), ...(status === 301 ? { location: 'http://127.0.0.1:9/elsewhere' } : {}) },
+      text: status === 204 ? '' : 'answer',
+    });
     const result = await provider.send(request(), config);
     if (delivered) {
       expect(result.outcome).toBe('delivered');

@@ -139,12 +139,29 @@ export class Exchange {
     const started = performance.now();
     try {
       // Redirects are not followed: a provider that moves is a configuration problem to see.
-      const response = await this.outbound.request({ method: request.method, url: request.url, headers, body, signal, maxBodyBytes: MAX_READ_BYTES });
+      const response = await this.outbound.request({
+        method: request.method,
+        url: request.url,
+        headers,
+        body,
+        signal,
+        maxBodyBytes: MAX_READ_BYTES,
+      });
       // A body cut at the read limit is not JSON any more: it is kept as text.
       const parsed = response.truncated ? response.body : parseBody(response.body, response.headers['content-type']);
-      this.record({ request: logRequest, response: { status: response.status, headers: response.headers, body: parsed }, duration_ms: elapsed(started) });
+      this.record({
+        request: logRequest,
+        response: { status: response.status, headers: response.headers, body: parsed },
+        duration_ms: elapsed(started),
+      });
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-      return { kind: 'response', status: response.status, headers: response.headers, body: parsed, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+      return {
+        kind: 'response',
+        status: response.status,
+        headers: response.headers,
+        body: parsed,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      };
     } catch (error) {
       const failure = this.transportFailure(error, signal);
       this.record({ request: logRequest, error: `${failure.code}: ${failure.reason}`, duration_ms: elapsed(started) });
@@ -177,7 +194,12 @@ export class Exchange {
     const targets = results.map((t) => (t.reason ? { ...t, reason: this.redactor.text(t.reason) } : t));
     const extra = invalidTokens.length ? { invalidTokens } : {};
     const sent = targets.filter((t) => t.outcome === 'sent');
-    if (sent.length) return this.sent({ ...(sent.length === 1 && sent[0].providerMessageId ? { providerMessageId: sent[0].providerMessageId } : {}), targets, ...extra });
+    if (sent.length)
+      return this.sent({
+        ...(sent.length === 1 && sent[0].providerMessageId ? { providerMessageId: sent[0].providerMessageId } : {}),
+        targets,
+        ...extra,
+      });
     const retryable = targets.some((t) => t.retryable);
     const first = targets.find((t) => t.retryable === retryable) ?? targets[0];
     return this.failed({
@@ -227,7 +249,10 @@ function truncate(text: string, maxBytes: number): string {
   const bytes = Buffer.byteLength(text);
   if (bytes <= maxBytes) return text;
   // Cut on a character boundary: a partial UTF-8 sequence at the end decodes to U+FFFD, dropped.
-  const kept = Buffer.from(text).subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  const kept = Buffer.from(text)
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return `${kept}… (${bytes} bytes, cut to ${maxBytes})`;
 }
 

@@ -50,7 +50,11 @@ export class Http2Session {
         let size = 0;
         stream.on('response', (h) => {
           status = Number(h[':status']);
-          responseHeaders = Object.fromEntries(Object.entries(h).filter(([k]) => !k.startsWith(':')).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+          responseHeaders = Object.fromEntries(
+            Object.entries(h)
+              .filter(([k]) => !k.startsWith(':'))
+              .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+          );
         });
         stream.on('data', (chunk: Buffer) => {
           // An answer past the read limit is cut there; APNs answers in a few bytes.
@@ -73,14 +77,28 @@ export class Http2Session {
         stream.end(payload);
       });
       const parsed = parseJson(response.text);
-      this.exchange.record({ request: logRequest, response: { status: response.status, headers: response.headers, body: parsed }, duration_ms: Math.round(performance.now() - started) });
+      this.exchange.record({
+        request: logRequest,
+        response: { status: response.status, headers: response.headers, body: parsed },
+        duration_ms: Math.round(performance.now() - started),
+      });
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-      return { kind: 'response', status: response.status, headers: response.headers, body: parsed, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+      return {
+        kind: 'response',
+        status: response.status,
+        headers: response.headers,
+        body: parsed,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      };
     } catch (error) {
       const cause = this.failure ?? error;
       const transport = this.exchange.transportFailure(cause, deadline);
       const failure = transport.code === 'network_error' ? { ...transport, reason: describe(cause) } : transport;
-      this.exchange.record({ request: logRequest, error: `${failure.code}: ${failure.reason}`, duration_ms: Math.round(performance.now() - started) });
+      this.exchange.record({
+        request: logRequest,
+        error: `${failure.code}: ${failure.reason}`,
+        duration_ms: Math.round(performance.now() - started),
+      });
       return { kind: 'error', ...failure };
     }
   }

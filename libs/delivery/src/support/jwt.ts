@@ -8,12 +8,18 @@ const base64url = (value: string | Buffer) => Buffer.from(value).toString('base6
  * A compact JWS. RS256 is RSASSA-PKCS1-v1_5 with SHA-256; ES256 is ECDSA P-256 with SHA-256,
  * whose signature JWS wants as the 64-byte r||s pair (RFC 7518 3.4), not DER.
  */
-export function signJwt(algorithm: JwtAlgorithm, header: Record<string, unknown>, claims: Record<string, unknown>, privateKey: string | KeyObject): string {
+export function signJwt(
+  algorithm: JwtAlgorithm,
+  header: Record<string, unknown>,
+  claims: Record<string, unknown>,
+  privateKey: string | KeyObject,
+): string {
   const key = typeof privateKey === 'string' ? createPrivateKey(normalizePem(privateKey)) : privateKey;
   const input = `${base64url(JSON.stringify({ alg: algorithm, typ: 'JWT', ...header }))}.${base64url(JSON.stringify(claims))}`;
-  const signature = algorithm === 'ES256'
-    ? sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' })
-    : sign('sha256', Buffer.from(input), key);
+  const signature =
+    algorithm === 'ES256'
+      ? sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' })
+      : sign('sha256', Buffer.from(input), key);
   return `${input}.${base64url(signature)}`;
 }
 
@@ -31,6 +37,7 @@ export function signingKeyProblem(algorithm: JwtAlgorithm, pem: string): string 
     return 'is not a PEM private key';
   }
   if (algorithm === 'RS256' && key.asymmetricKeyType !== 'rsa') return `is a ${key.asymmetricKeyType} key, not RSA`;
-  if (algorithm === 'ES256' && (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')) return 'is not a P-256 (ES256) key';
+  if (algorithm === 'ES256' && (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1'))
+    return 'is not a P-256 (ES256) key';
   return undefined;
 }

@@ -14,7 +14,8 @@ const isSecretKey = (key: string) => SECRET_KEY.test(key) && !NOT_SECRET_KEY.tes
  * Keys of request and response bodies whose values are secrets. Narrower than SECRET_KEY: a
  * bare `token` in a body is a push device token, which the log keeps so a failure can be traced.
  */
-const SECRET_FIELD = /(pass(word)?|secret|(access|auth|bot|refresh|id|bearer|session)_?token|api_?key|private_?key|assertion|credential|signing_?key)/i;
+const SECRET_FIELD =
+  /(pass(word)?|secret|(access|auth|bot|refresh|id|bearer|session)_?token|api_?key|private_?key|assertion|credential|signing_?key)/i;
 
 /** Shorter values are not collected: replacing "1" or "on" everywhere would garble the log. */
 const MIN_SECRET_LENGTH = 6;
@@ -88,7 +89,8 @@ export class Redactor {
     if (Array.isArray(body)) return body.map((item) => this.body(item));
     if (body && typeof body === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(body)) out[key] = SECRET_FIELD.test(key.replace(/-/g, '_')) && value != null && typeof value !== 'object' ? REDACTED : this.body(value);
+      for (const [key, value] of Object.entries(body))
+        out[key] = SECRET_FIELD.test(key.replace(/-/g, '_')) && value != null && typeof value !== 'object' ? REDACTED : this.body(value);
       return out;
     }
     return body;
@@ -96,8 +98,21 @@ export class Redactor {
 
   entry(entry: DeliveryLogEntry): DeliveryLogEntry {
     return {
-      request: { method: entry.request.method, url: this.url(entry.request.url), headers: this.headers(entry.request.headers), body: this.body(entry.request.body) },
-      ...(entry.response ? { response: { status: entry.response.status, headers: this.headers(entry.response.headers), body: this.body(entry.response.body) } } : {}),
+      request: {
+        method: entry.request.method,
+        url: this.url(entry.request.url),
+        headers: this.headers(entry.request.headers),
+        body: this.body(entry.request.body),
+      },
+      ...(entry.response
+        ? {
+            response: {
+              status: entry.response.status,
+              headers: this.headers(entry.response.headers),
+              body: this.body(entry.response.body),
+            },
+          }
+        : {}),
       ...(entry.error !== undefined ? { error: this.text(entry.error) } : {}),
       duration_ms: entry.duration_ms,
     };

@@ -2,9 +2,21 @@ import { fold } from '../shared/decider';
 import { BatchEvent, batchDecider, BatchPolicy, frequencyDecider, throttleDecider } from './batch.decider';
 
 const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const activity = (n: number, actor: string | null = `actor-${n}`) => ({ id: `a${n}`, actor: actor === null ? null : { type: 'user' as const, id: actor }, data: { n }, inserted_at: t(n) });
+const activity = (n: number, actor: string | null = `actor-${n}`) => ({
+  id: `a${n}`,
+  actor: actor === null ? null : { type: 'user' as const, id: actor },
+  data: { n },
+  inserted_at: t(n),
+});
 const run = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const accumulate: BatchPolicy = { mode: 'accumulate', windowType: 'fixed', windowMs: 60_000, untilAt: null, extensionLimitMs: null, maxItems: null };
+const accumulate: BatchPolicy = {
+  mode: 'accumulate',
+  windowType: 'fixed',
+  windowMs: 60_000,
+  untilAt: null,
+  extensionLimitMs: null,
+  maxItems: null,
+};
 
 /** Applies AddItem commands in order and returns every event. */
 function add(policy: BatchPolicy, items: [run: number, second: number, actor?: string | null][], history: BatchEvent[] = []): BatchEvent[] {
@@ -13,7 +25,15 @@ function add(policy: BatchPolicy, items: [run: number, second: number, actor?: s
     const state = fold(batchDecider, events);
     events.push(
       ...batchDecider.decide(
-        { type: 'AddItem', runId: run(r), activity: activity(r, actor === undefined ? `actor-${r}` : actor), policy, now: t(s), newBatchId: run(900 + r), newTimerId: (at) => `timer@${at}` },
+        {
+          type: 'AddItem',
+          runId: run(r),
+          activity: activity(r, actor === undefined ? `actor-${r}` : actor),
+          policy,
+          now: t(s),
+          newBatchId: run(900 + r),
+          newTimerId: (at) => `timer@${at}`,
+        },
         state,
       ),
     );
@@ -25,21 +45,38 @@ const roles = (events: BatchEvent[]) => events.filter((e) => e.type === 'BatchIt
 
 describe('batch decider', () => {
   it('accumulate: the first run opens and owns the batch, later runs join it', () => {
-    const events = add(accumulate, [[1, 0], [2, 10], [3, 20]]);
-    expect(events[0]).toMatchObject({ type: 'BatchOpened', data: { owner_run_id: run(1), leading_run_id: null, closes_at: t(60), timer_id: `timer@${t(60)}` } });
+    const events = add(accumulate, [
+      [1, 0],
+      [2, 10],
+      [3, 20],
+    ]);
+    expect(events[0]).toMatchObject({
+      type: 'BatchOpened',
+      data: { owner_run_id: run(1), leading_run_id: null, closes_at: t(60), timer_id: `timer@${t(60)}` },
+    });
     expect(roles(events)).toEqual(['owner', 'joined', 'joined']);
   });
 
   it('closes on its own timer with every activity and the distinct actors', () => {
-    const events = add(accumulate, [[1, 0], [2, 10, 'actor-1'], [3, 20, null]]);
+    const events = add(accumulate, [
+      [1, 0],
+      [2, 10, 'actor-1'],
+      [3, 20, null],
+    ]);
     const state = fold(batchDecider, events);
     expect(batchDecider.decide({ type: 'Close', timerId: 'stale', now: t(60) }, state)).toEqual([]);
     const [closed] = batchDecider.decide({ type: 'Close', timerId: `timer@${t(60)}`, now: t(60) }, state);
-    expect(closed).toMatchObject({ type: 'BatchClosed', data: { owner_run_id: run(1), reason: 'window', total_activities: 3, total_actors: 1, actors: [{ type: 'user', id: 'actor-1' }] } });
+    expect(closed).toMatchObject({
+      type: 'BatchClosed',
+      data: { owner_run_id: run(1), reason: 'window', total_activities: 3, total_actors: 1, actors: [{ type: 'user', id: 'actor-1' }] },
+    });
   });
 
   it('a run added twice (a retry) is not added again', () => {
-    const events = add(accumulate, [[1, 0], [2, 5]]);
+    const events = add(accumulate, [
+      [1, 0],
+      [2, 5],
+    ]);
     expect(add(accumulate, [[2, 6]], events).length).toBe(events.length);
   });
 
@@ -51,7 +88,11 @@ describe('batch decider', () => {
   });
 
   it('flush_leading: the first run is sent at once, the next one owns what accumulates', () => {
-    const events = add({ ...accumulate, mode: 'flush_leading' }, [[1, 0], [2, 10], [3, 20]]);
+    const events = add({ ...accumulate, mode: 'flush_leading' }, [
+      [1, 0],
+      [2, 10],
+      [3, 20],
+    ]);
     expect(events[0]).toMatchObject({ type: 'BatchOpened', data: { owner_run_id: null, leading_run_id: run(1) } });
     expect(roles(events)).toEqual(['leading', 'owner', 'joined']);
     const [closed] = batchDecider.decide({ type: 'Close', timerId: `timer@${t(60)}`, now: t(60) }, fold(batchDecider, events));
@@ -60,20 +101,34 @@ describe('batch decider', () => {
 
   it('sliding: each item pushes the window out, never past the extension limit', () => {
     const sliding: BatchPolicy = { ...accumulate, windowType: 'sliding', windowMs: 30_000, extensionLimitMs: 50_000 };
-    const events = add(sliding, [[1, 0], [2, 10], [3, 25]]);
+    const events = add(sliding, [
+      [1, 0],
+      [2, 10],
+      [3, 25],
+    ]);
     const extensions = events.filter((e) => e.type === 'BatchWindowExtended').map((e) => (e.data as { closes_at: string }).closes_at);
     expect(extensions).toEqual([t(40), t(50)]);
     expect(fold(batchDecider, events).open?.timerId).toBe(`timer@${t(50)}`);
   });
 
   it('closes early when the items limit is reached', () => {
-    const events = add({ ...accumulate, maxItems: 3 }, [[1, 0], [2, 1], [3, 2]]);
-    expect(events[events.length - 1]).toMatchObject({ type: 'BatchClosed', data: { reason: 'max_items', total_activities: 3, owner_run_id: run(1) } });
+    const events = add({ ...accumulate, maxItems: 3 }, [
+      [1, 0],
+      [2, 1],
+      [3, 2],
+    ]);
+    expect(events[events.length - 1]).toMatchObject({
+      type: 'BatchClosed',
+      data: { reason: 'max_items', total_activities: 3, owner_run_id: run(1) },
+    });
     expect(fold(batchDecider, events).open).toBeUndefined();
   });
 
   it('closes at the time from batch_until_field_path', () => {
-    const events = add({ ...accumulate, windowMs: null, untilAt: t(45) }, [[1, 0], [2, 10]]);
+    const events = add({ ...accumulate, windowMs: null, untilAt: t(45) }, [
+      [1, 0],
+      [2, 10],
+    ]);
     expect(events[0].data).toMatchObject({ closes_at: t(45) });
     expect(events.some((e) => e.type === 'BatchWindowExtended')).toBe(false);
   });
@@ -83,7 +138,10 @@ describe('throttle decider', () => {
   it('lets `limit` runs through per window and limits the rest, deciding each run once', () => {
     let events: ReturnType<typeof throttleDecider.decide> = [];
     const pass = (r: number, s: number) => {
-      const out = throttleDecider.decide({ type: 'Pass', runId: run(r), windowMs: 60_000, limit: 2, now: t(s) }, fold(throttleDecider, events));
+      const out = throttleDecider.decide(
+        { type: 'Pass', runId: run(r), windowMs: 60_000, limit: 2, now: t(s) },
+        fold(throttleDecider, events),
+      );
       events = [...events, ...out];
       return out.map((e) => e.type);
     };

@@ -1,4 +1,15 @@
-import type { BatchClosed, BatchItemAdded, BatchOpened, BatchWindowExtended, EventOf, FrequencyClaimed, ThrottleLimited, ThrottlePassed, TimerFired, TimerScheduled } from '@notify/contracts';
+import type {
+  BatchClosed,
+  BatchItemAdded,
+  BatchOpened,
+  BatchWindowExtended,
+  EventOf,
+  FrequencyClaimed,
+  ThrottleLimited,
+  ThrottlePassed,
+  TimerFired,
+  TimerScheduled,
+} from '@notify/contracts';
 import { assertNever, Decider } from '../shared/decider';
 
 export type BatchEvent =
@@ -43,7 +54,15 @@ export interface BatchState {
 }
 
 export type BatchCommand =
-  | { type: 'AddItem'; runId: string; activity: Activity; policy: BatchPolicy; now: string; newBatchId: string; newTimerId: (closesAt: string) => string }
+  | {
+      type: 'AddItem';
+      runId: string;
+      activity: Activity;
+      policy: BatchPolicy;
+      now: string;
+      newBatchId: string;
+      newTimerId: (closesAt: string) => string;
+    }
   | { type: 'Close'; timerId: string; now: string };
 
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
@@ -73,13 +92,29 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
     switch (event.type) {
       case 'BatchOpened': {
         const d = event.data;
-        return { ...state, open: { batchId: d.batch_id, ownerRunId: d.owner_run_id, leadingRunId: d.leading_run_id, openedAt: d.opened_at, closesAt: d.closes_at, extendUntil: d.extend_until, timerId: d.timer_id, items: [] } };
+        return {
+          ...state,
+          open: {
+            batchId: d.batch_id,
+            ownerRunId: d.owner_run_id,
+            leadingRunId: d.leading_run_id,
+            openedAt: d.opened_at,
+            closesAt: d.closes_at,
+            extendUntil: d.extend_until,
+            timerId: d.timer_id,
+            items: [],
+          },
+        };
       }
       case 'BatchItemAdded': {
         const open = state.open!;
         const ownerRunId = event.data.role === 'owner' ? event.data.run_id : open.ownerRunId;
         return {
-          open: { ...open, ownerRunId, items: [...open.items, { runId: event.data.run_id, activity: event.data.activity, role: event.data.role }] },
+          open: {
+            ...open,
+            ownerRunId,
+            items: [...open.items, { runId: event.data.run_id, activity: event.data.activity, role: event.data.role }],
+          },
           roles: { ...state.roles, [event.data.run_id]: event.data.role },
         };
       }
@@ -120,17 +155,39 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
           };
           out.push(
             opened,
-            { type: 'BatchItemAdded', data: { batch_id: command.newBatchId, run_id: command.runId, activity: command.activity, role: leading ? 'leading' : 'owner', added_at: now } },
-            { type: 'TimerScheduled', data: { timer_id: (opened.data as { timer_id: string }).timer_id, fire_at: closesAt, purpose: 'batch_window' } },
+            {
+              type: 'BatchItemAdded',
+              data: {
+                batch_id: command.newBatchId,
+                run_id: command.runId,
+                activity: command.activity,
+                role: leading ? 'leading' : 'owner',
+                added_at: now,
+              },
+            },
+            {
+              type: 'TimerScheduled',
+              data: { timer_id: (opened.data as { timer_id: string }).timer_id, fire_at: closesAt, purpose: 'batch_window' },
+            },
           );
           return out;
         }
         // flush_leading: the first item after the leading one owns the accumulated flush.
         const role: BatchRole = open.ownerRunId === null ? 'owner' : 'joined';
-        out.push({ type: 'BatchItemAdded', data: { batch_id: open.batchId, run_id: command.runId, activity: command.activity, role, added_at: now } });
-        open = { ...open, items: [...open.items, { runId: command.runId, activity: command.activity, role }], ownerRunId: open.ownerRunId ?? command.runId };
+        out.push({
+          type: 'BatchItemAdded',
+          data: { batch_id: open.batchId, run_id: command.runId, activity: command.activity, role, added_at: now },
+        });
+        open = {
+          ...open,
+          items: [...open.items, { runId: command.runId, activity: command.activity, role }],
+          ownerRunId: open.ownerRunId ?? command.runId,
+        };
         if (policy.maxItems !== null && open.items.filter((i) => i.role !== 'leading').length >= policy.maxItems) {
-          out.push({ type: 'BatchClosed', data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'max_items', ...flushPayload(open), closed_at: now } });
+          out.push({
+            type: 'BatchClosed',
+            data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'max_items', ...flushPayload(open), closed_at: now },
+          });
         } else if (policy.windowType === 'sliding' && policy.windowMs !== null && !policy.untilAt) {
           const closesAt = min(plus(now, policy.windowMs), open.extendUntil);
           if (closesAt > open.closesAt) {
@@ -147,7 +204,18 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
         const open = state.open;
         // Only the current window's timer closes it; timers of windows since extended are stale.
         if (!open || open.timerId !== command.timerId) return [];
-        return [{ type: 'BatchClosed', data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'window', ...flushPayload(open), closed_at: command.now } }];
+        return [
+          {
+            type: 'BatchClosed',
+            data: {
+              batch_id: open.batchId,
+              owner_run_id: open.ownerRunId,
+              reason: 'window',
+              ...flushPayload(open),
+              closed_at: command.now,
+            },
+          },
+        ];
       }
       default:
         return assertNever(command);
@@ -193,5 +261,8 @@ export type FrequencyCommand = { type: 'Claim'; runId: string; workflowRunId: st
 export const frequencyDecider: Decider<FrequencyState, FrequencyCommand, FrequencyEvent> = {
   initialState: () => ({}),
   evolve: (_state, event) => ({ claimedBy: event.data.run_id }),
-  decide: (command, state) => (state.claimedBy ? [] : [{ type: 'FrequencyClaimed', data: { run_id: command.runId, workflow_run_id: command.workflowRunId, at: command.now } }]),
+  decide: (command, state) =>
+    state.claimedBy
+      ? []
+      : [{ type: 'FrequencyClaimed', data: { run_id: command.runId, workflow_run_id: command.workflowRunId, at: command.now } }],
 };

@@ -37,15 +37,27 @@ export const bulkOperationDecider: Decider<BulkOperationState, BulkOperationComm
         return [
           {
             type: 'BulkOperationCreated',
-            data: { bulk_operation_id: command.bulkOperationId, kind: command.kind, name: command.name, collection: command.collection, items: command.items, created_at: command.now },
+            data: {
+              bulk_operation_id: command.bulkOperationId,
+              kind: command.kind,
+              name: command.name,
+              collection: command.collection,
+              items: command.items,
+              created_at: command.now,
+            },
           },
         ];
       case 'RecordBulkProgress': {
-        if (!state.exists) throw new DomainError('bulk_operation_missing', `Bulk operation ${command.bulkOperationId} does not exist`, 'not_found');
+        if (!state.exists)
+          throw new DomainError('bulk_operation_missing', `Bulk operation ${command.bulkOperationId} does not exist`, 'not_found');
         // A chunk recorded before (a redo after a crash) is not counted twice.
         if (state.completed || command.to <= state.processed) return [];
         if (command.from !== state.processed || command.to > state.total) {
-          throw new DomainError('bulk_progress_out_of_order', `Progress [${command.from}, ${command.to}) does not follow ${state.processed} of ${state.total}`, 'conflict');
+          throw new DomainError(
+            'bulk_progress_out_of_order',
+            `Progress [${command.from}, ${command.to}) does not follow ${state.processed} of ${state.total}`,
+            'conflict',
+          );
         }
         const failed = command.errors.length;
         return [
@@ -64,11 +76,16 @@ export const bulkOperationDecider: Decider<BulkOperationState, BulkOperationComm
       }
       case 'CompleteBulkOperation':
         if (!state.exists || state.completed) return [];
-        if (state.processed < state.total) throw new DomainError('bulk_operation_incomplete', `Only ${state.processed} of ${state.total} items are processed`, 'conflict');
+        if (state.processed < state.total)
+          throw new DomainError('bulk_operation_incomplete', `Only ${state.processed} of ${state.total} items are processed`, 'conflict');
         return [
           {
             type: 'BulkOperationCompleted',
-            data: { bulk_operation_id: command.bulkOperationId, status: state.total > 0 && state.errors === state.total ? 'failed' : 'completed', completed_at: command.now },
+            data: {
+              bulk_operation_id: command.bulkOperationId,
+              status: state.total > 0 && state.errors === state.total ? 'failed' : 'completed',
+              completed_at: command.now,
+            },
           },
         ];
       default:

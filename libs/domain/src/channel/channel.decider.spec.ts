@@ -17,7 +17,16 @@ const configure = (over: Partial<{ name: string; channelType: 'in_app_feed' | 'e
 });
 const configured = (name = 'In-app') => ({
   type: 'ChannelConfigured' as const,
-  data: { channel_id: id, key: 'in-app', name, type: 'in_app_feed' as const, provider: 'knock-in-app', description: null, environment_settings: settings, configured_at: now },
+  data: {
+    channel_id: id,
+    key: 'in-app',
+    name,
+    type: 'in_app_feed' as const,
+    provider: 'knock-in-app',
+    description: null,
+    environment_settings: settings,
+    configured_at: now,
+  },
 });
 
 describe('channel decider', () => {
@@ -28,12 +37,18 @@ describe('channel decider', () => {
   });
 
   it('keeps the first id on later changes and records nothing when nothing changes', () => {
-    spec.given([configured()]).when(configure({ name: 'Feed', newChannelId: '22222222-2222-4222-8222-222222222222' })).then([configured('Feed')]);
+    spec
+      .given([configured()])
+      .when(configure({ name: 'Feed', newChannelId: '22222222-2222-4222-8222-222222222222' }))
+      .then([configured('Feed')]);
     spec.given([configured()]).when(configure()).thenNothing();
   });
 
   it('refuses to change the type of an existing channel', () => {
-    spec.given([configured()]).when(configure({ channelType: 'email' })).thenThrows('channel_type_immutable');
+    spec
+      .given([configured()])
+      .when(configure({ channelType: 'email' }))
+      .thenThrows('channel_type_immutable');
   });
 
   it('archives once', () => {

@@ -12,7 +12,6 @@ export interface ChannelState {
   current?: Omit<Extract<ChannelEvent, { type: 'ChannelConfigured' }>['data'], 'configured_at'>;
 }
 
-
 export const channelDecider: Decider<ChannelState, ChannelCommand, ChannelEvent> = {
   initialState: () => ({ exists: false, archived: false }),
 
@@ -33,9 +32,12 @@ export const channelDecider: Decider<ChannelState, ChannelCommand, ChannelEvent>
     switch (command.type) {
       case 'ConfigureChannel': {
         if (state.exists && !state.archived && state.type !== command.channelType) {
-          throw new DomainError('channel_type_immutable', `Channel ${command.key} is of type ${state.type}; its type cannot change`, 'invalid_params', [
-            { field: 'type', message: 'cannot change once the channel exists', type: 'immutable' },
-          ]);
+          throw new DomainError(
+            'channel_type_immutable',
+            `Channel ${command.key} is of type ${state.type}; its type cannot change`,
+            'invalid_params',
+            [{ field: 'type', message: 'cannot change once the channel exists', type: 'immutable' }],
+          );
         }
         const data = {
           channel_id: state.id ?? command.newChannelId,

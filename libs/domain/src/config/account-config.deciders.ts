@@ -2,7 +2,6 @@ import type { ChannelGroupArchived, ChannelGroupUpserted, EventOf, VariableUpser
 import { assertNever, Decider } from '../shared/decider';
 import { sameJson } from '../shared/same-json';
 
-
 export type VariableEvent = EventOf<typeof VariableUpserted>;
 type VariableData = VariableEvent['data'];
 export type VariableCommand = { type: 'UpsertVariable'; variable: Omit<VariableData, 'upserted_at'>; now: string };
@@ -25,7 +24,9 @@ export const variableDecider: Decider<VariableState, VariableCommand, VariableEv
 
 export type ChannelGroupEvent = EventOf<typeof ChannelGroupUpserted> | EventOf<typeof ChannelGroupArchived>;
 type GroupData = EventOf<typeof ChannelGroupUpserted>['data'];
-export type ChannelGroupCommand = { type: 'UpsertChannelGroup'; group: Omit<GroupData, 'upserted_at'>; now: string } | { type: 'ArchiveChannelGroup'; key: string; now: string };
+export type ChannelGroupCommand =
+  | { type: 'UpsertChannelGroup'; group: Omit<GroupData, 'upserted_at'>; now: string }
+  | { type: 'ArchiveChannelGroup'; key: string; now: string };
 export interface ChannelGroupState {
   current?: Omit<GroupData, 'upserted_at'>;
   archived: boolean;

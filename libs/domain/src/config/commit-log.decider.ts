@@ -17,7 +17,14 @@ export type CommitLogCommand =
     }
   | {
       type: 'PromoteCommits';
-      commits: { commitId: string; fromEnvironment: string; resource: ResourceRef; sha: string; content: Record<string, unknown>; message: string | null }[];
+      commits: {
+        commitId: string;
+        fromEnvironment: string;
+        resource: ResourceRef;
+        sha: string;
+        content: Record<string, unknown>;
+        message: string | null;
+      }[];
       now: string;
     };
 
@@ -56,7 +63,12 @@ export const commitLogDecider: Decider<CommitLogState, CommitLogCommand, CommitL
           .filter((c) => state.committed[refKey(c.resource)] !== c.sha)
           .map((c) => ({ commit_id: c.commitId, resource: c.resource, sha: c.sha }));
         if (commits.length === 0) return [];
-        return [{ type: 'ResourcesCommitted', data: { commits, commit_message: command.message, author: command.author, committed_at: command.now } }];
+        return [
+          {
+            type: 'ResourcesCommitted',
+            data: { commits, commit_message: command.message, author: command.author, committed_at: command.now },
+          },
+        ];
       }
       case 'PromoteCommits':
         return command.commits

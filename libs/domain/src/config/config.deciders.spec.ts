@@ -14,14 +14,20 @@ const upsert = (sha: string, valid = true) => ({
   errors: valid ? [] : [{ field: 'steps.0.channel_key', message: 'no such channel', type: 'reference' }],
   now,
 });
-const upserted = (sha: string, valid = true) => ({ type: 'WorkflowUpserted' as const, data: { key: 'welcome', content: { name: 'Welcome', steps: [] }, sha, valid, errors: upsert(sha, valid).errors, upserted_at: now } });
+const upserted = (sha: string, valid = true) => ({
+  type: 'WorkflowUpserted' as const,
+  data: { key: 'welcome', content: { name: 'Welcome', steps: [] }, sha, valid, errors: upsert(sha, valid).errors, upserted_at: now },
+});
 const activated = { type: 'WorkflowActivated' as const, data: { key: 'welcome', activated_at: now } };
 
 describe('resource decider', () => {
   const spec = deciderSpec(resourceDecider);
 
   it('records an upsert, under the event type of its resource type', () => {
-    spec.given([]).when(upsert('a')).then([upserted('a')]);
+    spec
+      .given([])
+      .when(upsert('a'))
+      .then([upserted('a')]);
     spec
       .given([])
       .when({ ...upsert('a'), resourceType: 'partial' })
@@ -29,14 +35,26 @@ describe('resource decider', () => {
   });
 
   it('records nothing when the same data is upserted again, and a change when it differs', () => {
-    spec.given([upserted('a')]).when(upsert('a')).thenNothing();
-    spec.given([upserted('a')]).when(upsert('b')).then([upserted('b')]);
+    spec
+      .given([upserted('a')])
+      .when(upsert('a'))
+      .thenNothing();
+    spec
+      .given([upserted('a')])
+      .when(upsert('b'))
+      .then([upserted('b')]);
   });
 
   it('activates a valid workflow once and deactivates it', () => {
     const served = { valid: true, errors: [] };
-    spec.given([upserted('a')]).when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served, now }).then([activated]);
-    spec.given([upserted('a'), activated]).when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served, now }).thenNothing();
+    spec
+      .given([upserted('a')])
+      .when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served, now })
+      .then([activated]);
+    spec
+      .given([upserted('a'), activated])
+      .when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served, now })
+      .thenNothing();
     spec
       .given([upserted('a'), activated])
       .when({ type: 'SetWorkflowActive', key: 'welcome', active: false, served, now })
@@ -44,7 +62,10 @@ describe('resource decider', () => {
   });
 
   it('refuses to activate an invalid or missing workflow', () => {
-    spec.given([upserted('a', false)]).when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served: { valid: false, errors: [] }, now }).thenThrows('workflow_invalid');
+    spec
+      .given([upserted('a', false)])
+      .when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served: { valid: false, errors: [] }, now })
+      .thenThrows('workflow_invalid');
     spec.given([]).when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served: null, now }).thenThrows('resource_missing');
   });
 });
@@ -55,18 +76,51 @@ describe('commit log decider', () => {
   const author = { email: 'service:t1', name: 'service:t1' };
   const id1 = '11111111-1111-4111-8111-111111111111';
   const id2 = '22222222-2222-4222-8222-222222222222';
-  const committed = { type: 'ResourcesCommitted' as const, data: { commits: [{ commit_id: id1, resource: ref, sha: 'a' }], commit_message: 'first', author, committed_at: now } };
+  const committed = {
+    type: 'ResourcesCommitted' as const,
+    data: { commits: [{ commit_id: id1, resource: ref, sha: 'a' }], commit_message: 'first', author, committed_at: now },
+  };
 
   it('commits changed versions only', () => {
-    spec.given([]).when({ type: 'CommitChanges', changes: [{ commitId: id1, resource: ref, sha: 'a' }], message: 'first', author, now }).then([committed]);
-    spec.given([committed]).when({ type: 'CommitChanges', changes: [{ commitId: id2, resource: ref, sha: 'a' }], message: 'again', author, now }).thenNothing();
+    spec
+      .given([])
+      .when({ type: 'CommitChanges', changes: [{ commitId: id1, resource: ref, sha: 'a' }], message: 'first', author, now })
+      .then([committed]);
+    spec
+      .given([committed])
+      .when({ type: 'CommitChanges', changes: [{ commitId: id2, resource: ref, sha: 'a' }], message: 'again', author, now })
+      .thenNothing();
   });
 
   it('promotes a commit into an environment once', () => {
-    const commit = { commitId: id1, fromEnvironment: 'development', resource: ref, sha: 'a', content: { name: 'Welcome' }, message: 'first' };
-    const promoted = { type: 'CommitPromoted' as const, data: { commit_id: id1, from_environment: 'development', resource: ref, sha: 'a', content: { name: 'Welcome' }, commit_message: 'first', promoted_at: now } };
-    spec.given([]).when({ type: 'PromoteCommits', commits: [commit], now }).then([promoted]);
-    spec.given([promoted]).when({ type: 'PromoteCommits', commits: [commit], now }).thenNothing();
+    const commit = {
+      commitId: id1,
+      fromEnvironment: 'development',
+      resource: ref,
+      sha: 'a',
+      content: { name: 'Welcome' },
+      message: 'first',
+    };
+    const promoted = {
+      type: 'CommitPromoted' as const,
+      data: {
+        commit_id: id1,
+        from_environment: 'development',
+        resource: ref,
+        sha: 'a',
+        content: { name: 'Welcome' },
+        commit_message: 'first',
+        promoted_at: now,
+      },
+    };
+    spec
+      .given([])
+      .when({ type: 'PromoteCommits', commits: [commit], now })
+      .then([promoted]);
+    spec
+      .given([promoted])
+      .when({ type: 'PromoteCommits', commits: [commit], now })
+      .thenNothing();
   });
 });
 
@@ -79,12 +133,22 @@ describe('variable and channel group deciders', () => {
   });
 
   it('upserts and archives a channel group once', () => {
-    const group = { key: 'push', name: 'Push', channel_type: 'push' as const, operator: 'any' as const, visible_in: ['workflow' as const], channel_rules: [] };
+    const group = {
+      key: 'push',
+      name: 'Push',
+      channel_type: 'push' as const,
+      operator: 'any' as const,
+      visible_in: ['workflow' as const],
+      channel_rules: [],
+    };
     const event = { type: 'ChannelGroupUpserted' as const, data: { ...group, upserted_at: now } };
     const spec = deciderSpec(channelGroupDecider);
     spec.given([]).when({ type: 'UpsertChannelGroup', group, now }).then([event]);
     spec.given([event]).when({ type: 'UpsertChannelGroup', group, now }).thenNothing();
-    spec.given([event]).when({ type: 'ArchiveChannelGroup', key: 'push', now }).then([{ type: 'ChannelGroupArchived', data: { key: 'push', archived_at: now } }]);
+    spec
+      .given([event])
+      .when({ type: 'ArchiveChannelGroup', key: 'push', now })
+      .then([{ type: 'ChannelGroupArchived', data: { key: 'push', archived_at: now } }]);
     spec.given([]).when({ type: 'ArchiveChannelGroup', key: 'push', now }).thenNothing();
   });
 });

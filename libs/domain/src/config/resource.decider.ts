@@ -41,6 +41,7 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
       case 'EmailLayoutUpserted':
       case 'TranslationUpserted':
       case 'MessageTypeUpserted':
+      case 'AudienceUpserted':
         return { ...state, exists: true, sha: event.data.sha, valid: event.data.valid };
       case 'WorkflowActivated':
         return { ...state, active: true };
@@ -56,13 +57,25 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
       case 'UpsertResource': {
         // The same data again is no change: the resource's history records only real edits.
         if (state.exists && state.sha === command.sha && state.valid === command.valid) return [];
-        const data = { key: command.key, content: command.content, sha: command.sha, valid: command.valid, errors: command.errors, upserted_at: command.now };
+        const data = {
+          key: command.key,
+          content: command.content,
+          sha: command.sha,
+          valid: command.valid,
+          errors: command.errors,
+          upserted_at: command.now,
+        };
         return [{ type: UPSERTED_EVENT[command.resourceType], data } as ResourceEvent];
       }
       case 'SetWorkflowActive': {
         if (!command.served) throw resourceMissing('workflow');
         if (command.active && !command.served.valid) {
-          throw new DomainError('workflow_invalid', 'An invalid workflow cannot be activated; fix the errors listed and upsert it again', 'invalid_params', command.served.errors);
+          throw new DomainError(
+            'workflow_invalid',
+            'An invalid workflow cannot be activated; fix the errors listed and upsert it again',
+            'invalid_params',
+            command.served.errors,
+          );
         }
         if (state.active === command.active) return [];
         return command.active

@@ -1,4 +1,5 @@
 import type {
+  AudienceUpserted,
   CommitPromoted,
   EmailLayoutUpserted,
   EventOf,
@@ -11,14 +12,15 @@ import type {
   WorkflowUpserted,
 } from '@notify/contracts';
 
-export type ResourceType = 'workflow' | 'partial' | 'email_layout' | 'translation' | 'message_type';
+export type ResourceType = 'workflow' | 'partial' | 'email_layout' | 'translation' | 'message_type' | 'audience';
 
 export type ResourceUpsertedEvent =
   | EventOf<typeof WorkflowUpserted>
   | EventOf<typeof PartialUpserted>
   | EventOf<typeof EmailLayoutUpserted>
   | EventOf<typeof TranslationUpserted>
-  | EventOf<typeof MessageTypeUpserted>;
+  | EventOf<typeof MessageTypeUpserted>
+  | EventOf<typeof AudienceUpserted>;
 
 export type ResourceEvent = ResourceUpsertedEvent | EventOf<typeof WorkflowActivated> | EventOf<typeof WorkflowDeactivated>;
 
@@ -30,6 +32,7 @@ export const UPSERTED_EVENT: Record<ResourceType, ResourceUpsertedEvent['type']>
   email_layout: 'EmailLayoutUpserted',
   translation: 'TranslationUpserted',
   message_type: 'MessageTypeUpserted',
+  audience: 'AudienceUpserted',
 };
 
 export const RESOURCE_TYPE_OF: Record<ResourceUpsertedEvent['type'], ResourceType> = {
@@ -38,4 +41,5 @@ export const RESOURCE_TYPE_OF: Record<ResourceUpsertedEvent['type'], ResourceTyp
   EmailLayoutUpserted: 'email_layout',
   TranslationUpserted: 'translation',
   MessageTypeUpserted: 'message_type',
+  AudienceUpserted: 'audience',
 };

@@ -5,7 +5,10 @@ const now = '2026-01-01T00:00:00.000Z';
 const keyId = '00000000-0000-4000-8000-000000000001';
 const hash = 'a'.repeat(64);
 const created = { type: 'EnvironmentCreated' as const, data: { slug: 'development', name: 'Development', order: 0, created_at: now } };
-const issued = { type: 'ApiKeyIssued' as const, data: { key_id: keyId, kind: 'secret' as const, key_hash: hash, hint: 'abcd', issued_at: now } };
+const issued = {
+  type: 'ApiKeyIssued' as const,
+  data: { key_id: keyId, kind: 'secret' as const, key_hash: hash, hint: 'abcd', issued_at: now },
+};
 
 describe('environment decider', () => {
   const spec = deciderSpec(environmentDecider);
@@ -23,7 +26,10 @@ describe('environment decider', () => {
 
   it('treats re-issuing the same key as already done, and a different key under the same id as a conflict', () => {
     spec.given([created, issued]).when({ type: 'IssueApiKey', keyId, kind: 'secret', keyHash: hash, hint: 'abcd', now }).thenNothing();
-    spec.given([created, issued]).when({ type: 'IssueApiKey', keyId, kind: 'secret', keyHash: 'b'.repeat(64), hint: 'x', now }).thenThrows('api_key_exists');
+    spec
+      .given([created, issued])
+      .when({ type: 'IssueApiKey', keyId, kind: 'secret', keyHash: 'b'.repeat(64), hint: 'x', now })
+      .thenThrows('api_key_exists');
   });
 
   it('revokes a key once', () => {
@@ -39,27 +45,54 @@ describe('environment decider: signing keys and enhanced security', () => {
   const first = '00000000-0000-4000-8000-0000000000a1';
   const second = '00000000-0000-4000-8000-0000000000a2';
   const pem = (n: number) => `-----BEGIN PUBLIC KEY-----\nkey${n}\n-----END PUBLIC KEY-----`;
-  const keyCreated = (id: string, n: number) => ({ type: 'SigningKeyCreated' as const, data: { signing_key_id: id, algorithm: 'RS256' as const, public_key: pem(n), created_at: now } });
+  const keyCreated = (id: string, n: number) => ({
+    type: 'SigningKeyCreated' as const,
+    data: { signing_key_id: id, algorithm: 'RS256' as const, public_key: pem(n), created_at: now },
+  });
   const keyRevoked = (id: string) => ({ type: 'SigningKeyRevoked' as const, data: { signing_key_id: id, revoked_at: now } });
 
   it('creates a signing key once, in an existing environment only', () => {
     const create = { type: 'CreateSigningKey' as const, signingKeyId: first, publicKey: pem(1), revokeOthers: false, now };
     spec.given([]).when(create).thenThrows('environment_missing');
-    spec.given([created]).when(create).then([keyCreated(first, 1)]);
-    spec.given([created, keyCreated(first, 1)]).when(create).thenNothing();
-    spec.given([created, keyCreated(first, 1)]).when({ ...create, publicKey: pem(2) }).thenThrows('signing_key_exists');
+    spec
+      .given([created])
+      .when(create)
+      .then([keyCreated(first, 1)]);
+    spec
+      .given([created, keyCreated(first, 1)])
+      .when(create)
+      .thenNothing();
+    spec
+      .given([created, keyCreated(first, 1)])
+      .when({ ...create, publicKey: pem(2) })
+      .thenThrows('signing_key_exists');
   });
 
   it('keeps earlier keys when adding one, and revokes every other active key when rotating', () => {
-    spec.given([created, keyCreated(first, 1)]).when({ type: 'CreateSigningKey', signingKeyId: second, publicKey: pem(2), revokeOthers: false, now }).then([keyCreated(second, 2)]);
-    spec.given([created, keyCreated(first, 1)]).when({ type: 'CreateSigningKey', signingKeyId: second, publicKey: pem(2), revokeOthers: true, now }).then([keyCreated(second, 2), keyRevoked(first)]);
-    spec.given([created, keyCreated(first, 1), keyRevoked(first)]).when({ type: 'CreateSigningKey', signingKeyId: second, publicKey: pem(2), revokeOthers: true, now }).then([keyCreated(second, 2)]);
+    spec
+      .given([created, keyCreated(first, 1)])
+      .when({ type: 'CreateSigningKey', signingKeyId: second, publicKey: pem(2), revokeOthers: false, now })
+      .then([keyCreated(second, 2)]);
+    spec
+      .given([created, keyCreated(first, 1)])
+      .when({ type: 'CreateSigningKey', signingKeyId: second, publicKey: pem(2), revokeOthers: true, now })
+      .then([keyCreated(second, 2), keyRevoked(first)]);
+    spec
+      .given([created, keyCreated(first, 1), keyRevoked(first)])
+      .when({ type: 'CreateSigningKey', signingKeyId: second, publicKey: pem(2), revokeOthers: true, now })
+      .then([keyCreated(second, 2)]);
   });
 
   it('revokes a signing key once', () => {
     spec.given([created]).when({ type: 'RevokeSigningKey', signingKeyId: first, now }).thenThrows('signing_key_missing');
-    spec.given([created, keyCreated(first, 1)]).when({ type: 'RevokeSigningKey', signingKeyId: first, now }).then([keyRevoked(first)]);
-    spec.given([created, keyCreated(first, 1), keyRevoked(first)]).when({ type: 'RevokeSigningKey', signingKeyId: first, now }).thenNothing();
+    spec
+      .given([created, keyCreated(first, 1)])
+      .when({ type: 'RevokeSigningKey', signingKeyId: first, now })
+      .then([keyRevoked(first)]);
+    spec
+      .given([created, keyCreated(first, 1), keyRevoked(first)])
+      .when({ type: 'RevokeSigningKey', signingKeyId: first, now })
+      .thenNothing();
   });
 
   it('records a change of enhanced security mode only when it changes', () => {
@@ -68,18 +101,30 @@ describe('environment decider: signing keys and enhanced security', () => {
     spec.given([created]).when({ type: 'SetEnhancedSecurityMode', enabled: false, now }).thenNothing();
     spec.given([created]).when({ type: 'SetEnhancedSecurityMode', enabled: true, now }).then([on]);
     spec.given([created, on]).when({ type: 'SetEnhancedSecurityMode', enabled: true, now }).thenNothing();
-    spec.given([created, on]).when({ type: 'SetEnhancedSecurityMode', enabled: false, now }).then([{ type: 'EnhancedSecurityModeChanged', data: { enabled: false, changed_at: now } }]);
+    spec
+      .given([created, on])
+      .when({ type: 'SetEnhancedSecurityMode', enabled: false, now })
+      .then([{ type: 'EnhancedSecurityModeChanged', data: { enabled: false, changed_at: now } }]);
   });
 });
 
 describe('account decider', () => {
   const spec = deciderSpec(accountDecider);
   const tokenId = '00000000-0000-4000-8000-000000000002';
-  const tokenIssued = { type: 'ServiceTokenIssued' as const, data: { token_id: tokenId, name: 'bootstrap', token_hash: hash, hint: 'wxyz', issued_at: now } };
+  const tokenIssued = {
+    type: 'ServiceTokenIssued' as const,
+    data: { token_id: tokenId, name: 'bootstrap', token_hash: hash, hint: 'wxyz', issued_at: now },
+  };
 
   it('issues a service token idempotently and revokes it', () => {
     spec.given([]).when({ type: 'IssueServiceToken', tokenId, name: 'bootstrap', tokenHash: hash, hint: 'wxyz', now }).then([tokenIssued]);
-    spec.given([tokenIssued]).when({ type: 'IssueServiceToken', tokenId, name: 'bootstrap', tokenHash: hash, hint: 'wxyz', now }).thenNothing();
-    spec.given([tokenIssued]).when({ type: 'RevokeServiceToken', tokenId, now }).then([{ type: 'ServiceTokenRevoked', data: { token_id: tokenId, revoked_at: now } }]);
+    spec
+      .given([tokenIssued])
+      .when({ type: 'IssueServiceToken', tokenId, name: 'bootstrap', tokenHash: hash, hint: 'wxyz', now })
+      .thenNothing();
+    spec
+      .given([tokenIssued])
+      .when({ type: 'RevokeServiceToken', tokenId, now })
+      .then([{ type: 'ServiceTokenRevoked', data: { token_id: tokenId, revoked_at: now } }]);
   });
 });

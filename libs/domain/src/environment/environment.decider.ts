@@ -21,13 +21,19 @@ export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, E
       case 'EnvironmentCreated':
         return { ...state, exists: true, slug: event.data.slug };
       case 'ApiKeyIssued':
-        return { ...state, keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, keyHash: event.data.key_hash, revoked: false } } };
+        return {
+          ...state,
+          keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, keyHash: event.data.key_hash, revoked: false } },
+        };
       case 'ApiKeyRevoked': {
         const key = state.keys[event.data.key_id];
         return key ? { ...state, keys: { ...state.keys, [event.data.key_id]: { ...key, revoked: true } } } : state;
       }
       case 'SigningKeyCreated':
-        return { ...state, signingKeys: { ...state.signingKeys, [event.data.signing_key_id]: { publicKey: event.data.public_key, revoked: false } } };
+        return {
+          ...state,
+          signingKeys: { ...state.signingKeys, [event.data.signing_key_id]: { publicKey: event.data.public_key, revoked: false } },
+        };
       case 'SigningKeyRevoked': {
         const key = state.signingKeys[event.data.signing_key_id];
         return key ? { ...state, signingKeys: { ...state.signingKeys, [event.data.signing_key_id]: { ...key, revoked: true } } } : state;
@@ -43,7 +49,9 @@ export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, E
     switch (command.type) {
       case 'CreateEnvironment':
         if (state.exists) return [];
-        return [{ type: 'EnvironmentCreated', data: { slug: command.slug, name: command.name, order: command.order, created_at: command.now } }];
+        return [
+          { type: 'EnvironmentCreated', data: { slug: command.slug, name: command.name, order: command.order, created_at: command.now } },
+        ];
       case 'IssueApiKey': {
         if (!state.exists) throw missingEnvironment();
         const existing = state.keys[command.keyId];
@@ -52,7 +60,12 @@ export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, E
           throw new DomainError('api_key_exists', 'A different key already has this id', 'conflict');
         }
         if (Object.values(state.keys).some((k) => k.keyHash === command.keyHash)) return [];
-        return [{ type: 'ApiKeyIssued', data: { key_id: command.keyId, kind: command.kind, key_hash: command.keyHash, hint: command.hint, issued_at: command.now } }];
+        return [
+          {
+            type: 'ApiKeyIssued',
+            data: { key_id: command.keyId, kind: command.kind, key_hash: command.keyHash, hint: command.hint, issued_at: command.now },
+          },
+        ];
       }
       case 'RevokeApiKey': {
         const key = state.keys[command.keyId];
@@ -69,7 +82,10 @@ export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, E
         }
         const others = command.revokeOthers ? Object.entries(state.signingKeys).filter(([, k]) => !k.revoked) : [];
         return [
-          { type: 'SigningKeyCreated', data: { signing_key_id: command.signingKeyId, algorithm: 'RS256', public_key: command.publicKey, created_at: command.now } },
+          {
+            type: 'SigningKeyCreated',
+            data: { signing_key_id: command.signingKeyId, algorithm: 'RS256', public_key: command.publicKey, created_at: command.now },
+          },
           ...others.map(([id]) => ({ type: 'SigningKeyRevoked' as const, data: { signing_key_id: id, revoked_at: command.now } })),
         ];
       }
@@ -113,7 +129,18 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
     switch (command.type) {
       case 'IssueServiceToken':
         if (state.tokens[command.tokenId] || Object.values(state.tokens).some((t) => t.tokenHash === command.tokenHash)) return [];
-        return [{ type: 'ServiceTokenIssued', data: { token_id: command.tokenId, name: command.name, token_hash: command.tokenHash, hint: command.hint, issued_at: command.now } }];
+        return [
+          {
+            type: 'ServiceTokenIssued',
+            data: {
+              token_id: command.tokenId,
+              name: command.name,
+              token_hash: command.tokenHash,
+              hint: command.hint,
+              issued_at: command.now,
+            },
+          },
+        ];
       case 'RevokeServiceToken': {
         const token = state.tokens[command.tokenId];
         if (!token) throw new DomainError('service_token_missing', 'No such service token', 'not_found');

@@ -17,10 +17,30 @@ const claimCmd = (over: Partial<{ claimId: string; fingerprint: string; operatio
 });
 const claimed = (claimId = '00000000-0000-4000-8000-000000000001', now = T0, fingerprint = 'f1'): IdempotencyEvent => ({
   type: 'IdempotencyKeyClaimed',
-  data: { claim_id: claimId, operation: 'triggerWorkflow', fingerprint, request_id: 'req-1', claimed_at: now, lease_until: new Date(Date.parse(now) + 60_000).toISOString(), expires_at: new Date(Date.parse(now) + 24 * HOUR).toISOString() },
+  data: {
+    claim_id: claimId,
+    operation: 'triggerWorkflow',
+    fingerprint,
+    request_id: 'req-1',
+    claimed_at: now,
+    lease_until: new Date(Date.parse(now) + 60_000).toISOString(),
+    expires_at: new Date(Date.parse(now) + 24 * HOUR).toISOString(),
+  },
 });
-const recorded: IdempotencyEvent = { type: 'IdempotentResponseRecorded', data: { claim_id: '00000000-0000-4000-8000-000000000001', status: 200, body: { workflow_run_id: 'w' }, request_id: 'req-1', recorded_at: T0 } };
-const released: IdempotencyEvent = { type: 'IdempotencyKeyReleased', data: { claim_id: '00000000-0000-4000-8000-000000000001', status: 422, released_at: T0 } };
+const recorded: IdempotencyEvent = {
+  type: 'IdempotentResponseRecorded',
+  data: {
+    claim_id: '00000000-0000-4000-8000-000000000001',
+    status: 200,
+    body: { workflow_run_id: 'w' },
+    request_id: 'req-1',
+    recorded_at: T0,
+  },
+};
+const released: IdempotencyEvent = {
+  type: 'IdempotencyKeyReleased',
+  data: { claim_id: '00000000-0000-4000-8000-000000000001', status: 422, released_at: T0 },
+};
 const spec = deciderSpec(idempotencyDecider);
 
 describe('an Idempotency-Key', () => {
@@ -29,17 +49,32 @@ describe('an Idempotency-Key', () => {
   });
 
   it('answers a repeat with the stored response: the claim decides nothing new', () => {
-    spec.given([claimed(), recorded]).when(claimCmd({ claimId: '00000000-0000-4000-8000-000000000002', now: later(HOUR) })).thenNothing();
+    spec
+      .given([claimed(), recorded])
+      .when(claimCmd({ claimId: '00000000-0000-4000-8000-000000000002', now: later(HOUR) }))
+      .thenNothing();
   });
 
   it('refuses a repeat with other parameters or for another operation, answered or still running', () => {
-    spec.given([claimed(), recorded]).when(claimCmd({ fingerprint: 'f2' })).thenThrows('idempotency_key_reused');
-    spec.given([claimed()]).when(claimCmd({ fingerprint: 'f2' })).thenThrows('idempotency_key_reused');
-    spec.given([claimed(), recorded]).when(claimCmd({ operation: 'cancelWorkflow' })).thenThrows('idempotency_key_reused');
+    spec
+      .given([claimed(), recorded])
+      .when(claimCmd({ fingerprint: 'f2' }))
+      .thenThrows('idempotency_key_reused');
+    spec
+      .given([claimed()])
+      .when(claimCmd({ fingerprint: 'f2' }))
+      .thenThrows('idempotency_key_reused');
+    spec
+      .given([claimed(), recorded])
+      .when(claimCmd({ operation: 'cancelWorkflow' }))
+      .thenThrows('idempotency_key_reused');
   });
 
   it('is in use while the first request runs, and can be taken over once its lease ran out', () => {
-    spec.given([claimed()]).when(claimCmd({ claimId: '00000000-0000-4000-8000-000000000002', now: later(1000) })).thenThrows('idempotency_key_in_use');
+    spec
+      .given([claimed()])
+      .when(claimCmd({ claimId: '00000000-0000-4000-8000-000000000002', now: later(1000) }))
+      .thenThrows('idempotency_key_in_use');
     spec
       .given([claimed()])
       .when(claimCmd({ claimId: '00000000-0000-4000-8000-000000000002', now: later(61_000) }))
@@ -61,11 +96,40 @@ describe('an Idempotency-Key', () => {
   });
 
   it('records the response or the release of the current claim only, once', () => {
-    spec.given([claimed()]).when({ type: 'RecordResponse', claimId: '00000000-0000-4000-8000-000000000001', status: 200, body: { workflow_run_id: 'w' }, requestId: 'req-1', now: T0 }).then([recorded]);
-    spec.given([claimed(), recorded]).when({ type: 'RecordResponse', claimId: '00000000-0000-4000-8000-000000000001', status: 200, body: {}, requestId: 'req-1', now: T0 }).thenNothing();
-    spec.given([claimed()]).when({ type: 'Release', claimId: '00000000-0000-4000-8000-000000000001', status: 422, now: T0 }).then([released]);
+    spec
+      .given([claimed()])
+      .when({
+        type: 'RecordResponse',
+        claimId: '00000000-0000-4000-8000-000000000001',
+        status: 200,
+        body: { workflow_run_id: 'w' },
+        requestId: 'req-1',
+        now: T0,
+      })
+      .then([recorded]);
+    spec
+      .given([claimed(), recorded])
+      .when({ type: 'RecordResponse', claimId: '00000000-0000-4000-8000-000000000001', status: 200, body: {}, requestId: 'req-1', now: T0 })
+      .thenNothing();
+    spec
+      .given([claimed()])
+      .when({ type: 'Release', claimId: '00000000-0000-4000-8000-000000000001', status: 422, now: T0 })
+      .then([released]);
     // A request whose claim was taken over (its lease ran out) records nothing.
-    spec.given([claimed(), claimed('00000000-0000-4000-8000-000000000002', later(61_000))]).when({ type: 'RecordResponse', claimId: '00000000-0000-4000-8000-000000000001', status: 200, body: {}, requestId: 'req-1', now: later(62_000) }).thenNothing();
-    spec.given([claimed(), released]).when({ type: 'Release', claimId: '00000000-0000-4000-8000-000000000001', status: 500, now: T0 }).thenNothing();
+    spec
+      .given([claimed(), claimed('00000000-0000-4000-8000-000000000002', later(61_000))])
+      .when({
+        type: 'RecordResponse',
+        claimId: '00000000-0000-4000-8000-000000000001',
+        status: 200,
+        body: {},
+        requestId: 'req-1',
+        now: later(62_000),
+      })
+      .thenNothing();
+    spec
+      .given([claimed(), released])
+      .when({ type: 'Release', claimId: '00000000-0000-4000-8000-000000000001', status: 500, now: T0 })
+      .thenNothing();
   });
 });

@@ -21,9 +21,17 @@ export interface IdempotencyState {
 }
 
 export const idempotencyKeyReused = () =>
-  new DomainError('idempotency_key_reused', 'This Idempotency-Key was already used with other parameters in the last 24 hours; use a new key for a different request', 'invalid_params');
+  new DomainError(
+    'idempotency_key_reused',
+    'This Idempotency-Key was already used with other parameters in the last 24 hours; use a new key for a different request',
+    'invalid_params',
+  );
 export const idempotencyKeyInUse = () =>
-  new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry once it has finished', 'conflict');
+  new DomainError(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed; retry once it has finished',
+    'conflict',
+  );
 
 const at = (iso: string) => Date.parse(iso);
 const plus = (iso: string, ms: number) => new Date(at(iso) + ms).toISOString();
@@ -42,10 +50,22 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
     switch (event.type) {
       case 'IdempotencyKeyClaimed': {
         const d = event.data;
-        return { claim: { claimId: d.claim_id, operation: d.operation, fingerprint: d.fingerprint, requestId: d.request_id, leaseUntil: d.lease_until, expiresAt: d.expires_at }, released: false };
+        return {
+          claim: {
+            claimId: d.claim_id,
+            operation: d.operation,
+            fingerprint: d.fingerprint,
+            requestId: d.request_id,
+            leaseUntil: d.lease_until,
+            expiresAt: d.expires_at,
+          },
+          released: false,
+        };
       }
       case 'IdempotentResponseRecorded':
-        return state.claim?.claimId === event.data.claim_id ? { ...state, response: { status: event.data.status, body: event.data.body, requestId: event.data.request_id } } : state;
+        return state.claim?.claimId === event.data.claim_id
+          ? { ...state, response: { status: event.data.status, body: event.data.body, requestId: event.data.request_id } }
+          : state;
       case 'IdempotencyKeyReleased':
         return state.claim?.claimId === event.data.claim_id ? { ...state, released: true } : state;
       default:
@@ -78,7 +98,18 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
       }
       case 'RecordResponse':
         if (!isCurrent(command.claimId)) return [];
-        return [{ type: 'IdempotentResponseRecorded', data: { claim_id: command.claimId, status: command.status, body: command.body, request_id: command.requestId, recorded_at: command.now } }];
+        return [
+          {
+            type: 'IdempotentResponseRecorded',
+            data: {
+              claim_id: command.claimId,
+              status: command.status,
+              body: command.body,
+              request_id: command.requestId,
+              recorded_at: command.now,
+            },
+          },
+        ];
       case 'Release':
         if (!isCurrent(command.claimId)) return [];
         return [{ type: 'IdempotencyKeyReleased', data: { claim_id: command.claimId, status: command.status, released_at: command.now } }];

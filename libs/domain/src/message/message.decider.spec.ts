@@ -26,9 +26,15 @@ const message: MessageCreatedData = {
   created_at: t0,
 };
 const created: MessageEvent = { type: 'MessageCreated', data: message };
-const started = (attempt: number): MessageEvent => ({ type: 'MessageDeliveryAttemptStarted', data: { message_id: id, attempt, started_at: t1 } });
+const started = (attempt: number): MessageEvent => ({
+  type: 'MessageDeliveryAttemptStarted',
+  data: { message_id: id, attempt, started_at: t1 },
+});
 const t2 = '2026-01-01T00:01:22.000Z';
-const check = (attempt: number): MessageEvent => ({ type: 'TimerScheduled', data: { timer_id: `${id}:check:${attempt}`, fire_at: t2, purpose: 'delivery_check' } });
+const check = (attempt: number): MessageEvent => ({
+  type: 'TimerScheduled',
+  data: { timer_id: `${id}:check:${attempt}`, fire_at: t2, purpose: 'delivery_check' },
+});
 const result = (attempt: number, outcome: 'sent' | 'failed' | 'delivered', retryable = false) => ({
   attempt,
   outcome,
@@ -48,21 +54,42 @@ describe('message decider: creation and delivery', () => {
 
   it('creates once; in-app is delivered at once; sandbox is not sent', () => {
     spec.given([]).when({ type: 'CreateMessage', message, delivery: 'provider', now: t0 }).then([created]);
-    spec.given([]).when({ type: 'CreateMessage', message, delivery: 'now', now: t0 }).then([created, { type: 'MessageDelivered', data: { message_id: id, at: t0 } }]);
-    spec.given([]).when({ type: 'CreateMessage', message, delivery: 'sandbox', now: t0 }).then([created, { type: 'MessageNotSent', data: { message_id: id, at: t0, reason: 'sandbox_mode' } }]);
+    spec
+      .given([])
+      .when({ type: 'CreateMessage', message, delivery: 'now', now: t0 })
+      .then([created, { type: 'MessageDelivered', data: { message_id: id, at: t0 } }]);
+    spec
+      .given([])
+      .when({ type: 'CreateMessage', message, delivery: 'sandbox', now: t0 })
+      .then([created, { type: 'MessageNotSent', data: { message_id: id, at: t0, reason: 'sandbox_mode' } }]);
     spec.given([created]).when({ type: 'CreateMessage', message, delivery: 'provider', now: t1 }).thenNothing();
   });
 
   it('records an attempt before the provider is called, with the timer that checks it ended, once per attempt number', () => {
-    spec.given([created]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 }).then([started(1), check(1)]);
-    spec.given([created, started(1)]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 }).thenNothing();
+    spec
+      .given([created])
+      .when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 })
+      .then([started(1), check(1)]);
+    spec
+      .given([created, started(1)])
+      .when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 })
+      .thenNothing();
   });
 
   it('marks sent on success and ignores a repeated completion', () => {
     const sent: MessageEvent = { type: 'MessageSent', data: { message_id: id, at: t1, attempt: 1, provider_message_id: 'p-1' } };
-    spec.given([created, started(1)]).when({ type: 'CompleteDeliveryAttempt', result: result(1, 'sent'), retryAt: null, now: t1 }).then([completed(1, 'sent'), sent]);
-    spec.given([created, started(1), completed(1, 'sent'), sent]).when({ type: 'CompleteDeliveryAttempt', result: result(1, 'sent'), retryAt: null, now: t1 }).thenNothing();
-    spec.given([created, started(1), completed(1, 'sent'), sent]).when({ type: 'StartDeliveryAttempt', attempt: 2, now: t1, checkAt: t2 }).thenNothing();
+    spec
+      .given([created, started(1)])
+      .when({ type: 'CompleteDeliveryAttempt', result: result(1, 'sent'), retryAt: null, now: t1 })
+      .then([completed(1, 'sent'), sent]);
+    spec
+      .given([created, started(1), completed(1, 'sent'), sent])
+      .when({ type: 'CompleteDeliveryAttempt', result: result(1, 'sent'), retryAt: null, now: t1 })
+      .thenNothing();
+    spec
+      .given([created, started(1), completed(1, 'sent'), sent])
+      .when({ type: 'StartDeliveryAttempt', attempt: 2, now: t1, checkAt: t2 })
+      .thenNothing();
   });
 
   it('schedules a retry on a retryable failure, and gives up when told or when permanent', () => {
@@ -78,11 +105,17 @@ describe('message decider: creation and delivery', () => {
     spec
       .given([created, started(1)])
       .when({ type: 'CompleteDeliveryAttempt', result: result(1, 'failed', true), retryAt: null, now: t1 })
-      .then([completed(1, 'failed', true), { type: 'MessageUndelivered', data: { message_id: id, at: t1, attempts: 1, reason: 'HTTP 503' } }]);
+      .then([
+        completed(1, 'failed', true),
+        { type: 'MessageUndelivered', data: { message_id: id, at: t1, attempts: 1, reason: 'HTTP 503' } },
+      ]);
     spec
       .given([created, started(1)])
       .when({ type: 'CompleteDeliveryAttempt', result: result(1, 'failed', false), retryAt, now: t1 })
-      .then([completed(1, 'failed', false), { type: 'MessageUndelivered', data: { message_id: id, at: t1, attempts: 1, reason: 'HTTP 503' } }]);
+      .then([
+        completed(1, 'failed', false),
+        { type: 'MessageUndelivered', data: { message_id: id, at: t1, attempts: 1, reason: 'HTTP 503' } },
+      ]);
   });
 
   it('records a bounce the provider reported at once, without a retry', () => {
@@ -121,7 +154,10 @@ describe('message decider: engagement', () => {
     ['unarchived', [{ type: 'MessageArchived', data: at }], [{ type: 'MessageUnarchived', data: at }]],
     ['unarchived', [], []],
   ] as const)('%s after %j records %j', (action, history, expected) => {
-    spec.given([created, ...(history as unknown as MessageEvent[])]).when({ type: "Engage", action, now: t1 }).then(expected as unknown as MessageEvent[]);
+    spec
+      .given([created, ...(history as unknown as MessageEvent[])])
+      .when({ type: 'Engage', action, now: t1 })
+      .then(expected as unknown as MessageEvent[]);
   });
 
   it('records every interaction with its metadata, marking read and seen first', () => {
@@ -129,11 +165,21 @@ describe('message decider: engagement', () => {
       .given([created])
       .when({ type: 'Engage', action: 'interacted', metadata: { button: 'accept' }, now: t1 })
       .then([seen, read, { type: 'MessageInteracted', data: { ...at, metadata: { button: 'accept' } } }]);
-    spec.given([created, seen, read]).when({ type: 'Engage', action: 'link_clicked', url: 'https://x.io', now: t1 }).then([{ type: 'MessageLinkClicked', data: { ...at, url: 'https://x.io' } }]);
+    spec
+      .given([created, seen, read])
+      .when({ type: 'Engage', action: 'link_clicked', url: 'https://x.io', now: t1 })
+      .then([{ type: 'MessageLinkClicked', data: { ...at, url: 'https://x.io' } }]);
   });
 
   it('derives engagement statuses', () => {
-    expect(engagementStatuses({ seen_at: t0, read_at: t0, archived_at: null, interacted_at: null, link_clicked_at: null })).toEqual(['seen', 'read']);
-    expect(engagementStatuses({ seen_at: null, read_at: null, archived_at: t0, interacted_at: t0, link_clicked_at: t0 })).toEqual(['interacted', 'link_clicked', 'archived']);
+    expect(engagementStatuses({ seen_at: t0, read_at: t0, archived_at: null, interacted_at: null, link_clicked_at: null })).toEqual([
+      'seen',
+      'read',
+    ]);
+    expect(engagementStatuses({ seen_at: null, read_at: null, archived_at: t0, interacted_at: t0, link_clicked_at: t0 })).toEqual([
+      'interacted',
+      'link_clicked',
+      'archived',
+    ]);
   });
 });

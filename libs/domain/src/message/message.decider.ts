@@ -84,7 +84,8 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
         const id = command.message.message_id;
         const created: MessageEvent = { type: 'MessageCreated', data: command.message };
         if (command.delivery === 'now') return [created, { type: 'MessageDelivered', data: { message_id: id, at: command.now } }];
-        if (command.delivery === 'sandbox') return [created, { type: 'MessageNotSent', data: { message_id: id, at: command.now, reason: 'sandbox_mode' } }];
+        if (command.delivery === 'sandbox')
+          return [created, { type: 'MessageNotSent', data: { message_id: id, at: command.now, reason: 'sandbox_mode' } }];
         return [created];
       }
       case 'StartDeliveryAttempt': {
@@ -93,7 +94,10 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
         if (FINAL.includes(state.status) || state.status === 'sent' || command.attempt <= state.attemptsStarted) return [];
         return [
           { type: 'MessageDeliveryAttemptStarted', data: { message_id: state.id!, attempt: command.attempt, started_at: command.now } },
-          { type: 'TimerScheduled', data: { timer_id: checkTimerId(state.id!, command.attempt), fire_at: command.checkAt, purpose: 'delivery_check' } },
+          {
+            type: 'TimerScheduled',
+            data: { timer_id: checkTimerId(state.id!, command.attempt), fire_at: command.checkAt, purpose: 'delivery_check' },
+          },
         ];
       }
       case 'CompleteDeliveryAttempt': {
@@ -101,18 +105,33 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
         const { result } = command;
         if (result.attempt <= state.attemptsCompleted || FINAL.includes(state.status) || state.status === 'sent') return [];
         const id = state.id!;
-        const completed: MessageEvent = { type: 'MessageDeliveryAttemptCompleted', data: { ...result, message_id: id, completed_at: command.now } };
+        const completed: MessageEvent = {
+          type: 'MessageDeliveryAttemptCompleted',
+          data: { ...result, message_id: id, completed_at: command.now },
+        };
         if (result.outcome === 'delivered') return [completed, { type: 'MessageDelivered', data: { message_id: id, at: command.now } }];
         if (result.outcome === 'sent') {
-          return [completed, { type: 'MessageSent', data: { message_id: id, at: command.now, attempt: result.attempt, provider_message_id: result.provider_message_id } }];
+          return [
+            completed,
+            {
+              type: 'MessageSent',
+              data: { message_id: id, at: command.now, attempt: result.attempt, provider_message_id: result.provider_message_id },
+            },
+          ];
         }
         const reason = result.reason ?? 'delivery failed';
         if (result.bounced) return [completed, { type: 'MessageBounced', data: { message_id: id, at: command.now, reason } }];
         if (command.retryAt && result.retryable) {
           return [
             completed,
-            { type: 'MessageDeliveryAttempted', data: { message_id: id, at: command.now, attempt: result.attempt, reason, retry_at: command.retryAt } },
-            { type: 'TimerScheduled', data: { timer_id: retryTimerId(id, result.attempt + 1), fire_at: command.retryAt, purpose: 'delivery_retry' } },
+            {
+              type: 'MessageDeliveryAttempted',
+              data: { message_id: id, at: command.now, attempt: result.attempt, reason, retry_at: command.retryAt },
+            },
+            {
+              type: 'TimerScheduled',
+              data: { timer_id: retryTimerId(id, result.attempt + 1), fire_at: command.retryAt, purpose: 'delivery_retry' },
+            },
           ];
         }
         return [completed, { type: 'MessageUndelivered', data: { message_id: id, at: command.now, attempts: result.attempt, reason } }];
@@ -150,7 +169,13 @@ function requireExists(state: MessageState): void {
  * Engagement follows the reference product: reading also marks seen; interacting and clicking a
  * link also mark read and seen. Repeating a mark that is already set records nothing.
  */
-function engage(state: MessageState, action: EngagementAction, now: string, metadata: Record<string, unknown> | null, url?: string): MessageEvent[] {
+function engage(
+  state: MessageState,
+  action: EngagementAction,
+  now: string,
+  metadata: Record<string, unknown> | null,
+  url?: string,
+): MessageEvent[] {
   const id = state.id!;
   const at = { message_id: id, at: now };
   const out: MessageEvent[] = [];
@@ -193,7 +218,9 @@ function engage(state: MessageState, action: EngagementAction, now: string, meta
   return out;
 }
 
-export function engagementStatuses(state: Pick<MessageState, 'seen_at' | 'read_at' | 'archived_at' | 'interacted_at' | 'link_clicked_at'>): string[] {
+export function engagementStatuses(
+  state: Pick<MessageState, 'seen_at' | 'read_at' | 'archived_at' | 'interacted_at' | 'link_clicked_at'>,
+): string[] {
   const out: string[] = [];
   if (state.seen_at) out.push('seen');
   if (state.read_at) out.push('read');

@@ -16,5 +16,12 @@ export type ObjectCommand =
   | { type: 'DeleteObject'; collection: string; objectId: string; now: string }
   | { type: 'UpdateObjectAspects'; collection: string; objectId: string; commands: AspectCommand[]; now: string }
   /** `properties` undefined keeps an existing subscription's properties. */
-  | { type: 'AddSubscriptions'; collection: string; objectId: string; subscribers: SubscriberChange[]; properties: Record<string, unknown> | null | undefined; now: string }
+  | {
+      type: 'AddSubscriptions';
+      collection: string;
+      objectId: string;
+      subscribers: SubscriberChange[];
+      properties: Record<string, unknown> | null | undefined;
+      now: string;
+    }
   | { type: 'RemoveSubscriptions'; collection: string; objectId: string; subscribers: SubscriberChange[]; now: string };

@@ -41,17 +41,32 @@ export const objectDecider: Decider<ObjectState, ObjectCommand, ObjectEvent> = {
     switch (command.type) {
       case 'SetObject': {
         const changed = changedProperties(state.properties, command.properties);
-        const aspects = decideAspects({ type: 'object', collection: command.collection, id: command.objectId }, state.aspects, command.aspects ?? []);
+        const aspects = decideAspects(
+          { type: 'object', collection: command.collection, id: command.objectId },
+          state.aspects,
+          command.aspects ?? [],
+        );
         if (state.exists && Object.keys(changed).length === 0 && aspects.length === 0) return [];
         const set: ObjectEvent[] =
-          state.exists && Object.keys(changed).length === 0 ? [] : [{ type: 'ObjectSet', data: { collection: command.collection, object_id: command.objectId, properties: changed, set_at: command.now } }];
+          state.exists && Object.keys(changed).length === 0
+            ? []
+            : [
+                {
+                  type: 'ObjectSet',
+                  data: { collection: command.collection, object_id: command.objectId, properties: changed, set_at: command.now },
+                },
+              ];
         return [...set, ...aspects];
       }
       case 'DeleteObject':
         if (!state.exists) return [];
         return [{ type: 'ObjectDeleted', data: { collection: command.collection, object_id: command.objectId, deleted_at: command.now } }];
       case 'UpdateObjectAspects': {
-        const events = decideAspects({ type: 'object', collection: command.collection, id: command.objectId }, state.aspects, command.commands);
+        const events = decideAspects(
+          { type: 'object', collection: command.collection, id: command.objectId },
+          state.aspects,
+          command.commands,
+        );
         return events.length ? [...created(command.collection, command.objectId, command.now), ...events] : [];
       }
       case 'AddSubscriptions': {
@@ -59,14 +74,20 @@ export const objectDecider: Decider<ObjectState, ObjectCommand, ObjectEvent> = {
         for (const { recipient, current } of command.subscribers) {
           const properties = command.properties === undefined ? (current?.properties ?? null) : command.properties;
           if (current && sameJson(current.properties, properties)) continue;
-          events.push({ type: 'SubscriptionAdded', data: { collection: command.collection, object_id: command.objectId, recipient, properties, added_at: command.now } });
+          events.push({
+            type: 'SubscriptionAdded',
+            data: { collection: command.collection, object_id: command.objectId, recipient, properties, added_at: command.now },
+          });
         }
         return events.length ? [...created(command.collection, command.objectId, command.now), ...events] : [];
       }
       case 'RemoveSubscriptions':
         return command.subscribers
           .filter((s) => s.current !== null)
-          .map((s) => ({ type: 'SubscriptionRemoved' as const, data: { collection: command.collection, object_id: command.objectId, recipient: s.recipient, removed_at: command.now } }));
+          .map((s) => ({
+            type: 'SubscriptionRemoved' as const,
+            data: { collection: command.collection, object_id: command.objectId, recipient: s.recipient, removed_at: command.now },
+          }));
       default:
         return assertNever(command);
     }

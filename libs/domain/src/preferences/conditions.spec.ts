@@ -3,11 +3,22 @@ import { Condition, evaluateCondition, toTime } from './conditions';
 
 const now = '2026-03-10T12:00:00.000Z';
 const variables = {
-  recipient: { plan: 'pro', seats: 12, tags: ['vip', 'beta'], email: 'ada@example.com', muted: ['rex'], empty_list: [], nothing: null, signed_up_at: '2026-03-01T09:00:00Z', unix: 1773000000 },
+  recipient: {
+    plan: 'pro',
+    seats: 12,
+    tags: ['vip', 'beta'],
+    email: 'ada@example.com',
+    muted: ['rex'],
+    empty_list: [],
+    nothing: null,
+    signed_up_at: '2026-03-01T09:00:00Z',
+    unix: 1773000000,
+  },
   data: { dino: 'rex', other: 'blue', score: '7.5', meta: {}, future: '2999-01-01T00:00:00Z' },
 };
 const ctx = { variables, now, audiences: ['beta-testers'] };
-const check = (variable: string, operator: Condition['operator'], argument: string | null) => evaluateCondition({ variable, operator, argument }, ctx);
+const check = (variable: string, operator: Condition['operator'], argument: string | null) =>
+  evaluateCondition({ variable, operator, argument }, ctx);
 
 describe('condition operators', () => {
   // Each row: operator, variable, argument, expected. Every operator appears with a true and a false case.

@@ -34,7 +34,8 @@ function resolveArgument(argument: string | null, ctx: ConditionContext): unknow
   return argument;
 }
 
-const isNumeric = (v: unknown): boolean => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
+const isNumeric = (v: unknown): boolean =>
+  (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
 
 function equal(a: unknown, b: unknown): boolean {
   if (a === undefined || a === null || b === undefined || b === null) return (a ?? null) === (b ?? null);
@@ -196,4 +197,5 @@ export function evaluateCondition(condition: Condition, ctx: ConditionContext): 
 }
 
 /** Every condition must hold (an empty list holds). */
-export const allConditionsHold = (conditions: readonly Condition[] | null | undefined, ctx: ConditionContext) => (conditions ?? []).every((c) => evaluateCondition(c, ctx));
+export const allConditionsHold = (conditions: readonly Condition[] | null | undefined, ctx: ConditionContext) =>
+  (conditions ?? []).every((c) => evaluateCondition(c, ctx));

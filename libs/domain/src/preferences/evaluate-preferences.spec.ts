@@ -15,9 +15,19 @@ describe('preference evaluation: merge order', () => {
   // For each pair of layers (lower, higher) and each kind of setting, the higher layer wins
   // whichever way round the values are, and the lower one applies when the higher is silent.
   const settings: { name: string; off: Partial<PreferenceSetData>; on: Partial<PreferenceSetData>; reason: string }[] = [
-    { name: 'workflow', off: { workflows: { 'new-comment': false } }, on: { workflows: { 'new-comment': true } }, reason: 'workflow_opted_out' },
+    {
+      name: 'workflow',
+      off: { workflows: { 'new-comment': false } },
+      on: { workflows: { 'new-comment': true } },
+      reason: 'workflow_opted_out',
+    },
     { name: 'category', off: { categories: { social: false } }, on: { categories: { social: true } }, reason: 'category_opted_out' },
-    { name: 'channel type', off: { channel_types: { email: false } }, on: { channel_types: { email: true } }, reason: 'channel_type_opted_out' },
+    {
+      name: 'channel type',
+      off: { channel_types: { email: false } },
+      on: { channel_types: { email: true } },
+      reason: 'channel_type_opted_out',
+    },
     { name: 'channel', off: { channels: { [email.id]: false } }, on: { channels: { [email.id]: true } }, reason: 'channel_opted_out' },
   ];
   const pairs = ORDER.flatMap((lower, i) => ORDER.slice(i + 1).map((higher) => [lower, higher] as const));
@@ -33,8 +43,12 @@ describe('preference evaluation: merge order', () => {
 
   it.each(pairs)('commercial_subscribed: %s is overridden by %s', (lower, higher) => {
     const commercial = { commercial: true };
-    expect(evaluate({ [lower]: set({ commercial_subscribed: false }), [higher]: set({ commercial_subscribed: true }) }, commercial)).toEqual({ send: true, reason: 'allowed' });
-    expect(evaluate({ [lower]: set({ commercial_subscribed: true }), [higher]: set({ commercial_subscribed: false }) }, commercial)).toMatchObject({
+    expect(
+      evaluate({ [lower]: set({ commercial_subscribed: false }), [higher]: set({ commercial_subscribed: true }) }, commercial),
+    ).toEqual({ send: true, reason: 'allowed' });
+    expect(
+      evaluate({ [lower]: set({ commercial_subscribed: true }), [higher]: set({ commercial_subscribed: false }) }, commercial),
+    ).toMatchObject({
       send: false,
       reason: 'commercial_unsubscribed',
     });
@@ -67,18 +81,29 @@ describe('preference evaluation: rules', () => {
   });
 
   it('lets the workflow setting decide over its categories', () => {
-    expect(evaluate({ recipientDefault: set({ workflows: { 'new-comment': true }, categories: { social: false } }) })).toEqual({ send: true, reason: 'allowed' });
-    expect(evaluate({ recipientDefault: set({ workflows: { 'new-comment': false }, categories: { social: true } }) })).toMatchObject({ reason: 'workflow_opted_out' });
+    expect(evaluate({ recipientDefault: set({ workflows: { 'new-comment': true }, categories: { social: false } }) })).toEqual({
+      send: true,
+      reason: 'allowed',
+    });
+    expect(evaluate({ recipientDefault: set({ workflows: { 'new-comment': false }, categories: { social: true } }) })).toMatchObject({
+      reason: 'workflow_opted_out',
+    });
   });
 
   it('blocks when any category of the workflow is opted out', () => {
-    expect(evaluate({ recipientDefault: set({ categories: { social: true, digest: false } }) })).toMatchObject({ reason: 'category_opted_out', source: 'categories.digest' });
+    expect(evaluate({ recipientDefault: set({ categories: { social: true, digest: false } }) })).toMatchObject({
+      reason: 'category_opted_out',
+      source: 'categories.digest',
+    });
     expect(evaluate({ recipientDefault: set({ categories: { marketing: false } }) })).toEqual({ send: true, reason: 'allowed' });
   });
 
   it('lets workflow and category settings narrow channel types and channels', () => {
     const scoped = set({ channel_types: { email: true }, workflows: { 'new-comment': { channel_types: { email: false } } } });
-    expect(evaluate({ recipientDefault: scoped })).toMatchObject({ reason: 'channel_type_opted_out', source: 'workflows.new-comment.channel_types.email' });
+    expect(evaluate({ recipientDefault: scoped })).toMatchObject({
+      reason: 'channel_type_opted_out',
+      source: 'workflows.new-comment.channel_types.email',
+    });
     expect(evaluate({ recipientDefault: scoped }, {}, { id: 'x', type: 'sms' })).toEqual({ send: true, reason: 'allowed' });
     const byCategory = set({ channels: { [email.id]: false }, categories: { social: { channels: { [email.id]: true } } } });
     expect(evaluate({ recipientDefault: byCategory })).toEqual({ send: true, reason: 'allowed' });
@@ -87,12 +112,26 @@ describe('preference evaluation: rules', () => {
   it('evaluates conditions on workflows, categories, channel types and channels against the run', () => {
     const high = [{ variable: 'data.priority', operator: 'equal_to' as const, argument: 'high' }];
     const low = [{ variable: 'data.priority', operator: 'equal_to' as const, argument: 'low' }];
-    expect(evaluate({ recipientDefault: set({ workflows: { 'new-comment': { conditions: high } } }) })).toEqual({ send: true, reason: 'allowed' });
-    expect(evaluate({ recipientDefault: set({ workflows: { 'new-comment': { conditions: low } } }) })).toMatchObject({ reason: 'workflow_conditions_not_met' });
-    expect(evaluate({ recipientDefault: set({ categories: { social: { conditions: low } } }) })).toMatchObject({ reason: 'category_conditions_not_met' });
-    expect(evaluate({ recipientDefault: set({ channel_types: { email: { conditions: low } } }) })).toMatchObject({ reason: 'channel_type_conditions_not_met' });
-    expect(evaluate({ recipientDefault: set({ channels: { [email.id]: { conditions: low } } }) })).toMatchObject({ reason: 'channel_conditions_not_met' });
-    expect(evaluate({ recipientDefault: set({ channels: { [email.id]: { conditions: high } } }) })).toEqual({ send: true, reason: 'allowed' });
+    expect(evaluate({ recipientDefault: set({ workflows: { 'new-comment': { conditions: high } } }) })).toEqual({
+      send: true,
+      reason: 'allowed',
+    });
+    expect(evaluate({ recipientDefault: set({ workflows: { 'new-comment': { conditions: low } } }) })).toMatchObject({
+      reason: 'workflow_conditions_not_met',
+    });
+    expect(evaluate({ recipientDefault: set({ categories: { social: { conditions: low } } }) })).toMatchObject({
+      reason: 'category_conditions_not_met',
+    });
+    expect(evaluate({ recipientDefault: set({ channel_types: { email: { conditions: low } } }) })).toMatchObject({
+      reason: 'channel_type_conditions_not_met',
+    });
+    expect(evaluate({ recipientDefault: set({ channels: { [email.id]: { conditions: low } } }) })).toMatchObject({
+      reason: 'channel_conditions_not_met',
+    });
+    expect(evaluate({ recipientDefault: set({ channels: { [email.id]: { conditions: high } } }) })).toEqual({
+      send: true,
+      reason: 'allowed',
+    });
   });
 
   it('maps the in-app channel types onto the in_app_feed preference', () => {
@@ -106,14 +145,22 @@ describe('preference evaluation: rules', () => {
     const off = { recipientDefault: set({ workflows: { 'new-comment': false }, channel_types: { email: false } }) };
     expect(evaluate(off, { overridePreferences: true })).toEqual({ send: true, reason: 'preferences_overridden' });
     const unsubscribed = { recipientDefault: set({ commercial_subscribed: false }) };
-    expect(evaluate(unsubscribed, { overridePreferences: true, commercial: true })).toMatchObject({ send: false, reason: 'commercial_unsubscribed' });
+    expect(evaluate(unsubscribed, { overridePreferences: true, commercial: true })).toMatchObject({
+      send: false,
+      reason: 'commercial_unsubscribed',
+    });
     expect(evaluate(unsubscribed, { commercial: false })).toEqual({ send: true, reason: 'allowed' });
   });
 
   it('treats commercial_subscribed conditions as a subscription that holds only when they do', () => {
     const pro = [{ variable: 'recipient.plan', operator: 'equal_to' as const, argument: 'pro' }];
     const free = [{ variable: 'recipient.plan', operator: 'equal_to' as const, argument: 'free' }];
-    expect(evaluate({ recipientDefault: set({ commercial_subscribed: { conditions: pro } }) }, { commercial: true })).toEqual({ send: true, reason: 'allowed' });
-    expect(evaluate({ recipientDefault: set({ commercial_subscribed: { conditions: free } }) }, { commercial: true })).toMatchObject({ reason: 'commercial_unsubscribed' });
+    expect(evaluate({ recipientDefault: set({ commercial_subscribed: { conditions: pro } }) }, { commercial: true })).toEqual({
+      send: true,
+      reason: 'allowed',
+    });
+    expect(evaluate({ recipientDefault: set({ commercial_subscribed: { conditions: free } }) }, { commercial: true })).toMatchObject({
+      reason: 'commercial_unsubscribed',
+    });
   });
 });

@@ -69,7 +69,12 @@ const block = (reason: BlockReason, source: string): PreferenceDecision => ({ se
  */
 export function evaluatePreferences(input: PreferenceEvaluationInput): PreferenceDecision {
   const { workflow, channel, context } = input;
-  const set = layerPreferenceSets([input.layers.environmentDefault, input.layers.tenantDefault, input.layers.recipientDefault, input.layers.recipientInTenant]);
+  const set = layerPreferenceSets([
+    input.layers.environmentDefault,
+    input.layers.tenantDefault,
+    input.layers.recipientDefault,
+    input.layers.recipientInTenant,
+  ]);
 
   if (workflow.commercial) {
     const commercial = toggle(set.commercial_subscribed ?? undefined, context);
@@ -87,7 +92,9 @@ export function evaluatePreferences(input: PreferenceEvaluationInput): Preferenc
 
   // Workflow or category settings may narrow the channel type and channel settings.
   const applyScoped = (setting: Exclude<WorkflowCategorySettingT, boolean>, source: string) => {
-    const scopedType = preferenceType ? setting.channel_types?.[preferenceType as keyof NonNullable<typeof setting.channel_types>] : undefined;
+    const scopedType = preferenceType
+      ? setting.channel_types?.[preferenceType as keyof NonNullable<typeof setting.channel_types>]
+      : undefined;
     if (scopedType !== undefined) channelTypeSetting = { value: scopedType as Toggle, source: `${source}.channel_types.${preferenceType}` };
     const scopedChannel = setting.channels?.[channel.id];
     if (scopedChannel !== undefined) channelSetting = { value: scopedChannel, source: `${source}.channels.${channel.id}` };

@@ -8,14 +8,24 @@ export type PersistenceStrategy = 'merge' | 'replace';
 const KEYED = ['categories', 'workflows', 'channels', 'channel_types'] as const;
 const FIELDS = ['categories', 'channel_types', 'channels', 'commercial_subscribed', 'workflows'] as const;
 
-export const emptyPreferenceSet = (): PreferenceSetData => ({ categories: null, channel_types: null, channels: null, commercial_subscribed: null, workflows: null });
+export const emptyPreferenceSet = (): PreferenceSetData => ({
+  categories: null,
+  channel_types: null,
+  channels: null,
+  commercial_subscribed: null,
+  workflows: null,
+});
 
 /**
  * Applies a request to a stored set. `replace` makes the set exactly what was sent (absent
  * fields become null); `merge` keeps what was not sent and merges keyed fields key by key
  * (a key sent replaces that key's setting whole; a field sent as null is cleared).
  */
-export function applyPreferenceSetRequest(current: PreferenceSetData | undefined, request: PreferenceSetRequest, fallback: PersistenceStrategy): PreferenceSetData {
+export function applyPreferenceSetRequest(
+  current: PreferenceSetData | undefined,
+  request: PreferenceSetRequest,
+  fallback: PersistenceStrategy,
+): PreferenceSetData {
   const strategy = request.__persistence_strategy__ ?? fallback;
   if (strategy === 'replace' || !current) {
     const next = emptyPreferenceSet();
@@ -27,7 +37,10 @@ export function applyPreferenceSetRequest(current: PreferenceSetData | undefined
     const value = request[field];
     if (value === undefined) continue;
     if (value !== null && (KEYED as readonly string[]).includes(field)) {
-      (next as Record<string, unknown>)[field] = { ...((current[field] as Record<string, unknown> | null) ?? {}), ...(value as Record<string, unknown>) };
+      (next as Record<string, unknown>)[field] = {
+        ...((current[field] as Record<string, unknown> | null) ?? {}),
+        ...(value as Record<string, unknown>),
+      };
     } else {
       (next as Record<string, unknown>)[field] = value;
     }
@@ -49,7 +62,10 @@ export function layerPreferenceSets(layers: readonly (PreferenceSetData | null |
       const value = layer[field];
       if (value === null || value === undefined) continue;
       if ((KEYED as readonly string[]).includes(field)) {
-        (out as Record<string, unknown>)[field] = { ...((out[field] as Record<string, unknown> | null) ?? {}), ...(value as Record<string, unknown>) };
+        (out as Record<string, unknown>)[field] = {
+          ...((out[field] as Record<string, unknown> | null) ?? {}),
+          ...(value as Record<string, unknown>),
+        };
       } else {
         (out as Record<string, unknown>)[field] = value;
       }

@@ -1,5 +1,18 @@
-import type { ChannelDataSet, ChannelDataUnset, EventOf, PreferenceSetDeleted, PreferenceSetUpdated, RecipientRefT } from '@notify/contracts';
-import { applyPreferenceSetRequest, PersistenceStrategy, PreferenceSetData, PreferenceSetRequest, samePreferenceSet } from '../preferences/preference-set';
+import type {
+  ChannelDataSet,
+  ChannelDataUnset,
+  EventOf,
+  PreferenceSetDeleted,
+  PreferenceSetUpdated,
+  RecipientRefT,
+} from '@notify/contracts';
+import {
+  applyPreferenceSetRequest,
+  PersistenceStrategy,
+  PreferenceSetData,
+  PreferenceSetRequest,
+  samePreferenceSet,
+} from '../preferences/preference-set';
 import { sameJson } from '../shared/same-json';
 
 export type RecipientRef = RecipientRefT;
@@ -16,7 +29,11 @@ export interface RecipientAspects {
   channelData: Record<string, StoredChannelData>;
 }
 
-export type AspectEvent = EventOf<typeof PreferenceSetUpdated> | EventOf<typeof PreferenceSetDeleted> | EventOf<typeof ChannelDataSet> | EventOf<typeof ChannelDataUnset>;
+export type AspectEvent =
+  | EventOf<typeof PreferenceSetUpdated>
+  | EventOf<typeof PreferenceSetDeleted>
+  | EventOf<typeof ChannelDataSet>
+  | EventOf<typeof ChannelDataUnset>;
 
 /** A channel as looked up by the caller (it must exist in the environment). */
 export interface ChannelInfo {
@@ -44,7 +61,13 @@ export function evolveAspects(aspects: RecipientAspects, event: AspectEvent): Re
       return { ...aspects, preferences: rest };
     }
     case 'ChannelDataSet':
-      return { ...aspects, channelData: { ...aspects.channelData, [event.data.channel_id]: { channel_type: event.data.channel_type, provider: event.data.provider, data: event.data.data } } };
+      return {
+        ...aspects,
+        channelData: {
+          ...aspects.channelData,
+          [event.data.channel_id]: { channel_type: event.data.channel_type, provider: event.data.provider, data: event.data.data },
+        },
+      };
     case 'ChannelDataUnset': {
       const { [event.data.channel_id]: _gone, ...rest } = aspects.channelData;
       return { ...aspects, channelData: rest };
@@ -53,8 +76,10 @@ export function evolveAspects(aspects: RecipientAspects, event: AspectEvent): Re
 }
 
 export const isAspectEvent = (event: { type: string }): event is AspectEvent =>
-  event.type === 'PreferenceSetUpdated' || event.type === 'PreferenceSetDeleted' || event.type === 'ChannelDataSet' || event.type === 'ChannelDataUnset';
-
+  event.type === 'PreferenceSetUpdated' ||
+  event.type === 'PreferenceSetDeleted' ||
+  event.type === 'ChannelDataSet' ||
+  event.type === 'ChannelDataUnset';
 
 /** The events one aspect command records; none when it changes nothing. Aspects are evolved as it goes. */
 export function decideAspect(recipient: RecipientRef, aspects: RecipientAspects, command: AspectCommand): AspectEvent[] {
@@ -63,7 +88,12 @@ export function decideAspect(recipient: RecipientRef, aspects: RecipientAspects,
       const current = aspects.preferences[command.preferenceSetId];
       const next = applyPreferenceSetRequest(current, command.request, command.strategy);
       if (current && samePreferenceSet(current, next)) return [];
-      return [{ type: 'PreferenceSetUpdated', data: { recipient, preference_set_id: command.preferenceSetId, preferences: next, updated_at: command.now } }];
+      return [
+        {
+          type: 'PreferenceSetUpdated',
+          data: { recipient, preference_set_id: command.preferenceSetId, preferences: next, updated_at: command.now },
+        },
+      ];
     }
     case 'DeletePreferenceSet':
       if (!aspects.preferences[command.preferenceSetId]) return [];
@@ -74,7 +104,14 @@ export function decideAspect(recipient: RecipientRef, aspects: RecipientAspects,
       return [
         {
           type: 'ChannelDataSet',
-          data: { recipient, channel_id: command.channel.id, channel_type: command.channel.type, provider: command.channel.provider, data: command.data, set_at: command.now },
+          data: {
+            recipient,
+            channel_id: command.channel.id,
+            channel_type: command.channel.type,
+            provider: command.channel.provider,
+            data: command.data,
+            set_at: command.now,
+          },
         },
       ];
     }
@@ -86,7 +123,19 @@ export function decideAspect(recipient: RecipientRef, aspects: RecipientAspects,
       if (!current) return [];
       const data = withoutTokens(current.data, new Set(command.tokens));
       if (sameJson(data, current.data)) return [];
-      return [{ type: 'ChannelDataSet', data: { recipient, channel_id: command.channelId, channel_type: current.channel_type, provider: current.provider, data, set_at: command.now } }];
+      return [
+        {
+          type: 'ChannelDataSet',
+          data: {
+            recipient,
+            channel_id: command.channelId,
+            channel_type: current.channel_type,
+            provider: current.provider,
+            data,
+            set_at: command.now,
+          },
+        },
+      ];
     }
   }
 }
@@ -96,7 +145,15 @@ function withoutTokens(data: Record<string, unknown>, gone: ReadonlySet<string>)
   const out = { ...data };
   if (Array.isArray(data.tokens)) out.tokens = data.tokens.filter((t) => !(typeof t === 'string' && gone.has(t)));
   if (Array.isArray(data.devices)) {
-    out.devices = data.devices.filter((d) => !(typeof d === 'object' && d !== null && typeof (d as { token?: unknown }).token === 'string' && gone.has((d as { token: string }).token)));
+    out.devices = data.devices.filter(
+      (d) =>
+        !(
+          typeof d === 'object' &&
+          d !== null &&
+          typeof (d as { token?: unknown }).token === 'string' &&
+          gone.has((d as { token: string }).token)
+        ),
+    );
   }
   return out;
 }

@@ -22,7 +22,15 @@ const enqueued: RunEvent = {
 };
 const paused = (reason: 'fetch_retry' | 'delay', timer: string): RunEvent => ({
   type: 'RunPaused',
-  data: { run_id: runId, step_ref: 'fetch', reason, timer_id: timer, resume_at: '2026-03-02T10:00:05.000Z', waiting_for: null, at: '2026-03-02T10:00:00.000Z' },
+  data: {
+    run_id: runId,
+    step_ref: 'fetch',
+    reason,
+    timer_id: timer,
+    resume_at: '2026-03-02T10:00:05.000Z',
+    waiting_for: null,
+    at: '2026-03-02T10:00:00.000Z',
+  },
 });
 const fired = (timer: string): RunEvent => ({ type: 'TimerFired', data: { timer_id: timer, fired_at: '2026-03-02T10:00:05.000Z' } });
 

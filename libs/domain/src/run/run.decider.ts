@@ -56,10 +56,20 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
           attempts: { ...state.attempts, [event.data.step_ref]: (state.attempts[event.data.step_ref] ?? 0) + 1 },
         };
       case 'RunPaused': {
-        const pause = { stepRef: event.data.step_ref, reason: event.data.reason, timerId: event.data.timer_id, waitingFor: event.data.waiting_for };
+        const pause = {
+          stepRef: event.data.step_ref,
+          reason: event.data.reason,
+          timerId: event.data.timer_id,
+          waitingFor: event.data.waiting_for,
+        };
         // A fetch that will be tried again counts as an attempt of its step.
         if (event.data.reason !== 'fetch_retry') return { ...state, status: 'paused', pause };
-        return { ...state, status: 'paused', pause, attempts: { ...state.attempts, [event.data.step_ref]: (state.attempts[event.data.step_ref] ?? 0) + 1 } };
+        return {
+          ...state,
+          status: 'paused',
+          pause,
+          attempts: { ...state.attempts, [event.data.step_ref]: (state.attempts[event.data.step_ref] ?? 0) + 1 },
+        };
       }
       case 'TimerScheduled':
         return state;
@@ -91,7 +101,18 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
         return [{ type: 'TimerFired', data: { timer_id: command.timerId, fired_at: command.now } }];
       case 'Resume':
         if (state.status !== 'paused') return [];
-        return [{ type: 'RunResumed', data: { run_id: state.run!.run_id, step_ref: state.pause!.stepRef, cause: command.cause, batch: command.batch, at: command.now } }];
+        return [
+          {
+            type: 'RunResumed',
+            data: {
+              run_id: state.run!.run_id,
+              step_ref: state.pause!.stepRef,
+              cause: command.cause,
+              batch: command.batch,
+              at: command.now,
+            },
+          },
+        ];
       case 'Record':
         return isActive(state) ? command.events : [];
       default:

@@ -2,7 +2,8 @@
 export const workflowRunStream = (environment: string, workflowRunId: string) => `workflow_run-${environment}-${workflowRunId}`;
 export const runStream = (environment: string, runId: string) => `run-${environment}-${runId}`;
 export const runStreamPrefix = (environment: string) => `run-${environment}-`;
-export const cancellationStream = (environment: string, workflowKey: string, cancellationKey: string) => `cancellation-${environment}-${workflowKey}-${cancellationKey}`;
+export const cancellationStream = (environment: string, workflowKey: string, cancellationKey: string) =>
+  `cancellation-${environment}-${workflowKey}-${cancellationKey}`;
 export const frequencyStream = (environment: string, workflowKey: string, recipientKey: string, tenant: string | null) =>
   `frequency-${environment}-${workflowKey}-${recipientKey}${tenant === null ? '' : `-${tenant}`}`;
 export const batchStream = (environment: string, workflowKey: string, stepRef: string, recipientKey: string, batchKey: string) =>

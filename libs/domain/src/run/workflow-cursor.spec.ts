@@ -6,7 +6,12 @@ const steps: StepNode[] = [
     type: 'branch',
     ref: 'b',
     branches: [
-      { steps: [{ type: 'channel', ref: 'b0x' }, { type: 'channel', ref: 'b0y' }] },
+      {
+        steps: [
+          { type: 'channel', ref: 'b0x' },
+          { type: 'channel', ref: 'b0y' },
+        ],
+      },
       { steps: [{ type: 'channel', ref: 'b1x' }], terminates: true },
       { steps: [] },
     ],

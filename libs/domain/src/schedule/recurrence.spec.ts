@@ -1,8 +1,21 @@
 import { nextOccurrence, occurrences, Recurrence, RepeatRule, resolveLocal, wallTime } from './recurrence';
 import { Temporal } from 'temporal-polyfill';
 
-const rule = (r: Partial<RepeatRule> & Pick<RepeatRule, 'frequency'>): RepeatRule => ({ interval: 1, days: null, day_of_month: null, hours: null, minutes: null, ...r });
-const rec = (repeats: RepeatRule[], anchor: string, extra: Partial<Recurrence> = {}): Recurrence => ({ repeats, scheduledAt: null, endingAt: null, anchor, ...extra });
+const rule = (r: Partial<RepeatRule> & Pick<RepeatRule, 'frequency'>): RepeatRule => ({
+  interval: 1,
+  days: null,
+  day_of_month: null,
+  hours: null,
+  minutes: null,
+  ...r,
+});
+const rec = (repeats: RepeatRule[], anchor: string, extra: Partial<Recurrence> = {}): Recurrence => ({
+  repeats,
+  scheduledAt: null,
+  endingAt: null,
+  anchor,
+  ...extra,
+});
 
 interface Row {
   name: string;
@@ -25,7 +38,11 @@ const table: Row[] = [
     zone: 'UTC',
     notBefore: '2026-01-05T09:15:00Z',
     limit: 3,
-    expected: ['2026-01-05T09:15 -> 2026-01-05T09:15:00Z', '2026-01-06T09:15 -> 2026-01-06T09:15:00Z', '2026-01-07T09:15 -> 2026-01-07T09:15:00Z'],
+    expected: [
+      '2026-01-05T09:15 -> 2026-01-05T09:15:00Z',
+      '2026-01-06T09:15 -> 2026-01-06T09:15:00Z',
+      '2026-01-07T09:15 -> 2026-01-07T09:15:00Z',
+    ],
   },
   {
     name: 'daily with no time: midnight',
@@ -41,11 +58,18 @@ const table: Row[] = [
     zone: 'UTC',
     notBefore: '2026-01-03T00:00:00Z',
     limit: 3,
-    expected: ['2026-01-05T08:00 -> 2026-01-05T08:00:00Z', '2026-01-08T08:00 -> 2026-01-08T08:00:00Z', '2026-01-11T08:00 -> 2026-01-11T08:00:00Z'],
+    expected: [
+      '2026-01-05T08:00 -> 2026-01-05T08:00:00Z',
+      '2026-01-08T08:00 -> 2026-01-08T08:00:00Z',
+      '2026-01-11T08:00 -> 2026-01-11T08:00:00Z',
+    ],
   },
   {
     name: 'daily on weekdays only (2026-01-09 is a Friday)',
-    recurrence: rec([rule({ frequency: 'daily', days: ['mon', 'tue', 'wed', 'thu', 'fri'], hours: 7, minutes: 30 })], '2026-01-01T00:00:00Z'),
+    recurrence: rec(
+      [rule({ frequency: 'daily', days: ['mon', 'tue', 'wed', 'thu', 'fri'], hours: 7, minutes: 30 })],
+      '2026-01-01T00:00:00Z',
+    ),
     zone: 'UTC',
     notBefore: '2026-01-09T08:00:00Z',
     limit: 2,
@@ -57,7 +81,12 @@ const table: Row[] = [
     zone: 'UTC',
     notBefore: '2026-01-05T12:00:00Z',
     limit: 4,
-    expected: ['2026-01-06T17:00 -> 2026-01-06T17:00:00Z', '2026-01-08T17:00 -> 2026-01-08T17:00:00Z', '2026-01-20T17:00 -> 2026-01-20T17:00:00Z', '2026-01-22T17:00 -> 2026-01-22T17:00:00Z'],
+    expected: [
+      '2026-01-06T17:00 -> 2026-01-06T17:00:00Z',
+      '2026-01-08T17:00 -> 2026-01-08T17:00:00Z',
+      '2026-01-20T17:00 -> 2026-01-20T17:00:00Z',
+      '2026-01-22T17:00 -> 2026-01-22T17:00:00Z',
+    ],
   },
   {
     name: "weekly with no days: the anchor's weekday (2026-01-07 is a Wednesday)",
@@ -73,7 +102,12 @@ const table: Row[] = [
     zone: 'UTC',
     notBefore: '2026-01-01T00:00:00Z',
     limit: 4,
-    expected: ['2026-01-31T12:00 -> 2026-01-31T12:00:00Z', '2026-02-28T12:00 -> 2026-02-28T12:00:00Z', '2026-03-31T12:00 -> 2026-03-31T12:00:00Z', '2026-04-30T12:00 -> 2026-04-30T12:00:00Z'],
+    expected: [
+      '2026-01-31T12:00 -> 2026-01-31T12:00:00Z',
+      '2026-02-28T12:00 -> 2026-02-28T12:00:00Z',
+      '2026-03-31T12:00 -> 2026-03-31T12:00:00Z',
+      '2026-04-30T12:00 -> 2026-04-30T12:00:00Z',
+    ],
   },
   {
     name: 'monthly on the 29th: February 29 in a leap year, the 28th otherwise',
@@ -89,7 +123,11 @@ const table: Row[] = [
     zone: 'UTC',
     notBefore: '2026-01-15T00:00:00Z',
     limit: 3,
-    expected: ['2026-01-15T06:00 -> 2026-01-15T06:00:00Z', '2026-03-15T06:00 -> 2026-03-15T06:00:00Z', '2026-05-15T06:00 -> 2026-05-15T06:00:00Z'],
+    expected: [
+      '2026-01-15T06:00 -> 2026-01-15T06:00:00Z',
+      '2026-03-15T06:00 -> 2026-03-15T06:00:00Z',
+      '2026-05-15T06:00 -> 2026-05-15T06:00:00Z',
+    ],
   },
   {
     name: 'monthly on the 1st, only when it is a Monday',
@@ -105,7 +143,11 @@ const table: Row[] = [
     zone: 'UTC',
     notBefore: '2026-01-01T22:30:00Z',
     limit: 3,
-    expected: ['2026-01-01T23:20 -> 2026-01-01T23:20:00Z', '2026-01-02T00:20 -> 2026-01-02T00:20:00Z', '2026-01-02T01:20 -> 2026-01-02T01:20:00Z'],
+    expected: [
+      '2026-01-01T23:20 -> 2026-01-01T23:20:00Z',
+      '2026-01-02T00:20 -> 2026-01-02T00:20:00Z',
+      '2026-01-02T01:20 -> 2026-01-02T01:20:00Z',
+    ],
   },
   {
     name: "hourly every 5th hour from the anchor's hour, across midnight",
@@ -113,7 +155,12 @@ const table: Row[] = [
     zone: 'UTC',
     notBefore: '2026-01-01T08:00:00Z',
     limit: 4,
-    expected: ['2026-01-01T12:00 -> 2026-01-01T12:00:00Z', '2026-01-01T17:00 -> 2026-01-01T17:00:00Z', '2026-01-01T22:00 -> 2026-01-01T22:00:00Z', '2026-01-02T03:00 -> 2026-01-02T03:00:00Z'],
+    expected: [
+      '2026-01-01T12:00 -> 2026-01-01T12:00:00Z',
+      '2026-01-01T17:00 -> 2026-01-01T17:00:00Z',
+      '2026-01-01T22:00 -> 2026-01-01T22:00:00Z',
+      '2026-01-02T03:00 -> 2026-01-02T03:00:00Z',
+    ],
   },
   {
     name: 'hourly on Saturdays only (2026-01-03 is a Saturday)',
@@ -121,15 +168,31 @@ const table: Row[] = [
     zone: 'UTC',
     notBefore: '2026-01-01T00:00:00Z',
     limit: 3,
-    expected: ['2026-01-03T00:05 -> 2026-01-03T00:05:00Z', '2026-01-03T12:05 -> 2026-01-03T12:05:00Z', '2026-01-10T00:05 -> 2026-01-10T00:05:00Z'],
+    expected: [
+      '2026-01-03T00:05 -> 2026-01-03T00:05:00Z',
+      '2026-01-03T12:05 -> 2026-01-03T12:05:00Z',
+      '2026-01-10T00:05 -> 2026-01-10T00:05:00Z',
+    ],
   },
   {
     name: 'several rules: a union, one occurrence for a time two rules name',
-    recurrence: rec([rule({ frequency: 'daily', hours: 9 }), rule({ frequency: 'weekly', days: ['mon'], hours: 18 }), rule({ frequency: 'weekly', days: ['tue'], hours: 9 })], '2026-01-01T00:00:00Z'),
+    recurrence: rec(
+      [
+        rule({ frequency: 'daily', hours: 9 }),
+        rule({ frequency: 'weekly', days: ['mon'], hours: 18 }),
+        rule({ frequency: 'weekly', days: ['tue'], hours: 9 }),
+      ],
+      '2026-01-01T00:00:00Z',
+    ),
     zone: 'UTC',
     notBefore: '2026-01-05T00:00:00Z',
     limit: 4,
-    expected: ['2026-01-05T09:00 -> 2026-01-05T09:00:00Z', '2026-01-05T18:00 -> 2026-01-05T18:00:00Z', '2026-01-06T09:00 -> 2026-01-06T09:00:00Z', '2026-01-07T09:00 -> 2026-01-07T09:00:00Z'],
+    expected: [
+      '2026-01-05T09:00 -> 2026-01-05T09:00:00Z',
+      '2026-01-05T18:00 -> 2026-01-05T18:00:00Z',
+      '2026-01-06T09:00 -> 2026-01-06T09:00:00Z',
+      '2026-01-07T09:00 -> 2026-01-07T09:00:00Z',
+    ],
   },
   {
     name: 'scheduled_at alone: one occurrence at that instant',
@@ -160,7 +223,11 @@ const table: Row[] = [
     zone: 'UTC',
     notBefore: '2026-01-01T00:00:00Z',
     limit: 10,
-    expected: ['2026-01-01T09:00 -> 2026-01-01T09:00:00Z', '2026-01-02T09:00 -> 2026-01-02T09:00:00Z', '2026-01-03T09:00 -> 2026-01-03T09:00:00Z'],
+    expected: [
+      '2026-01-01T09:00 -> 2026-01-01T09:00:00Z',
+      '2026-01-02T09:00 -> 2026-01-02T09:00:00Z',
+      '2026-01-03T09:00 -> 2026-01-03T09:00:00Z',
+    ],
   },
   {
     name: 'after a fired local date-time: the ones after it',
@@ -179,7 +246,11 @@ const table: Row[] = [
     zone: 'America/New_York',
     notBefore: '2026-03-07T00:00:00Z',
     limit: 3,
-    expected: ['2026-03-07T02:30 -> 2026-03-07T07:30:00Z', '2026-03-08T02:30 -> 2026-03-08T07:00:00Z gap', '2026-03-09T02:30 -> 2026-03-09T06:30:00Z'],
+    expected: [
+      '2026-03-07T02:30 -> 2026-03-07T07:30:00Z',
+      '2026-03-08T02:30 -> 2026-03-08T07:00:00Z gap',
+      '2026-03-09T02:30 -> 2026-03-09T06:30:00Z',
+    ],
   },
   {
     name: 'New York, autumn: daily 01:30 fires once in the repeated hour (the first, EDT)',
@@ -187,7 +258,11 @@ const table: Row[] = [
     zone: 'America/New_York',
     notBefore: '2026-10-31T00:00:00Z',
     limit: 3,
-    expected: ['2026-10-31T01:30 -> 2026-10-31T05:30:00Z', '2026-11-01T01:30 -> 2026-11-01T05:30:00Z', '2026-11-02T01:30 -> 2026-11-02T06:30:00Z'],
+    expected: [
+      '2026-10-31T01:30 -> 2026-10-31T05:30:00Z',
+      '2026-11-01T01:30 -> 2026-11-01T05:30:00Z',
+      '2026-11-02T01:30 -> 2026-11-02T06:30:00Z',
+    ],
   },
   {
     name: 'New York, autumn: after the first 01:30 fired, the next is the following day (not the second 01:30)',
@@ -204,7 +279,11 @@ const table: Row[] = [
     zone: 'America/New_York',
     notBefore: '2026-03-08T06:00:00Z',
     limit: 3,
-    expected: ['2026-03-08T01:00 -> 2026-03-08T06:00:00Z', '2026-03-08T02:00 -> 2026-03-08T07:00:00Z gap', '2026-03-08T04:00 -> 2026-03-08T08:00:00Z'],
+    expected: [
+      '2026-03-08T01:00 -> 2026-03-08T06:00:00Z',
+      '2026-03-08T02:00 -> 2026-03-08T07:00:00Z gap',
+      '2026-03-08T04:00 -> 2026-03-08T08:00:00Z',
+    ],
   },
   {
     name: 'New York, spring, hourly: resuming after the gap-shifted 02:00 does not fire 03:00 at the same instant',
@@ -221,7 +300,11 @@ const table: Row[] = [
     zone: 'America/New_York',
     notBefore: '2026-11-01T04:00:00Z',
     limit: 3,
-    expected: ['2026-11-01T00:30 -> 2026-11-01T04:30:00Z', '2026-11-01T01:30 -> 2026-11-01T05:30:00Z', '2026-11-01T02:30 -> 2026-11-01T07:30:00Z'],
+    expected: [
+      '2026-11-01T00:30 -> 2026-11-01T04:30:00Z',
+      '2026-11-01T01:30 -> 2026-11-01T05:30:00Z',
+      '2026-11-01T02:30 -> 2026-11-01T07:30:00Z',
+    ],
   },
 
   // Europe/Berlin: forward 2026-03-29 02:00 CET -> 03:00 CEST, back 2026-10-25 03:00 CEST -> 02:00 CET.
@@ -231,7 +314,11 @@ const table: Row[] = [
     zone: 'Europe/Berlin',
     notBefore: '2026-03-28T00:00:00Z',
     limit: 3,
-    expected: ['2026-03-28T02:30 -> 2026-03-28T01:30:00Z', '2026-03-29T02:30 -> 2026-03-29T01:00:00Z gap', '2026-03-30T02:30 -> 2026-03-30T00:30:00Z'],
+    expected: [
+      '2026-03-28T02:30 -> 2026-03-28T01:30:00Z',
+      '2026-03-29T02:30 -> 2026-03-29T01:00:00Z gap',
+      '2026-03-30T02:30 -> 2026-03-30T00:30:00Z',
+    ],
   },
   {
     name: 'Berlin, autumn: daily 02:30 fires once in the repeated hour (CEST)',
@@ -239,11 +326,18 @@ const table: Row[] = [
     zone: 'Europe/Berlin',
     notBefore: '2026-10-24T00:00:00Z',
     limit: 3,
-    expected: ['2026-10-24T02:30 -> 2026-10-24T00:30:00Z', '2026-10-25T02:30 -> 2026-10-25T00:30:00Z', '2026-10-26T02:30 -> 2026-10-26T01:30:00Z'],
+    expected: [
+      '2026-10-24T02:30 -> 2026-10-24T00:30:00Z',
+      '2026-10-25T02:30 -> 2026-10-25T00:30:00Z',
+      '2026-10-26T02:30 -> 2026-10-26T01:30:00Z',
+    ],
   },
   {
     name: 'Berlin, autumn: weekly on Sunday 02:00 and 02:30, every 1 week, each once',
-    recurrence: rec([rule({ frequency: 'weekly', days: ['sun'], hours: 2 }), rule({ frequency: 'weekly', days: ['sun'], hours: 2, minutes: 30 })], '2026-10-01T00:00:00Z'),
+    recurrence: rec(
+      [rule({ frequency: 'weekly', days: ['sun'], hours: 2 }), rule({ frequency: 'weekly', days: ['sun'], hours: 2, minutes: 30 })],
+      '2026-10-01T00:00:00Z',
+    ),
     zone: 'Europe/Berlin',
     notBefore: '2026-10-24T00:00:00Z',
     limit: 2,
@@ -257,7 +351,11 @@ const table: Row[] = [
     zone: 'Australia/Lord_Howe',
     notBefore: '2026-10-02T00:00:00Z',
     limit: 3,
-    expected: ['2026-10-03T02:15 -> 2026-10-02T15:45:00Z', '2026-10-04T02:15 -> 2026-10-03T15:30:00Z gap', '2026-10-05T02:15 -> 2026-10-04T15:15:00Z'],
+    expected: [
+      '2026-10-03T02:15 -> 2026-10-02T15:45:00Z',
+      '2026-10-04T02:15 -> 2026-10-03T15:30:00Z gap',
+      '2026-10-05T02:15 -> 2026-10-04T15:15:00Z',
+    ],
   },
   {
     name: 'Lord Howe, autumn: daily 01:45 fires once in the repeated half hour (+11)',
@@ -265,7 +363,11 @@ const table: Row[] = [
     zone: 'Australia/Lord_Howe',
     notBefore: '2026-04-03T00:00:00Z',
     limit: 3,
-    expected: ['2026-04-04T01:45 -> 2026-04-03T14:45:00Z', '2026-04-05T01:45 -> 2026-04-04T14:45:00Z', '2026-04-06T01:45 -> 2026-04-05T15:15:00Z'],
+    expected: [
+      '2026-04-04T01:45 -> 2026-04-03T14:45:00Z',
+      '2026-04-05T01:45 -> 2026-04-04T14:45:00Z',
+      '2026-04-06T01:45 -> 2026-04-05T15:15:00Z',
+    ],
   },
   {
     name: 'Lord Howe, spring, hourly at :00 and :15 (two rules): 02:00 and 02:15 both fall in the gap and are one occurrence at 02:30',
@@ -273,13 +375,22 @@ const table: Row[] = [
     zone: 'Australia/Lord_Howe',
     notBefore: '2026-10-03T14:30:00Z',
     limit: 4,
-    expected: ['2026-10-04T01:00 -> 2026-10-03T14:30:00Z', '2026-10-04T01:15 -> 2026-10-03T14:45:00Z', '2026-10-04T02:00 -> 2026-10-03T15:30:00Z gap', '2026-10-04T03:00 -> 2026-10-03T16:00:00Z'],
+    expected: [
+      '2026-10-04T01:00 -> 2026-10-03T14:30:00Z',
+      '2026-10-04T01:15 -> 2026-10-03T14:45:00Z',
+      '2026-10-04T02:00 -> 2026-10-03T15:30:00Z gap',
+      '2026-10-04T03:00 -> 2026-10-03T16:00:00Z',
+    ],
   },
 ];
 
 describe('occurrences', () => {
   it.each(table.map((row) => [row.name, row] as const))('%s', (_name, row) => {
-    const found = occurrences(row.recurrence, row.zone, { notBefore: row.notBefore, afterLocal: row.afterLocal ?? null, limit: row.limit ?? 10 });
+    const found = occurrences(row.recurrence, row.zone, {
+      notBefore: row.notBefore,
+      afterLocal: row.afterLocal ?? null,
+      limit: row.limit ?? 10,
+    });
     expect(found.map(show)).toEqual(row.expected);
   });
 
@@ -330,7 +441,10 @@ describe('resolveLocal and wallTime', () => {
   });
 
   it('resolves an existing local time plainly and a gap time to the transition', () => {
-    expect(resolveLocal(Temporal.PlainDateTime.from('2026-07-01T12:00'), 'Europe/Berlin')).toEqual({ at: Temporal.Instant.from('2026-07-01T10:00:00Z'), adjusted: null });
+    expect(resolveLocal(Temporal.PlainDateTime.from('2026-07-01T12:00'), 'Europe/Berlin')).toEqual({
+      at: Temporal.Instant.from('2026-07-01T10:00:00Z'),
+      adjusted: null,
+    });
     expect(resolveLocal(Temporal.PlainDateTime.from('2026-03-29T02:59'), 'Europe/Berlin').at.toString()).toBe('2026-03-29T01:00:00Z');
   });
 });

@@ -92,7 +92,15 @@ function dayAt(epoch: number): Day {
   const y = date.getUTCFullYear();
   const m = date.getUTCMonth() + 1;
   const d = date.getUTCDate();
-  return { y, m, d, epoch, weekday: WEEKDAYS[mod(epoch - 4, 7)], daysInMonth: new Date(Date.UTC(y, m, 0)).getUTCDate(), key: `${pad(y, 4)}-${pad(m)}-${pad(d)}` };
+  return {
+    y,
+    m,
+    d,
+    epoch,
+    weekday: WEEKDAYS[mod(epoch - 4, 7)],
+    daysInMonth: new Date(Date.UTC(y, m, 0)).getUTCDate(),
+    key: `${pad(y, 4)}-${pad(m)}-${pad(d)}`,
+  };
 }
 
 const dayOf = (date: Temporal.PlainDate) => dayAt(Date.UTC(date.year, date.month - 1, date.day) / 86_400_000);

@@ -25,4 +25,5 @@ export function pendingOccurrences(timing: ScheduleTiming, timeZone: string, opt
   );
 }
 
-export const nextPendingOccurrence = (timing: ScheduleTiming, timeZone: string): Occurrence | null => pendingOccurrences(timing, timeZone, { limit: 1 })[0] ?? null;
+export const nextPendingOccurrence = (timing: ScheduleTiming, timeZone: string): Occurrence | null =>
+  pendingOccurrences(timing, timeZone, { limit: 1 })[0] ?? null;

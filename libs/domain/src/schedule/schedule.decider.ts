@@ -16,12 +16,21 @@ export interface ScheduleState {
   updatedAt: string | null;
 }
 
-const initialState = (): ScheduleState => ({ exists: false, deleted: false, definition: null, timing: null, lastOccurrenceAt: null, createdAt: null, updatedAt: null });
+const initialState = (): ScheduleState => ({
+  exists: false,
+  deleted: false,
+  definition: null,
+  timing: null,
+  lastOccurrenceAt: null,
+  createdAt: null,
+  updatedAt: null,
+});
 
 /** A schedule must be able to fire, and cannot end before it starts. */
 function checkTiming(definition: Pick<ScheduleDefinition, 'repeats' | 'scheduledAt' | 'endingAt'>): void {
   const errors: FieldError[] = [];
-  if (definition.repeats.length === 0 && !definition.scheduledAt) errors.push({ field: 'repeats', message: 'needs at least one repeat rule, or scheduled_at for a one-off schedule', type: 'required' });
+  if (definition.repeats.length === 0 && !definition.scheduledAt)
+    errors.push({ field: 'repeats', message: 'needs at least one repeat rule, or scheduled_at for a one-off schedule', type: 'required' });
   if (definition.scheduledAt && definition.endingAt && Date.parse(definition.endingAt) <= Date.parse(definition.scheduledAt)) {
     errors.push({ field: 'ending_at', message: 'must be after scheduled_at', type: 'range' });
   }
@@ -29,7 +38,14 @@ function checkTiming(definition: Pick<ScheduleDefinition, 'repeats' | 'scheduled
 }
 
 const timingKeys = ['repeats', 'scheduledAt', 'endingAt'] as const;
-const wire = { actor: 'actor', tenant: 'tenant', data: 'data', repeats: 'repeats', scheduledAt: 'scheduled_at', endingAt: 'ending_at' } as const;
+const wire = {
+  actor: 'actor',
+  tenant: 'tenant',
+  data: 'data',
+  repeats: 'repeats',
+  scheduledAt: 'scheduled_at',
+  endingAt: 'ending_at',
+} as const;
 
 export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEvent> = {
   initialState,
@@ -38,12 +54,28 @@ export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEv
     switch (event.type) {
       case 'ScheduleCreated': {
         const d = event.data;
-        const definition: ScheduleDefinition = { workflow: d.workflow, recipient: d.recipient, actor: d.actor, tenant: d.tenant, data: d.data, repeats: d.repeats, scheduledAt: d.scheduled_at, endingAt: d.ending_at };
+        const definition: ScheduleDefinition = {
+          workflow: d.workflow,
+          recipient: d.recipient,
+          actor: d.actor,
+          tenant: d.tenant,
+          data: d.data,
+          repeats: d.repeats,
+          scheduledAt: d.scheduled_at,
+          endingAt: d.ending_at,
+        };
         return {
           ...initialState(),
           exists: true,
           definition,
-          timing: { repeats: d.repeats, scheduledAt: d.scheduled_at, endingAt: d.ending_at, createdAt: d.created_at, countFrom: d.created_at, lastOccurrence: null },
+          timing: {
+            repeats: d.repeats,
+            scheduledAt: d.scheduled_at,
+            endingAt: d.ending_at,
+            createdAt: d.created_at,
+            countFrom: d.created_at,
+            lastOccurrence: null,
+          },
           createdAt: d.created_at,
           updatedAt: d.created_at,
         };
@@ -62,7 +94,13 @@ export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEv
         };
         const retimed = d.repeats !== undefined || d.scheduled_at !== undefined || d.ending_at !== undefined;
         const timing: ScheduleTiming = retimed
-          ? { ...state.timing, repeats: definition.repeats, scheduledAt: definition.scheduledAt, endingAt: definition.endingAt, countFrom: d.updated_at }
+          ? {
+              ...state.timing,
+              repeats: definition.repeats,
+              scheduledAt: definition.scheduledAt,
+              endingAt: definition.endingAt,
+              countFrom: d.updated_at,
+            }
           : state.timing;
         return { ...state, definition, timing, updatedAt: d.updated_at };
       }
@@ -102,14 +140,18 @@ export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEv
         ];
       }
       case 'UpdateSchedule': {
-        if (!state.exists || state.deleted || !state.definition) throw new DomainError('resource_missing', `No schedule ${command.scheduleId} exists`, 'not_found');
+        if (!state.exists || state.deleted || !state.definition)
+          throw new DomainError('resource_missing', `No schedule ${command.scheduleId} exists`, 'not_found');
         const changed: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(command.patch) as [keyof typeof wire, unknown][]) {
           if (value === undefined || sameJson(state.definition[key], value)) continue;
           changed[wire[key]] = value;
         }
         if (Object.keys(changed).length === 0) return [];
-        const merged = { ...state.definition, ...Object.fromEntries(Object.entries(command.patch).filter(([, v]) => v !== undefined)) } as ScheduleDefinition;
+        const merged = {
+          ...state.definition,
+          ...Object.fromEntries(Object.entries(command.patch).filter(([, v]) => v !== undefined)),
+        } as ScheduleDefinition;
         if (timingKeys.some((k) => command.patch[k] !== undefined)) checkTiming(merged);
         return [{ type: 'ScheduleUpdated', data: { schedule_id: command.scheduleId, ...changed, updated_at: command.now } }];
       }

@@ -47,12 +47,23 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
           if (given.branding !== undefined) next.branding = given.branding;
           if (given.preference_set !== undefined) {
             next.preference_set =
-              given.preference_set === null ? null : applyPreferenceSetRequest((state.settings.preference_set as PreferenceSetData | null) ?? undefined, given.preference_set, 'replace');
+              given.preference_set === null
+                ? null
+                : applyPreferenceSetRequest(
+                    (state.settings.preference_set as PreferenceSetData | null) ?? undefined,
+                    given.preference_set,
+                    'replace',
+                  );
           }
           if (!sameJson(next, state.settings)) settings = next;
         }
         if (state.exists && Object.keys(changed).length === 0 && !settings) return [];
-        return [{ type: 'TenantSet', data: { tenant_id: command.tenantId, properties: changed, ...(settings ? { settings } : {}), set_at: command.now } }];
+        return [
+          {
+            type: 'TenantSet',
+            data: { tenant_id: command.tenantId, properties: changed, ...(settings ? { settings } : {}), set_at: command.now },
+          },
+        ];
       }
       case 'DeleteTenant':
         if (!state.exists) return [];

@@ -3,14 +3,23 @@ import { mergeProperties, userDecider } from './user.decider';
 
 const now = '2026-01-01T00:00:00.000Z';
 const later = '2026-01-02T00:00:00.000Z';
-const identified = (properties: Record<string, unknown>, at = now) => ({ type: 'UserIdentified' as const, data: { user_id: 'u1', properties, identified_at: at } });
+const identified = (properties: Record<string, unknown>, at = now) => ({
+  type: 'UserIdentified' as const,
+  data: { user_id: 'u1', properties, identified_at: at },
+});
 
 describe('user decider', () => {
   const spec = deciderSpec(userDecider);
 
   it('identifies a new user, even with no properties', () => {
-    spec.given([]).when({ type: 'IdentifyUser', userId: 'u1', properties: {}, now }).then([identified({})]);
-    spec.given([]).when({ type: 'IdentifyUser', userId: 'u1', properties: { name: 'Ada', plan: 'pro' }, now }).then([identified({ name: 'Ada', plan: 'pro' })]);
+    spec
+      .given([])
+      .when({ type: 'IdentifyUser', userId: 'u1', properties: {}, now })
+      .then([identified({})]);
+    spec
+      .given([])
+      .when({ type: 'IdentifyUser', userId: 'u1', properties: { name: 'Ada', plan: 'pro' }, now })
+      .then([identified({ name: 'Ada', plan: 'pro' })]);
   });
 
   it('records only the properties that change', () => {
@@ -21,18 +30,33 @@ describe('user decider', () => {
   });
 
   it('does nothing when identify changes nothing', () => {
-    spec.given([identified({ name: 'Ada', tags: ['a'] })]).when({ type: 'IdentifyUser', userId: 'u1', properties: { name: 'Ada', tags: ['a'] }, now: later }).thenNothing();
+    spec
+      .given([identified({ name: 'Ada', tags: ['a'] })])
+      .when({ type: 'IdentifyUser', userId: 'u1', properties: { name: 'Ada', tags: ['a'] }, now: later })
+      .thenNothing();
   });
 
   it('removes a property set to null, and ignores null for an absent one', () => {
-    spec.given([identified({ name: 'Ada', plan: 'pro' })]).when({ type: 'IdentifyUser', userId: 'u1', properties: { plan: null }, now }).then([identified({ plan: null })]);
-    spec.given([identified({ name: 'Ada' })]).when({ type: 'IdentifyUser', userId: 'u1', properties: { plan: null }, now }).thenNothing();
+    spec
+      .given([identified({ name: 'Ada', plan: 'pro' })])
+      .when({ type: 'IdentifyUser', userId: 'u1', properties: { plan: null }, now })
+      .then([identified({ plan: null })]);
+    spec
+      .given([identified({ name: 'Ada' })])
+      .when({ type: 'IdentifyUser', userId: 'u1', properties: { plan: null }, now })
+      .thenNothing();
   });
 
   it('deletes an existing user once; deleting an unknown one changes nothing', () => {
     const deleted = { type: 'UserDeleted' as const, data: { user_id: 'u1', deleted_at: later } };
-    spec.given([identified({})]).when({ type: 'DeleteUser', userId: 'u1', now: later }).then([deleted]);
-    spec.given([identified({}), deleted]).when({ type: 'DeleteUser', userId: 'u1', now: later }).thenNothing();
+    spec
+      .given([identified({})])
+      .when({ type: 'DeleteUser', userId: 'u1', now: later })
+      .then([deleted]);
+    spec
+      .given([identified({}), deleted])
+      .when({ type: 'DeleteUser', userId: 'u1', now: later })
+      .thenNothing();
     spec.given([]).when({ type: 'DeleteUser', userId: 'u1', now }).thenNothing();
   });
 

@@ -21,7 +21,6 @@ export function mergeProperties(current: Record<string, unknown>, patch: Record<
   return next;
 }
 
-
 /** The properties of a patch that change the current ones (null removes; undefined is ignored). */
 export function changedProperties(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const changed: Record<string, unknown> = {};
@@ -45,8 +44,13 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return initialState();
       case 'UserMerged': {
         let aspects = state.aspects;
-        for (const p of event.data.preference_sets) aspects = { ...aspects, preferences: { ...aspects.preferences, [p.preference_set_id]: p.preferences } };
-        for (const c of event.data.channel_data) aspects = { ...aspects, channelData: { ...aspects.channelData, [c.channel_id]: { channel_type: c.channel_type, provider: c.provider, data: c.data } } };
+        for (const p of event.data.preference_sets)
+          aspects = { ...aspects, preferences: { ...aspects.preferences, [p.preference_set_id]: p.preferences } };
+        for (const c of event.data.channel_data)
+          aspects = {
+            ...aspects,
+            channelData: { ...aspects.channelData, [c.channel_id]: { channel_type: c.channel_type, provider: c.provider, data: c.data } },
+          };
         return { ...state, aspects };
       }
       case 'PreferenceSetUpdated':
@@ -66,7 +70,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         const changed = changedProperties(state.properties, command.properties);
         const aspects = decideAspects({ type: 'user', id: command.userId }, state.aspects, command.aspects ?? []);
         if (state.exists && Object.keys(changed).length === 0 && aspects.length === 0) return [];
-        const identified: UserEvent[] = state.exists && Object.keys(changed).length === 0 ? [] : [{ type: 'UserIdentified', data: { user_id: command.userId, properties: changed, identified_at: command.now } }];
+        const identified: UserEvent[] =
+          state.exists && Object.keys(changed).length === 0
+            ? []
+            : [{ type: 'UserIdentified', data: { user_id: command.userId, properties: changed, identified_at: command.now } }];
         return [...identified, ...aspects];
       }
       case 'DeleteUser':
@@ -79,17 +86,26 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       }
       case 'MergeUser': {
         if (command.fromUserId === command.userId) {
-          throw invalidParams([{ field: 'from_user_id', message: 'cannot be the user merged into', type: 'merge_into_self' }], 'A user cannot be merged into itself');
+          throw invalidParams(
+            [{ field: 'from_user_id', message: 'cannot be the user merged into', type: 'merge_into_self' }],
+            'A user cannot be merged into itself',
+          );
         }
         if (!state.exists) throw resourceMissing('user');
-        if (!command.from.exists) throw new DomainError('resource_missing', `The user ${command.fromUserId} to merge from does not exist`, 'not_found');
+        if (!command.from.exists)
+          throw new DomainError('resource_missing', `The user ${command.fromUserId} to merge from does not exist`, 'not_found');
         const preference_sets = Object.entries(command.from.aspects.preferences)
           .filter(([id]) => !state.aspects.preferences[id])
           .map(([preference_set_id, preferences]) => ({ preference_set_id, preferences }));
         const channel_data = Object.entries(command.from.aspects.channelData)
           .filter(([id]) => !state.aspects.channelData[id])
           .map(([channel_id, c]) => ({ channel_id, ...c }));
-        return [{ type: 'UserMerged', data: { user_id: command.userId, from_user_id: command.fromUserId, preference_sets, channel_data, merged_at: command.now } }];
+        return [
+          {
+            type: 'UserMerged',
+            data: { user_id: command.userId, from_user_id: command.fromUserId, preference_sets, channel_data, merged_at: command.now },
+          },
+        ];
       }
       default:
         return assertNever(command);

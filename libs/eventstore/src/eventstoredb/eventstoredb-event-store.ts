@@ -1,3 +1,4 @@
+import { committedRequests } from '../committed-requests';
 import {
   AllStreamResolvedEvent,
   AllStreamSubscription,
@@ -107,7 +108,11 @@ export class EventStoreDbEventStore implements EventStore {
     return results;
   }
 
-  async append(streamId: string, events: readonly EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const expected = options.expectedRevision ?? 'any';
     try {
@@ -116,6 +121,7 @@ export class EventStoreDbEventStore implements EventStore {
         events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata })),
         { expectedRevision: toEsdbExpected(expected) },
       );
+      committedRequests.noteAppends([{ events }]);
       this.wakeups.notify();
       const position = result.position ?? { commit: 0n, prepare: 0n };
       return {

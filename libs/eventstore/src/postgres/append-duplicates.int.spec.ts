@@ -25,7 +25,10 @@ for (const backend of databaseBackends()) {
         )
       ).rows.map((r) => [r.event_id, Number(r.stream_revision), BigInt(r.global_position)]);
     const revision = async (streamId: string) =>
-      Number((await db.database.pool.query<{ revision: string }>('SELECT revision FROM es_streams WHERE stream_id = $1', [streamId])).rows[0]?.revision);
+      Number(
+        (await db.database.pool.query<{ revision: string }>('SELECT revision FROM es_streams WHERE stream_id = $1', [streamId])).rows[0]
+          ?.revision,
+      );
     const total = async () => Number((await db.database.pool.query<{ c: string }>('SELECT count(*) AS c FROM es_events')).rows[0].c);
 
     beforeAll(async () => {
@@ -64,7 +67,11 @@ for (const backend of databaseBackends()) {
       const count = await total();
 
       // The stored id first, last, and in the middle of new ones.
-      for (const batch of [[a, event('N1')], [event('N2'), a], [event('N3'), b, event('N4')]]) {
+      for (const batch of [
+        [a, event('N1')],
+        [event('N2'), a],
+        [event('N3'), b, event('N4')],
+      ]) {
         const outcome = await store.append(id, batch).then(
           (result) => ({ result }),
           (error: unknown) => ({ error }),

@@ -96,7 +96,12 @@ describeServer('PostgreSQL event store: concurrent writers and catch-up readers'
       const streams = random() < 0.2 ? [...new Set([pick(STREAMS), pick(STREAMS)])] : [pick(STREAMS)];
       return streams.map((streamId): StreamAppend => ({
         streamId,
-        events: Array.from({ length: 1 + Math.floor(random() * 3) }, () => ({ id: randomUUID(), type: pick(TYPES), data: { writer: true }, metadata: meta })),
+        events: Array.from({ length: 1 + Math.floor(random() * 3) }, () => ({
+          id: randomUUID(),
+          type: pick(TYPES),
+          data: { writer: true },
+          metadata: meta,
+        })),
       }));
     };
     const writer = async (client: Client, index: number) => {
@@ -115,15 +120,18 @@ describeServer('PostgreSQL event store: concurrent writers and catch-up readers'
         const rollback = random() < 0.1;
         const events = appends.flatMap((a) => a.events);
         await client.query('BEGIN');
-        const { rows } = await client.query<{ o_tx: string }>('SELECT * FROM es_append($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])', [
-          appends.map((a) => a.streamId),
-          appends.map(() => 'any'),
-          appends.map((a) => a.events.length),
-          ids,
-          events.map((e) => e.type),
-          events.map((e) => JSON.stringify(e.data)),
-          events.map((e) => JSON.stringify(e.metadata)),
-        ]);
+        const { rows } = await client.query<{ o_tx: string }>(
+          'SELECT * FROM es_append($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
+          [
+            appends.map((a) => a.streamId),
+            appends.map(() => 'any'),
+            appends.map((a) => a.events.length),
+            ids,
+            events.map((e) => e.type),
+            events.map((e) => JSON.stringify(e.data)),
+            events.map((e) => JSON.stringify(e.metadata)),
+          ],
+        );
         expect(rows.map((r) => r.o_tx)).not.toContain('conflict');
         expect(rows).toHaveLength(ids.length);
         await sleep(delay);
@@ -137,7 +145,12 @@ describeServer('PostgreSQL event store: concurrent writers and catch-up readers'
       // The last event of the run: a reader that has it has read everything committed before.
       const end = await store.append('beta-end', [{ id: randomUUID(), type: 'T1', data: { end: true }, metadata: meta }]);
       committed.add((await store.readStream('beta-end'))[0].id);
-      for (const reader of readers) await waitFor(() => reader.received.some((e) => e.streamId === 'beta-end'), `reader "${reader.name}" to reach the end (seed ${seed})`, 60_000);
+      for (const reader of readers)
+        await waitFor(
+          () => reader.received.some((e) => e.streamId === 'beta-end'),
+          `reader "${reader.name}" to reach the end (seed ${seed})`,
+          60_000,
+        );
 
       // The log itself: exactly the committed events, each stream in revision order.
       const log = (await store.readAll({ after: start, maxCount: 1_000_000 })).events;
@@ -150,7 +163,8 @@ describeServer('PostgreSQL event store: concurrent writers and catch-up readers'
 
       // Every reader: exactly its share of the log, once each, in position order.
       const matches = (e: RecordedEvent, filter?: LogFilter) =>
-        (!filter?.eventTypes || filter.eventTypes.includes(e.type)) && (!filter?.streamPrefixes || filter.streamPrefixes.some((p) => e.streamId.startsWith(p)));
+        (!filter?.eventTypes || filter.eventTypes.includes(e.type)) &&
+        (!filter?.streamPrefixes || filter.streamPrefixes.some((p) => e.streamId.startsWith(p)));
       for (const reader of readers) {
         const expected = log.filter((e) => matches(e, reader.filter)).map((e) => e.id);
         expect({ reader: reader.name, seed, ids: reader.received.map((e) => e.id) }).toEqual({ reader: reader.name, seed, ids: expected });

@@ -24,7 +24,8 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
   let store: PostgresEventStore;
   let holder: Client;
   const meta = { environment: 'test', schema_version: 1 };
-  const append = (type: string) => store.append(`${type.toLowerCase()}-${randomUUID()}`, [{ id: randomUUID(), type, data: {}, metadata: meta }]);
+  const append = (type: string) =>
+    store.append(`${type.toLowerCase()}-${randomUUID()}`, [{ id: randomUUID(), type, data: {}, metadata: meta }]);
 
   let holding = false;
   /** Holds 'Slow' appends open after their row (and so their position) exists. */
@@ -50,7 +51,8 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
       'the slow append to wait with its row inserted',
     );
   /** readAll shows a commit once every older transaction on the server has finished. */
-  const visible = (position: LogPosition) => waitFor(async () => (await store.headPosition()) >= position, `position ${position} to become readable`);
+  const visible = (position: LogPosition) =>
+    waitFor(async () => (await store.headPosition()) >= position, `position ${position} to become readable`);
 
   beforeAll(async () => {
     db = await createTestDatabase('postgres', { migrate: false });

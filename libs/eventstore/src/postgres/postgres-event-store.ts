@@ -1,4 +1,6 @@
+import { isDatabaseUnavailable } from '@notify/database';
 import { Client, Pool } from 'pg';
+import { committedRequests } from '../committed-requests';
 import {
   AppendResult,
   DuplicateEventIdError,
@@ -63,6 +65,13 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
+/** A connection failure other than never getting one: no pool connection in time, or none could be opened. */
+function mayHaveBeenSent(error: unknown): boolean {
+  if (!isDatabaseUnavailable(error)) return false;
+  const { message, code } = error as { message?: string; code?: string };
+  return message !== 'timeout exceeded when trying to connect' && code !== 'ECONNREFUSED' && !(error instanceof AggregateError);
+}
+
 function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -101,7 +110,11 @@ export class PostgresEventStore implements EventStore {
 
   readonly atomicMultiStreamAppend = true;
 
-  async append(streamId: string, events: readonly EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     const [result] = await this.appendMany([{ streamId, events, expectedRevision: options.expectedRevision }]);
     return result;
   }
@@ -129,9 +142,14 @@ export class PostgresEventStore implements EventStore {
       if (failure && rows.length !== 1) throw new Error(`es_append answered a ${failure.o_tx} along with ${rows.length - 1} written rows`);
       if (failure?.o_tx === 'conflict') {
         const expected = appends.find((a) => a.streamId === failure.o_stream)?.expectedRevision ?? 'any';
-        throw new WrongExpectedRevisionError(failure.o_stream, expected, failure.o_revision === null ? 'no_stream' : Number(failure.o_revision));
+        throw new WrongExpectedRevisionError(
+          failure.o_stream,
+          expected,
+          failure.o_revision === null ? 'no_stream' : Number(failure.o_revision),
+        );
       }
       if (failure) throw Object.assign(new Error('An event id is already stored'), { code: UNIQUE_VIOLATION });
+      committedRequests.noteAppends(appends);
       this.wakeups.notify();
       this.notifyOthers();
       return appends.map((a) => {
@@ -149,7 +167,19 @@ export class PostgresEventStore implements EventStore {
       // answer as the first append did. Checked only on failure, off the hot path.
       if (error instanceof WrongExpectedRevisionError || (error as { code?: string }).code === UNIQUE_VIOLATION) {
         const replayed = await this.findAppended(appends);
-        if (replayed) return replayed;
+        if (replayed) {
+          committedRequests.noteAppends(appends);
+          return replayed;
+        }
+      }
+      // The connection failed after the statement may have reached the server: it may have
+      // committed. Look once: found, the append stands; otherwise (or unknowable) it failed.
+      if (mayHaveBeenSent(error)) {
+        const landed = await this.findAppended(appends).catch(() => undefined);
+        if (landed) {
+          committedRequests.noteAppends(appends);
+          return landed;
+        }
       }
       throw error;
     }
@@ -175,7 +205,10 @@ export class PostgresEventStore implements EventStore {
    */
   private async findAppended(appends: readonly StreamAppend[]): Promise<AppendResult[] | undefined> {
     const ids = appends.flatMap((a) => a.events.map((e) => e.id));
-    const { rows } = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`,
+      [ids],
+    );
     if (rows.length === 0) return undefined;
     const byId = new Map(rows.map((r) => [r.event_id, r]));
     const complete = appends.every((a) => a.events.every((e) => byId.get(e.id)?.stream_id === a.streamId));

@@ -78,7 +78,9 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
     it('rejects an exact revision and stream_exists on a missing stream', async () => {
       const id = stream('order');
       await expect(store.append(id, [event('A')], { expectedRevision: 3 })).rejects.toMatchObject({ actual: 'no_stream' });
-      await expect(store.append(id, [event('A')], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.append(id, [event('A')], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
       expect(await store.readStream(id)).toEqual([]);
     });
 
@@ -106,9 +108,12 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
     it('runs concurrent appends with one expected revision so that exactly one wins', async () => {
       const id = stream('counter');
       await store.append(id, [event('Opened')], { expectedRevision: 'no_stream' });
-      const results = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => store.append(id, [event('Incremented', { i })], { expectedRevision: 0 })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 5 }, (_, i) => store.append(id, [event('Incremented', { i })], { expectedRevision: 0 })),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) expect(r.reason).toBeInstanceOf(WrongExpectedRevisionError);
+      for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected'))
+        expect(r.reason).toBeInstanceOf(WrongExpectedRevisionError);
       expect(await store.readStream(id)).toHaveLength(2);
     });
   });
@@ -122,7 +127,10 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
         { streamId: a, events: [event('A0'), event('A1')], expectedRevision: 'no_stream' },
         { streamId: b, events: [event('B1')], expectedRevision: 0 },
       ]);
-      expect(results.map((r) => [r.streamId, r.nextExpectedRevision])).toEqual([[a, 1], [b, 1]]);
+      expect(results.map((r) => [r.streamId, r.nextExpectedRevision])).toEqual([
+        [a, 1],
+        [b, 1],
+      ]);
       expect((await store.readStream(a)).map((e) => e.type)).toEqual(['A0', 'A1']);
       expect((await store.readStream(b)).map((e) => e.type)).toEqual(['B0', 'B1']);
     });
@@ -169,7 +177,13 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
               ]),
         ),
       );
-      await visible(results.flat().map((r) => r.position).sort().pop()!);
+      await visible(
+        results
+          .flat()
+          .map((r) => r.position)
+          .sort()
+          .pop()!,
+      );
       const page = await store.readAll({ after: start, maxCount: 1000, filter: { streamPrefixes: [shared] } });
       expect(page.events.map((e) => e.revision)).toEqual(Array.from({ length: 12 }, (_, i) => i));
     });
@@ -178,7 +192,10 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
   describe('readStream', () => {
     it('reads forwards and backwards from a revision with a limit', async () => {
       const id = stream('letters');
-      await store.append(id, ['a', 'b', 'c', 'd', 'e'].map((l) => event('Letter', { l })));
+      await store.append(
+        id,
+        ['a', 'b', 'c', 'd', 'e'].map((l) => event('Letter', { l })),
+      );
       const letters = (events: RecordedEvent[]) => events.map((e) => (e.data as { l: string }).l).join('');
       expect(letters(await store.readStream(id))).toBe('abcde');
       expect(letters(await store.readStream(id, { fromRevision: 2 }))).toBe('cde');
@@ -225,7 +242,14 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
     it('pages with maxCount without losing or repeating events', async () => {
       const start = await store.headPosition();
       const id = stream('paged');
-      await visible((await store.append(id, Array.from({ length: 7 }, (_, i) => event('N', { i })))).position);
+      await visible(
+        (
+          await store.append(
+            id,
+            Array.from({ length: 7 }, (_, i) => event('N', { i })),
+          )
+        ).position,
+      );
       const seen: number[] = [];
       let after = start;
       for (;;) {
@@ -249,7 +273,11 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
       expect(byType.events.map((e) => e.streamId)).toEqual([`${users}-1`]);
       expect(byType.scannedTo >= last.position).toBe(true);
       const byPrefix = await store.readAll({ after: start, filter: { streamPrefixes: [users] } });
-      expect(byPrefix.events.map((e) => `${e.streamId}:${e.type}`)).toEqual([`${users}-1:Identified${tag}`, `${users}-1:Deleted${tag}`, `${users}-2:Identified${tag}`]);
+      expect(byPrefix.events.map((e) => `${e.streamId}:${e.type}`)).toEqual([
+        `${users}-1:Identified${tag}`,
+        `${users}-1:Deleted${tag}`,
+        `${users}-2:Identified${tag}`,
+      ]);
       const both = await store.readAll({ after: start, filter: { streamPrefixes: [users], eventTypes: [`Identified${tag}`] } });
       expect(both.events).toHaveLength(2);
       const none = await store.readAll({ after: start, filter: { eventTypes: ['NeverWritten'] } });

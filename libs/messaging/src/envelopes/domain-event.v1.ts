@@ -25,8 +25,15 @@ export const DomainEventEnvelopeV1 = z
     id: z.string().describe('Event id (uuid); a redelivered record repeats it'),
     type: z.string().describe('Past-tense event type, e.g. UserIdentified'),
     stream_id: z.string().describe('The aggregate stream, e.g. user-<env>-<id>; also the record key'),
-    revision: z.number().int().min(0).describe('0-based position inside the stream: consecutive per key, use it to spot gaps and duplicates'),
-    global_position: z.string().regex(/^[0-9]+$/).describe('Position in the whole log as a decimal string (may exceed 2^53); unique, not dense'),
+    revision: z
+      .number()
+      .int()
+      .min(0)
+      .describe('0-based position inside the stream: consecutive per key, use it to spot gaps and duplicates'),
+    global_position: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .describe('Position in the whole log as a decimal string (may exceed 2^53); unique, not dense'),
     schema_version: z.number().int().min(1).describe('Version of the data schema: docs/kafka/schemas/events/<type>.v<schema_version>.json'),
     environment: z.string().nullable(),
     created_at: z.iso.datetime({ offset: true }),
@@ -34,7 +41,10 @@ export const DomainEventEnvelopeV1 = z
     metadata: DomainEventMetadataV1,
   })
   .loose()
-  .meta({ title: 'DomainEventEnvelopeV1', description: 'A domain event from the notify event log (topic <prefix>events.v1, key = stream_id)' });
+  .meta({
+    title: 'DomainEventEnvelopeV1',
+    description: 'A domain event from the notify event log (topic <prefix>events.v1, key = stream_id)',
+  });
 
 export type DomainEventEnvelopeV1 = z.infer<typeof DomainEventEnvelopeV1>;
 

@@ -40,6 +40,7 @@ export function recordHeaders(fields: {
   };
   if (fields.environment) headers[KafkaHeaders.environment] = fields.environment;
   if (typeof fields.trace?.traceparent === 'string') headers[KafkaHeaders.traceparent] = fields.trace.traceparent;
-  if (typeof fields.trace?.traceparent === 'string' && typeof fields.trace.tracestate === 'string') headers[KafkaHeaders.tracestate] = fields.trace.tracestate;
+  if (typeof fields.trace?.traceparent === 'string' && typeof fields.trace.tracestate === 'string')
+    headers[KafkaHeaders.tracestate] = fields.trace.tracestate;
   return headers;
 }

@@ -39,7 +39,9 @@ export const MessageV1 = z
     tenant: z.string().nullable().optional(),
     status: z.enum(['queued', 'sent', 'delivered', 'delivery_attempted', 'undelivered', 'not_sent', 'bounced']),
     engagement_statuses: z.array(z.enum(['seen', 'read', 'interacted', 'link_clicked', 'archived'])),
-    source: z.object({ key: z.string(), version_id: z.string().nullable(), categories: z.array(z.string()), step_ref: z.string().optional() }).loose(),
+    source: z
+      .object({ key: z.string(), version_id: z.string().nullable(), categories: z.array(z.string()), step_ref: z.string().optional() })
+      .loose(),
     channel: z.object({ id: z.string(), key: z.string(), type: z.string(), provider: z.string() }).loose().optional(),
     actors: z.array(RecipientReference).optional(),
     data: z.record(z.string(), z.unknown()).nullable().optional(),

@@ -11,5 +11,7 @@ export type RecipientReference = z.infer<typeof RecipientReference>;
  * workflow engine's scale-out uses the same key for its work topic).
  */
 export function recipientKey(environment: string, recipient: RecipientReference): string {
-  return typeof recipient === 'string' ? `${environment}:user:${recipient}` : `${environment}:object:${recipient.collection}:${recipient.id}`;
+  return typeof recipient === 'string'
+    ? `${environment}:user:${recipient}`
+    : `${environment}:object:${recipient.collection}:${recipient.id}`;
 }

@@ -3,7 +3,11 @@ import { RecipientReference } from './recipient';
 
 export const WORKFLOW_RUN_EVENT_ENVELOPE_V1 = 'notify.workflow-run-event.v1';
 
-export const WORKFLOW_RUN_EVENT_TYPES = ['workflow_recipient_run.started', 'workflow_recipient_run.completed', 'workflow_recipient_run.error'] as const;
+export const WORKFLOW_RUN_EVENT_TYPES = [
+  'workflow_recipient_run.started',
+  'workflow_recipient_run.completed',
+  'workflow_recipient_run.error',
+] as const;
 export type WorkflowRunEventType = (typeof WORKFLOW_RUN_EVENT_TYPES)[number];
 
 const timestamp = z.iso.datetime({ offset: true });
@@ -42,6 +46,9 @@ export const WorkflowRunEventEnvelopeV1 = z
     event_data: z.record(z.string(), z.unknown()).nullable().describe('For .error: {step_ref, step_type, error}'),
   })
   .loose()
-  .meta({ title: 'WorkflowRunEventEnvelopeV1', description: 'A workflow recipient run event (topic <prefix>workflow-run-events.v1, key = recipient)' });
+  .meta({
+    title: 'WorkflowRunEventEnvelopeV1',
+    description: 'A workflow recipient run event (topic <prefix>workflow-run-events.v1, key = recipient)',
+  });
 
 export type WorkflowRunEventEnvelopeV1 = z.infer<typeof WorkflowRunEventEnvelopeV1>;

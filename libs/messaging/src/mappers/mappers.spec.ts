@@ -87,7 +87,15 @@ describe('MessageEventMapper', () => {
     const registry = new RelayMapperRegistry([new MessageEventMapper(log)]);
     const records = await registry.map(events, topics);
 
-    expect(records.map((r) => r.headers['event-type'])).toEqual(['message.created', 'message.queued', 'message.sent', 'message.read', 'message.seen', 'message.link_clicked', 'message.archived']);
+    expect(records.map((r) => r.headers['event-type'])).toEqual([
+      'message.created',
+      'message.queued',
+      'message.sent',
+      'message.read',
+      'message.seen',
+      'message.link_clicked',
+      'message.archived',
+    ]);
     expect(new Set(records.map((r) => r.topic))).toEqual(new Set(['t.message-events.v1']));
     expect(new Set(records.map((r) => r.key))).toEqual(new Set(['dev:user:dr_grant']));
     // One read for the whole batch.
@@ -122,8 +130,16 @@ describe('MessageEventMapper', () => {
     expect(read.data).toMatchObject({ status: 'sent', read_at: '2026-01-01T00:01:02.000Z', seen_at: null, engagement_statuses: ['read'] });
     expect(seen.data.engagement_statuses).toEqual(['seen', 'read']);
     expect(clicked).toMatchObject({ event_data: { url: 'https://example.com/dig' } });
-    expect(clicked.data).toMatchObject({ link_clicked_at: '2026-01-01T00:01:03.000Z', clicked_at: '2026-01-01T00:01:03.000Z', archived_at: null });
-    expect(archived.data).toMatchObject({ archived_at: '2026-01-01T00:01:04.000Z', engagement_statuses: ['seen', 'read', 'link_clicked', 'archived'], updated_at: events[6].createdAt.toISOString() });
+    expect(clicked.data).toMatchObject({
+      link_clicked_at: '2026-01-01T00:01:03.000Z',
+      clicked_at: '2026-01-01T00:01:03.000Z',
+      archived_at: null,
+    });
+    expect(archived.data).toMatchObject({
+      archived_at: '2026-01-01T00:01:04.000Z',
+      engagement_statuses: ['seen', 'read', 'link_clicked', 'archived'],
+      updated_at: events[6].createdAt.toISOString(),
+    });
   });
 
   it('maps the same event to the same records whatever was appended to the stream since (pure in the log)', async () => {
@@ -142,7 +158,12 @@ describe('MessageEventMapper', () => {
     const log = new MemoryLog();
     const c = created(log);
     (c.data as { recipient: unknown }).recipient = { type: 'object', collection: 'sites', id: 'nublar' };
-    const attempted = log.append(MESSAGE_STREAM, 'MessageDeliveryAttempted', { ...at(1), attempt: 1, reason: 'timeout', retry_at: '2026-01-01T00:05:00.000Z' });
+    const attempted = log.append(MESSAGE_STREAM, 'MessageDeliveryAttempted', {
+      ...at(1),
+      attempt: 1,
+      reason: 'timeout',
+      retry_at: '2026-01-01T00:05:00.000Z',
+    });
     const undelivered = log.append(MESSAGE_STREAM, 'MessageUndelivered', { ...at(2), attempts: 3, reason: 'timeout' });
     const records = await new RelayMapperRegistry([new MessageEventMapper(log)]).map([attempted, undelivered], topics);
     expect(records.map((r) => r.key)).toEqual(['dev:object:sites:nublar', 'dev:object:sites:nublar']);
@@ -185,18 +206,58 @@ describe('WorkflowRunEventMapper', () => {
     const events = [
       enqueued(log),
       log.append(RUN_STREAM, 'StepStarted', { run_id: RUN_ID, step_ref: 'fetch_1', step_type: 'http_fetch', at: 'x' }),
-      log.append(RUN_STREAM, 'StepCompleted', { run_id: RUN_ID, step_ref: 'fetch_1', step_type: 'http_fetch', status: 'error', reason: 'http_500', output: null, attempt: 3, next_path: [1], at: 'x' }),
-      log.append(RUN_STREAM, 'StepCompleted', { run_id: RUN_ID, step_ref: 'email_1', step_type: 'channel', status: 'ok', reason: null, output: null, attempt: null, next_path: null, at: 'x' }),
+      log.append(RUN_STREAM, 'StepCompleted', {
+        run_id: RUN_ID,
+        step_ref: 'fetch_1',
+        step_type: 'http_fetch',
+        status: 'error',
+        reason: 'http_500',
+        output: null,
+        attempt: 3,
+        next_path: [1],
+        at: 'x',
+      }),
+      log.append(RUN_STREAM, 'StepCompleted', {
+        run_id: RUN_ID,
+        step_ref: 'email_1',
+        step_type: 'channel',
+        status: 'ok',
+        reason: null,
+        output: null,
+        attempt: null,
+        next_path: null,
+        at: 'x',
+      }),
       log.append(RUN_STREAM, 'RunCompleted', { run_id: RUN_ID, outcome: 'ended', reason: null, at: 'x' }),
     ];
     const records = await new RelayMapperRegistry([new WorkflowRunEventMapper(log)]).map(events, topics);
-    expect(records.map((r) => r.headers['event-type'])).toEqual(['workflow_recipient_run.started', 'workflow_recipient_run.error', 'workflow_recipient_run.completed']);
+    expect(records.map((r) => r.headers['event-type'])).toEqual([
+      'workflow_recipient_run.started',
+      'workflow_recipient_run.error',
+      'workflow_recipient_run.completed',
+    ]);
     expect(records.map((r) => r.headers['event-id'])).toEqual([events[0].id, events[2].id, events[4].id]);
     expect(new Set(records.map((r) => `${r.topic} ${r.key}`))).toEqual(new Set(['t.workflow-run-events.v1 dev:user:dr_grant']));
     const [started, error, completed] = records.map((r) => WorkflowRunEventEnvelopeV1.parse(JSON.parse(JSON.stringify(r.value))));
-    expect(started.data).toMatchObject({ __typename: 'WorkflowRecipientRun', id: RUN_ID, workflow_run_id: WORKFLOW_RUN_ID, workflow: 'welcome', status: 'queued', recipient: 'dr_grant', actor: 'hammond', error_count: 0, trigger_source: { type: 'api' } });
-    expect(error).toMatchObject({ event_data: { step_ref: 'fetch_1', step_type: 'http_fetch', error: 'http_500' }, data: { status: 'processing', error_count: 1 } });
-    expect(completed).toMatchObject({ event_data: { outcome: 'ended', reason: null }, data: { status: 'completed', error_count: 1, updated_at: events[4].createdAt.toISOString() } });
+    expect(started.data).toMatchObject({
+      __typename: 'WorkflowRecipientRun',
+      id: RUN_ID,
+      workflow_run_id: WORKFLOW_RUN_ID,
+      workflow: 'welcome',
+      status: 'queued',
+      recipient: 'dr_grant',
+      actor: 'hammond',
+      error_count: 0,
+      trigger_source: { type: 'api' },
+    });
+    expect(error).toMatchObject({
+      event_data: { step_ref: 'fetch_1', step_type: 'http_fetch', error: 'http_500' },
+      data: { status: 'processing', error_count: 1 },
+    });
+    expect(completed).toMatchObject({
+      event_data: { outcome: 'ended', reason: null },
+      data: { status: 'completed', error_count: 1, updated_at: events[4].createdAt.toISOString() },
+    });
   });
 
   it('leaves out successful steps and runs that do not start with RunEnqueued', async () => {

@@ -55,10 +55,19 @@ export class MessageEventMapper implements RelayMapper {
     if (!type || !environment || !event.streamId.startsWith('message-')) return [];
     const data = messageView(await this.histories.upTo(event.streamId, event.revision), environment);
     if (!data) return [];
-    const envelope = { __typename: 'Event' as const, type, created_at: event.createdAt.toISOString(), environment, data, event_data: messageEventData(event) };
+    const envelope = {
+      __typename: 'Event' as const,
+      type,
+      created_at: event.createdAt.toISOString(),
+      environment,
+      data,
+      event_data: messageEventData(event),
+    };
     const records = [messageEventRecord(event, topics.messageEvents, envelope)];
     if (event.type === 'MessageCreated') {
-      records.push(messageEventRecord({ ...event, id: queuedEventId(event.id) }, topics.messageEvents, { ...envelope, type: 'message.queued' }));
+      records.push(
+        messageEventRecord({ ...event, id: queuedEventId(event.id) }, topics.messageEvents, { ...envelope, type: 'message.queued' }),
+      );
     }
     return records;
   }

@@ -26,7 +26,10 @@ export function messageView(history: readonly RecordedEvent[], environment: stri
   const created = history[0];
   if (!created || created.type !== 'MessageCreated') return undefined;
   const m = created.data as MessageCreatedData;
-  const state = fold(messageDecider, history.map((e) => ({ type: e.type, data: e.data }) as MessageEvent));
+  const state = fold(
+    messageDecider,
+    history.map((e) => ({ type: e.type, data: e.data }) as MessageEvent),
+  );
   const last = history[history.length - 1];
   return {
     __typename: 'Message',
@@ -39,7 +42,13 @@ export function messageView(history: readonly RecordedEvent[], environment: stri
     tenant: m.tenant,
     status: state.status,
     engagement_statuses: engagementStatuses(state) as MessageV1['engagement_statuses'],
-    source: { __typename: 'NotificationSource', key: m.workflow.key, version_id: workflowVersionId(environment, m.workflow.key, m.workflow.version), categories: m.workflow.categories, step_ref: m.step_ref },
+    source: {
+      __typename: 'NotificationSource',
+      key: m.workflow.key,
+      version_id: workflowVersionId(environment, m.workflow.key, m.workflow.version),
+      categories: m.workflow.categories,
+      step_ref: m.step_ref,
+    },
     data: m.data,
     metadata: m.metadata,
     inserted_at: iso(m.created_at, created.createdAt),
@@ -75,7 +84,6 @@ export function messageEventData(event: RecordedEvent): Data | null {
       return null;
   }
 }
-
 
 function iso(value: string, fallback: Date): string {
   const parsed = new Date(value);

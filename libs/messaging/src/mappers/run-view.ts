@@ -17,7 +17,13 @@ const STATUS_AFTER: Record<string, Status> = {
 };
 
 /** Trigger sources as the API names them (GET /v1/workflow_recipient_runs). */
-const SOURCE_TYPES: Record<string, string> = { api: 'api', bulk: 'api', workflow: 'workflow_step', schedule: 'schedule', test: 'rehearsal' };
+const SOURCE_TYPES: Record<string, string> = {
+  api: 'api',
+  bulk: 'api',
+  workflow: 'workflow_step',
+  schedule: 'schedule',
+  test: 'rehearsal',
+};
 
 /**
  * The recipient run (Knock's WorkflowRecipientRun) right after the last of `history`, folded
@@ -59,7 +65,9 @@ export function runEventOf(event: RecordedEvent): { type: WorkflowRunEventType; 
     case 'RunCompleted':
       return { type: 'workflow_recipient_run.completed', eventData: { outcome: d.outcome, reason: d.reason ?? null } };
     case 'StepCompleted':
-      return d.status === 'error' ? { type: 'workflow_recipient_run.error', eventData: { step_ref: d.step_ref, step_type: d.step_type, error: d.reason ?? null } } : undefined;
+      return d.status === 'error'
+        ? { type: 'workflow_recipient_run.error', eventData: { step_ref: d.step_ref, step_type: d.step_type, error: d.reason ?? null } }
+        : undefined;
     default:
       return undefined;
   }

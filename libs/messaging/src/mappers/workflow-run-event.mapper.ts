@@ -22,16 +22,28 @@ export class WorkflowRunEventMapper implements RelayMapper {
 
   async prepare(events: readonly RecordedEvent[]): Promise<void> {
     // RunEnqueued starts its stream: nothing to read for it.
-    await this.histories.load(events.filter((e) => e.streamId.startsWith('run-') && e.type !== 'RunEnqueued' && runEventOf(e)).map((e) => e.streamId));
+    await this.histories.load(
+      events.filter((e) => e.streamId.startsWith('run-') && e.type !== 'RunEnqueued' && runEventOf(e)).map((e) => e.streamId),
+    );
   }
 
   async map(event: RecordedEvent, topics: KafkaTopics): Promise<OutboundRecord[]> {
     const reported = runEventOf(event);
     const environment = event.metadata.environment;
     if (!reported || !environment || !event.streamId.startsWith('run-')) return [];
-    const history = event.type === 'RunEnqueued' && event.revision === 0 ? [event] : await this.histories.upTo(event.streamId, event.revision);
+    const history =
+      event.type === 'RunEnqueued' && event.revision === 0 ? [event] : await this.histories.upTo(event.streamId, event.revision);
     const data = runView(history);
     if (!data) return [];
-    return [workflowRunEventRecord(event, topics.workflowRunEvents, { __typename: 'Event', type: reported.type, created_at: event.createdAt.toISOString(), environment, data, event_data: reported.eventData })];
+    return [
+      workflowRunEventRecord(event, topics.workflowRunEvents, {
+        __typename: 'Event',
+        type: reported.type,
+        created_at: event.createdAt.toISOString(),
+        environment,
+        data,
+        event_data: reported.eventData,
+      }),
+    ];
   }
 }

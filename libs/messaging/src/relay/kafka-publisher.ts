@@ -86,7 +86,11 @@ export class KafkaPublisher implements RecordPublisher {
       for (const chunk of chunkBySize(records.map(serialize), this.settings.maxRequestBytes)) {
         const byTopic = new Map<string, Message[]>();
         for (const { topic, message } of chunk) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
-        await producer.sendBatch({ acks: -1, timeout: this.settings.requestTimeoutMs, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+        await producer.sendBatch({
+          acks: -1,
+          timeout: this.settings.requestTimeoutMs,
+          topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+        });
         for (const [topic, messages] of byTopic) kafkaPublished.inc({ topic }, messages.length);
       }
     } catch (error) {

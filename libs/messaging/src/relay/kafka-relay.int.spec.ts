@@ -1,6 +1,14 @@
 import { PostgresEventStore, RecordedEvent, START } from '@notify/eventstore';
 import { ReactorRuntime } from '@notify/projection-runtime';
-import { createTestDatabase, deleteTestTopics, kafkaTestSettings, readTopicToEnd, requireBackend, TestDatabase, testEnv } from '@notify/testing';
+import {
+  createTestDatabase,
+  deleteTestTopics,
+  kafkaTestSettings,
+  readTopicToEnd,
+  requireBackend,
+  TestDatabase,
+  testEnv,
+} from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { createKafka } from '../kafka-client';
 import { DomainEventEnvelopeV1, domainEventEnvelopeV1 } from '../envelopes/domain-event.v1';
@@ -38,11 +46,23 @@ describeKafka(`Kafka relay against the broker${testEnv.kafkaBrokers ? '' : ' (sk
       for (let round = 0; round < 4; round++) {
         for (let s = 0; s < 6; s++) {
           await store.append(`user-dev-${tag}-${s}`, [
-            { id: randomUUID(), type: 'UserIdentified', data: { user_id: `${tag}-${s}`, properties: { round }, identified_at: new Date().toISOString() }, metadata: { environment: 'dev', schema_version: 1, correlation_id: `c-${round}` } },
+            {
+              id: randomUUID(),
+              type: 'UserIdentified',
+              data: { user_id: `${tag}-${s}`, properties: { round }, identified_at: new Date().toISOString() },
+              metadata: { environment: 'dev', schema_version: 1, correlation_id: `c-${round}` },
+            },
           ]);
         }
       }
-      await store.append(`account-${tag}`, [{ id: randomUUID(), type: 'ServiceTokenRevoked', data: { token_id: randomUUID(), revoked_at: new Date().toISOString() }, metadata: { environment: null, schema_version: 1 } }]);
+      await store.append(`account-${tag}`, [
+        {
+          id: randomUUID(),
+          type: 'ServiceTokenRevoked',
+          data: { token_id: randomUUID(), revoked_at: new Date().toISOString() },
+          metadata: { environment: null, schema_version: 1 },
+        },
+      ]);
       // readAll shows a commit only once no older transaction (in any database of the server) is open.
       let stored: RecordedEvent[] = [];
       for (const deadline = Date.now() + 30_000; stored.length < 25 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
@@ -73,7 +93,12 @@ describeKafka(`Kafka relay against the broker${testEnv.kafkaBrokers ? '' : ' (sk
         expect(record.key).toBe(event.streamId);
         expect(record.value).toEqual(JSON.parse(JSON.stringify(domainEventEnvelopeV1(event))));
         expect(() => DomainEventEnvelopeV1.parse(record.value)).not.toThrow();
-        expect(record.headers).toMatchObject({ 'event-type': event.type, 'schema-version': '1', envelope: 'notify.domain-event.v1', 'content-type': 'application/json' });
+        expect(record.headers).toMatchObject({
+          'event-type': event.type,
+          'schema-version': '1',
+          envelope: 'notify.domain-event.v1',
+          'content-type': 'application/json',
+        });
         expect(record.headers.environment).toBe(event.metadata.environment ?? undefined);
         expect(partitionOfKey.get(record.key) ?? record.partition).toBe(record.partition);
         partitionOfKey.set(record.key, record.partition);
@@ -93,7 +118,14 @@ describeKafka(`Kafka relay against the broker${testEnv.kafkaBrokers ? '' : ' (sk
     const settings = kafkaTestSettings({ KAFKA_CONNECTION_TIMEOUT_MS: '500' }, '127.0.0.1:1');
     const relay = relayFor(settings, 50);
     const tag = randomUUID().slice(0, 8);
-    await store.append(`user-dev-${tag}`, [{ id: randomUUID(), type: 'UserDeleted', data: { user_id: tag, deleted_at: new Date().toISOString() }, metadata: { environment: 'dev', schema_version: 1 } }]);
+    await store.append(`user-dev-${tag}`, [
+      {
+        id: randomUUID(),
+        type: 'UserDeleted',
+        data: { user_id: tag, deleted_at: new Date().toISOString() },
+        metadata: { environment: 'dev', schema_version: 1 },
+      },
+    ]);
     const runtime = new ReactorRuntime(store, db.database.dataSource, [relay], { batchSize: 50 });
     try {
       await expect(runtime.drain(relay.name)).rejects.toThrow();

@@ -1,6 +1,16 @@
 import { PostgresEventStore } from '@notify/eventstore';
 import { ReactorRuntime } from '@notify/projection-runtime';
-import { checkAtLeastOnce, createTestDatabase, kafkaTestSettings, readTopicToEnd, requireBackend, scratchBroker, ScratchBroker, TestDatabase, testEnv } from '@notify/testing';
+import {
+  checkAtLeastOnce,
+  createTestDatabase,
+  kafkaTestSettings,
+  readTopicToEnd,
+  requireBackend,
+  scratchBroker,
+  ScratchBroker,
+  TestDatabase,
+  testEnv,
+} from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { DomainEventMapper } from './domain-event.mapper';
 import { KafkaPublisher } from './kafka-publisher';
@@ -45,7 +55,9 @@ describeKafka(`Kafka relay across broker outages${testEnv.kafkaBrokers ? '' : ' 
 
   it('loses nothing, keeps per-key order, and duplicates only repeat an event id', async () => {
     const settings = kafkaTestSettings({ KAFKA_TOPIC_PARTITIONS: '4', KAFKA_REQUEST_TIMEOUT_MS: '5000' }, broker.brokers);
-    const relay = new KafkaRelay(new KafkaPublisher(settings), new RelayMapperRegistry([new DomainEventMapper()]), settings.topics, { batchSize: 25 });
+    const relay = new KafkaRelay(new KafkaPublisher(settings), new RelayMapperRegistry([new DomainEventMapper()]), settings.topics, {
+      batchSize: 25,
+    });
     const runtime = new ReactorRuntime(store, db.database.dataSource, [relay], { batchSize: 25 });
     const tag = randomUUID().slice(0, 8);
     let appended = 0;
@@ -53,7 +65,12 @@ describeKafka(`Kafka relay across broker outages${testEnv.kafkaBrokers ? '' : ' 
       for (let i = 0; i < count; i++) {
         const n = appended++;
         await store.append(`run-dev-${tag}-${n % STREAMS}`, [
-          { id: randomUUID(), type: 'StepCompleted', data: { n, payload: 'x'.repeat(n % 200) }, metadata: { environment: 'dev', schema_version: 1 } },
+          {
+            id: randomUUID(),
+            type: 'StepCompleted',
+            data: { n, payload: 'x'.repeat(n % 200) },
+            metadata: { environment: 'dev', schema_version: 1 },
+          },
         ]);
         if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
       }

@@ -18,7 +18,14 @@ export function messageEventRecord(source: RecordedEvent, topic: string, envelop
     topic,
     key: recipientKey(value.environment, value.data.recipient),
     value,
-    headers: recordHeaders({ eventId: source.id, eventType: value.type, schemaVersion: 1, environment: value.environment, envelope: MESSAGE_EVENT_ENVELOPE_V1, trace: source.metadata }),
+    headers: recordHeaders({
+      eventId: source.id,
+      eventType: value.type,
+      schemaVersion: 1,
+      environment: value.environment,
+      envelope: MESSAGE_EVENT_ENVELOPE_V1,
+      trace: source.metadata,
+    }),
   };
 }
 
@@ -29,6 +36,13 @@ export function workflowRunEventRecord(source: RecordedEvent, topic: string, env
     topic,
     key: recipientKey(value.environment, value.data.recipient),
     value,
-    headers: recordHeaders({ eventId: source.id, eventType: value.type, schemaVersion: 1, environment: value.environment, envelope: WORKFLOW_RUN_EVENT_ENVELOPE_V1, trace: source.metadata }),
+    headers: recordHeaders({
+      eventId: source.id,
+      eventType: value.type,
+      schemaVersion: 1,
+      environment: value.environment,
+      envelope: WORKFLOW_RUN_EVENT_ENVELOPE_V1,
+      trace: source.metadata,
+    }),
   };
 }

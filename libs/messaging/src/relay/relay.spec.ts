@@ -50,7 +50,15 @@ describe('domain event records', () => {
       'content-type': 'application/json',
     });
     const value = DomainEventEnvelopeV1.parse(JSON.parse(JSON.stringify(record.value)));
-    expect(value).toMatchObject({ id: event(3).id, stream_id: 'user-dev-u1', revision: 3, global_position: '9007199254740996', schema_version: 1, environment: 'dev', created_at: '2026-01-01T00:00:00.000Z' });
+    expect(value).toMatchObject({
+      id: event(3).id,
+      stream_id: 'user-dev-u1',
+      revision: 3,
+      global_position: '9007199254740996',
+      schema_version: 1,
+      environment: 'dev',
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
     expect(value.metadata).toMatchObject({ correlation_id: 'c-1', actor: 'key-1' });
   });
 
@@ -125,23 +133,52 @@ describe('MessageEvent and workflow run records (for the engine mappers)', () =>
   };
 
   it('key by recipient and carry the source event id', () => {
-    const envelope: MessageEventEnvelopeV1 = { __typename: 'Event', type: 'message.sent', created_at: '2026-01-01T00:00:01Z', environment: 'dev', data: message, event_data: null };
+    const envelope: MessageEventEnvelopeV1 = {
+      __typename: 'Event',
+      type: 'message.sent',
+      created_at: '2026-01-01T00:00:01Z',
+      environment: 'dev',
+      data: message,
+      event_data: null,
+    };
     const record = messageEventRecord(event(5), topics.messageEvents, envelope);
     expect(record).toMatchObject({ topic: 't.message-events.v1', key: 'dev:user:u1' });
-    expect(record.headers).toMatchObject({ 'event-id': event(5).id, 'event-type': 'message.sent', 'schema-version': '1', environment: 'dev', envelope: 'notify.message-event.v1' });
+    expect(record.headers).toMatchObject({
+      'event-id': event(5).id,
+      'event-type': 'message.sent',
+      'schema-version': '1',
+      environment: 'dev',
+      envelope: 'notify.message-event.v1',
+    });
     const run = workflowRunEventRecord(event(6), topics.workflowRunEvents, {
       __typename: 'Event',
       type: 'workflow_recipient_run.completed',
       created_at: '2026-01-01T00:00:02Z',
       environment: 'dev',
-      data: { __typename: 'WorkflowRecipientRun', id: 'r1', workflow_run_id: 'wr1', workflow: 'welcome', status: 'completed', recipient: { collection: 'projects', id: 'p1' }, inserted_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:02Z' },
+      data: {
+        __typename: 'WorkflowRecipientRun',
+        id: 'r1',
+        workflow_run_id: 'wr1',
+        workflow: 'welcome',
+        status: 'completed',
+        recipient: { collection: 'projects', id: 'p1' },
+        inserted_at: '2026-01-01T00:00:00Z',
+        updated_at: '2026-01-01T00:00:02Z',
+      },
       event_data: null,
     });
     expect(run.key).toBe('dev:object:projects:p1');
   });
 
   it('refuse an envelope the published schema does not allow', () => {
-    const bad = { __typename: 'Event', type: 'message.teleported', created_at: 'yesterday', environment: 'dev', data: message, event_data: null } as unknown as MessageEventEnvelopeV1;
+    const bad = {
+      __typename: 'Event',
+      type: 'message.teleported',
+      created_at: 'yesterday',
+      environment: 'dev',
+      data: message,
+      event_data: null,
+    } as unknown as MessageEventEnvelopeV1;
     expect(() => messageEventRecord(event(5), topics.messageEvents, bad)).toThrow();
   });
 });

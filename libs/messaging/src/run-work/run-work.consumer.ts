@@ -63,7 +63,12 @@ export class RunWorkConsumer {
     await consumer.connect();
     // A new group starts at the beginning: work published before any worker joined is not skipped.
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
-    await consumer.run({ autoCommit: true, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch: (payload) => this.batch(payload, execute) });
+    await consumer.run({
+      autoCommit: true,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.batch(payload, execute),
+    });
   }
 
   async stop(): Promise<void> {
@@ -73,7 +78,10 @@ export class RunWorkConsumer {
     if (consumer) await consumer.disconnect();
   }
 
-  private async batch({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload, execute: (items: RunWorkV1[]) => Promise<void>): Promise<void> {
+  private async batch(
+    { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload,
+    execute: (items: RunWorkV1[]) => Promise<void>,
+  ): Promise<void> {
     const size = this.options.chunkSize ?? 200;
     for (let i = 0; i < batch.messages.length; i += size) {
       if (!isRunning() || isStale()) return;
@@ -82,7 +90,11 @@ export class RunWorkConsumer {
       for (const message of chunk) {
         const parsed = RunWorkV1.safeParse(safeJson(message.value?.toString()));
         if (parsed.success) items.push(parsed.data);
-        else this.options.logger?.error({ topic: batch.topic, partition: batch.partition, offset: message.offset }, 'run-work record is not a RunWorkV1; skipped');
+        else
+          this.options.logger?.error(
+            { topic: batch.topic, partition: batch.partition, offset: message.offset },
+            'run-work record is not a RunWorkV1; skipped',
+          );
       }
       if (items.length) await execute(items);
       resolveOffset(chunk[chunk.length - 1].offset);

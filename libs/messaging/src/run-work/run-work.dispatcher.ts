@@ -58,7 +58,13 @@ export class RunWorkDispatcher implements Reactor {
         environment,
         run_id: run.run_id,
         recipient: recipientReference(run.recipient),
-        cause: { event_id: event.id, event_type: event.type, stream_id: event.streamId, revision: event.revision, global_position: event.globalPosition.toString() },
+        cause: {
+          event_id: event.id,
+          event_type: event.type,
+          stream_id: event.streamId,
+          revision: event.revision,
+          global_position: event.globalPosition.toString(),
+        },
       };
       records.push({
         topic: this.topic,

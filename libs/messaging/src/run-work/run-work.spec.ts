@@ -8,7 +8,13 @@ const RUN_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const RUN_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 let position = 0;
 
-function recorded(streamId: string, revision: number, type: string, data: Record<string, unknown>, environment: string | null = 'dev'): RecordedEvent {
+function recorded(
+  streamId: string,
+  revision: number,
+  type: string,
+  data: Record<string, unknown>,
+  environment: string | null = 'dev',
+): RecordedEvent {
   position++;
   return {
     id: `00000000-0000-4000-8000-${String(position).padStart(12, '0')}`,
@@ -23,7 +29,8 @@ function recorded(streamId: string, revision: number, type: string, data: Record
   };
 }
 
-const enqueued = (runId: string, recipient: Record<string, string>) => recorded(`run-dev-${runId}`, 0, 'RunEnqueued', { run_id: runId, workflow_run_id: RUN_B, recipient });
+const enqueued = (runId: string, recipient: Record<string, string>) =>
+  recorded(`run-dev-${runId}`, 0, 'RunEnqueued', { run_id: runId, workflow_run_id: RUN_B, recipient });
 
 class Recording implements RecordPublisher {
   published: OutboundRecord[][] = [];
@@ -63,7 +70,13 @@ describe('RunWorkDispatcher', () => {
       environment: 'dev',
       run_id: RUN_A,
       recipient: { collection: 'sites', id: 'nublar' },
-      cause: { event_id: fired.id, event_type: 'TimerFired', stream_id: earlier.streamId, revision: 3, global_position: fired.globalPosition.toString() },
+      cause: {
+        event_id: fired.id,
+        event_type: 'TimerFired',
+        stream_id: earlier.streamId,
+        revision: 3,
+        global_position: fired.globalPosition.toString(),
+      },
     });
     expect(records[0].headers).toMatchObject({ envelope: 'notify.run-work.v1', environment: 'dev' });
   });
@@ -79,6 +92,8 @@ describe('RunWorkDispatcher', () => {
 
   it('fails the batch when the broker does not acknowledge, so the checkpoint stays', async () => {
     const failing: RecordPublisher = { publish: () => Promise.reject(new Error('broker down')), close: async () => undefined };
-    await expect(new RunWorkDispatcher(failing, reader, 't').handle([enqueued(RUN_B, { type: 'user', id: 'g' })])).rejects.toThrow('broker down');
+    await expect(new RunWorkDispatcher(failing, reader, 't').handle([enqueued(RUN_B, { type: 'user', id: 'g' })])).rejects.toThrow(
+      'broker down',
+    );
   });
 });

@@ -14,9 +14,18 @@ export const RunWorkV1 = z
     environment: z.string(),
     run_id: z.uuid(),
     recipient: RecipientReference,
-    cause: z.object({ event_id: z.uuid(), event_type: z.string(), stream_id: z.string(), revision: z.number().int().min(0), global_position: z.string() }),
+    cause: z.object({
+      event_id: z.uuid(),
+      event_type: z.string(),
+      stream_id: z.string(),
+      revision: z.number().int().min(0),
+      global_position: z.string(),
+    }),
   })
   .loose()
-  .meta({ title: 'RunWorkV1', description: 'A recipient run to execute (topic <prefix>run-work.v1, key = recipient; internal to the engine)' });
+  .meta({
+    title: 'RunWorkV1',
+    description: 'A recipient run to execute (topic <prefix>run-work.v1, key = recipient; internal to the engine)',
+  });
 
 export type RunWorkV1 = z.infer<typeof RunWorkV1>;

@@ -15,7 +15,8 @@ describe('committed Kafka JSON Schemas', () => {
     } catch {
       committed = undefined;
     }
-    if (committed !== schemaFileText(generated.get(file)!)) throw new Error(`${file} ${committed === undefined ? 'is missing' : 'differs'}; ${fix}`);
+    if (committed !== schemaFileText(generated.get(file)!))
+      throw new Error(`${file} ${committed === undefined ? 'is missing' : 'differs'}; ${fix}`);
   });
 
   it('has no schema file that is no longer generated', () => {
@@ -24,7 +25,12 @@ describe('committed Kafka JSON Schemas', () => {
   });
 
   it('covers every envelope and every registered event type', () => {
-    expect([...generated.keys()].filter((f) => f.startsWith('envelopes/'))).toEqual(['envelopes/domain-event.v1.json', 'envelopes/message-event.v1.json', 'envelopes/workflow-run-event.v1.json', 'envelopes/run-work.v1.json']);
+    expect([...generated.keys()].filter((f) => f.startsWith('envelopes/'))).toEqual([
+      'envelopes/domain-event.v1.json',
+      'envelopes/message-event.v1.json',
+      'envelopes/workflow-run-event.v1.json',
+      'envelopes/run-work.v1.json',
+    ]);
     expect(generated.has('events/UserIdentified.v1.json')).toBe(true);
   });
 

@@ -39,7 +39,8 @@ export function kafkaJsonSchemas(): Map<string, Record<string, unknown>> {
     ['envelopes/run-work.v1.json', jsonSchema(RunWorkV1)],
   ]);
   const contracts = [...eventContracts.values()].sort((a, b) => a.type.localeCompare(b.type));
-  for (const contract of contracts) files.set(`events/${contract.type}.v${contract.version}.json`, jsonSchema(contract.data, `${contract.type} v${contract.version}`));
+  for (const contract of contracts)
+    files.set(`events/${contract.type}.v${contract.version}.json`, jsonSchema(contract.data, `${contract.type} v${contract.version}`));
   return files;
 }
 

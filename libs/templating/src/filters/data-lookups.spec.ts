@@ -12,7 +12,8 @@ const resources = () =>
     },
   });
 
-const render = (source: string, r = resources()) => renderOk(engine, source, aContext({ data: { other: 'chris', project: 'proj_1' } }), { resources: r });
+const render = (source: string, r = resources()) =>
+  renderOk(engine, source, aContext({ data: { other: 'chris', project: 'proj_1' } }), { resources: r });
 
 describe('dynamic data filters', () => {
   it('loads a user', async () => {
@@ -28,11 +29,19 @@ describe('dynamic data filters', () => {
   });
 
   it('loads at most 25 subscriptions', async () => {
-    expect(await render('{% assign subs = recipient.id | subscriptions %}{{ subs.size }} {{ subs.first.object.id }} {{ subs.first.properties.role }}')).toBe('25 obj_0 owner');
+    expect(
+      await render(
+        '{% assign subs = recipient.id | subscriptions %}{{ subs.size }} {{ subs.first.object.id }} {{ subs.first.properties.role }}',
+      ),
+    ).toBe('25 obj_0 owner');
   });
 
   it('gives nil for what does not exist, and for an empty id', async () => {
-    expect(await render('{% assign u = "nobody" | user %}{% if u == nil %}none{% endif %}|{% assign o = "x" | object: "projects" %}[{{ o.name }}]|{% assign e = data.none | tenant %}[{{ e }}]')).toBe('none|[]|[]');
+    expect(
+      await render(
+        '{% assign u = "nobody" | user %}{% if u == nil %}none{% endif %}|{% assign o = "x" | object: "projects" %}[{{ o.name }}]|{% assign e = data.none | tenant %}[{{ e }}]',
+      ),
+    ).toBe('none|[]|[]');
     expect(await render('{% assign s = "nobody" | subscriptions %}{{ s.size }}')).toBe('0');
   });
 
@@ -49,7 +58,10 @@ describe('dynamic data filters', () => {
 
   it.each(['user', 'tenant', 'subscriptions'])('fails %s when the caller gave no lookup for it', async (name) => {
     const error = await renderError(engine, `{% assign x = "a" | ${name} %}`, aContext(), { resources: fakeResources() });
-    expect(error).toMatchObject({ code: 'template_render', message: `the ${name} filter is not available here (no ${name} lookup was provided)` });
+    expect(error).toMatchObject({
+      code: 'template_render',
+      message: `the ${name} filter is not available here (no ${name} lookup was provided)`,
+    });
   });
 
   it('reports a failing lookup as template_resource', async () => {

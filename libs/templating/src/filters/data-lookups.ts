@@ -11,7 +11,10 @@ import type { Filter, FilterThis } from './filter-types';
  */
 const SUBSCRIPTIONS_MAX = 25;
 
-function resolver<K extends 'user' | 'object' | 'tenant' | 'subscriptions'>(self: FilterThis, name: K): { state: RenderState; fn: NonNullable<TemplateResources[K]> } {
+function resolver<K extends 'user' | 'object' | 'tenant' | 'subscriptions'>(
+  self: FilterThis,
+  name: K,
+): { state: RenderState; fn: NonNullable<TemplateResources[K]> } {
   const state = stateOf(self.context);
   const fn = state.resources?.[name];
   if (!fn) throw new TemplateFailure('template_render', `the ${name} filter is not available here (no ${name} lookup was provided)`);

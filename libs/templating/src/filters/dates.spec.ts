@@ -62,7 +62,9 @@ describe('date (extended with a timezone)', () => {
   });
 
   it('fails an unknown zone', async () => {
-    expect((await renderError(engine, '{{ data.at | date: "%H", "Nowhere/Land" }}', at('2024-01-01T00:00:00Z'))).message).toBe('unknown timezone "Nowhere/Land"');
+    expect((await renderError(engine, '{{ data.at | date: "%H", "Nowhere/Land" }}', at('2024-01-01T00:00:00Z'))).message).toBe(
+      'unknown timezone "Nowhere/Land"',
+    );
   });
 });
 
@@ -120,7 +122,9 @@ describe('format_datetime_in_locale', () => {
   });
 
   it('fails an unknown time style', async () => {
-    expect((await renderError(engine, '{{ data.at | format_datetime_in_locale: "en", "short", "huge" }}', at(value))).message).toContain('time_format must be one of');
+    expect((await renderError(engine, '{{ data.at | format_datetime_in_locale: "en", "short", "huge" }}', at(value))).message).toContain(
+      'time_format must be one of',
+    );
   });
 
   it('returns what is not a date unchanged', async () => {

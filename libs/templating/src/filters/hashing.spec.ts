@@ -16,7 +16,10 @@ describe('hashing helpers', () => {
   });
 
   it('fails hmac_sha256 without a key', async () => {
-    expect(await renderError(engine, '{{ "x" | hmac_sha256 }}')).toMatchObject({ code: 'template_render', message: 'hmac_sha256 needs a key' });
+    expect(await renderError(engine, '{{ "x" | hmac_sha256 }}')).toMatchObject({
+      code: 'template_render',
+      message: 'hmac_sha256 needs a key',
+    });
     expect((await renderError(engine, '{{ "x" | hmac_sha256: "" }}')).message).toBe('hmac_sha256 needs a key');
   });
 });

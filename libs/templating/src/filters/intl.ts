@@ -64,7 +64,14 @@ export function zonedParts(date: Date, timeZone: string) {
     second: '2-digit',
   }).formatToParts(date);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const local = { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+  const local = {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  };
   const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
   const offsetMinutes = Math.round((asUtc - Math.floor(date.getTime() / 1000) * 1000) / 60_000);
   return { ...local, offsetMinutes };

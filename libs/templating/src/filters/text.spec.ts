@@ -2,11 +2,14 @@ import { TemplateEngine } from '../template-engine';
 import { aContext, renderError, renderOk } from '../testing/fixtures';
 
 const engine = new TemplateEngine();
-const render = (source: string, data: Record<string, unknown> = {}, escape?: 'html') => renderOk(engine, source, aContext({ data }), { escape });
+const render = (source: string, data: Record<string, unknown> = {}, escape?: 'html') =>
+  renderOk(engine, source, aContext({ data }), { escape });
 
 describe('json', () => {
   it('serializes values as JSON', async () => {
-    expect(await render('{{ data.o | json }}|{{ data.s | json }}|{{ data.n | json }}', { o: { id: 'u1', tags: ['a'] }, s: 'x"y', n: 2 })).toBe('{"id":"u1","tags":["a"]}|"x\\"y"|2');
+    expect(
+      await render('{{ data.o | json }}|{{ data.s | json }}|{{ data.n | json }}', { o: { id: 'u1', tags: ['a'] }, s: 'x"y', n: 2 }),
+    ).toBe('{"id":"u1","tags":["a"]}|"x\\"y"|2');
   });
 
   it('is escaped in html mode like any output', async () => {
@@ -20,7 +23,8 @@ describe('json', () => {
 
 describe('from_json', () => {
   it('parses objects, arrays and scalars', async () => {
-    const source = '{% assign o = data.o | from_json %}{{ o.name }}|{% assign a = data.a | from_json %}{{ a | join: "," }}|{% assign b = data.b | from_json %}{% if b %}yes{% else %}no{% endif %}';
+    const source =
+      '{% assign o = data.o | from_json %}{{ o.name }}|{% assign a = data.a | from_json %}{{ a | join: "," }}|{% assign b = data.b | from_json %}{% if b %}yes{% else %}no{% endif %}';
     expect(await render(source, { o: '{"name":"Hammond"}', a: '[1,2,3]', b: 'false' })).toBe('Hammond|1,2,3|no');
   });
 
@@ -29,7 +33,9 @@ describe('from_json', () => {
   });
 
   it('gives nil for a string that is not JSON, and passes non-strings through', async () => {
-    expect(await render('[{{ data.bad | from_json }}]{% assign x = data.bad | from_json %}{% if x == nil %}nil{% endif %}', { bad: '{nope' })).toBe('[]nil');
+    expect(
+      await render('[{{ data.bad | from_json }}]{% assign x = data.bad | from_json %}{% if x == nil %}nil{% endif %}', { bad: '{nope' }),
+    ).toBe('[]nil');
     expect(await render('{% assign x = data.o | from_json %}{{ x.k }}', { o: { k: 'v' } })).toBe('v');
   });
 });
@@ -56,7 +62,9 @@ describe('pluralize', () => {
   });
 
   it('reads total_actors, as in Knock examples', async () => {
-    expect(await renderOk(engine, '{{ total_actors }} {{ total_actors | pluralize: "person", "people" }}', aContext({ actors: [{ id: 'a' }] }))).toBe('1 person');
+    expect(
+      await renderOk(engine, '{{ total_actors }} {{ total_actors | pluralize: "person", "people" }}', aContext({ actors: [{ id: 'a' }] })),
+    ).toBe('1 person');
   });
 });
 
@@ -103,7 +111,9 @@ describe('intersect', () => {
   });
 
   it('gives an empty list when either side is not a list', async () => {
-    expect(await render('{{ data.a | intersect: data.b | size }}|{{ data.b | intersect: data.a | size }}', { a: 'x', b: ['x'] })).toBe('0|0');
+    expect(await render('{{ data.a | intersect: data.b | size }}|{{ data.b | intersect: data.a | size }}', { a: 'x', b: ['x'] })).toBe(
+      '0|0',
+    );
   });
 });
 
@@ -124,6 +134,8 @@ describe('compare_versions', () => {
   });
 
   it('gives nil when either side is not a version', async () => {
-    expect(await render('[{{ data.a | compare_versions: "1.0.0" }}][{{ "1.0.0" | compare_versions: data.none }}]', { a: 'latest' })).toBe('[][]');
+    expect(await render('[{{ data.a | compare_versions: "1.0.0" }}][{{ "1.0.0" | compare_versions: data.none }}]', { a: 'latest' })).toBe(
+      '[][]',
+    );
   });
 });

@@ -34,15 +34,28 @@ describe('IsolatedRenderer', () => {
     expect(asked.calls).toEqual(['partial:footer', 'partial:footer']);
 
     const layouts = fakeResources({ layouts: { main: { html_layout: '<main>{{ content }}</main>', text_layout: '[{{ content }}]' } } });
-    const email = { layoutKey: 'main', subject: 'Hi {{ recipient.name }}', html: '<b>{{ data.project }}</b>', text: 'Project {{ data.project }}' };
-    expect(await isolated.renderEmail(email, aContext(), layouts)).toEqual({ ok: true, subject: 'Hi Jane Doe', html: '<main><b>Park</b></main>', text: '[Project Park]' });
+    const email = {
+      layoutKey: 'main',
+      subject: 'Hi {{ recipient.name }}',
+      html: '<b>{{ data.project }}</b>',
+      text: 'Project {{ data.project }}',
+    };
+    expect(await isolated.renderEmail(email, aContext(), layouts)).toEqual({
+      ok: true,
+      subject: 'Hi Jane Doe',
+      html: '<main><b>Park</b></main>',
+      text: '[Project Park]',
+    });
     expect(await isolated.render('{{ x', aContext())).toMatchObject({ ok: false, error: { code: 'template_syntax' } });
   });
 
   it('reports a resource that fails as template_resource, as the engine does', async () => {
     const isolated = renderer({ threads: 1, hardTimeoutMs: 20_000 });
     const failing = { partial: async () => Promise.reject(new Error('database unavailable')) };
-    expect(await isolated.render('{% render "x" %}', aContext(), failing)).toMatchObject({ ok: false, error: { code: 'template_resource', message: expect.stringContaining('database unavailable') } });
+    expect(await isolated.render('{% render "x" %}', aContext(), failing)).toMatchObject({
+      ok: false,
+      error: { code: 'template_resource', message: expect.stringContaining('database unavailable') },
+    });
   });
 
   it('keeps 20 normal renders going while a runaway template holds a thread', async () => {
@@ -63,7 +76,13 @@ describe('IsolatedRenderer', () => {
     const normals = Array.from({ length: 20 }, (_, i) => isolated.render(normal(i), aContext(), resources()));
     expect(await Promise.all(normals)).toEqual(Array.from({ length: 20 }, (_, i) => ({ ok: true, output: `Hello Jane Doe #${i} - SENT` })));
     for (const result of await Promise.all(runaways)) {
-      expect(result).toEqual({ ok: false, error: { code: 'template_limit', message: 'the render was stopped after 300 ms (hard time limit): the template keeps the CPU busy too long' } });
+      expect(result).toEqual({
+        ok: false,
+        error: {
+          code: 'template_limit',
+          message: 'the render was stopped after 300 ms (hard time limit): the template keeps the CPU busy too long',
+        },
+      });
     }
     expect(await isolated.render('{{ 1 | plus: 1 }}', aContext())).toEqual({ ok: true, output: '2' });
   });

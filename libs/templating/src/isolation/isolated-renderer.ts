@@ -2,7 +2,15 @@ import path from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { resolveLimits, type TemplateLimits } from '../limits';
-import type { EmailRenderInput, EmailRenderResult, RenderOptions, RenderResult, TemplateContext, TemplateRenderer, TemplateResources } from '../types';
+import type {
+  EmailRenderInput,
+  EmailRenderResult,
+  RenderOptions,
+  RenderResult,
+  TemplateContext,
+  TemplateRenderer,
+  TemplateResources,
+} from '../types';
 
 export interface IsolatedRendererOptions {
   /** Worker threads rendering at once; more renders wait in a queue. */
@@ -32,7 +40,8 @@ export class IsolatedRenderer implements TemplateRenderer {
   private readonly pool: Piscina;
 
   constructor(private readonly options: IsolatedRendererOptions) {
-    if (!(options.threads >= 1) || !(options.hardTimeoutMs > 0)) throw new TypeError('threads must be at least 1 and hardTimeoutMs positive');
+    if (!(options.threads >= 1) || !(options.hardTimeoutMs > 0))
+      throw new TypeError('threads must be at least 1 and hardTimeoutMs positive');
     this.limits = resolveLimits(options.limits);
     this.pool = new Piscina({
       filename: path.join(__dirname, 'render-worker.js'),
@@ -65,10 +74,19 @@ export class IsolatedRenderer implements TemplateRenderer {
     });
     try {
       const methods = resources ? RESOURCE_METHODS.filter((m) => typeof resources[m] === 'function') : undefined;
-      return (await this.pool.run({ ...task, limits: this.limits, methods, port: port2 }, { transferList: [port2], signal: stop.signal })) as R;
+      return (await this.pool.run(
+        { ...task, limits: this.limits, methods, port: port2 },
+        { transferList: [port2], signal: stop.signal },
+      )) as R;
     } catch (error) {
       if (stop.signal.aborted) {
-        return { ok: false, error: { code: 'template_limit', message: `the render was stopped after ${this.options.hardTimeoutMs} ms (hard time limit): the template keeps the CPU busy too long` } } as R;
+        return {
+          ok: false,
+          error: {
+            code: 'template_limit',
+            message: `the render was stopped after ${this.options.hardTimeoutMs} ms (hard time limit): the template keeps the CPU busy too long`,
+          },
+        } as R;
       }
       const message = error instanceof Error ? error.message : String(error);
       return { ok: false, error: { code: 'template_render', message: `the template could not be rendered: ${message}` } } as R;
@@ -80,7 +98,11 @@ export class IsolatedRenderer implements TemplateRenderer {
 }
 
 /** One resource call from a worker, answered with its value or its error's message. */
-async function answer(port: MessagePort, resources: TemplateResources | undefined, call: { id: number; method: string; args: unknown[] }): Promise<void> {
+async function answer(
+  port: MessagePort,
+  resources: TemplateResources | undefined,
+  call: { id: number; method: string; args: unknown[] },
+): Promise<void> {
   try {
     const fn = (resources as unknown as Record<string, (...args: unknown[]) => Promise<unknown>> | undefined)?.[call.method];
     if (!fn) throw new Error(`no ${call.method} resource`);

@@ -1,4 +1,16 @@
-import { Hash, LiquidError, Tag, evalToken, type Context, type Emitter, type Liquid, type Parser, type TagToken, type TopLevelToken, type ValueToken } from 'liquidjs';
+import {
+  Hash,
+  LiquidError,
+  Tag,
+  evalToken,
+  type Context,
+  type Emitter,
+  type Liquid,
+  type Parser,
+  type TagToken,
+  type TopLevelToken,
+  type ValueToken,
+} from 'liquidjs';
 import { TemplateFailure, tagPartial } from '../errors';
 import { loadOnce, stateOf, type RenderState } from '../render-state';
 import { toOutputString } from '../safe-html';
@@ -30,7 +42,10 @@ export class RenderPartialTag extends Tag {
     const key = toOutputString(yield evalToken(this.key, ctx)).trim();
     if (!key) throw new TemplateFailure('template_render', 'render was given an empty partial key');
     if (state.partialDepth >= state.limits.maxPartialDepth) {
-      throw new TemplateFailure('template_limit', `partials are nested deeper than ${state.limits.maxPartialDepth} levels (does "${key}" render itself?)`);
+      throw new TemplateFailure(
+        'template_limit',
+        `partials are nested deeper than ${state.limits.maxPartialDepth} levels (does "${key}" render itself?)`,
+      );
     }
     const content = (yield loadPartial(state, key)) as string;
     const templates = parsePartial(state, this.liquid, key, content);
@@ -59,9 +74,7 @@ function parsePartial(state: RenderState, liquid: Liquid, key: string, content: 
 
 async function loadPartial(state: RenderState, key: string): Promise<string> {
   const resources = state.resources;
-  const partial = resources
-    ? await loadOnce(state, `partial:${key}`, `partial "${key}"`, () => resources.partial(key))
-    : undefined;
+  const partial = resources ? await loadOnce(state, `partial:${key}`, `partial "${key}"`, () => resources.partial(key)) : undefined;
   if (!partial || typeof partial.content !== 'string') throw new TemplateFailure('template_missing_partial', `partial "${key}" not found`);
   return partial.content;
 }

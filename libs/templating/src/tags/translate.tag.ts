@@ -1,4 +1,14 @@
-import { Tag, TypeGuards, type Context, type Emitter, type Liquid, type Parser, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
+import {
+  Tag,
+  TypeGuards,
+  type Context,
+  type Emitter,
+  type Liquid,
+  type Parser,
+  type TagToken,
+  type Template,
+  type TopLevelToken,
+} from 'liquidjs';
 import { TemplateFailure, toTemplateError } from '../errors';
 import { stateOf } from '../render-state';
 import { findTranslation } from '../translations';
@@ -35,7 +45,10 @@ export class TranslateTag extends Tag {
       try {
         templates = state.parse(this.liquid, translated);
       } catch (error) {
-        throw new TemplateFailure('template_render', `translation "${this.key}" is not a valid template: ${toTemplateError(error).message}`);
+        throw new TemplateFailure(
+          'template_render',
+          `translation "${this.key}" is not a valid template: ${toTemplateError(error).message}`,
+        );
       }
     }
     yield this.liquid.renderer.renderTemplates(templates, ctx, emitter);

@@ -46,7 +46,8 @@ export function fakeResources(input: FakeResourcesInput = {}): TemplateResources
     },
   };
   if (input.users) resources.user = async (id) => (calls.push(`user:${id}`), input.users![id]);
-  if (input.objects) resources.object = async (collection, id) => (calls.push(`object:${collection}/${id}`), input.objects![`${collection}/${id}`]);
+  if (input.objects)
+    resources.object = async (collection, id) => (calls.push(`object:${collection}/${id}`), input.objects![`${collection}/${id}`]);
   if (input.tenants) resources.tenant = async (id) => (calls.push(`tenant:${id}`), input.tenants![id]);
   if (input.subscriptions) resources.subscriptions = async (id) => (calls.push(`subscriptions:${id}`), input.subscriptions![id] ?? []);
   return resources;
@@ -56,7 +57,12 @@ type Engine = import('../template-engine').TemplateEngine;
 type Options = { resources?: TemplateResources; escape?: 'html' | 'none' };
 
 /** Renders and returns the output; a failed render fails the test with the error it returned. */
-export async function renderOk(engine: Engine, source: string, context: TemplateContext = aContext(), options: Options = {}): Promise<string> {
+export async function renderOk(
+  engine: Engine,
+  source: string,
+  context: TemplateContext = aContext(),
+  options: Options = {},
+): Promise<string> {
   const result = await engine.render(source, context, options.resources, { escape: options.escape });
   if (!result.ok) throw new Error(`expected the render to succeed, got ${JSON.stringify(result.error)}`);
   return result.output;

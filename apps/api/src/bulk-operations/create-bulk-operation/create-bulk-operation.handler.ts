@@ -26,7 +26,12 @@ export class CreateBulkOperationHandler implements ICommandHandler<CreateBulkOpe
     const scope = request.collection ? `${request.kind.split('.')[0]}:${request.collection}` : request.kind.split('.')[0];
     const { accepted, dropped } = await this.dedup.claim(ctx.environment, scope, request.entityIds);
     const items = accepted.map((i) => request.items[i]);
-    const { operation, outcome } = await createBulkOperation({ store: this.store }, ctx.environment, { kind: request.kind, collection: request.collection, items }, commandMetadata(ctx));
+    const { operation, outcome } = await createBulkOperation(
+      { store: this.store },
+      ctx.environment,
+      { kind: request.kind, collection: request.collection, items },
+      commandMetadata(ctx),
+    );
     await this.consistency.settle(outcome.append, outcome.events);
     return { operation: (await this.operations.get(ctx.environment, operation.id)) ?? operation, ratelimited: dropped };
   }

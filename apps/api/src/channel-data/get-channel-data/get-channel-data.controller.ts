@@ -15,6 +15,8 @@ export class GetChannelDataController {
 
   @Endpoint(getObjectChannelDataRoute)
   forObject(@Input() { params }: RouteInput<typeof getObjectChannelDataRoute>, @Ctx() ctx: RequestContext) {
-    return this.queries.execute(new GetChannelDataQuery(ctx.environment, { type: 'object', collection: params.collection, id: params.object_id }, params.channel_id));
+    return this.queries.execute(
+      new GetChannelDataQuery(ctx.environment, { type: 'object', collection: params.collection, id: params.object_id }, params.channel_id),
+    );
   }
 }

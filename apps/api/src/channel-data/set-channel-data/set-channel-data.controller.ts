@@ -10,13 +10,20 @@ export class SetChannelDataController {
 
   @Endpoint(setUserChannelDataRoute)
   forUser(@Input() { params, body }: RouteInput<typeof setUserChannelDataRoute>, @Ctx() ctx: RequestContext) {
-    return this.commands.execute(new SetChannelDataCommand(ctx, { type: 'user', id: params.user_id }, params.channel_id, body.data as Record<string, unknown>));
+    return this.commands.execute(
+      new SetChannelDataCommand(ctx, { type: 'user', id: params.user_id }, params.channel_id, body.data as Record<string, unknown>),
+    );
   }
 
   @Endpoint(setObjectChannelDataRoute)
   forObject(@Input() { params, body }: RouteInput<typeof setObjectChannelDataRoute>, @Ctx() ctx: RequestContext) {
     return this.commands.execute(
-      new SetChannelDataCommand(ctx, { type: 'object', collection: params.collection, id: params.object_id }, params.channel_id, body.data as Record<string, unknown>),
+      new SetChannelDataCommand(
+        ctx,
+        { type: 'object', collection: params.collection, id: params.object_id },
+        params.channel_id,
+        body.data as Record<string, unknown>,
+      ),
     );
   }
 }

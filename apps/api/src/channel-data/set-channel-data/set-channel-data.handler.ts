@@ -19,7 +19,13 @@ export class SetChannelDataHandler implements ICommandHandler<SetChannelDataComm
   async execute({ ctx, recipient, channelId, data }: SetChannelDataCommand): Promise<ChannelDataT> {
     // channel_invalid when the channel is not in this environment; the shape must fit its provider.
     const channel = await resolveChannel(this.deps.channels, ctx.environment, channelId, data, { channel: 'channel_id', data: 'data' });
-    const outcome = await updateRecipientAspects(this.deps, ctx.environment, recipient, [{ type: 'SetChannelData', channel, data, now: new Date().toISOString() }], commandMetadata(ctx));
+    const outcome = await updateRecipientAspects(
+      this.deps,
+      ctx.environment,
+      recipient,
+      [{ type: 'SetChannelData', channel, data, now: new Date().toISOString() }],
+      commandMetadata(ctx),
+    );
     await this.consistency.settle(outcome.append, outcome.events);
     return toChannelData(channel.id, channel.provider, data);
   }

@@ -15,6 +15,8 @@ export class UnsetChannelDataController {
 
   @Endpoint(unsetObjectChannelDataRoute)
   async forObject(@Input() { params }: RouteInput<typeof unsetObjectChannelDataRoute>, @Ctx() ctx: RequestContext): Promise<void> {
-    await this.commands.execute(new UnsetChannelDataCommand(ctx, { type: 'object', collection: params.collection, id: params.object_id }, params.channel_id));
+    await this.commands.execute(
+      new UnsetChannelDataCommand(ctx, { type: 'object', collection: params.collection, id: params.object_id }, params.channel_id),
+    );
   }
 }

@@ -15,7 +15,13 @@ export class UnsetChannelDataHandler implements ICommandHandler<UnsetChannelData
   ) {}
 
   async execute({ ctx, recipient, channelId }: UnsetChannelDataCommand): Promise<void> {
-    const outcome = await updateRecipientAspects(this.deps, ctx.environment, recipient, [{ type: 'UnsetChannelData', channelId, now: new Date().toISOString() }], commandMetadata(ctx));
+    const outcome = await updateRecipientAspects(
+      this.deps,
+      ctx.environment,
+      recipient,
+      [{ type: 'UnsetChannelData', channelId, now: new Date().toISOString() }],
+      commandMetadata(ctx),
+    );
     await this.consistency.settle(outcome.append, outcome.events);
   }
 }

@@ -19,7 +19,11 @@ export class UpsertChannelGroupHandler implements ICommandHandler<UpsertChannelG
   ) {}
 
   async execute({ ctx, key, group }: UpsertChannelGroupCommand) {
-    const deps = { store: this.store, channelsByKeys: (keys: string[]) => this.channels.byKeys(keys), existingGroup: (k: string) => this.groups.get(k) };
+    const deps = {
+      store: this.store,
+      channelsByKeys: (keys: string[]) => this.channels.byKeys(keys),
+      existingGroup: (k: string) => this.groups.get(k),
+    };
     const outcome = await upsertChannelGroup(deps, key, group, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
     const saved = await this.groups.get(key);

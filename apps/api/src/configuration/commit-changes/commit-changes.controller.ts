@@ -10,6 +10,8 @@ export class CommitChangesController {
 
   @Endpoint(commitAllRoute)
   commit(@Input() { query }: RouteInput<typeof commitAllRoute>, @Ctx() ctx: RequestContext) {
-    return this.commands.execute(new CommitChangesCommand(ctx, query.commit_message ?? null, { types: query.resource_type, identifier: query.resource_id }));
+    return this.commands.execute(
+      new CommitChangesCommand(ctx, query.commit_message ?? null, { types: query.resource_type, identifier: query.resource_id }),
+    );
   }
 }

@@ -1,6 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { emailLayoutRoutes, getWorkflowRoute, messageTypeRoutes, partialRoutes, RouteInput, translationRoutes } from '@notify/contracts';
+import {
+  emailLayoutRoutes,
+  getWorkflowRoute,
+  messageTypeRoutes,
+  audienceRoutes,
+  partialRoutes,
+  RouteInput,
+  translationRoutes,
+} from '@notify/contracts';
 import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
 import { resourceIds } from '../shared/resource-ids';
 import { GetResourceQuery } from './get-resource.query';
@@ -16,6 +24,11 @@ export class GetResourceController {
     return this.queries.execute(new GetResourceQuery(ctx.environment, 'workflow', resourceIds('workflow', params.workflow_key), query));
   }
 
+  @Endpoint(audienceRoutes.get)
+  async audience(@Input() { params, query }: Get<typeof audienceRoutes.get>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new GetResourceQuery(ctx.environment, 'audience', resourceIds('audience', params.audience_key), query));
+  }
+
   @Endpoint(partialRoutes.get)
   async partial(@Input() { params, query }: Get<typeof partialRoutes.get>, @Ctx() ctx: RequestContext) {
     return this.queries.execute(new GetResourceQuery(ctx.environment, 'partial', resourceIds('partial', params.partial_key), query));
@@ -23,12 +36,16 @@ export class GetResourceController {
 
   @Endpoint(emailLayoutRoutes.get)
   emailLayout(@Input() { params, query }: Get<typeof emailLayoutRoutes.get>, @Ctx() ctx: RequestContext) {
-    return this.queries.execute(new GetResourceQuery(ctx.environment, 'email_layout', resourceIds('email_layout', params.email_layout_key), query));
+    return this.queries.execute(
+      new GetResourceQuery(ctx.environment, 'email_layout', resourceIds('email_layout', params.email_layout_key), query),
+    );
   }
 
   @Endpoint(messageTypeRoutes.get)
   messageType(@Input() { params, query }: Get<typeof messageTypeRoutes.get>, @Ctx() ctx: RequestContext) {
-    return this.queries.execute(new GetResourceQuery(ctx.environment, 'message_type', resourceIds('message_type', params.message_type_key), query));
+    return this.queries.execute(
+      new GetResourceQuery(ctx.environment, 'message_type', resourceIds('message_type', params.message_type_key), query),
+    );
   }
 
   /**
@@ -37,7 +54,9 @@ export class GetResourceController {
    */
   @Endpoint(translationRoutes.get)
   async translation(@Input() { params, query }: Get<typeof translationRoutes.get>, @Ctx() ctx: RequestContext) {
-    const translation = await this.queries.execute(new GetResourceQuery(ctx.environment, 'translation', resourceIds('translation', params.locale_code, query), query));
+    const translation = await this.queries.execute(
+      new GetResourceQuery(ctx.environment, 'translation', resourceIds('translation', params.locale_code, query), query),
+    );
     return { ...translation, translation };
   }
 }

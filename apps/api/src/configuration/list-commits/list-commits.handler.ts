@@ -7,7 +7,11 @@ export class ListCommitsHandler implements IQueryHandler<ListCommitsQuery> {
   constructor(private readonly commits: CommitQueries) {}
 
   async execute({ environment, query }: ListCommitsQuery) {
-    const { entries, page_info } = await this.commits.list(environment, query, { promoted: query.promoted, types: query.resource_type, identifier: query.resource_id });
+    const { entries, page_info } = await this.commits.list(environment, query, {
+      promoted: query.promoted,
+      types: query.resource_type,
+      identifier: query.resource_id,
+    });
     return { entries: entries.map(({ sha: _sha, ...commit }) => commit), page_info };
   }
 }

@@ -1,11 +1,21 @@
 import { Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { emailLayoutRoutes, listWorkflowsRoute, messageTypeRoutes, partialRoutes, RouteInput, translationRoutes } from '@notify/contracts';
+import {
+  emailLayoutRoutes,
+  listWorkflowsRoute,
+  messageTypeRoutes,
+  audienceRoutes,
+  partialRoutes,
+  RouteInput,
+  translationRoutes,
+} from '@notify/contracts';
 import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
 import { ReadOptions } from '../get-resource/get-resource.query';
 import { ListResourcesQuery } from './list-resources.query';
 
-type List<R> = RouteInput<R> & { query: ReadOptions & { limit: number; after?: string; before?: string; locale_code?: string; namespace?: string; tenant?: string } };
+type List<R> = RouteInput<R> & {
+  query: ReadOptions & { limit: number; after?: string; before?: string; locale_code?: string; namespace?: string; tenant?: string };
+};
 
 @Controller()
 export class ListResourcesController {
@@ -14,6 +24,11 @@ export class ListResourcesController {
   @Endpoint(listWorkflowsRoute)
   workflows(@Input() { query }: RouteInput<typeof listWorkflowsRoute>, @Ctx() ctx: RequestContext) {
     return this.queries.execute(new ListResourcesQuery(ctx.environment, 'workflow', query, query));
+  }
+
+  @Endpoint(audienceRoutes.list)
+  audiences(@Input() { query }: List<typeof audienceRoutes.list>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new ListResourcesQuery(ctx.environment, 'audience', query, query));
   }
 
   @Endpoint(partialRoutes.list)

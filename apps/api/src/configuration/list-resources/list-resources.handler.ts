@@ -9,7 +9,13 @@ export class ListResourcesHandler implements IQueryHandler<ListResourcesQuery> {
 
   async execute({ environment, type, page, options, where }: ListResourcesQuery) {
     const kind = RESOURCE_KINDS[type];
-    const { entries, page_info } = await this.resources.list(environment, type, page, { committedOnly: options.hide_uncommitted_changes }, where);
+    const { entries, page_info } = await this.resources.list(
+      environment,
+      type,
+      page,
+      { committedOnly: options.hide_uncommitted_changes },
+      where,
+    );
     return { entries: entries.map((r) => kind.present(r, options)), page_info };
   }
 }

@@ -2,7 +2,10 @@ import { Query } from '@nestjs/cqrs';
 import { ResourceType } from '@notify/domain';
 import { ReadOptions } from '../get-resource/get-resource.query';
 
-export class ListResourcesQuery extends Query<{ entries: Record<string, unknown>[]; page_info: { after: string | null; before: string | null; page_size: number } }> {
+export class ListResourcesQuery extends Query<{
+  entries: Record<string, unknown>[];
+  page_info: { after: string | null; before: string | null; page_size: number };
+}> {
   constructor(
     readonly environment: string,
     readonly type: ResourceType,

@@ -30,7 +30,9 @@ export class PreviewContexts {
   ) {}
 
   async context(environment: string, audience: Audience): Promise<TemplateContext> {
-    const vars = Object.fromEntries(Object.entries(await this.variables.valuesFor(environment)).map(([k, v]) => [k, isSealed(v) ? REDACTED : v]));
+    const vars = Object.fromEntries(
+      Object.entries(await this.variables.valuesFor(environment)).map(([k, v]) => [k, isSealed(v) ? REDACTED : v]),
+    );
     return {
       recipient: await this.recipient(environment, audience.recipient),
       actor: audience.actor ? await this.recipient(environment, audience.actor) : null,

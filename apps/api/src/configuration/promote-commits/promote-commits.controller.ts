@@ -14,7 +14,9 @@ export class PromoteCommitsController {
 
   @Endpoint(promoteAllRoute)
   async all(@Input() { query }: RouteInput<typeof promoteAllRoute>, @Ctx() ctx: RequestContext) {
-    await this.commands.execute(new PromoteCommitsCommand(ctx, { toEnvironment: query.to_environment, types: query.resource_type, identifier: query.resource_id }));
+    await this.commands.execute(
+      new PromoteCommitsCommand(ctx, { toEnvironment: query.to_environment, types: query.resource_type, identifier: query.resource_id }),
+    );
     return { result: 'success' as const };
   }
 

@@ -15,7 +15,9 @@ function servedWorkflowsActive(lookups: EngineLookups): EngineLookups {
     const served = await lookups.workflow(environment, key);
     return served && { ...served, active: true };
   };
-  return new Proxy(lookups, { get: (target, property, receiver) => (property === 'workflow' ? workflow : Reflect.get(target, property, receiver)) });
+  return new Proxy(lookups, {
+    get: (target, property, receiver) => (property === 'workflow' ? workflow : Reflect.get(target, property, receiver)),
+  });
 }
 
 /** A test run: a trigger like any other (same engine, same events), recorded with trigger source `test`. */
@@ -31,7 +33,14 @@ export class RunWorkflowHandler implements ICommandHandler<RunWorkflowCommand> {
   }
 
   async execute({ ctx, workflowKey, body }: RunWorkflowCommand): Promise<{ workflow_run_id: string }> {
-    const { workflow_run_id } = await triggerWorkflow({ recipients: this.recipients, lookups: this.lookups }, ctx.environment, workflowKey, body, commandMetadata(ctx), { source: { type: 'test' } });
+    const { workflow_run_id } = await triggerWorkflow(
+      { recipients: this.recipients, lookups: this.lookups },
+      ctx.environment,
+      workflowKey,
+      body,
+      commandMetadata(ctx),
+      { source: { type: 'test' } },
+    );
     return { workflow_run_id };
   }
 }

@@ -23,7 +23,11 @@ export class EnvironmentOrder {
   async assertEditable(slug: string): Promise<void> {
     const before = await this.preceding(slug);
     if (before) {
-      throw new DomainError('environment_not_editable', `Configuration is changed in ${before.slug} and promoted to ${slug}; commit there and promote`, 'invalid_request');
+      throw new DomainError(
+        'environment_not_editable',
+        `Configuration is changed in ${before.slug} and promoted to ${slug}; commit there and promote`,
+        'invalid_request',
+      );
     }
   }
 

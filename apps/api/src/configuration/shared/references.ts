@@ -4,7 +4,10 @@ import { ChannelQueries } from '@notify/projections/channels';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 
 /** What a workflow refers to, as the read models of one environment know it. */
-export function referencesIn(environment: string, q: { channels: ChannelQueries; groups: ChannelGroupQueries; resources: ConfigResourceQueries }): WorkflowReferences {
+export function referencesIn(
+  environment: string,
+  q: { channels: ChannelQueries; groups: ChannelGroupQueries; resources: ConfigResourceQueries },
+): WorkflowReferences {
   return {
     channel: async (key) => {
       const channel = await q.channels.findUsable(environment, { key });

@@ -17,6 +17,9 @@ export class ResourceChecks {
   ) {}
 
   in(environment: string): CheckDeps {
-    return { references: referencesIn(environment, { channels: this.channels, groups: this.groups, resources: this.resources }), templates: this.templates };
+    return {
+      references: referencesIn(environment, { channels: this.channels, groups: this.groups, resources: this.resources }),
+      templates: this.templates,
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { checkWorkflow, normalizeWorkflow, TemplateChecker, WorkflowReferences } from '@notify/application';
 import {
+  AudienceRequest,
   EmailLayoutRequest,
   flattenMessages,
   MessageTypeRequest,
@@ -12,7 +13,15 @@ import {
   WorkflowStepT,
   writePo,
 } from '@notify/contracts';
-import { emailLayoutStream, messageTypeStream, partialStream, ResourceType, translationStream, workflowStream } from '@notify/domain';
+import {
+  audienceDefinitionStream,
+  emailLayoutStream,
+  messageTypeStream,
+  partialStream,
+  ResourceType,
+  translationStream,
+  workflowStream,
+} from '@notify/domain';
 import { ResourceRecord } from '@notify/projections/config-resources';
 import { z } from 'zod';
 
@@ -52,7 +61,9 @@ export interface PresentOptions {
 
 const liquidErrors = (templates: TemplateChecker, fields: Record<string, unknown>): ResourceErrorT[] =>
   Object.entries(fields).flatMap(([field, source]) =>
-    typeof source === 'string' ? templates.check(source).map((p) => ({ field, message: p.line ? `line ${p.line}: ${p.message}` : p.message, type: 'template' })) : [],
+    typeof source === 'string'
+      ? templates.check(source).map((p) => ({ field, message: p.line ? `line ${p.line}: ${p.message}` : p.message, type: 'template' }))
+      : [],
   );
 
 /**
@@ -66,7 +77,17 @@ export function withoutNulls(content: Record<string, unknown>, optional: readonl
   return out;
 }
 
-const WORKFLOW_OPTIONAL = ['categories', 'conditions', 'description', 'settings', 'tags', 'trigger_data_json_schema', 'trigger_frequency', 'goal_attachment', 'deleted_at'];
+const WORKFLOW_OPTIONAL = [
+  'categories',
+  'conditions',
+  'description',
+  'settings',
+  'tags',
+  'trigger_data_json_schema',
+  'trigger_frequency',
+  'goal_attachment',
+  'deleted_at',
+];
 const PARTIAL_OPTIONAL = ['description', 'icon_name', 'input_schema', 'visual_block_enabled'];
 const EMAIL_LAYOUT_OPTIONAL = ['branding_overrides', 'footer_links', 'is_mjml'];
 const MESSAGE_TYPE_OPTIONAL = ['icon_name'];
@@ -78,22 +99,31 @@ const common = (record: ResourceRecord) => ({
   sha: record.sha,
 });
 
-const annotation = (extractable: Record<string, { default: boolean; file_ext: string }>, readonly: string[]) => ({ extractable_fields: extractable, readonly_fields: readonly });
+const annotation = (extractable: Record<string, { default: boolean; file_ext: string }>, readonly: string[]) => ({
+  extractable_fields: extractable,
+  readonly_fields: readonly,
+});
 
 /** Marks the Liquid fields of every channel step's template so the CLI writes them to files. */
 function annotateSteps(steps: WorkflowStepT[]): WorkflowStepT[] {
   return steps.map((step) => {
     const out: WorkflowStepT = { ...step };
     for (const field of ['branches', 'cohort_branches'] as const) {
-      if (Array.isArray(step[field])) out[field] = (step[field] as { steps?: WorkflowStepT[] }[]).map((b) => (b.steps ? { ...b, steps: annotateSteps(b.steps) } : b));
+      if (Array.isArray(step[field]))
+        out[field] = (step[field] as { steps?: WorkflowStepT[] }[]).map((b) => (b.steps ? { ...b, steps: annotateSteps(b.steps) } : b));
     }
     const type = step.channel_type as keyof typeof templateFields | undefined;
     const template = step.template as Record<string, unknown> | undefined;
     if (step.type !== 'channel' || !type || !template) return out;
-    const fields = Object.fromEntries(Object.entries(templateFields[type]).map(([f, ext]) => [f, { default: f !== 'subject', file_ext: ext }]));
+    const fields = Object.fromEntries(
+      Object.entries(templateFields[type]).map(([f, ext]) => [f, { default: f !== 'subject', file_ext: ext }]),
+    );
     const annotated: Record<string, unknown> = { ...template, __annotation: annotation(fields, []) };
     if (type === 'email' && template.settings && typeof template.settings === 'object') {
-      annotated.settings = { ...(template.settings as object), __annotation: annotation({ pre_content: { default: true, file_ext: 'txt' } }, []) };
+      annotated.settings = {
+        ...(template.settings as object),
+        __annotation: annotation({ pre_content: { default: true, file_ext: 'txt' } }, []),
+      };
     }
     out.template = annotated;
     return out;
@@ -117,7 +147,10 @@ export const workflowKind: ResourceKind = {
       created_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
       ...(options.annotate
-        ? { steps: annotateSteps(content.steps), __annotation: annotation({}, ['key', 'active', 'valid', 'errors', 'environment', 'sha', 'created_at', 'updated_at']) }
+        ? {
+            steps: annotateSteps(content.steps),
+            __annotation: annotation({}, ['key', 'active', 'valid', 'errors', 'environment', 'sha', 'created_at', 'updated_at']),
+          }
         : {}),
     };
   },
@@ -132,7 +165,15 @@ export const partialKind: ResourceKind = {
   stream: partialStream,
   normalize(body) {
     const p = body as z.infer<typeof PartialRequest>;
-    return { name: p.name, type: p.type, content: p.content, description: p.description ?? null, icon_name: p.icon_name ?? null, input_schema: p.input_schema ?? [], visual_block_enabled: p.visual_block_enabled ?? false };
+    return {
+      name: p.name,
+      type: p.type,
+      content: p.content,
+      description: p.description ?? null,
+      icon_name: p.icon_name ?? null,
+      input_schema: p.input_schema ?? [],
+      visual_block_enabled: p.visual_block_enabled ?? false,
+    };
   },
   async check(content, deps) {
     return { content, errors: content.type === 'json' ? [] : liquidErrors(deps.templates, { content: content.content }) };
@@ -145,7 +186,12 @@ export const partialKind: ResourceKind = {
       inserted_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
       ...(options.annotate
-        ? { __annotation: annotation({ content: { default: true, file_ext: PARTIAL_EXT[record.content.type as keyof typeof PARTIAL_EXT] ?? 'txt' } }, ['key', 'valid', 'errors', 'environment', 'sha', 'inserted_at', 'updated_at']) }
+        ? {
+            __annotation: annotation(
+              { content: { default: true, file_ext: PARTIAL_EXT[record.content.type as keyof typeof PARTIAL_EXT] ?? 'txt' } },
+              ['key', 'valid', 'errors', 'environment', 'sha', 'inserted_at', 'updated_at'],
+            ),
+          }
         : {}),
     };
   },
@@ -158,7 +204,14 @@ export const emailLayoutKind: ResourceKind = {
   stream: emailLayoutStream,
   normalize(body) {
     const l = body as z.infer<typeof EmailLayoutRequest>;
-    return { name: l.name, html_layout: l.html_layout, text_layout: l.text_layout, footer_links: l.footer_links ?? [], ...(l.branding_overrides ? { branding_overrides: l.branding_overrides } : {}), is_mjml: l.is_mjml ?? false };
+    return {
+      name: l.name,
+      html_layout: l.html_layout,
+      text_layout: l.text_layout,
+      footer_links: l.footer_links ?? [],
+      ...(l.branding_overrides ? { branding_overrides: l.branding_overrides } : {}),
+      is_mjml: l.is_mjml ?? false,
+    };
   },
   async check(content, deps) {
     return { content, errors: liquidErrors(deps.templates, { html_layout: content.html_layout, text_layout: content.text_layout }) };
@@ -189,7 +242,14 @@ export const messageTypeKind: ResourceKind = {
   stream: messageTypeStream,
   normalize(body) {
     const m = body as z.infer<typeof MessageTypeRequest>;
-    return { name: m.name, description: m.description, preview: m.preview, icon_name: m.icon_name ?? null, semver: m.semver ?? '1.0.0', variants: m.variants ?? [] };
+    return {
+      name: m.name,
+      description: m.description,
+      preview: m.preview,
+      icon_name: m.icon_name ?? null,
+      semver: m.semver ?? '1.0.0',
+      variants: m.variants ?? [],
+    };
   },
   async check(content, deps) {
     return { content, errors: liquidErrors(deps.templates, { preview: content.preview }) };
@@ -203,7 +263,47 @@ export const messageTypeKind: ResourceKind = {
       created_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
       archived_at: null,
-      ...(options.annotate ? { __annotation: annotation({ preview: { default: true, file_ext: 'html' } }, ['key', 'owner', 'valid', 'errors', 'environment', 'sha', 'created_at', 'updated_at', 'archived_at']) } : {}),
+      ...(options.annotate
+        ? {
+            __annotation: annotation({ preview: { default: true, file_ext: 'html' } }, [
+              'key',
+              'owner',
+              'valid',
+              'errors',
+              'environment',
+              'sha',
+              'created_at',
+              'updated_at',
+              'archived_at',
+            ]),
+          }
+        : {}),
+    };
+  },
+};
+
+export const audienceKind: ResourceKind = {
+  type: 'audience',
+  wrapper: 'audience',
+  label: 'audience',
+  stream: audienceDefinitionStream,
+  normalize(body) {
+    const a = body as z.infer<typeof AudienceRequest>;
+    return { type: a.type, name: a.name, description: a.description ?? null };
+  },
+  async check(content) {
+    return { content, errors: [] };
+  },
+  present(record) {
+    return {
+      key: record.identifier,
+      type: record.content.type,
+      name: record.content.name,
+      description: record.content.description ?? null,
+      environment: record.environment,
+      sha: record.sha,
+      created_at: record.createdAt.toISOString(),
+      updated_at: record.updatedAt.toISOString(),
     };
   },
 };
@@ -224,12 +324,22 @@ export const translationKind: ResourceKind = {
   stream: translationStream,
   normalize(body, ids) {
     const t = body as z.infer<typeof TranslationRequest>;
-    return { locale_code: ids.locale_code, namespace: ids.namespace ?? '', tenant: ids.tenant ?? null, format: t.format, content: t.content };
+    return {
+      locale_code: ids.locale_code,
+      namespace: ids.namespace ?? '',
+      tenant: ids.tenant ?? null,
+      format: t.format,
+      content: t.content,
+    };
   },
   async check(content, deps) {
     // Every translated string is itself a template: check each one.
-    const messages = content.format === 'po' ? parsePo(content.content as string).messages : flattenMessages(JSON.parse(content.content as string));
-    return { content, errors: liquidErrors(deps.templates, Object.fromEntries(Object.entries(messages).map(([k, v]) => [`content.${k}`, v]))) };
+    const messages =
+      content.format === 'po' ? parsePo(content.content as string).messages : flattenMessages(JSON.parse(content.content as string));
+    return {
+      content,
+      errors: liquidErrors(deps.templates, Object.fromEntries(Object.entries(messages).map(([k, v]) => [`content.${k}`, v]))),
+    };
   },
   present(record, options) {
     const c = record.content as { locale_code: string; namespace: string; tenant: string | null; format: 'json' | 'po'; content: string };
@@ -255,4 +365,5 @@ export const RESOURCE_KINDS: Record<ResourceType, ResourceKind> = {
   email_layout: emailLayoutKind,
   message_type: messageTypeKind,
   translation: translationKind,
+  audience: audienceKind,
 };

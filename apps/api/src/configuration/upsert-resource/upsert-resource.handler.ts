@@ -35,12 +35,24 @@ export class UpsertResourceHandler implements ICommandHandler<UpsertResourceComm
     await this.environments.assertEditable(ctx.environment);
     const { content, errors } = await kind.check(kind.normalize(body, ids), this.checks.in(ctx.environment));
     if (options.commit && errors.length) {
-      throw new DomainError('invalid_params', `The ${kind.label} is not valid, so it cannot be committed`, 'invalid_params', errors.map((e) => ({ ...e, field: `${kind.wrapper}.${e.field}` })));
+      throw new DomainError(
+        'invalid_params',
+        `The ${kind.label} is not valid, so it cannot be committed`,
+        'invalid_params',
+        errors.map((e) => ({ ...e, field: `${kind.wrapper}.${e.field}` })),
+      );
     }
-    const outcome = await saveResourceVersion(this.store, kind.stream(ctx.environment, ids.identifier), { type, key: ids.identifier, content, errors }, commandMetadata(ctx));
+    const outcome = await saveResourceVersion(
+      this.store,
+      kind.stream(ctx.environment, ids.identifier),
+      { type, key: ids.identifier, content, errors },
+      commandMetadata(ctx),
+    );
     await this.consistency.settle(outcome.append, outcome.events);
     if (options.commit) {
-      await this.commands.execute(new CommitChangesCommand(ctx, options.commit_message ?? null, { types: [type], identifier: ids.identifier }));
+      await this.commands.execute(
+        new CommitChangesCommand(ctx, options.commit_message ?? null, { types: [type], identifier: ids.identifier }),
+      );
     }
     const record = await this.resources.get(ctx.environment, type, ids.identifier);
     if (!record) throw new Error(`${type} ${ids.identifier} was written but is not in the read model`);

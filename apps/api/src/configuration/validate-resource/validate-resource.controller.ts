@@ -1,11 +1,23 @@
 import { Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { emailLayoutRoutes, messageTypeRoutes, partialRoutes, RouteInput, translationRoutes, validateWorkflowRoute } from '@notify/contracts';
+import {
+  emailLayoutRoutes,
+  messageTypeRoutes,
+  audienceRoutes,
+  partialRoutes,
+  RouteInput,
+  translationRoutes,
+  validateWorkflowRoute,
+} from '@notify/contracts';
 import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
 import { resourceIds } from '../shared/resource-ids';
 import { ValidateResourceCommand } from './validate-resource.command';
 
-type Validate<R> = RouteInput<R> & { params: Record<string, string>; query: Record<string, any>; body: Record<string, Record<string, unknown>> };
+type Validate<R> = RouteInput<R> & {
+  params: Record<string, string>;
+  query: Record<string, any>;
+  body: Record<string, Record<string, unknown>>;
+};
 
 @Controller()
 export class ValidateResourceController {
@@ -16,6 +28,11 @@ export class ValidateResourceController {
     return this.commands.execute(new ValidateResourceCommand(ctx, 'workflow', resourceIds('workflow', params.workflow_key), body.workflow));
   }
 
+  @Endpoint(audienceRoutes.validate)
+  audience(@Input() { params, body }: Validate<typeof audienceRoutes.validate>, @Ctx() ctx: RequestContext) {
+    return this.commands.execute(new ValidateResourceCommand(ctx, 'audience', resourceIds('audience', params.audience_key), body.audience));
+  }
+
   @Endpoint(partialRoutes.validate)
   partial(@Input() { params, body }: Validate<typeof partialRoutes.validate>, @Ctx() ctx: RequestContext) {
     return this.commands.execute(new ValidateResourceCommand(ctx, 'partial', resourceIds('partial', params.partial_key), body.partial));
@@ -23,16 +40,22 @@ export class ValidateResourceController {
 
   @Endpoint(emailLayoutRoutes.validate)
   emailLayout(@Input() { params, body }: Validate<typeof emailLayoutRoutes.validate>, @Ctx() ctx: RequestContext) {
-    return this.commands.execute(new ValidateResourceCommand(ctx, 'email_layout', resourceIds('email_layout', params.email_layout_key), body.email_layout));
+    return this.commands.execute(
+      new ValidateResourceCommand(ctx, 'email_layout', resourceIds('email_layout', params.email_layout_key), body.email_layout),
+    );
   }
 
   @Endpoint(messageTypeRoutes.validate)
   messageType(@Input() { params, body }: Validate<typeof messageTypeRoutes.validate>, @Ctx() ctx: RequestContext) {
-    return this.commands.execute(new ValidateResourceCommand(ctx, 'message_type', resourceIds('message_type', params.message_type_key), body.message_type));
+    return this.commands.execute(
+      new ValidateResourceCommand(ctx, 'message_type', resourceIds('message_type', params.message_type_key), body.message_type),
+    );
   }
 
   @Endpoint(translationRoutes.validate)
   translation(@Input() { params, query, body }: Validate<typeof translationRoutes.validate>, @Ctx() ctx: RequestContext) {
-    return this.commands.execute(new ValidateResourceCommand(ctx, 'translation', resourceIds('translation', params.locale_code, query), body.translation));
+    return this.commands.execute(
+      new ValidateResourceCommand(ctx, 'translation', resourceIds('translation', params.locale_code, query), body.translation),
+    );
   }
 }

@@ -19,7 +19,11 @@ export class ValidateResourceHandler implements ICommandHandler<ValidateResource
     const kind = RESOURCE_KINDS[type];
     assertSameKey(kind.wrapper, ids, body);
     const { content, errors } = await kind.check(kind.normalize(body, ids), this.checks.in(ctx.environment));
-    if (errors.length) throw invalidParams(errors.map((e) => ({ ...e, field: `${kind.wrapper}.${e.field}` })), `The ${kind.label} is not valid`);
+    if (errors.length)
+      throw invalidParams(
+        errors.map((e) => ({ ...e, field: `${kind.wrapper}.${e.field}` })),
+        `The ${kind.label} is not valid`,
+      );
     const existing = await this.resources.get(ctx.environment, type, ids.identifier);
     const now = new Date();
     const record = {

@@ -9,7 +9,9 @@ export class ListEnvironmentsHandler implements IQueryHandler<ListEnvironmentsQu
 
   async execute({ page }: ListEnvironmentsQuery) {
     const { entries, page_info } = await this.environments.queries.pageEnvironments(page);
-    const presented = await Promise.all(entries.map(async (e) => presentEnvironment(e, await this.environments.commits.lastCommitAt(e.slug))));
+    const presented = await Promise.all(
+      entries.map(async (e) => presentEnvironment(e, await this.environments.commits.lastCommitAt(e.slug))),
+    );
     return { entries: presented, page_info };
   }
 }

@@ -18,7 +18,11 @@ export class UpdateSecurityHandler implements ICommandHandler<UpdateSecurityComm
 
   async execute({ ctx, environment, enhancedSecurityMode }: UpdateSecurityCommand) {
     await this.environments.require(environment);
-    const outcome = await setEnhancedSecurityMode(this.store, { environment, enabled: enhancedSecurityMode }, { ...commandMetadata(ctx), environment });
+    const outcome = await setEnhancedSecurityMode(
+      this.store,
+      { environment, enabled: enhancedSecurityMode },
+      { ...commandMetadata(ctx), environment },
+    );
     await this.consistency.settle(outcome.append, [{ type: 'EnhancedSecurityModeChanged' }]);
     return this.environments.security(environment);
   }

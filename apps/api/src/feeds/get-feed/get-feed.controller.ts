@@ -11,7 +11,11 @@ export class GetFeedController {
 
   /** Answers the JSON text as it is (see GetFeedHandler). */
   @Endpoint(getFeedRoute)
-  async get(@Input() { params, query }: RouteInput<typeof getFeedRoute>, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  async get(
+    @Input() { params, query }: RouteInput<typeof getFeedRoute>,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
     const json = await this.queries.execute(new GetFeedQuery(ctx, params.user_id, params.channel_id, query));
     void reply.type('application/json; charset=utf-8');
     return json;

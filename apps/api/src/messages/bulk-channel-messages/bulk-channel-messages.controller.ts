@@ -10,7 +10,14 @@ export class BulkChannelMessagesController {
   constructor(private readonly commands: CommandBus) {}
 
   @Endpoint(bulkChannelMessagesRoute)
-  async bulk(@Input() { params, body }: RouteInput<typeof bulkChannelMessagesRoute>, @Ctx() ctx: RequestContext, @PublicUrl() publicUrl: string) {
-    return withProgressUrl(await this.commands.execute(new BulkChannelMessagesCommand(ctx, params.channel_id, params.action, body ?? {})), publicUrl);
+  async bulk(
+    @Input() { params, body }: RouteInput<typeof bulkChannelMessagesRoute>,
+    @Ctx() ctx: RequestContext,
+    @PublicUrl() publicUrl: string,
+  ) {
+    return withProgressUrl(
+      await this.commands.execute(new BulkChannelMessagesCommand(ctx, params.channel_id, params.action, body ?? {})),
+      publicUrl,
+    );
   }
 }

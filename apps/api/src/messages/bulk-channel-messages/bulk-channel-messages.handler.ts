@@ -43,7 +43,12 @@ export class BulkChannelMessagesHandler implements ICommandHandler<BulkChannelMe
     };
     const ids = await this.access.messages.matchingIds(ctx.environment, filter, BULK_MAX_RECORDED_ITEMS);
     const kind = `messages.${ALIASES[action] ?? action}` as BulkOperationKindT;
-    const { operation, outcome } = await createBulkOperation({ store: this.store }, ctx.environment, { kind, collection: null, items: ids }, commandMetadata(ctx));
+    const { operation, outcome } = await createBulkOperation(
+      { store: this.store },
+      ctx.environment,
+      { kind, collection: null, items: ids },
+      commandMetadata(ctx),
+    );
     await this.consistency.settle(outcome.append, outcome.events);
     return (await this.operations.get(ctx.environment, operation.id)) ?? operation;
   }

@@ -32,7 +32,9 @@ export class EngageMessageController {
   }
 
   private async many(ctx: RequestContext, reply: FastifyReply, input: Many, action: MessageEngagementActionT) {
-    const { messages, ratelimited } = await this.commands.execute(new EngageMessagesCommand(ctx, input.body.message_ids, action, true, input.body.metadata));
+    const { messages, ratelimited } = await this.commands.execute(
+      new EngageMessagesCommand(ctx, input.body.message_ids, action, true, input.body.metadata),
+    );
     if (ratelimited.length) void reply.header(ratelimitedHeader('message_ids'), ratelimited.join(','));
     return messages;
   }

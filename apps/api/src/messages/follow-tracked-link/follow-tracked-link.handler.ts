@@ -24,7 +24,14 @@ export class FollowTrackedLinkHandler implements ICommandHandler<FollowTrackedLi
     const link = this.links?.verify(token);
     if (!link) throw resourceMissing('link');
     try {
-      await engageMessage(this.store, link.environment, link.messageId, 'link_clicked', { environment: link.environment, actor: 'recipient:link' }, { url: link.url });
+      await engageMessage(
+        this.store,
+        link.environment,
+        link.messageId,
+        'link_clicked',
+        { environment: link.environment, actor: 'recipient:link' },
+        { url: link.url },
+      );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       this.logger.warn({ message: link.messageId, code: error.code }, 'tracked link of a message that cannot record the click');

@@ -13,7 +13,12 @@ export class ListObjectsHandler implements IQueryHandler<ListObjectsQuery> {
   async execute({ environment, collection, page }: ListObjectsQuery) {
     const result = await this.objects.list(environment, collection, page);
     if (!page.include?.includes('preferences')) return result;
-    const sets = await this.preferences.forRecipients(environment, 'object', collection, result.entries.map((o) => o.id));
+    const sets = await this.preferences.forRecipients(
+      environment,
+      'object',
+      collection,
+      result.entries.map((o) => o.id),
+    );
     return { ...result, entries: result.entries.map((o) => ({ ...o, preferences: sets.get(o.id) ?? [] })) };
   }
 }

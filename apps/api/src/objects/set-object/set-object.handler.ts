@@ -20,6 +20,9 @@ export class SetObjectHandler implements ICommandHandler<SetObjectCommand> {
     const outcome = await setObject(this.deps, ctx.environment, collection, objectId, body, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
     const now = new Date();
-    return (await this.objects.get(ctx.environment, collection, objectId)) ?? toObject({ collection, id: objectId, properties: outcome.state.properties, inserted_at: now, updated_at: now });
+    return (
+      (await this.objects.get(ctx.environment, collection, objectId)) ??
+      toObject({ collection, id: objectId, properties: outcome.state.properties, inserted_at: now, updated_at: now })
+    );
   }
 }

@@ -15,6 +15,8 @@ export class DeletePreferenceSetController {
 
   @Endpoint(deleteObjectPreferencesRoute)
   async forObject(@Input() { params }: RouteInput<typeof deleteObjectPreferencesRoute>, @Ctx() ctx: RequestContext): Promise<void> {
-    await this.commands.execute(new DeletePreferenceSetCommand(ctx, { type: 'object', collection: params.collection, id: params.object_id }, params.id));
+    await this.commands.execute(
+      new DeletePreferenceSetCommand(ctx, { type: 'object', collection: params.collection, id: params.object_id }, params.id),
+    );
   }
 }

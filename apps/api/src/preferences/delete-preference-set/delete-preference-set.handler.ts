@@ -15,7 +15,13 @@ export class DeletePreferenceSetHandler implements ICommandHandler<DeletePrefere
   ) {}
 
   async execute({ ctx, recipient, preferenceSetId }: DeletePreferenceSetCommand): Promise<void> {
-    const outcome = await updateRecipientAspects(this.deps, ctx.environment, recipient, [{ type: 'DeletePreferenceSet', preferenceSetId, now: new Date().toISOString() }], commandMetadata(ctx));
+    const outcome = await updateRecipientAspects(
+      this.deps,
+      ctx.environment,
+      recipient,
+      [{ type: 'DeletePreferenceSet', preferenceSetId, now: new Date().toISOString() }],
+      commandMetadata(ctx),
+    );
     await this.consistency.settle(outcome.append, outcome.events);
   }
 }

@@ -15,6 +15,13 @@ export class GetPreferenceSetController {
 
   @Endpoint(getObjectPreferencesRoute)
   forObject(@Input() { params, query }: RouteInput<typeof getObjectPreferencesRoute>, @Ctx() ctx: RequestContext) {
-    return this.queries.execute(new GetPreferenceSetQuery(ctx.environment, { type: 'object', collection: params.collection, id: params.object_id }, params.id, query.tenant));
+    return this.queries.execute(
+      new GetPreferenceSetQuery(
+        ctx.environment,
+        { type: 'object', collection: params.collection, id: params.object_id },
+        params.id,
+        query.tenant,
+      ),
+    );
   }
 }

@@ -15,6 +15,8 @@ export class ListPreferenceSetsController {
 
   @Endpoint(listObjectPreferencesRoute)
   forObject(@Input() { params }: RouteInput<typeof listObjectPreferencesRoute>, @Ctx() ctx: RequestContext) {
-    return this.queries.execute(new ListPreferenceSetsQuery(ctx.environment, { type: 'object', collection: params.collection, id: params.object_id }));
+    return this.queries.execute(
+      new ListPreferenceSetsQuery(ctx.environment, { type: 'object', collection: params.collection, id: params.object_id }),
+    );
   }
 }

@@ -15,6 +15,8 @@ export class SetPreferenceSetController {
 
   @Endpoint(setObjectPreferencesRoute)
   forObject(@Input() { params, body }: RouteInput<typeof setObjectPreferencesRoute>, @Ctx() ctx: RequestContext) {
-    return this.commands.execute(new SetPreferenceSetCommand(ctx, { type: 'object', collection: params.collection, id: params.object_id }, params.id, body));
+    return this.commands.execute(
+      new SetPreferenceSetCommand(ctx, { type: 'object', collection: params.collection, id: params.object_id }, params.id, body),
+    );
   }
 }

@@ -21,7 +21,10 @@ export class PreviewScheduleHandler implements IQueryHandler<PreviewScheduleQuer
   async execute({ environment, scheduleId, count }: PreviewScheduleQuery): Promise<SchedulePreviewT> {
     const row = await this.schedules.row(environment, scheduleId);
     if (!row) throw resourceMissing('schedule');
-    const own = await this.schedules.recipientZone(environment, recipientFromColumns(row.recipient_type, row.recipient_collection, row.recipient_id));
+    const own = await this.schedules.recipientZone(
+      environment,
+      recipientFromColumns(row.recipient_type, row.recipient_collection, row.recipient_id),
+    );
     const { source } = scheduleZone(own, this.config.SCHEDULES_DEFAULT_TIMEZONE);
     const occurrences = pendingOccurrences(timingOf(row), row.time_zone, { limit: count });
     return {
@@ -29,7 +32,12 @@ export class PreviewScheduleHandler implements IQueryHandler<PreviewScheduleQuer
       schedule_id: row.id,
       time_zone: row.time_zone,
       time_zone_source: source,
-      occurrences: occurrences.map((o) => ({ occurrence: o.local, at: o.at, local_at: wallTime(o.at, row.time_zone), adjusted: o.adjusted })),
+      occurrences: occurrences.map((o) => ({
+        occurrence: o.local,
+        at: o.at,
+        local_at: wallTime(o.at, row.time_zone),
+        adjusted: o.adjusted,
+      })),
     };
   }
 }

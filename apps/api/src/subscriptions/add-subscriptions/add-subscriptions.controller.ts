@@ -10,8 +10,14 @@ export class AddSubscriptionsController {
   constructor(private readonly commands: CommandBus) {}
 
   @Endpoint(addObjectSubscriptionsRoute)
-  async add(@Input() { params, body }: RouteInput<typeof addObjectSubscriptionsRoute>, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await this.commands.execute(new AddSubscriptionsCommand(ctx, params.collection, params.object_id, body.recipients, body.properties));
+  async add(
+    @Input() { params, body }: RouteInput<typeof addObjectSubscriptionsRoute>,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const result = await this.commands.execute(
+      new AddSubscriptionsCommand(ctx, params.collection, params.object_id, body.recipients, body.properties),
+    );
     if (result.ratelimited.length) void reply.header(ratelimitedHeader('recipient-ids'), result.ratelimited.join(','));
     return result.body;
   }

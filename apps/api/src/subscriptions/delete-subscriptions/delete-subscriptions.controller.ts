@@ -10,7 +10,11 @@ export class DeleteSubscriptionsController {
   constructor(private readonly commands: CommandBus) {}
 
   @Endpoint(deleteObjectSubscriptionsRoute)
-  async delete(@Input() { params, body }: RouteInput<typeof deleteObjectSubscriptionsRoute>, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
+  async delete(
+    @Input() { params, body }: RouteInput<typeof deleteObjectSubscriptionsRoute>,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const result = await this.commands.execute(new DeleteSubscriptionsCommand(ctx, params.collection, params.object_id, body.recipients));
     if (result.ratelimited.length) void reply.header(ratelimitedHeader('recipient-ids'), result.ratelimited.join(','));
     return result.body;

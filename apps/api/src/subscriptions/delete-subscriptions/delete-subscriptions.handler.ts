@@ -21,7 +21,11 @@ export class DeleteSubscriptionsHandler implements ICommandHandler<DeleteSubscri
   ) {}
 
   async execute({ ctx, collection, objectId, recipients }: DeleteSubscriptionsCommand): Promise<BatchResult<SubscriptionT[]>> {
-    const { accepted, dropped } = await this.dedup.claim(ctx.environment, `subscription:${collection}:${objectId}`, recipients.map(recipientLabelOf));
+    const { accepted, dropped } = await this.dedup.claim(
+      ctx.environment,
+      `subscription:${collection}:${objectId}`,
+      recipients.map(recipientLabelOf),
+    );
     const refs = accepted.map((i) => toRecipientRef(recipients[i]));
     // Answer with the subscriptions as they were before their removal.
     const removed = await this.subscriptions.find(ctx.environment, collection, objectId, refs);

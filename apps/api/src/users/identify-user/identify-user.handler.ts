@@ -21,6 +21,9 @@ export class IdentifyUserHandler implements ICommandHandler<IdentifyUserCommand>
     const outcome = await identifyUser(this.deps, ctx.environment, userId, body, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
     const now = new Date();
-    return (await this.users.get(ctx.environment, userId)) ?? toUser({ id: userId, properties: outcome.state.properties, inserted_at: now, updated_at: now });
+    return (
+      (await this.users.get(ctx.environment, userId)) ??
+      toUser({ id: userId, properties: outcome.state.properties, inserted_at: now, updated_at: now })
+    );
   }
 }

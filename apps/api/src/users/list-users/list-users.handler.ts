@@ -13,7 +13,12 @@ export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
   async execute({ environment, page }: ListUsersQuery) {
     const result = await this.users.list(environment, page);
     if (!page.include?.includes('preferences')) return result;
-    const sets = await this.preferences.forRecipients(environment, 'user', '', result.entries.map((u) => u.id));
+    const sets = await this.preferences.forRecipients(
+      environment,
+      'user',
+      '',
+      result.entries.map((u) => u.id),
+    );
     return { ...result, entries: result.entries.map((u) => ({ ...u, preferences: sets.get(u.id) ?? [] })) };
   }
 }

@@ -16,7 +16,13 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
   ) {}
 
   async execute({ ctx, workflowKey, body }: TriggerWorkflowCommand): Promise<{ workflow_run_id: string }> {
-    const { workflow_run_id, writes } = await triggerWorkflow({ recipients: this.recipients, lookups: this.lookups }, ctx.environment, workflowKey, body, commandMetadata(ctx));
+    const { workflow_run_id, writes } = await triggerWorkflow(
+      { recipients: this.recipients, lookups: this.lookups },
+      ctx.environment,
+      workflowKey,
+      body,
+      commandMetadata(ctx),
+    );
     // Inline identification is a write the caller may read next; the runs themselves are asynchronous.
     await this.consistency.settleAll(writes.appends);
     return { workflow_run_id };

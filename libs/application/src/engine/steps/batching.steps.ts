@@ -1,4 +1,4 @@
-import { schemaVersionOf } from '@notify/contracts';
+import { engineMetadata, eventEnvelope } from '../../envelope';
 import {
   batchDecider,
   BatchEvent,
@@ -26,7 +26,12 @@ function keyFrom(variables: Record<string, unknown>, path: string | null | undef
 
 function metadata(ctx: StepContext) {
   const run = ctx.state.run!;
-  return { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+  return engineMetadata({
+    environment: ctx.environment,
+    correlationId: run.workflow_run_id,
+    causationId: run.run_id,
+    actor: 'system:engine',
+  });
 }
 
 /**
@@ -38,7 +43,12 @@ export class ThrottleStep implements StepHandler {
   readonly type = 'throttle';
 
   async execute(ctx: StepContext): Promise<StepOutcome> {
-    const settings = (ctx.step.settings ?? {}) as { throttle_key?: string; throttle_limit?: number; throttle_window?: Duration; throttle_window_field_path?: string };
+    const settings = (ctx.step.settings ?? {}) as {
+      throttle_key?: string;
+      throttle_limit?: number;
+      throttle_window?: Duration;
+      throttle_window_field_path?: string;
+    };
     const vars = await ctx.variables();
     const run = ctx.state.run!;
     let windowMs = settings.throttle_window ? durationMs(settings.throttle_window, ctx.now) : 0;
@@ -47,16 +57,36 @@ export class ThrottleStep implements StepHandler {
       if (typeof value === 'number') windowMs = value * 1000;
       else if (value && typeof value === 'object') windowMs = durationMs(value, ctx.now);
     }
-    const streamId = throttleStream(ctx.environment, ctx.trigger.workflow.key, ctx.step.ref, recipientKey(run.recipient), keyFrom(vars, settings.throttle_key));
+    const streamId = throttleStream(
+      ctx.environment,
+      ctx.trigger.workflow.key,
+      ctx.step.ref,
+      recipientKey(run.recipient),
+      keyFrom(vars, settings.throttle_key),
+    );
     const history = await ctx.deps.store.readStream(streamId);
-    const state = fold(throttleDecider, history.map((e) => ({ type: e.type, data: e.data }) as ThrottleEvent));
+    const state = fold(
+      throttleDecider,
+      history.map((e) => ({ type: e.type, data: e.data }) as ThrottleEvent),
+    );
     const prior = state.decided[run.run_id];
-    const events = throttleDecider.decide({ type: 'Pass', runId: run.run_id, windowMs, limit: settings.throttle_limit ?? 1, now: ctx.now.toISOString() }, state);
+    const events = throttleDecider.decide(
+      { type: 'Pass', runId: run.run_id, windowMs, limit: settings.throttle_limit ?? 1, now: ctx.now.toISOString() },
+      state,
+    );
     const passed = prior ? prior === 'passed' : events[0]?.type === 'ThrottlePassed';
     const appends: StreamAppend[] = events.length
-      ? [{ streamId, expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream', events: events.map((e, i) => ({ id: engineId('throttle', run.run_id, ctx.step.ref, i), type: e.type, data: e.data, metadata: { ...metadata(ctx), schema_version: schemaVersionOf(e.type) } })) }]
+      ? [
+          {
+            streamId,
+            expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream',
+            events: events.map((e, i) => eventEnvelope(e.type, e.data, engineId('throttle', run.run_id, ctx.step.ref, i), metadata(ctx))),
+          },
+        ]
       : [];
-    return passed ? { flow: 'continue', status: 'ok', output: { throttled: false }, appends } : { flow: 'halt', status: 'ok', reason: 'throttled', output: { throttled: true }, appends };
+    return passed
+      ? { flow: 'continue', status: 'ok', output: { throttled: false }, appends }
+      : { flow: 'halt', status: 'ok', reason: 'throttled', output: { throttled: true }, appends };
   }
 }
 
@@ -89,7 +119,9 @@ export class BatchStep implements StepHandler {
       return { flow: 'continue', status: 'ok', output: { batch: shape(batch, settings) } };
     }
     const vars = await ctx.variables();
-    const untilAt = settings.batch_until_field_path ? toInstant(readPath(vars, settings.batch_until_field_path))?.toISOString() ?? null : null;
+    const untilAt = settings.batch_until_field_path
+      ? (toInstant(readPath(vars, settings.batch_until_field_path))?.toISOString() ?? null)
+      : null;
     const policy: BatchPolicy = {
       mode: settings.batch_execution_mode ?? 'accumulate',
       windowType: settings.batch_window_type ?? 'fixed',
@@ -99,19 +131,49 @@ export class BatchStep implements StepHandler {
       maxItems: settings.batch_items_max_limit ?? null,
     };
     if (policy.windowMs === null && policy.untilAt === null) policy.windowMs = 0;
-    const streamId = batchStream(ctx.environment, ctx.trigger.workflow.key, ctx.step.ref, recipientKey(run.recipient), keyFrom(vars, settings.batch_key));
+    const streamId = batchStream(
+      ctx.environment,
+      ctx.trigger.workflow.key,
+      ctx.step.ref,
+      recipientKey(run.recipient),
+      keyFrom(vars, settings.batch_key),
+    );
     const history = await ctx.deps.store.readStream(streamId);
-    const state = fold(batchDecider, history.map((e) => ({ type: e.type, data: e.data }) as BatchEvent));
+    const state = fold(
+      batchDecider,
+      history.map((e) => ({ type: e.type, data: e.data }) as BatchEvent),
+    );
     // An activity happened when it was triggered: batch_order sorts by that, not by when its run got here.
     const activity = { id: run.run_id, actor: run.actor, data: ctx.state.data, inserted_at: run.enqueued_at };
     const events = batchDecider.decide(
-      { type: 'AddItem', runId: run.run_id, activity, policy, now: ctx.now.toISOString(), newBatchId: engineId('batch', streamId, history.length), newTimerId: (closesAt) => engineId('batch-timer', streamId, closesAt) },
+      {
+        type: 'AddItem',
+        runId: run.run_id,
+        activity,
+        policy,
+        now: ctx.now.toISOString(),
+        newBatchId: engineId('batch', streamId, history.length),
+        newTimerId: (closesAt) => engineId('batch-timer', streamId, closesAt),
+      },
       state,
     );
     const after = events.reduce((s, e) => batchDecider.evolve(s, e), state);
     const role = after.roles[run.run_id];
     const appends: StreamAppend[] = events.length
-      ? [{ streamId, expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream', events: events.map((e, i) => ({ id: engineId('batch-event', streamId, (history.length ? history[history.length - 1].revision : -1) + 1 + i), type: e.type, data: e.data, metadata: { ...metadata(ctx), schema_version: schemaVersionOf(e.type) } })) }]
+      ? [
+          {
+            streamId,
+            expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream',
+            events: events.map((e, i) =>
+              eventEnvelope(
+                e.type,
+                e.data,
+                engineId('batch-event', streamId, (history.length ? history[history.length - 1].revision : -1) + 1 + i),
+                metadata(ctx),
+              ),
+            ),
+          },
+        ]
       : [];
     if (role === 'leading') {
       const own = { activities: [activity], actors: run.actor ? [run.actor] : [], total_activities: 1, total_actors: run.actor ? 1 : 0 };
@@ -120,7 +182,8 @@ export class BatchStep implements StepHandler {
     if (role === 'owner') {
       // Closed at once (items limit reached by this run's own add): nothing to wait for.
       const closed = events.find((e) => e.type === 'BatchClosed');
-      if (closed) return { flow: 'continue', status: 'ok', output: { batch_role: role, batch: shape(closed.data as never, settings) }, appends };
+      if (closed)
+        return { flow: 'continue', status: 'ok', output: { batch_role: role, batch: shape(closed.data as never, settings) }, appends };
       return { flow: 'pause', reason: 'batch', resumeAt: null, waitingFor: { batch_stream: streamId }, appends };
     }
     return { flow: 'halt', status: 'ok', reason: 'batched_into_another_run', output: { batch_role: 'joined' }, appends };
@@ -128,7 +191,10 @@ export class BatchStep implements StepHandler {
 }
 
 /** Orders the activities and keeps the render limit; totals count every item. */
-function shape(batch: { activities: { inserted_at: string }[]; actors: unknown[]; total_activities: number; total_actors: number }, settings: BatchSettings) {
+function shape(
+  batch: { activities: { inserted_at: string }[]; actors: unknown[]; total_activities: number; total_actors: number },
+  settings: BatchSettings,
+) {
   const ordered = [...batch.activities].sort((a, b) => a.inserted_at.localeCompare(b.inserted_at));
   if (settings.batch_order === 'desc') ordered.reverse();
   const limit = settings.batch_items_render_limit ?? 10;

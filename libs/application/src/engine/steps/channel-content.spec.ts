@@ -11,8 +11,13 @@ const context: TemplateContext = {
   vars: {},
   workflow: { key: 'w' },
 };
-const render = (type: string, template: Record<string, unknown>, destination: Record<string, unknown>, settings: Record<string, unknown> = {}, defaultFrom?: string) =>
-  renderChannelContent(engine, { type, settings, defaultFrom }, template, destination, context, resources);
+const render = (
+  type: string,
+  template: Record<string, unknown>,
+  destination: Record<string, unknown>,
+  settings: Record<string, unknown> = {},
+  defaultFrom?: string,
+) => renderChannelContent(engine, { type, settings, defaultFrom }, template, destination, context, resources);
 
 describe('destinationFor', () => {
   it('needs an address, unless the channel settings name one', () => {
@@ -24,18 +29,30 @@ describe('destinationFor', () => {
   });
 
   it('takes push tokens from tokens and devices, once each', () => {
-    expect(destinationFor('push', 'fcm', {}, { tokens: ['a', 'b'], devices: [{ token: 'b' }, { token: 'c' }, { locale: 'x' }] })).toEqual({ destination: { tokens: ['a', 'b', 'c'] } });
+    expect(destinationFor('push', 'fcm', {}, { tokens: ['a', 'b'], devices: [{ token: 'b' }, { token: 'c' }, { locale: 'x' }] })).toEqual({
+      destination: { tokens: ['a', 'b', 'c'] },
+    });
     expect(destinationFor('push', 'fcm', {}, { tokens: [] })).toEqual({ missing: 'recipient_missing_push_tokens' });
   });
 
   it('keeps the chat connections the provider can post to, without their credentials', () => {
     const data = {
       token: { access_token: 'xoxb-top' },
-      connections: [{ channel_id: 'C1', access_token: 'xoxb-secret' }, { user_id: 'U1' }, { incoming_webhook: { url: 'https://hooks.slack.com/services/T1/B1/secretpart' } }],
+      connections: [
+        { channel_id: 'C1', access_token: 'xoxb-secret' },
+        { user_id: 'U1' },
+        { incoming_webhook: { url: 'https://hooks.slack.com/services/T1/B1/secretpart' } },
+      ],
     };
-    expect(destinationFor('chat', 'slack', {}, data)).toEqual({ destination: { connections: [{ channel_id: 'C1', access_token: null }, { user_id: 'U1' }] } });
-    expect(destinationFor('chat', 'slack-webhook', {}, data)).toEqual({ destination: { connections: [{ incoming_webhook: { url: 'https://hooks.slack.com/services/T1/B1/********' } }] } });
-    expect(destinationFor('chat', 'slack', {}, { token: { access_token: 'xoxb-top' }, connections: [] })).toEqual({ missing: 'recipient_missing_chat_connections' });
+    expect(destinationFor('chat', 'slack', {}, data)).toEqual({
+      destination: { connections: [{ channel_id: 'C1', access_token: null }, { user_id: 'U1' }] },
+    });
+    expect(destinationFor('chat', 'slack-webhook', {}, data)).toEqual({
+      destination: { connections: [{ incoming_webhook: { url: 'https://hooks.slack.com/services/T1/B1/********' } }] },
+    });
+    expect(destinationFor('chat', 'slack', {}, { token: { access_token: 'xoxb-top' }, connections: [] })).toEqual({
+      missing: 'recipient_missing_chat_connections',
+    });
     expect(JSON.stringify(destinationFor('chat', 'slack-webhook', {}, data))).not.toContain('secretpart');
   });
 });
@@ -46,7 +63,12 @@ describe('renderChannelContent', () => {
       'email',
       { subject: 'Order {{ data.order }}', html_body: '<p>Hi {{ recipient.name }}</p>', settings: {} },
       { email: 'ada@example.org' },
-      { from_address: 'orders@{{ tenant.id }}.example', from_name: '{{ tenant.name }}, Inc', reply_to_address: 'help@acme.example', bcc_address: 'audit@acme.example' },
+      {
+        from_address: 'orders@{{ tenant.id }}.example',
+        from_name: '{{ tenant.name }}, Inc',
+        reply_to_address: 'help@acme.example',
+        bcc_address: 'audit@acme.example',
+      },
     );
     expect(result).toEqual({
       ok: true,
@@ -65,20 +87,48 @@ describe('renderChannelContent', () => {
   });
 
   it("falls back to the provider's from, and takes to_address over the recipient's email", async () => {
-    const result = await render('email', { subject: 's', html_body: 'b', settings: {} }, {}, { to_address: 'ops@acme.example' }, 'Acme <hi@acme.example>');
+    const result = await render(
+      'email',
+      { subject: 's', html_body: 'b', settings: {} },
+      {},
+      { to_address: 'ops@acme.example' },
+      'Acme <hi@acme.example>',
+    );
     expect(result).toMatchObject({ ok: true, content: { from: 'Acme <hi@acme.example>', to: 'ops@acme.example' } });
   });
 
   it('renders push payload_overrides into data, and marks a silent push', async () => {
-    const content = await render('push', { title: 'T', text_body: 'B', settings: { delivery_type: 'silent', payload_overrides: '{"order": "{{ data.order }}", "n": {{ data.count }}}' } }, { tokens: ['t'] });
-    expect(content).toEqual({ ok: true, content: { channel_type: 'push', tokens: ['t'], title: 'T', body: 'B', data: { order: 'o-7', n: 2 }, silent: true } });
-    const broken = await render('push', { title: 'T', text_body: 'B', settings: { delivery_type: 'content', payload_overrides: '["not an object"]' } }, { tokens: ['t'] });
+    const content = await render(
+      'push',
+      {
+        title: 'T',
+        text_body: 'B',
+        settings: { delivery_type: 'silent', payload_overrides: '{"order": "{{ data.order }}", "n": {{ data.count }}}' },
+      },
+      { tokens: ['t'] },
+    );
+    expect(content).toEqual({
+      ok: true,
+      content: { channel_type: 'push', tokens: ['t'], title: 'T', body: 'B', data: { order: 'o-7', n: 2 }, silent: true },
+    });
+    const broken = await render(
+      'push',
+      { title: 'T', text_body: 'B', settings: { delivery_type: 'content', payload_overrides: '["not an object"]' } },
+      { tokens: ['t'] },
+    );
     expect(broken).toEqual({ ok: false, reason: 'template_render_error: settings.payload_overrides: must render to a JSON object' });
   });
 
   it('renders a chat summary and JSON body', async () => {
-    const content = await render('chat', { markdown_body: '*{{ data.order }}*', summary: 'Order {{ data.order }}', json_body: '{"blocks": []}' }, { connections: [{ channel_id: 'C1' }] });
-    expect(content).toEqual({ ok: true, content: { channel_type: 'chat', connections: [{ channel_id: 'C1' }], text: '*o-7*', summary: 'Order o-7', json: { blocks: [] } } });
+    const content = await render(
+      'chat',
+      { markdown_body: '*{{ data.order }}*', summary: 'Order {{ data.order }}', json_body: '{"blocks": []}' },
+      { connections: [{ channel_id: 'C1' }] },
+    );
+    expect(content).toEqual({
+      ok: true,
+      content: { channel_type: 'chat', connections: [{ channel_id: 'C1' }], text: '*o-7*', summary: 'Order o-7', json: { blocks: [] } },
+    });
   });
 
   it('takes an SMS number from the template settings', async () => {

@@ -27,7 +27,9 @@ export function destinationFor(
       return nonEmpty(recipient.email) ? { destination: { email: recipient.email } } : { missing: 'recipient_missing_email' };
     case 'sms':
       if (nonEmpty(settings.to_number)) return { destination: {} };
-      return nonEmpty(recipient.phone_number) ? { destination: { phone_number: recipient.phone_number } } : { missing: 'recipient_missing_phone_number' };
+      return nonEmpty(recipient.phone_number)
+        ? { destination: { phone_number: recipient.phone_number } }
+        : { missing: 'recipient_missing_phone_number' };
     case 'push': {
       const tokens = [
         ...((channelData?.tokens as unknown[] | undefined) ?? []).filter(nonEmpty),
@@ -36,8 +38,12 @@ export function destinationFor(
       return tokens.length ? { destination: { tokens: [...new Set(tokens)] } } : { missing: 'recipient_missing_push_tokens' };
     }
     case 'chat': {
-      const connections = ((channelData?.connections as unknown[] | undefined) ?? []).filter(isRecord).filter((c) => reachableBy(provider, c));
-      return connections.length ? { destination: { connections: connections.map(withoutCredentials) } } : { missing: 'recipient_missing_chat_connections' };
+      const connections = ((channelData?.connections as unknown[] | undefined) ?? [])
+        .filter(isRecord)
+        .filter((c) => reachableBy(provider, c));
+      return connections.length
+        ? { destination: { connections: connections.map(withoutCredentials) } }
+        : { missing: 'recipient_missing_chat_connections' };
     }
     case 'http':
       return { destination: {} };
@@ -93,15 +99,25 @@ export async function renderChannelContent(
   context: TemplateContext,
   resources: TemplateResources,
 ): Promise<Rendered> {
-  const fail = (field: string, message: string): { ok: false; reason: string } => ({ ok: false, reason: `template_render_error: ${field}: ${message}` });
-  const liquid = async (field: string, source: unknown, escape: 'html' | 'none' = 'none'): Promise<{ ok: true; value: string } | { ok: false; reason: string }> => {
+  const fail = (field: string, message: string): { ok: false; reason: string } => ({
+    ok: false,
+    reason: `template_render_error: ${field}: ${message}`,
+  });
+  const liquid = async (
+    field: string,
+    source: unknown,
+    escape: 'html' | 'none' = 'none',
+  ): Promise<{ ok: true; value: string } | { ok: false; reason: string }> => {
     if (source === undefined || source === null) return { ok: true, value: '' };
     const result = await engine.render(String(source), context, resources, { escape });
     return result.ok ? { ok: true, value: result.output } : fail(field, result.error.message);
   };
   const text = (field: string, escape: 'html' | 'none' = 'none') => liquid(field, template[field], escape);
   /** A JSON template (push payload_overrides, chat json_body): rendered, then parsed to an object. */
-  const jsonObject = async (field: string, source: unknown): Promise<{ ok: true; value: Record<string, unknown> | null } | { ok: false; reason: string }> => {
+  const jsonObject = async (
+    field: string,
+    source: unknown,
+  ): Promise<{ ok: true; value: Record<string, unknown> | null } | { ok: false; reason: string }> => {
     const rendered = await liquid(field, source);
     if (!rendered.ok) return rendered;
     if (!rendered.value.trim()) return { ok: true, value: null };
@@ -121,7 +137,9 @@ export async function renderChannelContent(
       if (!body.ok) return body;
       const actionUrl = await text('action_url');
       if (!actionUrl.ok) return actionUrl;
-      const blocks: Extract<RenderedContentT, { channel_type: 'in_app_feed' }>['blocks'] = [{ type: 'markdown', name: 'body', content: body.value, rendered: renderMarkdown(body.value) }];
+      const blocks: Extract<RenderedContentT, { channel_type: 'in_app_feed' }>['blocks'] = [
+        { type: 'markdown', name: 'body', content: body.value, rendered: renderMarkdown(body.value) },
+      ];
       const buttons = (template.action_buttons as { label: string; action: string }[] | undefined) ?? [];
       if (buttons.length) {
         const rendered = [];
@@ -185,7 +203,17 @@ export async function renderChannelContent(
       if (!body.ok) return body;
       const data = await jsonObject('settings.payload_overrides', templateSettings.payload_overrides);
       if (!data.ok) return data;
-      return { ok: true, content: { channel_type: 'push', tokens: destination.tokens as string[], title: title.value, body: body.value, data: data.value, ...(silent ? { silent: true } : {}) } };
+      return {
+        ok: true,
+        content: {
+          channel_type: 'push',
+          tokens: destination.tokens as string[],
+          title: title.value,
+          body: body.value,
+          data: data.value,
+          ...(silent ? { silent: true } : {}),
+        },
+      };
     }
     case 'chat': {
       const body = await text('markdown_body');
@@ -194,7 +222,16 @@ export async function renderChannelContent(
       if (!summary.ok) return summary;
       const json = await jsonObject('json_body', template.json_body);
       if (!json.ok) return json;
-      return { ok: true, content: { channel_type: 'chat', connections: destination.connections as Record<string, unknown>[], text: body.value, summary: summary.value || null, json: json.value } };
+      return {
+        ok: true,
+        content: {
+          channel_type: 'chat',
+          connections: destination.connections as Record<string, unknown>[],
+          text: body.value,
+          summary: summary.value || null,
+          json: json.value,
+        },
+      };
     }
     case 'http': {
       const url = await text('url');
@@ -213,7 +250,17 @@ export async function renderChannelContent(
         if (!v.ok) return v;
         query[q.key] = v.value;
       }
-      return { ok: true, content: { channel_type: 'http', url: url.value, method: String(template.method ?? 'post').toUpperCase(), headers, query, body: body.value || null } };
+      return {
+        ok: true,
+        content: {
+          channel_type: 'http',
+          url: url.value,
+          method: String(template.method ?? 'post').toUpperCase(),
+          headers,
+          query,
+          body: body.value || null,
+        },
+      };
     }
     default:
       return { ok: false, reason: `unsupported_channel_type:${channel.type}` };

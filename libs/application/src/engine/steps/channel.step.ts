@@ -1,4 +1,3 @@
-import { schemaVersionOf } from '@notify/contracts';
 import { evaluatePreferences, MessageCreatedData, messageDecider, messageStream, nextSendTime, SendWindow } from '@notify/domain';
 import { engineId, messageIdFor } from '../ids';
 import type { ChannelView } from '../lookups';
@@ -6,7 +5,7 @@ import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { trackContentLinks } from '../../messages/link-tracking';
 import { channelTemplateContext } from '../variables';
 import { destinationFor, renderChannelContent } from './channel-content';
-import { causedTrace } from '@notify/observability';
+import { engineMetadata, eventEnvelope } from '../../envelope';
 
 interface ChannelStepDef {
   ref: string;
@@ -34,7 +33,12 @@ export class ChannelStep implements StepHandler {
     if (!recipient) return { flow: 'continue', status: 'skipped', reason: 'recipient_not_found' };
 
     const channel = await this.channel(ctx, step, recipient.ref);
-    if (!channel) return { flow: 'continue', status: 'error', reason: step.channel_key ? `channel_not_configured:${step.channel_key}` : `channel_group_without_channel:${step.channel_group_key}` };
+    if (!channel)
+      return {
+        flow: 'continue',
+        status: 'error',
+        reason: step.channel_key ? `channel_not_configured:${step.channel_key}` : `channel_group_without_channel:${step.channel_group_key}`,
+      };
 
     const variables = await ctx.variables();
     const workflow = ctx.trigger.workflow;
@@ -42,18 +46,33 @@ export class ChannelStep implements StepHandler {
     const layers = await lookups.preferenceLayers(ctx.environment, run.recipient, run.tenant);
     const preference = evaluatePreferences({
       layers,
-      workflow: { key: workflow.key, categories: workflow.categories, commercial: settings.is_commercial === true, overridePreferences: settings.override_preferences === true },
+      workflow: {
+        key: workflow.key,
+        categories: workflow.categories,
+        commercial: settings.is_commercial === true,
+        overridePreferences: settings.override_preferences === true,
+      },
       channel: { id: channel.id, type: channel.type },
       context: { variables, now: ctx.now.toISOString() },
     });
-    if (!preference.send) return { flow: 'continue', status: 'skipped', reason: `preference:${preference.reason}`, output: { source: preference.source, channel_id: channel.id } };
+    if (!preference.send)
+      return {
+        flow: 'continue',
+        status: 'skipped',
+        reason: `preference:${preference.reason}`,
+        output: { source: preference.source, channel_id: channel.id },
+      };
 
     const needsData = channel.type === 'push' || channel.type === 'chat';
     const channelData = needsData ? await lookups.channelData(ctx.environment, run.recipient, channel.id) : undefined;
     const channelSettings = { ...(channel.settings?.channel_settings ?? {}), ...(step.channel_overrides ?? {}) };
     const templateSettings = (step.template?.settings ?? {}) as { to_number?: unknown };
-    const destination = destinationFor(channel.type, channel.provider, recipient.properties, channelData, { to_address: channelSettings.to_address, to_number: templateSettings.to_number ?? channelSettings.to_number });
-    if ('missing' in destination) return { flow: 'continue', status: 'skipped', reason: destination.missing, output: { channel_id: channel.id } };
+    const destination = destinationFor(channel.type, channel.provider, recipient.properties, channelData, {
+      to_address: channelSettings.to_address,
+      to_number: templateSettings.to_number ?? channelSettings.to_number,
+    });
+    if ('missing' in destination)
+      return { flow: 'continue', status: 'skipped', reason: destination.missing, output: { channel_id: channel.id } };
 
     const sendAt = nextSendTime(step.send_windows, recipient.properties.timezone as string | undefined, ctx.now);
     if (!sendAt) return { flow: 'continue', status: 'skipped', reason: 'no_send_window' };
@@ -63,10 +82,19 @@ export class ChannelStep implements StepHandler {
     const actor = run.actor;
     const activities = batch?.activities ?? [{ id: run.run_id, actor, data: ctx.state.data, inserted_at: run.enqueued_at }];
     const actors = batch?.actors ?? (actor ? [actor] : []);
-    const context = channelTemplateContext(variables, { activities, actors, total_activities: batch?.total_activities ?? 1, total_actors: batch?.total_actors ?? actors.length });
+    const context = channelTemplateContext(variables, {
+      activities,
+      actors,
+      total_activities: batch?.total_activities ?? 1,
+      total_actors: batch?.total_actors ?? actors.length,
+    });
     const rendered = await renderChannelContent(
       ctx.deps.templates,
-      { type: channel.type, settings: channelSettings, defaultFrom: typeof channel.settings?.provider_settings.from === 'string' ? channel.settings.provider_settings.from : null },
+      {
+        type: channel.type,
+        settings: channelSettings,
+        defaultFrom: typeof channel.settings?.provider_settings.from === 'string' ? channel.settings.provider_settings.from : null,
+      },
       step.template ?? {},
       destination.destination,
       context,
@@ -76,7 +104,9 @@ export class ChannelStep implements StepHandler {
 
     const messageId = messageIdFor(run.run_id, step.ref, ctx.path);
     const links = ctx.deps.links;
-    const content = links ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url })) : rendered.content;
+    const content = links
+      ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url }))
+      : rendered.content;
     const sandbox = ctx.trigger.settings.sandbox_mode === true || channel.settings?.is_sandbox === true;
     const message: MessageCreatedData = {
       message_id: messageId,
@@ -99,8 +129,16 @@ export class ChannelStep implements StepHandler {
       created_at: ctx.now.toISOString(),
     };
     const delivery = sandbox ? 'sandbox' : channel.type === 'in_app_feed' || channel.type === 'in_app' ? 'now' : 'provider';
-    const events = messageDecider.decide({ type: 'CreateMessage', message, delivery, now: ctx.now.toISOString() }, messageDecider.initialState());
-    const metadata = { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine', ...causedTrace() };
+    const events = messageDecider.decide(
+      { type: 'CreateMessage', message, delivery, now: ctx.now.toISOString() },
+      messageDecider.initialState(),
+    );
+    const metadata = engineMetadata({
+      environment: ctx.environment,
+      correlationId: run.workflow_run_id,
+      causationId: run.run_id,
+      actor: 'system:engine',
+    });
     return {
       flow: 'continue',
       status: 'ok',
@@ -109,14 +147,18 @@ export class ChannelStep implements StepHandler {
         {
           streamId: messageStream(ctx.environment, messageId),
           expectedRevision: 'no_stream',
-          events: events.map((e, i) => ({ id: engineId('message-event', messageId, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+          events: events.map((e, i) => eventEnvelope(e.type, e.data, engineId('message-event', messageId, i), metadata)),
         },
       ],
     };
   }
 
   /** The step's channel, or the first channel of its group the recipient can be reached on. */
-  private async channel(ctx: StepContext, step: ChannelStepDef, ref: NonNullable<StepContext['state']['run']>['recipient']): Promise<ChannelView | undefined> {
+  private async channel(
+    ctx: StepContext,
+    step: ChannelStepDef,
+    ref: NonNullable<StepContext['state']['run']>['recipient'],
+  ): Promise<ChannelView | undefined> {
     const { lookups } = ctx.deps;
     if (step.channel_key) return lookups.channelByKey(ctx.environment, step.channel_key);
     if (!step.channel_group_key) return undefined;
@@ -125,7 +167,8 @@ export class ChannelStep implements StepHandler {
     for (const key of group?.channels ?? []) {
       const channel = await lookups.channelByKey(ctx.environment, key);
       if (!channel || !recipient) continue;
-      const data = channel.type === 'push' || channel.type === 'chat' ? await lookups.channelData(ctx.environment, ref, channel.id) : undefined;
+      const data =
+        channel.type === 'push' || channel.type === 'chat' ? await lookups.channelData(ctx.environment, ref, channel.id) : undefined;
       if (!('missing' in destinationFor(channel.type, channel.provider, recipient.properties, data))) return channel;
     }
     return undefined;

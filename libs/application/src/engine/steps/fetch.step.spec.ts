@@ -18,8 +18,15 @@ function fakeHttp(answers: (OutboundResponse | Error)[]) {
   return { client, seen };
 }
 
-const answer = (status: number, body: string, headers: Record<string, string> = {}): OutboundResponse => ({ status, headers, body, truncated: false, url: 'https://api.example.com/' });
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => answer(status, JSON.stringify(body), { 'content-type': 'application/json', ...headers });
+const answer = (status: number, body: string, headers: Record<string, string> = {}): OutboundResponse => ({
+  status,
+  headers,
+  body,
+  truncated: false,
+  url: 'https://api.example.com/',
+});
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  answer(status, JSON.stringify(body), { 'content-type': 'application/json', ...headers });
 
 const step = (settings: Record<string, unknown>): StepNode => ({ type: 'http_fetch', ref: 'fetch', settings });
 const template = {
@@ -44,14 +51,31 @@ describe('http_fetch step', () => {
         body: '{"user":"ada","n":1}',
       },
     ]);
-    expect(outcome).toMatchObject({ flow: 'continue', status: 'ok', data: { order: { status: 'shipped' }, n: 2 }, output: { status_code: 200, method: 'POST', url: 'https://api.example.com/orders/o-1', attempts: 1 } });
+    expect(outcome).toMatchObject({
+      flow: 'continue',
+      status: 'ok',
+      data: { order: { status: 'shipped' }, n: 2 },
+      output: { status_code: 200, method: 'POST', url: 'https://api.example.com/orders/o-1', attempts: 1 },
+    });
   });
 
   it('takes headers and query params as a Liquid string rendering to a JSON object', async () => {
     const fetch = fakeHttp([answer(204, '')]);
-    const settings = { method: 'get', url: 'https://api.example.com/x', headers: '{{ data.headers | json }}', query_params: '{"page": {{ data.page }}}' };
-    const outcome = await handler.execute(stepContext(step(settings), { data: { headers: { Authorization: 'Bearer t' }, page: 3 }, deps: { http: fetch.client } }));
-    expect(fetch.seen[0]).toMatchObject({ url: 'https://api.example.com/x?page=3', method: 'GET', headers: expect.objectContaining({ authorization: 'Bearer t' }), body: undefined });
+    const settings = {
+      method: 'get',
+      url: 'https://api.example.com/x',
+      headers: '{{ data.headers | json }}',
+      query_params: '{"page": {{ data.page }}}',
+    };
+    const outcome = await handler.execute(
+      stepContext(step(settings), { data: { headers: { Authorization: 'Bearer t' }, page: 3 }, deps: { http: fetch.client } }),
+    );
+    expect(fetch.seen[0]).toMatchObject({
+      url: 'https://api.example.com/x?page=3',
+      method: 'GET',
+      headers: expect.objectContaining({ authorization: 'Bearer t' }),
+      body: undefined,
+    });
     expect(outcome).toMatchObject({ flow: 'continue', status: 'ok', output: { status_code: 204, keys: [] } });
   });
 
@@ -64,7 +88,11 @@ describe('http_fetch step', () => {
     ];
     for (const [given, error] of cases) {
       const fetch = fakeHttp([given]);
-      const ctx = stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { attempt: 1, resumed: true, deps: { http: fetch.client } });
+      const ctx = stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), {
+        attempt: 1,
+        resumed: true,
+        deps: { http: fetch.client },
+      });
       const outcome = await handler.execute(ctx);
       expect(outcome).toMatchObject({ flow: 'pause', reason: 'fetch_retry', waitingFor: { attempt: 2, error } });
       const delay = (outcome as { resumeAt: Date }).resumeAt.getTime() - ctx.now.getTime();
@@ -75,39 +103,73 @@ describe('http_fetch step', () => {
   });
 
   it('ends the run with the error after the last attempt, and at once on a 4xx', async () => {
-    const last = await handler.execute(stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { attempt: 2, deps: { http: fakeHttp([json(502, {})]).client } }));
-    expect(last).toEqual({ flow: 'halt', status: 'error', reason: 'fetch_failed after 3 attempts: HTTP 502', output: expect.objectContaining({ attempts: 3 }) });
-    const notFound = await handler.execute(stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { deps: { http: fakeHttp([json(404, {})]).client } }));
+    const last = await handler.execute(
+      stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), {
+        attempt: 2,
+        deps: { http: fakeHttp([json(502, {})]).client },
+      }),
+    );
+    expect(last).toEqual({
+      flow: 'halt',
+      status: 'error',
+      reason: 'fetch_failed after 3 attempts: HTTP 502',
+      output: expect.objectContaining({ attempts: 3 }),
+    });
+    const notFound = await handler.execute(
+      stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { deps: { http: fakeHttp([json(404, {})]).client } }),
+    );
     expect(notFound).toMatchObject({ flow: 'halt', status: 'error', reason: 'fetch_failed: HTTP 404', output: { status_code: 404 } });
-    const array = await handler.execute(stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { deps: { http: fakeHttp([json(200, [1, 2])]).client } }));
+    const array = await handler.execute(
+      stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { deps: { http: fakeHttp([json(200, [1, 2])]).client } }),
+    );
     expect(array).toMatchObject({ flow: 'halt', status: 'error', reason: 'fetch_invalid_response: the response is not a JSON object' });
   });
 
   it('ends the run at once when the outbound client refuses the target (never retried)', async () => {
     const refusal = OutboundRefusedError.address('internal.example.com', '10.0.0.7', 'private');
     const fetch = fakeHttp([refusal]);
-    const outcome = await handler.execute(stepContext(step({ method: 'get', url: 'https://internal.example.com/x' }), { deps: { http: fetch.client } }));
+    const outcome = await handler.execute(
+      stepContext(step({ method: 'get', url: 'https://internal.example.com/x' }), { deps: { http: fetch.client } }),
+    );
     expect(outcome).toEqual({
       flow: 'halt',
       status: 'error',
-      reason: 'fetch_refused: address_not_allowed: internal.example.com (10.0.0.7) is a private address; calls to non-public addresses are refused unless OUTBOUND_ALLOWED_ADDRESSES lists them',
+      reason:
+        'fetch_refused: address_not_allowed: internal.example.com (10.0.0.7) is a private address; calls to non-public addresses are refused unless OUTBOUND_ALLOWED_ADDRESSES lists them',
       output: { method: 'GET', url: 'https://internal.example.com/x', attempts: 1 },
     });
     const redirects = fakeHttp([new OutboundRefusedError('too_many_redirects', 'more than 5 redirects')]);
-    expect(await handler.execute(stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { deps: { http: redirects.client } }))).toMatchObject({ flow: 'halt', reason: 'fetch_refused: too_many_redirects: more than 5 redirects' });
+    expect(
+      await handler.execute(stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { deps: { http: redirects.client } })),
+    ).toMatchObject({ flow: 'halt', reason: 'fetch_refused: too_many_redirects: more than 5 redirects' });
   });
 
   it('asks the client to follow up to 5 redirects and to read at most 1 MiB, and refuses a longer answer', async () => {
     const fetch = fakeHttp([{ ...json(200, {}), truncated: true }]);
-    const outcome = await handler.execute(stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { deps: { http: fetch.client } }));
+    const outcome = await handler.execute(
+      stepContext(step({ method: 'get', url: 'https://api.example.com/x' }), { deps: { http: fetch.client } }),
+    );
     expect(fetch.seen[0]).toMatchObject({ maxRedirects: 5, maxBodyBytes: 1_048_576, signal: expect.any(AbortSignal) });
-    expect(outcome).toMatchObject({ flow: 'halt', status: 'error', reason: 'fetch_invalid_response: the response is larger than 1048576 bytes', output: { status_code: 200 } });
+    expect(outcome).toMatchObject({
+      flow: 'halt',
+      status: 'error',
+      reason: 'fetch_invalid_response: the response is larger than 1048576 bytes',
+      output: { status_code: 200 },
+    });
   });
 
   it('records template errors and non-http URLs as the step error without calling anything', async () => {
     const fetch = fakeHttp([]);
-    const badBody = await handler.execute(stepContext(step({ method: 'post', url: 'https://api.example.com', body: '{"a": {{ data.missing }}' }), { deps: { http: fetch.client } }));
-    expect(badBody).toMatchObject({ flow: 'halt', status: 'error', reason: expect.stringContaining('body is not valid JSON after rendering') });
+    const badBody = await handler.execute(
+      stepContext(step({ method: 'post', url: 'https://api.example.com', body: '{"a": {{ data.missing }}' }), {
+        deps: { http: fetch.client },
+      }),
+    );
+    expect(badBody).toMatchObject({
+      flow: 'halt',
+      status: 'error',
+      reason: expect.stringContaining('body is not valid JSON after rendering'),
+    });
     const file = await handler.execute(stepContext(step({ method: 'get', url: 'file:///etc/passwd' }), { deps: { http: fetch.client } }));
     expect(file).toMatchObject({ flow: 'halt', status: 'error', reason: 'fetch_refused: unsupported_scheme:file' });
     expect(fetch.seen).toEqual([]);

@@ -47,22 +47,41 @@ export class HttpFetchStep implements StepHandler {
     if ('error' in prepared) return fail(prepared.error, ctx.attempt + 1);
 
     const attemptNumber = ctx.attempt + 1;
-    const settings = { ...DEFAULTS, ...definedOnly({ timeoutMs: ctx.deps.settings.fetchTimeoutMs, retryBaseMs: ctx.deps.settings.fetchRetryBaseMs, retryMaxMs: ctx.deps.settings.fetchRetryMaxMs }) };
+    const settings = {
+      ...DEFAULTS,
+      ...definedOnly({
+        timeoutMs: ctx.deps.settings.fetchTimeoutMs,
+        retryBaseMs: ctx.deps.settings.fetchRetryBaseMs,
+        retryMaxMs: ctx.deps.settings.fetchRetryMaxMs,
+      }),
+    };
     const result = await this.call(ctx, prepared, settings.timeoutMs);
     const summary = { method: prepared.method, url: withoutQuery(prepared.url), attempts: attemptNumber };
 
     if (result.kind === 'refused') return fail(`fetch_refused: ${result.reason}`, attemptNumber, summary);
-    if (result.kind === 'invalid') return fail(`fetch_invalid_response: ${result.reason}`, attemptNumber, { ...summary, status_code: result.status });
+    if (result.kind === 'invalid')
+      return fail(`fetch_invalid_response: ${result.reason}`, attemptNumber, { ...summary, status_code: result.status });
     if (result.kind === 'response' && result.status >= 200 && result.status < 300) {
       const parsed = parseObject(result.body);
-      if ('error' in parsed) return fail(`fetch_invalid_response: ${parsed.error}`, attemptNumber, { ...summary, status_code: result.status });
-      return { flow: 'continue', status: 'ok', data: parsed.value, output: { ...summary, status_code: result.status, keys: Object.keys(parsed.value) } };
+      if ('error' in parsed)
+        return fail(`fetch_invalid_response: ${parsed.error}`, attemptNumber, { ...summary, status_code: result.status });
+      return {
+        flow: 'continue',
+        status: 'ok',
+        data: parsed.value,
+        output: { ...summary, status_code: result.status, keys: Object.keys(parsed.value) },
+      };
     }
 
     const problem = result.kind === 'network' ? `network error: ${result.error}` : `HTTP ${result.status}`;
     const retryable = result.kind === 'network' ? fetchRetryable({ networkError: true }) : fetchRetryable({ status: result.status });
-    if (!retryable) return fail(`fetch_failed: ${problem}`, attemptNumber, { ...summary, status_code: result.kind === 'response' ? result.status : null });
-    if (attemptNumber >= ctx.deps.settings.fetchMaxAttempts) return fail(`fetch_failed after ${attemptNumber} attempts: ${problem}`, attemptNumber, summary);
+    if (!retryable)
+      return fail(`fetch_failed: ${problem}`, attemptNumber, {
+        ...summary,
+        status_code: result.kind === 'response' ? result.status : null,
+      });
+    if (attemptNumber >= ctx.deps.settings.fetchMaxAttempts)
+      return fail(`fetch_failed after ${attemptNumber} attempts: ${problem}`, attemptNumber, summary);
 
     const delay = fetchRetryDelayMs(attemptNumber, {
       baseMs: settings.retryBaseMs,
@@ -70,23 +89,40 @@ export class HttpFetchStep implements StepHandler {
       retryAfterMs: result.kind === 'response' ? parseRetryAfter(result.retryAfter, ctx.now) : null,
       jitter: Math.random(),
     });
-    return { flow: 'pause', reason: 'fetch_retry', resumeAt: new Date(ctx.now.getTime() + delay), waitingFor: { attempt: attemptNumber, error: problem } };
+    return {
+      flow: 'pause',
+      reason: 'fetch_retry',
+      resumeAt: new Date(ctx.now.getTime() + delay),
+      waitingFor: { attempt: attemptNumber, error: problem },
+    };
   }
 
   /** Renders the template with the run's variables. */
   private async prepare(ctx: StepContext, template: RequestTemplateDef): Promise<PreparedRequest | { error: string }> {
     const render = async (source: string, field: string): Promise<{ ok: true; value: string } | { ok: false; error: string }> => {
-      const result = await ctx.deps.templates.render(source, await ctx.variables(), ctx.deps.lookups.templateResources(ctx.environment, { tenant: ctx.state.run!.tenant }));
-      return result.ok ? { ok: true, value: result.output } : { ok: false, error: `template_render_error: ${field}: ${result.error.message}` };
+      const result = await ctx.deps.templates.render(
+        source,
+        await ctx.variables(),
+        ctx.deps.lookups.templateResources(ctx.environment, { tenant: ctx.state.run!.tenant }),
+      );
+      return result.ok
+        ? { ok: true, value: result.output }
+        : { ok: false, error: `template_render_error: ${field}: ${result.error.message}` };
     };
-    const pairs = async (source: KeyValues, field: string): Promise<{ ok: true; value: Record<string, string> } | { ok: false; error: string }> => {
+    const pairs = async (
+      source: KeyValues,
+      field: string,
+    ): Promise<{ ok: true; value: Record<string, string> } | { ok: false; error: string }> => {
       if (source === undefined || source === null || source === '') return { ok: true, value: {} };
       if (typeof source === 'string') {
         const rendered = await render(source, field);
         if (!rendered.ok) return rendered;
         const parsed = parseObject(rendered.value);
         if ('error' in parsed) return { ok: false, error: `${field} must render to a JSON object: ${parsed.error}` };
-        return { ok: true, value: Object.fromEntries(Object.entries(parsed.value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) };
+        return {
+          ok: true,
+          value: Object.fromEntries(Object.entries(parsed.value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+        };
       }
       const value: Record<string, string> = {};
       for (const { key, value: v } of source) {
@@ -139,13 +175,17 @@ export class HttpFetchStep implements StepHandler {
         maxRedirects: MAX_REDIRECTS,
         maxBodyBytes: MAX_RESPONSE_BYTES,
       });
-      if (response.truncated) return { kind: 'invalid', status: response.status, reason: `the response is larger than ${MAX_RESPONSE_BYTES} bytes` };
+      if (response.truncated)
+        return { kind: 'invalid', status: response.status, reason: `the response is larger than ${MAX_RESPONSE_BYTES} bytes` };
       return { kind: 'response', status: response.status, body: response.body, retryAfter: response.headers['retry-after'] ?? null };
     } catch (error) {
       const refused = refusalOf(error);
       if (refused) return { kind: 'refused', reason: `${refused.reason}: ${refused.message}` };
       const e = error as Error & { cause?: { code?: string; message?: string }; code?: string };
-      const reason = e.name === 'TimeoutError' || e.name === 'AbortError' ? `timed out after ${timeoutMs} ms` : (e.cause?.code ?? e.code ?? e.cause?.message ?? e.message);
+      const reason =
+        e.name === 'TimeoutError' || e.name === 'AbortError'
+          ? `timed out after ${timeoutMs} ms`
+          : (e.cause?.code ?? e.code ?? e.cause?.message ?? e.message);
       return { kind: 'network', error: reason };
     }
   }

@@ -1,4 +1,14 @@
-import { cohortBranch, conditionGroupHolds, ConditionGroup, delayUntil, DelaySettings, evaluateCondition, readPath, recipientKey } from '@notify/domain';
+import {
+  cohortBranch,
+  conditionGroupHolds,
+  ConditionGroup,
+  delayUntil,
+  DelaySettings,
+  evaluateCondition,
+  readPath,
+  recipientKey,
+} from '@notify/domain';
+import { conditionContext } from '../condition-context';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { renderJsonSetting } from './render-json';
 
@@ -25,9 +35,17 @@ export class BranchStep implements StepHandler {
 
   async execute(ctx: StepContext): Promise<StepOutcome> {
     const { branches } = ctx.step as unknown as BranchDef;
-    const vars = await ctx.variables();
-    const now = ctx.now.toISOString();
-    const index = branches.findIndex((b, i) => i === branches.length - 1 || conditionGroupHolds(b.conditions ?? null, (c) => evaluateCondition(c as never, { variables: vars, now })));
+    const context = await conditionContext(
+      ctx.deps.lookups,
+      ctx.environment,
+      ctx.state.run!,
+      branches.map((b) => b.conditions),
+      await ctx.variables(),
+      ctx.now.toISOString(),
+    );
+    const index = branches.findIndex(
+      (b, i) => i === branches.length - 1 || conditionGroupHolds(b.conditions ?? null, (c) => evaluateCondition(c as never, context)),
+    );
     return { flow: 'continue', status: 'ok', branch: index, output: { branch: branches[index]?.name ?? index } };
   }
 }
@@ -46,7 +64,11 @@ export class RandomCohortStep implements StepHandler {
     const vars = await ctx.variables();
     const keyValue = step.cohort_key ? readPath(vars, step.cohort_key) : undefined;
     const key = keyValue === undefined || keyValue === null ? recipientKey(ctx.state.run!.recipient) : String(keyValue);
-    const index = cohortBranch(step.cohort_branches.map((b) => b.percentage), key, `${ctx.trigger.workflow.key}:${ctx.step.ref}`);
+    const index = cohortBranch(
+      step.cohort_branches.map((b) => b.percentage),
+      key,
+      `${ctx.trigger.workflow.key}:${ctx.step.ref}`,
+    );
     return { flow: 'continue', status: 'ok', branch: index, output: { cohort: step.cohort_branches[index]?.name ?? index } };
   }
 }
@@ -62,6 +84,11 @@ export class UpdateDataStep implements StepHandler {
     if (rendered.value === null || typeof rendered.value !== 'object' || Array.isArray(rendered.value)) {
       return { flow: 'continue', status: 'error', reason: 'update_data: data must render to a JSON object' };
     }
-    return { flow: 'continue', status: 'ok', data: rendered.value as Record<string, unknown>, output: { keys: Object.keys(rendered.value as object) } };
+    return {
+      flow: 'continue',
+      status: 'ok',
+      data: rendered.value as Record<string, unknown>,
+      output: { keys: Object.keys(rendered.value as object) },
+    };
   }
 }

@@ -1,5 +1,18 @@
-import { IdentifyUserBody, RecipientRefT, schemaVersionOf, SetObjectBody, SetTenantBody } from '@notify/contracts';
-import { Decider, DomainError, DomainEvent, fold, mergeProperties, objectDecider, objectStream, tenantDecider, tenantStream, userDecider, userStream } from '@notify/domain';
+import { IdentifyUserBody, RecipientRefT, SetObjectBody, SetTenantBody } from '@notify/contracts';
+import { engineMetadata, eventEnvelope } from '../../envelope';
+import {
+  Decider,
+  DomainError,
+  DomainEvent,
+  fold,
+  mergeProperties,
+  objectDecider,
+  objectStream,
+  tenantDecider,
+  tenantStream,
+  userDecider,
+  userStream,
+} from '@notify/domain';
 import { StreamAppend } from '@notify/eventstore';
 import type { z } from 'zod';
 import { engineId } from '../ids';
@@ -25,7 +38,10 @@ export function parseRecipientGid(gid: string): Target | undefined {
 }
 
 const sameRef = (a: RecipientRefT | null, t: Target) =>
-  !!a && (t.kind === 'user' ? a.type === 'user' && a.id === t.id : t.kind === 'object' && a.type === 'object' && a.collection === t.collection && a.id === t.id);
+  !!a &&
+  (t.kind === 'user'
+    ? a.type === 'user' && a.id === t.id
+    : t.kind === 'object' && a.type === 'object' && a.collection === t.collection && a.id === t.id);
 
 /**
  * update_user, update_object and update_tenant: render `update_properties` and apply them
@@ -47,10 +63,12 @@ abstract class RecipientUpdateStep implements StepHandler {
     const rendered = await renderJsonSetting(ctx, settings.update_properties ?? '{}', 'update_properties');
     if (!rendered.ok) return { flow: 'continue', status: 'error', reason: rendered.reason };
     const value = rendered.value;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { flow: 'continue', status: 'error', reason: `${this.type}: update_properties must render to a JSON object` };
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return { flow: 'continue', status: 'error', reason: `${this.type}: update_properties must render to a JSON object` };
     const properties = value as Record<string, unknown>;
     for (const key of ['channel_data', 'preferences']) {
-      if (key in properties) return { flow: 'continue', status: 'error', reason: `${this.type}: ${key} cannot be changed by a workflow step` };
+      if (key in properties)
+        return { flow: 'continue', status: 'error', reason: `${this.type}: ${key} cannot be changed by a workflow step` };
     }
     const schema: z.ZodType = target.kind === 'user' ? IdentifyUserBody : target.kind === 'object' ? SetObjectBody : SetTenantBody;
     const checked = schema.safeParse(properties);
@@ -64,7 +82,10 @@ abstract class RecipientUpdateStep implements StepHandler {
       const run = ctx.state.run!;
       const current = await ctx.variables();
       const { settings: _settings, ...plain } = properties;
-      const patch = (base: Record<string, unknown> | null) => ({ ...mergeProperties(base ?? {}, target.kind === 'tenant' ? plain : properties), id: target.id });
+      const patch = (base: Record<string, unknown> | null) => ({
+        ...mergeProperties(base ?? {}, target.kind === 'tenant' ? plain : properties),
+        id: target.id,
+      });
       const variables: NonNullable<StepOutcome['variables']> = {};
       if (target.kind === 'tenant' && run.tenant === target.id) variables.tenant = patch(current.tenant);
       if (sameRef(run.recipient, target)) variables.recipient = patch(current.recipient);
@@ -77,7 +98,8 @@ abstract class RecipientUpdateStep implements StepHandler {
         ...(Object.keys(variables).length ? { variables } : {}),
       };
     } catch (error) {
-      if (error instanceof DomainError) return { flow: 'continue', status: 'error', reason: `${this.type}: ${error.code}: ${error.message}` };
+      if (error instanceof DomainError)
+        return { flow: 'continue', status: 'error', reason: `${this.type}: ${error.code}: ${error.message}` };
       throw error;
     }
   }
@@ -86,31 +108,58 @@ abstract class RecipientUpdateStep implements StepHandler {
   private async decide(ctx: StepContext, target: Target, properties: Record<string, unknown>): Promise<StreamAppend | undefined> {
     const now = ctx.now.toISOString();
     if (target.kind === 'user') {
-      return this.decideOn(ctx, userStream(ctx.environment, target.id), userDecider, { type: 'IdentifyUser', userId: target.id, properties, now });
+      return this.decideOn(ctx, userStream(ctx.environment, target.id), userDecider, {
+        type: 'IdentifyUser',
+        userId: target.id,
+        properties,
+        now,
+      });
     }
     if (target.kind === 'object') {
-      return this.decideOn(ctx, objectStream(ctx.environment, target.collection, target.id), objectDecider, { type: 'SetObject', collection: target.collection, objectId: target.id, properties, now });
+      return this.decideOn(ctx, objectStream(ctx.environment, target.collection, target.id), objectDecider, {
+        type: 'SetObject',
+        collection: target.collection,
+        objectId: target.id,
+        properties,
+        now,
+      });
     }
     const { settings, ...rest } = properties as { settings?: Record<string, unknown> | null };
-    return this.decideOn(
-      ctx,
-      tenantStream(ctx.environment, target.id),
-      tenantDecider,
-      { type: 'SetTenant', tenantId: target.id, properties: rest, ...(settings !== undefined ? { settings: settings as never } : {}), now },
-    );
+    return this.decideOn(ctx, tenantStream(ctx.environment, target.id), tenantDecider, {
+      type: 'SetTenant',
+      tenantId: target.id,
+      properties: rest,
+      ...(settings !== undefined ? { settings: settings as never } : {}),
+      now,
+    });
   }
 
-  private async decideOn<S, C, E extends DomainEvent>(ctx: StepContext, streamId: string, decider: Decider<S, C, E>, command: C): Promise<StreamAppend | undefined> {
+  private async decideOn<S, C, E extends DomainEvent>(
+    ctx: StepContext,
+    streamId: string,
+    decider: Decider<S, C, E>,
+    command: C,
+  ): Promise<StreamAppend | undefined> {
     const history = await ctx.deps.store.readStream(streamId);
-    const state = fold(decider, history.map((e) => ({ type: e.type, data: e.data }) as E));
+    const state = fold(
+      decider,
+      history.map((e) => ({ type: e.type, data: e.data }) as E),
+    );
     const events = decider.decide(command, state);
     if (events.length === 0) return undefined;
     const run = ctx.state.run!;
-    const metadata = { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+    const metadata = engineMetadata({
+      environment: ctx.environment,
+      correlationId: run.workflow_run_id,
+      causationId: run.run_id,
+      actor: 'system:engine',
+    });
     const append: StreamAppend = {
       streamId,
       expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream',
-      events: events.map((e, i) => ({ id: engineId('recipient-update', run.run_id, ctx.step.ref, ctx.path.join('.'), i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+      events: events.map((e, i) =>
+        eventEnvelope(e.type, e.data, engineId('recipient-update', run.run_id, ctx.step.ref, ctx.path.join('.'), i), metadata),
+      ),
     };
     return append;
   }
@@ -120,9 +169,18 @@ function describe(target: Target): string {
   return target.kind === 'object' ? `gid://Object/${target.collection}/${target.id}` : `gid://Object/$${target.kind}s/${target.id}`;
 }
 
-async function referenced(ctx: StepContext, gid: string | undefined, kind: Target['kind'] | 'any', type: string): Promise<Target | { error: string }> {
+async function referenced(
+  ctx: StepContext,
+  gid: string | undefined,
+  kind: Target['kind'] | 'any',
+  type: string,
+): Promise<Target | { error: string }> {
   if (!gid) return { error: `${type}: recipient_gid is required` };
-  const rendered = await ctx.deps.templates.render(gid, await ctx.variables(), ctx.deps.lookups.templateResources(ctx.environment, { tenant: ctx.state.run!.tenant }));
+  const rendered = await ctx.deps.templates.render(
+    gid,
+    await ctx.variables(),
+    ctx.deps.lookups.templateResources(ctx.environment, { tenant: ctx.state.run!.tenant }),
+  );
   if (!rendered.ok) return { error: `template_render_error: recipient_gid: ${rendered.error.message}` };
   const target = parseRecipientGid(rendered.output);
   if (!target) return { error: `${type}: recipient_gid ${JSON.stringify(rendered.output)} is not gid://Object/{collection}/{id}` };
@@ -136,7 +194,8 @@ export class UpdateUserStep extends RecipientUpdateStep {
   protected async target(ctx: StepContext, settings: UpdateSettings): Promise<Target | { skip: string } | { error: string }> {
     if (settings.recipient_mode === 'reference') return referenced(ctx, settings.recipient_gid, 'user', this.type);
     const recipient = ctx.state.run!.recipient;
-    if (recipient.type !== 'user') return { error: `update_user: the run's recipient is the object ${recipient.collection}/${recipient.id}, not a user` };
+    if (recipient.type !== 'user')
+      return { error: `update_user: the run's recipient is the object ${recipient.collection}/${recipient.id}, not a user` };
     return { kind: 'user', id: recipient.id };
   }
 }

@@ -4,7 +4,17 @@ import type { EngineDeps, StepContext } from '../step-handler';
 import type { RunVariables } from '../variables';
 
 /** A step context without a database, for unit tests of step handlers. */
-export function stepContext(step: StepNode, options: { deps?: Partial<EngineDeps>; data?: Record<string, unknown>; attempt?: number; resumed?: boolean; state?: Partial<RunState>; now?: Date } = {}): StepContext {
+export function stepContext(
+  step: StepNode,
+  options: {
+    deps?: Partial<EngineDeps>;
+    data?: Record<string, unknown>;
+    attempt?: number;
+    resumed?: boolean;
+    state?: Partial<RunState>;
+    now?: Date;
+  } = {},
+): StepContext {
   const runId = '00000000-0000-4000-8000-0000000000aa';
   const data = options.data ?? {};
   const state: RunState = {
@@ -30,7 +40,15 @@ export function stepContext(step: StepNode, options: { deps?: Partial<EngineDeps
   };
   const trigger = {
     workflow_run_id: state.run!.workflow_run_id,
-    workflow: { key: 'wf', version: 'v1', categories: [], steps: [step], conditions: null, settings: null, trigger_frequency: 'every_trigger' },
+    workflow: {
+      key: 'wf',
+      version: 'v1',
+      categories: [],
+      steps: [step],
+      conditions: null,
+      settings: null,
+      trigger_frequency: 'every_trigger',
+    },
     actor: null,
     recipients: [state.run!.recipient],
     tenant: null,
@@ -40,7 +58,14 @@ export function stepContext(step: StepNode, options: { deps?: Partial<EngineDeps
     trigger_source: { type: 'api' },
     triggered_at: '2026-03-02T10:00:00.000Z',
   } as WorkflowTriggeredData;
-  const variables: RunVariables = { recipient: { id: 'ada', name: 'Ada' }, actor: null, tenant: null, data, vars: { api: 'https://api.example.com' }, workflow: { key: 'wf', categories: [], version: 'v1' } };
+  const variables: RunVariables = {
+    recipient: { id: 'ada', name: 'Ada' },
+    actor: null,
+    tenant: null,
+    data,
+    vars: { api: 'https://api.example.com' },
+    workflow: { key: 'wf', categories: [], version: 'v1' },
+  };
   const deps: EngineDeps = {
     store: undefined as never,
     lookups: { templateResources: () => ({}) } as never,

@@ -1,4 +1,5 @@
-import { RecipientRefT, RecipientRequestT, schemaVersionOf, TriggerWorkflowBody, TriggerWorkflowBodyT } from '@notify/contracts';
+import { RecipientRefT, RecipientRequestT, TriggerWorkflowBody, TriggerWorkflowBodyT } from '@notify/contracts';
+import { engineMetadata, eventEnvelope } from '../../envelope';
 import {
   Decider,
   DomainError,
@@ -35,7 +36,8 @@ interface TriggerSettings {
 type Rendered = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /** The id of the workflow run a trigger_workflow step starts: the same every time the step executes. */
-export const triggeredWorkflowRunId = (runId: string, stepRef: string, path: readonly number[]) => engineId('trigger-workflow', runId, stepRef, path.join('.'));
+export const triggeredWorkflowRunId = (runId: string, stepRef: string, path: readonly number[]) =>
+  engineId('trigger-workflow', runId, stepRef, path.join('.'));
 
 const toRequest = (ref: RecipientRefT): RecipientRequestT => (ref.type === 'user' ? ref.id : { id: ref.id, collection: ref.collection });
 
@@ -91,14 +93,23 @@ export class TriggerWorkflowStep implements StepHandler {
       trigger_source: { type: 'workflow', workflow_recipient_run_id: run.run_id },
       triggered_at: ctx.now.toISOString(),
     };
-    const metadata = { environment: ctx.environment, correlation_id: workflowRunId, causation_id: run.run_id, actor: 'system:engine', schema_version: schemaVersionOf('WorkflowTriggered') };
+    const metadata = engineMetadata({
+      environment: ctx.environment,
+      correlationId: workflowRunId,
+      causationId: run.run_id,
+      actor: 'system:engine',
+    });
     return {
       flow: 'continue',
       status: 'ok',
       output: { workflow_key: settings.workflow_key, workflow_run_id: workflowRunId, recipients: triggered.recipients.length },
       appends: [
         ...identify,
-        { streamId: workflowRunStream(ctx.environment, workflowRunId), expectedRevision: 'no_stream', events: [{ id: engineId('trigger-workflow-event', workflowRunId), type: 'WorkflowTriggered', data: triggered, metadata }] },
+        {
+          streamId: workflowRunStream(ctx.environment, workflowRunId),
+          expectedRevision: 'no_stream',
+          events: [eventEnvelope('WorkflowTriggered', triggered, engineId('trigger-workflow-event', workflowRunId), metadata)],
+        },
       ],
     };
   }
@@ -124,7 +135,8 @@ export class TriggerWorkflowStep implements StepHandler {
       cancellation_key: 'cancellation_key' in rendered ? String(rendered.cancellation_key) : null,
     };
     const parsed = TriggerWorkflowBody.safeParse(candidate);
-    if (!parsed.success) return { error: `invalid settings: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
+    if (!parsed.success)
+      return { error: `invalid settings: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
     return parsed.data;
   }
 
@@ -147,36 +159,76 @@ export class TriggerWorkflowStep implements StepHandler {
     const commands = new Map<string, { decider: Decider<unknown, unknown, DomainEvent>; command: Record<string, unknown> }>();
     const add = (streamId: string, decider: Decider<never, never, DomainEvent>, command: Record<string, unknown>) => {
       const existing = commands.get(streamId);
-      if (existing) existing.command = { ...existing.command, properties: { ...(existing.command.properties as object), ...(command.properties as object) } };
+      if (existing)
+        existing.command = {
+          ...existing.command,
+          properties: { ...(existing.command.properties as object), ...(command.properties as object) },
+        };
       else commands.set(streamId, { decider: decider as unknown as Decider<unknown, unknown, DomainEvent>, command });
     };
     const problems: string[] = [];
-    const inline = [...(body.actor && typeof body.actor === 'object' ? [body.actor] : []), ...body.recipients.filter((r) => typeof r === 'object')];
+    const inline = [
+      ...(body.actor && typeof body.actor === 'object' ? [body.actor] : []),
+      ...body.recipients.filter((r) => typeof r === 'object'),
+    ];
     for (const request of inline) {
-      const { id, collection, channel_data, preferences, ...properties } = request as Record<string, unknown> & { id: string; collection?: string };
-      if (channel_data != null || preferences != null) problems.push('inline channel_data and preferences cannot be set by a workflow step');
-      if (typeof collection === 'string') add(objectStream(ctx.environment, collection, id), objectDecider as never, { type: 'SetObject', collection, objectId: id, properties, now });
+      const { id, collection, channel_data, preferences, ...properties } = request as Record<string, unknown> & {
+        id: string;
+        collection?: string;
+      };
+      if (channel_data != null || preferences != null)
+        problems.push('inline channel_data and preferences cannot be set by a workflow step');
+      if (typeof collection === 'string')
+        add(objectStream(ctx.environment, collection, id), objectDecider as never, {
+          type: 'SetObject',
+          collection,
+          objectId: id,
+          properties,
+          now,
+        });
       else add(userStream(ctx.environment, id), userDecider as never, { type: 'IdentifyUser', userId: id, properties, now });
     }
     if (body.tenant && typeof body.tenant === 'object') {
       const { id, settings, channel_data, preferences, ...properties } = body.tenant as Record<string, unknown> & { id: string };
-      if (channel_data != null || preferences != null) problems.push('inline channel_data and preferences cannot be set by a workflow step');
-      add(tenantStream(ctx.environment, id), tenantDecider as never, { type: 'SetTenant', tenantId: id, properties, ...(settings !== undefined ? { settings } : {}), now });
+      if (channel_data != null || preferences != null)
+        problems.push('inline channel_data and preferences cannot be set by a workflow step');
+      add(tenantStream(ctx.environment, id), tenantDecider as never, {
+        type: 'SetTenant',
+        tenantId: id,
+        properties,
+        ...(settings !== undefined ? { settings } : {}),
+        now,
+      });
     }
     if (problems.length) return { problem: problems[0] };
 
     const run = ctx.state.run!;
-    const metadata = { environment: ctx.environment, correlation_id: run.workflow_run_id, causation_id: run.run_id, actor: 'system:engine' };
+    const metadata = engineMetadata({
+      environment: ctx.environment,
+      correlationId: run.workflow_run_id,
+      causationId: run.run_id,
+      actor: 'system:engine',
+    });
     const appends: StreamAppend[] = [];
     for (const [streamId, { decider, command }] of commands) {
       const history = await ctx.deps.store.readStream(streamId);
-      const state = fold(decider, history.map((e) => ({ type: e.type, data: e.data })));
+      const state = fold(
+        decider,
+        history.map((e) => ({ type: e.type, data: e.data })),
+      );
       const events = decider.decide(command, state);
       if (!events.length) continue;
       appends.push({
         streamId,
         expectedRevision: history.length ? history[history.length - 1].revision : 'no_stream',
-        events: events.map((e, i) => ({ id: engineId('trigger-workflow-identify', run.run_id, ctx.step.ref, ctx.path.join('.'), streamId, i), type: e.type, data: e.data, metadata: { ...metadata, schema_version: schemaVersionOf(e.type) } })),
+        events: events.map((e, i) =>
+          eventEnvelope(
+            e.type,
+            e.data,
+            engineId('trigger-workflow-identify', run.run_id, ctx.step.ref, ctx.path.join('.'), streamId, i),
+            metadata,
+          ),
+        ),
       });
     }
     return appends;
@@ -185,7 +237,11 @@ export class TriggerWorkflowStep implements StepHandler {
 
 /** A setting rendered with Liquid, then read as JSON when it is JSON and as text otherwise (`{{ recipient.id }}`). */
 async function jsonOrText(ctx: StepContext, source: string, field: string): Promise<Rendered> {
-  const result = await ctx.deps.templates.render(source, await ctx.variables(), ctx.deps.lookups.templateResources(ctx.environment, { tenant: ctx.state.run!.tenant }));
+  const result = await ctx.deps.templates.render(
+    source,
+    await ctx.variables(),
+    ctx.deps.lookups.templateResources(ctx.environment, { tenant: ctx.state.run!.tenant }),
+  );
   if (!result.ok) return { ok: false, reason: `template_render_error: ${field}: ${result.error.message}` };
   const text = result.output.trim();
   try {

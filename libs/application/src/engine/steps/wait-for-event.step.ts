@@ -18,10 +18,14 @@ export class WaitForEventStep implements StepHandler {
       const resumed = ctx.state.resumedWith;
       if (resumed?.cause === 'event_matched') {
         const output = { matched: true, event: resumed.event ?? null };
-        return settings.on_match === 'halt' ? { flow: 'halt', status: 'ok', reason: 'wait_for_event_matched', output } : { flow: 'continue', status: 'ok', output };
+        return settings.on_match === 'halt'
+          ? { flow: 'halt', status: 'ok', reason: 'wait_for_event_matched', output }
+          : { flow: 'continue', status: 'ok', output };
       }
       const output = { matched: false, timed_out: true };
-      return settings.on_timeout === 'halt' ? { flow: 'halt', status: 'ok', reason: 'wait_for_event_timed_out', output } : { flow: 'continue', status: 'ok', output };
+      return settings.on_timeout === 'halt'
+        ? { flow: 'halt', status: 'ok', reason: 'wait_for_event_timed_out', output }
+        : { flow: 'continue', status: 'ok', output };
     }
     const wait = waitingForOf(settings, ctx.now);
     // Waiting for something that can never arrive here would look like a timeout later; the run

@@ -3,7 +3,13 @@ export interface Duration {
   value: number;
 }
 
-const MS: Record<Exclude<Duration['unit'], 'months'>, number> = { seconds: 1000, minutes: 60_000, hours: 3_600_000, days: 86_400_000, weeks: 604_800_000 };
+const MS: Record<Exclude<Duration['unit'], 'months'>, number> = {
+  seconds: 1000,
+  minutes: 60_000,
+  hours: 3_600_000,
+  days: 86_400_000,
+  weeks: 604_800_000,
+};
 
 /** The instant `duration` after `from` (calendar months, otherwise fixed lengths). */
 export function addDuration(from: Date, duration: Duration): Date {

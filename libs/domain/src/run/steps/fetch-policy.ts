@@ -27,7 +27,10 @@ export function fetchRetryable(outcome: { status: number } | { networkError: tru
  * doubling each time, capped; a Retry-After the server sent is honoured up to the cap. `jitter`
  * (0..1, from the caller) spreads retries of many runs failing together over +-20%.
  */
-export function fetchRetryDelayMs(attempt: number, options: { baseMs: number; maxMs: number; retryAfterMs?: number | null; jitter?: number }): number {
+export function fetchRetryDelayMs(
+  attempt: number,
+  options: { baseMs: number; maxMs: number; retryAfterMs?: number | null; jitter?: number },
+): number {
   const exponential = options.baseMs * 2 ** Math.max(0, attempt - 1);
   const spread = options.jitter === undefined ? 1 : 0.8 + 0.4 * Math.min(1, Math.max(0, options.jitter));
   const delay = Math.max(exponential * spread, options.retryAfterMs ?? 0);

@@ -17,11 +17,26 @@ interface Local {
 
 function local(at: Date, timeZone: string): Local {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', weekday: 'long' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'long',
+    })
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
-  return { day: parts.weekday.toLowerCase() as SendWindow['day'], minutes: Number(parts.hour) * 60 + Number(parts.minute), y: Number(parts.year), m: Number(parts.month), d: Number(parts.day) };
+  return {
+    day: parts.weekday.toLowerCase() as SendWindow['day'],
+    minutes: Number(parts.hour) * 60 + Number(parts.minute),
+    y: Number(parts.year),
+    m: Number(parts.month),
+    d: Number(parts.day),
+  };
 }
 
 const toMinutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
@@ -39,7 +54,11 @@ function allowed(windows: readonly SendWindow[], l: Local): boolean {
  * The first instant at or after `now` when a message may be sent under the step's send windows,
  * in the recipient's time zone; `now` itself when it is allowed. Null when no window ever opens.
  */
-export function nextSendTime(windows: readonly SendWindow[] | null | undefined, timeZone: string | null | undefined, now: Date): Date | null {
+export function nextSendTime(
+  windows: readonly SendWindow[] | null | undefined,
+  timeZone: string | null | undefined,
+  now: Date,
+): Date | null {
   if (!windows?.length) return now;
   const tz = timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
   if (allowed(windows, local(now, tz))) return now;

@@ -40,7 +40,12 @@ describe('delayUntil', () => {
 
 describe('nextSendTime', () => {
   const weekdays9to17: SendWindow[] = [
-    ...(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] as const).map((day): SendWindow => ({ day, type: 'send', from: '09:00', until: '17:00' })),
+    ...(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] as const).map((day): SendWindow => ({
+      day,
+      type: 'send',
+      from: '09:00',
+      until: '17:00',
+    })),
     ...(['saturday', 'sunday'] as const).map((day): SendWindow => ({ day, type: 'do_not_send', from: null, until: null })),
   ];
 
@@ -58,7 +63,10 @@ describe('nextSendTime', () => {
 
   it('falls back to UTC for an unknown time zone and returns null when nothing ever opens', () => {
     expect(nextSendTime(weekdays9to17, 'Mars/Olympus', now)).toEqual(now);
-    const never = (['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const).map((day) => ({ day, type: 'do_not_send' as const }));
+    const never = (['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const).map((day) => ({
+      day,
+      type: 'do_not_send' as const,
+    }));
     expect(nextSendTime(never, 'UTC', now)).toBeNull();
   });
 });
@@ -78,8 +86,20 @@ describe('conditionGroupHolds', () => {
   const truthy = (c: { variable: string }) => c.variable.startsWith('yes');
   it('handles all, any with nested all, plain lists and absence', () => {
     expect(conditionGroupHolds(null, truthy)).toBe(true);
-    expect(conditionGroupHolds({ all: [{ variable: 'yes1', operator: 'x' }, { variable: 'no', operator: 'x' }] }, truthy)).toBe(false);
-    expect(conditionGroupHolds({ any: [{ variable: 'no', operator: 'x' }, { all: [{ variable: 'yes', operator: 'x' }] }] }, truthy)).toBe(true);
+    expect(
+      conditionGroupHolds(
+        {
+          all: [
+            { variable: 'yes1', operator: 'x' },
+            { variable: 'no', operator: 'x' },
+          ],
+        },
+        truthy,
+      ),
+    ).toBe(false);
+    expect(conditionGroupHolds({ any: [{ variable: 'no', operator: 'x' }, { all: [{ variable: 'yes', operator: 'x' }] }] }, truthy)).toBe(
+      true,
+    );
     expect(conditionGroupHolds([{ variable: 'yes', operator: 'x' }], truthy)).toBe(true);
   });
 });

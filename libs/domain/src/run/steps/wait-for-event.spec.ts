@@ -10,23 +10,40 @@ describe('waitingForOf', () => {
       expires_after: { unit: 'hours' as const, value: 2 },
     };
     expect(waitingForOf(settings, now)).toEqual({
-      waitingFor: { event_type: 'workflow', event_key: 'completed', source_key: 'onboarding', match_conditions: settings.match_conditions, expires_at: '2026-03-02T12:00:00.000Z' },
+      waitingFor: {
+        event_type: 'workflow',
+        event_key: 'completed',
+        source_key: 'onboarding',
+        match_conditions: settings.match_conditions,
+        expires_at: '2026-03-02T12:00:00.000Z',
+      },
     });
   });
 
   it('waits without expiry when none is set', () => {
-    const result = waitingForOf({ event: { event_type: 'message', event_key: 'seen', source_type: 'workflow', source_key: 'digest' } }, now);
+    const result = waitingForOf(
+      { event: { event_type: 'message', event_key: 'seen', source_type: 'workflow', source_key: 'digest' } },
+      now,
+    );
     expect(result).toMatchObject({ waitingFor: { expires_at: null, match_conditions: [] } });
   });
 
   it('waits for an update of the recipient itself (no source key)', () => {
-    expect(waitingForOf({ event: { event_type: 'recipient' } }, now)).toEqual({ waitingFor: { event_type: 'recipient', event_key: 'updated', source_key: '', match_conditions: [], expires_at: null } });
+    expect(waitingForOf({ event: { event_type: 'recipient' } }, now)).toEqual({
+      waitingFor: { event_type: 'recipient', event_key: 'updated', source_key: '', match_conditions: [], expires_at: null },
+    });
   });
 
   it.each([
     [{ event_type: 'audience', event_key: 'enter', audience_key: 'vip' }, 'wait_for_event: audience events are not supported'],
-    [{ event_type: 'integration_source', integration_source_key: 's', event_key: 'e' }, 'wait_for_event: integration_source events are not supported'],
-    [{ event_type: 'message', event_key: 'seen', source_type: 'broadcast', source_key: 'b' }, 'wait_for_event: message events from broadcast sources are not supported'],
+    [
+      { event_type: 'integration_source', integration_source_key: 's', event_key: 'e' },
+      'wait_for_event: integration_source events are not supported',
+    ],
+    [
+      { event_type: 'message', event_key: 'seen', source_type: 'broadcast', source_key: 'b' },
+      'wait_for_event: message events from broadcast sources are not supported',
+    ],
   ])('names what it cannot wait for: %j', (event, reason) => {
     expect(waitingForOf({ event }, now)).toEqual({ unsupported: reason });
   });
@@ -39,7 +56,12 @@ describe('occurrenceMatches', () => {
     source_key: 'onboarding',
     match_conditions: [
       { conditions: [{ variable: 'event.data.order', operator: 'equal_to' as const, argument: 'data.order' }] },
-      { conditions: [{ variable: 'event.data.vip', operator: 'equal_to' as const, argument: 'true' }, { variable: 'event.tenant', operator: 'equal_to' as const, argument: 'acme' }] },
+      {
+        conditions: [
+          { variable: 'event.data.vip', operator: 'equal_to' as const, argument: 'true' },
+          { variable: 'event.tenant', operator: 'equal_to' as const, argument: 'acme' },
+        ],
+      },
     ],
     expires_at: '2026-03-02T12:00:00.000Z',
   };

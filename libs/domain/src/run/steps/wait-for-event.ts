@@ -71,7 +71,12 @@ export interface EventOccurrence {
  * waiting run's variables (`data`, `recipient`, ...) and the occurrence under `event`.
  */
 export function occurrenceMatches(waiting: WaitingFor, occurrence: EventOccurrence, runVariables: Record<string, unknown>): boolean {
-  if (waiting.event_type !== occurrence.event_type || waiting.event_key !== occurrence.event_key || waiting.source_key !== occurrence.source_key) return false;
+  if (
+    waiting.event_type !== occurrence.event_type ||
+    waiting.event_key !== occurrence.event_key ||
+    waiting.source_key !== occurrence.source_key
+  )
+    return false;
   if (waiting.expires_at && occurrence.at > waiting.expires_at) return false;
   if (waiting.match_conditions.length === 0) return true;
   const variables = { ...runVariables, event: occurrence.event };

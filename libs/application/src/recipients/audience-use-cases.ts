@@ -1,0 +1,129 @@
+import { AudienceMemberRequestT } from '@notify/contracts';
+import {
+  audienceDefinitionStream,
+  AudienceEvent,
+  audienceDecider,
+  AudienceState,
+  audienceStream,
+  fold,
+  resourceMissing,
+} from '@notify/domain';
+import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
+import { inlineAspects } from './aspects';
+import { RecipientDeps } from './ports';
+import { identifyUser, UserOutcome } from './user-use-cases';
+
+export type AudienceOutcome = CommandOutcome<AudienceState, AudienceEvent>;
+
+export interface AudienceMemberRef {
+  userId: string;
+  tenant: string | null;
+}
+
+/** Which of the given members an audience holds (AudienceMemberQueries satisfies this). */
+export interface AudienceMembershipLookup {
+  present(environment: string, audienceKey: string, members: AudienceMemberRef[]): Promise<Set<string>>;
+}
+
+export interface AudienceDeps extends RecipientDeps {
+  audienceMembers: AudienceMembershipLookup;
+}
+
+const keyOf = (m: AudienceMemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
+
+/** Whether the audience was upserted through the management API. */
+async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
+  return (await deps.store.readStream(audienceDefinitionStream(environment, audienceKey))).length > 0;
+}
+
+/**
+ * Whether the audience exists: defined through the management API, or created by a members call
+ * with create_audience. From the streams, not the read models, which may lag a write.
+ */
+export async function audienceExists(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
+  if (await audienceDefined(deps, environment, audienceKey)) return true;
+  const history = await deps.store.readStream(audienceStream(environment, audienceKey));
+  return fold(audienceDecider, history.map(toDomainEvent) as AudienceEvent[]).exists;
+}
+
+async function candidates(deps: AudienceDeps, environment: string, audienceKey: string, refs: AudienceMemberRef[]) {
+  const present = await deps.audienceMembers.present(environment, audienceKey, refs);
+  return refs.map((m) => ({ ...m, present: present.has(keyOf(m)) }));
+}
+
+/**
+ * Adds members to a static audience, identifying each inline user first. An audience that does
+ * not exist is refused before any user is written, unless the caller asks to create it.
+ */
+export async function addAudienceMembers(
+  deps: AudienceDeps,
+  environment: string,
+  audienceKey: string,
+  members: AudienceMemberRequestT[],
+  createAudience: boolean,
+  metadata: CommandMetadata,
+): Promise<(UserOutcome | AudienceOutcome)[]> {
+  const defined = await audienceDefined(deps, environment, audienceKey);
+  if (!createAudience && !defined && !(await audienceExists(deps, environment, audienceKey))) throw resourceMissing('audience');
+  // Every member's inline channel data and preferences are checked before the first user is
+  // written: a bad member refuses the whole call, and nothing is half-written.
+  const checkedAt = new Date().toISOString();
+  for (const [index, { user }] of members.entries()) {
+    if (user.channel_data || user.preferences)
+      await inlineAspects(
+        deps.channels,
+        environment,
+        { channel_data: user.channel_data, preferences: user.preferences },
+        checkedAt,
+        `members.${index}.user.`,
+      );
+  }
+  const outcomes: (UserOutcome | AudienceOutcome)[] = [];
+  const refs: AudienceMemberRef[] = [];
+  for (const { user, tenant } of members) {
+    const { id, ...body } = user;
+    outcomes.push(await identifyUser(deps, environment, id, body, metadata));
+    refs.push({ userId: id, tenant: tenant ?? null });
+  }
+  const now = new Date().toISOString();
+  outcomes.push(
+    await handleCommand(
+      deps.store,
+      audienceStream(environment, audienceKey),
+      audienceDecider,
+      {
+        type: 'AddAudienceMembers',
+        audienceKey,
+        members: await candidates(deps, environment, audienceKey, refs),
+        createIfMissing: createAudience,
+        defined,
+        now,
+      },
+      metadata,
+    ),
+  );
+  return outcomes;
+}
+
+/** Removes members from an audience; only the user ids and tenants of the request count. */
+export async function removeAudienceMembers(
+  deps: AudienceDeps,
+  environment: string,
+  audienceKey: string,
+  members: AudienceMemberRef[],
+  metadata: CommandMetadata,
+): Promise<AudienceOutcome> {
+  return handleCommand(
+    deps.store,
+    audienceStream(environment, audienceKey),
+    audienceDecider,
+    {
+      type: 'RemoveAudienceMembers',
+      audienceKey,
+      members: await candidates(deps, environment, audienceKey, members),
+      defined: await audienceDefined(deps, environment, audienceKey),
+      now: new Date().toISOString(),
+    },
+    metadata,
+  );
+}

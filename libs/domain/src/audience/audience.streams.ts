@@ -1,0 +1,1 @@
+export const audienceStream = (environment: string, audienceKey: string) => `audience-${environment}-${audienceKey}`;

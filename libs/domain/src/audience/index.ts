@@ -1,0 +1,4 @@
+export * from './audience.commands';
+export * from './audience.decider';
+export * from './audience.events';
+export * from './audience.streams';

@@ -1,0 +1,91 @@
+import { AudienceMemberT, PageInfoT } from '@notify/contracts';
+import { keysetPage } from '@notify/database';
+import { DataSource } from 'typeorm';
+import { toUser } from '../users/users.queries';
+
+interface Row extends Record<string, unknown> {
+  user_id: string;
+  tenant: string;
+  added_at: Date;
+  u_properties: Record<string, unknown> | null;
+  u_inserted_at: Date | null;
+  u_updated_at: Date | null;
+}
+
+export interface MemberRef {
+  userId: string;
+  tenant: string | null;
+}
+
+export const memberKey = (m: MemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
+
+function toMember(row: Row): AudienceMemberT {
+  const addedAt = new Date(row.added_at);
+  const user = toUser({
+    id: row.user_id,
+    properties: row.u_properties ?? {},
+    inserted_at: row.u_inserted_at ?? addedAt,
+    updated_at: new Date(row.u_updated_at ?? addedAt),
+  });
+  return {
+    __typename: 'AudienceMember',
+    added_at: addedAt.toISOString(),
+    user_id: row.user_id,
+    user,
+    tenant: row.tenant === '' ? null : row.tenant,
+  };
+}
+
+/** Every query is scoped by the environment it is given. */
+export class AudienceMemberQueries {
+  constructor(private readonly db: DataSource) {}
+
+  /** An audience's members, newest first, with their users joined at read time. */
+  async list(
+    environment: string,
+    audienceKey: string,
+    page: { after?: string; before?: string; page_size: number },
+  ): Promise<{ entries: AudienceMemberT[]; page_info: PageInfoT }> {
+    const { rows, pageInfo } = await keysetPage<Row>(this.db, {
+      select: 'm.user_id, m.tenant, m.added_at, u.properties AS u_properties, u.inserted_at AS u_inserted_at, u.updated_at AS u_updated_at',
+      from: `FROM rm_audience_members m LEFT JOIN rm_users u ON u.environment = m.environment AND u.id = m.user_id
+             WHERE m.environment = $1 AND m.audience_key = $2`,
+      params: [environment, audienceKey],
+      order: [
+        { expr: 'm.added_at', type: 'timestamptz' },
+        { expr: 'm.user_id', type: 'text' },
+        { expr: 'm.tenant', type: 'text' },
+      ],
+      direction: 'desc',
+      pageSize: page.page_size,
+      after: page.after,
+      before: page.before,
+    });
+    return { entries: rows.map(toMember), page_info: pageInfo };
+  }
+
+  /** Which of the given members the audience holds, by memberKey. */
+  async present(environment: string, audienceKey: string, members: MemberRef[]): Promise<Set<string>> {
+    if (members.length === 0) return new Set();
+    const rows = await this.db.query<{ user_id: string; tenant: string }[]>(
+      `SELECT user_id, tenant FROM rm_audience_members WHERE environment = $1 AND audience_key = $2
+         AND jsonb_build_array(user_id, tenant) IN (SELECT value FROM jsonb_array_elements($3::jsonb))`,
+      [environment, audienceKey, JSON.stringify(members.map((m) => [m.userId, m.tenant ?? '']))],
+    );
+    return new Set(rows.map((r) => memberKey({ userId: r.user_id, tenant: r.tenant || null })));
+  }
+
+  /**
+   * The keys of the given audiences this user belongs to in a tenant's context: memberships of
+   * no tenant always count, a tenant's only within that tenant (ADR 0170).
+   */
+  async audiencesOf(environment: string, userId: string, audienceKeys: readonly string[], tenant: string | null): Promise<string[]> {
+    if (audienceKeys.length === 0) return [];
+    const rows = await this.db.query<{ audience_key: string }[]>(
+      `SELECT DISTINCT audience_key FROM rm_audience_members WHERE environment = $1 AND user_id = $2 AND audience_key = ANY($3)
+         AND tenant IN ('', coalesce($4::text, ''))`,
+      [environment, userId, audienceKeys, tenant],
+    );
+    return rows.map((r) => r.audience_key);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './audience-members.migration';
+export * from './audience-members.projection';
+export * from './audience-members.queries';
