@@ -30,6 +30,9 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
         KAFKA_TOPIC_PREFIX: prefix,
         KAFKA_TOPIC_PARTITIONS: '3',
         ENGINE_KAFKA_SESSION_TIMEOUT_MS: '10000',
+        // Fetch retries 0.2-1 s apart: the failing fetch step below ends in seconds (default 5 s doubling: 75 s).
+        FETCH_RETRY_BASE_MS: '200',
+        FETCH_RETRY_MAX_MS: '1000',
       },
     });
     await putChannel(t, 'sms-kafka', {
