@@ -6,6 +6,7 @@ import {
   AudienceState,
   audienceStream,
   fold,
+  invalidParams,
   resourceMissing,
 } from '@notify/domain';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
@@ -31,9 +32,23 @@ export interface AudienceDeps extends RecipientDeps {
 
 const keyOf = (m: AudienceMemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
 
-/** Whether the audience was upserted through the management API. */
+/** The type of the audience's latest definition through the management API, if it has one. */
+async function definedType(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<string | undefined> {
+  const history = await deps.store.readStream(audienceDefinitionStream(environment, audienceKey));
+  if (history.length === 0) return undefined;
+  const content = (history[history.length - 1].data as { content?: { type?: unknown } }).content;
+  return typeof content?.type === 'string' ? content.type : 'static';
+}
+
+/** Whether the audience was upserted through the management API; a dynamic one takes no members from calls. */
 async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
-  return (await deps.store.readStream(audienceDefinitionStream(environment, audienceKey))).length > 0;
+  const type = await definedType(deps, environment, audienceKey);
+  if (type === 'dynamic')
+    throw invalidParams(
+      [{ field: 'audience_key', message: 'is a dynamic audience: its members follow its segments and cannot be added or removed', type: 'dynamic_audience' }],
+      `The audience ${audienceKey} is dynamic; its members cannot be changed directly`,
+    );
+  return type !== undefined;
 }
 
 /**
@@ -41,7 +56,7 @@ async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: s
  * with create_audience. From the streams, not the read models, which may lag a write.
  */
 export async function audienceExists(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
-  if (await audienceDefined(deps, environment, audienceKey)) return true;
+  if ((await definedType(deps, environment, audienceKey)) !== undefined) return true;
   const history = await deps.store.readStream(audienceStream(environment, audienceKey));
   return fold(audienceDecider, history.map(toDomainEvent) as AudienceEvent[]).exists;
 }
