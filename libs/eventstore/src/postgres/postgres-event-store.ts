@@ -276,8 +276,14 @@ export class PostgresEventStore implements EventStore {
        )
        SELECT b.transaction_id::text AS bound_tx, b.global_position AS bound_pos, m.*, m.event_id IS NOT NULL AS matched
        FROM bound b LEFT JOIN LATERAL (
-         SELECT ${EVENT_COLUMNS} FROM win w JOIN es_events e ON e.global_position = w.global_position
-         WHERE ${clause} ORDER BY w.transaction_id, w.global_position LIMIT $4
+         -- A range of the log-order index up to the window's end, not a join with the window: a
+         -- join may be planned as a scan of the whole table (on a table not analysed yet, every
+         -- read did one, which made a rebuild quadratic).
+         SELECT ${EVENT_COLUMNS} FROM es_events e
+         WHERE (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
+           AND (e.transaction_id, e.global_position) <= (b.transaction_id, b.global_position)
+           AND ${clause}
+         ORDER BY e.transaction_id, e.global_position LIMIT $4
        ) m ON true`,
       [major.toString(), minor.toString(), SCAN_WINDOW, maxCount, ...params],
     );
