@@ -733,6 +733,7 @@ export const managementCases: Record<string, Case> = {
 
   // Account and environments
   'GET /v1/whoami': (f) => f.via(() => f.mgmt.auth.verify()),
+  'POST /v1/api_keys/exchange': (f) => f.via(() => f.mgmt.apiKeys.exchange(env)),
   'GET /v1/environments': (f) => f.via(() => f.mgmt.environments.list()),
   'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
 
