@@ -1,4 +1,12 @@
-import { accountDecider, accountStream, EnvironmentState, environmentDecider, environmentStream, fold } from '@notify/domain';
+import {
+  accountDecider,
+  accountStream,
+  EnvironmentCommand,
+  EnvironmentState,
+  environmentDecider,
+  environmentStream,
+  fold,
+} from '@notify/domain';
 import { AppendResult, EventStore } from '@notify/eventstore';
 import { createHmac } from 'node:crypto';
 import { generateSecret, hashSecret, hintOf, SECRET_ALPHABET } from './credential-secrets';
@@ -10,6 +18,11 @@ import { CommandMetadata, handleCommand } from '../handle-command';
 const NAMESPACE = '6f1d3c1e-8a0b-4c53-9d8e-3b1f0c2a7e55';
 /** Ids derived from content, so re-issuing the same credential is recognised as done. */
 export const credentialId = (seed: string) => uuidv5(seed, NAMESPACE);
+
+/** Decides one command on an environment's stream, its events recorded in that environment. */
+export function decideOnEnvironment(store: EventStore, environment: string, command: EnvironmentCommand, metadata: CommandMetadata) {
+  return handleCommand(store, environmentStream(environment), environmentDecider, command, { ...metadata, environment });
+}
 
 export async function createEnvironment(
   store: EventStore,
@@ -34,12 +47,11 @@ export async function issueApiKey(
   const key = input.key ?? generateSecret(input.kind === 'secret' ? 'sk' : 'pk');
   const keyHash = hashSecret(key);
   const keyId = input.keyId ?? credentialId(keyHash);
-  const outcome = await handleCommand(
+  const outcome = await decideOnEnvironment(
     store,
-    environmentStream(input.environment),
-    environmentDecider,
+    input.environment,
     { type: 'IssueApiKey', keyId, kind: input.kind, keyHash, hint: hintOf(key), now: new Date().toISOString() },
-    { ...metadata, environment: input.environment },
+    metadata,
   );
   return { key, keyId, issued: outcome.events.length > 0, append: outcome.append };
 }
@@ -49,12 +61,11 @@ export async function revokeApiKey(
   input: { environment: string; keyId: string },
   metadata: CommandMetadata,
 ): Promise<{ revoked: boolean; append?: AppendResult }> {
-  const outcome = await handleCommand(
+  const outcome = await decideOnEnvironment(
     store,
-    environmentStream(input.environment),
-    environmentDecider,
+    input.environment,
     { type: 'RevokeApiKey', keyId: input.keyId, now: new Date().toISOString() },
-    { ...metadata, environment: input.environment },
+    metadata,
   );
   return { revoked: outcome.events.length > 0, append: outcome.append };
 }
