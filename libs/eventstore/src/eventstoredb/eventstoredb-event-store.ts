@@ -78,6 +78,8 @@ export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
   private readonly wakeups = new Wakeups();
   private live?: AllStreamSubscription;
+  /** The wait before subscribing again after the subscription failed. */
+  private rewatch?: NodeJS.Timeout;
   private closed = false;
 
   private constructor(private readonly client: EventStoreDBClient) {}
@@ -94,7 +96,7 @@ export class EventStoreDbEventStore implements EventStore {
     const subscription = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
     subscription.on('data', () => this.wakeups.notify());
     subscription.on('error', () => {
-      if (!this.closed) setTimeout(() => this.watch(), 1000);
+      if (!this.closed) this.rewatch = setTimeout(() => this.watch(), 1000);
     });
     this.live = subscription;
   }
@@ -203,6 +205,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.rewatch);
     await this.live?.unsubscribe().catch(() => undefined);
     await this.client.dispose();
   }
