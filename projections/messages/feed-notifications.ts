@@ -54,8 +54,8 @@ export async function announceFeedMessages(tx: EntityManager, notes: readonly Fe
   const payloads = notes.map((n) => JSON.stringify(n)).filter((p) => Buffer.byteLength(p) < 7900);
   if (payloads.length === 0) return;
   // A replay (a verifying rebuild into shadow tables) announces nothing.
-  await tx.query(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p WHERE coalesce(current_setting('notify.replay', true), '') <> 'on'`, [
-    FEED_NOTIFY_CHANNEL,
-    payloads,
-  ]);
+  await tx.query(
+    `SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p WHERE coalesce(current_setting('notify.replay', true), '') <> 'on'`,
+    [FEED_NOTIFY_CHANNEL, payloads],
+  );
 }

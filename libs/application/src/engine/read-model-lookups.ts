@@ -146,7 +146,13 @@ export class ReadModelLookups implements EngineLookups {
     return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, unsealValue(this.secrets, v)]));
   }
 
-  async audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null, at?: string): Promise<string[]> {
+  async audiencesOf(
+    environment: string,
+    ref: RecipientRefT,
+    keys: readonly string[],
+    tenant: string | null,
+    at?: string,
+  ): Promise<string[]> {
     if (ref.type !== 'user') return [];
     return this.audienceMembers.audiencesOf(environment, ref.id, keys, tenant, at ? new Date(at) : undefined);
   }

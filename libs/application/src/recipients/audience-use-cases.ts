@@ -45,7 +45,13 @@ async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: s
   const type = await definedType(deps, environment, audienceKey);
   if (type === 'dynamic')
     throw invalidParams(
-      [{ field: 'audience_key', message: 'is a dynamic audience: its members follow its segments and cannot be added or removed', type: 'dynamic_audience' }],
+      [
+        {
+          field: 'audience_key',
+          message: 'is a dynamic audience: its members follow its segments and cannot be added or removed',
+          type: 'dynamic_audience',
+        },
+      ],
       `The audience ${audienceKey} is dynamic; its members cannot be changed directly`,
     );
   return type !== undefined;

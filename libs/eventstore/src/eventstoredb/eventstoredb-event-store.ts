@@ -112,6 +112,7 @@ export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
   private readonly wakeups = new Wakeups();
   private live?: AllStreamSubscription;
+  /** The wait before subscribing again after the subscription failed. */
   private rewatch?: NodeJS.Timeout;
   private closed = false;
 

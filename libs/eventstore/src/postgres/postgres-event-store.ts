@@ -81,6 +81,8 @@ export class PostgresEventStore implements EventStore {
   private readonly pool: Pool;
   private readonly wakeups = new Wakeups();
   private listener?: Client;
+  /** The wait before listening again after the LISTEN connection was lost. */
+  private relisten?: NodeJS.Timeout;
   private closed = false;
   private notifyPending = false;
 
@@ -99,13 +101,30 @@ export class PostgresEventStore implements EventStore {
     const client = new Client({ connectionString });
     client.on('notification', () => this.wakeups.notify());
     client.on('error', () => {
-      // A lost LISTEN connection only costs latency: subscribers keep polling. Reconnect.
-      this.listener = undefined;
-      if (!this.closed) setTimeout(() => void this.startListening(connectionString).catch(() => undefined), 1000);
+      // A lost LISTEN connection only costs latency: subscribers keep polling. Reconnect, unless
+      // closed meanwhile: close() clears the wait, so no connection is opened after it.
+      if (this.listener === client) this.listener = undefined;
+      if (this.closed || this.relisten) return;
+      this.relisten = setTimeout(() => {
+        this.relisten = undefined;
+        if (!this.closed) void this.startListening(connectionString).catch(() => undefined);
+      }, 1000);
     });
-    await client.connect();
-    await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    // Closed while connecting: this connection is nobody's to end later.
+    if (this.closed) await client.end().catch(() => undefined);
+    else this.listener = client;
+  }
+
+  /** Whether the LISTEN connection is up (false from the moment it is found lost). */
+  get listening(): boolean {
+    return this.listener !== undefined;
   }
 
   readonly atomicMultiStreamAppend = true;
@@ -309,6 +328,7 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.relisten);
     await this.listener?.end().catch(() => undefined);
   }
 }
