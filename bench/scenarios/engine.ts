@@ -146,19 +146,24 @@ export async function latency(rate: number, seconds: number): Promise<Figure[]> 
     await seeder.close();
     const sentAt = new Map<string, number>();
     const latencies: number[] = [];
+    const acceptMs: number[] = [];
+    // When each message was first seen in the read model, by the database's clock (the stages
+    // below are differences of the database's own timestamps, never of two clocks).
+    const seenAt = new Map<string, number>();
     let polling = true;
     const poller = (async () => {
       while (polling || sentAt.size) {
         const pending = [...sentAt.keys()];
         if (pending.length) {
-          const { rows } = await service.sql.query<{ workflow_run_id: string }>(
-            'SELECT workflow_run_id FROM rm_messages WHERE workflow_run_id = ANY($1)',
+          const { rows } = await service.sql.query<{ workflow_run_id: string; seen: Date }>(
+            'SELECT workflow_run_id, clock_timestamp() AS seen FROM rm_messages WHERE workflow_run_id = ANY($1)',
             [pending],
           );
           const now = performance.now();
           for (const r of rows) {
             latencies.push(now - sentAt.get(r.workflow_run_id)!);
             sentAt.delete(r.workflow_run_id);
+            seenAt.set(r.workflow_run_id, r.seen.getTime());
           }
         }
         await new Promise((r) => setTimeout(r, 5));
@@ -172,12 +177,22 @@ export async function latency(rate: number, seconds: number): Promise<Figure[]> 
         body: JSON.stringify({ recipients: [users[i]], data: { n: i } }),
       });
       const { workflow_run_id } = (await res.json()) as { workflow_run_id: string };
+      acceptMs.push(performance.now() - t0);
       sentAt.set(workflow_run_id, t0);
     });
     await until(async () => sentAt.size === 0, 60_000, 50);
     polling = false;
     await poller;
+    const scenario = `trigger -> message visible, per stage, ${rate} triggers/s for ${seconds} s`;
     return [
+      ...(await stages(service, seenAt)).map((s) => ({ scenario, ...s })),
+      {
+        scenario,
+        metric: 'accept (HTTP request -> 200, includes the log append)',
+        value: `p50 ${round(percentile(acceptMs, 50))} / p99 ${round(percentile(acceptMs, 99))}`,
+        unit: 'ms',
+        note: 'load generator clock',
+      },
       {
         scenario: `trigger -> message visible in the feed's read model, ${rate} triggers/s for ${seconds} s`,
         metric: 'p50',
@@ -195,6 +210,43 @@ export async function latency(rate: number, seconds: number): Promise<Figure[]> 
   } finally {
     await service.stop();
   }
+}
+
+/**
+ * Where the time between the trigger's append and the visible message goes, from the database's
+ * own timestamps (es_events.created_at is the appending transaction's start): run start (the
+ * trigger's append -> the run's RunEnqueued, the fan-out reactor), step execution (RunEnqueued ->
+ * the message's first event, the run executor), message projection and feed visibility (the
+ * message's event -> the row first seen by the poller in rm_messages, which the feed reads).
+ */
+async function stages(service: BenchService, seenAt: Map<string, number>): Promise<Omit<Figure, 'scenario'>[]> {
+  const { rows } = await service.sql.query<{ wf: string; triggered: Date; enqueued: Date; message: Date }>(
+    `SELECT c.wf, t.created_at AS triggered, c.enqueued, c.message
+       FROM (SELECT metadata->>'correlation_id' AS wf,
+                    min(created_at) FILTER (WHERE event_type = 'RunEnqueued') AS enqueued,
+                    min(created_at) FILTER (WHERE stream_id LIKE 'message-%') AS message
+               FROM es_events WHERE metadata->>'correlation_id' = ANY($1) GROUP BY 1) c
+       JOIN es_events t ON t.stream_id = 'workflow_run-development-' || c.wf AND t.stream_revision = 0`,
+    [[...seenAt.keys()]],
+  );
+  const gaps = { start: [] as number[], step: [] as number[], projection: [] as number[] };
+  for (const r of rows) {
+    if (!r.triggered || !r.enqueued || !r.message) continue;
+    gaps.start.push(r.enqueued.getTime() - r.triggered.getTime());
+    gaps.step.push(r.message.getTime() - r.enqueued.getTime());
+    gaps.projection.push(seenAt.get(r.wf)! - r.message.getTime());
+  }
+  const figure = (metric: string, values: number[]) => ({
+    metric,
+    value: `p50 ${round(percentile(values, 50))} / p99 ${round(percentile(values, 99))}`,
+    unit: 'ms',
+    note: `${values.length} runs; database clock`,
+  });
+  return [
+    figure('run start (trigger appended -> RunEnqueued)', gaps.start),
+    figure('step execution (RunEnqueued -> message event)', gaps.step),
+    figure('message projection + feed visibility (message event -> row seen)', gaps.projection),
+  ];
 }
 
 /** One trigger to an object with `subscribers` subscribers: time until every message is visible. */
