@@ -24,6 +24,8 @@ export interface RunState {
   errorCount: number;
   /** How many times each step ref ran (fetch retries count attempts). */
   attempts: Record<string, number>;
+  /** The run paused at some step: later steps are due when it continued, not when it was triggered. */
+  pausedOnce?: true;
 }
 
 export type RunCommand =
@@ -94,9 +96,10 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
           waitingFor: event.data.waiting_for,
         };
         // A fetch that will be tried again counts as an attempt of its step.
-        if (event.data.reason !== 'fetch_retry') return { ...state, status: 'paused', pause };
+        if (event.data.reason !== 'fetch_retry') return { ...state, status: 'paused', pause, pausedOnce: true };
         return {
           ...state,
+          pausedOnce: true,
           status: 'paused',
           pause,
           attempts: { ...state.attempts, [event.data.step_ref]: (state.attempts[event.data.step_ref] ?? 0) + 1 },
