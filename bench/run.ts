@@ -32,7 +32,15 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['sustained', () => sustained(quick ? [250, 500] : [250, 500, 750, 1000, 1250], quick ? 5 : 10)],
   ['latency', () => latency(200, quick ? 5 : 20)],
   ['fanout', () => fanout(quick ? 1000 : 10_000)],
-  ['batch', () => batching(quick ? 1000 : 10_000, 100, quick ? 10 : 60)],
+  [
+    'batch',
+    () =>
+      batching(
+        Number(process.env.BENCH_BATCH_TRIGGERS ?? (quick ? 1000 : 10_000)),
+        100,
+        Number(process.env.BENCH_BATCH_WINDOW ?? (quick ? 10 : 60)),
+      ),
+  ],
   ['bulk', () => bulkIdentify(quick ? 2000 : 10_000)],
   ['relay', () => relay(quick ? 5000 : 20_000)],
   ['feed', () => feedReads(10_000, 200, quick ? 5 : 20)],
