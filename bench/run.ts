@@ -14,7 +14,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { acceptRate, baseline, batching, fanout, Figure, latency, sustained } from './scenarios/engine';
+import { acceptRate, baseline, batching, fanout, Figure, latency, overload, sustained } from './scenarios/engine';
 import { bulkIdentify, relay } from './scenarios/scripts';
 import { feedReads } from './scenarios/feed';
 import { scheduleBurst } from './scenarios/schedules';
@@ -31,6 +31,8 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['accept', () => acceptRate(quick ? 5 : 10)],
   ['sustained', () => sustained(quick ? [250, 500] : [250, 500, 750, 1000, 1250], quick ? 5 : 10)],
   ['latency', () => latency(200, quick ? 5 : 20)],
+  // Twice the sustained rate the issue measured (300 runs/s); BENCH_OVERLOAD_RATE sets another.
+  ['overload', () => overload(Number(process.env.BENCH_OVERLOAD_RATE ?? 600), quick ? 5 : 10, quick ? 20 : 30)],
   ['fanout', () => fanout(quick ? 1000 : 10_000)],
   [
     'batch',

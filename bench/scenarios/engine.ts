@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { BenchService, defineWorkflow, freshDatabase, inAppStep, spawnListening, startService, stopChild } from '../support/service';
-import { atRate, closedLoop, percentile, round, until } from '../support/load';
+import { atRate, BoundedClient, closedLoop, percentile, round, until } from '../support/load';
 import { Seeder } from '../support/seed';
 
 export interface Figure {
@@ -102,15 +102,16 @@ export async function sustained(rates: number[], seconds: number): Promise<Figur
       await seeder.close();
       const base = await visibleCount(service);
       const started = Date.now();
+      const client = new BoundedClient(service.url);
       const sent = await atRate(rate, seconds, async (i) => {
-        const res = await fetch(`${service.url}/v1/workflows/bench-inapp/trigger`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ recipients: [users[i]], data: { n: i } }),
-        });
+        const res = await client.post(
+          '/v1/workflows/bench-inapp/trigger',
+          { recipients: [users[i]], data: { n: i } },
+          { authorization: `Bearer ${service.secretKey}` },
+        );
         if (res.status !== 200) throw new Error(String(res.status));
-        await res.arrayBuffer();
       });
+      await client.close();
       const sendDone = Date.now();
       const atStop = (await visibleCount(service)) - base;
       const drained = await until(async () => (await visibleCount(service)) - base >= sent.sent - sent.errors && Date.now(), 60_000, 50);
@@ -125,7 +126,7 @@ export async function sustained(rates: number[], seconds: number): Promise<Figur
         metric: 'completed',
         value: round(completedRate),
         unit: 'runs/s',
-        note: `${ok ? 'kept up' : 'backlog grew'}: last answer ${round(answeredIn, 1)} s after the first trigger, ${atStop}/${sent.sent} visible then, the rest ${round(drainMs / 1000, 2)} s later; ${sent.errors} failed requests${sent.errors ? ` (${sent.failures})` : ''}`,
+        note: `${ok ? 'kept up' : 'backlog grew'}: last answer ${round(answeredIn, 1)} s after the first trigger, ${atStop}/${sent.sent} visible then, the rest ${round(drainMs / 1000, 2)} s later; ${sent.errors} failed requests${sent.errors ? ` (${sent.failures})` : ''}, ${client.refused} refused (429/503); at most 64 connections`,
       });
     } finally {
       await service.stop();
@@ -169,17 +170,20 @@ export async function latency(rate: number, seconds: number): Promise<Figure[]> 
         await new Promise((r) => setTimeout(r, 5));
       }
     })();
+    const client = new BoundedClient(service.url);
     await atRate(rate, seconds, async (i) => {
       const t0 = performance.now();
-      const res = await fetch(`${service.url}/v1/workflows/bench-inapp/trigger`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ recipients: [users[i]], data: { n: i } }),
-      });
-      const { workflow_run_id } = (await res.json()) as { workflow_run_id: string };
+      const res = await client.post(
+        '/v1/workflows/bench-inapp/trigger',
+        { recipients: [users[i]], data: { n: i } },
+        { authorization: `Bearer ${service.secretKey}` },
+      );
+      if (res.status !== 200) return;
+      const { workflow_run_id } = res.body as { workflow_run_id: string };
       acceptMs.push(performance.now() - t0);
       sentAt.set(workflow_run_id, t0);
     });
+    await client.close();
     await until(async () => sentAt.size === 0, 60_000, 50);
     polling = false;
     await poller;
@@ -191,7 +195,7 @@ export async function latency(rate: number, seconds: number): Promise<Figure[]> 
         metric: 'accept (HTTP request -> 200, includes the log append)',
         value: `p50 ${round(percentile(acceptMs, 50))} / p99 ${round(percentile(acceptMs, 99))}`,
         unit: 'ms',
-        note: 'load generator clock',
+        note: `load generator clock; ${client.refused} refused (429/503); at most 64 connections`,
       },
       {
         scenario: `trigger -> message visible in the feed's read model, ${rate} triggers/s for ${seconds} s`,
@@ -344,6 +348,69 @@ export async function batching(triggers: number, recipients: number, windowSecon
         value: done ? round((done - t0) / 1000, 1) : 'not within 300',
         unit: 's after the first trigger',
         note: `includes the ${windowSeconds} s window`,
+      },
+    ];
+  } finally {
+    await service.stop();
+  }
+}
+
+/**
+ * Overload: triggers at `rate` (twice what the machine sustains) for `seconds`, through the
+ * bounded client; the service sheds what it cannot take (429/503). Then one probe trigger every
+ * 100 ms for `recoverySeconds`: the scenario passes when the load run finished and the probes'
+ * accept latency is back under 2x its value before the load within the recovery time.
+ */
+export async function overload(rate: number, seconds: number, recoverySeconds: number): Promise<Figure[]> {
+  const service = await startService('overload');
+  try {
+    await defineWorkflow(service, 'bench-inapp', [inAppStep()]);
+    await service.call('PUT', '/v1/users/u1', { name: 'U1' });
+    const auth = { authorization: `Bearer ${service.secretKey}` };
+    const probe = new BoundedClient(service.url, 1);
+    const probeFor = async (ms: number) => {
+      const samples: { at: number; ms: number }[] = [];
+      const end = performance.now() + ms;
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        const res = await probe.post('/v1/workflows/bench-inapp/trigger', { recipients: ['u1'], data: { probe: true } }, auth);
+        if (res.status === 200) samples.push({ at: t0, ms: performance.now() - t0 });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return samples;
+    };
+    const before = percentile(
+      (await probeFor(3000)).map((s) => s.ms),
+      50,
+    );
+    const client = new BoundedClient(service.url);
+    const sent = await atRate(rate, seconds, async (i) => {
+      const res = await client.post('/v1/workflows/bench-inapp/trigger', { recipients: ['u1'], data: { n: i } }, auth);
+      if (res.status !== 200 && res.status !== 429 && res.status !== 503) throw new Error(String(res.status));
+    });
+    await client.close();
+    const stopped = performance.now();
+    const after = await probeFor(recoverySeconds * 1000);
+    await probe.close();
+    // Recovered at the first probe from which every later probe is under 2x the pre-load median.
+    const limit = Math.max(2 * before, before + 20);
+    let recoveredAt: number | undefined;
+    for (let i = after.length - 1; i >= 0 && after[i].ms <= limit; i--) recoveredAt = after[i].at;
+    const scenario = `overload: ${rate} triggers/s for ${seconds} s (bounded client, 64 connections), then probes`;
+    return [
+      {
+        scenario,
+        metric: 'answered / refused / failed',
+        value: `${sent.sent - sent.errors - client.refused} / ${client.refused} / ${sent.errors}`,
+        unit: 'requests',
+        note: `load finished in ${round(sent.elapsedMs / 1000, 1)} s${sent.errors ? `; ${sent.failures}` : ''}`,
+      },
+      {
+        scenario,
+        metric: 'accept latency recovered (probe p50 before the load, probes after)',
+        value: recoveredAt === undefined ? `not within ${recoverySeconds}` : round((recoveredAt - stopped) / 1000, 1),
+        unit: 's after the load stopped',
+        note: `${recoveredAt === undefined ? 'FAIL' : 'PASS'}: before ${round(before)} ms; after: first ${round(after[0]?.ms ?? NaN)} ms, last ${round(after[after.length - 1]?.ms ?? NaN)} ms, max ${round(Math.max(...after.map((s) => s.ms)))} ms`,
       },
     ];
   } finally {
