@@ -32,7 +32,15 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['sustained', () => sustained(quick ? [250, 500] : [250, 500, 750, 1000, 1250], quick ? 5 : 10)],
   ['latency', () => latency(200, quick ? 5 : 20)],
   // Twice the sustained rate the issue measured (300 runs/s); BENCH_OVERLOAD_RATE sets another.
-  ['overload', () => overload(Number(process.env.BENCH_OVERLOAD_RATE ?? 600), quick ? 5 : 10, quick ? 20 : 30)],
+  [
+    'overload',
+    () =>
+      overload(
+        Number(process.env.BENCH_OVERLOAD_RATE ?? 600),
+        quick ? 5 : 10,
+        Number(process.env.BENCH_OVERLOAD_RECOVERY ?? (quick ? 20 : 30)),
+      ),
+  ],
   ['fanout', () => fanout(quick ? 1000 : 10_000)],
   [
     'batch',
