@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { BenchService, defineWorkflow, freshDatabase, inAppStep, spawnListening, startService, stopChild } from '../support/service';
-import { atRate, closedLoop, percentile, round, until } from '../support/load';
+import { atRate, BoundedClient, closedLoop, percentile, round, until } from '../support/load';
 import { Seeder } from '../support/seed';
 
 export interface Figure {
@@ -102,15 +102,16 @@ export async function sustained(rates: number[], seconds: number): Promise<Figur
       await seeder.close();
       const base = await visibleCount(service);
       const started = Date.now();
+      const client = new BoundedClient(service.url);
       const sent = await atRate(rate, seconds, async (i) => {
-        const res = await fetch(`${service.url}/v1/workflows/bench-inapp/trigger`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ recipients: [users[i]], data: { n: i } }),
-        });
+        const res = await client.post(
+          '/v1/workflows/bench-inapp/trigger',
+          { recipients: [users[i]], data: { n: i } },
+          { authorization: `Bearer ${service.secretKey}` },
+        );
         if (res.status !== 200) throw new Error(String(res.status));
-        await res.arrayBuffer();
       });
+      await client.close();
       const sendDone = Date.now();
       const atStop = (await visibleCount(service)) - base;
       const drained = await until(async () => (await visibleCount(service)) - base >= sent.sent - sent.errors && Date.now(), 60_000, 50);
@@ -125,7 +126,7 @@ export async function sustained(rates: number[], seconds: number): Promise<Figur
         metric: 'completed',
         value: round(completedRate),
         unit: 'runs/s',
-        note: `${ok ? 'kept up' : 'backlog grew'}: last answer ${round(answeredIn, 1)} s after the first trigger, ${atStop}/${sent.sent} visible then, the rest ${round(drainMs / 1000, 2)} s later; ${sent.errors} failed requests${sent.errors ? ` (${sent.failures})` : ''}`,
+        note: `${ok ? 'kept up' : 'backlog grew'}: last answer ${round(answeredIn, 1)} s after the first trigger, ${atStop}/${sent.sent} visible then, the rest ${round(drainMs / 1000, 2)} s later; ${sent.errors} failed requests${sent.errors ? ` (${sent.failures})` : ''}, ${client.refused} refused (429/503); at most 64 connections`,
       });
     } finally {
       await service.stop();
@@ -146,38 +147,56 @@ export async function latency(rate: number, seconds: number): Promise<Figure[]> 
     await seeder.close();
     const sentAt = new Map<string, number>();
     const latencies: number[] = [];
+    const acceptMs: number[] = [];
+    // When each message was first seen in the read model, by the database's clock (the stages
+    // below are differences of the database's own timestamps, never of two clocks).
+    const seenAt = new Map<string, number>();
     let polling = true;
     const poller = (async () => {
       while (polling || sentAt.size) {
         const pending = [...sentAt.keys()];
         if (pending.length) {
-          const { rows } = await service.sql.query<{ workflow_run_id: string }>(
-            'SELECT workflow_run_id FROM rm_messages WHERE workflow_run_id = ANY($1)',
+          const { rows } = await service.sql.query<{ workflow_run_id: string; seen: Date }>(
+            'SELECT workflow_run_id, clock_timestamp() AS seen FROM rm_messages WHERE workflow_run_id = ANY($1)',
             [pending],
           );
           const now = performance.now();
           for (const r of rows) {
             latencies.push(now - sentAt.get(r.workflow_run_id)!);
             sentAt.delete(r.workflow_run_id);
+            seenAt.set(r.workflow_run_id, r.seen.getTime());
           }
         }
         await new Promise((r) => setTimeout(r, 5));
       }
     })();
+    const client = new BoundedClient(service.url);
     await atRate(rate, seconds, async (i) => {
       const t0 = performance.now();
-      const res = await fetch(`${service.url}/v1/workflows/bench-inapp/trigger`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ recipients: [users[i]], data: { n: i } }),
-      });
-      const { workflow_run_id } = (await res.json()) as { workflow_run_id: string };
+      const res = await client.post(
+        '/v1/workflows/bench-inapp/trigger',
+        { recipients: [users[i]], data: { n: i } },
+        { authorization: `Bearer ${service.secretKey}` },
+      );
+      if (res.status !== 200) return;
+      const { workflow_run_id } = res.body as { workflow_run_id: string };
+      acceptMs.push(performance.now() - t0);
       sentAt.set(workflow_run_id, t0);
     });
+    await client.close();
     await until(async () => sentAt.size === 0, 60_000, 50);
     polling = false;
     await poller;
+    const scenario = `trigger -> message visible, per stage, ${rate} triggers/s for ${seconds} s`;
     return [
+      ...(await stages(service, seenAt)).map((s) => ({ scenario, ...s })),
+      {
+        scenario,
+        metric: 'accept (HTTP request -> 200, includes the log append)',
+        value: `p50 ${round(percentile(acceptMs, 50))} / p99 ${round(percentile(acceptMs, 99))}`,
+        unit: 'ms',
+        note: `load generator clock; ${client.refused} refused (429/503); at most 64 connections`,
+      },
       {
         scenario: `trigger -> message visible in the feed's read model, ${rate} triggers/s for ${seconds} s`,
         metric: 'p50',
@@ -195,6 +214,43 @@ export async function latency(rate: number, seconds: number): Promise<Figure[]> 
   } finally {
     await service.stop();
   }
+}
+
+/**
+ * Where the time between the trigger's append and the visible message goes, from the database's
+ * own timestamps (es_events.created_at is the appending transaction's start): run start (the
+ * trigger's append -> the run's RunEnqueued, the fan-out reactor), step execution (RunEnqueued ->
+ * the message's first event, the run executor), message projection and feed visibility (the
+ * message's event -> the row first seen by the poller in rm_messages, which the feed reads).
+ */
+async function stages(service: BenchService, seenAt: Map<string, number>): Promise<Omit<Figure, 'scenario'>[]> {
+  const { rows } = await service.sql.query<{ wf: string; triggered: Date; enqueued: Date; message: Date }>(
+    `SELECT c.wf, t.created_at AS triggered, c.enqueued, c.message
+       FROM (SELECT metadata->>'correlation_id' AS wf,
+                    min(created_at) FILTER (WHERE event_type = 'RunEnqueued') AS enqueued,
+                    min(created_at) FILTER (WHERE stream_id LIKE 'message-%') AS message
+               FROM es_events WHERE metadata->>'correlation_id' = ANY($1) GROUP BY 1) c
+       JOIN es_events t ON t.stream_id = 'workflow_run-development-' || c.wf AND t.stream_revision = 0`,
+    [[...seenAt.keys()]],
+  );
+  const gaps = { start: [] as number[], step: [] as number[], projection: [] as number[] };
+  for (const r of rows) {
+    if (!r.triggered || !r.enqueued || !r.message) continue;
+    gaps.start.push(r.enqueued.getTime() - r.triggered.getTime());
+    gaps.step.push(r.message.getTime() - r.enqueued.getTime());
+    gaps.projection.push(seenAt.get(r.wf)! - r.message.getTime());
+  }
+  const figure = (metric: string, values: number[]) => ({
+    metric,
+    value: `p50 ${round(percentile(values, 50))} / p99 ${round(percentile(values, 99))}`,
+    unit: 'ms',
+    note: `${values.length} runs; database clock`,
+  });
+  return [
+    figure('run start (trigger appended -> RunEnqueued)', gaps.start),
+    figure('step execution (RunEnqueued -> message event)', gaps.step),
+    figure('message projection + feed visibility (message event -> row seen)', gaps.projection),
+  ];
 }
 
 /** One trigger to an object with `subscribers` subscribers: time until every message is visible. */
@@ -228,6 +284,16 @@ export async function fanout(subscribers: number): Promise<Figure[]> {
   } finally {
     await service.stop();
   }
+}
+
+/**
+ * Whether the batch scenario got what correct batching gives: windows are placed by when each
+ * trigger was accepted, so triggers all accepted within one window make one message per
+ * recipient, however far behind the runs reach the batch step.
+ */
+function expectedOk(messages: number, recipients: number, sendSeconds: number, windowSeconds: number): string {
+  if (sendSeconds >= windowSeconds) return `not judged: sending took ${round(sendSeconds, 1)} s, longer than the window`;
+  return messages === recipients ? 'PASS' : `FAIL: expected ${recipients}`;
 }
 
 /** `triggers` triggers spread over `recipients` recipients into a batch step: one message each. */
@@ -271,10 +337,10 @@ export async function batching(triggers: number, recipients: number, windowSecon
     return [
       {
         scenario,
-        metric: 'messages (one per recipient expected)',
+        metric: 'messages (exactly one per recipient per window expected)',
         value: rows.length,
         unit: 'messages',
-        note: `${perRecipient} recipients, ${activities} activities in total of ${accepted} triggers accepted (sent in ${round(sendSeconds, 1)} s)${sent.errors ? `; failed: ${sent.failures}` : ''}`,
+        note: `${expectedOk(rows.length, recipients, sendSeconds, windowSeconds)}; ${perRecipient} recipients, ${activities} activities in total of ${accepted} triggers accepted (sent in ${round(sendSeconds, 1)} s)${sent.errors ? `; failed: ${sent.failures}` : ''}`,
       },
       {
         scenario,
@@ -282,6 +348,69 @@ export async function batching(triggers: number, recipients: number, windowSecon
         value: done ? round((done - t0) / 1000, 1) : 'not within 300',
         unit: 's after the first trigger',
         note: `includes the ${windowSeconds} s window`,
+      },
+    ];
+  } finally {
+    await service.stop();
+  }
+}
+
+/**
+ * Overload: triggers at `rate` (twice what the machine sustains) for `seconds`, through the
+ * bounded client; the service sheds what it cannot take (429/503). Then one probe trigger every
+ * 100 ms for `recoverySeconds`: the scenario passes when the load run finished and the probes'
+ * accept latency is back under 2x its value before the load within the recovery time.
+ */
+export async function overload(rate: number, seconds: number, recoverySeconds: number): Promise<Figure[]> {
+  const service = await startService('overload');
+  try {
+    await defineWorkflow(service, 'bench-inapp', [inAppStep()]);
+    await service.call('PUT', '/v1/users/u1', { name: 'U1' });
+    const auth = { authorization: `Bearer ${service.secretKey}` };
+    const probe = new BoundedClient(service.url, 1);
+    const probeFor = async (ms: number) => {
+      const samples: { at: number; ms: number }[] = [];
+      const end = performance.now() + ms;
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        const res = await probe.post('/v1/workflows/bench-inapp/trigger', { recipients: ['u1'], data: { probe: true } }, auth);
+        if (res.status === 200) samples.push({ at: t0, ms: performance.now() - t0 });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return samples;
+    };
+    const before = percentile(
+      (await probeFor(3000)).map((s) => s.ms),
+      50,
+    );
+    const client = new BoundedClient(service.url);
+    const sent = await atRate(rate, seconds, async (i) => {
+      const res = await client.post('/v1/workflows/bench-inapp/trigger', { recipients: ['u1'], data: { n: i } }, auth);
+      if (res.status !== 200 && res.status !== 429 && res.status !== 503) throw new Error(String(res.status));
+    });
+    await client.close();
+    const stopped = performance.now();
+    const after = await probeFor(recoverySeconds * 1000);
+    await probe.close();
+    // Recovered at the first probe from which every later probe is under 2x the pre-load median.
+    const limit = Math.max(2 * before, before + 20);
+    let recoveredAt: number | undefined;
+    for (let i = after.length - 1; i >= 0 && after[i].ms <= limit; i--) recoveredAt = after[i].at;
+    const scenario = `overload: ${rate} triggers/s for ${seconds} s (bounded client, 64 connections), then probes`;
+    return [
+      {
+        scenario,
+        metric: 'answered / refused / failed',
+        value: `${sent.sent - sent.errors - client.refused} / ${client.refused} / ${sent.errors}`,
+        unit: 'requests',
+        note: `load finished in ${round(sent.elapsedMs / 1000, 1)} s${sent.errors ? `; ${sent.failures}` : ''}`,
+      },
+      {
+        scenario,
+        metric: 'accept latency recovered (probe p50 before the load, probes after)',
+        value: recoveredAt === undefined ? `not within ${recoverySeconds}` : round((recoveredAt - stopped) / 1000, 1),
+        unit: 's after the load stopped',
+        note: `${recoveredAt === undefined ? 'FAIL' : 'PASS'}: before ${round(before)} ms; after: first ${round(after[0]?.ms ?? NaN)} ms, last ${round(after[after.length - 1]?.ms ?? NaN)} ms, max ${round(Math.max(...after.map((s) => s.ms)))} ms`,
       },
     ];
   } finally {

@@ -1,3 +1,4 @@
+import { Pool } from 'undici';
 /** Percentile of a list of numbers (nearest rank). */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
@@ -78,5 +79,39 @@ class Failures {
       .sort((a, b) => b[1] - a[1])
       .map(([k, n]) => `${n}x ${k}`)
       .join(', ');
+  }
+}
+
+/**
+ * The load generator's HTTP client: a bounded undici Pool (at most `connections` sockets, the
+ * rest queue in the client, as a well-behaved caller's would), counting refused answers (429 and
+ * 503: the service shedding load, ADR 0137) apart from other failures.
+ */
+export class BoundedClient {
+  private readonly pool: Pool;
+  refused = 0;
+
+  constructor(origin: string, connections = 64) {
+    this.pool = new Pool(origin, { connections, pipelining: 1 });
+  }
+
+  /** POSTs `body` as JSON; resolves with the status and the parsed body (undefined when refused). */
+  async post(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+    const res = await this.pool.request({
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    if (res.statusCode === 429 || res.statusCode === 503) {
+      this.refused++;
+      return { status: res.statusCode, body: undefined };
+    }
+    return { status: res.statusCode, body: text ? (JSON.parse(text) as unknown) : undefined };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }

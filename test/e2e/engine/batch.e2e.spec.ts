@@ -121,11 +121,12 @@ describe('workflow engine: batch', () => {
     await finished(ids);
     const events = await batchEvents(key);
     const opened = events.find((e) => e.event_type === 'BatchOpened')!.data;
-    const added = events.filter((e) => e.event_type === 'BatchItemAdded').map((e) => Date.parse(e.data.added_at));
+    // A window moves by when each trigger was accepted (its activity's inserted_at), not by when its run got to the step.
+    const added = events.filter((e) => e.event_type === 'BatchItemAdded').map((e) => Date.parse(e.data.activity.inserted_at));
     const extended = events.filter((e) => e.event_type === 'BatchWindowExtended').map((e) => e.data.closes_at);
     const limit = Date.parse(opened.opened_at) + 10_000;
     expect(opened.extend_until).toBe(new Date(limit).toISOString());
-    // Each later add moves the close to its own time + 6 s, capped at the limit; the third always
+    // Each later add moves the close to its trigger's accept time + 6 s, capped at the limit; the third always
     // reaches the limit. (Derived from the recorded add times: on a slow host the second add may
     // itself land within 6 s of the limit, and then only one extension, to the limit, is due.)
     const due: string[] = [];

@@ -11,7 +11,7 @@ import {
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { RecordedEvent } from '@notify/eventstore';
 import { Reactor } from '@notify/projection-runtime';
-import { kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
+import { FANOUT_REACTOR, kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
 
 /** The id at the end of a stream name `<kind>-<env>-<uuid>`. */
 const idOf = (streamId: string) => streamId.slice(-36);
@@ -19,7 +19,7 @@ const idOf = (streamId: string) => streamId.slice(-36);
 /** One trigger becomes one run per recipient (objects fan out to their subscribers). */
 @Injectable()
 export class TriggerFanoutReactor implements Reactor {
-  readonly name = 'engine-fanout';
+  readonly name = FANOUT_REACTOR;
   readonly filter = { eventTypes: ['WorkflowTriggered'] };
   /** The whole batch at once, so many small triggers become a few appends. */
   readonly concurrency = 1;

@@ -7,3 +7,4 @@ export function kafkaPartitioning(config: AppConfig): boolean {
 
 /** The name (checkpoint) of the reactor that executes runs from the log when Kafka does not share them. */
 export const RUN_EXECUTOR_REACTOR = 'engine-runs';
+export const FANOUT_REACTOR = 'engine-fanout';

@@ -9,7 +9,10 @@ import {
   evaluateCondition,
   fold,
   nextPath,
+  decideRun,
   runDecider,
+  StepDecision,
+  StepPath,
   RunEnqueuedData,
   RunEvent,
   runStream,
@@ -247,24 +250,20 @@ export class RunExecutor {
       run.cancellation_key &&
       (await this.cancelled(environment, run.workflow_key, run.cancellation_key, run.recipient, run.subscribed_to, run.trigger_position))
     ) {
-      record({ type: 'RunCancelled', data: { run_id: runId, reason: 'cancellation_requested', at } });
+      record(...decideRun(state, { type: 'Cancel', reason: 'cancellation_requested', now: at }));
     } else if (state.status === 'queued' && trigger.workflow.conditions) {
       // The workflow's own conditions decide, once, whether the run happens at all.
       const group = trigger.workflow.conditions as ConditionGroup;
       const context = await conditionContext(deps.lookups, environment, run, [group], await currentVariables(), at);
       const holds = conditionGroupHolds(group, (c) => evaluateCondition(c as never, context));
-      if (!holds) record({ type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: 'workflow_conditions_not_met', at } });
+      if (!holds) record(...decideRun(state, { type: 'Halt', reason: 'workflow_conditions_not_met', now: at }));
     }
 
-    for (
-      let i = 0;
-      i < MAX_STEPS_PER_EXECUTION && (state.status === 'queued' || state.status === 'processing' || canContinue(state));
-      i++
-    ) {
+    for (let i = 0; i < MAX_STEPS_PER_EXECUTION && canContinue(state); i++) {
       const path = state.path;
       const step = stepAt(steps, path);
       if (!path || !step) {
-        record({ type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at } });
+        record(...decideRun(state, { type: 'End', now: at }));
         break;
       }
       const resumed = state.status === 'paused' || state.resumedWith !== undefined;
@@ -310,62 +309,21 @@ export class RunExecutor {
         variables = loadVariables().then((v) => ({ ...v, ...changed }));
         if (changed.recipient) recipient = loadRecipient().then((r) => r && { ...r, properties: changed.recipient! });
       }
-      const base = { run_id: runId, step_ref: step.ref, step_type: stepType(step), at };
-      if (outcome.flow === 'pause') {
-        if (!resumed) record({ type: 'StepStarted', data: { run_id: runId, step_ref: step.ref, step_type: stepType(step), at } });
-        const timerId = outcome.resumeAt ? engineId('timer', runId, step.ref, path.join('.'), history.length + events.length) : null;
-        if (timerId && outcome.resumeAt)
-          record({ type: 'TimerScheduled', data: { timer_id: timerId, fire_at: outcome.resumeAt.toISOString(), purpose: outcome.reason } });
-        record({
-          type: 'RunPaused',
-          data: {
-            run_id: runId,
-            step_ref: step.ref,
-            reason: outcome.reason,
-            timer_id: timerId,
-            resume_at: outcome.resumeAt?.toISOString() ?? null,
-            waiting_for: outcome.waitingFor ?? null,
-            at,
-          },
-        });
-        break;
-      }
-      if (outcome.flow === 'halt') {
-        record({
-          type: 'StepCompleted',
-          data: {
-            ...base,
-            status: outcome.status ?? 'ok',
-            reason: outcome.reason,
-            output: outcome.output ?? null,
-            attempt: ctx.attempt + 1,
-            next_path: null,
-          },
-        });
-        record({ type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: outcome.reason, at } });
-        break;
-      }
-      if (outcome.data && Object.keys(outcome.data).length)
-        record({ type: 'RunDataUpdated', data: { run_id: runId, step_ref: step.ref, data: outcome.data, at } });
-      const next = outcome.branch !== undefined ? enterBranch(steps, path, outcome.branch) : nextPath(steps, path);
-      record({
-        type: 'StepCompleted',
-        data: {
-          ...base,
-          status: outcome.status ?? 'ok',
-          reason: outcome.reason ?? null,
-          output: outcome.output ?? null,
-          attempt: ctx.attempt + 1,
-          next_path: next.path,
-        },
-      });
-      if (!next.path) {
-        record({
-          type: 'RunCompleted',
-          data: { run_id: runId, outcome: next.terminated ? 'halted' : 'ended', reason: next.terminated ? 'branch_terminated' : null, at },
-        });
-        break;
-      }
+      const timerId =
+        outcome.flow === 'pause' && outcome.resumeAt
+          ? engineId('timer', runId, step.ref, path.join('.'), history.length + events.length)
+          : null;
+      record(
+        ...decideRun(state, {
+          type: 'ApplyStep',
+          step: { ref: step.ref, type: stepType(step) },
+          resumed,
+          attempt: ctx.attempt,
+          decision: stepDecision(outcome, steps, path, timerId),
+          now: at,
+        }),
+      );
+      if (outcome.flow !== 'continue' || !state.path) break;
     }
 
     if (events.length === 0) return { result: { status: state.status, appended: 0 }, appends: [] };
@@ -443,6 +401,22 @@ export class RunExecutor {
       return cancellationCovers((r.data as { recipients: RecipientRefT[] | null }).recipients, recipient, subscribedTo);
     });
   }
+}
+
+/** A handler's outcome as the run's decider takes it: where the cursor goes next, the pause's timer. */
+function stepDecision(outcome: StepOutcome, steps: StepNode[], path: StepPath, timerId: string | null): StepDecision {
+  const common = { status: outcome.status ?? 'ok', output: outcome.output ?? null };
+  if (outcome.flow === 'pause')
+    return {
+      flow: 'pause',
+      reason: outcome.reason,
+      timerId,
+      resumeAt: outcome.resumeAt?.toISOString() ?? null,
+      waitingFor: outcome.waitingFor ?? null,
+    };
+  if (outcome.flow === 'halt') return { flow: 'halt', ...common, reason: outcome.reason };
+  const next = outcome.branch !== undefined ? enterBranch(steps, path, outcome.branch) : nextPath(steps, path);
+  return { flow: 'continue', ...common, reason: outcome.reason ?? null, data: outcome.data ?? null, next };
 }
 
 export function stepType(step: StepNode): string {

@@ -19,9 +19,13 @@ const accumulate: BatchPolicy = {
 };
 
 /** Applies AddItem commands in order and returns every event. */
-function add(policy: BatchPolicy, items: [run: number, second: number, actor?: string | null][], history: BatchEvent[] = []): BatchEvent[] {
+function add(
+  policy: BatchPolicy,
+  items: [run: number, second: number, actor?: string | null, due?: number][],
+  history: BatchEvent[] = [],
+): BatchEvent[] {
   const events = [...history];
-  for (const [r, s, actor] of items) {
+  for (const [r, s, actor, due] of items) {
     const state = fold(batchDecider, events);
     events.push(
       ...batchDecider.decide(
@@ -31,6 +35,7 @@ function add(policy: BatchPolicy, items: [run: number, second: number, actor?: s
           activity: activity(r, actor === undefined ? `actor-${r}` : actor),
           policy,
           now: t(s),
+          dueAt: t(due ?? s),
           newBatchId: run(900 + r),
           newTimerId: (at) => `timer@${at}`,
         },
@@ -44,6 +49,45 @@ function add(policy: BatchPolicy, items: [run: number, second: number, actor?: s
 const roles = (events: BatchEvent[]) => events.filter((e) => e.type === 'BatchItemAdded').map((e) => (e.data as { role: string }).role);
 
 describe('batch decider', () => {
+  describe('windows by when the run was due (its trigger accepted), not when it got here', () => {
+    it('given a window opened by a run accepted at 0 that got here at 30, it closes 60 s after the accept', () => {
+      const [opened] = add(accumulate, [[1, 30, undefined, 0]]);
+      expect(opened.data).toMatchObject({ opened_at: t(0), closes_at: t(60) });
+    });
+
+    it('given an open window, when a run accepted inside it arrives after its end, then it joins that window', () => {
+      const events = add(accumulate, [
+        [1, 0],
+        [2, 75, undefined, 50],
+      ]);
+      expect(events.filter((e) => e.type === 'BatchOpened')).toHaveLength(1);
+      expect(roles(events)).toEqual(['owner', 'joined']);
+    });
+
+    it('given an open window whose timer was not handled yet, when a run accepted after its end arrives, then the window closes without it and it opens the next', () => {
+      const events = add(accumulate, [
+        [1, 0],
+        [2, 10],
+        [3, 70, undefined, 65],
+      ]);
+      expect(events.map((e) => e.type)).toEqual([
+        'BatchOpened',
+        'BatchItemAdded',
+        'TimerScheduled',
+        'BatchItemAdded',
+        'BatchClosed',
+        'BatchOpened',
+        'BatchItemAdded',
+        'TimerScheduled',
+      ]);
+      const closed = events[4].data as { owner_run_id: string; total_activities: number; reason: string };
+      expect(closed).toMatchObject({ owner_run_id: run(1), total_activities: 2, reason: 'window' });
+      expect(events[5].data).toMatchObject({ owner_run_id: run(3), opened_at: t(65), closes_at: t(125) });
+      // The first window's timer, handled late, no longer closes anything.
+      expect(batchDecider.decide({ type: 'Close', timerId: `timer@${t(60)}`, now: t(71) }, fold(batchDecider, events))).toEqual([]);
+    });
+  });
+
   it('accumulate: the first run opens and owns the batch, later runs join it', () => {
     const events = add(accumulate, [
       [1, 0],

@@ -60,6 +60,11 @@ export type BatchCommand =
       activity: Activity;
       policy: BatchPolicy;
       now: string;
+      /**
+       * When the run became due at this step: its trigger's accept time when nothing paused it
+       * before. Windows are placed by it, not by when the run got here (behind a backlog).
+       */
+      dueAt: string;
       newBatchId: string;
       newTimerId: (closesAt: string) => string;
     }
@@ -137,9 +142,19 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
         const { policy, now } = command;
         const out: BatchEvent[] = [];
         let open = state.open;
+        if (open && command.dueAt >= open.closesAt) {
+          // Due after the open window's end (whose timer has not been handled yet): that window
+          // closes now, without this item, and the item opens the next one.
+          out.push({
+            type: 'BatchClosed',
+            data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'window', ...flushPayload(open), closed_at: now },
+          });
+          open = undefined;
+        }
         if (!open) {
-          // A new batch: the first item opens it.
-          const closesAt = policy.untilAt ?? plus(now, policy.windowMs ?? 0);
+          // A new batch: the first item opens it, its window counted from when the item was due.
+          const from = command.dueAt;
+          const closesAt = policy.untilAt ?? plus(from, policy.windowMs ?? 0);
           const leading = policy.mode === 'flush_leading';
           const opened: BatchEvent = {
             type: 'BatchOpened',
@@ -147,9 +162,10 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
               batch_id: command.newBatchId,
               owner_run_id: leading ? null : command.runId,
               leading_run_id: leading ? command.runId : null,
-              opened_at: now,
+              opened_at: from,
               closes_at: closesAt,
-              extend_until: policy.windowType === 'sliding' && policy.extensionLimitMs !== null ? plus(now, policy.extensionLimitMs) : null,
+              extend_until:
+                policy.windowType === 'sliding' && policy.extensionLimitMs !== null ? plus(from, policy.extensionLimitMs) : null,
               timer_id: command.newTimerId(closesAt),
             },
           };
@@ -189,7 +205,7 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
             data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'max_items', ...flushPayload(open), closed_at: now },
           });
         } else if (policy.windowType === 'sliding' && policy.windowMs !== null && !policy.untilAt) {
-          const closesAt = min(plus(now, policy.windowMs), open.extendUntil);
+          const closesAt = min(plus(command.dueAt, policy.windowMs), open.extendUntil);
           if (closesAt > open.closesAt) {
             const timerId = command.newTimerId(closesAt);
             out.push(

@@ -1,5 +1,5 @@
 import { fold } from '../shared/decider';
-import { canContinue, runDecider } from './run.decider';
+import { canContinue, decideRun, RunCommand, runDecider, StepDecision } from './run.decider';
 import type { RunEvent } from './run.events';
 
 const runId = '00000000-0000-4000-8000-000000000001';
@@ -48,5 +48,101 @@ describe('run decider', () => {
     const events = runDecider.decide(resume, waiting);
     expect(events).toEqual([{ type: 'RunResumed', data: expect.objectContaining({ cause: 'event_matched', step_ref: 'fetch' }) }]);
     expect(runDecider.decide(resume, runDecider.evolve(waiting, events[0]))).toEqual([]);
+  });
+
+  describe('decideRun: given the run so far, when a step decided, then these events', () => {
+    const now = '2026-03-02T10:00:01.000Z';
+    const step = { ref: 'inbox', type: 'in_app_feed' };
+    const apply = (decision: StepDecision, resumed = false, attempt = 0): RunCommand => ({
+      type: 'ApplyStep',
+      step,
+      resumed,
+      attempt,
+      decision,
+      now,
+    });
+    const ok = (next: Extract<StepDecision, { flow: 'continue' }>['next'], data: Record<string, unknown> | null = null): StepDecision => ({
+      flow: 'continue',
+      status: 'ok',
+      reason: null,
+      output: { message_id: 'm1' },
+      data,
+      next,
+    });
+    const given = (...events: RunEvent[]) => fold(runDecider, events);
+
+    it('records a completed step and moves the cursor to the next one', () => {
+      const events = decideRun(given(enqueued), apply(ok({ path: [1], terminated: false })));
+      expect(events).toEqual([
+        {
+          type: 'StepCompleted',
+          data: {
+            run_id: runId,
+            step_ref: 'inbox',
+            step_type: 'in_app_feed',
+            at: now,
+            attempt: 1,
+            status: 'ok',
+            reason: null,
+            output: { message_id: 'm1' },
+            next_path: [1],
+          },
+        },
+      ]);
+      expect(fold(runDecider, [enqueued, ...events]).path).toEqual([1]);
+    });
+
+    it('ends the run with the last step, halts it when a branch terminates', () => {
+      const last = decideRun(given(enqueued), apply(ok({ path: null, terminated: false })));
+      expect(last.map((e) => e.type)).toEqual(['StepCompleted', 'RunCompleted']);
+      expect(last[1].data).toEqual({ run_id: runId, outcome: 'ended', reason: null, at: now });
+      const terminated = decideRun(given(enqueued), apply(ok({ path: null, terminated: true })));
+      expect(terminated[1].data).toEqual(expect.objectContaining({ outcome: 'halted', reason: 'branch_terminated' }));
+    });
+
+    it('records the data a step changed before the step itself', () => {
+      const events = decideRun(given(enqueued), apply(ok({ path: [1], terminated: false }, { plan: 'pro' })));
+      expect(events.map((e) => e.type)).toEqual(['RunDataUpdated', 'StepCompleted']);
+      expect(fold(runDecider, [enqueued, ...events]).data).toEqual({ plan: 'pro' });
+    });
+
+    it('pauses on a timer: started, timer scheduled, paused; a resumed step does not start again', () => {
+      const delay: StepDecision = { flow: 'pause', reason: 'delay', timerId: 't1', resumeAt: '2026-03-02T10:05:00.000Z', waitingFor: null };
+      const events = decideRun(given(enqueued), apply(delay));
+      expect(events.map((e) => e.type)).toEqual(['StepStarted', 'TimerScheduled', 'RunPaused']);
+      expect(events[1].data).toEqual({ timer_id: 't1', fire_at: '2026-03-02T10:05:00.000Z', purpose: 'delay' });
+      const state = fold(runDecider, [enqueued, ...events, fired('t1')]);
+      expect(decideRun(state, apply({ ...delay, timerId: 't2' }, true)).map((e) => e.type)).toEqual(['TimerScheduled', 'RunPaused']);
+    });
+
+    it('pauses without a timer when waiting for something else', () => {
+      const wait: StepDecision = { flow: 'pause', reason: 'batch', timerId: null, resumeAt: null, waitingFor: { batch: 'b1' } };
+      const [, paused] = decideRun(given(enqueued), apply(wait));
+      expect(paused.data).toEqual(expect.objectContaining({ timer_id: null, resume_at: null, waiting_for: { batch: 'b1' } }));
+    });
+
+    it('halts the run with the step that halted it', () => {
+      const events = decideRun(given(enqueued), apply({ flow: 'halt', status: 'ok', reason: 'throttled', output: null }));
+      expect(events.map((e) => e.type)).toEqual(['StepCompleted', 'RunCompleted']);
+      expect(events[0].data).toEqual(expect.objectContaining({ next_path: null, reason: 'throttled' }));
+      expect(events[1].data).toEqual(expect.objectContaining({ outcome: 'halted', reason: 'throttled' }));
+    });
+
+    it('decides nothing for a run that cannot continue: paused on an unfired timer, ended, cancelled', () => {
+      const command = apply(ok({ path: [1], terminated: false }));
+      expect(decideRun(given(enqueued, paused('delay', 't1')), command)).toEqual([]);
+      const cancelled = given(enqueued, { type: 'RunCancelled', data: { run_id: runId, reason: 'x', at: now } });
+      expect(decideRun(cancelled, command)).toEqual([]);
+      expect(decideRun(cancelled, { type: 'End', now })).toEqual([]);
+      expect(decideRun(cancelled, { type: 'Halt', reason: 'workflow_conditions_not_met', now })).toEqual([]);
+    });
+
+    it('ends or halts an active run once', () => {
+      const ended = decideRun(given(enqueued), { type: 'End', now });
+      expect(ended).toEqual([{ type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at: now } }]);
+      expect(decideRun(given(enqueued, ...ended), { type: 'End', now })).toEqual([]);
+      const halted = decideRun(given(enqueued), { type: 'Halt', reason: 'workflow_conditions_not_met', now });
+      expect(halted[0].data).toEqual(expect.objectContaining({ outcome: 'halted', reason: 'workflow_conditions_not_met' }));
+    });
   });
 });

@@ -1,5 +1,8 @@
 import { assertNever, Decider } from '../shared/decider';
 import type { RunEnqueuedData, RunEvent, RunResumedData } from './run.events';
+
+type RunPausedData = Extract<RunEvent, { type: 'RunPaused' }>['data'];
+type StepCompletedData = Extract<RunEvent, { type: 'StepCompleted' }>['data'];
 import type { StepPath } from './workflow-cursor';
 
 export type RunStatus = 'none' | 'queued' | 'processing' | 'paused' | 'completed' | 'cancelled';
@@ -21,6 +24,8 @@ export interface RunState {
   errorCount: number;
   /** How many times each step ref ran (fetch retries count attempts). */
   attempts: Record<string, number>;
+  /** The run paused at some step: later steps are due when it continued, not when it was triggered. */
+  pausedOnce?: true;
 }
 
 export type RunCommand =
@@ -28,8 +33,36 @@ export type RunCommand =
   | { type: 'Cancel'; reason: string; now: string }
   | { type: 'FireTimer'; timerId: string; now: string }
   | { type: 'Resume'; cause: RunResumedData['cause']; batch: RunResumedData['batch']; now: string }
-  /** Progress decided by the engine's step deciders, recorded as it is while the run is active. */
-  | { type: 'Record'; events: RunEvent[] };
+  /** The workflow's own conditions do not hold: the run ends before its first step. */
+  | { type: 'Halt'; reason: string; now: string }
+  /** The cursor is past the last step: the run ends. */
+  | { type: 'End'; now: string }
+  /** What the step at the cursor decided (its handler looked everything up): recorded as the run's progress. */
+  | { type: 'ApplyStep'; step: { ref: string; type: string }; resumed: boolean; attempt: number; decision: StepDecision; now: string };
+
+/**
+ * A step's decision, as its handler made it. `continue` carries where the cursor goes next (the
+ * workflow's shape is the engine's to walk); `pause` carries the timer id the engine derived.
+ */
+export type StepDecision =
+  | {
+      flow: 'continue';
+      status: StepStatus;
+      reason: string | null;
+      output: Record<string, unknown> | null;
+      data: Record<string, unknown> | null;
+      next: { path: StepPath | null; terminated: boolean };
+    }
+  | {
+      flow: 'pause';
+      reason: RunPausedData['reason'];
+      timerId: string | null;
+      resumeAt: string | null;
+      waitingFor: Record<string, unknown> | null;
+    }
+  | { flow: 'halt'; status: StepStatus; reason: string; output: Record<string, unknown> | null };
+
+type StepStatus = StepCompletedData['status'];
 
 const ACTIVE: RunStatus[] = ['queued', 'processing', 'paused'];
 
@@ -63,9 +96,10 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
           waitingFor: event.data.waiting_for,
         };
         // A fetch that will be tried again counts as an attempt of its step.
-        if (event.data.reason !== 'fetch_retry') return { ...state, status: 'paused', pause };
+        if (event.data.reason !== 'fetch_retry') return { ...state, status: 'paused', pause, pausedOnce: true };
         return {
           ...state,
+          pausedOnce: true,
           status: 'paused',
           pause,
           attempts: { ...state.attempts, [event.data.step_ref]: (state.attempts[event.data.step_ref] ?? 0) + 1 },
@@ -113,13 +147,73 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
             },
           },
         ];
-      case 'Record':
-        return isActive(state) ? command.events : [];
+      case 'Halt':
+        if (!isActive(state)) return [];
+        return [{ type: 'RunCompleted', data: { run_id: state.run!.run_id, outcome: 'halted', reason: command.reason, at: command.now } }];
+      case 'End':
+        if (!isActive(state)) return [];
+        return [{ type: 'RunCompleted', data: { run_id: state.run!.run_id, outcome: 'ended', reason: null, at: command.now } }];
+      case 'ApplyStep':
+        return canContinue(state) ? applyStep(state.run!.run_id, command) : [];
       default:
         return assertNever(command);
     }
   },
 };
+
+/**
+ * The run's decisions, pure: what `command` records given `state` (an empty list when it changes
+ * nothing). The engine reads the run, its trigger and what the step's handler looked up, then
+ * appends what this returns; nothing between the reads and the append does I/O of its own.
+ */
+export const decideRun = (state: RunState, command: RunCommand): RunEvent[] => runDecider.decide(command, state);
+
+function applyStep(runId: string, command: Extract<RunCommand, { type: 'ApplyStep' }>): RunEvent[] {
+  const { step, decision, now: at } = command;
+  if (decision.flow === 'pause') {
+    const events: RunEvent[] = [];
+    // A step resumed and paused again (a fetch retried) started once.
+    if (!command.resumed) events.push({ type: 'StepStarted', data: { run_id: runId, step_ref: step.ref, step_type: step.type, at } });
+    if (decision.timerId && decision.resumeAt)
+      events.push({ type: 'TimerScheduled', data: { timer_id: decision.timerId, fire_at: decision.resumeAt, purpose: decision.reason } });
+    events.push({
+      type: 'RunPaused',
+      data: {
+        run_id: runId,
+        step_ref: step.ref,
+        reason: decision.reason,
+        timer_id: decision.timerId && decision.resumeAt ? decision.timerId : null,
+        resume_at: decision.resumeAt,
+        waiting_for: decision.waitingFor,
+        at,
+      },
+    });
+    return events;
+  }
+  const base = { run_id: runId, step_ref: step.ref, step_type: step.type, at, attempt: command.attempt + 1 };
+  if (decision.flow === 'halt')
+    return [
+      {
+        type: 'StepCompleted',
+        data: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: null },
+      },
+      { type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: decision.reason, at } },
+    ];
+  const events: RunEvent[] = [];
+  if (decision.data && Object.keys(decision.data).length)
+    events.push({ type: 'RunDataUpdated', data: { run_id: runId, step_ref: step.ref, data: decision.data, at } });
+  const next = decision.next;
+  events.push({
+    type: 'StepCompleted',
+    data: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: next.path },
+  });
+  if (!next.path)
+    events.push({
+      type: 'RunCompleted',
+      data: { run_id: runId, outcome: next.terminated ? 'halted' : 'ended', reason: next.terminated ? 'branch_terminated' : null, at },
+    });
+  return events;
+}
 
 /** Whether the paused run may continue: its timer fired, or something resumed it. */
 export function canContinue(state: RunState): boolean {

@@ -152,6 +152,8 @@ export class BatchStep implements StepHandler {
         activity,
         policy,
         now: ctx.now.toISOString(),
+        // A run behind a backlog joins the window its trigger was accepted in (issue 19).
+        dueAt: ctx.state.pausedOnce || run.enqueued_at > ctx.now.toISOString() ? ctx.now.toISOString() : run.enqueued_at,
         newBatchId: engineId('batch', streamId, history.length),
         newTimerId: (closesAt) => engineId('batch-timer', streamId, closesAt),
       },
