@@ -1,4 +1,4 @@
-import { CommitPromoted, EventOf, ResourcesCommitted, WorkflowActivated, WorkflowDeactivated } from '@notify/contracts';
+import { AudienceArchived, CommitPromoted, EventOf, ResourcesCommitted, WorkflowActivated, WorkflowDeactivated } from '@notify/contracts';
 import { RESOURCE_TYPE_OF, ResourceUpsertedEvent } from '@notify/domain';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
@@ -7,6 +7,7 @@ type Handled =
   | ResourceUpsertedEvent
   | EventOf<typeof WorkflowActivated>
   | EventOf<typeof WorkflowDeactivated>
+  | EventOf<typeof AudienceArchived>
   | EventOf<typeof ResourcesCommitted>
   | EventOf<typeof CommitPromoted>;
 
@@ -16,7 +17,9 @@ const UPSERTED = Object.keys(RESOURCE_TYPE_OF) as ResourceUpsertedEvent['type'][
 export const configResourcesProjection: Projection = {
   name: 'config-resources',
   version: 1,
-  filter: { eventTypes: [...UPSERTED, 'WorkflowActivated', 'WorkflowDeactivated', 'ResourcesCommitted', 'CommitPromoted'] },
+  filter: {
+    eventTypes: [...UPSERTED, 'WorkflowActivated', 'WorkflowDeactivated', 'AudienceArchived', 'ResourcesCommitted', 'CommitPromoted'],
+  },
   tables: ['rm_config_resources', 'rm_config_versions'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
@@ -49,6 +52,13 @@ export const configResourcesProjection: Projection = {
             'workflow',
             event.data.key,
             event.type === 'WorkflowActivated',
+          ]);
+          break;
+        case 'AudienceArchived':
+          // Archived audiences leave the lists; upserted again, one starts a new row (ADR 0171).
+          await tx.query(`DELETE FROM rm_config_resources WHERE environment = $1 AND resource_type = 'audience' AND identifier = $2`, [
+            environment,
+            event.data.audience_key,
           ]);
           break;
         case 'ResourcesCommitted':

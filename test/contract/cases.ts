@@ -738,6 +738,10 @@ export const managementCases: Record<string, Case> = {
   },
   'PUT /v1/audiences/{audience_key}/validate': (f) =>
     f.via(() => f.mgmt.audiences.validate('contract-static', { ...env, audience: { type: 'static', name: 'Contract 2' } } as never)),
+  'DELETE /v1/audiences/{audience_key}': async (f) => {
+    await f.mgmt.audiences.upsert('contract-archived', { ...env, audience: { type: 'static', name: 'Archived' } } as never);
+    return f.via(() => f.mgmt.audiences.archive('contract-archived', env));
+  },
   'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
 
   // Variables

@@ -11,6 +11,8 @@ import { VariableQueries } from '@notify/projections/variables';
 import { TemplateEngine } from '@notify/templating';
 import { ActivateWorkflowController } from './activate-workflow/activate-workflow.controller';
 import { ActivateWorkflowHandler } from './activate-workflow/activate-workflow.handler';
+import { ArchiveAudienceController } from './archive-audience/archive-audience.controller';
+import { ArchiveAudienceHandler } from './archive-audience/archive-audience.handler';
 import { CommitChangesController } from './commit-changes/commit-changes.controller';
 import { CommitChangesHandler } from './commit-changes/commit-changes.handler';
 import { GetCommitController } from './get-commit/get-commit.controller';
@@ -62,6 +64,7 @@ const queries = [
     UpsertResourceController,
     ValidateResourceController,
     ActivateWorkflowController,
+    ArchiveAudienceController,
     CommitChangesController,
     PromoteCommitsController,
     ListCommitsController,
@@ -78,6 +81,7 @@ const queries = [
     { provide: TEMPLATE_CHECKER, inject: [TemplateEngine], useFactory: liquidTemplateChecker },
     ListResourcesHandler,
     GetResourceHandler,
+    ArchiveAudienceHandler,
     UpsertResourceHandler,
     ValidateResourceHandler,
     ActivateWorkflowHandler,

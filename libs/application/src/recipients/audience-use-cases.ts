@@ -6,7 +6,10 @@ import {
   AudienceState,
   audienceStream,
   fold,
+  resourceDecider,
+  ResourceEvent,
   resourceMissing,
+  ResourceState,
 } from '@notify/domain';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 import { inlineAspects } from './aspects';
@@ -31,9 +34,12 @@ export interface AudienceDeps extends RecipientDeps {
 
 const keyOf = (m: AudienceMemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
 
-/** Whether the audience was upserted through the management API. */
+/** Whether the audience was upserted through the management API (and not archived since). */
 async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
-  return (await deps.store.readStream(audienceDefinitionStream(environment, audienceKey))).length > 0;
+  const history = await deps.store.readStream(audienceDefinitionStream(environment, audienceKey));
+  if (history.length === 0) return false;
+  const state = fold(resourceDecider, history.map(toDomainEvent) as ResourceEvent[]);
+  return state.exists && !state.archived;
 }
 
 /**
@@ -126,4 +132,48 @@ export async function removeAudienceMembers(
     },
     metadata,
   );
+}
+
+/**
+ * Archives an audience in every environment where it exists (the reference: "across all
+ * environments"): its definition leaves the lists and its members leave (ADR 0171). An audience
+ * that exists in none of them is missing, so archiving twice answers 404 the second time.
+ */
+export async function archiveAudience(
+  deps: Pick<AudienceDeps, 'store'>,
+  environments: readonly string[],
+  audienceKey: string,
+  metadata: CommandMetadata,
+): Promise<CommandOutcome<AudienceState | ResourceState, AudienceEvent | ResourceEvent>[]> {
+  const found: { environment: string; defined: boolean }[] = [];
+  for (const environment of environments) {
+    const defined = await audienceDefined(deps, environment, audienceKey);
+    if (defined || (await audienceExists(deps, environment, audienceKey))) found.push({ environment, defined });
+  }
+  if (found.length === 0) throw resourceMissing('audience');
+  const now = new Date().toISOString();
+  const outcomes: CommandOutcome<AudienceState | ResourceState, AudienceEvent | ResourceEvent>[] = [];
+  for (const { environment, defined } of found) {
+    const inEnvironment = { ...metadata, environment };
+    if (defined)
+      outcomes.push(
+        await handleCommand(
+          deps.store,
+          audienceDefinitionStream(environment, audienceKey),
+          resourceDecider,
+          { type: 'ArchiveAudience', key: audienceKey, now },
+          inEnvironment,
+        ),
+      );
+    outcomes.push(
+      await handleCommand(
+        deps.store,
+        audienceStream(environment, audienceKey),
+        audienceDecider,
+        { type: 'ArchiveAudience', audienceKey, defined, now },
+        inEnvironment,
+      ),
+    );
+  }
+  return outcomes;
 }
