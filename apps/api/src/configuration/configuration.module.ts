@@ -13,6 +13,9 @@ import { ActivateWorkflowController } from './activate-workflow/activate-workflo
 import { ActivateWorkflowHandler } from './activate-workflow/activate-workflow.handler';
 import { ArchiveAudienceController } from './archive-audience/archive-audience.controller';
 import { ArchiveAudienceHandler } from './archive-audience/archive-audience.handler';
+import { broadcastHandlers } from './broadcasts/broadcast.handlers';
+import { BroadcastsController } from './broadcasts/broadcasts.controller';
+import { BroadcastQueries } from '@notify/projections/broadcasts';
 import { CommitChangesController } from './commit-changes/commit-changes.controller';
 import { CommitChangesHandler } from './commit-changes/commit-changes.handler';
 import { GetCommitController } from './get-commit/get-commit.controller';
@@ -49,6 +52,7 @@ const queries = [
   ChannelGroupQueries,
   VariableQueries,
   UserQueries,
+  BroadcastQueries,
 ].map((Q) => ({
   provide: Q,
   inject: [DATABASE],
@@ -65,6 +69,7 @@ const queries = [
     ValidateResourceController,
     ActivateWorkflowController,
     ArchiveAudienceController,
+    BroadcastsController,
     CommitChangesController,
     PromoteCommitsController,
     ListCommitsController,
@@ -82,6 +87,7 @@ const queries = [
     ListResourcesHandler,
     GetResourceHandler,
     ArchiveAudienceHandler,
+    ...broadcastHandlers,
     UpsertResourceHandler,
     ValidateResourceHandler,
     ActivateWorkflowHandler,
