@@ -18,7 +18,8 @@ export function normalizeBroadcast(request: BroadcastRequestT): BroadcastContent
     target_audience_key: request.target_audience_key ?? null,
     categories: request.categories ?? [],
     settings: {
-      is_commercial: request.settings?.is_commercial ?? false,
+      // The reference: a broadcast is commercial unless it says otherwise.
+      is_commercial: request.settings?.is_commercial ?? true,
       override_preferences: request.settings?.override_preferences ?? false,
     },
   };

@@ -66,11 +66,13 @@ export const Broadcast = z
   .object({
     key: z.string(),
     name: z.string(),
-    description: z.string().nullable(),
+    /** Absent when unset, as the reference types it without null (ADR 0119). */
+    description: z.string().optional(),
     status: z.enum(['draft', 'scheduled', 'sent']),
     send_status: BroadcastSendStatus,
     steps: z.array(z.record(z.string(), z.unknown())),
-    target_audience_key: z.string().nullable(),
+    /** Absent when the broadcast goes to every user. */
+    target_audience_key: z.string().optional(),
     categories: z.array(z.string()),
     settings: z.object({ is_commercial: z.boolean(), override_preferences: z.boolean() }),
     valid: z.boolean(),

@@ -33,9 +33,12 @@ const PUBLIC_STATUS = { draft: 'draft', scheduled: 'scheduled', sending: 'sent',
  */
 async function present(record: BroadcastRecord, queries: BroadcastQueries): Promise<BroadcastT> {
   const counts = record.sendId ? await queries.counts(record.environment, record.key, record.sendId) : { messages: 0, skips: 0 };
+  const { description, target_audience_key, ...content } = record.content;
   return {
     key: record.key,
-    ...record.content,
+    ...content,
+    ...(description === null ? {} : { description }),
+    ...(target_audience_key === null ? {} : { target_audience_key }),
     status: PUBLIC_STATUS[record.status],
     send_status: record.status,
     valid: record.valid,
