@@ -172,7 +172,7 @@ for (const backend of databaseBackends()) {
       }).tick();
       const state = await stateOf('cancel');
       expect(state.status).toBe('canceled');
-      expect(state.recipients).toBe(0);
+      expect(state.recipients).toBe(10);
       expect((await runsPerMember(sendId)).length).toBe(10);
       // Canceled: no sender takes it up again.
       await settled();

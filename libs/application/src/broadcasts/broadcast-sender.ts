@@ -85,6 +85,7 @@ export function broadcastSnapshot(key: string, sha: string, content: BroadcastCo
  */
 export class BroadcastSender {
   private readonly now: () => Date;
+  private afterTrigger?: BroadcastSenderOptions['afterTrigger'];
 
   constructor(
     private readonly store: EventStore,
@@ -92,6 +93,12 @@ export class BroadcastSender {
     private readonly options: BroadcastSenderOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.afterTrigger = options.afterTrigger;
+  }
+
+  /** Sets (or clears) the hook called after each page's triggers (e2e tests hold a running worker's sender here). */
+  onPageTriggered(hook: BroadcastSenderOptions['afterTrigger']): void {
+    this.afterTrigger = hook;
   }
 
   /** One round: claims due broadcasts and works each to its end (or until it is canceled or the lease is lost). */
@@ -149,7 +156,7 @@ export class BroadcastSender {
         for (const [tenant, members] of byTenant)
           await this.trigger(environment, key, sendId, pageStart, tenant, members, workflow, content);
         const cursor = cursorOf(page[page.length - 1]);
-        await this.options.afterTrigger?.({ key, cursor, recipients: page.length });
+        await this.afterTrigger?.({ key, cursor, recipients: page.length });
         const recorded = await handleCommand(
           this.store,
           stream,

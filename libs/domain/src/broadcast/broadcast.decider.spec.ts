@@ -105,7 +105,7 @@ describe('broadcast decider', () => {
     spec.given([upserted(), started(), sent]).when(record).thenNothing();
   });
 
-  it('cancels a scheduled send back to draft, and a send in progress so that no further page is recorded', () => {
+  it('cancels a scheduled send back to draft, and a send in progress so that it stops after the page in progress', () => {
     const cancel = { type: 'CancelBroadcast' as const, key: 'launch', now };
     const canceledScheduled: BroadcastEvent = {
       type: 'BroadcastCanceled',
@@ -132,10 +132,11 @@ describe('broadcast decider', () => {
       .given([upserted(), started(), page('u2', 2)])
       .when(cancel)
       .then([canceledSending]);
+    // The page in progress when the cancel came is still counted; the sender stops after it.
     spec
       .given([upserted(), started(), canceledSending])
       .when({ type: 'RecordPage', key: 'launch', sendId, cursor: 'u4', recipients: 2, now })
-      .thenNothing();
+      .then([page('u4', 2)]);
     spec.given([upserted(), started(), canceledSending]).when(cancel).thenThrows('broadcast_not_cancelable');
     spec.given([upserted()]).when(cancel).thenThrows('broadcast_not_cancelable');
     spec.given([]).when(cancel).thenThrows('resource_missing');

@@ -148,7 +148,9 @@ export const broadcastDecider: Decider<BroadcastState, BroadcastCommand, Broadca
         ];
       }
       case 'RecordPage':
-        if (state.status !== 'sending' || state.sendId !== command.sendId) return [];
+        // A page triggered while a cancel was recorded still counts (its runs went out); the
+        // sender stops after it, as the state is no longer sending.
+        if ((state.status !== 'sending' && state.status !== 'canceled') || state.sendId !== command.sendId) return [];
         return [
           {
             type: 'BroadcastPageSent',

@@ -3,6 +3,7 @@ import KnockMgmt from '@knocklabs/mgmt';
 import { feed, uniqueKey } from '../../../../../test/support/engine';
 import { eventually, rejection } from '../../../../../test/support/recipients';
 import { startTestApp, TestApp } from '../../../../../test/support/test-app';
+import { BroadcastSendingService } from '../../../../worker/src/broadcasts/broadcast-sending.service';
 
 const environment = 'development';
 
@@ -144,5 +145,62 @@ describe('broadcasts through @knocklabs/mgmt', () => {
     const validated = (await mgmt.broadcasts.validate(key, { environment, broadcast: { name: 'Renamed', steps: [] } } as never)) as any;
     expect(validated.broadcast).toMatchObject({ name: 'Renamed' });
     expect((await get(key)).name).toBe('Nobody');
+  });
+});
+
+describe('broadcasts: cancel while sending, over HTTP', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { BROADCASTS_PAGE_SIZE: '2' } });
+  });
+  afterAll(async () => t?.close());
+
+  it("stops after the page in progress: the worker's sender is held after its first page until the cancel is recorded", async () => {
+    const knock = t.knock();
+    const mgmt = t.mgmt();
+    const audience = uniqueKey('aud');
+    const key = uniqueKey('cancel');
+    await knock.audiences.addMembers(
+      audience,
+      { members: Array.from({ length: 6 }, (_, i) => ({ user: { id: `${key}-u${i}` } })) },
+      { query: { create_audience: true } },
+    );
+    await mgmt.broadcasts.upsert(key, {
+      environment,
+      broadcast: { name: 'Cancel', target_audience_key: audience, steps: [feed('feed', 'Hi')] },
+    } as never);
+
+    const sender = t.app.get(BroadcastSendingService).sender;
+    let reached!: () => void;
+    const firstPage = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    sender.onPageTriggered(async (page) => {
+      if (page.key !== key) return;
+      reached();
+      await released;
+    });
+    try {
+      await mgmt.broadcasts.send(key, { environment });
+      await firstPage;
+      const canceled = (await mgmt.broadcasts.cancel(key, { environment })) as any;
+      expect(canceled.broadcast).toMatchObject({ send_status: 'canceled', status: 'sent' });
+    } finally {
+      release();
+      sender.onPageTriggered(undefined);
+    }
+    // The page in progress is recorded; nothing after it is triggered.
+    const done = await eventually(
+      () => mgmt.broadcasts.retrieve(key, { environment }) as Promise<any>,
+      (b) => b.counts.recipients === 2 && b.counts.messages === 2,
+    );
+    expect(done.send_status).toBe('canceled');
+    const runs = await t.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'trigger_source'->>'broadcast_key' = $1`,
+      [key],
+    );
+    expect(runs[0].n).toBe(1);
+    expect(await rejection(mgmt.broadcasts.cancel(key, { environment }))).toMatchObject({ status: 400 });
   });
 });
