@@ -1,5 +1,9 @@
 import { Projection } from '@notify/projection-runtime';
-import { AudienceMembersReadModel1763712001600, audienceMembersProjection } from './audience-members';
+import {
+  AudienceMembersReadModel1763712001600,
+  audienceMembersProjection,
+  DynamicAudiencesReadModel1763712017100,
+} from './audience-members';
 import { BulkOperationsReadModel1763712001500, bulkOperationsProjection } from './bulk-operations';
 import { ChannelDataReadModel1763712001300, channelDataProjection } from './channel-data';
 import { ObjectsReadModel1763712001000, objectsProjection } from './objects';
@@ -27,4 +31,5 @@ export const recipientMigrations: Function[] = [
   SubscriptionsReadModel1763712001400,
   BulkOperationsReadModel1763712001500,
   AudienceMembersReadModel1763712001600,
+  DynamicAudiencesReadModel1763712017100,
 ];

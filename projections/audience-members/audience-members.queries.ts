@@ -36,6 +36,10 @@ function toMember(row: Row): AudienceMemberT {
   };
 }
 
+/** A dynamic membership window holds at the instant in the given parameter. */
+const HOLDS_AT = (param: string) =>
+  `(member_from IS NULL OR member_from <= ${param}::timestamptz) AND (member_until IS NULL OR member_until > ${param}::timestamptz)`;
+
 /** Every query is scoped by the environment it is given. */
 export class AudienceMemberQueries {
   constructor(private readonly db: DataSource) {}
@@ -45,12 +49,22 @@ export class AudienceMemberQueries {
     environment: string,
     audienceKey: string,
     page: { after?: string; before?: string; page_size: number },
+    at: Date = new Date(),
   ): Promise<{ entries: AudienceMemberT[]; page_info: PageInfoT }> {
+    // A dynamic audience's members are those whose window holds now (ADR 0138); they have no
+    // tenant, and were added when their membership began.
+    const dynamic = await this.isDynamic(environment, audienceKey);
+    const members = dynamic
+      ? `(SELECT environment, user_id, '' AS tenant, min(GREATEST(added_at, coalesce(member_from, added_at))) AS added_at
+            FROM rm_dynamic_audience_members
+           WHERE environment = $1 AND audience_key = $2 AND ${HOLDS_AT('$3')}
+           GROUP BY environment, user_id)`
+      : 'rm_audience_members';
     const { rows, pageInfo } = await keysetPage<Row>(this.db, {
       select: 'm.user_id, m.tenant, m.added_at, u.properties AS u_properties, u.inserted_at AS u_inserted_at, u.updated_at AS u_updated_at',
-      from: `FROM rm_audience_members m LEFT JOIN rm_users u ON u.environment = m.environment AND u.id = m.user_id
-             WHERE m.environment = $1 AND m.audience_key = $2`,
-      params: [environment, audienceKey],
+      from: `FROM ${members} m LEFT JOIN rm_users u ON u.environment = m.environment AND u.id = m.user_id
+             WHERE m.environment = $1 ${dynamic ? '' : 'AND m.audience_key = $2'}`,
+      params: dynamic ? [environment, audienceKey, at] : [environment, audienceKey],
       order: [
         { expr: 'm.added_at', type: 'timestamptz' },
         { expr: 'm.user_id', type: 'text' },
@@ -79,13 +93,30 @@ export class AudienceMemberQueries {
    * The keys of the given audiences this user belongs to in a tenant's context: memberships of
    * no tenant always count, a tenant's only within that tenant (ADR 0170).
    */
-  async audiencesOf(environment: string, userId: string, audienceKeys: readonly string[], tenant: string | null): Promise<string[]> {
+  async audiencesOf(
+    environment: string,
+    userId: string,
+    audienceKeys: readonly string[],
+    tenant: string | null,
+    at: Date = new Date(),
+  ): Promise<string[]> {
     if (audienceKeys.length === 0) return [];
     const rows = await this.db.query<{ audience_key: string }[]>(
-      `SELECT DISTINCT audience_key FROM rm_audience_members WHERE environment = $1 AND user_id = $2 AND audience_key = ANY($3)
-         AND tenant IN ('', coalesce($4::text, ''))`,
-      [environment, userId, audienceKeys, tenant],
+      `SELECT audience_key FROM rm_audience_members WHERE environment = $1 AND user_id = $2 AND audience_key = ANY($3)
+         AND tenant IN ('', coalesce($4::text, ''))
+       UNION
+       SELECT audience_key FROM rm_dynamic_audience_members WHERE environment = $1 AND user_id = $2 AND audience_key = ANY($3) AND ${HOLDS_AT('$5')}`,
+      [environment, userId, audienceKeys, tenant, at],
     );
     return rows.map((r) => r.audience_key);
+  }
+
+  /** Whether the audience's current definition is dynamic (its members are then computed, not added). */
+  async isDynamic(environment: string, audienceKey: string): Promise<boolean> {
+    const rows = await this.db.query<unknown[]>('SELECT 1 FROM rm_dynamic_audiences WHERE environment = $1 AND audience_key = $2', [
+      environment,
+      audienceKey,
+    ]);
+    return rows.length > 0;
   }
 }

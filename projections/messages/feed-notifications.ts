@@ -53,5 +53,9 @@ export function feedNotificationOf(environment: string, message: MessageCreatedD
 export async function announceFeedMessages(tx: EntityManager, notes: readonly FeedNotification[]): Promise<void> {
   const payloads = notes.map((n) => JSON.stringify(n)).filter((p) => Buffer.byteLength(p) < 7900);
   if (payloads.length === 0) return;
-  await tx.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [FEED_NOTIFY_CHANNEL, payloads]);
+  // A replay (a verifying rebuild into shadow tables) announces nothing.
+  await tx.query(
+    `SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p WHERE coalesce(current_setting('notify.replay', true), '') <> 'on'`,
+    [FEED_NOTIFY_CHANNEL, payloads],
+  );
 }

@@ -20,6 +20,28 @@ export interface ScheduleAdvance {
 }
 
 /** `UPDATE ... RETURNING` answers `[rows, count]` through TypeORM's postgres driver. */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+/**
+ * Runs one autocommit statement again when Postgres aborted it to break a deadlock (or a
+ * serialization failure): the aborted statement wrote nothing, so running it again is safe. The
+ * statements below lock their rows in key order, but the schedules projection updates the same
+ * rows in event order inside its batch transaction, so a cycle stays possible; Postgres breaks it
+ * by aborting one side, and whichever side it was retries.
+ */
+export async function retryingDeadlocks<T>(op: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await op();
+    } catch (error) {
+      const code =
+        (error as { code?: string; driverError?: { code?: string } }).code ??
+        (error as { driverError?: { code?: string } }).driverError?.code;
+      if (attempt >= attempts || !code || !RETRYABLE.has(code)) throw error;
+    }
+  }
+}
+
 const returned = <T>(result: unknown): T[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : (result as T[]));
 
 /**
@@ -57,28 +79,42 @@ export class ScheduleTimers {
       advances = await work(rows.map((r) => ({ environment: r.environment, id: r.id, timeZone: r.time_zone })));
     } finally {
       if (advances.length) {
-        await this.db.query(
-          `UPDATE rm_schedules s
-              SET last_occurrence = COALESCE(v.last, s.last_occurrence), last_occurrence_at = COALESCE(v.last_at, s.last_occurrence_at),
-                  next_occurrence = v.next, next_occurrence_at = v.next_at, revision = v.revision
-             FROM unnest($1::text[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::int[]) AS v(environment, id, last, last_at, next, next_at, revision)
-            WHERE s.environment = v.environment AND s.id = v.id AND s.revision <= v.revision`,
-          [
-            advances.map((a) => a.environment),
-            advances.map((a) => a.id),
-            advances.map((a) => a.lastOccurrence),
-            advances.map((a) => a.lastOccurrenceAt),
-            advances.map((a) => a.next?.local ?? null),
-            advances.map((a) => a.next?.at ?? null),
-            advances.map((a) => a.revision),
-          ],
+        const params = [
+          advances.map((a) => a.environment),
+          advances.map((a) => a.id),
+          advances.map((a) => a.lastOccurrence),
+          advances.map((a) => a.lastOccurrenceAt),
+          advances.map((a) => a.next?.local ?? null),
+          advances.map((a) => a.next?.at ?? null),
+          advances.map((a) => a.revision),
+        ];
+        // The rows are locked in key order first, then moved.
+        await retryingDeadlocks(() =>
+          this.db.query(
+            `WITH v AS (SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::int[])
+                          AS v(environment, id, last, last_at, next, next_at, revision)),
+                  locked AS (SELECT s.environment, s.id FROM rm_schedules s JOIN v ON s.environment = v.environment AND s.id = v.id
+                              WHERE s.revision <= v.revision ORDER BY s.environment, s.id FOR UPDATE OF s)
+             UPDATE rm_schedules s
+                SET last_occurrence = COALESCE(v.last, s.last_occurrence), last_occurrence_at = COALESCE(v.last_at, s.last_occurrence_at),
+                    next_occurrence = v.next, next_occurrence_at = v.next_at, revision = v.revision
+               FROM v, locked l
+              WHERE s.environment = l.environment AND s.id = l.id AND v.environment = l.environment AND v.id = l.id AND s.revision <= v.revision`,
+            params,
+          ),
         );
       }
       // The lease ends (rows not advanced, lost to a concurrent writer or a failure, are due again
       // at once); a lease another firer took meanwhile is not touched.
-      await this.db.query(
-        'UPDATE rm_schedules SET claimed_until = NULL WHERE (environment, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[])) AND claimed_until = $3',
-        [rows.map((r) => r.environment), rows.map((r) => r.id), lease],
+      await retryingDeadlocks(() =>
+        this.db.query(
+          `WITH locked AS (SELECT environment, id FROM rm_schedules
+                            WHERE (environment, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[])) AND claimed_until = $3
+                            ORDER BY environment, id FOR UPDATE)
+           UPDATE rm_schedules s SET claimed_until = NULL FROM locked l
+            WHERE s.environment = l.environment AND s.id = l.id AND s.claimed_until = $3`,
+          [rows.map((r) => r.environment), rows.map((r) => r.id), lease],
+        ),
       );
     }
     return rows.length;

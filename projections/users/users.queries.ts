@@ -2,7 +2,7 @@ import { PageInfoT, UserT } from '@notify/contracts';
 import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 
-interface UserRow extends Record<string, unknown> {
+export interface UserRow extends Record<string, unknown> {
   id: string;
   properties: Record<string, unknown>;
   inserted_at: Date;

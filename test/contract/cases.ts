@@ -21,6 +21,19 @@ export interface Exchange {
 }
 
 const ENV = 'development';
+/** A dynamic audience: a segment with a condition over the user and one over the time. */
+const DYNAMIC_AUDIENCE = {
+  type: 'dynamic',
+  name: 'Recent pros',
+  segments: [
+    {
+      conditions: [
+        { property: 'recipient.plan', operator: 'equal_to', argument: 'pro' },
+        { property: 'recipient.created_at', operator: 'greater_than', argument: '30_days_ago' },
+      ],
+    },
+  ],
+};
 const env = { environment: ENV };
 const broadcast = (name: string) => ({
   name,
@@ -725,18 +738,18 @@ export const managementCases: Record<string, Case> = {
 
   // Account and environments
   'GET /v1/whoami': (f) => f.via(() => f.mgmt.auth.verify()),
+  'POST /v1/api_keys/exchange': (f) => f.via(() => f.mgmt.apiKeys.exchange(env)),
   'GET /v1/environments': (f) => f.via(() => f.mgmt.environments.list()),
   'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
 
-  // Audiences and guides: listed (empty) so that `knock pull --all` passes them; their resources come with issues 17 and 20
+  // Audiences (both variants: static and dynamic); guides are listed (empty) so that `knock pull --all` passes them (issue 20)
   'GET /v1/audiences': async (f) => {
     await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
+    await f.mgmt.audiences.upsert('contract-dynamic', { ...env, audience: DYNAMIC_AUDIENCE } as never);
     return f.via(() => f.mgmt.audiences.list(env));
   },
   'PUT /v1/audiences/{audience_key}': (f) =>
-    f.via(() =>
-      f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract', description: 'Beta' } } as never),
-    ),
+    f.via(() => f.mgmt.audiences.upsert('contract-dynamic', { ...env, audience: DYNAMIC_AUDIENCE } as never)),
   'GET /v1/audiences/{audience_key}': async (f) => {
     await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
     return f.via(() => f.mgmt.audiences.retrieve('contract-static', env));

@@ -91,4 +91,36 @@ describeServer('cli', () => {
     expect(await t.sql('SELECT * FROM rm_users ORDER BY environment, id')).toEqual(before);
     expect(before.map((u: { id: string }) => u.id)).not.toContain('rb-2');
   });
+
+  it('verifies a rebuild against the live read model: identical, then the row edited behind its back', async () => {
+    for (let i = 0; i < 3; i++) await t.http('PUT', `/v1/users/vf-${i}`, { body: { n: i } });
+    const same = await notify('projections', 'rebuild', 'users', '--verify');
+    expect(same.stdout).toMatch(/verified users at [0-9a-f]{32}: \d+ events in \d+ ms \(\d+ events\/s\); rm_users \d+ rows.*; identical/);
+    await t.sql(`UPDATE rm_users SET properties = '{"n": 99}' WHERE environment = 'development' AND id = 'vf-1'`);
+    const edited = await notify('projections', 'rebuild', 'users', '--verify').catch((e) => e);
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toContain('DIFFERENT');
+    expect(edited.stdout).toContain('rm_users: 1 rows only in the live table, 1 only in the rebuilt one');
+    expect(edited.stdout).toMatch(/live +\{.*"id":"vf-1".*"n":99/);
+    // The live read model is left as it was; a rebuild puts it right.
+    await notify('projections', 'rebuild', 'users');
+    expect((await notify('projections', 'rebuild', 'users', '--verify')).stdout).toContain('identical');
+  });
+
+  it('every read model equals its rebuild from the log after users, runs and messages', async () => {
+    await t.http('PUT', '/v1/users/vf-all', { body: { name: 'All' } });
+    const triggered = await t.http('POST', '/v1/workflows/welcome/trigger', { body: { recipients: ['vf-all'], data: { message: 'hi' } } });
+    expect(triggered.status).toBe(200);
+    const deadline = Date.now() + 60_000;
+    while (Number((await t.sql<{ n: string }>(`SELECT count(*) AS n FROM rm_messages WHERE recipient_id = 'vf-all'`))[0].n) === 0) {
+      if (Date.now() > deadline) throw new Error('no message');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const all = await notify('projections', 'rebuild', '--all', '--verify').catch((e) => e);
+    const verified = all.stdout.split('\n').filter((l: string) => l.startsWith('verified'));
+    expect(verified.length).toBe(t.runtime.projections.length);
+    expect(verified.filter((l: string) => !l.endsWith('identical'))).toEqual([]);
+    expect(all.stdout).toMatch(/verified messages at [0-9a-f]{32}: [1-9]\d* events/);
+    expect(all.code ?? 0).toBe(0);
+  });
 });

@@ -1,3 +1,4 @@
+import '@notify/platform/source-maps';
 import { runCli } from './cli';
 import { commandGroups } from './commands';
 

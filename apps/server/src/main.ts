@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import '@notify/platform/source-maps';
 import { loadConfigOrExit, roleLogger, runMain, startHttp } from '@notify/platform';
 import { ApiModule } from '../../api/src/api.module';
 import { WorkerModule } from '../../worker/src/worker.module';

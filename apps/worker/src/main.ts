@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import '@notify/platform/source-maps';
 import { loadConfigOrExit, roleLogger, runMain, startContext } from '@notify/platform';
 import { WorkerModule } from './worker.module';
 

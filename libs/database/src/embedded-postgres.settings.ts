@@ -25,15 +25,27 @@ export const EMBEDDED_POSTGRES_SETTINGS = {
 
 /**
  * The thread PGlite runs on. Its JavaScript only moves protocol messages and file pages, so a
- * small young generation is enough (Node's default lets it grow to 32 MB). V8 tiers PGlite's
- * hot WebAssembly functions up on background tasks, by default as many as it has threads; each
- * task's compiler memory stayed resident afterwards (~25 MB more with 4 tasks than with one),
- * and one task tiers the same functions up, later.
+ * small young generation is enough (Node's default lets it grow to 32 MB).
+ *
+ * V8 compiles WebAssembly with its baseline compiler (Liftoff) and then recompiles the hot
+ * functions with its optimizing compiler (TurboFan) on background tasks. For Postgres, a large
+ * module whose many functions all become hot (the parser, the planner, the executor), that
+ * TurboFan code and the compiler's own memory stayed resident: ADR 0155 measured it at most of the
+ * embedded default's memory. `liftoffOnly` keeps the module on Liftoff code; statements are
+ * slower, by less than the service notices at the embedded default's scale (ADR 0155 has both).
+ * V8 flags are process-wide: this also applies to any other WebAssembly compiled from then on
+ * (undici's HTTP parser), as does the number of compilation tasks.
  */
 export const EMBEDDED_POSTGRES_THREAD = {
   maxYoungGenerationSizeMb: 8,
   wasmCompilationTasks: 1,
+  liftoffOnly: true,
 } as const;
+
+/** The V8 flags set before PGlite's WebAssembly is compiled. */
+export function embeddedV8Flags(thread: { wasmCompilationTasks: number; liftoffOnly: boolean } = EMBEDDED_POSTGRES_THREAD): string[] {
+  return [`--wasm-num-compilation-tasks=${thread.wasmCompilationTasks}`, ...(thread.liftoffOnly ? ['--liftoff-only'] : [])];
+}
 
 export type EmbeddedPostgresSetting = keyof typeof EMBEDDED_POSTGRES_SETTINGS;
 

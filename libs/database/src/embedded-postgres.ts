@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { EMBEDDED_POSTGRES_THREAD, embeddedStartParams } from './embedded-postgres.settings';
+import { EMBEDDED_POSTGRES_THREAD, embeddedStartParams, embeddedV8Flags } from './embedded-postgres.settings';
 
 /**
  * Postgres compiled to WebAssembly (PGlite), run inside this process on a worker thread and
@@ -42,22 +42,14 @@ export class EmbeddedPostgres {
       if (lockFile) await rm(lockFile, { force: true });
       throw error;
     }
-    // A V8 flag is process-wide: it also applies to any other WebAssembly compiled from now on
-    // (undici's HTTP parser), where one background task is as good.
-    setFlagsFromString(`--wasm-num-compilation-tasks=${EMBEDDED_POSTGRES_THREAD.wasmCompilationTasks}`);
+    // Process-wide, before PGlite's WebAssembly is compiled (see EMBEDDED_POSTGRES_THREAD).
+    for (const flag of embeddedV8Flags()) setFlagsFromString(flag);
     const worker = new Worker(path.join(__dirname, 'embedded-postgres.worker.js'), {
       workerData: { dbPath, startParams, maxConnections: options.maxConnections },
       resourceLimits: { maxYoungGenerationSizeMb: EMBEDDED_POSTGRES_THREAD.maxYoungGenerationSizeMb },
     });
     try {
-      const address = await new Promise<string>((resolve, reject) => {
-        worker.once('message', (m: { address?: string; error?: string }) =>
-          m.address ? resolve(m.address) : reject(new Error(`Embedded Postgres failed to start: ${m.error}`)),
-        );
-        worker.once('error', reject);
-        worker.once('exit', (code) => reject(new Error(`Embedded Postgres thread exited with code ${code}`)));
-      });
-      worker.removeAllListeners();
+      const address = await started(worker);
       return new EmbeddedPostgres(worker, lockFile, `postgres://postgres@${address}/postgres`);
     } catch (error) {
       await worker.terminate();
@@ -66,26 +58,55 @@ export class EmbeddedPostgres {
     }
   }
 
-  /** Closes PGlite cleanly so everything it holds is flushed to DATA_DIR. */
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 10_000);
+  /**
+   * Closes PGlite cleanly so everything it holds is flushed to DATA_DIR. Answers 'closed' when the
+   * thread said so, 'timed out' when it did not within the timeout (the thread is ended anyway).
+   */
+  async stop(timeoutMs = 10_000): Promise<'closed' | 'timed out'> {
+    const outcome = await new Promise<'closed' | 'timed out'>((resolve) => {
+      const timer = setTimeout(() => resolve('timed out'), timeoutMs);
       this.worker.once('message', () => {
         clearTimeout(timer);
-        resolve();
+        resolve('closed');
       });
       this.worker.postMessage('stop');
     });
     await this.worker.terminate();
     if (this.lockFile) await rm(this.lockFile, { force: true });
+    return outcome;
   }
+}
+
+/**
+ * The thread's first message: its address, or why PGlite did not start. Removes only its own
+ * listeners: worker.removeAllListeners() would also remove Node's hook that starts the thread's
+ * message port for the next 'message' listener, and stop() would then never hear that PGlite has
+ * closed (it waited for its whole timeout).
+ */
+function started(worker: Worker): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const settle = (error: Error | undefined, address?: string) => {
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      if (error) reject(error);
+      else resolve(address!);
+    };
+    const onMessage = (m: { address?: string; error?: string }) =>
+      settle(m.address ? undefined : new Error(`Embedded Postgres failed to start: ${m.error}`), m.address);
+    const onError = (error: Error) => settle(error);
+    const onExit = (code: number) => settle(new Error(`Embedded Postgres thread exited with code ${code}`));
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  });
 }
 
 /** Runs initdb into dbPath in a child process; its error output becomes the error's message. */
 async function initdb(dbPath: string, startParams: string[]): Promise<void> {
-  const child = spawn(process.execPath, [path.join(__dirname, 'embedded-postgres.initdb.js'), dbPath, JSON.stringify(startParams)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...embeddedV8Flags(), path.join(__dirname, 'embedded-postgres.initdb.js'), dbPath, JSON.stringify(startParams)],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];

@@ -19,7 +19,9 @@ async function main() {
     try {
       // server.stop() waits for every client socket to close; do not let a lingering one keep
       // PGlite from closing (which is what flushes it to disk).
-      await Promise.race([server.stop(), new Promise((resolve) => setTimeout(resolve, 500))]);
+      let timer;
+      await Promise.race([server.stop(), new Promise((resolve) => (timer = setTimeout(resolve, 500)))]);
+      clearTimeout(timer);
       await db.close();
     } finally {
       parentPort.postMessage({ stopped: true });

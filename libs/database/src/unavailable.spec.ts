@@ -23,6 +23,10 @@ describe('isDatabaseUnavailable', () => {
     ['a database closed to connections', pgError('55000', 'database "x" is not currently accepting connections')],
     ['TypeORM wrapping a broken connection', new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly'))],
     ['an error caused by one', new Error('lookup failed', { cause: pgError('57P01') })],
+    [
+      'an event store server that cannot serve',
+      Object.assign(new Error('EventStoreDB is unavailable'), { code: 'EVENT_STORE_UNAVAILABLE' }),
+    ],
   ])('holds for %s', (_what, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });

@@ -9,6 +9,8 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
+  // An event store other than Postgres (EventStoreDB) that cannot serve: see EventStoreUnavailableError.
+  'EVENT_STORE_UNAVAILABLE',
 ]);
 
 /**

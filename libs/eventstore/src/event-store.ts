@@ -124,6 +124,19 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/**
+ * The event store's server cannot serve now (unreachable, no leader, the call's deadline passed).
+ * Its `code` is one the HTTP layer answers 503 for, like a Postgres outage (ADR 0135).
+ */
+export class EventStoreUnavailableError extends Error {
+  readonly code = EVENT_STORE_UNAVAILABLE;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EventStoreUnavailableError';
+  }
+}
+export const EVENT_STORE_UNAVAILABLE = 'EVENT_STORE_UNAVAILABLE';
+
 export class DuplicateEventIdError extends Error {
   constructor(readonly eventIds: string[]) {
     super(`Events already appended elsewhere: ${eventIds.join(', ')}`);

@@ -71,6 +71,8 @@ describe('AdmissionController', () => {
     controller.release();
     expect(second.outcome).toBe('admitted');
     expect(clock.pending).toBe(0); // the timers of admitted waiters are cancelled
+    // The peaks stay where the bounds put them, after the queue has drained.
+    expect(controller.stats()).toMatchObject({ queued: 0, peakInFlight: 2, peakQueued: 2 });
   });
 
   it('refuses at once when the queue is full', () => {

@@ -40,6 +40,9 @@ export interface AdmissionStats {
   refused: Record<Refusal, number>;
   /** Longest a request that was admitted from the queue had waited, in ms. */
   longestWaitMs: number;
+  /** The most requests worked on, and waiting, at once so far: what bounds the memory requests hold. */
+  peakInFlight: number;
+  peakQueued: number;
 }
 
 /**
@@ -51,7 +54,7 @@ export interface AdmissionStats {
 export class AdmissionController {
   private inFlight = 0;
   private readonly queue: Waiter[] = [];
-  private readonly counts = { admitted: 0, queue_full: 0, queue_timeout: 0, longestWaitMs: 0 };
+  private readonly counts = { admitted: 0, queue_full: 0, queue_timeout: 0, longestWaitMs: 0, peakInFlight: 0, peakQueued: 0 };
 
   constructor(
     private readonly limits: AdmissionLimits,
@@ -66,6 +69,7 @@ export class AdmissionController {
     if (this.inFlight < this.limits.maxInFlight) {
       this.inFlight++;
       this.counts.admitted++;
+      this.counts.peakInFlight = Math.max(this.counts.peakInFlight, this.inFlight);
       decide(true);
       return;
     }
@@ -83,6 +87,7 @@ export class AdmissionController {
       decide(false, 'queue_timeout');
     }, this.limits.queueTimeoutMs);
     this.queue.push(waiter);
+    this.counts.peakQueued = Math.max(this.counts.peakQueued, this.queue.length);
   }
 
   /** A request finished: its place goes to the longest waiting one, if any. */
@@ -99,8 +104,16 @@ export class AdmissionController {
   }
 
   stats(): AdmissionStats {
-    const { admitted, queue_full, queue_timeout, longestWaitMs } = this.counts;
-    return { inFlight: this.inFlight, queued: this.queue.length, admitted, refused: { queue_full, queue_timeout }, longestWaitMs };
+    const { admitted, queue_full, queue_timeout, longestWaitMs, peakInFlight, peakQueued } = this.counts;
+    return {
+      inFlight: this.inFlight,
+      queued: this.queue.length,
+      admitted,
+      refused: { queue_full, queue_timeout },
+      longestWaitMs,
+      peakInFlight,
+      peakQueued,
+    };
   }
 }
 

@@ -1,6 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import { DomainError } from '@notify/domain';
-import { committedRequests, WrongExpectedRevisionError } from '@notify/eventstore';
+import { committedRequests, EventStoreUnavailableError, WrongExpectedRevisionError } from '@notify/eventstore';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { Duplex } from 'node:stream';
@@ -39,6 +39,7 @@ describe('ErrorFilter', () => {
     for (const error of [
       new Error('timeout exceeded when trying to connect'),
       Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      new EventStoreUnavailableError('EventStoreDB is unavailable: 14 UNAVAILABLE: No connection established'),
     ]) {
       const res = send(error);
       expect(res.status).toBe(503);

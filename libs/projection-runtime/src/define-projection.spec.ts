@@ -113,4 +113,36 @@ describe('defineProjection', () => {
     );
     expect(seen).toEqual(['planted:oak', 'felled:oak:storm']);
   });
+
+  it('runs afterBatch once after the handlers, with the batch events of its contracts, and not for a batch of none', async () => {
+    const seen: string[] = [];
+    const projection = defineProjection({
+      name: 'trees',
+      version: 1,
+      tables: ['rm_trees'],
+      events: [Planted, Felled],
+      on: {
+        async Planted({ data }) {
+          seen.push(`planted:${data.tree}`);
+        },
+        async Felled({ data }) {
+          seen.push(`felled:${data.tree}`);
+        },
+      },
+      async afterBatch(events, batchTx) {
+        expect(batchTx).toBe(tx);
+        seen.push(`after:${events.map((e) => e.position).join(',')}`);
+      },
+    });
+    await projection.apply(
+      [
+        recorded('Planted', { tree: 'oak' }, 'dev', 1),
+        recorded('Other', {}, 'dev', 2),
+        recorded('Felled', { tree: 'oak', reason: 'x' }, 'dev', 3),
+      ],
+      tx,
+    );
+    await projection.apply([recorded('Other', {}, 'dev', 4)], tx);
+    expect(seen).toEqual(['planted:oak', 'felled:oak', 'after:1,3']);
+  });
 });

@@ -37,7 +37,18 @@ interface Common<C extends readonly EventContract[]> {
  */
 export function defineProjection<const C extends readonly EventContract[]>(
   spec: Common<C> &
-    ({ on: Handlers<C> } | { applyBatch: (events: readonly ProjectedEventOf<C[number]>[], tx: EntityManager) => Promise<void> }),
+    (
+      | {
+          on: Handlers<C>;
+          /**
+           * After the handlers, in the same transaction, with the batch's events of its contracts
+           * (never called without any): for a write that follows the whole batch once (the
+           * environments projection moves its credentials version).
+           */
+          afterBatch?: (events: readonly ProjectedEventOf<C[number]>[], tx: EntityManager) => Promise<void>;
+        }
+      | { applyBatch: (events: readonly ProjectedEventOf<C[number]>[], tx: EntityManager) => Promise<void> }
+    ),
 ): Projection {
   const types = [...new Set(spec.events.map((c) => c.type))];
   const project = (recorded: RecordedEvent) =>
@@ -46,7 +57,15 @@ export function defineProjection<const C extends readonly EventContract[]>(
     'on' in spec
       ? async (events: readonly RecordedEvent[], tx: EntityManager) => {
           const handlers = spec.on as unknown as Record<string, (event: ProjectedEventOf<C[number]>, tx: EntityManager) => Promise<void>>;
-          for (const recorded of events) await handlers[recorded.type]?.(project(recorded), tx);
+          const handled: ProjectedEventOf<C[number]>[] = [];
+          for (const recorded of events) {
+            const handler = handlers[recorded.type];
+            if (!handler) continue;
+            const event = project(recorded);
+            await handler(event, tx);
+            handled.push(event);
+          }
+          if (spec.afterBatch && handled.length) await spec.afterBatch(handled, tx);
         }
       : async (events: readonly RecordedEvent[], tx: EntityManager) =>
           spec.applyBatch(events.filter((e) => types.includes(e.type)).map(project), tx);

@@ -3,6 +3,7 @@ import { followLog, FollowingLoop } from './follow-log';
 import { EventEmitter } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
 import { Projection, handles } from './projection';
+import { verifyRebuild, VerifyOptions, VerifyReport } from './verify-rebuild';
 
 /** Skipping events that do not concern a projection is remembered in the checkpoint this often. */
 const PERSIST_SKIPPED_EVERY_MS = 500;
@@ -120,6 +121,11 @@ export class ProjectionRuntime {
       if (step.idle) await new Promise((resolve) => setTimeout(resolve, 5));
     }
     return { events, ms: Date.now() - started };
+  }
+
+  /** `projections rebuild --verify <name>`: a rebuild into shadow tables, compared row by row with the live ones. */
+  verify(name: string, options: Omit<VerifyOptions, 'batchSize'> = {}): Promise<VerifyReport> {
+    return verifyRebuild(this.store, this.dataSource, this.get(name), { batchSize: this.options.batchSize, ...options });
   }
 
   /** Applies at most one batch. Returns where the projection is and whether the log was exhausted. */

@@ -126,19 +126,29 @@ describe('overload: bounded in-flight work, refusals before any work', () => {
     expect(new Set(calibration.map((s) => s.status))).toEqual(new Set([200]));
     const sustained = calibration.length / 1.5;
 
-    const { shots, skipped } = await openLoop(send, Math.ceil(sustained * 3), 3000, 64);
+    // Memory is bounded by what the admission bounds let the process hold: sampled through the load.
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
+    const { shots, skipped } = await openLoop(send, Math.ceil(sustained * 3), 3000, 64).finally(() => clearInterval(sampler));
     const all = [...calibration, ...shots];
     const statuses = new Map<string, number>();
     for (const s of shots) statuses.set(String(s.status), (statuses.get(String(s.status)) ?? 0) + 1);
     process.stdout.write(
       `overload: sustained ${sustained.toFixed(0)}/s; offered ${Math.ceil(sustained * 3)}/s for 3 s: ${shots.length} sent (${skipped} skipped by the generator's bound), ` +
-        `${JSON.stringify(Object.fromEntries(statuses))}; slowest answer ${Math.max(...shots.map((s) => s.ms)).toFixed(0)} ms; admission ${JSON.stringify(admission().stats())}\n`,
+        `${JSON.stringify(Object.fromEntries(statuses))}; slowest answer ${Math.max(...shots.map((s) => s.ms)).toFixed(0)} ms; ` +
+        `rss ${(rssBefore / 2 ** 20).toFixed(0)} -> peak ${(rssPeak / 2 ** 20).toFixed(0)} MiB; admission ${JSON.stringify(admission().stats())}\n`,
     );
 
     // Every request answered, within the ceiling, with 200 or a refusal in the error shape.
     expect(shots.filter((s) => s.status === 'no answer')).toEqual([]);
     expect(shots.filter((s) => s.ms > CEILING_MS)).toEqual([]);
     expect([...statuses.keys()].sort()).toEqual(['200', '503']);
+    // Never more held than the bounds allow, and the process (service and load generator together)
+    // grew by far less than the 350 MB the unbounded service grew by under such load (issue 15).
+    expect(admission().stats().peakInFlight).toBeLessThanOrEqual(IN_FLIGHT);
+    expect(admission().stats().peakQueued).toBeLessThanOrEqual(QUEUED);
+    expect(rssPeak - rssBefore).toBeLessThan(150 * 2 ** 20);
     for (const refused of shots.filter((s) => s.status === 503)) {
       expect(refused.body).toEqual({ code: 'overloaded', message: expect.any(String), status: 503, type: 'api_error' });
       expect(refused.retryAfter).toBe('1');

@@ -1,4 +1,6 @@
-import { startTestApp, TestApp } from '../../../../test/support/test-app';
+import { credentialId, hashSecret, revokeApiKey } from '@notify/application';
+import { waitFor } from '@notify/testing';
+import { issueServiceToken, startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** `GET /v1/environments[/{slug}]` and `GET /v1/whoami` through @knocklabs/mgmt and raw HTTP. */
 describe('environments and whoami (management API)', () => {
@@ -64,6 +66,52 @@ describe('environments and whoami (management API)', () => {
     // A secret key is a key, but not one for the management API.
     expect((await t.http('GET', '/v1/environments')).status).toBe(403);
     expect((await t.http('GET', '/v1/whoami')).status).toBe(403);
+  });
+
+  it('exchanges a service token for a secret key of an environment: the same key each time, a new one once it is revoked', async () => {
+    const env = await t.newEnvironment();
+    const { api_key } = await t.mgmt().apiKeys.exchange({ environment: env.slug });
+    expect(api_key).toMatch(/^sk_[A-Za-z0-9]{40}$/);
+    // Usable at once on the public API, in that environment only.
+    expect((await t.http('PUT', '/v1/users/exchanged', { key: api_key, body: { name: 'X' } })).status).toBe(200);
+    expect((await t.http('GET', '/v1/users/exchanged', { key: api_key })).status).toBe(200);
+    expect((await t.http('GET', '/v1/users/exchanged')).status).toBe(404);
+    // Again: the same key, and no second key in the log.
+    expect((await t.mgmt().apiKeys.exchange({ environment: env.slug })).api_key).toBe(api_key);
+    const issued = () =>
+      t.sql<{ n: string }>(`SELECT count(*) AS n FROM es_events WHERE event_type = 'ApiKeyIssued' AND metadata->>'environment' = $1`, [
+        env.slug,
+      ]);
+    const before = Number((await issued())[0].n);
+    await t.mgmt().apiKeys.exchange({ environment: env.slug });
+    expect(Number((await issued())[0].n)).toBe(before);
+    // Another service token gets a key of its own.
+    const other = await issueServiceToken(t.store, { name: 'exchange-other' }, { actor: 'test', environment: null } as never);
+    await waitFor(
+      async () => (await t.http('GET', '/v1/whoami', { key: other.token })).status === 200,
+      'the new service token to be usable',
+    );
+    const theirs = (await t.mgmt(other.token).apiKeys.exchange({ environment: env.slug })).api_key;
+    expect(theirs).not.toBe(api_key);
+    // Revoked: the key stops working, and the next exchange answers a new one that works.
+    await revokeApiKey(t.store, { environment: env.slug, keyId: credentialId(hashSecret(api_key)) }, { actor: 'test' } as never);
+    const replaced = (await t.mgmt().apiKeys.exchange({ environment: env.slug })).api_key;
+    expect(replaced).not.toBe(api_key);
+    expect((await t.http('GET', '/v1/users/exchanged', { key: replaced })).status).toBe(200);
+    await waitFor(
+      async () => (await t.http('GET', '/v1/users/exchanged', { key: api_key })).status === 401,
+      'the revoked key to be refused',
+    );
+  });
+
+  it('refuses an exchange for an unknown environment or without a service token', async () => {
+    const missing = await t.http('POST', '/v1/api_keys/exchange?environment=nowhere', { key: t.serviceToken });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 'environment_missing', status: 404 });
+    expect((await t.http('POST', '/v1/api_keys/exchange?environment=development')).status).toBe(403);
+    const noEnvironment = await t.http('POST', '/v1/api_keys/exchange', { key: t.serviceToken });
+    expect(noEnvironment.status).toBe(422);
+    expect(noEnvironment.body.code).toBe('invalid_params');
   });
 
   it('whoami names the account and the calling service token', async () => {

@@ -15,6 +15,8 @@ import { GetEnvironmentHandler } from './get-environment/get-environment.handler
 import { ListEnvironmentsController } from './list-environments/list-environments.controller';
 import { ListEnvironmentsHandler } from './list-environments/list-environments.handler';
 import { WhoamiController } from './whoami/whoami.controller';
+import { ExchangeApiKeyController } from './exchange-api-key/exchange-api-key.controller';
+import { ExchangeApiKeyHandler } from './exchange-api-key/exchange-api-key.handler';
 import { WhoamiHandler } from './whoami/whoami.handler';
 
 /**
@@ -26,6 +28,7 @@ import { WhoamiHandler } from './whoami/whoami.handler';
     ListEnvironmentsController,
     GetEnvironmentController,
     WhoamiController,
+    ExchangeApiKeyController,
     CreateSigningKeyController,
     ListSigningKeysController,
     RevokeSigningKeyController,
@@ -37,6 +40,7 @@ import { WhoamiHandler } from './whoami/whoami.handler';
     ListEnvironmentsHandler,
     GetEnvironmentHandler,
     WhoamiHandler,
+    ExchangeApiKeyHandler,
     CreateSigningKeyHandler,
     ListSigningKeysHandler,
     RevokeSigningKeyHandler,

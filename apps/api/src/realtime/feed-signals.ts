@@ -114,6 +114,11 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
     });
     await client.connect();
     await client.query(`LISTEN ${FEED_NOTIFY_CHANNEL}`);
+    if (this.stopped) {
+      // Shut down while connecting: this connection is nobody's to end later.
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.client = client;
     // Committed from here on is heard live; up to here, read from the log.
     const head = await this.reader.headPosition();

@@ -16,5 +16,5 @@ export async function conditionContext(
 ): Promise<ConditionContext> {
   const keys = [...new Set(groups.flatMap((g) => audienceKeysIn(g)))];
   if (keys.length === 0) return { variables, now };
-  return { variables, now, audiences: await lookups.audiencesOf(environment, run.recipient, keys, run.tenant ?? null) };
+  return { variables, now, audiences: await lookups.audiencesOf(environment, run.recipient, keys, run.tenant ?? null, now) };
 }

@@ -49,7 +49,7 @@ export interface EngineLookups {
    * Which of the given audiences the recipient belongs to: as a member of no tenant, or of the
    * run's tenant. Objects belong to none.
    */
-  audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null): Promise<string[]>;
+  audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null, at?: string): Promise<string[]>;
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources;
   /**
    * Lookups for one batch of runs: answers are remembered for the batch, and `prefetch` loads

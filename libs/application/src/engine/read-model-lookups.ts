@@ -146,9 +146,15 @@ export class ReadModelLookups implements EngineLookups {
     return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, unsealValue(this.secrets, v)]));
   }
 
-  async audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null): Promise<string[]> {
+  async audiencesOf(
+    environment: string,
+    ref: RecipientRefT,
+    keys: readonly string[],
+    tenant: string | null,
+    at?: string,
+  ): Promise<string[]> {
     if (ref.type !== 'user') return [];
-    return this.audienceMembers.audiencesOf(environment, ref.id, keys, tenant);
+    return this.audienceMembers.audiencesOf(environment, ref.id, keys, tenant, at ? new Date(at) : undefined);
   }
 
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources {
@@ -238,8 +244,8 @@ class MemoLookups implements BatchLookups {
   vars(environment: string) {
     return this.remember(`vars:${environment}`, () => this.inner.vars(environment));
   }
-  audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null) {
-    return this.inner.audiencesOf(environment, ref, keys, tenant);
+  audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null, at?: string) {
+    return this.inner.audiencesOf(environment, ref, keys, tenant, at);
   }
   templateResources(environment: string, options: { tenant: string | null }) {
     return this.inner.templateResources(environment, options);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const ALPHABET = SECRET_ALPHABET;
 
 /** High-entropy credentials are stored as a plain sha256: no salt or slow hash is needed. */
 export function hashSecret(secret: string): string {

@@ -1,12 +1,28 @@
-import { accountDecider, accountStream, environmentDecider, environmentStream } from '@notify/domain';
+import {
+  accountDecider,
+  accountStream,
+  EnvironmentCommand,
+  EnvironmentState,
+  environmentDecider,
+  environmentStream,
+  fold,
+} from '@notify/domain';
 import { AppendResult, EventStore } from '@notify/eventstore';
-import { generateSecret, hashSecret, hintOf } from './credential-secrets';
+import { createHmac } from 'node:crypto';
+import { generateSecret, hashSecret, hintOf, SECRET_ALPHABET } from './credential-secrets';
+import { toDomainEvent } from '../handle-command';
+import type { SecretBox } from '../config/secret-box';
 import { v5 as uuidv5 } from 'uuid';
 import { CommandMetadata, handleCommand } from '../handle-command';
 
 const NAMESPACE = '6f1d3c1e-8a0b-4c53-9d8e-3b1f0c2a7e55';
 /** Ids derived from content, so re-issuing the same credential is recognised as done. */
 export const credentialId = (seed: string) => uuidv5(seed, NAMESPACE);
+
+/** Decides one command on an environment's stream, its events recorded in that environment. */
+export function decideOnEnvironment(store: EventStore, environment: string, command: EnvironmentCommand, metadata: CommandMetadata) {
+  return handleCommand(store, environmentStream(environment), environmentDecider, command, { ...metadata, environment });
+}
 
 export async function createEnvironment(
   store: EventStore,
@@ -31,14 +47,27 @@ export async function issueApiKey(
   const key = input.key ?? generateSecret(input.kind === 'secret' ? 'sk' : 'pk');
   const keyHash = hashSecret(key);
   const keyId = input.keyId ?? credentialId(keyHash);
-  const outcome = await handleCommand(
+  const outcome = await decideOnEnvironment(
     store,
-    environmentStream(input.environment),
-    environmentDecider,
+    input.environment,
     { type: 'IssueApiKey', keyId, kind: input.kind, keyHash, hint: hintOf(key), now: new Date().toISOString() },
-    { ...metadata, environment: input.environment },
+    metadata,
   );
   return { key, keyId, issued: outcome.events.length > 0, append: outcome.append };
+}
+
+export async function revokeApiKey(
+  store: EventStore,
+  input: { environment: string; keyId: string },
+  metadata: CommandMetadata,
+): Promise<{ revoked: boolean; append?: AppendResult }> {
+  const outcome = await decideOnEnvironment(
+    store,
+    input.environment,
+    { type: 'RevokeApiKey', keyId: input.keyId, now: new Date().toISOString() },
+    metadata,
+  );
+  return { revoked: outcome.events.length > 0, append: outcome.append };
 }
 
 export async function issueServiceToken(
@@ -57,4 +86,40 @@ export async function issueServiceToken(
     { ...metadata, environment: null },
   );
   return { token, tokenId, issued: outcome.events.length > 0, append: outcome.append };
+}
+
+/**
+ * The secret key a service token is exchanged for in an environment (`POST /v1/api_keys/exchange`):
+ * derived, not drawn, from the token's id and the environment (an HMAC under a subkey of
+ * SECRETS_KEY), so exchanging again answers the same key and the log gains one key per token and
+ * environment, not one per call. A derived key that was revoked is skipped for the next one.
+ */
+export function exchangedKey(box: SecretBox, tokenId: string, environment: string, generation: number): string {
+  const subkey = box.subkey('api-key-exchange');
+  const block = (n: number) => createHmac('sha256', subkey).update(`${tokenId}\u0000${environment}\u0000${generation}\u0000${n}`).digest();
+  const bytes = Buffer.concat([block(1), block(2)]).subarray(0, 40);
+  let body = '';
+  for (const b of bytes) body += SECRET_ALPHABET[b % SECRET_ALPHABET.length];
+  return `sk_${body}`;
+}
+
+/** The first derived key of the token in the environment that is not revoked. */
+export function currentExchangedKey(state: EnvironmentState, box: SecretBox, tokenId: string, environment: string): string {
+  for (let generation = 0; ; generation++) {
+    const key = exchangedKey(box, tokenId, environment, generation);
+    if (!state.keys[credentialId(hashSecret(key))]?.revoked) return key;
+  }
+}
+
+export async function exchangeServiceToken(
+  store: EventStore,
+  box: SecretBox,
+  input: { tokenId: string; environment: string },
+  metadata: CommandMetadata,
+): Promise<{ key: string; issued: boolean; append?: AppendResult }> {
+  const history = await store.readStream(environmentStream(input.environment));
+  const state = fold(environmentDecider, history.map(toDomainEvent) as never);
+  const key = currentExchangedKey(state, box, input.tokenId, input.environment);
+  const issued = await issueApiKey(store, { environment: input.environment, kind: 'secret', key }, metadata);
+  return { key, issued: issued.issued, append: issued.append };
 }

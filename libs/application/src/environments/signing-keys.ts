@@ -1,8 +1,8 @@
-import { environmentDecider, environmentStream } from '@notify/domain';
 import { AppendResult, EventStore } from '@notify/eventstore';
 import { exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
 import { randomUUID } from 'node:crypto';
-import { CommandMetadata, handleCommand } from '../handle-command';
+import { CommandMetadata } from '../handle-command';
+import { decideOnEnvironment } from './environment-use-cases';
 
 export interface CreatedSigningKey {
   signingKeyId: string;
@@ -29,12 +29,11 @@ export async function createSigningKey(
   const signingKeyId = randomUUID();
   const now = new Date().toISOString();
   const spki = await exportSPKI(publicKey);
-  const outcome = await handleCommand(
+  const outcome = await decideOnEnvironment(
     store,
-    environmentStream(input.environment),
-    environmentDecider,
+    input.environment,
     { type: 'CreateSigningKey', signingKeyId, publicKey: spki, revokeOthers: input.rotate, now },
-    { ...metadata, environment: input.environment },
+    metadata,
   );
   return {
     signingKeyId,
@@ -51,12 +50,11 @@ export async function revokeSigningKey(
   input: { environment: string; signingKeyId: string },
   metadata: CommandMetadata,
 ): Promise<{ revoked: boolean; append?: AppendResult }> {
-  const outcome = await handleCommand(
+  const outcome = await decideOnEnvironment(
     store,
-    environmentStream(input.environment),
-    environmentDecider,
+    input.environment,
     { type: 'RevokeSigningKey', signingKeyId: input.signingKeyId, now: new Date().toISOString() },
-    { ...metadata, environment: input.environment },
+    metadata,
   );
   return { revoked: outcome.events.length > 0, append: outcome.append };
 }
@@ -66,12 +64,11 @@ export async function setEnhancedSecurityMode(
   input: { environment: string; enabled: boolean },
   metadata: CommandMetadata,
 ): Promise<{ changed: boolean; append?: AppendResult }> {
-  const outcome = await handleCommand(
+  const outcome = await decideOnEnvironment(
     store,
-    environmentStream(input.environment),
-    environmentDecider,
+    input.environment,
     { type: 'SetEnhancedSecurityMode', enabled: input.enabled, now: new Date().toISOString() },
-    { ...metadata, environment: input.environment },
+    metadata,
   );
   return { changed: outcome.events.length > 0, append: outcome.append };
 }

@@ -6,6 +6,7 @@ import {
   AudienceState,
   audienceStream,
   fold,
+  invalidParams,
   resourceDecider,
   ResourceEvent,
   resourceMissing,
@@ -34,12 +35,35 @@ export interface AudienceDeps extends RecipientDeps {
 
 const keyOf = (m: AudienceMemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
 
-/** Whether the audience was upserted through the management API (and not archived since). */
-async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
+/**
+ * The type of the audience's latest definition through the management API, if it has one and it
+ * is not archived (ADR 0171).
+ */
+async function definedType(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<string | undefined> {
   const history = await deps.store.readStream(audienceDefinitionStream(environment, audienceKey));
-  if (history.length === 0) return false;
+  if (history.length === 0) return undefined;
   const state = fold(resourceDecider, history.map(toDomainEvent) as ResourceEvent[]);
-  return state.exists && !state.archived;
+  if (!state.exists || state.archived) return undefined;
+  const upserted = [...history].reverse().find((e) => e.type === 'AudienceUpserted');
+  const content = (upserted?.data as { content?: { type?: unknown } } | undefined)?.content;
+  return typeof content?.type === 'string' ? content.type : 'static';
+}
+
+/** Whether the audience was upserted through the management API; a dynamic one takes no members from calls. */
+async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
+  const type = await definedType(deps, environment, audienceKey);
+  if (type === 'dynamic')
+    throw invalidParams(
+      [
+        {
+          field: 'audience_key',
+          message: 'is a dynamic audience: its members follow its segments and cannot be added or removed',
+          type: 'dynamic_audience',
+        },
+      ],
+      `The audience ${audienceKey} is dynamic; its members cannot be changed directly`,
+    );
+  return type !== undefined;
 }
 
 /**
@@ -47,7 +71,7 @@ async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: s
  * with create_audience. From the streams, not the read models, which may lag a write.
  */
 export async function audienceExists(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
-  if (await audienceDefined(deps, environment, audienceKey)) return true;
+  if ((await definedType(deps, environment, audienceKey)) !== undefined) return true;
   const history = await deps.store.readStream(audienceStream(environment, audienceKey));
   return fold(audienceDecider, history.map(toDomainEvent) as AudienceEvent[]).exists;
 }
@@ -147,7 +171,7 @@ export async function archiveAudience(
 ): Promise<CommandOutcome<AudienceState | ResourceState, AudienceEvent | ResourceEvent>[]> {
   const found: { environment: string; defined: boolean }[] = [];
   for (const environment of environments) {
-    const defined = await audienceDefined(deps, environment, audienceKey);
+    const defined = (await definedType(deps, environment, audienceKey)) !== undefined;
     if (defined || (await audienceExists(deps, environment, audienceKey))) found.push({ environment, defined });
   }
   if (found.length === 0) throw resourceMissing('audience');

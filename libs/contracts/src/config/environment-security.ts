@@ -113,3 +113,18 @@ export const updateEnvironmentSecurityRoute = defineRoute({
   body: z.strictObject({ enhanced_security_mode: z.boolean() }).meta({ id: 'UpdateEnvironmentSecurityRequest' }),
   response: EnvironmentSecurity,
 });
+
+export const ExchangeForApiKeyResponse = z.object({ api_key: z.string() }).meta({ id: 'ExchangeForApiKeyResponse' });
+
+export const exchangeForApiKeyRoute = defineRoute({
+  operationId: 'exchangeForApiKey',
+  method: 'POST',
+  path: '/v1/api_keys/exchange',
+  summary: "The environment's secret API key for the calling service token (the same key each time; a revoked one is replaced)",
+  tags: ['API keys'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 2,
+  query: z.object({ environment: z.string().min(1).max(63) }),
+  response: ExchangeForApiKeyResponse,
+});

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id } from '../http/ids';
 import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
+import { CONDITION_OPERATORS, UNARY_OPERATORS } from '../conditions';
 import {
   acceptingCliFiles,
   EnvironmentQuery,
@@ -226,27 +227,70 @@ export const MessageType = z
   })
   .meta({ id: 'MessageType' });
 
-// Audiences (static only: dynamic audiences are refused until segments are evaluated, ADR 0170)
+// Audiences: static (explicit members) or dynamic (segments of conditions over the user, ADR 0138)
 
-export const AudienceRequest = z.strictObject({
-  type: z.literal('static', { message: 'must be static: dynamic audiences are not supported yet' }),
+/** Operators a segment condition may use: the reference's, but for membership of other audiences. */
+const SEGMENT_OPERATORS = CONDITION_OPERATORS.filter((o) => o !== 'is_audience_member' && o !== 'is_not_audience_member');
+
+export const AudienceCondition = z
+  .strictObject({
+    property: z
+      .string()
+      .max(255)
+      .regex(/^recipient\.[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be a property path of the user, such as recipient.plan'),
+    operator: z
+      .enum(CONDITION_OPERATORS, { error: () => `must be one of ${SEGMENT_OPERATORS.join(', ')}` })
+      .refine((op) => (SEGMENT_OPERATORS as readonly string[]).includes(op), {
+        message: 'is not supported in a segment: membership of another audience is not a property of the user',
+      }),
+    argument: z.string().max(10_000).nullable().optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (!UNARY_OPERATORS.has(c.operator) && (c.argument === null || c.argument === undefined || c.argument === ''))
+      ctx.addIssue({ code: 'custom', path: ['argument'], message: `is required for the ${c.operator} operator` });
+  })
+  .meta({ id: 'AudienceCondition' });
+
+export const AudienceSegment = z.strictObject({ conditions: z.array(AudienceCondition).min(1, 'needs at least one condition').max(50) });
+export type AudienceSegmentT = z.infer<typeof AudienceSegment>;
+
+const audienceCommon = {
   name: z.string().min(1, 'is required').max(255),
   description: z.string().max(280, 'must be at most 280 characters').nullable().optional(),
   key: z.string().optional(),
   ...readOnlyEcho,
-});
+};
+
+export const AudienceRequest = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('static'), ...audienceCommon }),
+    z.strictObject({ type: z.literal('dynamic'), segments: z.array(AudienceSegment).max(20).default([]), ...audienceCommon }),
+  ],
+  { error: () => 'must be static or dynamic' },
+);
+
+const audienceEntry = {
+  key: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  environment: z.string(),
+  sha: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
 
 export const Audience = z
-  .object({
-    key: z.string(),
-    type: z.literal('static'),
-    name: z.string(),
-    description: z.string().nullable(),
-    environment: z.string(),
-    sha: z.string(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
+  .union([
+    z.object({ type: z.literal('static'), ...audienceEntry }),
+    z.object({
+      type: z.literal('dynamic'),
+      segments: z.array(
+        z.object({ conditions: z.array(z.object({ property: z.string(), operator: z.string(), argument: z.string().nullable() })) }),
+      ),
+      ...audienceEntry,
+    }),
+  ])
   .meta({ id: 'Audience' });
 
 // Events

@@ -2,3 +2,4 @@ export * from './audience.commands';
 export * from './audience.decider';
 export * from './audience.events';
 export * from './audience.streams';
+export * from './segments';

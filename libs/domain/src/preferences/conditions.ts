@@ -46,17 +46,28 @@ function equal(a: unknown, b: unknown): boolean {
 
 const UNITS: Record<string, number> = { second: 1e3, minute: 6e4, hour: 36e5, day: 864e5, week: 6048e5 };
 
-/** Milliseconds since the epoch for ISO timestamps, unix seconds or ms, `now`, or `-7 days` / `+2 hours`. */
+/**
+ * The offset from the evaluation time that a relative time names, in ms: `now`, `-7 days`,
+ * `+2 hours`, `3 days ago`, or `30_days_ago` / `2_weeks_from_now`; undefined for anything else.
+ */
+export function relativeOffset(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const s = value.trim();
+  if (s === 'now') return 0;
+  const spaced = /^([+-]?\d+)\s*(second|minute|hour|day|week)s?(\s+ago)?$/i.exec(s);
+  if (spaced) return Number(spaced[1]) * (spaced[3] ? -1 : 1) * UNITS[spaced[2].toLowerCase()];
+  const joined = /^(\d+)_(second|minute|hour|day|week)s?_(ago|from_now)$/i.exec(s);
+  if (joined) return Number(joined[1]) * (joined[3].toLowerCase() === 'ago' ? -1 : 1) * UNITS[joined[2].toLowerCase()];
+  return undefined;
+}
+
+/** Milliseconds since the epoch for ISO timestamps, unix seconds or ms, or a relative time (relativeOffset) from `now`. */
 export function toTime(value: unknown, now: string): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value < 1e11 ? value * 1000 : value;
   if (typeof value !== 'string') return undefined;
   const s = value.trim();
-  if (s === 'now') return Date.parse(now);
-  const relative = /^([+-]?\d+)\s*(second|minute|hour|day|week)s?(\s+ago)?$/i.exec(s);
-  if (relative) {
-    const amount = Number(relative[1]) * (relative[3] ? -1 : 1);
-    return Date.parse(now) + amount * UNITS[relative[2].toLowerCase()];
-  }
+  const offset = relativeOffset(s);
+  if (offset !== undefined) return Date.parse(now) + offset;
   if (/^\d+$/.test(s)) return toTime(Number(s), now);
   if (!/^\d{4}-\d{2}-\d{2}/.test(s)) return undefined;
   const t = Date.parse(s);

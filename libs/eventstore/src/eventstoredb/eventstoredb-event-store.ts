@@ -14,6 +14,11 @@ import {
   START as ESDB_START,
   StreamNotFoundError,
   WrongExpectedVersionError,
+  UnavailableError,
+  DeadlineExceededError,
+  NotLeaderError,
+  CancelledError,
+  TimeoutError,
   AppendExpectedRevision,
   ResolvedEvent,
 } from '@eventstore/db-client';
@@ -31,6 +36,7 @@ import {
   RecordedEvent,
   START,
   StreamAppend,
+  EventStoreUnavailableError,
   WrongExpectedRevisionError,
 } from '../event-store';
 import { decodePosition, encodePosition } from '../position';
@@ -70,6 +76,34 @@ function matches(event: EsdbRecorded, filter?: LogFilter): boolean {
   return true;
 }
 
+/** gRPC status codes of a call the server never served: CANCELLED, DEADLINE_EXCEEDED, UNAVAILABLE. */
+const GRPC_OUTAGE_CODES = new Set([1, 4, 14]);
+
+/**
+ * The client's errors that mean the server cannot serve now, as opposed to an error of the call.
+ * Some paths (an append with no connection yet) raise the raw gRPC error, with a numeric status.
+ */
+function unavailable(error: unknown): EventStoreUnavailableError | undefined {
+  const grpc = error as { code?: unknown; details?: unknown };
+  const outage =
+    (typeof grpc?.code === 'number' && GRPC_OUTAGE_CODES.has(grpc.code) && 'details' in grpc) ||
+    error instanceof UnavailableError ||
+    error instanceof DeadlineExceededError ||
+    error instanceof NotLeaderError ||
+    error instanceof CancelledError ||
+    error instanceof TimeoutError;
+  return outage ? new EventStoreUnavailableError(`EventStoreDB is unavailable: ${(error as Error).message}`, { cause: error }) : undefined;
+}
+
+/** Runs a call to the server, its outage errors raised as EventStoreUnavailableError. */
+async function served<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw unavailable(error) ?? error;
+  }
+}
+
 /**
  * EventStoreDB adapter. ESDB positions are (commit, prepare) pairs; they map onto the same
  * opaque, ordered LogPosition the Postgres adapter produces, so checkpoints are portable in shape.
@@ -78,6 +112,8 @@ export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
   private readonly wakeups = new Wakeups();
   private live?: AllStreamSubscription;
+  /** The wait before subscribing again after the subscription failed. */
+  private rewatch?: NodeJS.Timeout;
   private closed = false;
 
   private constructor(private readonly client: EventStoreDBClient) {}
@@ -94,7 +130,7 @@ export class EventStoreDbEventStore implements EventStore {
     const subscription = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
     subscription.on('data', () => this.wakeups.notify());
     subscription.on('error', () => {
-      if (!this.closed) setTimeout(() => this.watch(), 1000);
+      if (!this.closed) this.rewatch = setTimeout(() => this.watch(), 1000);
     });
     this.live = subscription;
   }
@@ -135,7 +171,9 @@ export class EventStoreDbEventStore implements EventStore {
         const actual = typeof error.actualVersion === 'bigint' ? Number(error.actualVersion) : 'no_stream';
         throw new WrongExpectedRevisionError(streamId, expected, actual);
       }
-      throw error;
+      // The append may have reached the server before it became unreachable. A retry is safe
+      // either way: EventStoreDB takes an append of event ids it already holds as done.
+      throw unavailable(error) ?? error;
     }
   }
 
@@ -151,7 +189,7 @@ export class EventStoreDbEventStore implements EventStore {
       for await (const resolved of read) if (resolved.event) out.push(toRecorded(resolved.event));
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
-      throw error;
+      throw unavailable(error) ?? error;
     }
     return out;
   }
@@ -161,7 +199,11 @@ export class EventStoreDbEventStore implements EventStore {
     return new Map(read);
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
+  readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
+    return served(() => this.readAllPage(options));
+  }
+
+  private async readAllPage(options: ReadAllOptions): Promise<ReadAllPage> {
     const after = options.after ?? START;
     const maxCount = options.maxCount ?? 1000;
     const from = after === START ? ESDB_START : (({ major, minor }) => ({ commit: major, prepare: minor }))(decodePosition(after));
@@ -183,7 +225,11 @@ export class EventStoreDbEventStore implements EventStore {
     return { events, scannedTo };
   }
 
-  async headPosition(): Promise<LogPosition> {
+  headPosition(): Promise<LogPosition> {
+    return served(() => this.readHead());
+  }
+
+  private async readHead(): Promise<LogPosition> {
     const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 100 });
     let head: LogPosition = START;
     for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
@@ -203,6 +249,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.rewatch);
     await this.live?.unsubscribe().catch(() => undefined);
     await this.client.dispose();
   }

@@ -81,6 +81,8 @@ export class PostgresEventStore implements EventStore {
   private readonly pool: Pool;
   private readonly wakeups = new Wakeups();
   private listener?: Client;
+  /** The wait before listening again after the LISTEN connection was lost. */
+  private relisten?: NodeJS.Timeout;
   private closed = false;
   private notifyPending = false;
 
@@ -99,13 +101,30 @@ export class PostgresEventStore implements EventStore {
     const client = new Client({ connectionString });
     client.on('notification', () => this.wakeups.notify());
     client.on('error', () => {
-      // A lost LISTEN connection only costs latency: subscribers keep polling. Reconnect.
-      this.listener = undefined;
-      if (!this.closed) setTimeout(() => void this.startListening(connectionString).catch(() => undefined), 1000);
+      // A lost LISTEN connection only costs latency: subscribers keep polling. Reconnect, unless
+      // closed meanwhile: close() clears the wait, so no connection is opened after it.
+      if (this.listener === client) this.listener = undefined;
+      if (this.closed || this.relisten) return;
+      this.relisten = setTimeout(() => {
+        this.relisten = undefined;
+        if (!this.closed) void this.startListening(connectionString).catch(() => undefined);
+      }, 1000);
     });
-    await client.connect();
-    await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    // Closed while connecting: this connection is nobody's to end later.
+    if (this.closed) await client.end().catch(() => undefined);
+    else this.listener = client;
+  }
+
+  /** Whether the LISTEN connection is up (false from the moment it is found lost). */
+  get listening(): boolean {
+    return this.listener !== undefined;
   }
 
   readonly atomicMultiStreamAppend = true;
@@ -276,8 +295,14 @@ export class PostgresEventStore implements EventStore {
        )
        SELECT b.transaction_id::text AS bound_tx, b.global_position AS bound_pos, m.*, m.event_id IS NOT NULL AS matched
        FROM bound b LEFT JOIN LATERAL (
-         SELECT ${EVENT_COLUMNS} FROM win w JOIN es_events e ON e.global_position = w.global_position
-         WHERE ${clause} ORDER BY w.transaction_id, w.global_position LIMIT $4
+         -- A range of the log-order index up to the window's end, not a join with the window: a
+         -- join may be planned as a scan of the whole table (on a table not analysed yet, every
+         -- read did one, which made a rebuild quadratic).
+         SELECT ${EVENT_COLUMNS} FROM es_events e
+         WHERE (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
+           AND (e.transaction_id, e.global_position) <= (b.transaction_id, b.global_position)
+           AND ${clause}
+         ORDER BY e.transaction_id, e.global_position LIMIT $4
        ) m ON true`,
       [major.toString(), minor.toString(), SCAN_WINDOW, maxCount, ...params],
     );
@@ -303,6 +328,7 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.relisten);
     await this.listener?.end().catch(() => undefined);
   }
 }

@@ -289,7 +289,14 @@ export const audienceKind: ResourceKind = {
   stream: audienceDefinitionStream,
   normalize(body) {
     const a = body as z.infer<typeof AudienceRequest>;
-    return { type: a.type, name: a.name, description: a.description ?? null };
+    const common = { type: a.type, name: a.name, description: a.description ?? null };
+    if (a.type === 'static') return common;
+    return {
+      ...common,
+      segments: a.segments.map((segment) => ({
+        conditions: segment.conditions.map((c) => ({ property: c.property, operator: c.operator, argument: c.argument ?? null })),
+      })),
+    };
   },
   async check(content) {
     return { content, errors: [] };
@@ -300,6 +307,7 @@ export const audienceKind: ResourceKind = {
       type: record.content.type,
       name: record.content.name,
       description: record.content.description ?? null,
+      ...(record.content.type === 'dynamic' ? { segments: record.content.segments ?? [] } : {}),
       environment: record.environment,
       sha: record.sha,
       created_at: record.createdAt.toISOString(),

@@ -1,0 +1,140 @@
+import Knock from '@knocklabs/node';
+import KnockMgmt from '@knocklabs/mgmt';
+import { activeWorkflow, bodyOf, feed, finishedRuns, messagesOf, settled, uniqueKey } from '../../../../test/support/engine';
+import { countEvents, rejection } from '../../../../test/support/recipients';
+import { startTestApp, TestApp } from '../../../../test/support/test-app';
+
+const DAY = 86_400_000;
+
+/**
+ * Dynamic audiences (issue 17, ADR 0138): members follow the segments as users are identified,
+ * updated and deleted, and as the definition changes; conditions over the time (created within
+ * 30 days) hold as time passes; `is_audience_member` sees them; members cannot be added by hand.
+ */
+describe('dynamic audiences through @knocklabs/mgmt and @knocklabs/node', () => {
+  let t: TestApp;
+  let knock: Knock;
+  let mgmt: KnockMgmt;
+  const environment = 'development';
+
+  const upsert = (key: string, segments: unknown[]) =>
+    mgmt.audiences.upsert(key, { environment, audience: { type: 'dynamic', name: key, segments } } as never);
+  const members = async (key: string) => {
+    await settled(t);
+    return (await knock.audiences.listMembers(key)).entries.map((m) => m.user_id).sort();
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    knock = t.knock();
+    mgmt = t.mgmt();
+  });
+  afterAll(async () => t?.close());
+
+  it('answers the definition with its segments, and lists the users its segments hold', async () => {
+    const segments = [{ conditions: [{ property: 'recipient.plan', operator: 'equal_to', argument: 'pro' }] }];
+    const upserted = await upsert('pros', segments);
+    expect(upserted).toMatchObject({ audience: { key: 'pros', type: 'dynamic', segments, environment } });
+    expect(await mgmt.audiences.retrieve('pros', { environment })).toMatchObject({ type: 'dynamic', segments });
+    await knock.users.update('dyn-pro', { name: 'Pro', plan: 'pro' } as never);
+    await knock.users.update('dyn-free', { name: 'Free', plan: 'free' } as never);
+    expect(await members('pros')).toEqual(['dyn-pro']);
+    const [entry] = (await knock.audiences.listMembers('pros')).entries;
+    expect(entry).toMatchObject({ __typename: 'AudienceMember', user_id: 'dyn-pro', tenant: null, user: { id: 'dyn-pro', name: 'Pro' } });
+  });
+
+  it('follows the users: an update moves them in and out, a deleted user leaves', async () => {
+    await knock.users.update('dyn-free', { plan: 'pro' } as never);
+    expect(await members('pros')).toEqual(['dyn-free', 'dyn-pro']);
+    await knock.users.update('dyn-pro', { plan: 'team' } as never);
+    expect(await members('pros')).toEqual(['dyn-free']);
+    await knock.users.delete('dyn-free');
+    expect(await members('pros')).toEqual([]);
+  });
+
+  it('a changed definition re-evaluates every user, and a user added before the audience existed counts', async () => {
+    await knock.users.update('dyn-early', { plan: 'team' } as never);
+    await upsert('teams', [{ conditions: [{ property: 'recipient.plan', operator: 'equal_to', argument: 'team' }] }]);
+    expect(await members('teams')).toEqual(['dyn-early', 'dyn-pro']);
+    await upsert('teams', [
+      {
+        conditions: [
+          { property: 'recipient.plan', operator: 'equal_to', argument: 'team' },
+          { property: 'recipient.name', operator: 'exists' },
+        ],
+      },
+    ]);
+    expect(await members('teams')).toEqual(['dyn-pro']);
+  });
+
+  it('a segment over the time holds for users created in the last 30 days, by the time of the read', async () => {
+    const now = Date.now();
+    await upsert('recent', [{ conditions: [{ property: 'recipient.created_at', operator: 'greater_than', argument: '30_days_ago' }] }]);
+    await knock.users.update('dyn-new', { created_at: new Date(now - 10 * DAY).toISOString() } as never);
+    await knock.users.update('dyn-old', { created_at: new Date(now - 40 * DAY).toISOString() } as never);
+    expect(await members('recent')).toEqual(['dyn-new']);
+    // The stored window ends 30 days after creation: no re-evaluation needed as time passes.
+    const [row] = await t.sql<{ member_until: Date | null }>(
+      `SELECT member_until FROM rm_dynamic_audience_members WHERE environment = $1 AND audience_key = 'recent' AND user_id = 'dyn-new'`,
+      [environment],
+    );
+    expect(row.member_until?.getTime()).toBe(Date.parse(new Date(now - 10 * DAY).toISOString()) + 30 * DAY);
+  });
+
+  it('is_audience_member in a branch sees dynamic members', async () => {
+    const key = uniqueKey('dyn-branch');
+    await upsert('vips', [{ conditions: [{ property: 'recipient.vip', operator: 'equal_to', argument: 'true' }] }]);
+    await knock.users.update('dyn-vip', { vip: true } as never);
+    await knock.users.update('dyn-plain', { vip: false } as never);
+    await settled(t);
+    await activeWorkflow(t, key, {
+      steps: [
+        {
+          type: 'branch',
+          ref: 'route',
+          branches: [
+            {
+              name: 'vip',
+              conditions: { all: [{ variable: 'recipient', operator: 'is_audience_member', argument: 'vips' }] },
+              steps: [feed('vip', 'VIP')],
+            },
+            { name: 'default', steps: [feed('plain', 'PLAIN')] },
+          ],
+        },
+      ],
+    });
+    const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: ['dyn-vip', 'dyn-plain'] });
+    await finishedRuns(t, workflow_run_id, 2);
+    expect((await messagesOf(t, workflow_run_id)).map((m) => `${m.recipient_id}:${bodyOf(m)}`).sort()).toEqual([
+      'dyn-plain:PLAIN',
+      'dyn-vip:VIP',
+    ]);
+  });
+
+  it('refuses members added or removed by hand, writing nothing', async () => {
+    await settled(t);
+    const before = await countEvents(t);
+    const added = await rejection(knock.audiences.addMembers('pros', { members: [{ user: { id: 'dyn-manual', name: 'Manual' } }] }));
+    expect(added.status).toBe(422);
+    expect(added.error).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'audience_key' })] });
+    const removed = await rejection(knock.audiences.removeMembers('pros', { members: [{ user: { id: 'dyn-pro' } }] }));
+    expect(removed.status).toBe(422);
+    expect(await countEvents(t)).toBe(before);
+  });
+
+  it.each([
+    ['an unknown operator', { property: 'recipient.plan', operator: 'resembles', argument: 'pro' }, 'operator'],
+    ['a malformed property path', { property: 'plan..x', operator: 'equal_to', argument: 'pro' }, 'property'],
+    ['a property outside the user', { property: 'data.plan', operator: 'equal_to', argument: 'pro' }, 'property'],
+    ['membership of another audience', { property: 'recipient', operator: 'is_audience_member', argument: 'pros' }, 'operator'],
+    ['a missing argument', { property: 'recipient.plan', operator: 'equal_to' }, 'argument'],
+  ])('refuses a segment with %s (422 naming the field)', async (_what, condition, field) => {
+    const refused = await rejection(upsert('bad-segment', [{ conditions: [condition] }]));
+    expect(refused.status).toBe(422);
+    expect(refused.error.code).toBe('invalid_params');
+    expect(refused.error.errors.map((p: { field: string }) => p.field)).toContainEqual(
+      expect.stringMatching(new RegExp(`segments\\.0\\.conditions\\.0\\.${field}$`)),
+    );
+    expect(await rejection(mgmt.audiences.retrieve('bad-segment', { environment }))).toMatchObject({ status: 404 });
+  });
+});

@@ -1,0 +1,8 @@
+import { RequestContext } from '@notify/http';
+
+export class ExchangeApiKeyCommand {
+  constructor(
+    readonly ctx: RequestContext,
+    readonly environment: string,
+  ) {}
+}

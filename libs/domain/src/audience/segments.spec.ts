@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import type { AudienceSegmentT } from '@notify/contracts';
+import { evaluateCondition } from '../preferences/conditions';
+import { membershipWindows, windowHolds } from './segments';
+
+const DAY = 86_400_000;
+const at = (iso: string) => Date.parse(iso);
+const user = (properties: Record<string, unknown>) => ({ recipient: { id: 'u1', ...properties } });
+const segment = (...conditions: AudienceSegmentT['conditions']): AudienceSegmentT => ({ conditions });
+
+describe('dynamic audience segments', () => {
+  it('holds always or never for conditions that do not depend on the time', () => {
+    const pro = [segment({ property: 'recipient.plan', operator: 'equal_to', argument: 'pro' })];
+    expect(membershipWindows(pro, user({ plan: 'pro' }))).toEqual([{ segment: 0, from: undefined, until: undefined }]);
+    expect(membershipWindows(pro, user({ plan: 'free' }))).toEqual([]);
+    expect(membershipWindows(pro, user({}))).toEqual([]);
+  });
+
+  it('joins conditions of a segment by AND and segments by OR', () => {
+    const segments = [
+      segment(
+        { property: 'recipient.plan', operator: 'equal_to', argument: 'pro' },
+        { property: 'recipient.country', operator: 'equal_to', argument: 'FR' },
+      ),
+      segment({ property: 'recipient.beta', operator: 'equal_to', argument: 'true' }),
+    ];
+    expect(membershipWindows(segments, user({ plan: 'pro', country: 'FR' })).map((w) => w.segment)).toEqual([0]);
+    expect(membershipWindows(segments, user({ plan: 'pro', country: 'DE' }))).toEqual([]);
+    expect(membershipWindows(segments, user({ plan: 'pro', country: 'FR', beta: true })).map((w) => w.segment)).toEqual([0, 1]);
+  });
+
+  it('a user created within the last 30 days is a member until 30 days after it was created', () => {
+    const recent = [segment({ property: 'recipient.created_at', operator: 'greater_than', argument: '30_days_ago' })];
+    const created = '2030-03-01T12:00:00.000Z';
+    const [w] = membershipWindows(recent, user({ created_at: created }));
+    expect(w).toEqual({ segment: 0, from: undefined, until: at(created) + 30 * DAY });
+    expect(windowHolds(w, at('2030-03-20T00:00:00.000Z'))).toBe(true);
+    expect(windowHolds(w, at('2030-04-01T00:00:00.000Z'))).toBe(false);
+  });
+
+  it('combines time windows of one segment into their intersection, and drops an empty one', () => {
+    const window = [
+      segment(
+        { property: 'recipient.trial_ends_at', operator: 'is_timestamp_on_or_after_now' },
+        { property: 'recipient.trial_ends_at', operator: 'less_than', argument: '+7 days' },
+      ),
+    ];
+    const ends = at('2030-05-10T00:00:00.000Z');
+    // In the week before the trial ends: from 7 days before (exclusive) to the end (inclusive).
+    expect(membershipWindows(window, user({ trial_ends_at: '2030-05-10T00:00:00.000Z' }))).toEqual([
+      { segment: 0, from: ends - 7 * DAY + 1, until: ends + 1 },
+    ]);
+    const never = [
+      segment(
+        { property: 'recipient.t', operator: 'is_timestamp_before_now' },
+        { property: 'recipient.t', operator: 'is_timestamp_on_or_after_now' },
+      ),
+    ];
+    expect(membershipWindows(never, user({ t: '2030-01-01T00:00:00.000Z' }))).toEqual([]);
+  });
+
+  it('a property that is not a time never satisfies a time condition', () => {
+    expect(
+      membershipWindows([segment({ property: 'recipient.created_at', operator: 'greater_than', argument: '30_days_ago' })], user({})),
+    ).toEqual([]);
+    expect(
+      membershipWindows([segment({ property: 'recipient.created_at', operator: 'is_timestamp_before_now' })], user({ created_at: 'soon' })),
+    ).toEqual([]);
+  });
+
+  /**
+   * The windows are exact: for any user and any evaluation time, a user is in a window exactly
+   * when evaluating the conditions at that time says it is a member.
+   */
+  it('agrees with evaluating the conditions at every instant (property)', () => {
+    const base = at('2030-06-01T00:00:00.000Z');
+    const instant = fc.integer({ min: base - 90 * DAY, max: base + 90 * DAY });
+    const iso = instant.map((t) => new Date(t).toISOString());
+    const relative = fc.oneof(
+      fc.constantFrom('now', '30_days_ago', '2_weeks_from_now', '-3 days', '+12 hours', '1 day ago'),
+      fc.integer({ min: 1, max: 60 }).map((n) => `${n}_days_ago`),
+    );
+    const argument = fc.oneof(relative, iso, fc.constantFrom('pro', '5'));
+    const operator = fc.constantFrom(
+      'greater_than',
+      'greater_than_or_equal_to',
+      'less_than',
+      'less_than_or_equal_to',
+      'is_timestamp_before',
+      'is_timestamp_on_or_after',
+      'is_timestamp_before_date',
+      'is_timestamp_on_or_after_date',
+      'is_timestamp_before_now',
+      'is_timestamp_on_or_after_now',
+      'is_timestamp_between',
+      'equal_to',
+    );
+    const condition = fc.record({
+      property: fc.constantFrom('recipient.a', 'recipient.b', 'recipient.plan'),
+      operator,
+      argument: fc.oneof(
+        argument,
+        fc.tuple(argument, argument).map(([x, y]) => JSON.stringify([x, y])),
+      ),
+    });
+    const segments = fc.array(fc.record({ conditions: fc.array(condition, { minLength: 1, maxLength: 3 }) }), {
+      minLength: 1,
+      maxLength: 3,
+    });
+    const properties = fc.record({ a: iso, b: fc.oneof(iso, fc.constant('not a time')), plan: fc.constantFrom('pro', 'free') });
+    fc.assert(
+      fc.property(segments, properties, fc.array(instant, { minLength: 1, maxLength: 5 }), (segs, props, nows) => {
+        const variables = user(props);
+        const windows = membershipWindows(segs as AudienceSegmentT[], variables);
+        // Random instants, and the edges of every window (where an off-by-one would show).
+        const edges = windows.flatMap((w) => [w.from, w.until].filter((e): e is number => e !== undefined).flatMap((e) => [e - 1, e]));
+        for (const now of [...nows, ...edges]) {
+          const evaluated = segs.some((s) =>
+            s.conditions.every((c) =>
+              evaluateCondition(
+                { variable: c.property, operator: c.operator as never, argument: c.argument },
+                { variables, now: new Date(now).toISOString() },
+              ),
+            ),
+          );
+          expect(windows.some((w) => windowHolds(w, now))).toBe(evaluated);
+        }
+      }),
+      { numRuns: 3000, seed: 17 },
+    );
+  });
+});

@@ -1,0 +1,85 @@
+import { createTestDatabase, TestDatabase, testEnv, waitFor } from '@notify/testing';
+import { Client } from 'pg';
+import { ScheduleTimers } from './schedule-timers';
+
+/**
+ * The firer's row updates against a writer that takes the same rows in the other order, as the
+ * schedules projection does inside its batch transaction: Postgres breaks the cycle by aborting
+ * one side, and the firer's side runs its statement again instead of failing the batch.
+ */
+const describeOnPostgres = testEnv.postgresUrl ? describe : describe.skip;
+
+describeOnPostgres('schedule timers on postgres: a deadlock with the projection is retried, not raised', () => {
+  let db: TestDatabase;
+  let other: Client;
+  const ENV = 'test';
+  const A = '00000000-0000-4000-8000-000000000001';
+  const B = '00000000-0000-4000-8000-000000000002';
+  const due = new Date('2030-01-01T10:00:00.000Z');
+
+  beforeAll(async () => {
+    db = await createTestDatabase('postgres');
+    other = new Client({ connectionString: db.url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other.end();
+    await db.close();
+  });
+
+  it('advances and releases both rows while another transaction holds one and then asks for the other', async () => {
+    for (const id of [A, B])
+      await db.database.dataSource.query(
+        `INSERT INTO rm_schedules (environment, id, workflow, recipient_type, recipient_collection, recipient_id, repeats, count_from,
+                                   time_zone, next_occurrence, next_occurrence_at, revision, inserted_at, updated_at)
+         VALUES ($1, $2::uuid, 'w', 'user', '$users', $2::text, '[]', $3, 'UTC', '2030-01-01T10:00', $3, 1, $3, $3)`,
+        [ENV, id, due],
+      );
+    const timers = new ScheduleTimers(db.database.dataSource);
+    let deadlockSide: 'firer' | 'other' | undefined;
+    let otherDone: Promise<void> | undefined;
+    const claimed = timers.claim(due, 10, async (rows) => {
+      // The other writer takes B, then (once the firer waits for B holding A) asks for A.
+      await other.query('BEGIN');
+      await other.query('UPDATE rm_schedules SET updated_at = now() WHERE environment = $1 AND id = $2', [ENV, B]);
+      otherDone = (async () => {
+        await waitFor(
+          async () =>
+            (
+              await db.database.dataSource.query<{ n: string }[]>(
+                `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%WITH v AS%'`,
+              )
+            )[0].n !== '0',
+          'the firer waiting for the row the other writer holds',
+        );
+        try {
+          await other.query('UPDATE rm_schedules SET updated_at = now() WHERE environment = $1 AND id = $2', [ENV, A]);
+          await other.query('COMMIT');
+          deadlockSide = 'firer';
+        } catch (error) {
+          expect((error as { code?: string }).code).toBe('40P01');
+          await other.query('ROLLBACK');
+          deadlockSide = 'other';
+        }
+      })();
+      return rows.map((r) => ({
+        environment: r.environment,
+        id: r.id,
+        lastOccurrence: '2030-01-01T10:00',
+        lastOccurrenceAt: due.toISOString(),
+        next: { local: '2030-01-01T11:00', at: '2030-01-01T11:00:00.000Z' },
+        revision: 2,
+      }));
+    });
+    await expect(claimed).resolves.toBe(2);
+    await otherDone;
+    expect(['firer', 'other']).toContain(deadlockSide);
+    const rows = await db.database.dataSource.query<
+      { id: string; next_occurrence: string; claimed_until: Date | null; revision: number }[]
+    >('SELECT id, next_occurrence, claimed_until, revision FROM rm_schedules ORDER BY id');
+    expect(rows).toEqual([
+      { id: A, next_occurrence: '2030-01-01T11:00', claimed_until: null, revision: 2 },
+      { id: B, next_occurrence: '2030-01-01T11:00', claimed_until: null, revision: 2 },
+    ]);
+  });
+});
