@@ -18,6 +18,7 @@ import { acceptRate, baseline, batching, fanout, Figure, latency, overload, sust
 import { bulkIdentify, relay } from './scenarios/scripts';
 import { feedReads } from './scenarios/feed';
 import { scheduleBurst } from './scenarios/schedules';
+import { broadcastToAudience } from './scenarios/broadcasts';
 import { serverUrl } from './support/service';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -55,6 +56,7 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['relay', () => relay(quick ? 5000 : 20_000)],
   ['feed', () => feedReads(10_000, 200, quick ? 5 : 20)],
   ['schedules', () => scheduleBurst(Number(process.env.BENCH_SCHEDULES ?? (quick ? 10_000 : 100_000)))],
+  ['broadcast', () => broadcastToAudience(Number(process.env.BENCH_BROADCAST ?? (quick ? 10_000 : 100_000)))],
 ];
 
 async function machine(): Promise<string[]> {

@@ -18,6 +18,7 @@ import { VariablesReadModel1763712002300, variablesProjection } from './variable
 import { WaitingRunsReadModel1763712005000, waitingRunsProjection } from './waiting-runs';
 import { WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
 import { SchedulesReadModel1763712016140, schedulesProjection } from './schedules';
+import { BroadcastsReadModel1763712017100, broadcastsProjection } from './broadcasts';
 
 export interface ProjectionSettings {
   /** The zone schedules fire in when their recipient has none (SCHEDULES_DEFAULT_TIMEZONE). */
@@ -37,6 +38,7 @@ export function allProjections(settings: ProjectionSettings = { scheduleDefaultT
     ...recipientProjections,
     ...configurationProjections(),
     schedulesProjection(settings.scheduleDefaultTimeZone),
+    broadcastsProjection,
   ];
 }
 
@@ -66,4 +68,5 @@ export const allMigrations: Function[] = [
   EnvironmentDetails1763712012100,
   CredentialsVersion1763712013100,
   SchedulesReadModel1763712016140,
+  BroadcastsReadModel1763712017100,
 ];

@@ -1,9 +1,13 @@
-import { AudienceMembersAdded, AudienceMembersRemoved, EventOf, UserDeleted, UserMerged } from '@notify/contracts';
+import { AudienceArchived, AudienceMembersAdded, AudienceMembersRemoved, EventOf, UserDeleted, UserMerged } from '@notify/contracts';
 import { RecordedEvent } from '@notify/eventstore';
 import { EntityManager, Projection } from '@notify/projection-runtime';
 
 type Handled =
-  EventOf<typeof AudienceMembersAdded> | EventOf<typeof AudienceMembersRemoved> | EventOf<typeof UserMerged> | EventOf<typeof UserDeleted>;
+  | EventOf<typeof AudienceMembersAdded>
+  | EventOf<typeof AudienceMembersRemoved>
+  | EventOf<typeof AudienceArchived>
+  | EventOf<typeof UserMerged>
+  | EventOf<typeof UserDeleted>;
 
 const asJson = (members: { user_id: string; tenant: string | null }[]) => JSON.stringify(members.map((m) => [m.user_id, m.tenant ?? '']));
 
@@ -14,7 +18,7 @@ const asJson = (members: { user_id: string; tenant: string | null }[]) => JSON.s
 export const audienceMembersProjection: Projection = {
   name: 'audience-members',
   version: 1,
-  filter: { eventTypes: ['AudienceMembersAdded', 'AudienceMembersRemoved', 'UserMerged', 'UserDeleted'] },
+  filter: { eventTypes: ['AudienceMembersAdded', 'AudienceMembersRemoved', 'AudienceArchived', 'UserMerged', 'UserDeleted'] },
   tables: ['rm_audience_members'],
 
   async apply(events: readonly RecordedEvent[], tx: EntityManager) {
@@ -36,6 +40,10 @@ export const audienceMembersProjection: Projection = {
                AND jsonb_build_array(user_id, tenant) IN (SELECT value FROM jsonb_array_elements($3::jsonb))`,
             [env, event.data.audience_key, asJson(event.data.members)],
           );
+          break;
+        case 'AudienceArchived':
+          // An archived audience keeps no members: created again, it starts empty.
+          await tx.query('DELETE FROM rm_audience_members WHERE environment = $1 AND audience_key = $2', [env, event.data.audience_key]);
           break;
         case 'UserMerged':
           // Where both belonged (same audience and tenant) the target keeps its own row; the

@@ -1,4 +1,5 @@
 import {
+  AudienceArchived,
   AudienceUpserted,
   CommitPromoted,
   EmailLayoutUpserted,
@@ -52,7 +53,7 @@ export const configResourcesProjection = defineProjection({
   name: 'config-resources',
   version: 1,
   tables: ['rm_config_resources', 'rm_config_versions'],
-  events: [...UPSERTED, WorkflowActivated, WorkflowDeactivated, ResourcesCommitted, CommitPromoted],
+  events: [...UPSERTED, WorkflowActivated, WorkflowDeactivated, AudienceArchived, ResourcesCommitted, CommitPromoted],
   on: {
     WorkflowUpserted: upserted,
     PartialUpserted: upserted,
@@ -62,6 +63,13 @@ export const configResourcesProjection = defineProjection({
     AudienceUpserted: upserted,
     WorkflowActivated: activation,
     WorkflowDeactivated: activation,
+    async AudienceArchived({ environment, data }, tx) {
+      // Archived audiences leave the lists; upserted again, one starts a new row (ADR 0171).
+      await tx.query(`DELETE FROM rm_config_resources WHERE environment = $1 AND resource_type = 'audience' AND identifier = $2`, [
+        environment,
+        data.audience_key,
+      ]);
+    },
     async ResourcesCommitted({ environment, data }, tx) {
       for (const c of data.commits) {
         await tx.query(

@@ -21,7 +21,7 @@ interface RunRow extends Record<string, unknown> {
   tenant: string | null;
   status: WorkflowRecipientRunT['status'];
   error_count: number;
-  trigger_source: { type: string; workflow_recipient_run_id?: string | null };
+  trigger_source: { type: string; workflow_recipient_run_id?: string | null; broadcast_key?: string | null; audience_key?: string | null };
   cancellation_key: string | null;
   inserted_at: Date;
   updated_at: Date;
@@ -56,6 +56,7 @@ const SOURCE_TYPES: Record<string, WorkflowRecipientRunT['trigger_source']['type
   workflow: 'workflow_step',
   schedule: 'schedule',
   test: 'rehearsal',
+  broadcast: 'broadcast',
 };
 
 export function toWorkflowRecipientRun(row: RunRow): WorkflowRecipientRunT {
@@ -73,7 +74,13 @@ export function toWorkflowRecipientRun(row: RunRow): WorkflowRecipientRunT {
     tenant: row.tenant,
     status: row.status,
     error_count: row.error_count,
-    trigger_source: { type: SOURCE_TYPES[row.trigger_source.type] ?? 'api', cancellation_key: row.cancellation_key },
+    trigger_source: {
+      type: SOURCE_TYPES[row.trigger_source.type] ?? 'api',
+      cancellation_key: row.cancellation_key,
+      ...(row.trigger_source.type === 'broadcast'
+        ? { broadcast_key: row.trigger_source.broadcast_key ?? null, audience_key: row.trigger_source.audience_key ?? null }
+        : {}),
+    },
     inserted_at: new Date(row.inserted_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };

@@ -35,6 +35,11 @@ const DYNAMIC_AUDIENCE = {
   ],
 };
 const env = { environment: ENV };
+const broadcast = (name: string) => ({
+  name,
+  categories: ['announcements'],
+  steps: [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Hello' } }],
+});
 
 export class Fixture {
   readonly knock: Knock;
@@ -751,6 +756,34 @@ export const managementCases: Record<string, Case> = {
   },
   'PUT /v1/audiences/{audience_key}/validate': (f) =>
     f.via(() => f.mgmt.audiences.validate('contract-static', { ...env, audience: { type: 'static', name: 'Contract 2' } } as never)),
+  'DELETE /v1/audiences/{audience_key}': async (f) => {
+    await f.mgmt.audiences.upsert('contract-archived', { ...env, audience: { type: 'static', name: 'Archived' } } as never);
+    return f.via(() => f.mgmt.audiences.archive('contract-archived', env));
+  },
+  // Broadcasts (ADR 0172): sends are scheduled far off, so that no contract case sends to anyone.
+  'GET /v1/broadcasts': async (f) => {
+    await f.mgmt.broadcasts.upsert('contract-broadcast', { ...env, broadcast: broadcast('Contract') } as never);
+    return f.via(() => f.mgmt.broadcasts.list(env));
+  },
+  'GET /v1/broadcasts/{broadcast_key}': async (f) => {
+    await f.mgmt.broadcasts.upsert('contract-broadcast', { ...env, broadcast: broadcast('Contract') } as never);
+    return f.via(() => f.mgmt.broadcasts.retrieve('contract-broadcast', env));
+  },
+  'PUT /v1/broadcasts/{broadcast_key}': (f) =>
+    f.via(() => f.mgmt.broadcasts.upsert('contract-broadcast', { ...env, broadcast: broadcast('Contract') } as never)),
+  'PUT /v1/broadcasts/{broadcast_key}/validate': (f) =>
+    f.via(() => f.mgmt.broadcasts.validate('contract-broadcast', { ...env, broadcast: broadcast('Contract 2') } as never)),
+  'PUT /v1/broadcasts/{broadcast_key}/send': async (f) => {
+    const key = `contract-send-${Date.now()}`;
+    await f.mgmt.broadcasts.upsert(key, { ...env, broadcast: broadcast('Send') } as never);
+    return f.via(() => f.mgmt.broadcasts.send(key, { ...env, send_at: '2999-01-01T00:00:00Z' }));
+  },
+  'PUT /v1/broadcasts/{broadcast_key}/cancel': async (f) => {
+    const key = `contract-cancel-${Date.now()}`;
+    await f.mgmt.broadcasts.upsert(key, { ...env, broadcast: broadcast('Cancel') } as never);
+    await f.mgmt.broadcasts.send(key, { ...env, send_at: '2999-01-01T00:00:00Z' });
+    return f.via(() => f.mgmt.broadcasts.cancel(key, env));
+  },
   'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
 
   // Variables

@@ -15,6 +15,7 @@ import { ReactorWorker } from './reactor-worker';
 import { workerReactors } from './reactors';
 import { TIMER_CLOCK, TimerClock, TimerService } from './timers/timer.service';
 import { ScheduleFiringService } from './schedules/schedule-firing.service';
+import { BroadcastSendingService } from './broadcasts/broadcast-sending.service';
 
 export const REACTORS = Symbol('REACTORS');
 
@@ -42,6 +43,7 @@ export class WorkerModule {
         { provide: TIMER_CLOCK, useValue: options.timerClock ?? (() => new Date()) },
         TimerService,
         ScheduleFiringService,
+        BroadcastSendingService,
         RunWorkService,
         MetricsListener,
       ],

@@ -166,6 +166,8 @@ export const ConfigSchema = z.object({
   SCHEDULES_CATCH_UP_MS: z.coerce.number().int().min(0).default(3_600_000),
   /** Schedules one claim of the firer decides at once. */
   SCHEDULES_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  /** Recipients a broadcast sender triggers per page (one progress record on the broadcast's stream each, ADR 0172). */
+  BROADCASTS_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
   /** Claims one worker works on at once. */
   SCHEDULES_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
 });

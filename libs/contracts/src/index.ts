@@ -7,3 +7,4 @@ export * from './runs';
 export * from './conditions';
 export * from './public-ids';
 export * from './schedules/schedules';
+export * from './broadcasts/broadcasts';

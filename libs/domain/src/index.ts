@@ -14,3 +14,4 @@ export * from './bulk-operation';
 export * from './idempotency';
 export * from './schedule';
 export * from './audience';
+export * from './broadcast';

@@ -146,6 +146,48 @@ describe('audience members through @knocklabs/node', () => {
     expect(unknownType.error).toMatchObject({ code: 'invalid_params' });
   });
 
+  it('management API: archiving leaves the lists, answers 404 for members, and a later create starts empty', async () => {
+    const mgmt = t.mgmt();
+    const environment = env.slug;
+    await mgmt.audiences.upsert('archived-news', { environment, audience: { type: 'static', name: 'Old news' } } as never);
+    await knock.audiences.addMembers('archived-news', { members: [{ user: { id: 'old-reader' } }] });
+    // The same key in another environment, created by a members call: archived too ("across all environments").
+    const other = await t.newEnvironment();
+    const otherKnock = t.knock(other.secretKey);
+    await otherKnock.audiences.addMembers(
+      'archived-news',
+      { members: [{ user: { id: 'elsewhere' } }] },
+      { query: { create_audience: true } },
+    );
+
+    expect(await mgmt.audiences.archive('archived-news', { environment })).toEqual({ result: 'success' });
+
+    expect((await mgmt.audiences.list({ environment })).entries.map((a) => a.key)).not.toContain('archived-news');
+    expect(await rejection(mgmt.audiences.retrieve('archived-news', { environment }))).toMatchObject({ status: 404 });
+    const listing = await rejection(knock.audiences.listMembers('archived-news'));
+    expect(listing.status).toBe(404);
+    expect(listing.error).toMatchObject({ code: 'resource_missing', status: 404 });
+    expect(await rejection(otherKnock.audiences.listMembers('archived-news'))).toMatchObject({ status: 404 });
+    expect(await rejection(knock.audiences.addMembers('archived-news', { members: [{ user: { id: 'late' } }] }))).toMatchObject({
+      status: 404,
+    });
+    const rows = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM rm_audience_members WHERE audience_key = $1', [
+      'archived-news',
+    ]);
+    expect(rows[0].n).toBe(0);
+    // Archived already (everywhere): a second archive finds nothing.
+    const again = await rejection(mgmt.audiences.archive('archived-news', { environment }));
+    expect(again.status).toBe(404);
+    expect(again.error).toMatchObject({ code: 'resource_missing' });
+
+    // Created again, it starts with no members; upserted again, it is listed again.
+    await otherKnock.audiences.addMembers('archived-news', { members: [{ user: { id: 'fresh' } }] }, { query: { create_audience: true } });
+    expect(memberIds((await otherKnock.audiences.listMembers('archived-news')).entries)).toEqual(['fresh/-']);
+    await mgmt.audiences.upsert('archived-news', { environment, audience: { type: 'static', name: 'Old news' } } as never);
+    expect((await mgmt.audiences.list({ environment })).entries.map((a) => a.key)).toContain('archived-news');
+    expect((await knock.audiences.listMembers('archived-news')).entries).toEqual([]);
+  });
+
   describe('is_audience_member in workflow conditions', () => {
     const member = (key: string) => ({ variable: 'recipient', operator: 'is_audience_member', argument: key });
     let dev: Knock;

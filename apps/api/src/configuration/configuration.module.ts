@@ -11,6 +11,11 @@ import { VariableQueries } from '@notify/projections/variables';
 import { TemplateEngine } from '@notify/templating';
 import { ActivateWorkflowController } from './activate-workflow/activate-workflow.controller';
 import { ActivateWorkflowHandler } from './activate-workflow/activate-workflow.handler';
+import { ArchiveAudienceController } from './archive-audience/archive-audience.controller';
+import { ArchiveAudienceHandler } from './archive-audience/archive-audience.handler';
+import { broadcastHandlers } from './broadcasts/broadcast.handlers';
+import { BroadcastsController } from './broadcasts/broadcasts.controller';
+import { BroadcastQueries } from '@notify/projections/broadcasts';
 import { CommitChangesController } from './commit-changes/commit-changes.controller';
 import { CommitChangesHandler } from './commit-changes/commit-changes.handler';
 import { GetCommitController } from './get-commit/get-commit.controller';
@@ -47,6 +52,7 @@ const queries = [
   ChannelGroupQueries,
   VariableQueries,
   UserQueries,
+  BroadcastQueries,
 ].map((Q) => ({
   provide: Q,
   inject: [DATABASE],
@@ -62,6 +68,8 @@ const queries = [
     UpsertResourceController,
     ValidateResourceController,
     ActivateWorkflowController,
+    ArchiveAudienceController,
+    BroadcastsController,
     CommitChangesController,
     PromoteCommitsController,
     ListCommitsController,
@@ -78,6 +86,8 @@ const queries = [
     { provide: TEMPLATE_CHECKER, inject: [TemplateEngine], useFactory: liquidTemplateChecker },
     ListResourcesHandler,
     GetResourceHandler,
+    ArchiveAudienceHandler,
+    ...broadcastHandlers,
     UpsertResourceHandler,
     ValidateResourceHandler,
     ActivateWorkflowHandler,

@@ -7,7 +7,10 @@ import {
   audienceStream,
   fold,
   invalidParams,
+  resourceDecider,
+  ResourceEvent,
   resourceMissing,
+  ResourceState,
 } from '@notify/domain';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 import { inlineAspects } from './aspects';
@@ -32,11 +35,17 @@ export interface AudienceDeps extends RecipientDeps {
 
 const keyOf = (m: AudienceMemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
 
-/** The type of the audience's latest definition through the management API, if it has one. */
+/**
+ * The type of the audience's latest definition through the management API, if it has one and it
+ * is not archived (ADR 0171).
+ */
 async function definedType(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<string | undefined> {
   const history = await deps.store.readStream(audienceDefinitionStream(environment, audienceKey));
   if (history.length === 0) return undefined;
-  const content = (history[history.length - 1].data as { content?: { type?: unknown } }).content;
+  const state = fold(resourceDecider, history.map(toDomainEvent) as ResourceEvent[]);
+  if (!state.exists || state.archived) return undefined;
+  const upserted = [...history].reverse().find((e) => e.type === 'AudienceUpserted');
+  const content = (upserted?.data as { content?: { type?: unknown } } | undefined)?.content;
   return typeof content?.type === 'string' ? content.type : 'static';
 }
 
@@ -147,4 +156,48 @@ export async function removeAudienceMembers(
     },
     metadata,
   );
+}
+
+/**
+ * Archives an audience in every environment where it exists (the reference: "across all
+ * environments"): its definition leaves the lists and its members leave (ADR 0171). An audience
+ * that exists in none of them is missing, so archiving twice answers 404 the second time.
+ */
+export async function archiveAudience(
+  deps: Pick<AudienceDeps, 'store'>,
+  environments: readonly string[],
+  audienceKey: string,
+  metadata: CommandMetadata,
+): Promise<CommandOutcome<AudienceState | ResourceState, AudienceEvent | ResourceEvent>[]> {
+  const found: { environment: string; defined: boolean }[] = [];
+  for (const environment of environments) {
+    const defined = (await definedType(deps, environment, audienceKey)) !== undefined;
+    if (defined || (await audienceExists(deps, environment, audienceKey))) found.push({ environment, defined });
+  }
+  if (found.length === 0) throw resourceMissing('audience');
+  const now = new Date().toISOString();
+  const outcomes: CommandOutcome<AudienceState | ResourceState, AudienceEvent | ResourceEvent>[] = [];
+  for (const { environment, defined } of found) {
+    const inEnvironment = { ...metadata, environment };
+    if (defined)
+      outcomes.push(
+        await handleCommand(
+          deps.store,
+          audienceDefinitionStream(environment, audienceKey),
+          resourceDecider,
+          { type: 'ArchiveAudience', key: audienceKey, now },
+          inEnvironment,
+        ),
+      );
+    outcomes.push(
+      await handleCommand(
+        deps.store,
+        audienceStream(environment, audienceKey),
+        audienceDecider,
+        { type: 'ArchiveAudience', audienceKey, defined, now },
+        inEnvironment,
+      ),
+    );
+  }
+  return outcomes;
 }

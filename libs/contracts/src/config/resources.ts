@@ -422,6 +422,19 @@ export const audienceRoutes = resourceRoutes({
   body: AudienceRequest,
   entry: Audience,
 });
+/** Archives the audience in every environment it exists in (ADR 0171). */
+export const archiveAudienceRoute = defineRoute({
+  operationId: 'archiveAudience',
+  method: 'DELETE',
+  path: '/v1/audiences/{audience_key}',
+  summary: 'Archive an audience across all environments: it leaves the lists and its members leave',
+  tags: ['Audiences'],
+  auth: 'service',
+  rateTier: 3,
+  params: z.object({ audience_key: ResourceKey }),
+  query: EnvironmentQuery,
+  response: z.object({ result: z.string() }).meta({ id: 'ArchiveAudienceResponse' }),
+});
 export const translationRoutes = resourceRoutes({
   name: 'Translation',
   plural: 'Translations',

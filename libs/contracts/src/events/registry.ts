@@ -12,6 +12,7 @@ import { recipientEventContracts } from '../recipients/events';
 import { accountEventContracts, environmentEventContracts } from './environment.events';
 import { idempotencyEventContracts } from '../http/idempotency.events';
 import { scheduleEventContracts } from '../schedules/schedules';
+import { broadcastEventContracts } from '../broadcasts/broadcasts';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
 const all: readonly EventContract[] = [
@@ -25,6 +26,7 @@ const all: readonly EventContract[] = [
   ...recipientEventContracts,
   ...idempotencyEventContracts,
   ...scheduleEventContracts,
+  ...broadcastEventContracts,
 ];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */

@@ -97,4 +97,10 @@ export const AudienceMembersRemoved = defineEvent(
   z.object({ audience_key: z.string(), members: z.array(MemberRef), removed_at: z.string() }),
 );
 
-export const audienceEventContracts = [AudienceCreated, AudienceMembersAdded, AudienceMembersRemoved];
+/**
+ * The audience is archived: on its members' stream (its members leave) and on its definition's
+ * stream where the management API defined it (it leaves the lists). ADR 0171.
+ */
+export const AudienceArchived = defineEvent('AudienceArchived', 1, z.object({ audience_key: z.string(), archived_at: z.string() }));
+
+export const audienceEventContracts = [AudienceCreated, AudienceMembersAdded, AudienceMembersRemoved, AudienceArchived];

@@ -16,6 +16,7 @@ export const WorkflowRecipientRunTriggerSource = z
     cancellation_key: z.string().nullable().optional(),
     audience_key: z.string().nullable().optional(),
     schedule_id: z.string().nullable().optional(),
+    broadcast_key: z.string().nullable().optional(),
   })
   .meta({ id: 'WorkflowRecipientRunTriggerSource' });
 

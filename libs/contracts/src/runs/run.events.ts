@@ -4,12 +4,17 @@ import { Activity } from '../messages/message.events';
 import { RecipientRef } from '../recipients/refs';
 
 export const TriggerSource = z.object({
-  type: z.enum(['api', 'workflow', 'schedule', 'test', 'bulk']),
+  type: z.enum(['api', 'workflow', 'schedule', 'test', 'bulk', 'broadcast']),
   /** For workflow-triggered runs: the run that triggered it. */
   workflow_recipient_run_id: z.string().nullable().optional(),
   /** For scheduled runs: the schedule and the occurrence (its local date-time). */
   schedule_id: z.string().nullable().optional(),
   occurrence: z.string().nullable().optional(),
+  /** For broadcast runs: the broadcast and its send (ADR 0172). */
+  broadcast_key: z.string().nullable().optional(),
+  broadcast_send_id: z.string().nullable().optional(),
+  /** The audience a broadcast went to; null for all users. */
+  audience_key: z.string().nullable().optional(),
 });
 
 export const TriggerSettings = z.object({ sandbox_mode: z.boolean().optional(), skip_delay: z.boolean().optional() });

@@ -15,4 +15,6 @@ export type AudienceCommand =
       defined?: boolean;
       now: string;
     }
-  | { type: 'RemoveAudienceMembers'; audienceKey: string; members: MemberCandidate[]; defined?: boolean; now: string };
+  | { type: 'RemoveAudienceMembers'; audienceKey: string; members: MemberCandidate[]; defined?: boolean; now: string }
+  /** Archives the members' side of an audience: its members leave; a later create starts it empty. */
+  | { type: 'ArchiveAudience'; audienceKey: string; defined: boolean; now: string };

@@ -82,4 +82,23 @@ describe('audience decider', () => {
       .when({ type: 'RemoveAudienceMembers', audienceKey: 'beta', members: [member('u1')], defined: true, now })
       .thenNothing();
   });
+
+  it('archiving ends the audience: a second archive is a no-op, members are refused, create_audience starts it again', () => {
+    const archived: AudienceEvent = { type: 'AudienceArchived', data: { audience_key: 'beta', archived_at: now } };
+    spec.given([created]).when({ type: 'ArchiveAudience', audienceKey: 'beta', defined: false, now }).then([archived]);
+    spec.given([created, archived]).when({ type: 'ArchiveAudience', audienceKey: 'beta', defined: false, now }).thenNothing();
+    // Defined through the management API only: its members' side is archived too.
+    spec.given([]).when({ type: 'ArchiveAudience', audienceKey: 'beta', defined: true, now }).then([archived]);
+    spec
+      .given([created, archived])
+      .when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1')], createIfMissing: false, now })
+      .thenThrows('resource_missing');
+    spec
+      .given([created, archived])
+      .when({ type: 'AddAudienceMembers', audienceKey: 'beta', members: [member('u1')], createIfMissing: true, now })
+      .then([
+        created,
+        { type: 'AudienceMembersAdded', data: { audience_key: 'beta', members: [{ user_id: 'u1', tenant: null }], added_at: now } },
+      ]);
+  });
 });

@@ -27,6 +27,8 @@ export const audienceDecider: Decider<AudienceState, AudienceCommand, AudienceEv
     switch (event.type) {
       case 'AudienceCreated':
         return { exists: true };
+      case 'AudienceArchived':
+        return { exists: false };
       case 'AudienceMembersAdded':
       case 'AudienceMembersRemoved':
         return state;
@@ -58,6 +60,10 @@ export const audienceDecider: Decider<AudienceState, AudienceCommand, AudienceEv
           { type: 'AudienceMembersRemoved', data: { audience_key: command.audienceKey, members: refs(removed), removed_at: command.now } },
         ];
       }
+      case 'ArchiveAudience':
+        // An audience that exists neither here nor through its definition has nothing to archive.
+        if (!state.exists && !command.defined) return [];
+        return [{ type: 'AudienceArchived', data: { audience_key: command.audienceKey, archived_at: command.now } }];
       default:
         return assertNever(command);
     }

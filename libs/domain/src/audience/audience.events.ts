@@ -1,3 +1,7 @@
-import type { AudienceCreated, AudienceMembersAdded, AudienceMembersRemoved, EventOf } from '@notify/contracts';
+import type { AudienceArchived, AudienceCreated, AudienceMembersAdded, AudienceMembersRemoved, EventOf } from '@notify/contracts';
 
-export type AudienceEvent = EventOf<typeof AudienceCreated> | EventOf<typeof AudienceMembersAdded> | EventOf<typeof AudienceMembersRemoved>;
+export type AudienceEvent =
+  | EventOf<typeof AudienceCreated>
+  | EventOf<typeof AudienceMembersAdded>
+  | EventOf<typeof AudienceMembersRemoved>
+  | EventOf<typeof AudienceArchived>;

@@ -68,6 +68,16 @@ describe('resource decider', () => {
       .thenThrows('workflow_invalid');
     spec.given([]).when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served: null, now }).thenThrows('resource_missing');
   });
+
+  it('archives an audience definition once; the same data upserted after it is recorded again', () => {
+    const audience = { ...upsert('a'), resourceType: 'audience' as const, key: 'news' };
+    const audienceUpserted = { type: 'AudienceUpserted' as const, data: { ...upserted('a').data, key: 'news' } };
+    const archived = { type: 'AudienceArchived' as const, data: { audience_key: 'news', archived_at: now } };
+    spec.given([audienceUpserted]).when({ type: 'ArchiveAudience', key: 'news', now }).then([archived]);
+    spec.given([audienceUpserted, archived]).when({ type: 'ArchiveAudience', key: 'news', now }).thenNothing();
+    spec.given([]).when({ type: 'ArchiveAudience', key: 'news', now }).thenNothing();
+    spec.given([audienceUpserted, archived]).when(audience).then([audienceUpserted]);
+  });
 });
 
 describe('commit log decider', () => {

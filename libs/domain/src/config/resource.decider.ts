@@ -22,10 +22,14 @@ export type ResourceCommand =
       /** The version this environment serves, looked up: drafts in the first environment, promoted commits after it. */
       served: { valid: boolean; errors: ResourceErrorT[] } | null;
       now: string;
-    };
+    }
+  /** Only audiences are archived through their definition (ADR 0171). */
+  | { type: 'ArchiveAudience'; key: string; now: string };
 
 export interface ResourceState {
   exists: boolean;
+  /** Archived: out of the lists until upserted again. */
+  archived?: boolean;
   sha?: string;
   valid: boolean;
   active: boolean;
@@ -42,7 +46,9 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
       case 'TranslationUpserted':
       case 'MessageTypeUpserted':
       case 'AudienceUpserted':
-        return { ...state, exists: true, sha: event.data.sha, valid: event.data.valid };
+        return { ...state, exists: true, archived: false, sha: event.data.sha, valid: event.data.valid };
+      case 'AudienceArchived':
+        return { ...state, archived: true };
       case 'WorkflowActivated':
         return { ...state, active: true };
       case 'WorkflowDeactivated':
@@ -56,7 +62,7 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
     switch (command.type) {
       case 'UpsertResource': {
         // The same data again is no change: the resource's history records only real edits.
-        if (state.exists && state.sha === command.sha && state.valid === command.valid) return [];
+        if (state.exists && !state.archived && state.sha === command.sha && state.valid === command.valid) return [];
         const data = {
           key: command.key,
           content: command.content,
@@ -82,6 +88,9 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
           ? [{ type: 'WorkflowActivated', data: { key: command.key, activated_at: command.now } }]
           : [{ type: 'WorkflowDeactivated', data: { key: command.key, deactivated_at: command.now } }];
       }
+      case 'ArchiveAudience':
+        if (!state.exists || state.archived) return [];
+        return [{ type: 'AudienceArchived', data: { audience_key: command.key, archived_at: command.now } }];
       default:
         return assertNever(command);
     }

@@ -1,4 +1,5 @@
 import type {
+  AudienceArchived,
   AudienceUpserted,
   CommitPromoted,
   EmailLayoutUpserted,
@@ -22,7 +23,8 @@ export type ResourceUpsertedEvent =
   | EventOf<typeof MessageTypeUpserted>
   | EventOf<typeof AudienceUpserted>;
 
-export type ResourceEvent = ResourceUpsertedEvent | EventOf<typeof WorkflowActivated> | EventOf<typeof WorkflowDeactivated>;
+export type ResourceEvent =
+  ResourceUpsertedEvent | EventOf<typeof WorkflowActivated> | EventOf<typeof WorkflowDeactivated> | EventOf<typeof AudienceArchived>;
 
 export type CommitLogEvent = EventOf<typeof ResourcesCommitted> | EventOf<typeof CommitPromoted>;
 

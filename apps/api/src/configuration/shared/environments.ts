@@ -16,6 +16,11 @@ export class EnvironmentOrder {
     this.queries = new EnvironmentQueries(database.dataSource);
   }
 
+  /** Every environment's slug, in order. */
+  async slugs(): Promise<string[]> {
+    return (await this.queries.listEnvironments()).sort((a, b) => a.order - b.order).map((e) => e.slug);
+  }
+
   async isEditable(slug: string): Promise<boolean> {
     return (await this.preceding(slug)) === undefined;
   }

@@ -1,0 +1,184 @@
+import { Database } from '@notify/database';
+import { audienceDecider, audienceStream, broadcastDecider, broadcastStream, fold, BroadcastEvent } from '@notify/domain';
+import { PostgresEventStore } from '@notify/eventstore';
+import { ProjectionRuntime } from '@notify/projection-runtime';
+import { allMigrations } from '@notify/projections';
+import { audienceMembersProjection } from '@notify/projections/audience-members';
+import { BroadcastQueries, broadcastsProjection, BroadcastTimers } from '@notify/projections/broadcasts';
+import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
+import { handleCommand, toDomainEvent } from '../handle-command';
+import { BroadcastSender, BroadcastSenderOptions } from './broadcast-sender';
+import { cancelBroadcast, sendBroadcast, upsertBroadcast } from './broadcast-use-cases';
+
+/**
+ * The sender against a real database: each member exactly one run whatever stops, and a cancel
+ * stops the send between pages. Time is an injected clock; a stopped sender is a promise that
+ * never settles, a restart a new sender on its own pool and store.
+ */
+const ENV = 'test';
+const meta = { environment: ENV, actor: 'test' };
+
+interface Worker {
+  database: Database;
+  store: PostgresEventStore;
+  close(): Promise<void>;
+}
+
+for (const backend of databaseBackends()) {
+  describe(`broadcast sending on ${backend}: one run per member, resumable, cancelable`, () => {
+    let db: TestDatabase;
+    let store: PostgresEventStore;
+    let runtime: ProjectionRuntime;
+    let clock = new Date('2030-01-06T00:00:00.000Z');
+    const workers: Worker[] = [];
+
+    beforeAll(async () => {
+      db = await createTestDatabase(backend);
+      store = await PostgresEventStore.create({
+        pool: db.database.pool,
+        listenConnectionString: db.database.supportsNotify ? db.url : undefined,
+      });
+      runtime = new ProjectionRuntime(store, db.database.dataSource, [broadcastsProjection, audienceMembersProjection], { batchSize: 500 });
+      await runtime.start();
+    });
+
+    afterAll(async () => {
+      await runtime?.stop();
+      for (const w of workers) await w.close();
+      await store?.close();
+      await db?.close();
+    });
+
+    async function worker(): Promise<Worker> {
+      if (backend === 'embedded') return { database: db.database, store, close: async () => undefined };
+      const database = await Database.open({ url: db.url, poolSize: 4, entities: [], migrations: allMigrations });
+      const own = await PostgresEventStore.create({ pool: database.pool });
+      const w = { database, store: own, close: async () => (await own.close(), await database.close()) };
+      workers.push(w);
+      return w;
+    }
+
+    const sender = (w: Worker, options: Partial<BroadcastSenderOptions> = {}) => {
+      const queries = new BroadcastQueries(w.database.dataSource);
+      const timers = new BroadcastTimers(w.database.dataSource, 30_000);
+      return new BroadcastSender(
+        w.store,
+        {
+          recipients: (env, audience, after, limit) => queries.recipients(env, audience, after, limit),
+          claim: (now, limit) => timers.claim(now, limit),
+          renew: (claim, now) => timers.renew(claim, now),
+          release: (claim) => timers.release(claim),
+        },
+        { pageSize: 10, now: () => clock, ...options },
+      );
+    };
+
+    const sql = <T>(query: string, params: unknown[] = []) => db.database.dataSource.query<T[]>(query, params);
+
+    /** The read models have applied everything in the log. */
+    async function settled(): Promise<void> {
+      const head = await store.headPosition();
+      if (!(await runtime.waitFor(head, [{ type: 'BroadcastUpserted', streamId: 'broadcast-' }], 30_000)))
+        throw new Error('read models behind');
+    }
+
+    /** An audience of `n` members (the first two also within tenant acme), and a broadcast to it, sent now. */
+    async function sendingTo(name: string, n: number): Promise<string> {
+      const members = Array.from({ length: n }, (_, i) => ({
+        userId: `${name}-u${String(i).padStart(3, '0')}`,
+        tenant: null as string | null,
+        present: false,
+      }));
+      members.push({ ...members[0], tenant: 'acme' }, { ...members[1], tenant: 'acme' });
+      await handleCommand(
+        store,
+        audienceStream(ENV, name),
+        audienceDecider,
+        {
+          type: 'AddAudienceMembers',
+          audienceKey: name,
+          members,
+          createIfMissing: true,
+          now: clock.toISOString(),
+        },
+        meta,
+      );
+      const content = {
+        name,
+        description: null,
+        steps: [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Hi' } }],
+        target_audience_key: name,
+        categories: [],
+        settings: { is_commercial: false, override_preferences: false },
+      };
+      await upsertBroadcast(store, ENV, name, { content, errors: [] }, meta);
+      const sent = await sendBroadcast(store, ENV, name, null, async () => true, meta, clock);
+      await settled();
+      return (sent.events[0].data as { send_id: string }).send_id;
+    }
+
+    /** Runs triggered per (user, tenant) for a send, from the log. */
+    const runsPerMember = (sendId: string) =>
+      sql<{ member: string; n: string }>(
+        `SELECT r->>'id' || '/' || coalesce(data->>'tenant', '-') AS member, count(*) AS n
+           FROM es_events, jsonb_array_elements(data->'recipients') r
+          WHERE event_type = 'WorkflowTriggered' AND data->'trigger_source'->>'broadcast_send_id' = $1 GROUP BY 1 ORDER BY 1`,
+        [sendId],
+      );
+
+    const stateOf = async (key: string) =>
+      fold(broadcastDecider, (await store.readStream(broadcastStream(ENV, key))).map(toDomainEvent) as BroadcastEvent[]);
+
+    it('a sender stopped mid-send (after triggering a page, before recording it): the next continues, each member exactly one run', async () => {
+      const sendId = await sendingTo('resume', 25);
+      const a = await worker();
+      let reached!: () => void;
+      const stopped = new Promise<void>((resolve) => (reached = resolve));
+      let pages = 0;
+      // Sender A triggers page 1 and records it, triggers page 2, then stops for good.
+      const hung = sender(a, {
+        afterTrigger: () => (++pages === 2 ? (reached(), new Promise<never>(() => undefined)) : undefined),
+      }).tick();
+      await Promise.race([stopped, hung.then(() => Promise.reject(new Error('sender A finished instead of stopping')))]);
+      expect((await stateOf('resume')).recipients).toBe(10);
+
+      // Sender B, on its own pool: A's lease holds until it expires, then B continues from the cursor.
+      const b = sender(await worker());
+      expect(await b.tick()).toBe(0);
+      clock = new Date(clock.getTime() + 31_000);
+      expect(await b.tick()).toBe(1);
+
+      const state = await stateOf('resume');
+      expect(state.status).toBe('sent');
+      expect(state.recipients).toBe(27);
+      const runs = await runsPerMember(sendId);
+      expect(runs).toHaveLength(27);
+      expect(runs.filter((r) => Number(r.n) !== 1)).toEqual([]);
+      expect(runs.filter((r) => r.member.endsWith('/acme')).map((r) => r.member)).toEqual(['resume-u000/acme', 'resume-u001/acme']);
+      await settled();
+      expect((await sql<{ status: string }>(`SELECT status FROM rm_broadcasts WHERE key = 'resume'`))[0].status).toBe('sent');
+    });
+
+    it('a cancel while sending stops the send after the page in progress; nothing more is triggered', async () => {
+      const sendId = await sendingTo('cancel', 25);
+      const w = await worker();
+      let canceled = false;
+      await sender(w, {
+        afterTrigger: async () => {
+          if (canceled) return;
+          canceled = true;
+          await cancelBroadcast(store, ENV, 'cancel', meta);
+        },
+      }).tick();
+      const state = await stateOf('cancel');
+      expect(state.status).toBe('canceled');
+      expect(state.recipients).toBe(10);
+      expect((await runsPerMember(sendId)).length).toBe(10);
+      // Canceled: no sender takes it up again.
+      await settled();
+      clock = new Date(clock.getTime() + 60_000);
+      expect(await sender(w).tick()).toBe(0);
+      expect((await runsPerMember(sendId)).length).toBe(10);
+    });
+  });
+}

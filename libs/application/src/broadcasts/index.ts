@@ -1,0 +1,2 @@
+export * from './broadcast-use-cases';
+export * from './broadcast-sender';

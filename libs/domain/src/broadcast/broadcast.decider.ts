@@ -1,0 +1,190 @@
+import type { BroadcastContentT, BroadcastSendStatusT, ResourceErrorT } from '@notify/contracts';
+import { assertNever, Decider } from '../shared/decider';
+import { DomainError, invalidParams, resourceMissing } from '../shared/errors';
+import { BroadcastEvent } from './broadcast.events';
+
+export type BroadcastCommand =
+  | {
+      type: 'UpsertBroadcast';
+      key: string;
+      content: BroadcastContentT;
+      sha: string;
+      valid: boolean;
+      errors: ResourceErrorT[];
+      now: string;
+    }
+  | {
+      type: 'SendBroadcast';
+      key: string;
+      /** A fresh id for this send (the caller makes it): runs and timers are keyed by it. */
+      sendId: string;
+      /** Absent or not later than now: send now. */
+      sendAt: string | null;
+      /** Whether the target audience exists (looked up); true when the broadcast targets all users. */
+      audienceExists: boolean;
+      now: string;
+    }
+  /** The timer of a scheduled send fired. */
+  | { type: 'StartScheduledSend'; key: string; sendId: string; now: string }
+  /** The sender triggered a page of recipients up to `cursor`. */
+  | { type: 'RecordPage'; key: string; sendId: string; cursor: string; recipients: number; now: string }
+  | { type: 'CompleteSend'; key: string; sendId: string; now: string }
+  | { type: 'CancelBroadcast'; key: string; now: string };
+
+export interface BroadcastState {
+  exists: boolean;
+  status: BroadcastSendStatusT;
+  sha: string | null;
+  valid: boolean;
+  errors: ResourceErrorT[];
+  content: BroadcastContentT | null;
+  /** The current (or last) send. */
+  sendId: string | null;
+  sendAt: string | null;
+  /** The content being (or last) sent. */
+  sending: BroadcastContentT | null;
+  /** Where the sender continues: the last member of the last page triggered. */
+  cursor: string | null;
+  recipients: number;
+}
+
+const notEditable = (status: string) =>
+  new DomainError('broadcast_not_editable', `A broadcast that is ${status} cannot be changed; only drafts can`, 'invalid_request');
+
+/**
+ * The broadcast aggregate (ADR 0172): a draft is edited and sent once, now or at a time; sending
+ * is recorded page by page so that a sender that stops is continued from its cursor by another.
+ */
+export const broadcastDecider: Decider<BroadcastState, BroadcastCommand, BroadcastEvent> = {
+  initialState: () => ({
+    exists: false,
+    status: 'draft',
+    sha: null,
+    valid: false,
+    errors: [],
+    content: null,
+    sendId: null,
+    sendAt: null,
+    sending: null,
+    cursor: null,
+    recipients: 0,
+  }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'BroadcastUpserted':
+        return {
+          ...state,
+          exists: true,
+          sha: event.data.sha,
+          valid: event.data.valid,
+          errors: event.data.errors,
+          content: event.data.content,
+        };
+      case 'BroadcastScheduled':
+        return { ...state, status: 'scheduled', sendId: event.data.send_id, sendAt: event.data.send_at };
+      case 'BroadcastSendStarted':
+        return { ...state, status: 'sending', sendId: event.data.send_id, sending: event.data.content, cursor: null, recipients: 0 };
+      case 'BroadcastPageSent':
+        return { ...state, cursor: event.data.cursor, recipients: state.recipients + event.data.recipients };
+      case 'BroadcastSent':
+        return { ...state, status: 'sent' };
+      case 'BroadcastCanceled':
+        return event.data.was === 'scheduled' ? { ...state, status: 'draft', sendAt: null } : { ...state, status: 'canceled' };
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'UpsertBroadcast': {
+        if (state.exists && state.status !== 'draft') throw notEditable(state.status);
+        if (state.exists && state.sha === command.sha && state.valid === command.valid) return [];
+        const { key, content, sha, valid, errors, now } = command;
+        return [{ type: 'BroadcastUpserted', data: { key, content, sha, valid, errors, upserted_at: now } }];
+      }
+      case 'SendBroadcast': {
+        if (!state.exists || !state.content || !state.sha) throw resourceMissing('broadcast');
+        if (state.status !== 'draft')
+          throw new DomainError('broadcast_not_draft', `The broadcast is ${state.status}; only a draft can be sent`, 'invalid_request');
+        if (!state.valid)
+          throw new DomainError(
+            'broadcast_invalid',
+            'An invalid broadcast cannot be sent; fix the errors listed and upsert it again',
+            'invalid_params',
+            state.errors,
+          );
+        if (!command.audienceExists)
+          throw invalidParams([{ field: 'target_audience_key', message: 'no such audience in this environment', type: 'reference' }]);
+        if (command.sendAt && Date.parse(command.sendAt) > Date.parse(command.now))
+          return [
+            {
+              type: 'BroadcastScheduled',
+              data: {
+                key: command.key,
+                send_id: command.sendId,
+                send_at: new Date(command.sendAt).toISOString(),
+                scheduled_at: command.now,
+              },
+            },
+          ];
+        return [
+          {
+            type: 'BroadcastSendStarted',
+            data: { key: command.key, send_id: command.sendId, content: state.content, sha: state.sha, started_at: command.now },
+          },
+        ];
+      }
+      case 'StartScheduledSend': {
+        // Canceled, started by another timer, or moved to another send meanwhile: nothing to do.
+        if (state.status !== 'scheduled' || state.sendId !== command.sendId || !state.content || !state.sha) return [];
+        if (state.sendAt && Date.parse(state.sendAt) > Date.parse(command.now)) return [];
+        return [
+          {
+            type: 'BroadcastSendStarted',
+            data: { key: command.key, send_id: command.sendId, content: state.content, sha: state.sha, started_at: command.now },
+          },
+        ];
+      }
+      case 'RecordPage':
+        // A page triggered while a cancel was recorded still counts (its runs went out); the
+        // sender stops after it, as the state is no longer sending.
+        if ((state.status !== 'sending' && state.status !== 'canceled') || state.sendId !== command.sendId) return [];
+        return [
+          {
+            type: 'BroadcastPageSent',
+            data: {
+              key: command.key,
+              send_id: command.sendId,
+              cursor: command.cursor,
+              recipients: command.recipients,
+              sent_at: command.now,
+            },
+          },
+        ];
+      case 'CompleteSend':
+        if (state.status !== 'sending' || state.sendId !== command.sendId) return [];
+        return [
+          {
+            type: 'BroadcastSent',
+            data: { key: command.key, send_id: command.sendId, recipients: state.recipients, completed_at: command.now },
+          },
+        ];
+      case 'CancelBroadcast': {
+        if (!state.exists) throw resourceMissing('broadcast');
+        if ((state.status !== 'scheduled' && state.status !== 'sending') || !state.sendId)
+          throw new DomainError(
+            'broadcast_not_cancelable',
+            `The broadcast is ${state.status}; only a scheduled broadcast or one being sent can be canceled`,
+            'invalid_request',
+          );
+        return [
+          { type: 'BroadcastCanceled', data: { key: command.key, send_id: state.sendId, was: state.status, canceled_at: command.now } },
+        ];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+};

@@ -1,0 +1,2 @@
+export * from './broadcast.decider';
+export * from './broadcast.events';

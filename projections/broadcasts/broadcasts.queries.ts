@@ -1,0 +1,209 @@
+import { BroadcastContentT, BroadcastSendStatusT, MgmtPageInfoT, ResourceErrorT } from '@notify/contracts';
+import { keysetPage } from '@notify/database';
+import { DataSource } from 'typeorm';
+
+export interface BroadcastRecord {
+  environment: string;
+  key: string;
+  content: BroadcastContentT;
+  sha: string;
+  valid: boolean;
+  errors: ResourceErrorT[];
+  status: BroadcastSendStatusT;
+  sendId: string | null;
+  sendAt: Date | null;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  recipients: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface Row extends Record<string, unknown> {
+  environment: string;
+  key: string;
+  content: BroadcastContentT;
+  sha: string;
+  valid: boolean;
+  errors: ResourceErrorT[];
+  status: BroadcastSendStatusT;
+  send_id: string | null;
+  send_at: Date | null;
+  started_at: Date | null;
+  completed_at: Date | null;
+  recipients: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS =
+  'b.environment, b.key, b.content, b.sha, b.valid, b.errors, b.status, b.send_id, b.send_at, b.started_at, b.completed_at, b.recipients, b.created_at, b.updated_at';
+
+const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+
+const toRecord = (r: Row): BroadcastRecord => ({
+  environment: r.environment,
+  key: r.key,
+  content: r.content,
+  sha: r.sha,
+  valid: r.valid,
+  errors: r.errors,
+  status: r.status,
+  sendId: r.send_id,
+  sendAt: date(r.send_at),
+  startedAt: date(r.started_at),
+  completedAt: date(r.completed_at),
+  recipients: r.recipients,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+
+/** A member to send to: a user, within a tenant or none (''). */
+export interface BroadcastRecipient {
+  userId: string;
+  tenant: string;
+}
+
+/** Every query is scoped by the environment it is given. */
+export class BroadcastQueries {
+  constructor(private readonly db: DataSource) {}
+
+  async get(environment: string, key: string): Promise<BroadcastRecord | undefined> {
+    const rows = await this.db.query<Row[]>(`SELECT ${COLUMNS} FROM rm_broadcasts b WHERE b.environment = $1 AND b.key = $2`, [
+      environment,
+      key,
+    ]);
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  /** Newest first, as the reference lists them. */
+  async list(
+    environment: string,
+    page: { after?: string; before?: string; limit: number },
+  ): Promise<{ entries: BroadcastRecord[]; page_info: MgmtPageInfoT }> {
+    const { rows, pageInfo } = await keysetPage<Row>(this.db, {
+      select: COLUMNS,
+      from: 'FROM rm_broadcasts b WHERE b.environment = $1',
+      params: [environment],
+      order: [
+        { expr: 'b.created_at', type: 'timestamptz' },
+        { expr: 'b.key', type: 'text' },
+      ],
+      direction: 'desc',
+      pageSize: page.limit,
+      after: page.after,
+      before: page.before,
+      withTotal: false,
+    });
+    return { entries: rows.map(toRecord), page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size } };
+  }
+
+  /**
+   * Messages of a send, and its recipients whose runs completed without any (skipped: preferences,
+   * conditions, no channel data). Read from the runs and messages read models at read time.
+   */
+  async counts(environment: string, key: string, sendId: string): Promise<{ messages: number; skips: number }> {
+    const rows = await this.db.query<{ messages: number; skips: number }[]>(
+      `WITH runs AS (
+         SELECT id, workflow_run_id, status FROM rm_workflow_recipient_runs
+          WHERE environment = $1 AND workflow = $2 AND trigger_source->>'broadcast_send_id' = $3)
+       SELECT (SELECT count(*)::int FROM rm_messages m WHERE m.environment = $1 AND m.run_id IN (SELECT id FROM runs)) AS messages,
+              (SELECT count(*)::int FROM runs r WHERE r.status = 'completed'
+                 AND NOT EXISTS (SELECT 1 FROM rm_messages m WHERE m.environment = $1 AND m.run_id = r.id)) AS skips`,
+      [environment, key, sendId],
+    );
+    return rows[0] ?? { messages: 0, skips: 0 };
+  }
+
+  /**
+   * The next page of recipients after `cursor` (exclusive), in a stable order: an audience's
+   * members by (user, tenant), or every user of the environment when no audience is named.
+   */
+  async recipients(
+    environment: string,
+    audienceKey: string | null,
+    cursor: BroadcastRecipient | null,
+    limit: number,
+  ): Promise<BroadcastRecipient[]> {
+    const after = cursor ?? { userId: '', tenant: '' };
+    const rows =
+      audienceKey === null
+        ? await this.db.query<{ user_id: string; tenant: string }[]>(
+            `SELECT id AS user_id, '' AS tenant FROM rm_users WHERE environment = $1 AND id > $2 ORDER BY id LIMIT $3`,
+            [environment, after.userId, limit],
+          )
+        : await this.db.query<{ user_id: string; tenant: string }[]>(
+            `SELECT user_id, tenant FROM rm_audience_members WHERE environment = $1 AND audience_key = $2 AND (user_id, tenant) > ($3, $4)
+              ORDER BY user_id, tenant LIMIT $5`,
+            [environment, audienceKey, after.userId, after.tenant, limit],
+          );
+    return rows.map((r) => ({ userId: r.user_id, tenant: r.tenant }));
+  }
+}
+
+/** `UPDATE ... RETURNING` answers `[rows, count]` through TypeORM's postgres driver. */
+const returned = <T>(result: unknown): T[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : (result as T[]));
+
+export interface ClaimedBroadcast {
+  environment: string;
+  key: string;
+  lease: Date;
+}
+
+/**
+ * The sender's work, leased like the schedules' timers (ADR 0142): broadcasts whose scheduled
+ * send is due and broadcasts being sent. A claim takes rows no live lease holds (FOR UPDATE SKIP
+ * LOCKED, one statement, no transaction held while sending); the sender renews its lease between
+ * pages and ends it when done. A sender that stops leaves its lease to expire; another then
+ * continues from the cursor in the broadcast's stream.
+ */
+export class BroadcastTimers {
+  constructor(
+    private readonly db: DataSource,
+    readonly leaseMs = 30_000,
+  ) {}
+
+  async claim(now: Date, limit: number): Promise<ClaimedBroadcast[]> {
+    const lease = new Date(now.getTime() + this.leaseMs);
+    const rows = returned<{ environment: string; key: string }>(
+      await this.db.query(
+        `UPDATE rm_broadcasts b SET claimed_until = $2
+          WHERE (b.environment, b.key) IN (
+            SELECT environment, key FROM rm_broadcasts
+             WHERE status IN ('scheduled', 'sending') AND send_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
+             ORDER BY send_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+          RETURNING b.environment, b.key`,
+        [now, lease, limit],
+      ),
+    );
+    return rows.map((r) => ({ environment: r.environment, key: r.key, lease }));
+  }
+
+  /** Extends a lease still held; false when another sender took the row (this one must stop). */
+  async renew(claim: ClaimedBroadcast, now: Date): Promise<ClaimedBroadcast | undefined> {
+    const lease = new Date(now.getTime() + this.leaseMs);
+    const rows = returned<{ key: string }>(
+      await this.db.query(
+        'UPDATE rm_broadcasts SET claimed_until = $4 WHERE environment = $1 AND key = $2 AND claimed_until = $3 RETURNING key',
+        [claim.environment, claim.key, claim.lease, lease],
+      ),
+    );
+    return rows.length ? { ...claim, lease } : undefined;
+  }
+
+  async release(claim: ClaimedBroadcast): Promise<void> {
+    await this.db.query('UPDATE rm_broadcasts SET claimed_until = NULL WHERE environment = $1 AND key = $2 AND claimed_until = $3', [
+      claim.environment,
+      claim.key,
+      claim.lease,
+    ]);
+  }
+
+  /** When the sender next has work (a leased row when its lease ends). */
+  async nextDue(): Promise<Date | undefined> {
+    const rows = await this.db.query<{ at: Date | null }[]>(
+      `SELECT min(GREATEST(send_at, claimed_until)) AS at FROM rm_broadcasts WHERE status IN ('scheduled', 'sending')`,
+    );
+    return rows[0]?.at ?? undefined;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './broadcasts.migration';
+export * from './broadcasts.projection';
+export * from './broadcasts.queries';
