@@ -1,5 +1,6 @@
 import { CommandGroup } from '../command';
 import { environmentCommands, keyCommands, serviceTokenCommands } from './environments';
+import { eventCommands } from './events';
 import { kafkaCommands } from './kafka';
 import { projectionCommands } from './projections';
 import { scheduleCommands } from './schedules';
@@ -14,4 +15,5 @@ export const commandGroups: CommandGroup[] = [
   projectionCommands,
   kafkaCommands,
   scheduleCommands,
+  eventCommands,
 ];

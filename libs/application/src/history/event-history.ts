@@ -1,0 +1,138 @@
+import { eventContracts, LogEventPageT, RecipientRefT } from '@notify/contracts';
+import { invalidParams, messageStream, objectStream, runStream, userStream, workflowRunStream } from '@notify/domain';
+import { EventStore, LogFilter, LogPosition, START } from '@notify/eventstore';
+import {
+  decodeHistoryCursor,
+  encodeHistoryCursor,
+  EventRefinement,
+  inLogOrder,
+  matchesRefinement,
+  presentLogEvent,
+  STREAM_CATEGORIES,
+} from './log-reading';
+
+/** The runs and messages of one recipient, as the read models know them (they only find ids; the events come from the log). */
+export interface RecipientActivity {
+  of(environment: string, recipient: RecipientRefT): Promise<{ runs: { id: string; workflowRunId: string }[]; messageIds: string[] }>;
+}
+
+export interface ReadLogRequest {
+  after?: LogPosition;
+  limit: number;
+  filter?: LogFilter;
+  refine?: EventRefinement;
+}
+
+/** How many store pages one log read may look through before it answers with what it found (and a cursor to go on). */
+const SCAN_PAGES = 20;
+
+/**
+ * Reading the log for auditors, through the EventStore port only, so it works on PostgreSQL and
+ * EventStoreDB alike. Filters the store takes (types, stream prefixes) go to the store; time and
+ * environment are applied here while scanning.
+ */
+export class EventHistory {
+  constructor(
+    private readonly store: EventStore,
+    private readonly activity?: RecipientActivity,
+  ) {}
+
+  categories() {
+    return { entries: [...STREAM_CATEGORIES] };
+  }
+
+  types() {
+    return {
+      entries: [...eventContracts.values()]
+        .map((c) => ({ type: c.type, schema_version: c.version }))
+        .sort((a, b) => a.type.localeCompare(b.type)),
+    };
+  }
+
+  /** The newest readable position, and the cursor that reads what comes after it. */
+  async head() {
+    const position = await this.store.headPosition();
+    return { position, after: encodeHistoryCursor({ kind: 'log', position }) };
+  }
+
+  async readStream(
+    streamId: string,
+    q: { direction: 'forwards' | 'backwards'; from_revision?: number; after?: string; limit: number },
+  ): Promise<LogEventPageT> {
+    let direction = q.direction;
+    let from = q.from_revision;
+    if (q.after !== undefined) {
+      const cursor = decodeHistoryCursor(q.after);
+      if (cursor?.kind !== 'stream') throw invalidParams([{ field: 'after', message: 'is not a cursor of this list', type: 'invalid' }]);
+      direction = cursor.direction;
+      from = cursor.revision;
+    }
+    const events = await this.store.readStream(streamId, { direction, fromRevision: from, maxCount: q.limit + 1 });
+    const page = events.slice(0, q.limit);
+    const next = events[q.limit];
+    return {
+      entries: page.map(presentLogEvent),
+      page_info: { after: next ? encodeHistoryCursor({ kind: 'stream', direction, revision: next.revision }) : null, page_size: q.limit },
+    };
+  }
+
+  /**
+   * `$all` after a position. The answer always carries a cursor (the log goes on growing): a page
+   * with fewer entries than asked means the scan budget or the head was reached, not the end.
+   */
+  async readLog(request: ReadLogRequest): Promise<LogEventPageT> {
+    const refine = request.refine ?? {};
+    const found = [];
+    let position = request.after ?? START;
+    for (let pages = 0; pages < SCAN_PAGES && found.length < request.limit; pages++) {
+      const page = await this.store.readAll({ after: position, maxCount: request.limit, filter: request.filter });
+      let stoppedEarly = false;
+      for (const event of page.events) {
+        if (matchesRefinement(event, refine)) found.push(event);
+        if (found.length === request.limit) {
+          position = event.position;
+          stoppedEarly = true;
+          break;
+        }
+      }
+      if (stoppedEarly) break;
+      if (page.scannedTo === position) break;
+      position = page.scannedTo;
+    }
+    return {
+      entries: found.map(presentLogEvent),
+      page_info: { after: encodeHistoryCursor({ kind: 'log', position }), page_size: request.limit },
+    };
+  }
+
+  /** Everything that happened to one recipient: its own stream, the triggers and runs it was in, its messages; in log order. */
+  async recipientHistory(environment: string, recipient: RecipientRefT, q: { after?: string; limit: number }): Promise<LogEventPageT> {
+    if (!this.activity) throw new Error('recipientHistory needs the recipient activity lookup');
+    let after: LogPosition = START;
+    if (q.after !== undefined) {
+      const cursor = decodeHistoryCursor(q.after);
+      if (cursor?.kind !== 'log') throw invalidParams([{ field: 'after', message: 'is not a cursor of this list', type: 'invalid' }]);
+      after = cursor.position;
+    }
+    const { runs, messageIds } = await this.activity.of(environment, recipient);
+    const own =
+      recipient.type === 'user' ? userStream(environment, recipient.id) : objectStream(environment, recipient.collection, recipient.id);
+    const streams = new Set([
+      own,
+      ...runs.map((r) => workflowRunStream(environment, r.workflowRunId)),
+      ...runs.map((r) => runStream(environment, r.id)),
+      ...messageIds.map((id) => messageStream(environment, id)),
+    ]);
+    const read = await this.store.readStreams([...streams]);
+    const ordered = inLogOrder([...read.values()].flat()).filter((e) => e.position > after);
+    const page = ordered.slice(0, q.limit);
+    const more = ordered.length > q.limit;
+    return {
+      entries: page.map(presentLogEvent),
+      page_info: {
+        after: more ? encodeHistoryCursor({ kind: 'log', position: page[page.length - 1].position }) : null,
+        page_size: q.limit,
+      },
+    };
+  }
+}

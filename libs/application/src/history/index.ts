@@ -1,0 +1,2 @@
+export * from './event-history';
+export * from './log-reading';

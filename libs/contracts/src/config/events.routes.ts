@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { EnvironmentSlug } from '../events/environment.events';
+import { defineRoute } from '../http/route';
+import { arrayParam, Cursor, queryInt } from '../http/pagination';
+
+/**
+ * The event log as auditors read it (management API, service token): stream categories, one
+ * stream, the whole log with filters, and everything that happened to one recipient.
+ */
+
+/** One event of the log with everything it was recorded with. */
+export const LogEvent = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    stream: z.string(),
+    /** 0-based revision inside its stream. */
+    revision: z.number().int(),
+    /** Monotonic number of the event in the whole log (as a string: it is a 64-bit integer). */
+    global_position: z.string(),
+    /** Opaque position in commit order; `after` of a log read takes it. */
+    position: z.string(),
+    recorded_at: z.string(),
+    environment: z.string().nullable(),
+    correlation_id: z.string().nullable(),
+    causation_id: z.string().nullable(),
+    actor: z.string().nullable(),
+    schema_version: z.number().int().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    data: z.unknown(),
+  })
+  .meta({ id: 'LogEvent' });
+export type LogEventT = z.infer<typeof LogEvent>;
+
+const LogPageInfo = z
+  .object({
+    /** Pass as `after` for the next page; null when the end was reached (a stream read) . */
+    after: z.string().nullable(),
+    page_size: z.number().int(),
+  })
+  .meta({ id: 'LogPageInfo' });
+
+export const LogEventPage = z.object({ entries: z.array(LogEvent), page_info: LogPageInfo }).meta({ id: 'LogEventPage' });
+export type LogEventPageT = z.infer<typeof LogEventPage>;
+
+export const StreamCategory = z
+  .object({
+    category: z.string(),
+    /** Stream id pattern: `user-{environment}-{user_id}`. */
+    pattern: z.string(),
+    description: z.string(),
+  })
+  .meta({ id: 'StreamCategory' });
+export type StreamCategoryT = z.infer<typeof StreamCategory>;
+
+export const listStreamCategoriesRoute = defineRoute({
+  operationId: 'listStreamCategories',
+  method: 'GET',
+  path: '/v1/events/categories',
+  summary: 'List the categories of event streams and how their stream ids are formed',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  response: z.object({ entries: z.array(StreamCategory) }).meta({ id: 'ListStreamCategoriesResponse' }),
+});
+
+export const EventTypeInfo = z.object({ type: z.string(), schema_version: z.number().int() }).meta({ id: 'EventTypeInfo' });
+
+export const listEventTypesRoute = defineRoute({
+  operationId: 'listEventTypes',
+  method: 'GET',
+  path: '/v1/events/types',
+  summary: 'List the event types the service writes, with their current schema version',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  response: z.object({ entries: z.array(EventTypeInfo) }).meta({ id: 'ListEventTypesResponse' }),
+});
+
+const Limit = queryInt(z.number().int().min(1).max(500)).default(100);
+
+export const readStreamRoute = defineRoute({
+  operationId: 'readEventStream',
+  method: 'GET',
+  path: '/v1/events/streams/{stream_id}',
+  summary: 'Read one stream forwards or backwards from a revision',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  params: z.strictObject({ stream_id: z.string().min(1).max(1024) }),
+  query: z.object({
+    direction: z.enum(['forwards', 'backwards']).default('forwards'),
+    /** Inclusive; the start (forwards) or the end (backwards) when absent. */
+    from_revision: queryInt(z.number().int().min(0)).optional(),
+    after: Cursor.optional(),
+    limit: Limit,
+  }),
+  response: LogEventPage,
+});
+
+const Instant = z.iso.datetime({ offset: true });
+
+export const readLogRoute = defineRoute({
+  operationId: 'readEventLog',
+  method: 'GET',
+  path: '/v1/events',
+  summary: 'Read the whole log ($all) in commit order, filtered',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  query: z.object({
+    /** A cursor from page_info.after, or the `position` of an event: read what follows it. */
+    after: z.string().max(1024).optional(),
+    limit: Limit,
+    types: arrayParam(z.string().min(1).max(200)).optional(),
+    stream_prefix: arrayParam(z.string().min(1).max(1024)).optional(),
+    since: Instant.optional(),
+    until: Instant.optional(),
+    /** Only events recorded in this environment (account-level events have none). */
+    environment: EnvironmentSlug.optional(),
+  }),
+  response: LogEventPage,
+});
+
+export const userHistoryRoute = defineRoute({
+  operationId: 'readUserHistory',
+  method: 'GET',
+  path: '/v1/events/users/{user_id}',
+  summary: 'Everything that happened to one user across streams (the user, its runs and messages), in log order',
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ user_id: z.string().min(1).max(255) }),
+  query: z.object({ environment: z.string(), after: Cursor.optional(), limit: Limit }),
+  response: LogEventPage,
+});
+
+export const objectHistoryRoute = defineRoute({
+  operationId: 'readObjectHistory',
+  method: 'GET',
+  path: '/v1/events/objects/{collection}/{object_id}',
+  summary: 'Everything that happened to one object across streams (the object, its runs and messages), in log order',
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ collection: z.string().min(1).max(255), object_id: z.string().min(1).max(255) }),
+  query: z.object({ environment: z.string(), after: Cursor.optional(), limit: Limit }),
+  response: LogEventPage,
+});
+
+export const logHeadRoute = defineRoute({
+  operationId: 'readEventLogHead',
+  method: 'GET',
+  path: '/v1/events/head',
+  summary: 'The position of the newest event readable in the log: a tail starts after it',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  response: z.object({ position: z.string(), after: z.string() }).meta({ id: 'EventLogHead' }),
+});
