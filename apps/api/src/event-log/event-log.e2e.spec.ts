@@ -177,4 +177,44 @@ describe('event log (management API and CLI)', () => {
     expect(await running).toBe(0);
     for (const line of tail.out) expect(JSON.parse(line).type).toBe('UserIdentified');
   });
+  // Last: it tampers with the log of this file's service.
+  it('verifies the hash chain, then names a row edited and a row deleted by SQL, over HTTP and from the CLI', async () => {
+    const clean = await t.http('POST', '/v1/events/verify', { key: t.serviceToken });
+    expect(clean.status).toBe(200);
+    expect(clean.body).toMatchObject({
+      ok: true,
+      findings: [],
+      unchained_events: 0,
+      checkpointed: true,
+      root: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const ok = cli();
+    expect(await ok.run('events', 'verify', '--no-checkpoint')).toBe(0);
+    expect(ok.out.join('')).toMatch(/^ok: \d+ events in \d+ streams checked/);
+
+    const victim = uniqueKey('tampered');
+    for (const name of ['A', 'B', 'C']) await t.http('PUT', `/v1/users/${victim}`, { body: { name } });
+    const stream = `user-development-${victim}`;
+    const [edited] = await t.sql<{ global_position: string }>(
+      'SELECT global_position::text AS global_position FROM es_events WHERE stream_id = $1 AND stream_revision = 0',
+      [stream],
+    );
+    await t.sql(
+      `UPDATE es_events SET data = jsonb_set(data, '{properties,name}', '"Mallory"') WHERE stream_id = $1 AND stream_revision = 0`,
+      [stream],
+    );
+    await t.sql('DELETE FROM es_events WHERE stream_id = $1 AND stream_revision = 1', [stream]);
+    const found = await t.http('POST', '/v1/events/verify', { key: t.serviceToken });
+    expect(found.body.ok).toBe(false);
+    expect(found.body.checkpointed).toBe(false);
+    expect(found.body.findings).toEqual([
+      { kind: 'edited', stream, revision: 0, global_position: edited.global_position, detail: expect.any(String) },
+      { kind: 'missing', stream, revision: 1, global_position: null, detail: 'revision 1 is missing (deleted)' },
+    ]);
+    const tampered = cli();
+    expect(await tampered.run('events', 'verify')).toBe(1);
+    expect(tampered.out.join('')).toContain(`edited       ${stream}@0 (#${edited.global_position})`);
+    expect(tampered.out.join('')).toContain(`missing      ${stream}@1: revision 1 is missing (deleted)`);
+    expect((await t.http('POST', '/v1/events/verify?checkpoint=maybe', { key: t.serviceToken })).status).toBe(422);
+  });
 });

@@ -12,6 +12,8 @@ import { ReadLogController } from './read-log/read-log.controller';
 import { ReadLogHandler } from './read-log/read-log.handler';
 import { ReadStreamController } from './read-stream/read-stream.controller';
 import { ReadStreamHandler } from './read-stream/read-stream.handler';
+import { VerifyLogController } from './verify-log/verify-log.controller';
+import { VerifyLogHandler } from './verify-log/verify-log.handler';
 import { UserHistoryController } from './user-history/user-history.controller';
 import { UserHistoryHandler } from './user-history/user-history.handler';
 
@@ -28,6 +30,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     ReadLogController,
     UserHistoryController,
     ObjectHistoryController,
+    VerifyLogController,
   ],
   providers: [
     eventHistoryProvider,
@@ -38,6 +41,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     ReadLogHandler,
     UserHistoryHandler,
     ObjectHistoryHandler,
+    VerifyLogHandler,
   ],
 })
 export class EventLogModule {}

@@ -1,4 +1,4 @@
-import { LogEventPageT, LogEventT } from '@notify/contracts';
+import { ChainReportT, LogEventPageT, LogEventT } from '@notify/contracts';
 import { CommandContext, CommandGroup, OptionSpecs, UsageError } from '../command';
 
 /**
@@ -28,7 +28,16 @@ export class ApiError extends Error {
 }
 
 /** GET against the management API with the service token. */
-export async function mgmtGet<T>(ctx: CommandContext, path: string, query: Record<string, string | string[] | undefined> = {}): Promise<T> {
+export function mgmtGet<T>(ctx: CommandContext, path: string, query: Record<string, string | string[] | undefined> = {}): Promise<T> {
+  return mgmtRequest<T>(ctx, 'GET', path, query);
+}
+
+export async function mgmtRequest<T>(
+  ctx: CommandContext,
+  method: 'GET' | 'POST',
+  path: string,
+  query: Record<string, string | string[] | undefined> = {},
+): Promise<T> {
   const base = (ctx.values.url as string | undefined) ?? ctx.io.env.NOTIFY_URL ?? 'http://localhost:3000';
   const token = (ctx.values.token as string | undefined) ?? ctx.io.env.NOTIFY_SERVICE_TOKEN;
   if (!token) throw new UsageError('A service token is required: --token or NOTIFY_SERVICE_TOKEN');
@@ -37,7 +46,7 @@ export async function mgmtGet<T>(ctx: CommandContext, path: string, query: Recor
     if (v === undefined) continue;
     for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, item);
   }
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: ctx.io.signal });
+  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}` }, signal: ctx.io.signal });
   const text = await res.text();
   const body = text ? (JSON.parse(text) as unknown) : undefined;
   if (!res.ok) throw new ApiError(res.status, body);
@@ -93,6 +102,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done);
   });
+}
+
+export function formatChainReport(r: ChainReportT): string {
+  const lines = [
+    `${r.ok ? 'ok' : 'TAMPERED'}: ${r.checked_events} events in ${r.streams} streams checked` +
+      (r.unchained_events ? ` (${r.unchained_events} written before the chain, not covered)` : ''),
+    `root ${r.root}${r.checkpointed ? ' (heads recorded for the next verification)' : ''}`,
+  ];
+  for (const f of r.findings)
+    lines.push(`${f.kind.padEnd(12)} ${f.stream}@${f.revision}${f.global_position ? ` (#${f.global_position})` : ''}: ${f.detail}`);
+  return lines.join('\n');
 }
 
 export const eventCommands: CommandGroup = {
@@ -184,6 +204,23 @@ export const eventCommands: CommandGroup = {
             if (caughtUp) await sleep(TAIL_POLL_MS, ctx.io.signal);
           }
         }),
+    },
+    {
+      name: 'verify',
+      summary: "Verify the log's hash chain; names each edited or deleted event (exit 1 when any)",
+      usage: '[--no-checkpoint] [--json]',
+      options: { ...connection, 'no-checkpoint': { type: 'boolean' } },
+      run: async (ctx) => {
+        let failed = false;
+        const code = await guarded(ctx, async () => {
+          const report = await mgmtRequest<ChainReportT>(ctx, 'POST', '/v1/events/verify', {
+            checkpoint: ctx.values['no-checkpoint'] ? 'false' : undefined,
+          });
+          ctx.io.stdout.write(`${ctx.values.json ? JSON.stringify(report, null, 2) : formatChainReport(report)}\n`);
+          failed = !report.ok;
+        });
+        return code || (failed ? 1 : 0);
+      },
     },
     {
       name: 'history',

@@ -1,6 +1,6 @@
-import { eventContracts, LogEventPageT, RecipientRefT } from '@notify/contracts';
-import { invalidParams, messageStream, objectStream, runStream, userStream, workflowRunStream } from '@notify/domain';
-import { EventStore, LogFilter, LogPosition, START } from '@notify/eventstore';
+import { ChainReportT, eventContracts, LogEventPageT, RecipientRefT } from '@notify/contracts';
+import { DomainError, invalidParams, messageStream, objectStream, runStream, userStream, workflowRunStream } from '@notify/domain';
+import { EventStore, isTamperEvident, LogFilter, LogPosition, START } from '@notify/eventstore';
 import {
   decodeHistoryCursor,
   encodeHistoryCursor,
@@ -102,6 +102,28 @@ export class EventHistory {
     return {
       entries: found.map(presentLogEvent),
       page_info: { after: encodeHistoryCursor({ kind: 'log', position }), page_size: request.limit },
+    };
+  }
+
+  /** The hash chain check (ADR 0176); only a store that keeps one can answer. */
+  async verify(options: { checkpoint?: boolean } = {}): Promise<ChainReportT> {
+    if (!isTamperEvident(this.store))
+      throw new DomainError('not_supported', `The ${this.store.kind} event store keeps no hash chain to verify`, 'invalid_request');
+    const report = await this.store.verifyChain(options);
+    return {
+      ok: report.findings.length === 0,
+      checked_events: report.checkedEvents,
+      streams: report.streams,
+      unchained_events: report.unchainedEvents,
+      root: report.root,
+      findings: report.findings.map((f) => ({
+        kind: f.kind,
+        stream: f.streamId,
+        revision: f.revision,
+        global_position: f.globalPosition === undefined ? null : f.globalPosition.toString(),
+        detail: f.detail,
+      })),
+      checkpointed: report.checkpointed,
     };
   }
 

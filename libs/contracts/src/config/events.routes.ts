@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EnvironmentSlug } from '../events/environment.events';
 import { defineRoute } from '../http/route';
 import { arrayParam, Cursor, queryInt } from '../http/pagination';
+import { QueryFlag } from './mgmt';
 
 /**
  * The event log as auditors read it (management API, service token): stream categories, one
@@ -162,4 +163,44 @@ export const logHeadRoute = defineRoute({
   scope: 'account',
   rateTier: 4,
   response: z.object({ position: z.string(), after: z.string() }).meta({ id: 'EventLogHead' }),
+});
+
+export const ChainFinding = z
+  .object({
+    kind: z.enum(['edited', 'missing', 'missing_tail', 'stream_gone', 'unchained']),
+    stream: z.string(),
+    revision: z.number().int(),
+    global_position: z.string().nullable(),
+    detail: z.string(),
+  })
+  .meta({ id: 'ChainFinding' });
+
+export const ChainReport = z
+  .object({
+    /** True when nothing was found. */
+    ok: z.boolean(),
+    checked_events: z.number().int(),
+    streams: z.number().int(),
+    /** Events written before the chain existed: not covered. */
+    unchained_events: z.number().int(),
+    /** sha256 over every stream's head: keep it outside the database to notice a rewrite of the whole log. */
+    root: z.string(),
+    findings: z.array(ChainFinding),
+    /** Whether the stream heads were recorded for the next verification (only when ok). */
+    checkpointed: z.boolean(),
+  })
+  .meta({ id: 'ChainReport' });
+export type ChainReportT = z.infer<typeof ChainReport>;
+
+export const verifyLogRoute = defineRoute({
+  operationId: 'verifyEventLog',
+  method: 'POST',
+  path: '/v1/events/verify',
+  summary: "Verify the log's hash chain: names every edited or deleted event (PostgreSQL store)",
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 5,
+  query: z.object({ checkpoint: QueryFlag.optional() }),
+  response: ChainReport,
 });
