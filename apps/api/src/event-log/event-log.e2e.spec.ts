@@ -177,6 +177,44 @@ describe('event log (management API and CLI)', () => {
     expect(await running).toBe(0);
     for (const line of tail.out) expect(JSON.parse(line).type).toBe('UserIdentified');
   });
+  it('explains a run and its message from the log, as JSON and as a timeline, over HTTP and from the CLI', async () => {
+    const [run] = await finishedRuns(t, workflowRunId);
+    const byRun = await t.http('GET', `/v1/workflow_recipient_runs/${run.runId}/explain`);
+    expect(byRun.status).toBe(200);
+    expect(byRun.body).toMatchObject({
+      run_id: run.runId,
+      workflow_run_id: workflowRunId,
+      workflow,
+      recipient: { type: 'user', id: user },
+      verdict: 'sent',
+      trigger: { source: { type: 'api' }, data: { n: 1 }, correlation_id: expect.any(String) },
+      steps: [{ step_ref: 'feed', step_type: 'in_app_feed', status: 'ok' }],
+      messages: [{ message_id: expect.any(String), status: expect.stringMatching(/^(sent|delivered)$/) }],
+    });
+    expect(byRun.body.text.split('\n')[0]).toBe(`${workflow} run ${run.runId} for user ${user}: sent`);
+    const messageId = byRun.body.messages[0].message_id;
+    const byMessage = await t.http('GET', `/v1/messages/${messageId}/explain`);
+    expect(byMessage.body).toEqual(byRun.body);
+    const missing = await t.http('GET', '/v1/messages/00000000-0000-4000-8000-000000000000/explain');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 'resource_missing', status: 404 });
+    expect((await t.http('GET', `/v1/workflow_recipient_runs/${run.runId}/explain`, { key: t.serviceToken })).status).toBe(401);
+
+    let out = '';
+    const io = {
+      stdout: { write: (x: string) => (out += x) },
+      stderr: { write: () => undefined },
+      env: { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey },
+      signal: new AbortController().signal,
+    };
+    expect(await runCli(['explain', run.runId], commandGroups, io)).toBe(0);
+    expect(out).toContain('step feed (in_app_feed) ok');
+    out = '';
+    expect(await runCli(['explain', messageId, '--json'], commandGroups, io)).toBe(0);
+    expect(JSON.parse(out).run_id).toBe(run.runId);
+    expect(await runCli(['explain', '00000000-0000-4000-8000-000000000000'], commandGroups, io)).toBe(1);
+  });
+
   // Last: it tampers with the log of this file's service.
   it('verifies the hash chain, then names a row edited and a row deleted by SQL, over HTTP and from the CLI', async () => {
     const clean = await t.http('POST', '/v1/events/verify', { key: t.serviceToken });

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ExplainController } from './explain/explain.controller';
+import { ExplainHandler } from './explain/explain.handler';
 import { eventHistoryProvider } from './event-history.provider';
 import { ListEventTypesController } from './list-event-types/list-event-types.controller';
 import { ListEventTypesHandler } from './list-event-types/list-event-types.handler';
@@ -31,6 +33,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     UserHistoryController,
     ObjectHistoryController,
     VerifyLogController,
+    ExplainController,
   ],
   providers: [
     eventHistoryProvider,
@@ -42,6 +45,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     UserHistoryHandler,
     ObjectHistoryHandler,
     VerifyLogHandler,
+    ExplainHandler,
   ],
 })
 export class EventLogModule {}

@@ -1,6 +1,7 @@
 import { CommandGroup } from '../command';
 import { environmentCommands, keyCommands, serviceTokenCommands } from './environments';
 import { eventCommands } from './events';
+import { explainCommands } from './explain';
 import { kafkaCommands } from './kafka';
 import { projectionCommands } from './projections';
 import { scheduleCommands } from './schedules';
@@ -16,4 +17,5 @@ export const commandGroups: CommandGroup[] = [
   kafkaCommands,
   scheduleCommands,
   eventCommands,
+  explainCommands,
 ];

@@ -1,5 +1,14 @@
-import { ChainReportT, eventContracts, LogEventPageT, RecipientRefT } from '@notify/contracts';
-import { DomainError, invalidParams, messageStream, objectStream, runStream, userStream, workflowRunStream } from '@notify/domain';
+import { ChainReportT, eventContracts, LogEventPageT, RecipientRefT, RunExplanationT } from '@notify/contracts';
+import {
+  DomainError,
+  invalidParams,
+  messageStream,
+  resourceMissing,
+  objectStream,
+  runStream,
+  userStream,
+  workflowRunStream,
+} from '@notify/domain';
 import { EventStore, isTamperEvident, LogFilter, LogPosition, START } from '@notify/eventstore';
 import {
   decodeHistoryCursor,
@@ -10,6 +19,7 @@ import {
   presentLogEvent,
   STREAM_CATEGORIES,
 } from './log-reading';
+import { explainRun, formatExplanation } from './explain';
 
 /** The runs and messages of one recipient, as the read models know them (they only find ids; the events come from the log). */
 export interface RecipientActivity {
@@ -103,6 +113,33 @@ export class EventHistory {
       entries: found.map(presentLogEvent),
       page_info: { after: encodeHistoryCursor({ kind: 'log', position }), page_size: request.limit },
     };
+  }
+
+  /** Why one recipient run sent what it sent: its trigger, its own events and its messages' events, folded. */
+  async explainRun(environment: string, runId: string): Promise<RunExplanationT> {
+    const run = await this.store.readStream(runStream(environment, runId));
+    const enqueued = run.find((e) => e.type === 'RunEnqueued')?.data as { workflow_run_id?: string } | undefined;
+    if (!enqueued?.workflow_run_id) throw resourceMissing('workflow recipient run');
+    const messageIds = new Set<string>();
+    for (const e of run) {
+      const id = (e.data as { output?: { message_id?: unknown } | null }).output?.message_id;
+      if (typeof id === 'string') messageIds.add(id);
+    }
+    const others = await this.store.readStreams([
+      workflowRunStream(environment, enqueued.workflow_run_id),
+      ...[...messageIds].map((id) => messageStream(environment, id)),
+    ]);
+    // The trigger stream holds one event for every recipient; only the trigger itself concerns this run.
+    const explanation = explainRun([...run, ...[...others.values()].flat()]);
+    return { ...explanation, text: formatExplanation(explanation) };
+  }
+
+  /** A message's explanation is its run's. */
+  async explainMessage(environment: string, messageId: string): Promise<RunExplanationT> {
+    const [created] = await this.store.readStream(messageStream(environment, messageId), { maxCount: 1 });
+    const runId = (created?.data as { workflow_recipient_run_id?: string } | undefined)?.workflow_recipient_run_id;
+    if (!runId) throw resourceMissing('message');
+    return this.explainRun(environment, runId);
   }
 
   /** The hash chain check (ADR 0176); only a store that keeps one can answer. */

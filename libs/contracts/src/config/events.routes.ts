@@ -204,3 +204,82 @@ export const verifyLogRoute = defineRoute({
   query: z.object({ checkpoint: QueryFlag.optional() }),
   response: ChainReport,
 });
+
+const ExplainedStep = z.object({
+  step_ref: z.string(),
+  step_type: z.string(),
+  status: z.string(),
+  reason: z.string().nullable(),
+  output: z.record(z.string(), z.unknown()).nullable(),
+  attempt: z.number().int().nullable(),
+  at: z.string(),
+});
+
+const ExplainedMessage = z.object({
+  message_id: z.string(),
+  channel: z.unknown(),
+  step_ref: z.string().nullable(),
+  status: z.enum(['sent', 'delivered', 'not_sent', 'undelivered', 'bounced', 'pending']),
+  reason: z.string().nullable(),
+  attempts: z.array(
+    z.object({
+      attempt: z.number().int(),
+      outcome: z.string(),
+      reason: z.string().nullable(),
+      provider: z.string(),
+      provider_message_id: z.string().nullable(),
+    }),
+  ),
+});
+
+/** Why a run sent (or did not send) its messages, folded from the log. */
+export const RunExplanation = z
+  .object({
+    run_id: z.string().nullable(),
+    workflow_run_id: z.string().nullable(),
+    workflow: z.string().nullable(),
+    recipient: z.unknown(),
+    verdict: z.enum(['sent', 'not_sent', 'cancelled', 'running']),
+    reason: z.string().nullable(),
+    trigger: z
+      .object({
+        at: z.string(),
+        source: z.unknown(),
+        actor: z.unknown(),
+        tenant: z.unknown(),
+        data: z.unknown(),
+        correlation_id: z.string().nullable(),
+      })
+      .nullable(),
+    steps: z.array(ExplainedStep),
+    messages: z.array(ExplainedMessage),
+    timeline: z.array(z.object({ at: z.string(), global_position: z.string(), stream: z.string(), type: z.string(), text: z.string() })),
+    /** The same timeline as text, one event a line. */
+    text: z.string(),
+  })
+  .meta({ id: 'RunExplanation' });
+export type RunExplanationT = z.infer<typeof RunExplanation>;
+
+export const explainRunRoute = defineRoute({
+  operationId: 'explainWorkflowRecipientRun',
+  method: 'GET',
+  path: '/v1/workflow_recipient_runs/{id}/explain',
+  summary: 'Why a recipient run sent or did not send: the trigger, each step decision, each message, from the event log',
+  tags: ['Event log'],
+  auth: 'secret',
+  rateTier: 4,
+  params: z.object({ id: z.string().min(1).max(64) }),
+  response: RunExplanation,
+});
+
+export const explainMessageRoute = defineRoute({
+  operationId: 'explainMessage',
+  method: 'GET',
+  path: '/v1/messages/{message_id}/explain',
+  summary: "Why a message was or was not sent: its run's explanation, from the event log",
+  tags: ['Event log'],
+  auth: 'secret',
+  rateTier: 4,
+  params: z.object({ message_id: z.string().min(1).max(64) }),
+  response: RunExplanation,
+});
