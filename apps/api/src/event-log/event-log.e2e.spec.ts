@@ -101,6 +101,28 @@ describe('event log (management API and CLI)', () => {
     expect(next.body.entries.map((e: { id: string }) => e.id)).toEqual(history.body.entries.slice(2, 4).map((e: { id: string }) => e.id));
   });
 
+  it("reads a user's properties as of an event's position, a global position and a time", async () => {
+    const u = uniqueKey('asof');
+    await t.http('PUT', `/v1/users/${u}`, { body: { name: 'First', plan: 'free' } });
+    await t.http('PUT', `/v1/users/${u}`, { body: { name: 'Second' } });
+    const [first, second] = (await get(`/v1/events/streams/user-development-${u}`)).body.entries;
+    const at = (asOf: string) => get(`/v1/events/users/${u}/state?environment=development&as_of=${encodeURIComponent(asOf)}`);
+    expect((await at(first.position)).body).toEqual({
+      id: u,
+      exists: true,
+      properties: { name: 'First', plan: 'free' },
+      as_of: first.position,
+      revision: 0,
+      global_position: first.global_position,
+      position: first.position,
+      recorded_at: first.recorded_at,
+    });
+    expect((await at(second.global_position)).body).toMatchObject({ properties: { name: 'Second', plan: 'free' }, revision: 1 });
+    expect((await at(second.recorded_at)).body.revision).toBe(1);
+    expect((await at('2000-01-01T00:00:00Z')).body).toMatchObject({ exists: false, properties: null, revision: null });
+    expect((await at('soon')).body).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'as_of' })] });
+  });
+
   it('lists categories and event types', async () => {
     expect((await get('/v1/events/categories')).body.entries).toContainEqual(
       expect.objectContaining({ category: 'run', pattern: 'run-{environment}-{run_id}' }),

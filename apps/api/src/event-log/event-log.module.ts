@@ -16,6 +16,8 @@ import { ReadStreamController } from './read-stream/read-stream.controller';
 import { ReadStreamHandler } from './read-stream/read-stream.handler';
 import { VerifyLogController } from './verify-log/verify-log.controller';
 import { VerifyLogHandler } from './verify-log/verify-log.handler';
+import { UserAsOfController } from './user-as-of/user-as-of.controller';
+import { UserAsOfHandler } from './user-as-of/user-as-of.handler';
 import { UserHistoryController } from './user-history/user-history.controller';
 import { UserHistoryHandler } from './user-history/user-history.handler';
 
@@ -30,6 +32,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     ReadStreamController,
     LogHeadController,
     ReadLogController,
+    UserAsOfController,
     UserHistoryController,
     ObjectHistoryController,
     VerifyLogController,
@@ -42,6 +45,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     ReadStreamHandler,
     LogHeadHandler,
     ReadLogHandler,
+    UserAsOfHandler,
     UserHistoryHandler,
     ObjectHistoryHandler,
     VerifyLogHandler,

@@ -1,6 +1,9 @@
 import { ChainReportT, eventContracts, LogEventPageT, RecipientRefT, RunExplanationT } from '@notify/contracts';
 import {
   DomainError,
+  fold,
+  userDecider,
+  UserEvent,
   invalidParams,
   messageStream,
   resourceMissing,
@@ -16,7 +19,9 @@ import {
   EventRefinement,
   inLogOrder,
   matchesRefinement,
+  parseAsOf,
   presentLogEvent,
+  recordedBy,
   STREAM_CATEGORIES,
 } from './log-reading';
 import { explainRun, formatExplanation } from './explain';
@@ -140,6 +145,27 @@ export class EventHistory {
     const runId = (created?.data as { workflow_recipient_run_id?: string } | undefined)?.workflow_recipient_run_id;
     if (!runId) throw resourceMissing('message');
     return this.explainRun(environment, runId);
+  }
+
+  /** A user as the log had it at a point in time: its events up to `as_of` folded by the user decider. */
+  async userAsOf(environment: string, userId: string, asOfText: string) {
+    const asOf = parseAsOf(asOfText);
+    const events = (await this.store.readStream(userStream(environment, userId))).filter((e) => recordedBy(e, asOf));
+    const state = fold(
+      userDecider,
+      events.map((e) => ({ type: e.type, data: e.data }) as UserEvent),
+    );
+    const last = events[events.length - 1];
+    return {
+      id: userId,
+      exists: state.exists,
+      properties: state.exists ? state.properties : null,
+      as_of: asOfText,
+      revision: last ? last.revision : null,
+      global_position: last ? last.globalPosition.toString() : null,
+      position: last ? last.position : null,
+      recorded_at: last ? last.createdAt.toISOString() : null,
+    };
   }
 
   /** The hash chain check (ADR 0176); only a store that keeps one can answer. */

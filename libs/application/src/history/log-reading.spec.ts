@@ -6,6 +6,8 @@ import {
   logPositionOf,
   logRequest,
   matchesRefinement,
+  parseAsOf,
+  recordedBy,
   presentLogEvent,
   STREAM_CATEGORIES,
 } from './log-reading';
@@ -116,5 +118,27 @@ describe('event history filters and presentation', () => {
     const names = STREAM_CATEGORIES.map((c) => c.category);
     expect(new Set(names).size).toBe(names.length);
     for (const c of STREAM_CATEGORIES) expect(c.pattern.startsWith(c.category)).toBe(true);
+  });
+});
+
+describe('as_of', () => {
+  it('reads an instant, an event position or a global position, and refuses anything else with a 422 on as_of', () => {
+    expect(parseAsOf('2026-01-01T00:00:05Z')).toEqual({ at: new Date('2026-01-01T00:00:05Z') });
+    expect(parseAsOf(position(7))).toEqual({ position: position(7) });
+    expect(parseAsOf('42')).toEqual({ globalPosition: 42n });
+    for (const bad of ['yesterday', '2026-13-45T00:00:00Z', '-1'])
+      expect(() => parseAsOf(bad)).toThrow(
+        expect.objectContaining({ code: 'invalid_params', fields: [expect.objectContaining({ field: 'as_of' })] }),
+      );
+  });
+
+  it('keeps the events recorded by that point, inclusive', () => {
+    const e = event(5);
+    expect(recordedBy(e, { at: e.createdAt })).toBe(true);
+    expect(recordedBy(e, { at: new Date(e.createdAt.getTime() - 1) })).toBe(false);
+    expect(recordedBy(e, { position: position(5) })).toBe(true);
+    expect(recordedBy(e, { position: position(4) })).toBe(false);
+    expect(recordedBy(e, { globalPosition: 5n })).toBe(true);
+    expect(recordedBy(e, { globalPosition: 4n })).toBe(false);
   });
 });

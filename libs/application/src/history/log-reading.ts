@@ -165,3 +165,21 @@ export function logRequest(q: {
     },
   };
 }
+
+/** `as_of`: an ISO instant, an event's `position` (32 hex digits), or a global position (digits). */
+export type AsOf = { at: Date } | { position: LogPosition } | { globalPosition: bigint };
+
+export function parseAsOf(value: string): AsOf {
+  if (LOG_POSITION.test(value)) return { position: value };
+  if (/^\d{1,19}$/.test(value)) return { globalPosition: BigInt(value) };
+  const at = new Date(value);
+  if (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(at.getTime())) return { at };
+  throw invalidParams([{ field: 'as_of', message: 'is not an ISO 8601 instant, an event position or a global position', type: 'invalid' }]);
+}
+
+/** Whether an event was in the log as of that point. Within one stream global positions grow with revisions. */
+export function recordedBy(event: Pick<RecordedEvent, 'createdAt' | 'position' | 'globalPosition'>, asOf: AsOf): boolean {
+  if ('at' in asOf) return event.createdAt <= asOf.at;
+  if ('position' in asOf) return event.position <= asOf.position;
+  return event.globalPosition <= asOf.globalPosition;
+}

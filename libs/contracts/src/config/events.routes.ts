@@ -283,3 +283,31 @@ export const explainMessageRoute = defineRoute({
   params: z.object({ message_id: z.string().min(1).max(64) }),
   response: RunExplanation,
 });
+
+export const UserAsOf = z
+  .object({
+    id: z.string(),
+    /** Whether the user existed then (identified and not deleted). */
+    exists: z.boolean(),
+    properties: z.record(z.string(), z.unknown()).nullable(),
+    as_of: z.string(),
+    /** The user's last event at that point: where the state was read. */
+    revision: z.number().int().nullable(),
+    global_position: z.string().nullable(),
+    position: z.string().nullable(),
+    recorded_at: z.string().nullable(),
+  })
+  .meta({ id: 'UserAsOf' });
+
+export const userAsOfRoute = defineRoute({
+  operationId: 'readUserAsOf',
+  method: 'GET',
+  path: '/v1/events/users/{user_id}/state',
+  summary: "A user's properties as the log had them at a time or position (as_of)",
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ user_id: z.string().min(1).max(255) }),
+  query: z.object({ environment: z.string(), as_of: z.string().min(1).max(64) }),
+  response: UserAsOf,
+});
