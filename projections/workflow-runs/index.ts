@@ -2,3 +2,4 @@ export * from './run-event-view';
 export * from './workflow-runs.migration';
 export * from './workflow-runs.projection';
 export * from './workflow-runs.queries';
+export * from './recipient-activity.queries';

@@ -5,6 +5,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { ConfigurationModule } from './configuration/configuration.module';
 import { BootstrapService } from './environments/bootstrap.service';
 import { EnvironmentsModule } from './environments/environments.module';
+import { EventLogModule } from './event-log/event-log.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { ReadModelCredentialStore } from './environments/credential-store';
 import { HealthController } from './system/health.controller';
@@ -40,6 +41,7 @@ export class ApiModule {
         FeedsModule,
         SchedulesModule,
         EnvironmentsModule,
+        EventLogModule,
         RealtimeModule,
       ],
       controllers: [HealthController, MetricsController, OpenApiController],

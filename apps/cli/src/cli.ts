@@ -56,7 +56,11 @@ export async function runCli(argv: readonly string[], groups: readonly CommandGr
     print(groupHelp(group));
     return commandName ? 0 : 2;
   }
-  const command = group.commands.find((c) => c.name === commandName);
+  const named = group.commands.find((c) => c.name === commandName);
+  // A group with a fallback takes `notify <group> <argument>`: the argument is the fallback's first positional.
+  const fallback = named || commandName.startsWith('-') ? undefined : group.commands.find((c) => c.name === group.fallback);
+  const command = named ?? fallback;
+  if (fallback) rest.unshift(commandName);
   if (!command) return fail(`Unknown command '${groupName} ${commandName}'.\n\n${groupHelp(group)}`);
   if (rest.includes('--help') || rest.includes('-h')) {
     print(commandHelp(group, command));

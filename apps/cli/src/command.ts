@@ -36,6 +36,8 @@ export interface CommandGroup {
   name: string;
   summary: string;
   commands: CliCommand[];
+  /** The command `notify <group> <argument>` runs when the argument names no command (`notify explain <id>`). */
+  fallback?: string;
 }
 
 /** A problem the operator can fix (bad flag, missing setting): printed without a stack trace. */

@@ -9,3 +9,4 @@ export * from './messages';
 export * from './validation/zod-errors';
 export * from './schedules';
 export * from './broadcasts';
+export * from './history';

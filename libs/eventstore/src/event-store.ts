@@ -143,3 +143,41 @@ export class DuplicateEventIdError extends Error {
     this.name = 'DuplicateEventIdError';
   }
 }
+
+/** Something wrong with the log found by a chain verification (ADR 0176). */
+export interface ChainFinding {
+  /**
+   * edited: the event's content or hash is not what was appended; missing: revisions absent
+   * inside a stream (deleted rows); missing_tail: the stream's head revision has no event;
+   * stream_gone: a stream a previous verification saw up to a revision no longer has it;
+   * unchained: an event without a hash after chained events of its stream.
+   */
+  kind: 'edited' | 'missing' | 'missing_tail' | 'stream_gone' | 'unchained';
+  streamId: string;
+  /** The revision concerned (for missing: the first absent one). */
+  revision: number;
+  /** The row concerned, where there is one. */
+  globalPosition?: bigint;
+  detail: string;
+}
+
+export interface ChainReport {
+  checkedEvents: number;
+  streams: number;
+  /** Events written before the chain existed: not covered. */
+  unchainedEvents: number;
+  /** sha256 over every stream's head (id, revision, hash): write it down elsewhere to notice a rewrite of the whole log. */
+  root: string;
+  findings: ChainFinding[];
+  /** Whether the heads were recorded as the new checkpoint (only when nothing was found). */
+  checkpointed: boolean;
+}
+
+/** A log that can prove it was not edited: the PostgreSQL store (EventStoreDB events cannot be edited in place). */
+export interface TamperEvidentLog {
+  verifyChain(options?: { checkpoint?: boolean }): Promise<ChainReport>;
+}
+
+export function isTamperEvident(store: EventStore): store is EventStore & TamperEvidentLog {
+  return typeof (store as Partial<TamperEvidentLog>).verifyChain === 'function';
+}

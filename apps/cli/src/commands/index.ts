@@ -1,5 +1,7 @@
 import { CommandGroup } from '../command';
 import { environmentCommands, keyCommands, serviceTokenCommands } from './environments';
+import { eventCommands } from './events';
+import { explainCommands } from './explain';
 import { kafkaCommands } from './kafka';
 import { projectionCommands } from './projections';
 import { scheduleCommands } from './schedules';
@@ -14,4 +16,6 @@ export const commandGroups: CommandGroup[] = [
   projectionCommands,
   kafkaCommands,
   scheduleCommands,
+  eventCommands,
+  explainCommands,
 ];

@@ -96,7 +96,7 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
       engineEvent(
         'TimerFired',
         { timer_id: timer.timerId, fired_at: this.clock().toISOString() },
-        { id: timerFiredEventId(timer.timerId), environment: timer.environment, actor: 'system:timers' },
+        { id: timerFiredEventId(timer.timerId), environment: timer.environment, causationId: timer.timerId, actor: 'system:timers' },
       ),
     ]);
     this.recentlyFired.set(timer.timerId, Date.now());

@@ -15,3 +15,4 @@ export * from './workflow-run.routes';
 export * from './environment-security';
 export * from './account';
 export * from './not-yet-resources';
+export * from './events.routes';

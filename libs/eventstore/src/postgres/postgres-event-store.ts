@@ -3,6 +3,8 @@ import { Client, Pool } from 'pg';
 import { committedRequests } from '../committed-requests';
 import {
   AppendResult,
+  ChainFinding,
+  ChainReport,
   DuplicateEventIdError,
   EventMetadata,
   EventStore,
@@ -16,6 +18,7 @@ import {
   RecordedEvent,
   START,
   StreamAppend,
+  TamperEvidentLog,
   WrongExpectedRevisionError,
 } from '../event-store';
 import { decodePosition, encodePosition } from '../position';
@@ -76,7 +79,7 @@ function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore implements EventStore, TamperEvidentLog {
   readonly kind = 'postgres' as const;
   private readonly pool: Pool;
   private readonly wakeups = new Wakeups();
@@ -320,6 +323,130 @@ export class PostgresEventStore implements EventStore {
        ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
     );
     return rows[0] ? encodePosition(BigInt(rows[0].transaction_id), BigInt(rows[0].global_position)) : START;
+  }
+
+  /**
+   * Recomputes every event's hash from its content and its predecessor's stored hash, checks
+   * revisions are contiguous and reach each stream's head, and that every head a previous
+   * verification recorded is still there. With nothing found (and checkpoint not false) records
+   * the heads as the new checkpoint. One pass over the log in the database.
+   */
+  async verifyChain(options: { checkpoint?: boolean } = {}): Promise<ChainReport> {
+    const client = await this.pool.connect();
+    try {
+      // One snapshot for every statement below, so appends running meanwhile are seen consistently.
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      const { rows: chain } = await client.query<{
+        stream_id: string;
+        stream_revision: string;
+        global_position: string;
+        hash_ok: boolean | null;
+        prev_revision: string | null;
+        chained: boolean;
+        prev_chained: boolean | null;
+      }>(
+        `WITH c AS (
+           SELECT e.stream_id, e.stream_revision, e.global_position, e.hash IS NOT NULL AS chained,
+             e.hash = es_event_hash(lag(e.hash) OVER w, e.event_id, e.stream_id, e.stream_revision, e.event_type, e.data, e.metadata, e.created_at) AS hash_ok,
+             lag(e.stream_revision) OVER w AS prev_revision, lag(e.hash IS NOT NULL) OVER w AS prev_chained
+           FROM es_events e WINDOW w AS (PARTITION BY e.stream_id ORDER BY e.stream_revision)
+         )
+         SELECT stream_id, stream_revision, global_position, hash_ok, prev_revision, chained, prev_chained FROM c
+         WHERE (chained AND NOT hash_ok) OR stream_revision <> coalesce(prev_revision + 1, 0) OR (NOT chained AND prev_chained)
+         ORDER BY stream_id, stream_revision`,
+      );
+      const findings: ChainFinding[] = [];
+      for (const r of chain) {
+        const revision = Number(r.stream_revision);
+        const globalPosition = BigInt(r.global_position);
+        const expected = r.prev_revision === null ? 0 : Number(r.prev_revision) + 1;
+        if (revision !== expected)
+          findings.push({
+            kind: 'missing',
+            streamId: r.stream_id,
+            revision: expected,
+            detail:
+              revision - expected === 1
+                ? `revision ${expected} is missing (deleted)`
+                : `revisions ${expected} to ${revision - 1} are missing (deleted)`,
+          });
+        // After a deleted predecessor the hash cannot match: the deletion is the finding.
+        else if (r.chained && r.hash_ok === false)
+          findings.push({
+            kind: 'edited',
+            streamId: r.stream_id,
+            revision,
+            globalPosition,
+            detail: `event at global position ${globalPosition} does not match its hash (edited, or its predecessor was)`,
+          });
+        if (!r.chained && r.prev_chained)
+          findings.push({
+            kind: 'unchained',
+            streamId: r.stream_id,
+            revision,
+            globalPosition,
+            detail: `event at global position ${globalPosition} has no hash after chained events (its hash was removed)`,
+          });
+      }
+      const { rows: tails } = await client.query<{ stream_id: string; revision: string; last: string | null }>(
+        `SELECT s.stream_id, s.revision, (SELECT max(e.stream_revision) FROM es_events e WHERE e.stream_id = s.stream_id) AS last
+         FROM es_streams s
+         WHERE s.revision IS DISTINCT FROM (SELECT max(e.stream_revision) FROM es_events e WHERE e.stream_id = s.stream_id)
+         ORDER BY s.stream_id`,
+      );
+      for (const t of tails)
+        findings.push({
+          kind: 'missing_tail',
+          streamId: t.stream_id,
+          revision: t.last === null ? 0 : Number(t.last) + 1,
+          detail:
+            t.last === null
+              ? `the stream is at revision ${t.revision} but has no events (deleted)`
+              : `the stream is at revision ${t.revision} but its last event is revision ${t.last} (deleted)`,
+        });
+      const { rows: gone } = await client.query<{ stream_id: string; revision: string; found: boolean }>(
+        `SELECT c.stream_id, c.revision, e.hash IS NOT NULL AS found FROM es_chain_checkpoints c
+         LEFT JOIN es_events e ON e.stream_id = c.stream_id AND e.stream_revision = c.revision
+         WHERE e.hash IS DISTINCT FROM c.hash ORDER BY c.stream_id`,
+      );
+      for (const g of gone)
+        if (!findings.some((f) => f.streamId === g.stream_id))
+          findings.push({
+            kind: g.found ? 'edited' : 'stream_gone',
+            streamId: g.stream_id,
+            revision: Number(g.revision),
+            detail: g.found
+              ? `revision ${g.revision} differs from the hash the last verification recorded`
+              : `revision ${g.revision}, present at the last verification, is gone`,
+          });
+      const { rows: heads } = await client.query<{ events: string; unchained: string; streams: string; root: string | null }>(
+        `SELECT (SELECT count(*) FROM es_events) AS events, (SELECT count(*) FROM es_events WHERE hash IS NULL) AS unchained,
+           count(*) AS streams,
+           encode(sha256(convert_to(coalesce(string_agg(h.stream_id || ':' || h.stream_revision || ':' || encode(coalesce(h.hash, ''::bytea), 'hex'), E'\n' ORDER BY h.stream_id), ''), 'UTF8')), 'hex') AS root
+         FROM (SELECT DISTINCT ON (stream_id) stream_id, stream_revision, hash FROM es_events ORDER BY stream_id, stream_revision DESC) h`,
+      );
+      const checkpointed = findings.length === 0 && options.checkpoint !== false;
+      if (checkpointed)
+        await client.query(
+          `INSERT INTO es_chain_checkpoints AS c (stream_id, revision, hash)
+           SELECT DISTINCT ON (stream_id) stream_id, stream_revision, hash FROM es_events WHERE hash IS NOT NULL ORDER BY stream_id, stream_revision DESC
+           ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, checked_at = now()`,
+        );
+      await client.query('COMMIT');
+      return {
+        checkedEvents: Number(heads[0].events),
+        streams: Number(heads[0].streams),
+        unchainedEvents: Number(heads[0].unchained),
+        root: heads[0].root ?? '',
+        findings,
+        checkpointed,
+      };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   onAppended(listener: () => void): () => void {

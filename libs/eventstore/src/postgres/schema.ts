@@ -29,6 +29,26 @@ CREATE TABLE IF NOT EXISTS es_events (
 );
 CREATE INDEX IF NOT EXISTS es_events_log_order_idx ON es_events (transaction_id, global_position);
 
+-- Tamper evidence (ADR 0176): each event's hash covers its content and the hash of the event
+-- before it in its stream. Appends to one stream are already serialised by its advisory lock, so
+-- the chain costs no extra lock. Events written before the chain have none.
+ALTER TABLE es_events ADD COLUMN IF NOT EXISTS hash bytea;
+CREATE TABLE IF NOT EXISTS es_chain_checkpoints (
+  stream_id  text PRIMARY KEY,
+  revision   bigint NOT NULL,
+  hash       bytea NOT NULL,
+  checked_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- What an event's hash covers, in one unambiguous text (a JSON array); created_at as epoch
+-- microseconds so the text does not depend on the session's time zone.
+CREATE OR REPLACE FUNCTION es_event_hash(p_prev bytea, p_id uuid, p_stream text, p_revision bigint, p_type text,
+  p_data jsonb, p_metadata jsonb, p_created_at timestamptz) RETURNS bytea
+LANGUAGE sql STABLE AS $fn$
+  SELECT sha256(coalesce(p_prev, ''::bytea) || convert_to(jsonb_build_array(p_id, p_stream, p_revision, p_type, p_data, p_metadata,
+    (extract(epoch FROM p_created_at) * 1000000)::bigint)::text, 'UTF8'))
+$fn$;
+
 -- Readers return rows of transactions older than this bound: every transaction of this database
 -- that was still running in the reader's snapshot is at or above it, so nothing can commit later
 -- below a position a reader has passed. pg_snapshot_xmin alone would be the bound of the whole
@@ -71,6 +91,10 @@ DECLARE
   failed_stream text;
   ev_streams text[] := '{}';
   ev_revisions bigint[] := '{}';
+  ev_hashes bytea[] := '{}';
+  k int := 0;
+  prev bytea;
+  v_at timestamptz := now();
   r_streams text[];
   r_revisions bigint[];
   r_positions bigint[];
@@ -97,15 +121,23 @@ BEGIN
         failed_stream := p_streams[i];
         RAISE EXCEPTION USING ERRCODE = 'P0409';
       END IF;
+      prev := NULL;
+      IF rev - p_counts[i] >= 0 THEN
+        SELECT e.hash INTO prev FROM es_events e WHERE e.stream_id = p_streams[i] AND e.stream_revision = rev - p_counts[i];
+      END IF;
       FOR j IN 1 .. p_counts[i] LOOP
+        k := k + 1;
         ev_streams := ev_streams || p_streams[i];
         ev_revisions := ev_revisions || (rev - p_counts[i] + j);
+        prev := es_event_hash(prev, p_ids[k], p_streams[i], rev - p_counts[i] + j, p_types[k], p_data[k], p_metadata[k], v_at);
+        ev_hashes := ev_hashes || prev;
       END LOOP;
     END LOOP;
     WITH inserted AS (
-      INSERT INTO es_events AS e (event_id, stream_id, stream_revision, event_type, data, metadata)
-      SELECT t.id, t.stream, t.revision, t.type, t.data, t.metadata
-      FROM unnest(p_ids, ev_streams, ev_revisions, p_types, p_data, p_metadata) WITH ORDINALITY AS t(id, stream, revision, type, data, metadata, ord)
+      INSERT INTO es_events AS e (event_id, stream_id, stream_revision, event_type, data, metadata, created_at, hash)
+      SELECT t.id, t.stream, t.revision, t.type, t.data, t.metadata, v_at, t.hash
+      FROM unnest(p_ids, ev_streams, ev_revisions, p_types, p_data, p_metadata, ev_hashes)
+        WITH ORDINALITY AS t(id, stream, revision, type, data, metadata, hash, ord)
       ORDER BY t.ord
       RETURNING e.stream_id, e.stream_revision, e.global_position, e.transaction_id
     )

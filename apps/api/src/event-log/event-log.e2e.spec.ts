@@ -1,0 +1,280 @@
+import { runCli } from '../../../cli/src/cli';
+import { commandGroups } from '../../../cli/src/commands';
+import { activeWorkflow, eventually, feed, finishedRuns, uniqueKey } from '../../../../test/support/engine';
+import { startTestApp, TestApp } from '../../../../test/support/test-app';
+
+/** The event log for auditors over the management API (ADR 0175), and `notify events` against it. */
+describe('event log (management API and CLI)', () => {
+  let t: TestApp;
+  const workflow = uniqueKey('audit');
+  const user = uniqueKey('audited');
+  let workflowRunId: string;
+
+  const get = (path: string, key?: string) => t.http('GET', path, { key: key ?? t.serviceToken });
+
+  function cli(signal = new AbortController().signal) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = {
+      stdout: { write: (x: string) => out.push(x) },
+      stderr: { write: (x: string) => err.push(x) },
+      env: { NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: t.serviceToken },
+      signal,
+    };
+    return { out, err, run: (...argv: string[]) => runCli(argv, commandGroups, io) };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await activeWorkflow(t, workflow, { steps: [feed('feed')] });
+    expect((await t.http('PUT', `/v1/users/${user}`, { body: { name: 'Ada', email: 'ada@example.com' } })).status).toBe(200);
+    const triggered = await t.http('POST', `/v1/workflows/${workflow}/trigger`, { body: { recipients: [user], data: { n: 1 } } });
+    workflowRunId = triggered.body.workflow_run_id;
+    await finishedRuns(t, workflowRunId);
+  });
+  afterAll(async () => t?.close());
+
+  it('reads one stream forwards and backwards, a page at a time, with correlation ids and metadata', async () => {
+    await t.http('PUT', `/v1/users/${user}`, { body: { name: 'Ada L.' } });
+    const stream = `user-development-${user}`;
+    const first = await get(`/v1/events/streams/${stream}?limit=1`);
+    expect(first.status).toBe(200);
+    expect(first.body.entries).toEqual([
+      expect.objectContaining({
+        type: 'UserIdentified',
+        stream,
+        revision: 0,
+        global_position: expect.stringMatching(/^\d+$/),
+        position: expect.stringMatching(/^[0-9a-f]{32}$/),
+        environment: 'development',
+        correlation_id: expect.any(String),
+        schema_version: expect.any(Number),
+        metadata: expect.objectContaining({ environment: 'development' }),
+        data: expect.objectContaining({ user_id: user, properties: expect.objectContaining({ name: 'Ada' }) }),
+      }),
+    ]);
+    const second = await get(`/v1/events/streams/${stream}?limit=1&after=${first.body.page_info.after}`);
+    expect(second.body.entries[0].revision).toBe(1);
+    const backwards = await get(`/v1/events/streams/${stream}?direction=backwards&limit=5`);
+    expect(backwards.body.entries.map((e: { revision: number }) => e.revision)).toEqual([1, 0]);
+    expect(backwards.body.page_info.after).toBeNull();
+    expect((await get(`/v1/events/streams/user-development-nobody-${user}`)).body).toEqual({
+      entries: [],
+      page_info: { after: null, page_size: 100 },
+    });
+  });
+
+  it('reads $all filtered by type, stream prefix and environment, and goes on from the cursor', async () => {
+    const page = await get(
+      `/v1/events?types=RunEnqueued&types=RunCompleted&stream_prefix=run-development-&environment=development&limit=500`,
+    );
+    expect(page.status).toBe(200);
+    const mine = page.body.entries.filter((e: { data: { workflow_run_id?: string } }) => e.data.workflow_run_id === workflowRunId);
+    expect(mine.map((e: { type: string }) => e.type)).toEqual(['RunEnqueued']);
+    expect(
+      page.body.entries.every(
+        (e: { type: string; stream: string }) =>
+          ['RunEnqueued', 'RunCompleted'].includes(e.type) && e.stream.startsWith('run-development-'),
+      ),
+    ).toBe(true);
+    const positions = page.body.entries.map((e: { position: string }) => e.position);
+    expect([...positions].sort()).toEqual(positions);
+    const rest = await get(`/v1/events?after=${page.body.page_info.after}&types=RunEnqueued&stream_prefix=run-development-`);
+    expect(rest.body.entries.every((e: { position: string }) => e.position > positions[positions.length - 1])).toBe(true);
+    // An event's position works as `after` too.
+    const after = await get(`/v1/events?after=${positions[0]}&limit=1`);
+    expect(after.body.entries[0].position > positions[0]).toBe(true);
+    expect((await get('/v1/events?environment=production&types=UserIdentified')).body.entries).toEqual([]);
+  });
+
+  it('gives the history of one user: its stream, the trigger, the run and the message, in log order', async () => {
+    const history = await get(`/v1/events/users/${user}?environment=development`);
+    expect(history.status).toBe(200);
+    const types = history.body.entries.map((e: { type: string }) => e.type);
+    expect(types[0]).toBe('UserIdentified');
+    expect(types).toEqual(expect.arrayContaining(['WorkflowTriggered', 'RunEnqueued', 'RunCompleted']));
+    expect(history.body.entries.some((e: { stream: string }) => e.stream.startsWith('message-development-'))).toBe(true);
+    const positions = history.body.entries.map((e: { position: string }) => e.position);
+    expect([...positions].sort()).toEqual(positions);
+    const paged = await get(`/v1/events/users/${user}?environment=development&limit=2`);
+    const next = await get(`/v1/events/users/${user}?environment=development&limit=2&after=${paged.body.page_info.after}`);
+    expect(next.body.entries.map((e: { id: string }) => e.id)).toEqual(history.body.entries.slice(2, 4).map((e: { id: string }) => e.id));
+  });
+
+  it("reads a user's properties as of an event's position, a global position and a time", async () => {
+    const u = uniqueKey('asof');
+    await t.http('PUT', `/v1/users/${u}`, { body: { name: 'First', plan: 'free' } });
+    await t.http('PUT', `/v1/users/${u}`, { body: { name: 'Second' } });
+    const [first, second] = (await get(`/v1/events/streams/user-development-${u}`)).body.entries;
+    const at = (asOf: string) => get(`/v1/events/users/${u}/state?environment=development&as_of=${encodeURIComponent(asOf)}`);
+    expect((await at(first.position)).body).toEqual({
+      id: u,
+      exists: true,
+      properties: { name: 'First', plan: 'free' },
+      as_of: first.position,
+      revision: 0,
+      global_position: first.global_position,
+      position: first.position,
+      recorded_at: first.recorded_at,
+    });
+    expect((await at(second.global_position)).body).toMatchObject({ properties: { name: 'Second', plan: 'free' }, revision: 1 });
+    expect((await at(second.recorded_at)).body.revision).toBe(1);
+    expect((await at('2000-01-01T00:00:00Z')).body).toMatchObject({ exists: false, properties: null, revision: null });
+    expect((await at('soon')).body).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'as_of' })] });
+  });
+
+  it('lists categories and event types', async () => {
+    expect((await get('/v1/events/categories')).body.entries).toContainEqual(
+      expect.objectContaining({ category: 'run', pattern: 'run-{environment}-{run_id}' }),
+    );
+    expect((await get('/v1/events/types')).body.entries).toContainEqual({ type: 'UserIdentified', schema_version: expect.any(Number) });
+  });
+
+  it('answers errors in the API shape: bad cursors and filters, an API key instead of a service token, no environment for a history', async () => {
+    const bad = await get('/v1/events?after=nonsense');
+    expect(bad.status).toBe(422);
+    expect(bad.body).toMatchObject({
+      code: 'invalid_params',
+      status: 422,
+      type: expect.any(String),
+      errors: [expect.objectContaining({ field: 'after' })],
+    });
+    expect((await get('/v1/events?since=yesterday')).body).toMatchObject({
+      code: 'invalid_params',
+      errors: [expect.objectContaining({ field: 'since' })],
+    });
+    expect((await get('/v1/events?limit=0')).status).toBe(422);
+    const streamCursor = (await get(`/v1/events/streams/user-development-${user}?limit=1`)).body.page_info.after;
+    expect((await get(`/v1/events?after=${streamCursor}`)).status).toBe(422);
+    expect((await get(`/v1/events/users/${user}?environment=development&after=${streamCursor}`)).status).toBe(422);
+    expect((await get(`/v1/events/users/${user}`)).body).toMatchObject({
+      code: 'invalid_params',
+      errors: [expect.objectContaining({ field: 'environment' })],
+    });
+    expect((await get('/v1/events', t.env.secretKey)).status).toBe(403);
+    expect((await get('/v1/events', 'svc_nope')).status).toBe(401);
+    expect((await get('/v1/events?environment=nowhere')).status).toBe(404);
+  });
+
+  it('prints types, a stream and a history from the CLI', async () => {
+    const types = cli();
+    expect(await types.run('events', 'types')).toBe(0);
+    expect(types.out.join('')).toMatch(/^UserIdentified {2}v\d+$/m);
+
+    const read = cli();
+    expect(await read.run('events', 'read', `user-development-${user}`, '--limit', '1')).toBe(0);
+    expect(read.out.join('')).toMatch(new RegExp(`^#\\d+ \\S+ user-development-${user}@0 UserIdentified corr=`));
+    expect(read.err.join('')).toMatch(/^next: --after \S+/);
+
+    const all = cli();
+    expect(await all.run('events', 'read', `user-development-${user}`, '--all', '--limit', '1', '--json')).toBe(0);
+    expect(all.out.map((l) => JSON.parse(l).revision)).toEqual([0, 1]);
+
+    const history = cli();
+    expect(await history.run('events', 'history', '--user', user, '--environment', 'development')).toBe(0);
+    expect(history.out.join('')).toContain('RunCompleted');
+
+    const usage = cli();
+    expect(await usage.run('events', 'history', '--user', user)).toBe(2);
+    const refused = cli();
+    expect(await refused.run('events', 'read', '$all', '--after', 'nonsense')).toBe(1);
+    expect(refused.err.join('')).toContain('422');
+  });
+
+  it('tails the log live from its head and stops cleanly when interrupted', async () => {
+    const stop = new AbortController();
+    const tail = cli(stop.signal);
+    const running = tail.run('events', 'tail', '--type', 'UserIdentified', '--json');
+    const marker = uniqueKey('tailed');
+    // The tail starts at the head it reads first; keep writing until it has printed the marker.
+    await eventually(
+      async () => {
+        await t.http('PUT', `/v1/users/${marker}`, { body: { name: 'T' } });
+        return tail.out.join('');
+      },
+      (text) => text.includes(`user-development-${marker}`),
+      20_000,
+    );
+    stop.abort();
+    expect(await running).toBe(0);
+    for (const line of tail.out) expect(JSON.parse(line).type).toBe('UserIdentified');
+  });
+  it('explains a run and its message from the log, as JSON and as a timeline, over HTTP and from the CLI', async () => {
+    const [run] = await finishedRuns(t, workflowRunId);
+    const byRun = await t.http('GET', `/v1/workflow_recipient_runs/${run.runId}/explain`);
+    expect(byRun.status).toBe(200);
+    expect(byRun.body).toMatchObject({
+      run_id: run.runId,
+      workflow_run_id: workflowRunId,
+      workflow,
+      recipient: { type: 'user', id: user },
+      verdict: 'sent',
+      trigger: { source: { type: 'api' }, data: { n: 1 }, correlation_id: expect.any(String) },
+      steps: [{ step_ref: 'feed', step_type: 'in_app_feed', status: 'ok' }],
+      messages: [{ message_id: expect.any(String), status: expect.stringMatching(/^(sent|delivered)$/) }],
+    });
+    expect(byRun.body.text.split('\n')[0]).toBe(`${workflow} run ${run.runId} for user ${user}: sent`);
+    const messageId = byRun.body.messages[0].message_id;
+    const byMessage = await t.http('GET', `/v1/messages/${messageId}/explain`);
+    expect(byMessage.body).toEqual(byRun.body);
+    const missing = await t.http('GET', '/v1/messages/00000000-0000-4000-8000-000000000000/explain');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 'resource_missing', status: 404 });
+    expect((await t.http('GET', `/v1/workflow_recipient_runs/${run.runId}/explain`, { key: t.serviceToken })).status).toBe(401);
+
+    let out = '';
+    const io = {
+      stdout: { write: (x: string) => (out += x) },
+      stderr: { write: () => undefined },
+      env: { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey },
+      signal: new AbortController().signal,
+    };
+    expect(await runCli(['explain', run.runId], commandGroups, io)).toBe(0);
+    expect(out).toContain('step feed (in_app_feed) ok');
+    out = '';
+    expect(await runCli(['explain', messageId, '--json'], commandGroups, io)).toBe(0);
+    expect(JSON.parse(out).run_id).toBe(run.runId);
+    expect(await runCli(['explain', '00000000-0000-4000-8000-000000000000'], commandGroups, io)).toBe(1);
+  });
+
+  // Last: it tampers with the log of this file's service.
+  it('verifies the hash chain, then names a row edited and a row deleted by SQL, over HTTP and from the CLI', async () => {
+    const clean = await t.http('POST', '/v1/events/verify', { key: t.serviceToken });
+    expect(clean.status).toBe(200);
+    expect(clean.body).toMatchObject({
+      ok: true,
+      findings: [],
+      unchained_events: 0,
+      checkpointed: true,
+      root: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const ok = cli();
+    expect(await ok.run('events', 'verify', '--no-checkpoint')).toBe(0);
+    expect(ok.out.join('')).toMatch(/^ok: \d+ events in \d+ streams checked/);
+
+    const victim = uniqueKey('tampered');
+    for (const name of ['A', 'B', 'C']) await t.http('PUT', `/v1/users/${victim}`, { body: { name } });
+    const stream = `user-development-${victim}`;
+    const [edited] = await t.sql<{ global_position: string }>(
+      'SELECT global_position::text AS global_position FROM es_events WHERE stream_id = $1 AND stream_revision = 0',
+      [stream],
+    );
+    await t.sql(
+      `UPDATE es_events SET data = jsonb_set(data, '{properties,name}', '"Mallory"') WHERE stream_id = $1 AND stream_revision = 0`,
+      [stream],
+    );
+    await t.sql('DELETE FROM es_events WHERE stream_id = $1 AND stream_revision = 1', [stream]);
+    const found = await t.http('POST', '/v1/events/verify', { key: t.serviceToken });
+    expect(found.body.ok).toBe(false);
+    expect(found.body.checkpointed).toBe(false);
+    expect(found.body.findings).toEqual([
+      { kind: 'edited', stream, revision: 0, global_position: edited.global_position, detail: expect.any(String) },
+      { kind: 'missing', stream, revision: 1, global_position: null, detail: 'revision 1 is missing (deleted)' },
+    ]);
+    const tampered = cli();
+    expect(await tampered.run('events', 'verify')).toBe(1);
+    expect(tampered.out.join('')).toContain(`edited       ${stream}@0 (#${edited.global_position})`);
+    expect(tampered.out.join('')).toContain(`missing      ${stream}@1: revision 1 is missing (deleted)`);
+    expect((await t.http('POST', '/v1/events/verify?checkpoint=maybe', { key: t.serviceToken })).status).toBe(422);
+  });
+});

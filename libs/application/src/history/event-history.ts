@@ -1,0 +1,223 @@
+import { ChainReportT, eventContracts, LogEventPageT, RecipientRefT, RunExplanationT } from '@notify/contracts';
+import {
+  DomainError,
+  fold,
+  userDecider,
+  UserEvent,
+  invalidParams,
+  messageStream,
+  resourceMissing,
+  objectStream,
+  runStream,
+  userStream,
+  workflowRunStream,
+} from '@notify/domain';
+import { EventStore, isTamperEvident, LogFilter, LogPosition, START } from '@notify/eventstore';
+import {
+  decodeHistoryCursor,
+  encodeHistoryCursor,
+  EventRefinement,
+  inLogOrder,
+  matchesRefinement,
+  parseAsOf,
+  presentLogEvent,
+  recordedBy,
+  STREAM_CATEGORIES,
+} from './log-reading';
+import { explainRun, formatExplanation } from './explain';
+
+/** The runs and messages of one recipient, as the read models know them (they only find ids; the events come from the log). */
+export interface RecipientActivity {
+  of(environment: string, recipient: RecipientRefT): Promise<{ runs: { id: string; workflowRunId: string }[]; messageIds: string[] }>;
+}
+
+export interface ReadLogRequest {
+  after?: LogPosition;
+  limit: number;
+  filter?: LogFilter;
+  refine?: EventRefinement;
+}
+
+/** How many store pages one log read may look through before it answers with what it found (and a cursor to go on). */
+const SCAN_PAGES = 20;
+
+/**
+ * Reading the log for auditors, through the EventStore port only, so it works on PostgreSQL and
+ * EventStoreDB alike. Filters the store takes (types, stream prefixes) go to the store; time and
+ * environment are applied here while scanning.
+ */
+export class EventHistory {
+  constructor(
+    private readonly store: EventStore,
+    private readonly activity?: RecipientActivity,
+  ) {}
+
+  categories() {
+    return { entries: [...STREAM_CATEGORIES] };
+  }
+
+  types() {
+    return {
+      entries: [...eventContracts.values()]
+        .map((c) => ({ type: c.type, schema_version: c.version }))
+        .sort((a, b) => a.type.localeCompare(b.type)),
+    };
+  }
+
+  /** The newest readable position, and the cursor that reads what comes after it. */
+  async head() {
+    const position = await this.store.headPosition();
+    return { position, after: encodeHistoryCursor({ kind: 'log', position }) };
+  }
+
+  async readStream(
+    streamId: string,
+    q: { direction: 'forwards' | 'backwards'; from_revision?: number; after?: string; limit: number },
+  ): Promise<LogEventPageT> {
+    let direction = q.direction;
+    let from = q.from_revision;
+    if (q.after !== undefined) {
+      const cursor = decodeHistoryCursor(q.after);
+      if (cursor?.kind !== 'stream') throw invalidParams([{ field: 'after', message: 'is not a cursor of this list', type: 'invalid' }]);
+      direction = cursor.direction;
+      from = cursor.revision;
+    }
+    const events = await this.store.readStream(streamId, { direction, fromRevision: from, maxCount: q.limit + 1 });
+    const page = events.slice(0, q.limit);
+    const next = events[q.limit];
+    return {
+      entries: page.map(presentLogEvent),
+      page_info: { after: next ? encodeHistoryCursor({ kind: 'stream', direction, revision: next.revision }) : null, page_size: q.limit },
+    };
+  }
+
+  /**
+   * `$all` after a position. The answer always carries a cursor (the log goes on growing): a page
+   * with fewer entries than asked means the scan budget or the head was reached, not the end.
+   */
+  async readLog(request: ReadLogRequest): Promise<LogEventPageT> {
+    const refine = request.refine ?? {};
+    const found = [];
+    let position = request.after ?? START;
+    for (let pages = 0; pages < SCAN_PAGES && found.length < request.limit; pages++) {
+      const page = await this.store.readAll({ after: position, maxCount: request.limit, filter: request.filter });
+      let stoppedEarly = false;
+      for (const event of page.events) {
+        if (matchesRefinement(event, refine)) found.push(event);
+        if (found.length === request.limit) {
+          position = event.position;
+          stoppedEarly = true;
+          break;
+        }
+      }
+      if (stoppedEarly) break;
+      if (page.scannedTo === position) break;
+      position = page.scannedTo;
+    }
+    return {
+      entries: found.map(presentLogEvent),
+      page_info: { after: encodeHistoryCursor({ kind: 'log', position }), page_size: request.limit },
+    };
+  }
+
+  /** Why one recipient run sent what it sent: its trigger, its own events and its messages' events, folded. */
+  async explainRun(environment: string, runId: string): Promise<RunExplanationT> {
+    const run = await this.store.readStream(runStream(environment, runId));
+    const enqueued = run.find((e) => e.type === 'RunEnqueued')?.data as { workflow_run_id?: string } | undefined;
+    if (!enqueued?.workflow_run_id) throw resourceMissing('workflow recipient run');
+    const messageIds = new Set<string>();
+    for (const e of run) {
+      const id = (e.data as { output?: { message_id?: unknown } | null }).output?.message_id;
+      if (typeof id === 'string') messageIds.add(id);
+    }
+    const others = await this.store.readStreams([
+      workflowRunStream(environment, enqueued.workflow_run_id),
+      ...[...messageIds].map((id) => messageStream(environment, id)),
+    ]);
+    // The trigger stream holds one event for every recipient; only the trigger itself concerns this run.
+    const explanation = explainRun([...run, ...[...others.values()].flat()]);
+    return { ...explanation, text: formatExplanation(explanation) };
+  }
+
+  /** A message's explanation is its run's. */
+  async explainMessage(environment: string, messageId: string): Promise<RunExplanationT> {
+    const [created] = await this.store.readStream(messageStream(environment, messageId), { maxCount: 1 });
+    const runId = (created?.data as { workflow_recipient_run_id?: string } | undefined)?.workflow_recipient_run_id;
+    if (!runId) throw resourceMissing('message');
+    return this.explainRun(environment, runId);
+  }
+
+  /** A user as the log had it at a point in time: its events up to `as_of` folded by the user decider. */
+  async userAsOf(environment: string, userId: string, asOfText: string) {
+    const asOf = parseAsOf(asOfText);
+    const events = (await this.store.readStream(userStream(environment, userId))).filter((e) => recordedBy(e, asOf));
+    const state = fold(
+      userDecider,
+      events.map((e) => ({ type: e.type, data: e.data }) as UserEvent),
+    );
+    const last = events[events.length - 1];
+    return {
+      id: userId,
+      exists: state.exists,
+      properties: state.exists ? state.properties : null,
+      as_of: asOfText,
+      revision: last ? last.revision : null,
+      global_position: last ? last.globalPosition.toString() : null,
+      position: last ? last.position : null,
+      recorded_at: last ? last.createdAt.toISOString() : null,
+    };
+  }
+
+  /** The hash chain check (ADR 0176); only a store that keeps one can answer. */
+  async verify(options: { checkpoint?: boolean } = {}): Promise<ChainReportT> {
+    if (!isTamperEvident(this.store))
+      throw new DomainError('not_supported', `The ${this.store.kind} event store keeps no hash chain to verify`, 'invalid_request');
+    const report = await this.store.verifyChain(options);
+    return {
+      ok: report.findings.length === 0,
+      checked_events: report.checkedEvents,
+      streams: report.streams,
+      unchained_events: report.unchainedEvents,
+      root: report.root,
+      findings: report.findings.map((f) => ({
+        kind: f.kind,
+        stream: f.streamId,
+        revision: f.revision,
+        global_position: f.globalPosition === undefined ? null : f.globalPosition.toString(),
+        detail: f.detail,
+      })),
+      checkpointed: report.checkpointed,
+    };
+  }
+
+  /** Everything that happened to one recipient: its own stream, the triggers and runs it was in, its messages; in log order. */
+  async recipientHistory(environment: string, recipient: RecipientRefT, q: { after?: string; limit: number }): Promise<LogEventPageT> {
+    if (!this.activity) throw new Error('recipientHistory needs the recipient activity lookup');
+    let after: LogPosition = START;
+    if (q.after !== undefined) {
+      const cursor = decodeHistoryCursor(q.after);
+      if (cursor?.kind !== 'log') throw invalidParams([{ field: 'after', message: 'is not a cursor of this list', type: 'invalid' }]);
+      after = cursor.position;
+    }
+    const { runs, messageIds } = await this.activity.of(environment, recipient);
+    const own =
+      recipient.type === 'user' ? userStream(environment, recipient.id) : objectStream(environment, recipient.collection, recipient.id);
+    const streams = new Set([
+      own,
+      ...runs.map((r) => workflowRunStream(environment, r.workflowRunId)),
+      ...runs.map((r) => runStream(environment, r.id)),
+      ...messageIds.map((id) => messageStream(environment, id)),
+    ]);
+    const read = await this.store.readStreams([...streams]);
+    const ordered = inLogOrder([...read.values()].flat()).filter((e) => e.position > after);
+    const page = ordered.slice(0, q.limit);
+    const more = ordered.length > q.limit;
+    return {
+      entries: page.map(presentLogEvent),
+      page_info: {
+        after: more ? encodeHistoryCursor({ kind: 'log', position: page[page.length - 1].position }) : null,
+        page_size: q.limit,
+      },
+    };
+  }
+}

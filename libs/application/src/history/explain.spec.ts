@@ -1,0 +1,124 @@
+import { RecordedEvent } from '@notify/eventstore';
+import { explainRun, formatExplanation } from './explain';
+
+let n = 0;
+function ev(streamId: string, type: string, data: Record<string, unknown>): RecordedEvent {
+  n++;
+  return {
+    id: `id-${n}`,
+    type,
+    streamId,
+    revision: 0,
+    globalPosition: BigInt(n),
+    position: n.toString(16).padStart(32, '0'),
+    data,
+    metadata: { environment: 'development', schema_version: 1, correlation_id: 'req-1' },
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)),
+  };
+}
+
+const run = 'run-development-r1';
+const msg = 'message-development-m1';
+const recipient = { type: 'user', id: 'u1' };
+
+function trigger() {
+  return [
+    ev('workflow_run-development-w1', 'WorkflowTriggered', {
+      workflow_run_id: 'w1',
+      workflow: { key: 'welcome' },
+      recipients: [recipient],
+      actor: null,
+      tenant: null,
+      data: { plan: 'pro' },
+      trigger_source: { type: 'api' },
+      triggered_at: '2026-01-01T00:00:00Z',
+    }),
+    ev(run, 'RunEnqueued', { run_id: 'r1', workflow_run_id: 'w1', workflow_key: 'welcome', recipient }),
+  ];
+}
+
+describe('explaining a run from its events', () => {
+  it('says a run sent when a message of it was sent, with the trigger, steps, attempts and a timeline in log order', () => {
+    const events = [
+      ...trigger(),
+      ev(run, 'StepCompleted', {
+        step_ref: 'email',
+        step_type: 'channel',
+        status: 'ok',
+        reason: null,
+        output: { message_id: 'm1' },
+        attempt: null,
+        at: 'x',
+      }),
+      ev(msg, 'MessageCreated', { message_id: 'm1', channel: { key: 'postmark' }, step_ref: 'email' }),
+      ev(msg, 'MessageDeliveryAttemptCompleted', {
+        message_id: 'm1',
+        attempt: 1,
+        outcome: 'failed',
+        reason: 'timeout',
+        provider: 'postmark',
+        provider_message_id: null,
+      }),
+      ev(msg, 'MessageDeliveryAttemptCompleted', {
+        message_id: 'm1',
+        attempt: 2,
+        outcome: 'sent',
+        reason: null,
+        provider: 'postmark',
+        provider_message_id: 'p-1',
+      }),
+      ev(msg, 'MessageSent', { message_id: 'm1', attempt: 2 }),
+      ev(run, 'RunCompleted', { run_id: 'r1', outcome: 'ended', reason: null }),
+    ];
+    const x = explainRun([...events].reverse());
+    expect(x).toMatchObject({
+      run_id: 'r1',
+      workflow_run_id: 'w1',
+      workflow: 'welcome',
+      recipient,
+      verdict: 'sent',
+      reason: null,
+      trigger: { source: { type: 'api' }, data: { plan: 'pro' }, correlation_id: 'req-1' },
+      steps: [{ step_ref: 'email', status: 'ok', output: { message_id: 'm1' } }],
+      messages: [
+        {
+          message_id: 'm1',
+          status: 'sent',
+          attempts: [
+            { attempt: 1, outcome: 'failed', reason: 'timeout' },
+            { attempt: 2, outcome: 'sent' },
+          ],
+        },
+      ],
+    });
+    expect(x.timeline.map((t) => t.type)).toEqual(events.map((e) => e.type));
+    const text = formatExplanation(x);
+    expect(text.split('\n')[0]).toBe('welcome run r1 for user u1: sent');
+    expect(text).toContain('delivery attempt 1 via postmark: failed (timeout)');
+  });
+
+  it('names the step that decided when nothing was sent', () => {
+    const x = explainRun([
+      ...trigger(),
+      ev(run, 'StepCompleted', {
+        step_ref: 'email',
+        step_type: 'channel',
+        status: 'skipped',
+        reason: 'preference: email off',
+        output: null,
+        at: 'x',
+      }),
+      ev(run, 'RunCompleted', { run_id: 'r1', outcome: 'ended', reason: null }),
+    ]);
+    expect(x.verdict).toBe('not_sent');
+    expect(x.reason).toBe('step email skipped: preference: email off');
+  });
+
+  it('gives a halting reason, a cancellation, and a run still going as they are', () => {
+    const halted = explainRun([...trigger(), ev(run, 'RunCompleted', { run_id: 'r1', outcome: 'halted', reason: 'throttled' })]);
+    expect([halted.verdict, halted.reason]).toEqual(['not_sent', 'throttled']);
+    const cancelled = explainRun([...trigger(), ev(run, 'RunCancelled', { run_id: 'r1', reason: 'cancellation_key' })]);
+    expect([cancelled.verdict, cancelled.reason]).toEqual(['cancelled', 'cancellation_key']);
+    expect(explainRun(trigger()).verdict).toBe('running');
+  });
+});

@@ -1,0 +1,215 @@
+import { RecordedEvent } from '@notify/eventstore';
+
+/**
+ * Why a run sent what it sent, folded from its events only (the trigger, the run, its messages):
+ * each step's decision with what the events record of it, and one line per event for people.
+ */
+
+type Data = Record<string, unknown>;
+
+export interface ExplainedStep {
+  step_ref: string;
+  step_type: string;
+  status: string;
+  reason: string | null;
+  output: Data | null;
+  attempt: number | null;
+  at: string;
+}
+
+export interface ExplainedMessage {
+  message_id: string;
+  channel: unknown;
+  step_ref: string | null;
+  status: 'sent' | 'delivered' | 'not_sent' | 'undelivered' | 'bounced' | 'pending';
+  reason: string | null;
+  attempts: { attempt: number; outcome: string; reason: string | null; provider: string; provider_message_id: string | null }[];
+}
+
+export interface TimelineEntry {
+  at: string;
+  global_position: string;
+  stream: string;
+  type: string;
+  text: string;
+}
+
+export interface RunExplanation {
+  run_id: string | null;
+  workflow_run_id: string | null;
+  workflow: string | null;
+  recipient: unknown;
+  /** sent: at least one message was sent; not_sent: the run ended without sending; running: not finished yet. */
+  verdict: 'sent' | 'not_sent' | 'cancelled' | 'running';
+  /** The decisive reason when nothing was sent: the step that halted or skipped, or the cancellation. */
+  reason: string | null;
+  trigger: { at: string; source: unknown; actor: unknown; tenant: unknown; data: unknown; correlation_id: string | null } | null;
+  steps: ExplainedStep[];
+  messages: ExplainedMessage[];
+  timeline: TimelineEntry[];
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function line(e: RecordedEvent): string {
+  const d = e.data as Data;
+  switch (e.type) {
+    case 'WorkflowTriggered':
+      return `triggered ${(d.workflow as Data)?.key} for ${(d.recipients as unknown[])?.length ?? 0} recipient(s) by ${(d.trigger_source as Data)?.type}`;
+    case 'RunEnqueued':
+      return `run enqueued for ${who(d.recipient)}`;
+    case 'StepStarted':
+      return `step ${d.step_ref} (${d.step_type}) started`;
+    case 'StepCompleted':
+      return `step ${d.step_ref} (${d.step_type}) ${d.status}${d.reason ? `: ${d.reason}` : ''}`;
+    case 'RunPaused':
+      return `paused at ${d.step_ref} for ${d.reason}${d.resume_at ? ` until ${d.resume_at}` : ''}`;
+    case 'RunResumed':
+      return `resumed at ${d.step_ref} (${d.cause})`;
+    case 'RunCancelled':
+      return `cancelled: ${d.reason}`;
+    case 'RunCompleted':
+      return `run ${d.outcome}${d.reason ? `: ${d.reason}` : ''}`;
+    case 'MessageCreated':
+      return `message ${d.message_id} created on ${(d.channel as Data)?.key ?? 'a channel'}`;
+    case 'MessageDeliveryAttemptCompleted':
+      return `delivery attempt ${d.attempt} via ${d.provider}: ${d.outcome}${d.reason ? ` (${d.reason})` : ''}`;
+    case 'MessageNotSent':
+    case 'MessageUndelivered':
+    case 'MessageBounced':
+      return `${e.type.replace('Message', '').toLowerCase()}: ${d.reason}`;
+    default:
+      return e.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  }
+}
+
+/** Folds the events of a trigger, one run and its messages (any order; they are sorted by log position). */
+export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
+  const ordered = [...events].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+  const out: RunExplanation = {
+    run_id: null,
+    workflow_run_id: null,
+    workflow: null,
+    recipient: null,
+    verdict: 'running',
+    reason: null,
+    trigger: null,
+    steps: [],
+    messages: [],
+    timeline: [],
+  };
+  const messages = new Map<string, ExplainedMessage>();
+  let finished = false;
+  for (const e of ordered) {
+    const d = e.data as Data;
+    out.timeline.push({
+      at: e.createdAt.toISOString(),
+      global_position: e.globalPosition.toString(),
+      stream: e.streamId,
+      type: e.type,
+      text: line(e),
+    });
+    switch (e.type) {
+      case 'WorkflowTriggered':
+        out.trigger = {
+          at: str(d.triggered_at) ?? e.createdAt.toISOString(),
+          source: d.trigger_source,
+          actor: d.actor,
+          tenant: d.tenant,
+          data: d.data,
+          correlation_id: str(e.metadata.correlation_id),
+        };
+        out.workflow ??= str((d.workflow as Data)?.key);
+        break;
+      case 'RunEnqueued':
+        out.run_id = str(d.run_id);
+        out.workflow_run_id = str(d.workflow_run_id);
+        out.workflow = str(d.workflow_key);
+        out.recipient = d.recipient;
+        break;
+      case 'StepCompleted':
+        out.steps.push({
+          step_ref: String(d.step_ref),
+          step_type: String(d.step_type),
+          status: String(d.status),
+          reason: str(d.reason),
+          output: (d.output as Data | null) ?? null,
+          attempt: typeof d.attempt === 'number' ? d.attempt : null,
+          at: String(d.at),
+        });
+        break;
+      case 'RunCancelled':
+        out.verdict = 'cancelled';
+        out.reason = str(d.reason);
+        finished = true;
+        break;
+      case 'RunCompleted':
+        finished = true;
+        if (d.outcome === 'halted') out.reason = str(d.reason);
+        break;
+      case 'MessageCreated':
+        messages.set(String(d.message_id), {
+          message_id: String(d.message_id),
+          channel: d.channel,
+          step_ref: str(d.step_ref),
+          status: 'pending',
+          reason: null,
+          attempts: [],
+        });
+        break;
+      default: {
+        const m = messages.get(String(d.message_id));
+        if (!m) break;
+        if (e.type === 'MessageDeliveryAttemptCompleted')
+          m.attempts.push({
+            attempt: Number(d.attempt),
+            outcome: String(d.outcome),
+            reason: str(d.reason),
+            provider: String(d.provider),
+            provider_message_id: str(d.provider_message_id),
+          });
+        const status = (
+          {
+            MessageSent: 'sent',
+            MessageDelivered: 'delivered',
+            MessageNotSent: 'not_sent',
+            MessageUndelivered: 'undelivered',
+            MessageBounced: 'bounced',
+          } as const
+        )[e.type as 'MessageSent'];
+        if (status) {
+          m.status = status;
+          m.reason = str(d.reason);
+        }
+      }
+    }
+  }
+  out.messages = [...messages.values()];
+  if (out.verdict !== 'cancelled') {
+    if (out.messages.some((m) => m.status === 'sent' || m.status === 'delivered')) out.verdict = 'sent';
+    else if (finished) out.verdict = 'not_sent';
+  }
+  if (out.verdict === 'not_sent' && !out.reason) {
+    const decisive = [...out.steps].reverse().find((s) => s.status !== 'ok');
+    const failedMessage = out.messages.find((m) => m.reason);
+    out.reason = decisive
+      ? `step ${decisive.step_ref} ${decisive.status}${decisive.reason ? `: ${decisive.reason}` : ''}`
+      : failedMessage
+        ? `message ${failedMessage.message_id} ${failedMessage.status}: ${failedMessage.reason}`
+        : 'the workflow has no step that sends';
+  }
+  return out;
+}
+
+/** `user u1`, `object projects/p1`. */
+function who(recipient: unknown): string {
+  const r = recipient as { type?: string; id?: string; collection?: string } | null;
+  if (!r?.id) return '?';
+  return r.type === 'object' ? `object ${r.collection}/${r.id}` : `user ${r.id}`;
+}
+
+/** The timeline as text, one event a line, and the verdict first. */
+export function formatExplanation(x: RunExplanation): string {
+  const head = `${x.workflow ?? '?'} run ${x.run_id ?? '?'} for ${who(x.recipient)}: ${x.verdict.replace('_', ' ')}${x.reason ? ` (${x.reason})` : ''}`;
+  return [head, ...x.timeline.map((t) => `${t.at}  #${t.global_position.padEnd(6)} ${t.text}`)].join('\n');
+}

@@ -1,0 +1,3 @@
+export * from './event-history';
+export * from './log-reading';
+export * from './explain';

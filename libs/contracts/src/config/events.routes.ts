@@ -1,0 +1,313 @@
+import { z } from 'zod';
+import { EnvironmentSlug } from '../events/environment.events';
+import { defineRoute } from '../http/route';
+import { arrayParam, Cursor, queryInt } from '../http/pagination';
+import { QueryFlag } from './mgmt';
+
+/**
+ * The event log as auditors read it (management API, service token): stream categories, one
+ * stream, the whole log with filters, and everything that happened to one recipient.
+ */
+
+/** One event of the log with everything it was recorded with. */
+export const LogEvent = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    stream: z.string(),
+    /** 0-based revision inside its stream. */
+    revision: z.number().int(),
+    /** Monotonic number of the event in the whole log (as a string: it is a 64-bit integer). */
+    global_position: z.string(),
+    /** Opaque position in commit order; `after` of a log read takes it. */
+    position: z.string(),
+    recorded_at: z.string(),
+    environment: z.string().nullable(),
+    correlation_id: z.string().nullable(),
+    causation_id: z.string().nullable(),
+    actor: z.string().nullable(),
+    schema_version: z.number().int().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    data: z.unknown(),
+  })
+  .meta({ id: 'LogEvent' });
+export type LogEventT = z.infer<typeof LogEvent>;
+
+const LogPageInfo = z
+  .object({
+    /** Pass as `after` for the next page; null when the end was reached (a stream read) . */
+    after: z.string().nullable(),
+    page_size: z.number().int(),
+  })
+  .meta({ id: 'LogPageInfo' });
+
+export const LogEventPage = z.object({ entries: z.array(LogEvent), page_info: LogPageInfo }).meta({ id: 'LogEventPage' });
+export type LogEventPageT = z.infer<typeof LogEventPage>;
+
+export const StreamCategory = z
+  .object({
+    category: z.string(),
+    /** Stream id pattern: `user-{environment}-{user_id}`. */
+    pattern: z.string(),
+    description: z.string(),
+  })
+  .meta({ id: 'StreamCategory' });
+export type StreamCategoryT = z.infer<typeof StreamCategory>;
+
+export const listStreamCategoriesRoute = defineRoute({
+  operationId: 'listStreamCategories',
+  method: 'GET',
+  path: '/v1/events/categories',
+  summary: 'List the categories of event streams and how their stream ids are formed',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  response: z.object({ entries: z.array(StreamCategory) }).meta({ id: 'ListStreamCategoriesResponse' }),
+});
+
+export const EventTypeInfo = z.object({ type: z.string(), schema_version: z.number().int() }).meta({ id: 'EventTypeInfo' });
+
+export const listEventTypesRoute = defineRoute({
+  operationId: 'listEventTypes',
+  method: 'GET',
+  path: '/v1/events/types',
+  summary: 'List the event types the service writes, with their current schema version',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  response: z.object({ entries: z.array(EventTypeInfo) }).meta({ id: 'ListEventTypesResponse' }),
+});
+
+const Limit = queryInt(z.number().int().min(1).max(500)).default(100);
+
+export const readStreamRoute = defineRoute({
+  operationId: 'readEventStream',
+  method: 'GET',
+  path: '/v1/events/streams/{stream_id}',
+  summary: 'Read one stream forwards or backwards from a revision',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  params: z.strictObject({ stream_id: z.string().min(1).max(1024) }),
+  query: z.object({
+    direction: z.enum(['forwards', 'backwards']).default('forwards'),
+    /** Inclusive; the start (forwards) or the end (backwards) when absent. */
+    from_revision: queryInt(z.number().int().min(0)).optional(),
+    after: Cursor.optional(),
+    limit: Limit,
+  }),
+  response: LogEventPage,
+});
+
+const Instant = z.iso.datetime({ offset: true });
+
+export const readLogRoute = defineRoute({
+  operationId: 'readEventLog',
+  method: 'GET',
+  path: '/v1/events',
+  summary: 'Read the whole log ($all) in commit order, filtered',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  query: z.object({
+    /** A cursor from page_info.after, or the `position` of an event: read what follows it. */
+    after: z.string().max(1024).optional(),
+    limit: Limit,
+    types: arrayParam(z.string().min(1).max(200)).optional(),
+    stream_prefix: arrayParam(z.string().min(1).max(1024)).optional(),
+    since: Instant.optional(),
+    until: Instant.optional(),
+    /** Only events recorded in this environment (account-level events have none). */
+    environment: EnvironmentSlug.optional(),
+  }),
+  response: LogEventPage,
+});
+
+export const userHistoryRoute = defineRoute({
+  operationId: 'readUserHistory',
+  method: 'GET',
+  path: '/v1/events/users/{user_id}',
+  summary: 'Everything that happened to one user across streams (the user, its runs and messages), in log order',
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ user_id: z.string().min(1).max(255) }),
+  query: z.object({ environment: z.string(), after: Cursor.optional(), limit: Limit }),
+  response: LogEventPage,
+});
+
+export const objectHistoryRoute = defineRoute({
+  operationId: 'readObjectHistory',
+  method: 'GET',
+  path: '/v1/events/objects/{collection}/{object_id}',
+  summary: 'Everything that happened to one object across streams (the object, its runs and messages), in log order',
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ collection: z.string().min(1).max(255), object_id: z.string().min(1).max(255) }),
+  query: z.object({ environment: z.string(), after: Cursor.optional(), limit: Limit }),
+  response: LogEventPage,
+});
+
+export const logHeadRoute = defineRoute({
+  operationId: 'readEventLogHead',
+  method: 'GET',
+  path: '/v1/events/head',
+  summary: 'The position of the newest event readable in the log: a tail starts after it',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  response: z.object({ position: z.string(), after: z.string() }).meta({ id: 'EventLogHead' }),
+});
+
+export const ChainFinding = z
+  .object({
+    kind: z.enum(['edited', 'missing', 'missing_tail', 'stream_gone', 'unchained']),
+    stream: z.string(),
+    revision: z.number().int(),
+    global_position: z.string().nullable(),
+    detail: z.string(),
+  })
+  .meta({ id: 'ChainFinding' });
+
+export const ChainReport = z
+  .object({
+    /** True when nothing was found. */
+    ok: z.boolean(),
+    checked_events: z.number().int(),
+    streams: z.number().int(),
+    /** Events written before the chain existed: not covered. */
+    unchained_events: z.number().int(),
+    /** sha256 over every stream's head: keep it outside the database to notice a rewrite of the whole log. */
+    root: z.string(),
+    findings: z.array(ChainFinding),
+    /** Whether the stream heads were recorded for the next verification (only when ok). */
+    checkpointed: z.boolean(),
+  })
+  .meta({ id: 'ChainReport' });
+export type ChainReportT = z.infer<typeof ChainReport>;
+
+export const verifyLogRoute = defineRoute({
+  operationId: 'verifyEventLog',
+  method: 'POST',
+  path: '/v1/events/verify',
+  summary: "Verify the log's hash chain: names every edited or deleted event (PostgreSQL store)",
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 5,
+  query: z.object({ checkpoint: QueryFlag.optional() }),
+  response: ChainReport,
+});
+
+const ExplainedStep = z.object({
+  step_ref: z.string(),
+  step_type: z.string(),
+  status: z.string(),
+  reason: z.string().nullable(),
+  output: z.record(z.string(), z.unknown()).nullable(),
+  attempt: z.number().int().nullable(),
+  at: z.string(),
+});
+
+const ExplainedMessage = z.object({
+  message_id: z.string(),
+  channel: z.unknown(),
+  step_ref: z.string().nullable(),
+  status: z.enum(['sent', 'delivered', 'not_sent', 'undelivered', 'bounced', 'pending']),
+  reason: z.string().nullable(),
+  attempts: z.array(
+    z.object({
+      attempt: z.number().int(),
+      outcome: z.string(),
+      reason: z.string().nullable(),
+      provider: z.string(),
+      provider_message_id: z.string().nullable(),
+    }),
+  ),
+});
+
+/** Why a run sent (or did not send) its messages, folded from the log. */
+export const RunExplanation = z
+  .object({
+    run_id: z.string().nullable(),
+    workflow_run_id: z.string().nullable(),
+    workflow: z.string().nullable(),
+    recipient: z.unknown(),
+    verdict: z.enum(['sent', 'not_sent', 'cancelled', 'running']),
+    reason: z.string().nullable(),
+    trigger: z
+      .object({
+        at: z.string(),
+        source: z.unknown(),
+        actor: z.unknown(),
+        tenant: z.unknown(),
+        data: z.unknown(),
+        correlation_id: z.string().nullable(),
+      })
+      .nullable(),
+    steps: z.array(ExplainedStep),
+    messages: z.array(ExplainedMessage),
+    timeline: z.array(z.object({ at: z.string(), global_position: z.string(), stream: z.string(), type: z.string(), text: z.string() })),
+    /** The same timeline as text, one event a line. */
+    text: z.string(),
+  })
+  .meta({ id: 'RunExplanation' });
+export type RunExplanationT = z.infer<typeof RunExplanation>;
+
+export const explainRunRoute = defineRoute({
+  operationId: 'explainWorkflowRecipientRun',
+  method: 'GET',
+  path: '/v1/workflow_recipient_runs/{id}/explain',
+  summary: 'Why a recipient run sent or did not send: the trigger, each step decision, each message, from the event log',
+  tags: ['Event log'],
+  auth: 'secret',
+  rateTier: 4,
+  params: z.object({ id: z.string().min(1).max(64) }),
+  response: RunExplanation,
+});
+
+export const explainMessageRoute = defineRoute({
+  operationId: 'explainMessage',
+  method: 'GET',
+  path: '/v1/messages/{message_id}/explain',
+  summary: "Why a message was or was not sent: its run's explanation, from the event log",
+  tags: ['Event log'],
+  auth: 'secret',
+  rateTier: 4,
+  params: z.object({ message_id: z.string().min(1).max(64) }),
+  response: RunExplanation,
+});
+
+export const UserAsOf = z
+  .object({
+    id: z.string(),
+    /** Whether the user existed then (identified and not deleted). */
+    exists: z.boolean(),
+    properties: z.record(z.string(), z.unknown()).nullable(),
+    as_of: z.string(),
+    /** The user's last event at that point: where the state was read. */
+    revision: z.number().int().nullable(),
+    global_position: z.string().nullable(),
+    position: z.string().nullable(),
+    recorded_at: z.string().nullable(),
+  })
+  .meta({ id: 'UserAsOf' });
+
+export const userAsOfRoute = defineRoute({
+  operationId: 'readUserAsOf',
+  method: 'GET',
+  path: '/v1/events/users/{user_id}/state',
+  summary: "A user's properties as the log had them at a time or position (as_of)",
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ user_id: z.string().min(1).max(255) }),
+  query: z.object({ environment: z.string(), as_of: z.string().min(1).max(64) }),
+  response: UserAsOf,
+});
