@@ -8,3 +8,4 @@ export * from './idempotency';
 export * from './messages';
 export * from './validation/zod-errors';
 export * from './schedules';
+export * from './erasure/personal-fields';
