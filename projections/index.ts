@@ -1,4 +1,9 @@
-import { Projection, ProjectionCheckpoints1763712000000, ReactorCheckpoints1763712000010 } from '@notify/projection-runtime';
+import {
+  ErasureKeys1763712018000,
+  Projection,
+  ProjectionCheckpoints1763712000000,
+  ReactorCheckpoints1763712000010,
+} from '@notify/projection-runtime';
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
@@ -66,4 +71,5 @@ export const allMigrations: Function[] = [
   EnvironmentDetails1763712012100,
   CredentialsVersion1763712013100,
   SchedulesReadModel1763712016140,
+  ErasureKeys1763712018000,
 ];

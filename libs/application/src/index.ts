@@ -9,3 +9,4 @@ export * from './messages';
 export * from './validation/zod-errors';
 export * from './schedules';
 export * from './erasure/personal-fields';
+export * from './erasure/erasure-keys';

@@ -5,3 +5,4 @@ export * from './reactor';
 export * from './reactor-runtime';
 export * from './reactors.migration';
 export * from './define-projection';
+export * from './erasure-keys.migration';
