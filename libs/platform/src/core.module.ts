@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@notify/config';
 import { Database } from '@notify/database';
-import { LinkTracker, ReadModelLookups, SecretBox } from '@notify/application';
+import { ERASURE_KEYS, ErasureKeyStore, LinkTracker, ReadModelLookups, SecretBox } from '@notify/application';
 import { EventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { AddressPolicy, OutboundHttp } from '@notify/outbound';
@@ -11,7 +11,7 @@ import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
 import { startTracing, Tracing } from '@notify/observability';
-import { loadSecretBox, SECRET_BOX } from './secrets';
+import { loadErasureMasterKey, loadSecretBox, SECRET_BOX } from './secrets';
 import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, OUTBOUND_HTTP, TEMPLATE_RENDERER, TRACING } from './tokens';
 
 /**
@@ -95,6 +95,11 @@ export class CoreModule implements OnApplicationShutdown {
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
         {
+          provide: ERASURE_KEYS,
+          inject: [DATABASE],
+          useFactory: async (db: Database) => new ErasureKeyStore(db.pool, await loadErasureMasterKey(config)),
+        },
+        {
           provide: ENGINE_LOOKUPS,
           inject: [DATABASE, SECRET_BOX],
           useFactory: (db: Database, box: SecretBox) => new ReadModelLookups(db.dataSource, box),
@@ -128,6 +133,7 @@ export class CoreModule implements OnApplicationShutdown {
         ReadYourWrites,
         ConfigModule,
         SECRET_BOX,
+        ERASURE_KEYS,
         ENGINE_LOOKUPS,
         LINK_TRACKER,
         OUTBOUND_HTTP,

@@ -97,3 +97,5 @@ export class ErasureKeyStore {
     this.cache.set(subject, key);
   }
 }
+
+export const ERASURE_KEYS = Symbol('ERASURE_KEYS');

@@ -3,7 +3,7 @@ import {
   ERASED,
   generateKey,
   isErased,
-  isSealed,
+  isSealedField,
   openPersonalFields,
   openValue,
   personalSubject,
@@ -54,7 +54,7 @@ describe('sealing and opening personal fields', () => {
   it('seals the declared fields, leaves the others, and opens them back with the key', () => {
     const key = generateKey();
     const sealed = sealPersonalFields(UserIdentified.personal!, identified, 'u-1', key);
-    expect(isSealed(sealed.properties)).toBe(true);
+    expect(isSealedField(sealed.properties)).toBe(true);
     expect(sealed.user_id).toBe('u-1');
     expect(JSON.stringify(sealed)).not.toContain('ada@example.com');
     expect(identified.properties.email).toBe('ada@example.com');

@@ -26,7 +26,7 @@ export function generateKey(): Buffer {
   return randomBytes(KEY_BYTES);
 }
 
-export function isSealed(value: unknown): value is SealedField {
+export function isSealedField(value: unknown): value is SealedField {
   return typeof value === 'object' && value !== null && (value as { $sealed?: unknown }).$sealed === 'aes-256-gcm/v1';
 }
 
@@ -120,7 +120,7 @@ export function sealPersonalFields<D extends object>(personal: PersonalData<D>, 
   let out = data as unknown as Record<string, unknown>;
   for (const path of personal.fields) {
     const at = getPath(out, path);
-    if (!at || at.parent[at.key] === undefined || at.parent[at.key] === null || isSealed(at.parent[at.key])) continue;
+    if (!at || at.parent[at.key] === undefined || at.parent[at.key] === null || isSealedField(at.parent[at.key])) continue;
     out = cloneAlong(out, path);
     const target = getPath(out, path)!;
     target.parent[target.key] = sealValue(subject, key, target.parent[target.key]);
@@ -135,7 +135,7 @@ export function sealPersonalFields<D extends object>(personal: PersonalData<D>, 
  */
 export function openPersonalFields<D>(data: D, keyOf: (subject: string) => Buffer | null): D {
   const open = (value: unknown): unknown => {
-    if (isSealed(value)) return openValue(value, keyOf(value.subject));
+    if (isSealedField(value)) return openValue(value, keyOf(value.subject));
     if (Array.isArray(value)) return value.map(open);
     if (typeof value === 'object' && value !== null) {
       const out: Record<string, unknown> = {};
@@ -149,7 +149,7 @@ export function openPersonalFields<D>(data: D, keyOf: (subject: string) => Buffe
 
 /** The subjects whose keys opening this data needs: lets a reader fetch every key of a batch of events at once. */
 export function sealedSubjects(data: unknown, into: Set<string> = new Set()): Set<string> {
-  if (isSealed(data)) into.add(data.subject);
+  if (isSealedField(data)) into.add(data.subject);
   else if (Array.isArray(data)) for (const v of data) sealedSubjects(v, into);
   else if (typeof data === 'object' && data !== null) for (const v of Object.values(data)) sealedSubjects(v, into);
   return into;
