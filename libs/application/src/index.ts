@@ -10,3 +10,4 @@ export * from './validation/zod-errors';
 export * from './schedules';
 export * from './erasure/personal-fields';
 export * from './erasure/erasure-keys';
+export * from './erasure/personal-data-store';
