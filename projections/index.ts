@@ -1,4 +1,9 @@
-import { Projection, ProjectionCheckpoints1763712000000, ReactorCheckpoints1763712000010 } from '@notify/projection-runtime';
+import {
+  ErasureKeys1763712018000,
+  Projection,
+  ProjectionCheckpoints1763712000000,
+  ReactorCheckpoints1763712000010,
+} from '@notify/projection-runtime';
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
@@ -69,4 +74,5 @@ export const allMigrations: Function[] = [
   CredentialsVersion1763712013100,
   SchedulesReadModel1763712016140,
   BroadcastsReadModel1763712017100,
+  ErasureKeys1763712018000,
 ];

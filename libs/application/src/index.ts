@@ -10,3 +10,6 @@ export * from './validation/zod-errors';
 export * from './schedules';
 export * from './broadcasts';
 export * from './history';
+export * from './erasure/personal-fields';
+export * from './erasure/erasure-keys';
+export * from './erasure/personal-data-store';

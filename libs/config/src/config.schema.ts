@@ -123,6 +123,16 @@ export const ConfigSchema = z.object({
   SECRETS_KEY: optionalString.refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, 'base64').length === 32, {
     message: 'must be 32 bytes, as 64 hex characters or base64',
   }),
+  /**
+   * 32 bytes (base64 or 64 hex characters) wrapping the per-subject keys that seal personal fields
+   * in events (ADR 0180). Unset: generated once into DATA_DIR/erasure.key.
+   */
+  ERASURE_MASTER_KEY: optionalString.refine(
+    (v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, 'base64').length === 32,
+    {
+      message: 'must be 32 bytes, as 64 hex characters or base64',
+    },
+  ),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** With KAFKA_BROKERS set, workers share recipient runs through the run-work topic's consumer group (one owner per recipient). */

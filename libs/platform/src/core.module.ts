@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@notify/config';
 import { Database } from '@notify/database';
-import { LinkTracker, ReadModelLookups, SecretBox } from '@notify/application';
+import { ERASURE_KEYS, ErasureKeyStore, LinkTracker, PersonalDataEventStore, ReadModelLookups, SecretBox } from '@notify/application';
 import { EventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { AddressPolicy, OutboundHttp } from '@notify/outbound';
@@ -11,7 +11,7 @@ import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
 import { startTracing, Tracing } from '@notify/observability';
-import { loadSecretBox, SECRET_BOX } from './secrets';
+import { loadErasureMasterKey, loadSecretBox, SECRET_BOX } from './secrets';
 import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, OUTBOUND_HTTP, TEMPLATE_RENDERER, TRACING } from './tokens';
 
 /**
@@ -68,17 +68,21 @@ export class CoreModule implements OnApplicationShutdown {
         },
         {
           provide: EVENT_STORE,
-          inject: [DATABASE],
-          useFactory: async (database: Database): Promise<EventStore> =>
-            config.EVENTSTORE_CONNECTION_STRING
-              ? // Loaded only when used: the client and its gRPC stack hold ~10 MB once required.
-                (await import('@notify/eventstore/eventstoredb/eventstoredb-event-store')).EventStoreDbEventStore.create(
-                  config.EVENTSTORE_CONNECTION_STRING,
-                )
-              : PostgresEventStore.create({
-                  pool: database.pool,
-                  listenConnectionString: database.supportsNotify ? database.url : undefined,
-                }),
+          inject: [DATABASE, ERASURE_KEYS],
+          // Every reader and writer goes through the personal-data layer: declared personal fields are sealed per subject (ADR 0180).
+          useFactory: async (database: Database, keys: ErasureKeyStore): Promise<EventStore> =>
+            new PersonalDataEventStore(
+              config.EVENTSTORE_CONNECTION_STRING
+                ? // Loaded only when used: the client and its gRPC stack hold ~10 MB once required.
+                  await (
+                    await import('@notify/eventstore/eventstoredb/eventstoredb-event-store')
+                  ).EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
+                : await PostgresEventStore.create({
+                    pool: database.pool,
+                    listenConnectionString: database.supportsNotify ? database.url : undefined,
+                  }),
+              keys,
+            ),
         },
         { provide: LOG_READER, inject: [EVENT_STORE], useFactory: (store: EventStore) => new SharedLogReader(store) },
         {
@@ -94,6 +98,11 @@ export class CoreModule implements OnApplicationShutdown {
         },
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
+        {
+          provide: ERASURE_KEYS,
+          inject: [DATABASE],
+          useFactory: async (db: Database) => new ErasureKeyStore(db.pool, await loadErasureMasterKey(config)),
+        },
         {
           provide: ENGINE_LOOKUPS,
           inject: [DATABASE, SECRET_BOX],
@@ -128,6 +137,7 @@ export class CoreModule implements OnApplicationShutdown {
         ReadYourWrites,
         ConfigModule,
         SECRET_BOX,
+        ERASURE_KEYS,
         ENGINE_LOOKUPS,
         LINK_TRACKER,
         OUTBOUND_HTTP,

@@ -6,3 +6,4 @@ export * from './reactor-runtime';
 export * from './reactors.migration';
 export * from './define-projection';
 export * from './verify-rebuild';
+export * from './erasure-keys.migration';

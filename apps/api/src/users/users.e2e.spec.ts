@@ -199,4 +199,20 @@ describe('users through @knocklabs/node', () => {
     });
     expect((await knock.objects.listSubscriptions('projects', 'doom')).entries).toEqual([]);
   });
+
+  it('keeps personal properties only sealed in the log, and unreadable after the user is deleted (ADR 0180)', async () => {
+    const email = `forgotten-${Date.now()}@example.com`;
+    await knock.users.update('forgotten', { email, phone_number: '+15550123', favourite_tea: 'lapsang-forgotten' });
+    expect((await knock.users.get('forgotten')).email).toBe(email);
+    const logText = async (value: string) =>
+      Number((await t.sql<{ c: string }>("SELECT count(*) AS c FROM es_events WHERE data::text LIKE '%' || $1 || '%'", [value]))[0].c);
+    for (const value of [email, '+15550123', 'lapsang-forgotten']) expect(await logText(value)).toBe(0);
+    const before = await t.sql<{ c: string }>('SELECT count(*) AS c FROM erasure_keys WHERE subject = $1', [`${env.slug}/user/forgotten`]);
+    expect(Number(before[0].c)).toBe(1);
+
+    await knock.users.delete('forgotten');
+    const after = await t.sql<{ c: string }>('SELECT count(*) AS c FROM erasure_keys WHERE subject = $1', [`${env.slug}/user/forgotten`]);
+    expect(Number(after[0].c)).toBe(0);
+    expect(await userFootprint(t, env.slug, 'forgotten')).toMatchObject({ users: 0 });
+  });
 });

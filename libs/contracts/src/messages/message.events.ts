@@ -93,6 +93,12 @@ export const MessageCreated = defineEvent(
     sandbox: z.boolean(),
     created_at: z.string(),
   }),
+  {
+    personal: {
+      subject: (d) => (d.recipient.type === 'user' ? d.recipient.id : null),
+      fields: ['recipient_snapshot', 'data', 'content', 'activities', 'metadata'],
+    },
+  },
 );
 
 export const MessageDeliveryAttemptStarted = defineEvent(
@@ -126,6 +132,7 @@ export const MessageDeliveryAttemptCompleted = defineEvent(
     bounced: z.boolean().optional(),
     completed_at: z.string(),
   }),
+  { personal: { subject: 'stream', fields: ['logs', 'invalid_tokens'] } },
 );
 
 const at = z.object({ message_id: z.uuid(), at: z.string() });

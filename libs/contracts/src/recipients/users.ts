@@ -59,6 +59,7 @@ export const UserIdentified = defineEvent(
     properties: z.record(z.string(), z.unknown()),
     identified_at: z.string(),
   }),
+  { personal: { subject: (d) => d.user_id, fields: ['properties'] } },
 );
 
 export const UserDeleted = defineEvent('UserDeleted', 1, z.object({ user_id: z.string(), deleted_at: z.string() }));
@@ -81,6 +82,7 @@ export const UserMerged = defineEvent(
     ),
     merged_at: z.string(),
   }),
+  { personal: { subject: (d) => d.user_id, fields: ['channel_data'] } },
 );
 
 export const userEventContracts = [UserIdentified, UserDeleted, UserMerged] as const;

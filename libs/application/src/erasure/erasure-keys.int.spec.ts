@@ -1,0 +1,51 @@
+import { createTestDatabase, TestDatabase } from '@notify/testing';
+import { ErasureKeyStore, erasureSubject } from './erasure-keys';
+import { generateKey, openPersonalFields, sealValue, ERASED } from './personal-fields';
+
+describe('ErasureKeyStore (Postgres)', () => {
+  let db: TestDatabase;
+  const master = generateKey();
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('creates one key per subject and stores it only wrapped', async () => {
+    const store = new ErasureKeyStore(db.database.pool, master);
+    const subject = erasureSubject('env-a', 'u-1');
+    const key = await store.keyFor(subject);
+    expect((await store.keyFor(subject)).equals(key)).toBe(true);
+    expect((await new ErasureKeyStore(db.database.pool, master).keyFor(subject)).equals(key)).toBe(true);
+    const { rows } = await db.database.pool.query('SELECT wrapped_key FROM erasure_keys WHERE subject = $1', [subject]);
+    expect(rows[0].wrapped_key).not.toContain(key.toString('base64'));
+  });
+
+  it('reads a destroyed key as null in another process that had it cached', async () => {
+    const writer = new ErasureKeyStore(db.database.pool, master);
+    const reader = new ErasureKeyStore(db.database.pool, master);
+    const subject = erasureSubject('env-a', 'u-2');
+    const key = await writer.keyFor(subject);
+    const sealed = { properties: sealValue(subject, key, { email: 'gone@example.com' }) };
+    const before = await reader.keysFor([subject]);
+    expect(openPersonalFields(sealed, (s) => before.get(s) ?? null)).toEqual({ properties: { email: 'gone@example.com' } });
+
+    expect(await writer.destroy(subject)).toBe(true);
+    const after = await reader.keysFor([subject]);
+    expect(after.get(subject)).toBeNull();
+    expect(openPersonalFields(sealed, (s) => after.get(s) ?? null)).toEqual({ properties: ERASED });
+    const { rows } = await db.database.pool.query('SELECT count(*)::int AS n FROM erasure_keys WHERE subject = $1', [subject]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('answers a batch of subjects in one call, unknown ones as null', async () => {
+    const store = new ErasureKeyStore(db.database.pool, master);
+    const a = erasureSubject('env-b', 'a');
+    await store.keyFor(a);
+    const keys = await new ErasureKeyStore(db.database.pool, master).keysFor([a, erasureSubject('env-b', 'never')]);
+    expect(keys.get(a)).toBeInstanceOf(Buffer);
+    expect(keys.get(erasureSubject('env-b', 'never'))).toBeNull();
+  });
+});

@@ -1,0 +1,75 @@
+import { PostgresEventStore } from '@notify/eventstore';
+import { createTestDatabase, TestDatabase } from '@notify/testing';
+import { randomUUID } from 'node:crypto';
+import { ErasureKeyStore, erasureSubject } from './erasure-keys';
+import { PersonalDataEventStore } from './personal-data-store';
+import { ERASED, generateKey } from './personal-fields';
+
+describe('PersonalDataEventStore (Postgres)', () => {
+  let db: TestDatabase;
+  let raw: PostgresEventStore;
+  let store: PersonalDataEventStore;
+  let keys: ErasureKeyStore;
+  const email = `ada-${randomUUID()}@example.com`;
+  const metadata = { environment: 'development', schema_version: 1 };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    raw = await PostgresEventStore.create({ pool: db.database.pool });
+    keys = new ErasureKeyStore(db.database.pool, generateKey());
+    store = new PersonalDataEventStore(raw, keys);
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.close();
+  });
+
+  const identify = (userId: string) => ({
+    id: randomUUID(),
+    type: 'UserIdentified',
+    data: { user_id: userId, properties: { email, phone_number: '+15550100' }, identified_at: '2026-01-01T00:00:00.000Z' },
+    metadata,
+  });
+
+  it('writes personal fields sealed, reads them in clear, and as erased once the key is destroyed', async () => {
+    await store.append('user-development-u1', [identify('u1')]);
+    const { rows } = await db.database.pool.query("SELECT count(*)::int AS n FROM es_events WHERE data::text LIKE '%' || $1 || '%'", [
+      email,
+    ]);
+    expect(rows[0].n).toBe(0);
+    expect((await store.readStream('user-development-u1'))[0].data).toMatchObject({ user_id: 'u1', properties: { email } });
+
+    await keys.destroy(erasureSubject('development', 'u1'));
+    const [after] = await store.readStream('user-development-u1');
+    expect(after.data).toEqual({ user_id: 'u1', properties: ERASED, identified_at: '2026-01-01T00:00:00.000Z' });
+    const page = await store.readAll({});
+    expect(JSON.stringify(page.events.map((e) => e.data))).not.toContain(email);
+  });
+
+  it('seals delivery logs for the subject of the message stream', async () => {
+    const messageId = randomUUID();
+    const stream = `message-development-${messageId}`;
+    const created = {
+      id: randomUUID(),
+      type: 'MessageCreated',
+      data: { message_id: messageId, recipient: { type: 'user', id: 'u2' }, recipient_snapshot: { email }, content: null },
+      metadata,
+    };
+    const completed = {
+      id: randomUUID(),
+      type: 'MessageDeliveryAttemptCompleted',
+      data: { message_id: messageId, logs: [{ request: { body: { to: email } } }] },
+      metadata,
+    };
+    await store.append(stream, [created]);
+    await store.append(stream, [completed]);
+    const { rows } = await db.database.pool.query("SELECT count(*)::int AS n FROM es_events WHERE data::text LIKE '%' || $1 || '%'", [
+      email,
+    ]);
+    expect(rows[0].n).toBe(0);
+    const read = await store.readStreams([stream]);
+    expect(read.get(stream)!.map((e) => e.data)).toEqual([created.data, completed.data]);
+    await keys.destroy(erasureSubject('development', 'u2'));
+    expect((await store.readStream(stream))[1].data).toEqual({ message_id: messageId, logs: ERASED });
+  });
+});

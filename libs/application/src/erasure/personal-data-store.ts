@@ -1,0 +1,128 @@
+import { eventContracts } from '@notify/contracts';
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  LogPosition,
+  ReadAllOptions,
+  ReadAllPage,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamAppend,
+} from '@notify/eventstore';
+import { ErasureKeyStore, erasureSubject } from './erasure-keys';
+import { isSealedField, openPersonalFields, personalSubject, sealPersonalFields, sealedSubjects } from './personal-fields';
+
+/**
+ * An event store that seals the personal fields its contracts declare before they are appended
+ * and opens them on every read (ADR 0180): callers see clear data, or `{ $erased: true }` once the
+ * subject's key is destroyed. The wrapped store's SQL is unchanged.
+ */
+export class PersonalDataEventStore implements EventStore {
+  readonly kind: EventStore['kind'];
+  readonly atomicMultiStreamAppend: boolean;
+
+  constructor(
+    private readonly inner: EventStore,
+    private readonly keys: ErasureKeyStore,
+  ) {
+    this.kind = inner.kind;
+    this.atomicMultiStreamAppend = inner.atomicMultiStreamAppend;
+  }
+
+  async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult> {
+    return this.inner.append(streamId, await this.seal(streamId, events), options);
+  }
+
+  async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const sealed: StreamAppend[] = [];
+    for (const a of appends) sealed.push({ ...a, events: await this.seal(a.streamId, a.events) });
+    return this.inner.appendMany(sealed);
+  }
+
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.open(await this.inner.readStream(streamId, options));
+  }
+
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const streams = await this.inner.readStreams(streamIds);
+    const opened = await this.open([...streams.values()].flat());
+    const byId = new Map(opened.map((e) => [e.id, e]));
+    return new Map([...streams].map(([id, events]) => [id, events.map((e) => byId.get(e.id)!)]));
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<ReadAllPage> {
+    const page = await this.inner.readAll(options);
+    return { ...page, events: await this.open(page.events) };
+  }
+
+  headPosition(): Promise<LogPosition> {
+    return this.inner.headPosition();
+  }
+
+  onAppended(listener: () => void): () => void {
+    return this.inner.onAppended(listener);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  /** Opens a batch with one key lookup for all its subjects. */
+  async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const subjects = new Set<string>();
+    for (const e of events) sealedSubjects(e.data, subjects);
+    if (subjects.size === 0) return events;
+    const keys = await this.keys.keysFor(subjects);
+    return events.map((e) => ({ ...e, data: openPersonalFields(e.data, (s) => keys.get(s) ?? null) }));
+  }
+
+  private async seal(streamId: string, events: readonly EventToAppend[]): Promise<EventToAppend[]> {
+    const out: EventToAppend[] = [];
+    let streamSubject: string | null | undefined;
+    for (const event of events) {
+      const personal = eventContracts.get(event.type)?.personal;
+      if (!personal) {
+        out.push(event);
+        continue;
+      }
+      let subject: string | null;
+      if (personal.subject === 'stream') {
+        if (streamSubject === undefined) streamSubject = await this.subjectOfStream(streamId, out);
+        subject = streamSubject;
+      } else {
+        const id = personalSubject(personal, event.data as never);
+        subject = id === null ? null : erasureSubject(event.metadata.environment, id);
+      }
+      if (subject === null) {
+        out.push(event);
+        continue;
+      }
+      out.push({ ...event, data: sealPersonalFields(personal, event.data as object, subject, await this.keys.keyFor(subject)) });
+    }
+    return out;
+  }
+
+  /** The subject an earlier event of the stream sealed for (in clear on its sealed fields), this batch first. */
+  private async subjectOfStream(streamId: string, batch: readonly EventToAppend[]): Promise<string | null> {
+    const find = (data: unknown): string | null => {
+      if (typeof data !== 'object' || data === null) return null;
+      for (const v of Object.values(data)) if (isSealedField(v)) return v.subject;
+      return null;
+    };
+    for (const e of batch) {
+      const s = find(e.data);
+      if (s) return s;
+    }
+    for (const e of await this.inner.readStream(streamId)) {
+      const s = find(e.data);
+      if (s) return s;
+    }
+    return null;
+  }
+}

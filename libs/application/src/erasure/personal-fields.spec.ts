@@ -1,0 +1,105 @@
+import { eventContracts, MessageCreated, UserIdentified } from '@notify/contracts';
+import {
+  ERASED,
+  generateKey,
+  isErased,
+  isSealedField,
+  openPersonalFields,
+  openValue,
+  personalSubject,
+  sealPersonalFields,
+  sealValue,
+  sealedSubjects,
+  unwrapKey,
+  wrapKey,
+} from './personal-fields';
+
+const identified = {
+  user_id: 'u-1',
+  properties: { email: 'ada@example.com', phone_number: '+15550100', favourite: 'tea' },
+  identified_at: '2026-01-01T00:00:00.000Z',
+};
+
+describe('personal field declarations', () => {
+  it('declare the user properties of UserIdentified, for the user', () => {
+    expect(UserIdentified.personal?.fields).toEqual(['properties']);
+    expect(personalSubject(UserIdentified.personal!, identified)).toBe('u-1');
+  });
+
+  it('declare the recipient snapshot and rendered content of MessageCreated, for user recipients only', () => {
+    const personal = MessageCreated.personal!;
+    expect(personal.fields).toEqual(expect.arrayContaining(['recipient_snapshot', 'content', 'data']));
+    const base = { recipient: { type: 'user' as const, id: 'u-1' } } as Parameters<Exclude<typeof personal.subject, 'stream'>>[0];
+    expect(personalSubject(personal, base)).toBe('u-1');
+    expect(personalSubject(personal, { ...base, recipient: { type: 'object', collection: 'projects', id: 'p' } })).toBeNull();
+  });
+
+  it('take a stream subject for delivery logs, which name no recipient', () => {
+    const completed = eventContracts.get('MessageDeliveryAttemptCompleted')!;
+    expect(completed.personal?.fields).toContain('logs');
+    expect(personalSubject(completed.personal!, {}, 'u-9')).toBe('u-9');
+  });
+
+  it('name only top-level fields that exist in each schema', () => {
+    for (const contract of eventContracts.values()) {
+      if (!contract.personal) continue;
+      const shape = (contract.data as unknown as { shape?: Record<string, unknown> }).shape;
+      expect(shape).toBeDefined();
+      for (const path of contract.personal.fields) expect(Object.keys(shape!)).toContain(path.split('.')[0]);
+    }
+  });
+});
+
+describe('sealing and opening personal fields', () => {
+  it('seals the declared fields, leaves the others, and opens them back with the key', () => {
+    const key = generateKey();
+    const sealed = sealPersonalFields(UserIdentified.personal!, identified, 'u-1', key);
+    expect(isSealedField(sealed.properties)).toBe(true);
+    expect(sealed.user_id).toBe('u-1');
+    expect(JSON.stringify(sealed)).not.toContain('ada@example.com');
+    expect(identified.properties.email).toBe('ada@example.com');
+    expect(openPersonalFields(sealed, () => key)).toEqual(identified);
+  });
+
+  it('reads a field as erased once the key is destroyed', () => {
+    const sealed = sealPersonalFields(UserIdentified.personal!, identified, 'u-1', generateKey());
+    const opened = openPersonalFields(sealed, () => null);
+    expect(opened.properties).toEqual(ERASED);
+    expect(isErased(opened.properties)).toBe(true);
+    expect(opened.identified_at).toBe(identified.identified_at);
+  });
+
+  it('reads a field as erased under a wrong key or when moved to another subject', () => {
+    const key = generateKey();
+    const sealed = sealValue('u-1', key, { email: 'x@y.z' });
+    expect(openValue(sealed, generateKey())).toEqual(ERASED);
+    expect(openValue({ ...sealed, subject: 'u-2' }, key)).toEqual(ERASED);
+    expect(openValue(sealed, key)).toEqual({ email: 'x@y.z' });
+  });
+
+  it('leaves absent and null fields as they are and does not seal twice', () => {
+    const key = generateKey();
+    const personal = MessageCreated.personal!;
+    const data = { recipient: { type: 'user', id: 'u-1' }, recipient_snapshot: null, content: { body: 'hi' } } as never;
+    const once = sealPersonalFields(personal, data, 'u-1', key) as Record<string, unknown>;
+    expect(once.recipient_snapshot).toBeNull();
+    expect(once.data).toBeUndefined();
+    const twice = sealPersonalFields(personal, once as never, 'u-1', key) as Record<string, unknown>;
+    expect(twice.content).toBe(once.content);
+  });
+
+  it('lists the subjects a batch needs keys for, nested anywhere', () => {
+    const a = sealValue('u-1', generateKey(), 1);
+    const b = sealValue('u-2', generateKey(), 2);
+    expect([...sealedSubjects({ x: a, y: [{ z: b }], w: 'plain' })].sort()).toEqual(['u-1', 'u-2']);
+  });
+
+  it('wraps subject keys with the master key, bound to the subject', () => {
+    const master = generateKey();
+    const key = generateKey();
+    const wrapped = wrapKey(master, 'u-1', key);
+    expect(unwrapKey(master, 'u-1', wrapped).equals(key)).toBe(true);
+    expect(() => unwrapKey(master, 'u-2', wrapped)).toThrow();
+    expect(() => unwrapKey(generateKey(), 'u-1', wrapped)).toThrow();
+  });
+});

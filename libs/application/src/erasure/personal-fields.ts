@@ -1,0 +1,156 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { PersonalData } from '@notify/contracts';
+
+/**
+ * Crypto-shredding of personal event fields (ADR 0180). A field declared personal in its event's
+ * contract is replaced by a sealed value encrypted with the subject's key (AES-256-GCM); opening it
+ * with the key gives the value back, opening it once the key is destroyed gives {@link ERASED}.
+ */
+
+/** What a personal field reads as once its subject's key is destroyed. */
+export const ERASED = Object.freeze({ $erased: true as const });
+
+export interface SealedField {
+  $sealed: 'aes-256-gcm/v1';
+  subject: string;
+  /** base64: 12-byte IV, 16-byte tag, ciphertext of the field's JSON. */
+  iv: string;
+  tag: string;
+  ct: string;
+}
+
+const ALGORITHM = 'aes-256-gcm';
+const KEY_BYTES = 32;
+
+export function generateKey(): Buffer {
+  return randomBytes(KEY_BYTES);
+}
+
+export function isSealedField(value: unknown): value is SealedField {
+  return typeof value === 'object' && value !== null && (value as { $sealed?: unknown }).$sealed === 'aes-256-gcm/v1';
+}
+
+export function isErased(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { $erased?: unknown }).$erased === true;
+}
+
+function encrypt(key: Buffer, plaintext: Buffer, aad: Buffer): { iv: Buffer; tag: Buffer; ct: Buffer } {
+  if (key.length !== KEY_BYTES) throw new Error(`An erasure key is ${KEY_BYTES} bytes, got ${key.length}`);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv(ALGORITHM, key, iv);
+  cipher.setAAD(aad);
+  const ct = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return { iv, tag: cipher.getAuthTag(), ct };
+}
+
+function decrypt(key: Buffer, sealed: { iv: Buffer; tag: Buffer; ct: Buffer }, aad: Buffer): Buffer {
+  const decipher = createDecipheriv(ALGORITHM, key, sealed.iv);
+  decipher.setAAD(aad);
+  decipher.setAuthTag(sealed.tag);
+  return Buffer.concat([decipher.update(sealed.ct), decipher.final()]);
+}
+
+/** Seals one value for a subject; the subject is bound as associated data, so a sealed field cannot be moved to another subject. */
+export function sealValue(subject: string, key: Buffer, value: unknown): SealedField {
+  const { iv, tag, ct } = encrypt(key, Buffer.from(JSON.stringify(value ?? null), 'utf8'), Buffer.from(subject, 'utf8'));
+  return { $sealed: 'aes-256-gcm/v1', subject, iv: iv.toString('base64'), tag: tag.toString('base64'), ct: ct.toString('base64') };
+}
+
+/** Opens one sealed value: the value with the key, {@link ERASED} without one (destroyed) or when it does not open. */
+export function openValue(sealed: SealedField, key: Buffer | null): unknown {
+  if (!key) return ERASED;
+  try {
+    const plain = decrypt(
+      key,
+      { iv: Buffer.from(sealed.iv, 'base64'), tag: Buffer.from(sealed.tag, 'base64'), ct: Buffer.from(sealed.ct, 'base64') },
+      Buffer.from(sealed.subject, 'utf8'),
+    );
+    return JSON.parse(plain.toString('utf8'));
+  } catch {
+    return ERASED;
+  }
+}
+
+/** Wraps a subject key with the master key (stored in the key table, never in clear). */
+export function wrapKey(masterKey: Buffer, subject: string, key: Buffer): string {
+  const { iv, tag, ct } = encrypt(masterKey, key, Buffer.from(`erasure-key:${subject}`, 'utf8'));
+  return Buffer.concat([iv, tag, ct]).toString('base64');
+}
+
+export function unwrapKey(masterKey: Buffer, subject: string, wrapped: string): Buffer {
+  const raw = Buffer.from(wrapped, 'base64');
+  return decrypt(
+    masterKey,
+    { iv: raw.subarray(0, 12), tag: raw.subarray(12, 28), ct: raw.subarray(28) },
+    Buffer.from(`erasure-key:${subject}`, 'utf8'),
+  );
+}
+
+function getPath(data: Record<string, unknown>, path: string): { parent: Record<string, unknown>; key: string } | null {
+  const parts = path.split('.');
+  let parent: unknown = data;
+  for (const part of parts.slice(0, -1)) {
+    if (typeof parent !== 'object' || parent === null) return null;
+    parent = (parent as Record<string, unknown>)[part];
+  }
+  if (typeof parent !== 'object' || parent === null) return null;
+  return { parent: parent as Record<string, unknown>, key: parts[parts.length - 1] };
+}
+
+/** Copies along a path so the caller's data is never mutated. */
+function cloneAlong(data: Record<string, unknown>, path: string): Record<string, unknown> {
+  const root = { ...data };
+  let node: Record<string, unknown> = root;
+  for (const part of path.split('.').slice(0, -1)) {
+    const child = node[part];
+    if (typeof child !== 'object' || child === null) return root;
+    node[part] = Array.isArray(child) ? [...child] : { ...child };
+    node = node[part] as Record<string, unknown>;
+  }
+  return root;
+}
+
+/** The subject an event's personal fields belong to; `streamSubject` answers for `subject: 'stream'` declarations. */
+export function personalSubject<D>(personal: PersonalData<D>, data: D, streamSubject: string | null = null): string | null {
+  return personal.subject === 'stream' ? streamSubject : personal.subject(data);
+}
+
+/** The event's data with every declared personal field present sealed for the subject. Fields absent or null stay as they are. */
+export function sealPersonalFields<D extends object>(personal: PersonalData<D>, data: D, subject: string, key: Buffer): D {
+  let out = data as unknown as Record<string, unknown>;
+  for (const path of personal.fields) {
+    const at = getPath(out, path);
+    if (!at || at.parent[at.key] === undefined || at.parent[at.key] === null || isSealedField(at.parent[at.key])) continue;
+    out = cloneAlong(out, path);
+    const target = getPath(out, path)!;
+    target.parent[target.key] = sealValue(subject, key, target.parent[target.key]);
+  }
+  return out as unknown as D;
+}
+
+/**
+ * The event's data with every sealed field opened: `keyOf(subject)` gives the subject's key, or null
+ * once it is destroyed, and the field then reads as {@link ERASED}. Walks the whole data, so it needs
+ * no declaration and opens events written under an older declaration too.
+ */
+export function openPersonalFields<D>(data: D, keyOf: (subject: string) => Buffer | null): D {
+  const open = (value: unknown): unknown => {
+    if (isSealedField(value)) return openValue(value, keyOf(value.subject));
+    if (Array.isArray(value)) return value.map(open);
+    if (typeof value === 'object' && value !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[k] = open(v);
+      return out;
+    }
+    return value;
+  };
+  return open(data) as D;
+}
+
+/** The subjects whose keys opening this data needs: lets a reader fetch every key of a batch of events at once. */
+export function sealedSubjects(data: unknown, into: Set<string> = new Set()): Set<string> {
+  if (isSealedField(data)) into.add(data.subject);
+  else if (Array.isArray(data)) for (const v of data) sealedSubjects(v, into);
+  else if (typeof data === 'object' && data !== null) for (const v of Object.values(data)) sealedSubjects(v, into);
+  return into;
+}
