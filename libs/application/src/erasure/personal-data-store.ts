@@ -1,6 +1,8 @@
 import { eventContracts } from '@notify/contracts';
+import { isTamperEvident } from '@notify/eventstore';
 import type {
   AppendResult,
+  ChainReport,
   EventStore,
   EventToAppend,
   ExpectedRevision,
@@ -29,7 +31,12 @@ export class PersonalDataEventStore implements EventStore {
   ) {
     this.kind = inner.kind;
     this.atomicMultiStreamAppend = inner.atomicMultiStreamAppend;
+    // The hash chain (ADR 0176) is the wrapped store's, over the sealed rows: a wrapper over a
+    // store that keeps one answers its check, one over a store that does not has none.
+    if (isTamperEvident(inner)) this.verifyChain = (options) => inner.verifyChain(options);
   }
+
+  verifyChain?: (options?: { checkpoint?: boolean }) => Promise<ChainReport>;
 
   async append(
     streamId: string,
