@@ -36,7 +36,8 @@ export const ConfigSchema = z.object({
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  // The service holds a connection for its own work (the log's listener, a projection's batch) while requests need others: one is never enough.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2, 'must be at least 2: the service needs a connection besides the one a batch holds').max(200).default(10),
   /**
    * Connections the pool keeps once opened, however long they sit idle (above it, idle ones close
    * after 10 s). Unset: DATABASE_POOL_SIZE, a fixed-size pool once warm, so bursts never wait for
