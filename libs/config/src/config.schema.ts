@@ -36,7 +36,8 @@ export const ConfigSchema = z.object({
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
-  // The service holds a connection for its own work (the log's listener, a projection's batch) while requests need others: one is never enough.
+  // The service holds a connection for its own work (the log's listener, a projection's batch)
+  // while requests need others: one is never enough.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2, 'must be at least 2: the service needs a connection besides the one a batch holds').max(200).default(10),
   /**
    * Connections the pool keeps once opened, however long they sit idle (above it, idle ones close
