@@ -38,7 +38,12 @@ export const ConfigSchema = z.object({
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
   // The service holds a connection for its own work (the log's listener, a projection's batch)
   // while requests need others: one is never enough.
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(2, 'must be at least 2: the service needs a connection besides the one a batch holds').max(200).default(10),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(2, 'must be at least 2: the service needs a connection besides the one a batch holds')
+    .max(200)
+    .default(10),
   /**
    * Connections the pool keeps once opened, however long they sit idle (above it, idle ones close
    * after 10 s). Unset: DATABASE_POOL_SIZE, a fixed-size pool once warm, so bursts never wait for
