@@ -29,7 +29,7 @@ const RETRYABLE = new Set(['40P01', '40001']);
  * rows in event order inside its batch transaction, so a cycle stays possible; Postgres breaks it
  * by aborting one side, and whichever side it was retries.
  */
-export async function retryingDeadlocks<T>(op: () => Promise<T>, attempts = 5): Promise<T> {
+export async function retryingDeadlocks<T>(op: () => Promise<T>, attempts = 20): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await op();
@@ -38,6 +38,9 @@ export async function retryingDeadlocks<T>(op: () => Promise<T>, attempts = 5): 
         (error as { code?: string; driverError?: { code?: string } }).code ??
         (error as { driverError?: { code?: string } }).driverError?.code;
       if (attempt >= attempts || !code || !RETRYABLE.has(code)) throw error;
+      // A short random pause lets the other side (a projection batch) commit first, so the
+      // next try does not meet it in the same cycle again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * Math.min(attempt, 5)));
     }
   }
 }
