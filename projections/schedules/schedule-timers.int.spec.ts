@@ -1,6 +1,8 @@
+import { RecordedEvent } from '@notify/eventstore';
 import { createTestDatabase, TestDatabase, testEnv, waitFor } from '@notify/testing';
 import { Client } from 'pg';
 import { ScheduleTimers } from './schedule-timers';
+import { schedulesProjection } from './schedules.projection';
 
 /**
  * The firer's row updates against a writer that takes the same rows in the other order, as the
@@ -80,6 +82,57 @@ describeOnPostgres('schedule timers on postgres: a deadlock with the projection 
     expect(rows).toEqual([
       { id: A, next_occurrence: '2030-01-01T11:00', claimed_until: null, revision: 2 },
       { id: B, next_occurrence: '2030-01-01T11:00', claimed_until: null, revision: 2 },
+    ]);
+  });
+
+  it('takes the rows of a batch in key order: a firer holding the first row and asking for the second never deadlocks with it', async () => {
+    const ids = ['00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000012'];
+    const [first, second] = ids;
+    for (const id of ids)
+      await db.database.dataSource.query(
+        `INSERT INTO rm_schedules (environment, id, workflow, recipient_type, recipient_collection, recipient_id, repeats, count_from,
+                                   time_zone, next_occurrence, next_occurrence_at, revision, inserted_at, updated_at)
+         VALUES ($1, $2::uuid, 'w', 'user', '$users', $2::text, '[]', $3, 'UTC', '2030-01-01T10:00', $3, 1, $3, $3)`,
+        [ENV, id, due],
+      );
+    const updated = (id: string, revision: number): RecordedEvent =>
+      ({
+        id: `e-${id}`,
+        type: 'ScheduleUpdated',
+        streamId: `schedule-${ENV}-${id}`,
+        revision,
+        globalPosition: BigInt(revision),
+        position: String(revision),
+        data: { schedule_id: id, updated_at: '2030-01-01T09:00:00.000Z', data: { v: revision } },
+        metadata: { environment: ENV, schema_version: 1 },
+        createdAt: new Date(0),
+      }) as unknown as RecordedEvent;
+
+    // The firer's side: it has locked the first row (ScheduleTimers locks in key order).
+    await other.query('BEGIN');
+    await other.query('SELECT 1 FROM rm_schedules WHERE environment = $1 AND id = $2 FOR UPDATE', [ENV, first]);
+    // The batch names the second row before the first.
+    const batch = db.database.dataSource.transaction((tx) => schedulesProjection('UTC').apply([updated(second, 5), updated(first, 6)], tx));
+    await waitFor(
+      async () =>
+        (
+          await db.database.dataSource.query<{ n: string }[]>(
+            `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%rm_schedules%'`,
+          )
+        )[0].n !== '0',
+      'the batch waiting for the first row',
+    );
+    // Had the batch taken the second row in event order, this would close a cycle (40P01).
+    await other.query('SELECT 1 FROM rm_schedules WHERE environment = $1 AND id = $2 FOR UPDATE', [ENV, second]);
+    await other.query('COMMIT');
+    await batch;
+    const rows = await db.database.dataSource.query<{ id: string; data: unknown; revision: number }[]>(
+      'SELECT id, data, revision FROM rm_schedules WHERE id = ANY($1::uuid[]) ORDER BY id',
+      [ids],
+    );
+    expect(rows).toEqual([
+      { id: first, data: { v: 6 }, revision: 6 },
+      { id: second, data: { v: 5 }, revision: 5 },
     ]);
   });
 });

@@ -25,9 +25,9 @@ const RETRYABLE = new Set(['40P01', '40001']);
 /**
  * Runs one autocommit statement again when Postgres aborted it to break a deadlock (or a
  * serialization failure): the aborted statement wrote nothing, so running it again is safe. The
- * statements below lock their rows in key order, but the schedules projection updates the same
- * rows in event order inside its batch transaction, so a cycle stays possible; Postgres breaks it
- * by aborting one side, and whichever side it was retries.
+ * statements below lock their rows in key order, and so does the schedules projection before its
+ * batch writes (ADR 0134), so these two cannot close a cycle; this stays for any other writer
+ * that takes rows in another order (an operator's transaction, a future reactor).
  */
 export async function retryingDeadlocks<T>(op: () => Promise<T>, attempts = 20): Promise<T> {
   for (let attempt = 1; ; attempt++) {

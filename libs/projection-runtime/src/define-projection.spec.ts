@@ -114,7 +114,7 @@ describe('defineProjection', () => {
     expect(seen).toEqual(['planted:oak', 'felled:oak:storm']);
   });
 
-  it('runs afterBatch once after the handlers, with the batch events of its contracts, and not for a batch of none', async () => {
+  it('runs beforeBatch once before and afterBatch once after the handlers, with the batch events of its contracts, and not for a batch of none', async () => {
     const seen: string[] = [];
     const projection = defineProjection({
       name: 'trees',
@@ -128,6 +128,10 @@ describe('defineProjection', () => {
         async Felled({ data }) {
           seen.push(`felled:${data.tree}`);
         },
+      },
+      async beforeBatch(events, batchTx) {
+        expect(batchTx).toBe(tx);
+        seen.push(`before:${events.map((e) => e.position).join(',')}`);
       },
       async afterBatch(events, batchTx) {
         expect(batchTx).toBe(tx);
@@ -143,6 +147,6 @@ describe('defineProjection', () => {
       tx,
     );
     await projection.apply([recorded('Other', {}, 'dev', 4)], tx);
-    expect(seen).toEqual(['planted:oak', 'felled:oak', 'after:1,3']);
+    expect(seen).toEqual(['before:1,3', 'planted:oak', 'felled:oak', 'after:1,3']);
   });
 });

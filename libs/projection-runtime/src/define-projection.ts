@@ -41,6 +41,13 @@ export function defineProjection<const C extends readonly EventContract[]>(
       | {
           on: Handlers<C>;
           /**
+           * Before the handlers, in the same transaction, with the batch's events of its contracts
+           * (never called without any): for locking the rows the batch will write in one order
+           * that other writers of the table share, so that they cannot deadlock with it (the
+           * schedules projection and the schedule firer).
+           */
+          beforeBatch?: (events: readonly ProjectedEventOf<C[number]>[], tx: EntityManager) => Promise<void>;
+          /**
            * After the handlers, in the same transaction, with the batch's events of its contracts
            * (never called without any): for a write that follows the whole batch once (the
            * environments projection moves its credentials version).
@@ -57,14 +64,9 @@ export function defineProjection<const C extends readonly EventContract[]>(
     'on' in spec
       ? async (events: readonly RecordedEvent[], tx: EntityManager) => {
           const handlers = spec.on as unknown as Record<string, (event: ProjectedEventOf<C[number]>, tx: EntityManager) => Promise<void>>;
-          const handled: ProjectedEventOf<C[number]>[] = [];
-          for (const recorded of events) {
-            const handler = handlers[recorded.type];
-            if (!handler) continue;
-            const event = project(recorded);
-            await handler(event, tx);
-            handled.push(event);
-          }
+          const handled: ProjectedEventOf<C[number]>[] = events.filter((e) => handlers[e.type]).map(project);
+          if (spec.beforeBatch && handled.length) await spec.beforeBatch(handled, tx);
+          for (const event of handled) await handlers[event.type](event, tx);
           if (spec.afterBatch && handled.length) await spec.afterBatch(handled, tx);
         }
       : async (events: readonly RecordedEvent[], tx: EntityManager) =>
