@@ -100,16 +100,21 @@ export class BroadcastQueries {
 
   /**
    * Messages of a send, and its recipients whose runs completed without any (skipped: preferences,
-   * conditions, no channel data). Read from the runs and messages read models at read time.
+   * conditions, no channel data). Both come from the runs read model alone (a run's
+   * `message_enqueued` events are written with its status, in log order), so a read never sees a
+   * completed run whose message another read model has not caught up with as a skip.
    */
   async counts(environment: string, key: string, sendId: string): Promise<{ messages: number; skips: number }> {
     const rows = await this.db.query<{ messages: number; skips: number }[]>(
       `WITH runs AS (
-         SELECT id, workflow_run_id, status FROM rm_workflow_recipient_runs
-          WHERE environment = $1 AND workflow = $2 AND trigger_source->>'broadcast_send_id' = $3)
-       SELECT (SELECT count(*)::int FROM rm_messages m WHERE m.environment = $1 AND m.run_id IN (SELECT id FROM runs)) AS messages,
-              (SELECT count(*)::int FROM runs r WHERE r.status = 'completed'
-                 AND NOT EXISTS (SELECT 1 FROM rm_messages m WHERE m.environment = $1 AND m.run_id = r.id)) AS skips`,
+         SELECT r.id, r.status,
+                (SELECT count(*)::int FROM rm_workflow_recipient_run_events e
+                  WHERE e.environment = $1 AND e.run_id = r.id AND e.event = 'message_enqueued') AS messages
+           FROM rm_workflow_recipient_runs r
+          WHERE r.environment = $1 AND r.workflow = $2 AND r.trigger_source->>'broadcast_send_id' = $3)
+       SELECT COALESCE(sum(messages), 0)::int AS messages,
+              count(*) FILTER (WHERE status = 'completed' AND messages = 0)::int AS skips
+         FROM runs`,
       [environment, key, sendId],
     );
     return rows[0] ?? { messages: 0, skips: 0 };
