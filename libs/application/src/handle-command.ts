@@ -102,6 +102,69 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   });
 }
 
+/** One stream's command in a `handleCommands` call. */
+export interface StreamCommand<State, Command, Event> {
+  streamId: string;
+  command: CommandFrom<State, Command>;
+  eventId?: (event: Event, index: number) => string;
+}
+
+/**
+ * The same decider over many streams in one round: one read of all the streams, one decision
+ * each, one all-or-nothing append of every stream's events (each at the revision read). A
+ * thousand identifies in one request make two round trips instead of two thousand. When another
+ * writer got in first (a revision conflict: nothing of the round was written), when a stream is
+ * named twice, or where the store cannot append to several streams atomically (EventStoreDB),
+ * the commands run one by one through `handleCommand`, with its retries.
+ */
+export async function handleCommands<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  decider: Decider<State, Command, Event>,
+  commands: readonly StreamCommand<State, Command, Event>[],
+  metadata: CommandMetadata,
+): Promise<CommandOutcome<State, Event>[]> {
+  const oneByOne = async () => {
+    const outcomes: CommandOutcome<State, Event>[] = [];
+    for (const c of commands) outcomes.push(await handleCommand(store, c.streamId, decider, c.command, metadata, { eventId: c.eventId }));
+    return outcomes;
+  };
+  const ids = commands.map((c) => c.streamId);
+  if (commands.length < 2 || !store.atomicMultiStreamAppend || new Set(ids).size !== ids.length) return oneByOne();
+  const histories = await store.readStreams(ids);
+  const decided = commands.map((c) => {
+    const history = histories.get(c.streamId) ?? [];
+    const revision = history.length ? history[history.length - 1].revision : undefined;
+    const state = fold(decider, history.map(toDomainEvent) as Event[]);
+    const events = decider.decide(typeof c.command === 'function' ? (c.command as (state: State) => Command)(state) : c.command, state);
+    return { c, revision, state, events };
+  });
+  const writing = decided.filter((d) => d.events.length > 0);
+  let appended: AppendResult[] = [];
+  if (writing.length > 0) {
+    try {
+      appended = await store.appendMany(
+        writing.map((d) => ({
+          streamId: d.c.streamId,
+          events: d.events.map((event, index) =>
+            eventEnvelope(event.type, event.data, d.c.eventId?.(event, index) ?? randomUUID(), metadata),
+          ),
+          expectedRevision: d.revision ?? 'no_stream',
+        })),
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return oneByOne();
+      throw error;
+    }
+  }
+  const results = new Map(writing.map((d, i) => [d.c.streamId, appended[i]]));
+  return decided.map((d) => ({
+    events: d.events,
+    state: d.events.reduce((s, e) => decider.evolve(s, e), d.state),
+    ...(results.get(d.c.streamId) ? { append: results.get(d.c.streamId) } : {}),
+    streamId: d.c.streamId,
+  }));
+}
+
 const queues = new WeakMap<EventStore, Map<string, Promise<void>>>();
 
 /**

@@ -48,4 +48,22 @@ describe('ErasureKeyStore (Postgres)', () => {
     expect(keys.get(a)).toBeInstanceOf(Buffer);
     expect(keys.get(erasureSubject('env-b', 'never'))).toBeNull();
   });
+
+  it('creates the missing keys of a batch of subjects being written, keeps the existing ones, and agrees with keyFor', async () => {
+    const store = new ErasureKeyStore(db.database.pool, master);
+    const existing = erasureSubject('env-c', 'old');
+    const erased = erasureSubject('env-c', 'gone');
+    const fresh = [1, 2, 3].map((n) => erasureSubject('env-c', `new-${n}`));
+    const before = await store.keyFor(existing);
+    await store.keyFor(erased);
+    await store.destroy(erased);
+    const keys = await store.keysForWriting([existing, erased, ...fresh, fresh[0]]);
+    expect([...keys.keys()].sort()).toEqual([existing, erased, ...fresh].sort());
+    expect(keys.get(existing)!.equals(before)).toBe(true);
+    // Another process reads the same keys: they were stored, not only cached.
+    const other = new ErasureKeyStore(db.database.pool, master);
+    for (const s of [erased, ...fresh]) expect((await other.keyFor(s)).equals(keys.get(s)!)).toBe(true);
+    const rows = await db.database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM erasure_keys WHERE subject LIKE 'env-c/%'`);
+    expect(rows.rows[0].n).toBe(5);
+  });
 });

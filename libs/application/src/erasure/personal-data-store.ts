@@ -47,8 +47,18 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    // The keys of every subject named in the events' data, in one lookup for the whole batch.
+    const subjects = new Set<string>();
+    for (const a of appends)
+      for (const event of a.events) {
+        const personal = eventContracts.get(event.type)?.personal;
+        if (!personal || personal.subject === 'stream') continue;
+        const id = personalSubject(personal, event.data as never);
+        if (id !== null) subjects.add(erasureSubject(event.metadata.environment, id));
+      }
+    const prepared = subjects.size > 1 ? await this.keys.keysForWriting(subjects) : undefined;
     const sealed: StreamAppend[] = [];
-    for (const a of appends) sealed.push({ ...a, events: await this.seal(a.streamId, a.events) });
+    for (const a of appends) sealed.push({ ...a, events: await this.seal(a.streamId, a.events, prepared) });
     return this.inner.appendMany(sealed);
   }
 
@@ -89,7 +99,7 @@ export class PersonalDataEventStore implements EventStore {
     return events.map((e) => ({ ...e, data: openPersonalFields(e.data, (s) => keys.get(s) ?? null) }));
   }
 
-  private async seal(streamId: string, events: readonly EventToAppend[]): Promise<EventToAppend[]> {
+  private async seal(streamId: string, events: readonly EventToAppend[], prepared?: Map<string, Buffer>): Promise<EventToAppend[]> {
     const out: EventToAppend[] = [];
     let streamSubject: string | null | undefined;
     for (const event of events) {
@@ -110,7 +120,10 @@ export class PersonalDataEventStore implements EventStore {
         out.push(event);
         continue;
       }
-      out.push({ ...event, data: sealPersonalFields(personal, event.data as object, subject, await this.keys.keyFor(subject)) });
+      out.push({
+        ...event,
+        data: sealPersonalFields(personal, event.data as object, subject, prepared?.get(subject) ?? (await this.keys.keyFor(subject))),
+      });
     }
     return out;
   }

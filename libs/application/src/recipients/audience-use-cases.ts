@@ -15,7 +15,7 @@ import {
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 import { inlineAspects } from './aspects';
 import { RecipientDeps } from './ports';
-import { identifyUser, UserOutcome } from './user-use-cases';
+import { identifyUsers, UserOutcome } from './user-use-cases';
 
 export type AudienceOutcome = CommandOutcome<AudienceState, AudienceEvent>;
 
@@ -108,13 +108,10 @@ export async function addAudienceMembers(
         `members.${index}.user.`,
       );
   }
-  const outcomes: (UserOutcome | AudienceOutcome)[] = [];
-  const refs: AudienceMemberRef[] = [];
-  for (const { user, tenant } of members) {
-    const { id, ...body } = user;
-    outcomes.push(await identifyUser(deps, environment, id, body, metadata));
-    refs.push({ userId: id, tenant: tenant ?? null });
-  }
+  // One user named twice (with two tenants) is identified with each body in turn.
+  const users = members.map(({ user: { id, ...body } }) => ({ id, body }));
+  const outcomes: (UserOutcome | AudienceOutcome)[] = await identifyUsers(deps, environment, users, metadata);
+  const refs: AudienceMemberRef[] = members.map(({ user, tenant }) => ({ userId: user.id, tenant: tenant ?? null }));
   const now = new Date().toISOString();
   outcomes.push(
     await handleCommand(

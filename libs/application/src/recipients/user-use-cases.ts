@@ -1,7 +1,7 @@
 import { IdentifyUserBodyT } from '@notify/contracts';
 import { AspectCommand, fold, UserEvent, userDecider, UserState, userStream } from '@notify/domain';
 import { WrongExpectedRevisionError } from '@notify/eventstore';
-import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
+import { CommandMetadata, CommandOutcome, handleCommand, handleCommands, toDomainEvent } from '../handle-command';
 import { inlineAspects } from './aspects';
 import { eventIdsFor } from './event-ids';
 import { Idempotency, RecipientDeps } from './ports';
@@ -32,6 +32,29 @@ export async function identifyUser(
   return handleCommand(deps.store, stream, userDecider, { type: 'IdentifyUser', userId, properties, aspects, now }, metadata, {
     eventId: eventIdsFor(options.seed, stream),
   });
+}
+
+/**
+ * Identifies many users in one round (handleCommands): what adding a page of audience members
+ * with inline users does. Each user's outcome is what `identifyUser` would answer.
+ */
+export async function identifyUsers(
+  deps: RecipientDeps,
+  environment: string,
+  users: readonly { id: string; body: IdentifyUserBodyT | Record<string, unknown> }[],
+  metadata: CommandMetadata,
+): Promise<UserOutcome[]> {
+  const now = new Date().toISOString();
+  const commands = [];
+  for (const { id, body } of users) {
+    const { properties, inline } = identifyProperties(body);
+    const aspects = await inlineAspects(deps.channels, environment, inline, now);
+    commands.push({
+      streamId: userStream(environment, id),
+      command: { type: 'IdentifyUser' as const, userId: id, properties, aspects, now },
+    });
+  }
+  return handleCommands(deps.store, userDecider, commands, metadata);
 }
 
 export async function deleteUser(
