@@ -1,4 +1,5 @@
 import { ChannelDataSet, ChannelDataUnset, ObjectDeleted, UserDeleted, UserMerged } from '@notify/contracts';
+import { erasedOr } from '../erased';
 import { defineProjection } from '@notify/projection-runtime';
 import { recipientColumns } from '../recipient-columns';
 
@@ -32,7 +33,7 @@ export const channelDataProjection = defineProjection({
       );
     },
     async UserMerged({ environment, data }, tx) {
-      for (const c of data.channel_data) {
+      for (const c of erasedOr(data.channel_data, [])) {
         await tx.query(UPSERT, [
           environment,
           'user',

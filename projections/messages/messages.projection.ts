@@ -1,9 +1,10 @@
-import { MESSAGE_EVENT_TYPES, messageEventContracts } from '@notify/contracts';
+import { MESSAGE_EVENT_TYPES, messageEventContracts, UserErased } from '@notify/contracts';
 import { MessageCreatedData, MessageEvent } from '@notify/domain';
-import { defineProjection, EntityManager } from '@notify/projection-runtime';
+import { defineProjection, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
 import { v5 as uuidv5 } from 'uuid';
 import { announceFeedMessages, FEED_NOTIFY_MAX_AGE_MS, FeedNotification, feedNotificationOf } from './feed-notifications';
 import { CountedState, FeedCountDeltas } from './feed-counts';
+import { erasedOr } from '../erased';
 
 const LOG_NAMESPACE = '0e5f3c9a-5b7e-4f0e-9a64-1c2d3e4f5a6b';
 const STATUS: Partial<Record<MessageEvent['type'], string>> = {
@@ -53,130 +54,161 @@ export const messagesProjection = defineProjection({
   name: 'messages',
   version: 2,
   tables: ['rm_messages', 'rm_message_activities', 'rm_message_events', 'rm_message_delivery_logs', 'rm_feed_counts'],
-  events: messageEventContracts,
+  events: [...messageEventContracts, UserErased],
 
   async applyBatch(events, tx) {
-    const changes = new Map<string, Change>();
-    const publicEvents: unknown[][] = [];
-    const logs: unknown[][] = [];
-    const activities: unknown[][] = [];
-    const announcements: FeedNotification[] = [];
-    const announceAfter = Date.now() - FEED_NOTIFY_MAX_AGE_MS;
+    // Message events set-wise, in runs between erasures: an erasure removes what came before it.
+    let run: MessageProjected[] = [];
     for (const event of events) {
-      const environment = event.environment;
-      const messageId = event.data.message_id;
-      const key = `${environment}/${messageId}`;
-      const change = changes.get(key) ?? {
-        environment,
-        id: messageId,
-        engagement: {},
-        updatedAt: event.createdAt.toISOString(),
-        feedEvents: 0,
-      };
-      changes.set(key, change);
-      change.updatedAt = event.createdAt.toISOString();
-      if (event.type === 'MessageCreated') {
-        change.feedEvents++;
-        change.created = event.data;
-        change.updatedAt = event.data.created_at;
-        for (const a of event.data.activities)
-          activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
-        const announcement =
-          event.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data, event.position) : undefined;
-        if (announcement) announcements.push(announcement);
-      } else if (event.type === 'MessageDeliveryAttemptCompleted') {
-        change.attempts = Math.max(change.attempts ?? 0, event.data.attempt);
-        change.updatedAt = event.data.completed_at;
-        event.data.logs.forEach((log, i) =>
-          logs.push([
-            environment,
-            uuidv5(`${event.id}:${i}`, LOG_NAMESPACE),
-            messageId,
-            event.data.attempt,
-            event.data.provider,
-            JSON.stringify(log.request),
-            JSON.stringify(log.response ?? (log.error ? { error: log.error } : null)),
-            event.data.completed_at,
-          ]),
-        );
-      } else if (STATUS[event.type]) {
-        change.status = STATUS[event.type];
-      } else if (ENGAGEMENT[event.type]) {
-        change.feedEvents++;
-        const [column, set] = ENGAGEMENT[event.type]!;
-        change.engagement[column] = set ? (event.data as { at: string }).at : null;
+      if (event.type !== 'UserErased') {
+        run.push(event);
+        continue;
       }
-      const publicType = MESSAGE_EVENT_TYPES[event.type];
-      if (publicType) {
-        const { message_id: _m, ...data } = event.data;
-        publicEvents.push([
-          environment,
-          event.id,
-          messageId,
-          publicType,
-          JSON.stringify(event.type === 'MessageCreated' ? null : data),
-          event.createdAt.toISOString(),
-          event.revision,
-        ]);
-      }
+      if (run.length) await applyMessages(run, tx);
+      run = [];
+      await eraseRecipient(event.environment, event.data.user_id, tx);
     }
+    if (run.length) await applyMessages(run, tx);
+  },
+});
 
-    const counts = new FeedCountDeltas();
-    const created = [...changes.values()].filter((c) => c.created);
-    for (const c of created) {
-      const m = c.created!;
-      if (m.channel.type !== FEED_CHANNEL_TYPE || m.recipient.type !== 'user') continue;
-      counts.add(
-        { environment: c.environment, userId: m.recipient.id, channelId: m.channel.id, tenant: m.tenant },
-        null,
-        countedAfter(c.engagement, null),
-        c.feedEvents,
+type MessageProjected = ProjectedEventOf<(typeof messageEventContracts)[number]>;
+
+/**
+ * A user's personal data erased (ADR 0186): their messages go, with their events, delivery logs,
+ * activities and feed counts. The log keeps the messages' events, their personal fields sealed
+ * under the user's destroyed key; a rebuild creates the rows again and drops them here again.
+ */
+async function eraseRecipient(environment: string, userId: string, tx: EntityManager): Promise<void> {
+  const theirs = `SELECT id FROM rm_messages WHERE environment = $1 AND recipient_type = 'user' AND recipient_id = $2`;
+  for (const table of ['rm_message_activities', 'rm_message_events', 'rm_message_delivery_logs'])
+    await tx.query(`DELETE FROM ${table} WHERE environment = $1 AND message_id IN (${theirs})`, [environment, userId]);
+  await tx.query(`DELETE FROM rm_messages WHERE environment = $1 AND recipient_type = 'user' AND recipient_id = $2`, [environment, userId]);
+  await tx.query('DELETE FROM rm_feed_counts WHERE environment = $1 AND user_id = $2', [environment, userId]);
+}
+
+async function applyMessages(events: readonly MessageProjected[], tx: EntityManager): Promise<void> {
+  const changes = new Map<string, Change>();
+  const publicEvents: unknown[][] = [];
+  const logs: unknown[][] = [];
+  const activities: unknown[][] = [];
+  const announcements: FeedNotification[] = [];
+  const announceAfter = Date.now() - FEED_NOTIFY_MAX_AGE_MS;
+  for (const event of events) {
+    const environment = event.environment;
+    const messageId = event.data.message_id;
+    const key = `${environment}/${messageId}`;
+    const change = changes.get(key) ?? {
+      environment,
+      id: messageId,
+      engagement: {},
+      updatedAt: event.createdAt.toISOString(),
+      feedEvents: 0,
+    };
+    changes.set(key, change);
+    change.updatedAt = event.createdAt.toISOString();
+    if (event.type === 'MessageCreated') {
+      change.feedEvents++;
+      change.created = event.data;
+      change.updatedAt = event.data.created_at;
+      for (const a of erasedOr(event.data.activities, []))
+        activities.push([environment, messageId, a.id, JSON.stringify(a.actor), JSON.stringify(a.data), a.inserted_at]);
+      const announcement =
+        event.createdAt.getTime() >= announceAfter ? feedNotificationOf(environment, event.data, event.position) : undefined;
+      if (announcement) announcements.push(announcement);
+    } else if (event.type === 'MessageDeliveryAttemptCompleted') {
+      change.attempts = Math.max(change.attempts ?? 0, event.data.attempt);
+      change.updatedAt = event.data.completed_at;
+      erasedOr(event.data.logs, []).forEach((log, i) =>
+        logs.push([
+          environment,
+          uuidv5(`${event.id}:${i}`, LOG_NAMESPACE),
+          messageId,
+          event.data.attempt,
+          event.data.provider,
+          JSON.stringify(log.request),
+          JSON.stringify(log.response ?? (log.error ? { error: log.error } : null)),
+          event.data.completed_at,
+        ]),
       );
+    } else if (STATUS[event.type]) {
+      change.status = STATUS[event.type];
+    } else if (ENGAGEMENT[event.type]) {
+      change.feedEvents++;
+      const [column, set] = ENGAGEMENT[event.type]!;
+      change.engagement[column] = set ? (event.data as { at: string }).at : null;
     }
-    await countEngagementChanges(
-      tx,
-      [...changes.values()].filter((c) => !c.created && Object.keys(c.engagement).length > 0),
-      counts,
+    const publicType = MESSAGE_EVENT_TYPES[event.type];
+    if (publicType) {
+      const { message_id: _m, ...data } = event.data;
+      publicEvents.push([
+        environment,
+        event.id,
+        messageId,
+        publicType,
+        JSON.stringify(event.type === 'MessageCreated' ? null : data),
+        event.createdAt.toISOString(),
+        event.revision,
+      ]);
+    }
+  }
+
+  const counts = new FeedCountDeltas();
+  const created = [...changes.values()].filter((c) => c.created);
+  for (const c of created) {
+    const m = c.created!;
+    if (m.channel.type !== FEED_CHANNEL_TYPE || m.recipient.type !== 'user') continue;
+    counts.add(
+      { environment: c.environment, userId: m.recipient.id, channelId: m.channel.id, tenant: m.tenant },
+      null,
+      countedAfter(c.engagement, null),
+      c.feedEvents,
     );
-    await counts.write(tx);
-    if (created.length) {
-      const rows = created.map((c) => {
-        const m = c.created!;
-        const r = recipientColumns(m.recipient);
-        return {
-          environment: c.environment,
-          id: m.message_id,
-          channel_id: m.channel.id,
-          channel_key: m.channel.key,
-          channel_type: m.channel.type,
-          provider: m.channel.provider,
-          recipient_type: r.type,
-          recipient_id: r.id,
-          recipient_collection: r.collection,
-          workflow_key: m.workflow.key,
-          workflow_categories: m.workflow.categories,
-          workflow_version: m.workflow.version,
-          workflow_run_id: m.workflow_run_id,
-          run_id: m.workflow_recipient_run_id,
-          step_ref: m.step_ref,
-          tenant: m.tenant,
-          status: c.status ?? 'queued',
-          attempts: c.attempts ?? 0,
-          data: m.data,
-          content: m.content,
-          actors: m.actors,
-          total_activities: m.total_activities,
-          total_actors: m.total_actors,
-          recipient_snapshot: m.recipient_snapshot,
-          metadata: m.metadata,
-          sandbox: m.sandbox,
-          inserted_at: m.created_at,
-          updated_at: c.updatedAt,
-          ...Object.fromEntries(ENGAGEMENT_COLUMNS.map((col) => [col, c.engagement[col] ?? null])),
-        };
-      });
-      await tx.query(
-        `INSERT INTO rm_messages (environment, id, channel_id, channel_key, channel_type, provider, recipient_type, recipient_id, recipient_collection,
+  }
+  await countEngagementChanges(
+    tx,
+    [...changes.values()].filter((c) => !c.created && Object.keys(c.engagement).length > 0),
+    counts,
+  );
+  await counts.write(tx);
+  if (created.length) {
+    const rows = created.map((c) => {
+      const m = c.created!;
+      const r = recipientColumns(m.recipient);
+      return {
+        environment: c.environment,
+        id: m.message_id,
+        channel_id: m.channel.id,
+        channel_key: m.channel.key,
+        channel_type: m.channel.type,
+        provider: m.channel.provider,
+        recipient_type: r.type,
+        recipient_id: r.id,
+        recipient_collection: r.collection,
+        workflow_key: m.workflow.key,
+        workflow_categories: m.workflow.categories,
+        workflow_version: m.workflow.version,
+        workflow_run_id: m.workflow_run_id,
+        run_id: m.workflow_recipient_run_id,
+        step_ref: m.step_ref,
+        tenant: m.tenant,
+        status: c.status ?? 'queued',
+        attempts: c.attempts ?? 0,
+        data: m.data,
+        content: m.content,
+        actors: m.actors,
+        total_activities: m.total_activities,
+        total_actors: m.total_actors,
+        recipient_snapshot: m.recipient_snapshot,
+        metadata: m.metadata,
+        sandbox: m.sandbox,
+        inserted_at: m.created_at,
+        updated_at: c.updatedAt,
+        ...Object.fromEntries(ENGAGEMENT_COLUMNS.map((col) => [col, c.engagement[col] ?? null])),
+      };
+    });
+    await tx.query(
+      `INSERT INTO rm_messages (environment, id, channel_id, channel_key, channel_type, provider, recipient_type, recipient_id, recipient_collection,
            workflow_key, workflow_categories, workflow_version, workflow_run_id, run_id, step_ref, tenant, status, attempts, data, content, actors,
            total_activities, total_actors, recipient_snapshot, metadata, sandbox, inserted_at, updated_at, seen_at, read_at, archived_at, interacted_at, link_clicked_at)
          SELECT environment, id, channel_id, channel_key, channel_type, provider, recipient_type, recipient_id, recipient_collection,
@@ -188,54 +220,53 @@ export const messagesProjection = defineProjection({
            recipient_snapshot jsonb, metadata jsonb, sandbox boolean, inserted_at timestamptz, updated_at timestamptz, seen_at timestamptz, read_at timestamptz,
            archived_at timestamptz, interacted_at timestamptz, link_clicked_at timestamptz)
          ON CONFLICT (environment, id) DO NOTHING`,
-        [JSON.stringify(rows)],
-      );
-    }
+      [JSON.stringify(rows)],
+    );
+  }
 
-    // Messages created in an earlier batch: one update each, with every change of this batch.
-    for (const c of changes.values()) {
-      if (c.created) continue;
-      const sets: string[] = [];
-      const params: unknown[] = [c.environment, c.id, c.updatedAt];
-      if (c.status) {
-        params.push(c.status);
-        sets.push(`status = $${params.length}`);
-      }
-      if (c.attempts !== undefined) {
-        params.push(c.attempts);
-        sets.push(`attempts = GREATEST(attempts, $${params.length})`);
-      }
-      for (const [column, value] of Object.entries(c.engagement)) {
-        params.push(value);
-        sets.push(`${column} = $${params.length}::timestamptz`);
-      }
-      await tx.query(`UPDATE rm_messages SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE environment = $1 AND id = $2`, params);
+  // Messages created in an earlier batch: one update each, with every change of this batch.
+  for (const c of changes.values()) {
+    if (c.created) continue;
+    const sets: string[] = [];
+    const params: unknown[] = [c.environment, c.id, c.updatedAt];
+    if (c.status) {
+      params.push(c.status);
+      sets.push(`status = $${params.length}`);
     }
+    if (c.attempts !== undefined) {
+      params.push(c.attempts);
+      sets.push(`attempts = GREATEST(attempts, $${params.length})`);
+    }
+    for (const [column, value] of Object.entries(c.engagement)) {
+      params.push(value);
+      sets.push(`${column} = $${params.length}::timestamptz`);
+    }
+    await tx.query(`UPDATE rm_messages SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE environment = $1 AND id = $2`, params);
+  }
 
-    await insertRows(
-      tx,
-      'rm_message_activities',
-      ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'],
-      ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'],
-      activities,
-    );
-    await insertRows(
-      tx,
-      'rm_message_events',
-      ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision'],
-      ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int'],
-      publicEvents,
-    );
-    await insertRows(
-      tx,
-      'rm_message_delivery_logs',
-      ['environment', 'id', 'message_id', 'attempt', 'service_name', 'request', 'response', 'inserted_at'],
-      ['text', 'uuid', 'uuid', 'int', 'text', 'jsonb', 'jsonb', 'timestamptz'],
-      logs,
-    );
-    await announceFeedMessages(tx, announcements);
-  },
-});
+  await insertRows(
+    tx,
+    'rm_message_activities',
+    ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'],
+    ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'],
+    activities,
+  );
+  await insertRows(
+    tx,
+    'rm_message_events',
+    ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision'],
+    ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int'],
+    publicEvents,
+  );
+  await insertRows(
+    tx,
+    'rm_message_delivery_logs',
+    ['environment', 'id', 'message_id', 'attempt', 'service_name', 'request', 'response', 'inserted_at'],
+    ['text', 'uuid', 'uuid', 'int', 'text', 'jsonb', 'jsonb', 'timestamptz'],
+    logs,
+  );
+  await announceFeedMessages(tx, announcements);
+}
 
 const FEED_CHANNEL_TYPE = 'in_app_feed';
 

@@ -76,6 +76,27 @@ describeServer('cli', () => {
     );
   });
 
+  it("erases a user's personal data with the reason recorded; the log keeps the events, sealed", async () => {
+    const email = 'erase.by.cli@example.org';
+    await t.http('PUT', '/v1/users/cli-erased', { body: { name: 'To Erase', email } });
+    await expect(notify('recipients', 'erase', 'cli-erased', '--environment', 'development')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--reason is required'),
+    });
+    const { stdout } = await notify('recipients', 'erase', 'cli-erased', '--environment', 'development', '--reason', 'request #4711');
+    expect(stdout).toContain('erased user cli-erased in development (UserDeleted, UserErased)');
+    expect((await notify('recipients', 'erase', 'cli-erased', '--environment', 'development', '--reason', 'again')).stdout).toContain(
+      'nothing to erase',
+    );
+    const stream = await t.store.readStream('user-development-cli-erased');
+    const erased = stream.find((e) => e.type === 'UserErased')!;
+    expect(erased.data).toMatchObject({ user_id: 'cli-erased', reason: 'request #4711' });
+    expect(erased.metadata).toMatchObject({ actor: 'cli' });
+    expect(stream.find((e) => e.type === 'UserIdentified')!.data).toMatchObject({ properties: { $erased: true } });
+    const [found] = await t.sql<{ n: string }>(`SELECT count(*) AS n FROM es_events WHERE data::text LIKE '%' || $1 || '%'`, [email]);
+    expect(Number(found.n)).toBe(0);
+  });
+
   it('rejects bad usage with exit code 2 and the usage line', async () => {
     const failure = await notify('keys', 'create', '--environment', 'staging', '--kind', 'root').catch((e) => e);
     expect(failure.code).toBe(2);

@@ -2,6 +2,7 @@ import { Type } from '@nestjs/common';
 import { Reactor } from '@notify/projection-runtime';
 import { BulkOperationWorker } from './bulk-operations/bulk-operation.reactor';
 import { CancellationReactor } from './engine/cancellation.reactor';
+import { ErasureReactor } from './erasure/erasure.reactor';
 import { engineReactors } from './engine/engine.reactors';
 import { KafkaRelayReactor } from './kafka/kafka-relay.reactor';
 import { ScheduleCleanupReactor } from './schedules/schedule-cleanup.reactor';
@@ -16,4 +17,5 @@ export const workerReactors: Type<Reactor>[] = [
   ...engineReactors,
   CancellationReactor,
   ScheduleCleanupReactor,
+  ErasureReactor,
 ];

@@ -4,6 +4,7 @@ import { eventCommands } from './events';
 import { explainCommands } from './explain';
 import { kafkaCommands } from './kafka';
 import { projectionCommands } from './projections';
+import { recipientCommands } from './recipients';
 import { scheduleCommands } from './schedules';
 import { signingKeyCommands } from './signing-keys';
 
@@ -18,4 +19,5 @@ export const commandGroups: CommandGroup[] = [
   scheduleCommands,
   eventCommands,
   explainCommands,
+  recipientCommands,
 ];

@@ -17,7 +17,7 @@ import { deterministicId } from './event-ids';
 import { addSubscriptions, deleteObject, removeSubscriptions, setObject } from './object-use-cases';
 import { RecipientDeps } from './ports';
 import { deleteTenant, setTenant } from './tenant-use-cases';
-import { deleteUser, identifyUser, updateUserAspects } from './user-use-cases';
+import { eraseUser, identifyUser, updateUserAspects } from './user-use-cases';
 import { identifiedRef } from '../engine/trigger';
 import type { EngineLookups } from '../engine/lookups';
 import { createSchedules } from '../schedules/schedule-use-cases';
@@ -301,7 +301,7 @@ export class BulkOperationProcessor {
         return [await identifyUser(deps, environment, id, body, metadata, opts)];
       }
       case 'users.delete':
-        return [await deleteUser(deps, environment, work.item, metadata, opts)];
+        return [await eraseUser(deps, environment, work.item, null, metadata, opts)];
       case 'users.preferences': {
         const command = {
           type: 'SetPreferenceSet',

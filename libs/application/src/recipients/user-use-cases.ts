@@ -57,15 +57,21 @@ export async function identifyUsers(
   return handleCommands(deps.store, userDecider, commands, metadata);
 }
 
-export async function deleteUser(
+/**
+ * Deletes the user (if they exist) and erases their personal data: UserErased with the reason.
+ * The caller destroys the key at once where it answers the request (DELETE /v1/users/{id}); the
+ * erasure reactor destroys it for every UserErased in any case (bulk deletes, the CLI).
+ */
+export async function eraseUser(
   deps: RecipientDeps,
   environment: string,
   userId: string,
+  reason: string | null,
   metadata: CommandMetadata,
   options: Idempotency = {},
 ): Promise<UserOutcome> {
   const stream = userStream(environment, userId);
-  return handleCommand(deps.store, stream, userDecider, { type: 'DeleteUser', userId, now: new Date().toISOString() }, metadata, {
+  return handleCommand(deps.store, stream, userDecider, { type: 'EraseUser', userId, reason, now: new Date().toISOString() }, metadata, {
     eventId: eventIdsFor(options.seed, stream),
   });
 }

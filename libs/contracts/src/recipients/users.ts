@@ -85,7 +85,19 @@ export const UserMerged = defineEvent(
   { personal: { subject: (d) => d.user_id, fields: ['channel_data'] } },
 );
 
-export const userEventContracts = [UserIdentified, UserDeleted, UserMerged] as const;
+/**
+ * The user's personal data is erased (ADR 0186): their key is destroyed, so the personal fields of
+ * their events read as erased, and read models drop what they kept of them (their messages).
+ * Recorded after UserDeleted by `DELETE /v1/users/{id}`, bulk deletes and `notify recipients
+ * erase` (with the operator's reason); who asked is in the event's metadata (`actor`).
+ */
+export const UserErased = defineEvent(
+  'UserErased',
+  1,
+  z.object({ user_id: z.string(), reason: z.string().nullable(), erased_at: z.string() }),
+);
+
+export const userEventContracts = [UserIdentified, UserDeleted, UserErased, UserMerged] as const;
 
 export const MergeUserBody = z.strictObject({ from_user_id: RecipientId }).meta({ id: 'MergeUserRequest' });
 

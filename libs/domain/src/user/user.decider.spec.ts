@@ -60,6 +60,31 @@ describe('user decider', () => {
     spec.given([]).when({ type: 'DeleteUser', userId: 'u1', now }).thenNothing();
   });
 
+  it('erases a user: deleted if they exist, then erased with the reason; once per history', () => {
+    const deleted = { type: 'UserDeleted' as const, data: { user_id: 'u1', deleted_at: later } };
+    const erased = (reason: string | null) => ({ type: 'UserErased' as const, data: { user_id: 'u1', reason, erased_at: later } });
+    const erase = (reason: string | null) => ({ type: 'EraseUser' as const, userId: 'u1', reason, now: later });
+    spec
+      .given([identified({ email: 'a@example.org' })])
+      .when(erase(null))
+      .then([deleted, erased(null)]);
+    // Deleted earlier (a merge's source, or a delete before erasure existed): erased without a second delete.
+    spec
+      .given([identified({}), deleted])
+      .when(erase('ticket 42'))
+      .then([erased('ticket 42')]);
+    spec
+      .given([identified({}), deleted, erased(null)])
+      .when(erase(null))
+      .thenNothing();
+    spec.given([]).when(erase(null)).thenNothing();
+    // Identified again after an erasure: a new history, erasable again.
+    spec
+      .given([identified({}), deleted, erased(null), identified({ name: 'Ada' })])
+      .when(erase(null))
+      .then([deleted, erased(null)]);
+  });
+
   it('starts a re-identified user from scratch after a delete', () => {
     spec
       .given([identified({ name: 'Ada', plan: 'pro' }), { type: 'UserDeleted', data: { user_id: 'u1', deleted_at: now } }])

@@ -1,0 +1,49 @@
+import { ERASURE_KEYS, ErasureKeyStore, eraseUser, erasureSubject, RecipientDeps } from '@notify/application';
+import { Database } from '@notify/database';
+import { EventStore } from '@notify/eventstore';
+import { DATABASE, EVENT_STORE } from '@notify/platform';
+import { ChannelQueries } from '@notify/projections/channels';
+import { EnvironmentQueries } from '@notify/projections/environments';
+import { SubscriptionQueries } from '@notify/projections/subscriptions';
+import { CommandGroup, UsageError } from '../command';
+import { withApp } from './app-context';
+
+export const recipientCommands: CommandGroup = {
+  name: 'recipients',
+  summary: "Erase a user's personal data (the right to be forgotten)",
+  commands: [
+    {
+      name: 'erase',
+      summary: 'Delete a user and erase their personal data: their key is destroyed and read models drop their messages (ADR 0186)',
+      usage: '<user_id> --environment SLUG --reason TEXT',
+      options: { environment: { type: 'string' }, reason: { type: 'string' } },
+      positionals: true,
+      async run(ctx) {
+        const userId = ctx.positionals[0];
+        if (!userId) throw new UsageError('A user id is required');
+        const environment = ctx.values.environment as string | undefined;
+        if (!environment) throw new UsageError('--environment is required');
+        const reason = (ctx.values.reason as string | undefined)?.trim();
+        if (!reason) throw new UsageError('--reason is required: it is recorded with the erasure');
+        const outcome = await withApp(ctx, async (app) => {
+          const db = app.get<Database>(DATABASE);
+          if (!(await new EnvironmentQueries(db.dataSource).getEnvironment(environment)))
+            throw new UsageError(`No environment named ${environment}`);
+          const deps: RecipientDeps = {
+            store: app.get<EventStore>(EVENT_STORE),
+            channels: new ChannelQueries(db.dataSource),
+            subscriptions: new SubscriptionQueries(db.dataSource),
+          };
+          const erased = await eraseUser(deps, environment, userId, reason, { environment, actor: 'cli' });
+          await app.get<ErasureKeyStore>(ERASURE_KEYS).destroy(erasureSubject(environment, userId));
+          return erased;
+        });
+        if (outcome.events.length === 0) {
+          ctx.io.stdout.write(`nothing to erase: user ${userId} in ${environment} has no history, or none since it was last erased\n`);
+          return;
+        }
+        ctx.io.stdout.write(`erased user ${userId} in ${environment} (${outcome.events.map((e) => e.type).join(', ')})\n`);
+      },
+    },
+  ],
+};
