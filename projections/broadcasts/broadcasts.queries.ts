@@ -122,27 +122,47 @@ export class BroadcastQueries {
 
   /**
    * The next page of recipients after `cursor` (exclusive), in a stable order: an audience's
-   * members by (user, tenant), or every user of the environment when no audience is named.
+   * members by (user, tenant), or every user of the environment when no audience is named. A
+   * dynamic audience's members are the users whose membership window holds at `at` (ADR 0138),
+   * without a tenant.
    */
   async recipients(
     environment: string,
     audienceKey: string | null,
     cursor: BroadcastRecipient | null,
     limit: number,
+    at: Date = new Date(),
   ): Promise<BroadcastRecipient[]> {
     const after = cursor ?? { userId: '', tenant: '' };
-    const rows =
-      audienceKey === null
-        ? await this.db.query<{ user_id: string; tenant: string }[]>(
-            `SELECT id AS user_id, '' AS tenant FROM rm_users WHERE environment = $1 AND id > $2 ORDER BY id LIMIT $3`,
-            [environment, after.userId, limit],
-          )
-        : await this.db.query<{ user_id: string; tenant: string }[]>(
-            `SELECT user_id, tenant FROM rm_audience_members WHERE environment = $1 AND audience_key = $2 AND (user_id, tenant) > ($3, $4)
-              ORDER BY user_id, tenant LIMIT $5`,
-            [environment, audienceKey, after.userId, after.tenant, limit],
-          );
+    let rows: { user_id: string; tenant: string }[];
+    if (audienceKey === null)
+      rows = await this.db.query(
+        `SELECT id AS user_id, '' AS tenant FROM rm_users WHERE environment = $1 AND id > $2 ORDER BY id LIMIT $3`,
+        [environment, after.userId, limit],
+      );
+    else if (await this.isDynamic(environment, audienceKey))
+      rows = await this.db.query(
+        `SELECT DISTINCT user_id, '' AS tenant FROM rm_dynamic_audience_members
+          WHERE environment = $1 AND audience_key = $2 AND user_id > $3
+            AND (member_from IS NULL OR member_from <= $5) AND (member_until IS NULL OR member_until > $5)
+          ORDER BY user_id LIMIT $4`,
+        [environment, audienceKey, after.userId, limit, at],
+      );
+    else
+      rows = await this.db.query(
+        `SELECT user_id, tenant FROM rm_audience_members WHERE environment = $1 AND audience_key = $2 AND (user_id, tenant) > ($3, $4)
+          ORDER BY user_id, tenant LIMIT $5`,
+        [environment, audienceKey, after.userId, after.tenant, limit],
+      );
     return rows.map((r) => ({ userId: r.user_id, tenant: r.tenant }));
+  }
+
+  private async isDynamic(environment: string, audienceKey: string): Promise<boolean> {
+    const rows = await this.db.query<unknown[]>('SELECT 1 FROM rm_dynamic_audiences WHERE environment = $1 AND audience_key = $2', [
+      environment,
+      audienceKey,
+    ]);
+    return rows.length > 0;
   }
 }
 
