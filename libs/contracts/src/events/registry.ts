@@ -13,6 +13,7 @@ import { accountEventContracts, environmentEventContracts } from './environment.
 import { idempotencyEventContracts } from '../http/idempotency.events';
 import { scheduleEventContracts } from '../schedules/schedules';
 import { broadcastEventContracts } from '../broadcasts/broadcasts';
+import { sourceEventContracts } from '../sources/sources';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
 const all: readonly EventContract[] = [
@@ -27,6 +28,7 @@ const all: readonly EventContract[] = [
   ...idempotencyEventContracts,
   ...scheduleEventContracts,
   ...broadcastEventContracts,
+  ...sourceEventContracts,
 ];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */
