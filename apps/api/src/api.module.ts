@@ -20,6 +20,7 @@ import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { MessagesModule } from './messages/messages.module';
 import { FeedsModule } from './feeds/feeds.module';
 import { SchedulesModule } from './schedules/schedules.module';
+import { SourcesModule } from './sources/sources.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
 @Module({})
@@ -40,6 +41,7 @@ export class ApiModule {
         MessagesModule,
         FeedsModule,
         SchedulesModule,
+        SourcesModule,
         EnvironmentsModule,
         EventLogModule,
         RealtimeModule,
