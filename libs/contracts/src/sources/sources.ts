@@ -346,7 +346,7 @@ export const sourceRoutes = {
     tags: ['Sources'],
     // The source's own key authenticates (ADR 0195); the handler checks it before anything is read or written.
     auth: 'none',
-    rateTier: 2,
+    rateTier: 5,
     params: z.object({ environment: z.string().min(1).max(63), key: ResourceKey }),
     body: z.record(z.string(), z.unknown()),
     status: 202,
