@@ -9,3 +9,4 @@ export * from './public-ids';
 export * from './schedules/schedules';
 export * from './broadcasts/broadcasts';
 export * from './sources/sources';
+export * from './goals/goals';

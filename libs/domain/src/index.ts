@@ -16,3 +16,4 @@ export * from './schedule';
 export * from './audience';
 export * from './broadcast';
 export * from './source';
+export * from './goal';

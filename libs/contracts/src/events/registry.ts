@@ -14,6 +14,7 @@ import { idempotencyEventContracts } from '../http/idempotency.events';
 import { scheduleEventContracts } from '../schedules/schedules';
 import { broadcastEventContracts } from '../broadcasts/broadcasts';
 import { sourceEventContracts } from '../sources/sources';
+import { goalEventContracts } from '../goals/goals';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
 const all: readonly EventContract[] = [
@@ -29,6 +30,7 @@ const all: readonly EventContract[] = [
   ...scheduleEventContracts,
   ...broadcastEventContracts,
   ...sourceEventContracts,
+  ...goalEventContracts,
 ];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */
