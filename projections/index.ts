@@ -25,6 +25,7 @@ import { WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './wo
 import { SchedulesReadModel1763712016140, schedulesProjection } from './schedules';
 import { BroadcastsReadModel1763712017100, broadcastsProjection } from './broadcasts';
 import { SourcesReadModel1763712019500, sourcesProjection } from './sources';
+import { GoalsReadModel1763712019600, goalsProjection } from './goals';
 
 export interface ProjectionSettings {
   /** The zone schedules fire in when their recipient has none (SCHEDULES_DEFAULT_TIMEZONE). */
@@ -50,7 +51,7 @@ export function allProjections(settings: ProjectionSettings = { scheduleDefaultT
 
 /** Workflow configuration (management API). */
 function configurationProjections(): Projection[] {
-  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection, sourcesProjection];
+  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection, sourcesProjection, goalsProjection];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -77,4 +78,5 @@ export const allMigrations: Function[] = [
   BroadcastsReadModel1763712017100,
   ErasureKeys1763712018000,
   SourcesReadModel1763712019500,
+  GoalsReadModel1763712019600,
 ];

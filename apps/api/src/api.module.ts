@@ -21,6 +21,7 @@ import { MessagesModule } from './messages/messages.module';
 import { FeedsModule } from './feeds/feeds.module';
 import { SchedulesModule } from './schedules/schedules.module';
 import { SourcesModule } from './sources/sources.module';
+import { GoalsModule } from './goals/goals.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
 @Module({})
@@ -42,6 +43,7 @@ export class ApiModule {
         FeedsModule,
         SchedulesModule,
         SourcesModule,
+        GoalsModule,
         EnvironmentsModule,
         EventLogModule,
         RealtimeModule,

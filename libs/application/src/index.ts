@@ -14,3 +14,4 @@ export * from './erasure/personal-fields';
 export * from './erasure/erasure-keys';
 export * from './erasure/personal-data-store';
 export * from './sources';
+export * from './goals';

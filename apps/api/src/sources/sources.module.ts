@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Database } from '@notify/database';
 import { DATABASE } from '@notify/platform';
+import { GoalQueries } from '@notify/projections/goals';
 import { SourceQueries } from '@notify/projections/sources';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 import { IngestSourceEventController } from './ingest-source-event/ingest-source-event.controller';
@@ -15,6 +16,7 @@ import { SourcesController } from './sources.controller';
   controllers: [SourcesController, IngestSourceEventController],
   providers: [
     { provide: SourceQueries, inject: [DATABASE], useFactory: (db: Database) => new SourceQueries(db.dataSource) },
+    { provide: GoalQueries, inject: [DATABASE], useFactory: (db: Database) => new GoalQueries(db.dataSource) },
     ...sourceDepsProviders,
     ...sourceHandlers,
     IngestSourceEventHandler,

@@ -19,13 +19,15 @@ import {
   SourceState,
   sourceLogStream,
   sourceStream,
+  valueAt,
 } from '@notify/domain';
-import { EventStore } from '@notify/eventstore';
+import { AppendResult, EventStore } from '@notify/eventstore';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { CommandMetadata, CommandOutcome, handleCommand } from '../handle-command';
 import { engineId } from '../engine/ids';
 import { checkTrigger, triggerWorkflow, TriggerDeps } from '../engine/trigger';
 import { TemplateProblem } from '../config/template-checker';
+import { convertForGoalEvent, GoalLookups } from '../goals/goal-use-cases';
 
 /*
  * Inbound event sources (ADR 0195): their configuration per environment, the events posted to
@@ -182,14 +184,17 @@ export interface IngestDeps {
   /** The subkey ingest keys are derived from. */
   ingestSecret: Buffer;
   source(environment: string, key: string): Promise<SourceConfig | undefined>;
+  /** Goals the event may meet (ADR 0196); without it, events convert nothing. */
+  goals?: GoalLookups;
 }
 
 export interface IngestResult {
   log_id: string;
   status: 'accepted' | 'duplicate';
   outcome: CommandOutcome<SourceLogState, SourceLogEvent>;
-  /** Appends of the triggers (and their inline identifications), for read-your-writes. */
   triggers: { workflow_run_id: string }[];
+  /** Conversions the event caused, for read-your-writes. */
+  conversions: { append: AppendResult; events: { type: string }[] }[];
 }
 
 /**
@@ -225,6 +230,7 @@ export async function ingestSourceEvent(
     ]);
   }
   const stream = sourceLogStream(environment, logId);
+  const receivedAt = now();
   const received = await handleCommand(
     deps.store,
     stream,
@@ -238,11 +244,12 @@ export async function ingestSourceEvent(
       payload,
       actions: plan.actions,
       subject: firstUserOf(plan.actions),
-      now: now(),
+      now: receivedAt,
     },
     metadata,
   );
-  if (received.events.length === 0 && received.state.ran) return { log_id: logId, status: 'duplicate', outcome: received, triggers: [] };
+  if (received.events.length === 0 && received.state.ran)
+    return { log_id: logId, status: 'duplicate', outcome: received, triggers: [], conversions: [] };
 
   const results: { id: string; status: 'ok' | 'error'; result: Record<string, unknown> | null }[] = [];
   const triggers: { workflow_run_id: string }[] = [];
@@ -275,7 +282,21 @@ export async function ingestSourceEvent(
     { type: 'RecordActionResults', logId, sourceKey: key, results, now: now() },
     metadata,
   );
-  return { log_id: logId, status: received.events.length ? 'accepted' : 'duplicate', outcome: ran, triggers };
+  // The goal event's user: the one at the source's `recipient_path` (default body.user_id), else the first the actions address.
+  const at = valueAt(payload, typeof source.settings.recipient_path === 'string' ? source.settings.recipient_path : 'body.user_id');
+  const userId = typeof at === 'string' || typeof at === 'number' ? String(at) : firstUserOf(plan.actions);
+  const conversions =
+    deps.goals && userId
+      ? await convertForGoalEvent(
+          deps.store,
+          deps.goals,
+          environment,
+          { type: 'source_event', source_key: key, event: plan.event, log_id: logId, at: receivedAt },
+          userId,
+          metadata,
+        )
+      : [];
+  return { log_id: logId, status: received.events.length ? 'accepted' : 'duplicate', outcome: ran, triggers, conversions };
 }
 
 const isAlreadyTriggered = (error: unknown) => (error as { name?: string })?.name === 'WrongExpectedRevisionError';

@@ -3,6 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EngineLookups, ingestSourceEvent, RecipientDeps, SourceTemplates } from '@notify/application';
 import { EventStore } from '@notify/eventstore';
 import { ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
+import { GoalQueries } from '@notify/projections/goals';
 import { SourceQueries } from '@notify/projections/sources';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { SOURCE_INGEST_SECRET, SOURCE_TEMPLATES } from '../source-deps';
@@ -18,6 +19,7 @@ export class IngestSourceEventHandler implements ICommandHandler<IngestSourceEve
     @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
     @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
     private readonly sources: SourceQueries,
+    private readonly goals: GoalQueries,
     private readonly consistency: ReadYourWrites,
   ) {}
 
@@ -29,6 +31,7 @@ export class IngestSourceEventHandler implements ICommandHandler<IngestSourceEve
         trigger: { recipients: this.recipients, lookups: this.lookups },
         ingestSecret: this.secret,
         source: (env, k) => this.sources.get(env, k),
+        goals: this.goals,
       },
       environment,
       key,
@@ -36,7 +39,10 @@ export class IngestSourceEventHandler implements ICommandHandler<IngestSourceEve
       { body, headers },
       metadata,
     );
-    await this.consistency.settle(result.outcome.append, result.outcome.events);
+    await this.consistency.settleAll([
+      ...(result.outcome.append ? [{ append: result.outcome.append, events: result.outcome.events }] : []),
+      ...result.conversions,
+    ]);
     return { log_id: result.log_id, status: result.status };
   }
 }
