@@ -87,7 +87,11 @@ export async function checkWorkflow(
   }
   const attachment = content.goal_attachment as { goal_key: string } | undefined;
   if (attachment && refs.goal && !(await refs.goal(attachment.goal_key)))
-    errors.push({ field: 'goal_attachment.goal_key', message: `no goal ${attachment.goal_key} exists in this environment`, type: 'reference' });
+    errors.push({
+      field: 'goal_attachment.goal_key',
+      message: `no goal ${attachment.goal_key} exists in this environment`,
+      type: 'reference',
+    });
   return { content: { ...content, steps }, errors };
 }
 
