@@ -58,6 +58,11 @@ const SOURCE = {
   },
 };
 
+const GOAL = {
+  name: 'Contract goal',
+  condition: { event: { event_type: 'integration_source', integration_source_key: 'contract-source', event_key: 'contract.happened' } },
+};
+
 export class Fixture {
   readonly knock: Knock;
   readonly mgmt: KnockMgmt;
@@ -841,6 +846,27 @@ export const managementCases: Record<string, Case> = {
   'GET /v1/sources/{key}/logs': async (f) => {
     await f.sourceEvent();
     return f.raw('GET', `/v1/sources/contract-source/logs?environment=${ENV}`, undefined, 'mgmt');
+  },
+  // Goals (ADR 0196): no goals resource in @knocklabs/mgmt either.
+  'GET /v1/goals': async (f) => {
+    await f.must('PUT', `/v1/goals/contract-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt');
+    return f.raw('GET', `/v1/goals?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'GET /v1/goals/{goal_key}': async (f) => {
+    await f.must('PUT', `/v1/goals/contract-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt');
+    return f.raw('GET', `/v1/goals/contract-goal?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'PUT /v1/goals/{goal_key}': (f) => f.raw('PUT', `/v1/goals/contract-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt'),
+  'PUT /v1/goals/{goal_key}/validate': (f) =>
+    f.raw('PUT', `/v1/goals/contract-goal/validate?environment=${ENV}`, { goal: { ...GOAL, name: 'Validated' } }, 'mgmt'),
+  'DELETE /v1/goals/{goal_key}': async (f) => {
+    await f.must('PUT', `/v1/goals/contract-archived-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt');
+    return f.raw('DELETE', `/v1/goals/contract-archived-goal?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'POST /v1/goals/{goal_key}/clone': async (f) => {
+    await f.must('PUT', `/v1/goals/contract-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt');
+    const clone = { key: `contract-clone-${Date.now()}`, name: 'Cloned', environment: ENV };
+    return f.raw('POST', `/v1/goals/contract-goal/clone?environment=${ENV}`, { clone }, 'mgmt');
   },
   'GET /v1/source_providers': (f) => f.raw('GET', '/v1/source_providers', undefined, 'mgmt'),
   'GET /v1/source_providers/{key}': (f) => f.raw('GET', '/v1/source_providers/http', undefined, 'mgmt'),
