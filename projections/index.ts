@@ -24,6 +24,8 @@ import { WaitingRunsReadModel1763712005000, waitingRunsProjection } from './wait
 import { WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
 import { SchedulesReadModel1763712016140, schedulesProjection } from './schedules';
 import { BroadcastsReadModel1763712017100, broadcastsProjection } from './broadcasts';
+import { SourcesReadModel1763712019500, sourcesProjection } from './sources';
+import { GoalsReadModel1763712019600, goalsProjection } from './goals';
 
 export interface ProjectionSettings {
   /** The zone schedules fire in when their recipient has none (SCHEDULES_DEFAULT_TIMEZONE). */
@@ -49,7 +51,7 @@ export function allProjections(settings: ProjectionSettings = { scheduleDefaultT
 
 /** Workflow configuration (management API). */
 function configurationProjections(): Projection[] {
-  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection];
+  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection, sourcesProjection, goalsProjection];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -75,4 +77,6 @@ export const allMigrations: Function[] = [
   SchedulesReadModel1763712016140,
   BroadcastsReadModel1763712017100,
   ErasureKeys1763712018000,
+  SourcesReadModel1763712019500,
+  GoalsReadModel1763712019600,
 ];

@@ -57,6 +57,7 @@ const SOURCE_TYPES: Record<string, WorkflowRecipientRunT['trigger_source']['type
   schedule: 'schedule',
   test: 'rehearsal',
   broadcast: 'broadcast',
+  source: 'integration',
 };
 
 export function toWorkflowRecipientRun(row: RunRow): WorkflowRecipientRunT {

@@ -41,6 +41,28 @@ const broadcast = (name: string) => ({
   steps: [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Hello' } }],
 });
 
+/** A source whose one mapping triggers the contract workflow for the user the event names. */
+const SOURCE = {
+  name: 'Contract source',
+  environment_settings: {
+    [ENV]: {
+      settings: { event_type_path: 'body.event' },
+      mappings: [
+        {
+          event_type: 'contract.happened',
+          action_type: 'workflows_trigger',
+          action_parameters: { workflow: 'contract-alert', recipients: '{{ body.user.id }}', data: {} },
+        },
+      ],
+    },
+  },
+};
+
+const GOAL = {
+  name: 'Contract goal',
+  condition: { event: { event_type: 'integration_source', integration_source_key: 'contract-source', event_key: 'contract.happened' } },
+};
+
 export class Fixture {
   readonly knock: Knock;
   readonly mgmt: KnockMgmt;
@@ -115,6 +137,18 @@ export class Fixture {
     const res = await this.raw(method, path, body, api);
     if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
     return res.text ? JSON.parse(res.text) : undefined;
+  }
+
+  /** The contract source with one event received through its ingest endpoint. */
+  async sourceEvent(): Promise<void> {
+    const saved = await this.must('PUT', `/v1/sources/contract-source?environment=${ENV}`, { source: SOURCE }, 'mgmt');
+    const { endpoint, ingest_key } = saved.source.environment_settings[ENV].settings;
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ingest_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'contract.happened', user: { id: this.user } }),
+    });
+    if (res.status !== 202) throw new Error(`setup ingest: ${res.status} ${await res.text()}`);
   }
 
   /** A user of its own, for a case that deletes or merges it. */
@@ -785,6 +819,57 @@ export const managementCases: Record<string, Case> = {
     return f.via(() => f.mgmt.broadcasts.cancel(key, env));
   },
   'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
+
+  // Sources (ADR 0195): @knocklabs/mgmt has no sources resource, so these are raw calls shaped as the reference has them.
+  'GET /v1/sources': async (f) => {
+    await f.must('PUT', `/v1/sources/contract-source?environment=${ENV}`, { source: SOURCE }, 'mgmt');
+    return f.raw('GET', '/v1/sources?include=environment_settings', undefined, 'mgmt');
+  },
+  'GET /v1/sources/{key}': async (f) => {
+    await f.must('PUT', `/v1/sources/contract-source?environment=${ENV}`, { source: SOURCE }, 'mgmt');
+    return f.raw('GET', `/v1/sources/contract-source?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'PUT /v1/sources/{key}': (f) => f.raw('PUT', `/v1/sources/contract-source?environment=${ENV}`, { source: SOURCE }, 'mgmt'),
+  'GET /v1/sources/{key}/status': async (f) => {
+    await f.must('PUT', `/v1/sources/contract-source?environment=${ENV}`, { source: SOURCE }, 'mgmt');
+    return f.raw('GET', `/v1/sources/contract-source/status?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'POST /v1/sources/{key}/rehearse': async (f) => {
+    await f.must('PUT', `/v1/sources/contract-source?environment=${ENV}`, { source: SOURCE }, 'mgmt');
+    const payload = { body: { event: 'contract.happened', user: { id: f.user } }, headers: {} };
+    return f.raw('POST', `/v1/sources/contract-source/rehearse?environment=${ENV}`, { payload }, 'mgmt');
+  },
+  'GET /v1/sources/{key}/events': async (f) => {
+    await f.sourceEvent();
+    return f.raw('GET', `/v1/sources/contract-source/events?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'GET /v1/sources/{key}/logs': async (f) => {
+    await f.sourceEvent();
+    return f.raw('GET', `/v1/sources/contract-source/logs?environment=${ENV}`, undefined, 'mgmt');
+  },
+  // Goals (ADR 0196): no goals resource in @knocklabs/mgmt either.
+  'GET /v1/goals': async (f) => {
+    await f.must('PUT', `/v1/goals/contract-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt');
+    return f.raw('GET', `/v1/goals?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'GET /v1/goals/{goal_key}': async (f) => {
+    await f.must('PUT', `/v1/goals/contract-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt');
+    return f.raw('GET', `/v1/goals/contract-goal?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'PUT /v1/goals/{goal_key}': (f) => f.raw('PUT', `/v1/goals/contract-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt'),
+  'PUT /v1/goals/{goal_key}/validate': (f) =>
+    f.raw('PUT', `/v1/goals/contract-goal/validate?environment=${ENV}`, { goal: { ...GOAL, name: 'Validated' } }, 'mgmt'),
+  'DELETE /v1/goals/{goal_key}': async (f) => {
+    await f.must('PUT', `/v1/goals/contract-archived-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt');
+    return f.raw('DELETE', `/v1/goals/contract-archived-goal?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'POST /v1/goals/{goal_key}/clone': async (f) => {
+    await f.must('PUT', `/v1/goals/contract-goal?environment=${ENV}`, { goal: GOAL }, 'mgmt');
+    const clone = { key: `contract-clone-${Date.now()}`, name: 'Cloned', environment: ENV };
+    return f.raw('POST', `/v1/goals/contract-goal/clone?environment=${ENV}`, { clone }, 'mgmt');
+  },
+  'GET /v1/source_providers': (f) => f.raw('GET', '/v1/source_providers', undefined, 'mgmt'),
+  'GET /v1/source_providers/{key}': (f) => f.raw('GET', '/v1/source_providers/http', undefined, 'mgmt'),
 
   // Variables
   'GET /v1/variables': async (f) => {

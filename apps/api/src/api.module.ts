@@ -20,6 +20,8 @@ import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { MessagesModule } from './messages/messages.module';
 import { FeedsModule } from './feeds/feeds.module';
 import { SchedulesModule } from './schedules/schedules.module';
+import { SourcesModule } from './sources/sources.module';
+import { GoalsModule } from './goals/goals.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
 @Module({})
@@ -40,6 +42,8 @@ export class ApiModule {
         MessagesModule,
         FeedsModule,
         SchedulesModule,
+        SourcesModule,
+        GoalsModule,
         EnvironmentsModule,
         EventLogModule,
         RealtimeModule,

@@ -8,3 +8,5 @@ export * from './conditions';
 export * from './public-ids';
 export * from './schedules/schedules';
 export * from './broadcasts/broadcasts';
+export * from './sources/sources';
+export * from './goals/goals';

@@ -15,3 +15,5 @@ export * from './idempotency';
 export * from './schedule';
 export * from './audience';
 export * from './broadcast';
+export * from './source';
+export * from './goal';

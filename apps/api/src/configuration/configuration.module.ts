@@ -6,6 +6,7 @@ import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelAdminQueries, ChannelQueries } from '@notify/projections/channels';
 import { CommitQueries } from '@notify/projections/commits';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
+import { GoalQueries } from '@notify/projections/goals';
 import { UserQueries } from '@notify/projections/users';
 import { VariableQueries } from '@notify/projections/variables';
 import { TemplateEngine } from '@notify/templating';
@@ -53,6 +54,7 @@ const queries = [
   VariableQueries,
   UserQueries,
   BroadcastQueries,
+  GoalQueries,
 ].map((Q) => ({
   provide: Q,
   inject: [DATABASE],

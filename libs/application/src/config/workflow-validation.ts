@@ -15,6 +15,8 @@ export interface WorkflowReferences {
   channelGroup(key: string): Promise<{ channel_type: ChannelTypeT } | undefined>;
   emailLayout(key: string): Promise<boolean>;
   partial(key: string): Promise<boolean>;
+  /** Whether a goal of this key exists (not archived) in the environment. */
+  goal?(key: string): Promise<boolean>;
 }
 
 export type WorkflowContent = Record<string, unknown> & { name: string; steps: WorkflowStepT[] };
@@ -34,6 +36,8 @@ export function normalizeWorkflow(request: WorkflowRequestT): WorkflowContent {
     steps: request.steps,
     trigger_data_json_schema: request.trigger_data_json_schema ?? null,
     trigger_frequency: request.trigger_frequency ?? 'every_trigger',
+    // Only when given, so that the sha of a workflow without one is what it always was.
+    ...(request.goal_attachment ? { goal_attachment: request.goal_attachment } : {}),
   };
 }
 
@@ -81,6 +85,13 @@ export async function checkWorkflow(
     for (const field of LIQUID_SETTINGS[step.type] ?? [])
       liquid((step.settings as Record<string, unknown> | undefined)?.[field], [...path, 'settings', field]);
   }
+  const attachment = content.goal_attachment as { goal_key: string } | undefined;
+  if (attachment && refs.goal && !(await refs.goal(attachment.goal_key)))
+    errors.push({
+      field: 'goal_attachment.goal_key',
+      message: `no goal ${attachment.goal_key} exists in this environment`,
+      type: 'reference',
+    });
   return { content: { ...content, steps }, errors };
 }
 

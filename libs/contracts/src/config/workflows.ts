@@ -1,3 +1,4 @@
+import { GoalAttachment } from '../goals/goals';
 import { z } from 'zod';
 import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
@@ -42,6 +43,8 @@ export const WorkflowRequest = z
           ctx.addIssue({ code: 'custom', message: `is not a valid JSON Schema: ${problem}` });
       }),
     trigger_frequency: TriggerFrequency.optional(),
+    /** The goal whose conversions this workflow's runs count toward (ADR 0196). */
+    goal_attachment: GoalAttachment.nullable().optional(),
     key: z.string().optional(),
     active: z.unknown().optional(),
     ...readOnlyEcho,
@@ -72,6 +75,7 @@ export const WORKFLOW_DATA_FIELDS = [
   'steps',
   'trigger_data_json_schema',
   'trigger_frequency',
+  'goal_attachment',
 ] as const;
 
 export const Workflow = z
@@ -87,6 +91,7 @@ export const Workflow = z
     steps: z.array(z.record(z.string(), z.unknown())),
     trigger_data_json_schema: z.record(z.string(), z.unknown()).optional(),
     trigger_frequency: TriggerFrequency,
+    goal_attachment: GoalAttachment.optional(),
     active: z.boolean(),
     valid: z.boolean(),
     /** Present when valid is false: why the workflow cannot be activated. */

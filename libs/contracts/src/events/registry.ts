@@ -13,6 +13,8 @@ import { accountEventContracts, environmentEventContracts } from './environment.
 import { idempotencyEventContracts } from '../http/idempotency.events';
 import { scheduleEventContracts } from '../schedules/schedules';
 import { broadcastEventContracts } from '../broadcasts/broadcasts';
+import { sourceEventContracts } from '../sources/sources';
+import { goalEventContracts } from '../goals/goals';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
 const all: readonly EventContract[] = [
@@ -27,6 +29,8 @@ const all: readonly EventContract[] = [
   ...idempotencyEventContracts,
   ...scheduleEventContracts,
   ...broadcastEventContracts,
+  ...sourceEventContracts,
+  ...goalEventContracts,
 ];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */

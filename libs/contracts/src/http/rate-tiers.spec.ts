@@ -11,6 +11,7 @@ const shape = (method: string, path: string) => `${method} ${path.replace(/\{[^}
 const NOT_IN_REFERENCE: Record<string, string> = {
   explainMessage: 'why a message was or was not sent, from the event log (tier 4, as the run and message reads)',
   explainWorkflowRecipientRun: 'why a run sent or did not send, from the event log (tier 4, as the run reads)',
+  ingestSourceEvent: "an event posted to a source's ingest endpoint: it triggers workflows (tier 5, as the trigger)",
   followTrackedLink: 'a tracked link opened from an email or SMS (tier 3, as message reads)',
   previewSchedule: "a schedule's next occurrences (tier 4, as the schedule listings)",
 };

@@ -4,7 +4,7 @@ import { Activity } from '../messages/message.events';
 import { RecipientRef } from '../recipients/refs';
 
 export const TriggerSource = z.object({
-  type: z.enum(['api', 'workflow', 'schedule', 'test', 'bulk', 'broadcast']),
+  type: z.enum(['api', 'workflow', 'schedule', 'test', 'bulk', 'broadcast', 'source']),
   /** For workflow-triggered runs: the run that triggered it. */
   workflow_recipient_run_id: z.string().nullable().optional(),
   /** For scheduled runs: the schedule and the occurrence (its local date-time). */
@@ -15,6 +15,9 @@ export const TriggerSource = z.object({
   broadcast_send_id: z.string().nullable().optional(),
   /** The audience a broadcast went to; null for all users. */
   audience_key: z.string().nullable().optional(),
+  /** For runs triggered by an event a source received (ADR 0195): the source and its log entry. */
+  source_key: z.string().nullable().optional(),
+  source_log_id: z.string().nullable().optional(),
 });
 
 export const TriggerSettings = z.object({ sandbox_mode: z.boolean().optional(), skip_delay: z.boolean().optional() });

@@ -2,11 +2,12 @@ import { WorkflowReferences } from '@notify/application';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelQueries } from '@notify/projections/channels';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
+import { GoalQueries } from '@notify/projections/goals';
 
 /** What a workflow refers to, as the read models of one environment know it. */
 export function referencesIn(
   environment: string,
-  q: { channels: ChannelQueries; groups: ChannelGroupQueries; resources: ConfigResourceQueries },
+  q: { channels: ChannelQueries; groups: ChannelGroupQueries; resources: ConfigResourceQueries; goals?: GoalQueries },
 ): WorkflowReferences {
   return {
     channel: async (key) => {
@@ -19,5 +20,6 @@ export function referencesIn(
     },
     emailLayout: (key) => q.resources.exists(environment, 'email_layout', key),
     partial: (key) => q.resources.exists(environment, 'partial', key),
+    ...(q.goals ? { goal: async (key: string) => !!(await q.goals!.get(environment, key)) } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { TEMPLATE_CHECKER, TemplateChecker } from '@notify/application';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelQueries } from '@notify/projections/channels';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
+import { GoalQueries } from '@notify/projections/goals';
 import { referencesIn } from './references';
 import { CheckDeps } from './resource-kinds';
 
@@ -13,12 +14,13 @@ export class ResourceChecks {
     private readonly channels: ChannelQueries,
     private readonly groups: ChannelGroupQueries,
     private readonly resources: ConfigResourceQueries,
+    private readonly goals: GoalQueries,
     @Inject(TEMPLATE_CHECKER) private readonly templates: TemplateChecker,
   ) {}
 
   in(environment: string): CheckDeps {
     return {
-      references: referencesIn(environment, { channels: this.channels, groups: this.groups, resources: this.resources }),
+      references: referencesIn(environment, { channels: this.channels, groups: this.groups, resources: this.resources, goals: this.goals }),
       templates: this.templates,
     };
   }

@@ -1,0 +1,3 @@
+export * from './goals.migration';
+export * from './goals.projection';
+export * from './goals.queries';

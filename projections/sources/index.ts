@@ -1,0 +1,3 @@
+export * from './sources.migration';
+export * from './sources.projection';
+export * from './sources.queries';
