@@ -645,6 +645,17 @@ export const managementCases: Record<string, Case> = {
     return f.via(() => f.mgmt.channelGroups.delete('contract-group-gone'));
   },
 
+  // Tags (the mgmt client has no tags resource: raw calls shaped as the reference has them)
+  'PUT /v1/tags/{name}': (f) => f.raw('PUT', '/v1/tags/contract-billing', { tag: { description: 'Billing', color: '#3B82F6' } }, 'mgmt'),
+  'GET /v1/tags': async (f) => {
+    await f.must('PUT', '/v1/tags/contract-listed', { tag: { description: null } }, 'mgmt');
+    return f.raw('GET', '/v1/tags', undefined, 'mgmt');
+  },
+  'DELETE /v1/tags/{name}': async (f) => {
+    await f.must('PUT', '/v1/tags/contract-gone', { tag: {} }, 'mgmt');
+    return f.raw('DELETE', '/v1/tags/contract-gone', undefined, 'mgmt');
+  },
+
   // Workflows
   'PUT /v1/workflows/{workflow_key}': (f) =>
     f.via(() => f.mgmt.workflows.upsert('contract-mgmt', { ...env, workflow: workflowBody('Managed') as never })),

@@ -15,6 +15,7 @@ import { StreamStatus } from './system/stream-status';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
+import { TagsModule } from './tags/tags.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { MessagesModule } from './messages/messages.module';
@@ -35,6 +36,7 @@ export class ApiModule {
         ConfigurationModule,
         ChannelsModule,
         VariablesModule,
+        TagsModule,
         WorkflowsModule,
         WorkflowRunsModule,
         MessagesModule,

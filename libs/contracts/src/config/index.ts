@@ -16,3 +16,4 @@ export * from './environment-security';
 export * from './account';
 export * from './not-yet-resources';
 export * from './events.routes';
+export * from './tags';

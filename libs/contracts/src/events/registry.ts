@@ -4,6 +4,7 @@ import { commitEventContracts } from '../config/commits';
 import { resourceEventContracts } from '../config/resources';
 import { variableEventContracts } from '../config/variables';
 import { workflowEventContracts } from '../config/workflows';
+import { tagEventContracts } from '../config/tags';
 import { messageEventContracts } from '../messages/message.events';
 import { batchEventContracts } from '../runs/batch.events';
 import { runEventContracts } from '../runs/run.events';
@@ -36,6 +37,7 @@ const configuration: readonly EventContract[] = [
   ...commitEventContracts,
   ...variableEventContracts,
   ...channelGroupEventContracts,
+  ...tagEventContracts,
 ];
 
 export const eventContracts: ReadonlyMap<string, EventContract> = new Map([...all, ...configuration].map((c) => [c.type, c]));
