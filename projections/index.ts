@@ -6,6 +6,7 @@ import {
 } from '@notify/projection-runtime';
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { TagsReadModel1763712019210, tagsProjection } from './tags';
+import { ItemSchemasReadModel1763712019310, itemSchemasProjection } from './item-schemas';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
 import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
@@ -50,7 +51,14 @@ export function allProjections(settings: ProjectionSettings = { scheduleDefaultT
 
 /** Workflow configuration (management API). */
 function configurationProjections(): Projection[] {
-  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection, tagsProjection];
+  return [
+    configResourcesProjection,
+    commitsProjection,
+    variablesProjection,
+    channelGroupsProjection,
+    tagsProjection,
+    itemSchemasProjection,
+  ];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -77,4 +85,5 @@ export const allMigrations: Function[] = [
   BroadcastsReadModel1763712017100,
   ErasureKeys1763712018000,
   TagsReadModel1763712019210,
+  ItemSchemasReadModel1763712019310,
 ];

@@ -656,6 +656,22 @@ export const managementCases: Record<string, Case> = {
     return f.raw('DELETE', '/v1/tags/contract-gone', undefined, 'mgmt');
   },
 
+  // Item schemas (the mgmt client has no schemas resource)
+  'PUT /v1/schemas/{item_type}': (f) =>
+    f.raw(
+      'PUT',
+      `/v1/schemas/object?environment=${ENV}&collection=contract-schema`,
+      { properties: [{ key: 'budget', type: 'number' }] },
+      'mgmt',
+    ),
+  'GET /v1/schemas/{item_type}': (f) => f.raw('GET', `/v1/schemas/tenant?environment=${ENV}`, undefined, 'mgmt'),
+  'GET /v1/schemas': async (f) => {
+    await f.must('PUT', `/v1/schemas/object?environment=${ENV}&collection=contract-listed`, { properties: [{ key: 'name' }] }, 'mgmt');
+    return f.raw('GET', `/v1/schemas?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'PUT /v1/schemas/{item_type}/validate': (f) =>
+    f.raw('PUT', `/v1/schemas/object/validate?environment=${ENV}&collection=contract-schema`, { properties: [{ key: 'owner' }] }, 'mgmt'),
+
   // Workflows
   'PUT /v1/workflows/{workflow_key}': (f) =>
     f.via(() => f.mgmt.workflows.upsert('contract-mgmt', { ...env, workflow: workflowBody('Managed') as never })),

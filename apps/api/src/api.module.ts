@@ -16,6 +16,7 @@ import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
 import { TagsModule } from './tags/tags.module';
+import { ItemSchemasModule } from './item-schemas/item-schemas.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { MessagesModule } from './messages/messages.module';
@@ -37,6 +38,7 @@ export class ApiModule {
         ChannelsModule,
         VariablesModule,
         TagsModule,
+        ItemSchemasModule,
         WorkflowsModule,
         WorkflowRunsModule,
         MessagesModule,

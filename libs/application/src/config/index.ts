@@ -7,3 +7,4 @@ export * from './template-resources';
 export * from './account-settings';
 export * from './configuration';
 export * from './tags';
+export * from './item-schemas';

@@ -2,6 +2,7 @@ import { IdentifyUserBodyT } from '@notify/contracts';
 import { AspectCommand, fold, UserEvent, userDecider, UserState, userStream } from '@notify/domain';
 import { WrongExpectedRevisionError } from '@notify/eventstore';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
+import { checkItemSchema } from '../config/item-schemas';
 import { inlineAspects } from './aspects';
 import { eventIdsFor } from './event-ids';
 import { Idempotency, RecipientDeps } from './ports';
@@ -27,6 +28,7 @@ export async function identifyUser(
 ): Promise<UserOutcome> {
   const now = new Date().toISOString();
   const { properties, inline } = identifyProperties(body);
+  await checkItemSchema(deps.itemSchemas, environment, 'user', null, properties);
   const aspects = await inlineAspects(deps.channels, environment, inline, now);
   const stream = userStream(environment, userId);
   return handleCommand(deps.store, stream, userDecider, { type: 'IdentifyUser', userId, properties, aspects, now }, metadata, {

@@ -17,3 +17,4 @@ export * from './account';
 export * from './not-yet-resources';
 export * from './events.routes';
 export * from './tags';
+export * from './item-schemas';

@@ -4,3 +4,4 @@ export * from './config.streams';
 export * from './resource.decider';
 export * from './resource.events';
 export * from './tag.decider';
+export * from './item-schema.decider';
