@@ -587,6 +587,8 @@ export const publicCases: Record<string, Case> = {
 
   // Workflows and runs
   'POST /v1/workflows/{key}/trigger': (f) => f.via(() => f.knock.workflows.trigger(f.workflow, { recipients: [f.other], data: { n: 3 } })),
+  'POST /v1/integrations/census/custom-destination': (f) =>
+    f.raw('POST', '/v1/integrations/census/custom-destination', { jsonrpc: '2.0', id: 'contract-1', method: 'list_objects', params: {} }),
   'POST /v1/notify': (f) => f.raw('POST', '/v1/notify', { name: f.workflow, actor: f.other, recipients: [f.user], data: { n: 5 } }),
   'POST /v1/notify/cancel': (f) => f.raw('POST', '/v1/notify/cancel', { name: f.workflow, cancellation_key: 'contract-notify-nothing' }),
   'POST /v1/workflows/{key}/cancel': (f) =>

@@ -16,6 +16,7 @@ import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
 import { TagsModule } from './tags/tags.module';
+import { IntegrationsModule } from './integrations/integrations.module';
 import { ItemSchemasModule } from './item-schemas/item-schemas.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
@@ -38,6 +39,7 @@ export class ApiModule {
         ChannelsModule,
         VariablesModule,
         TagsModule,
+        IntegrationsModule,
         ItemSchemasModule,
         WorkflowsModule,
         WorkflowRunsModule,
