@@ -1,5 +1,6 @@
 import { itemSchemaStream } from '@notify/domain';
 import { activeWorkflow } from '../../../../test/support/engine';
+import { eventually } from '../../../../test/support/recipients';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** Item schemas: declared properties per environment, enforced on the writes of users, tenants and objects. */
@@ -115,5 +116,24 @@ describe('item schemas (management API) and their enforcement', () => {
     expect(res.status).toBe(422);
     expect(fields(res)).toEqual(['seats']);
     expect((await pub('GET', '/v1/users/schema-bob')).status).toBe(404);
+  });
+
+  it('fails the items of a bulk identify that break the user schema, and identifies the others', async () => {
+    const knock = t.knock();
+    const op = await knock.users.bulk.identify({
+      users: [{ id: 'schema-bulk-1', plan: 'pro' }, { id: 'schema-bulk-2', plan: 42 } as never, { id: 'schema-bulk-3', seats: 4 }],
+    });
+    const done = await eventually(
+      () => knock.bulkOperations.get(op.id),
+      (o) => o.status === 'completed' || o.status === 'failed',
+    );
+    expect(done).toMatchObject({
+      status: 'completed',
+      success_count: 2,
+      error_count: 1,
+      error_items: [{ id: 'schema-bulk-2', collection: null }],
+    });
+    expect((await pub('GET', '/v1/users/schema-bulk-2')).status).toBe(404);
+    expect((await pub('GET', '/v1/users/schema-bulk-3')).body).toMatchObject({ seats: 4 });
   });
 });
