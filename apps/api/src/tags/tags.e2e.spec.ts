@@ -1,4 +1,5 @@
 import { tagStream } from '@notify/domain';
+import { activeWorkflow } from '../../../../test/support/engine';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** The account's tag catalog: upsert, list by name, delete; workflows carry tags in their own field. */
@@ -51,5 +52,18 @@ describe('tags (management API)', () => {
 
   it('is reached with a service token only', async () => {
     expect((await t.http('GET', '/v1/tags', { key: t.env.secretKey })).status).toBe(403);
+  });
+
+  it('lists the workflows carrying a tag (?tag=, an addition to the reference)', async () => {
+    const steps = [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Hi' } }];
+    await activeWorkflow(t, 'tagged-invoice', { tags: ['billing', 'finance'], steps });
+    await activeWorkflow(t, 'tagged-alert', { tags: ['alerts'], steps });
+    await activeWorkflow(t, 'untagged', { steps });
+    const keys = async (query: string) =>
+      (await svc('GET', `/v1/workflows?environment=development${query}`)).body.entries.map((w: { key: string }) => w.key);
+    expect(await keys('&tag=billing')).toEqual(['tagged-invoice']);
+    expect(await keys('&tag=alerts&limit=1')).toEqual(['tagged-alert']);
+    expect(await keys('&tag=nothing')).toEqual([]);
+    expect(await keys('')).toEqual(expect.arrayContaining(['tagged-invoice', 'tagged-alert', 'untagged']));
   });
 });
