@@ -5,6 +5,8 @@ import {
   ReactorCheckpoints1763712000010,
 } from '@notify/projection-runtime';
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
+import { TagsReadModel1763712019210, tagsProjection } from './tags';
+import { ItemSchemasReadModel1763712019310, itemSchemasProjection } from './item-schemas';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
 import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
@@ -51,7 +53,16 @@ export function allProjections(settings: ProjectionSettings = { scheduleDefaultT
 
 /** Workflow configuration (management API). */
 function configurationProjections(): Projection[] {
-  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection, sourcesProjection, goalsProjection];
+  return [
+    configResourcesProjection,
+    commitsProjection,
+    variablesProjection,
+    channelGroupsProjection,
+    tagsProjection,
+    itemSchemasProjection,
+    sourcesProjection,
+    goalsProjection,
+  ];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -77,6 +88,8 @@ export const allMigrations: Function[] = [
   SchedulesReadModel1763712016140,
   BroadcastsReadModel1763712017100,
   ErasureKeys1763712018000,
+  TagsReadModel1763712019210,
+  ItemSchemasReadModel1763712019310,
   SourcesReadModel1763712019500,
   GoalsReadModel1763712019600,
 ];

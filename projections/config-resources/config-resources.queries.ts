@@ -86,6 +86,8 @@ export class ConfigResourceQueries {
     page: { after?: string; before?: string; limit: number },
     view: ReadView = {},
     where: Record<string, string | undefined> = {},
+    /** Only resources whose shown version carries this tag in its `tags`. */
+    tag?: string,
   ): Promise<{ entries: ResourceRecord[]; page_info: MgmtPageInfoT }> {
     const params: unknown[] = [environment, type];
     const column = view.committedOnly ? 'r.committed' : 'r.draft';
@@ -94,6 +96,10 @@ export class ConfigResourceQueries {
       if (value === undefined) continue;
       params.push(field, value);
       conditions += ` AND coalesce(${column}->>$${params.length - 1}, '') = $${params.length}`;
+    }
+    if (tag !== undefined) {
+      params.push(tag);
+      conditions += ` AND coalesce(${column}->'tags', '[]'::jsonb) ? $${params.length}`;
     }
     const { rows, pageInfo } = await keysetPage<Row>(this.db, {
       select: COLUMNS,

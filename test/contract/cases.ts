@@ -621,6 +621,10 @@ export const publicCases: Record<string, Case> = {
 
   // Workflows and runs
   'POST /v1/workflows/{key}/trigger': (f) => f.via(() => f.knock.workflows.trigger(f.workflow, { recipients: [f.other], data: { n: 3 } })),
+  'POST /v1/integrations/census/custom-destination': (f) =>
+    f.raw('POST', '/v1/integrations/census/custom-destination', { jsonrpc: '2.0', id: 'contract-1', method: 'list_objects', params: {} }),
+  'POST /v1/notify': (f) => f.raw('POST', '/v1/notify', { name: f.workflow, actor: f.other, recipients: [f.user], data: { n: 5 } }),
+  'POST /v1/notify/cancel': (f) => f.raw('POST', '/v1/notify/cancel', { name: f.workflow, cancellation_key: 'contract-notify-nothing' }),
   'POST /v1/workflows/{key}/cancel': (f) =>
     f.via(() => f.knock.workflows.cancel(f.workflow, { cancellation_key: 'contract-nothing-to-cancel' })),
   'GET /v1/workflow_recipient_runs': (f) => f.via(() => f.knock.workflowRecipientRuns.list({ workflow: f.workflow } as never)),
@@ -678,6 +682,33 @@ export const managementCases: Record<string, Case> = {
     );
     return f.via(() => f.mgmt.channelGroups.delete('contract-group-gone'));
   },
+
+  // Tags (the mgmt client has no tags resource: raw calls shaped as the reference has them)
+  'PUT /v1/tags/{name}': (f) => f.raw('PUT', '/v1/tags/contract-billing', { tag: { description: 'Billing', color: '#3B82F6' } }, 'mgmt'),
+  'GET /v1/tags': async (f) => {
+    await f.must('PUT', '/v1/tags/contract-listed', { tag: { description: null } }, 'mgmt');
+    return f.raw('GET', '/v1/tags', undefined, 'mgmt');
+  },
+  'DELETE /v1/tags/{name}': async (f) => {
+    await f.must('PUT', '/v1/tags/contract-gone', { tag: {} }, 'mgmt');
+    return f.raw('DELETE', '/v1/tags/contract-gone', undefined, 'mgmt');
+  },
+
+  // Item schemas (the mgmt client has no schemas resource)
+  'PUT /v1/schemas/{item_type}': (f) =>
+    f.raw(
+      'PUT',
+      `/v1/schemas/object?environment=${ENV}&collection=contract-schema`,
+      { properties: [{ key: 'budget', type: 'number' }] },
+      'mgmt',
+    ),
+  'GET /v1/schemas/{item_type}': (f) => f.raw('GET', `/v1/schemas/tenant?environment=${ENV}`, undefined, 'mgmt'),
+  'GET /v1/schemas': async (f) => {
+    await f.must('PUT', `/v1/schemas/object?environment=${ENV}&collection=contract-listed`, { properties: [{ key: 'name' }] }, 'mgmt');
+    return f.raw('GET', `/v1/schemas?environment=${ENV}`, undefined, 'mgmt');
+  },
+  'PUT /v1/schemas/{item_type}/validate': (f) =>
+    f.raw('PUT', `/v1/schemas/object/validate?environment=${ENV}&collection=contract-schema`, { properties: [{ key: 'owner' }] }, 'mgmt'),
 
   // Workflows
   'PUT /v1/workflows/{workflow_key}': (f) =>

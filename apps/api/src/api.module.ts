@@ -15,6 +15,9 @@ import { StreamStatus } from './system/stream-status';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
 import { VariablesModule } from './variables/variables.module';
+import { TagsModule } from './tags/tags.module';
+import { IntegrationsModule } from './integrations/integrations.module';
+import { ItemSchemasModule } from './item-schemas/item-schemas.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { MessagesModule } from './messages/messages.module';
@@ -37,6 +40,9 @@ export class ApiModule {
         ConfigurationModule,
         ChannelsModule,
         VariablesModule,
+        TagsModule,
+        IntegrationsModule,
+        ItemSchemasModule,
         WorkflowsModule,
         WorkflowRunsModule,
         MessagesModule,

@@ -15,3 +15,4 @@ export * from './erasure/erasure-keys';
 export * from './erasure/personal-data-store';
 export * from './sources';
 export * from './goals';
+export * from './integrations';

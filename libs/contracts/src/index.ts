@@ -10,3 +10,4 @@ export * from './schedules/schedules';
 export * from './broadcasts/broadcasts';
 export * from './sources/sources';
 export * from './goals/goals';
+export * from './integrations';

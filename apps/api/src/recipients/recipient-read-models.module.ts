@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ItemSchemaQueries } from '@notify/projections/item-schemas';
 import { RecipientDeps } from '@notify/application';
 import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
@@ -35,11 +36,12 @@ const queries = [
     ...queries.map((q) => ({ provide: q, inject: [DATABASE], useFactory: (db: Database) => new q(db.dataSource) })),
     {
       provide: RECIPIENT_DEPS,
-      inject: [EVENT_STORE, ChannelQueries, SubscriptionQueries],
-      useFactory: (store: EventStore, channels: ChannelQueries, subscriptions: SubscriptionQueries): RecipientDeps => ({
+      inject: [EVENT_STORE, ChannelQueries, SubscriptionQueries, DATABASE],
+      useFactory: (store: EventStore, channels: ChannelQueries, subscriptions: SubscriptionQueries, db: Database): RecipientDeps => ({
         store,
         channels,
         subscriptions,
+        itemSchemas: new ItemSchemaQueries(db.dataSource),
       }),
     },
     BatchDeduplicator,

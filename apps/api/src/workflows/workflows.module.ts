@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { idempotencyProviders } from '../shared/idempotency.interceptor';
 import { CancelWorkflowController } from './cancel-workflow/cancel-workflow.controller';
 import { CancelWorkflowHandler } from './cancel-workflow/cancel-workflow.handler';
+import { NotifyController } from './notify/notify.controller';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
@@ -9,7 +10,7 @@ import { RecipientReadModelsModule } from '../recipients/recipient-read-models.m
 /** Triggering workflows (and, as they arrive, cancelling them and listing their runs). */
 @Module({
   imports: [RecipientReadModelsModule],
-  controllers: [TriggerWorkflowController, CancelWorkflowController],
+  controllers: [TriggerWorkflowController, CancelWorkflowController, NotifyController],
   providers: [TriggerWorkflowHandler, CancelWorkflowHandler, ...idempotencyProviders],
 })
 export class WorkflowsModule {}

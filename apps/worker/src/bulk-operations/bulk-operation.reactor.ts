@@ -6,6 +6,7 @@ import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE } from '@notify/platform';
 import { ProjectionRuntime, Reactor } from '@notify/projection-runtime';
 import { ChannelQueries } from '@notify/projections/channels';
 import { SubscriptionQueries } from '@notify/projections/subscriptions';
+import { ItemSchemaQueries } from '@notify/projections/item-schemas';
 
 /** How long a chunk waits for the read models of its items before it is redone later. */
 const CATCH_UP_MS = 15_000;
@@ -29,6 +30,7 @@ export class BulkOperationWorker implements Reactor {
       lookups,
       channels: new ChannelQueries(database.dataSource),
       subscriptions: new SubscriptionQueries(database.dataSource),
+      itemSchemas: new ItemSchemaQueries(database.dataSource),
       readModelsAt: async (writes: readonly BulkWrite[]) => {
         if (writes.length === 0) return;
         const position = writes.map((w) => w.position).reduce((a, b) => (a > b ? a : b));

@@ -6,3 +6,5 @@ export * from './render-step-template';
 export * from './template-resources';
 export * from './account-settings';
 export * from './configuration';
+export * from './tags';
+export * from './item-schemas';

@@ -108,6 +108,12 @@ export const STREAM_CATEGORIES: readonly StreamCategoryT[] = [
   { category: 'variable', pattern: 'variable-{key}', description: 'An account variable' },
   { category: 'channel', pattern: 'channel-{key}', description: 'A channel and its per-environment settings' },
   { category: 'channel_group', pattern: 'channel_group-{key}', description: 'A channel group' },
+  { category: 'tag', pattern: 'tag-{name}', description: 'A tag of the account catalog' },
+  {
+    category: 'item_schema',
+    pattern: 'item_schema-{environment}-{item_type}[-{collection}]',
+    description: 'The item schema of users, tenants or a collection',
+  },
   { category: 'workflow_run', pattern: 'workflow_run-{environment}-{workflow_run_id}', description: 'A trigger: who, with what data' },
   {
     category: 'run',

@@ -1,6 +1,7 @@
 import { RecipientRefT, RecipientRequestT, SetObjectBodyT } from '@notify/contracts';
 import { AspectCommand, ObjectEvent, objectDecider, ObjectState, objectStream } from '@notify/domain';
 import { CommandMetadata, CommandOutcome, handleCommand } from '../handle-command';
+import { checkItemSchema } from '../config/item-schemas';
 import { inlineAspects } from './aspects';
 import { eventIdsFor } from './event-ids';
 import { Idempotency, RecipientDeps } from './ports';
@@ -19,6 +20,7 @@ export async function setObject(
 ): Promise<ObjectOutcome> {
   const now = new Date().toISOString();
   const { channel_data, preferences, ...properties } = body as SetObjectBodyT;
+  await checkItemSchema(deps.itemSchemas, environment, 'object', collection, properties);
   const aspects = await inlineAspects(deps.channels, environment, { channel_data, preferences }, now);
   const stream = objectStream(environment, collection, objectId);
   return handleCommand(deps.store, stream, objectDecider, { type: 'SetObject', collection, objectId, properties, aspects, now }, metadata, {

@@ -1,5 +1,6 @@
 import { RecipientRefT } from '@notify/contracts';
 import { EventStore } from '@notify/eventstore';
+import type { ItemSchemaLookup } from '../config/item-schemas';
 
 /** A channel usable in an environment (ChannelQueries.findUsable satisfies this). */
 export interface ChannelFinder {
@@ -20,6 +21,8 @@ export interface RecipientDeps {
   store: EventStore;
   channels: ChannelFinder;
   subscriptions: SubscriptionLookup;
+  /** Item schemas whose declared property types are enforced on writes (ADR 0192); none enforced when absent. */
+  itemSchemas?: ItemSchemaLookup;
 }
 
 /**

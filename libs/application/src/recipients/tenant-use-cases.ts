@@ -1,6 +1,7 @@
 import { SetTenantBodyT } from '@notify/contracts';
 import { invalidParams, TenantEvent, tenantDecider, TenantState, tenantStream } from '@notify/domain';
 import { CommandMetadata, CommandOutcome, handleCommand } from '../handle-command';
+import { checkItemSchema } from '../config/item-schemas';
 import { inlineAspects } from './aspects';
 import { eventIdsFor } from './event-ids';
 import { deleteObject, ObjectOutcome, updateObjectAspects } from './object-use-cases';
@@ -31,6 +32,7 @@ export async function setTenant(
     throw invalidParams([
       { field: 'preferences', message: 'is not supported on tenants; use settings.preference_set', type: 'unsupported' },
     ]);
+  await checkItemSchema(deps.itemSchemas, environment, 'tenant', null, properties);
   const now = new Date().toISOString();
   // Every channel is checked before anything is written.
   const aspects = await inlineAspects(deps.channels, environment, { channel_data }, now);

@@ -2,6 +2,7 @@ import { IdentifyUserBodyT } from '@notify/contracts';
 import { AspectCommand, fold, UserEvent, userDecider, UserState, userStream } from '@notify/domain';
 import { WrongExpectedRevisionError } from '@notify/eventstore';
 import { CommandMetadata, CommandOutcome, handleCommand, handleCommands, toDomainEvent } from '../handle-command';
+import { checkItemSchema, ItemSchemaLookup } from '../config/item-schemas';
 import { inlineAspects } from './aspects';
 import { eventIdsFor } from './event-ids';
 import { Idempotency, RecipientDeps } from './ports';
@@ -27,6 +28,7 @@ export async function identifyUser(
 ): Promise<UserOutcome> {
   const now = new Date().toISOString();
   const { properties, inline } = identifyProperties(body);
+  await checkItemSchema(deps.itemSchemas, environment, 'user', null, properties);
   const aspects = await inlineAspects(deps.channels, environment, inline, now);
   const stream = userStream(environment, userId);
   return handleCommand(deps.store, stream, userDecider, { type: 'IdentifyUser', userId, properties, aspects, now }, metadata, {
@@ -45,9 +47,15 @@ export async function identifyUsers(
   metadata: CommandMetadata,
 ): Promise<UserOutcome[]> {
   const now = new Date().toISOString();
+  // One read of the users' item schema for the whole round; every user is checked before any is written.
+  let declared: ReturnType<ItemSchemaLookup['propertiesOf']> | undefined;
+  const schemas: ItemSchemaLookup | undefined = deps.itemSchemas && {
+    propertiesOf: (env, type, item) => (declared ??= deps.itemSchemas!.propertiesOf(env, type, item)),
+  };
   const commands = [];
   for (const { id, body } of users) {
     const { properties, inline } = identifyProperties(body);
+    await checkItemSchema(schemas, environment, 'user', null, properties);
     const aspects = await inlineAspects(deps.channels, environment, inline, now);
     commands.push({
       streamId: userStream(environment, id),

@@ -16,3 +16,5 @@ export * from './environment-security';
 export * from './account';
 export * from './not-yet-resources';
 export * from './events.routes';
+export * from './tags';
+export * from './item-schemas';

@@ -140,7 +140,10 @@ export const listWorkflowsRoute = defineRoute({
   tags: ['Workflows'],
   auth: 'service',
   rateTier: 4,
-  query: ReadOptions.extend(MgmtPageQuery.shape),
+  query: ReadOptions.extend(MgmtPageQuery.shape).extend({
+    /** Not in the reference: only workflows carrying this tag (see the tag catalog, `/v1/tags`). */
+    tag: z.string().min(1).max(255).optional(),
+  }),
   response: mgmtListOf(Workflow).meta({ id: 'ListWorkflowsResponse' }),
 });
 

@@ -4,6 +4,8 @@ import { commitEventContracts } from '../config/commits';
 import { resourceEventContracts } from '../config/resources';
 import { variableEventContracts } from '../config/variables';
 import { workflowEventContracts } from '../config/workflows';
+import { tagEventContracts } from '../config/tags';
+import { itemSchemaEventContracts } from '../config/item-schemas';
 import { messageEventContracts } from '../messages/message.events';
 import { batchEventContracts } from '../runs/batch.events';
 import { runEventContracts } from '../runs/run.events';
@@ -40,6 +42,8 @@ const configuration: readonly EventContract[] = [
   ...commitEventContracts,
   ...variableEventContracts,
   ...channelGroupEventContracts,
+  ...tagEventContracts,
+  ...itemSchemaEventContracts,
 ];
 
 export const eventContracts: ReadonlyMap<string, EventContract> = new Map([...all, ...configuration].map((c) => [c.type, c]));

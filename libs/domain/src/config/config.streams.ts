@@ -15,3 +15,5 @@ export const commitLogStream = (environment: string) => `commits-${environment}`
 /** Variables and channel groups belong to the account, like channels; their values are kept per environment inside. */
 export const variableStream = (key: string) => `variable-${key}`;
 export const channelGroupStream = (key: string) => `channel_group-${key}`;
+/** Tags belong to the account: one catalog for every environment. */
+export const tagStream = (name: string) => `tag-${name}`;

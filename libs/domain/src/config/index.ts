@@ -3,3 +3,5 @@ export * from './commit-log.decider';
 export * from './config.streams';
 export * from './resource.decider';
 export * from './resource.events';
+export * from './tag.decider';
+export * from './item-schema.decider';

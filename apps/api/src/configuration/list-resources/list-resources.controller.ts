@@ -23,7 +23,7 @@ export class ListResourcesController {
 
   @Endpoint(listWorkflowsRoute)
   workflows(@Input() { query }: RouteInput<typeof listWorkflowsRoute>, @Ctx() ctx: RequestContext) {
-    return this.queries.execute(new ListResourcesQuery(ctx.environment, 'workflow', query, query));
+    return this.queries.execute(new ListResourcesQuery(ctx.environment, 'workflow', query, query, {}, query.tag));
   }
 
   @Endpoint(audienceRoutes.list)

@@ -7,7 +7,7 @@ import { ListResourcesQuery } from './list-resources.query';
 export class ListResourcesHandler implements IQueryHandler<ListResourcesQuery> {
   constructor(private readonly resources: ConfigResourceQueries) {}
 
-  async execute({ environment, type, page, options, where }: ListResourcesQuery) {
+  async execute({ environment, type, page, options, where, tag }: ListResourcesQuery) {
     const kind = RESOURCE_KINDS[type];
     const { entries, page_info } = await this.resources.list(
       environment,
@@ -15,6 +15,7 @@ export class ListResourcesHandler implements IQueryHandler<ListResourcesQuery> {
       page,
       { committedOnly: options.hide_uncommitted_changes },
       where,
+      tag,
     );
     return { entries: entries.map((r) => kind.present(r, options)), page_info };
   }

@@ -13,6 +13,8 @@ export class ListResourcesQuery extends Query<{
     readonly options: ReadOptions,
     /** Narrows on fields of the resource, e.g. a translation's locale_code. */
     readonly where: Record<string, string | undefined> = {},
+    /** Only resources carrying this tag. */
+    readonly tag?: string,
   ) {
     super();
   }

@@ -1,0 +1,141 @@
+import { activeWorkflow } from '../../../../../test/support/engine';
+import { eventually } from '../../../../../test/support/runs';
+import { startTestApp, TestApp } from '../../../../../test/support/test-app';
+
+/**
+ * POST /v1/integrations/census/custom-destination with the JSON-RPC calls Census makes to a
+ * custom destination, in the order it makes them: test the connection, list objects and their
+ * fields, ask the operations and the sync speed, then sync batches of records.
+ */
+describe('Census custom destination', () => {
+  let t: TestApp;
+  let n = 0;
+  const rpc = (method: string, params: Record<string, unknown> = {}) =>
+    t.http('POST', '/v1/integrations/census/custom-destination', {
+      key: t.env.secretKey,
+      body: { jsonrpc: '2.0', method, id: `req-${++n}`, params },
+    });
+  const userObject = { object_api_name: 'user', label: 'Users' };
+  const workflowObject = { object_api_name: 'workflow:census-welcome', label: 'Trigger: census-welcome' };
+  const idField = (name: string) => ({
+    field_api_name: name,
+    label: name,
+    identifier: true,
+    required: true,
+    createable: true,
+    updateable: false,
+    array: false,
+    type: 'string',
+  });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await activeWorkflow(t, 'census-welcome', {
+      trigger_data_json_schema: { type: 'object', properties: { plan: { type: 'string' }, seats: { type: 'integer' } } },
+      steps: [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Welcome to {{ data.plan }}' } }],
+    });
+    await t.http('PUT', '/v1/schemas/user?environment=development', {
+      key: t.serviceToken,
+      body: { properties: [{ key: 'company_size', type: 'integer' }] },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers the discovery calls: connection, objects, fields, operations, sync speed', async () => {
+    const test = await rpc('test_connection');
+    expect(test.status).toBe(200);
+    expect(test.body).toEqual({ jsonrpc: '2.0', id: 'req-1', result: { success: true } });
+
+    const objects = (await rpc('list_objects')).body.result.objects;
+    expect(objects).toEqual(expect.arrayContaining([userObject, workflowObject]));
+
+    const userFields = (await rpc('list_fields', { object: userObject })).body.result.fields;
+    expect(userFields[0]).toEqual(idField('id'));
+    expect(userFields.map((f: { field_api_name: string }) => f.field_api_name)).toEqual(
+      expect.arrayContaining(['email', 'name', 'company_size']),
+    );
+    expect(userFields.find((f: { field_api_name: string }) => f.field_api_name === 'company_size').type).toBe('integer');
+    const workflowFields = (await rpc('list_fields', { object: workflowObject })).body.result.fields;
+    expect(workflowFields[0]).toEqual(idField('recipient_id'));
+    expect(workflowFields.map((f: { field_api_name: string; type: string }) => [f.field_api_name, f.type])).toEqual(
+      expect.arrayContaining([
+        ['plan', 'string'],
+        ['seats', 'integer'],
+      ]),
+    );
+
+    expect((await rpc('supported_operations', { object: userObject })).body.result).toEqual({ operations: ['upsert'] });
+    expect((await rpc('supported_operations', { object: workflowObject })).body.result).toEqual({ operations: ['insert'] });
+    const speed = (await rpc('get_sync_speed', { sync_plan: { object: userObject, operation: 'upsert', schema: {} } })).body.result;
+    expect(speed.maximum_batch_size).toBeGreaterThan(0);
+  });
+
+  it('upserts users from a batch, with a result per record (a record against the user schema fails alone)', async () => {
+    const syncPlan = {
+      object: userObject,
+      operation: 'upsert',
+      schema: {
+        id: { active_identifier: true, field: idField('id') },
+        email: { active_identifier: false, field: { field_api_name: 'email', type: 'string' } },
+        company_size: { active_identifier: false, field: { field_api_name: 'company_size', type: 'integer' } },
+      },
+    };
+    const res = await rpc('sync_batch', {
+      sync_plan: syncPlan,
+      records: [
+        { id: 'census-ada', email: 'ada@example.com', company_size: 40 },
+        { id: 'census-bob', email: 'bob@example.com', company_size: 'large' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.result.record_results).toEqual([
+      { identifier: 'census-ada', success: true },
+      { identifier: 'census-bob', success: false, error_message: expect.stringContaining('company_size') },
+    ]);
+    const ada = await t.http('GET', '/v1/users/census-ada', { key: t.env.secretKey });
+    expect(ada.body).toMatchObject({ id: 'census-ada', email: 'ada@example.com', company_size: 40 });
+    expect((await t.http('GET', '/v1/users/census-bob', { key: t.env.secretKey })).status).toBe(404);
+  });
+
+  it('triggers the workflow once per inserted record, with the other fields as data', async () => {
+    const res = await rpc('sync_batch', {
+      sync_plan: {
+        object: workflowObject,
+        operation: 'insert',
+        schema: { recipient_id: { active_identifier: true, field: idField('recipient_id') } },
+      },
+      records: [
+        { recipient_id: 'census-ada', plan: 'pro', seats: 3 },
+        { recipient_id: 'census-cy', plan: 7 },
+      ],
+    });
+    expect(res.body.result.record_results).toEqual([
+      { identifier: 'census-ada', success: true },
+      { identifier: 'census-cy', success: false, error_message: expect.stringContaining('plan') },
+    ]);
+    const messages = await eventually(
+      async () => {
+        const rows = await t.sql<{ recipient_id: string }>(`SELECT recipient_id FROM rm_messages WHERE workflow_key = 'census-welcome'`);
+        return rows.length ? rows : undefined;
+      },
+      20_000,
+      'the message of the triggered run',
+    );
+    expect(messages.map((m) => m.recipient_id)).toEqual(['census-ada']);
+  });
+
+  it('refuses an unknown method or object with 422 invalid_params', async () => {
+    const unknown = await rpc('drop_everything');
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.code).toBe('invalid_params');
+    const noObject = await rpc('list_fields', { object: { object_api_name: 'workflow:nope', label: 'x' } });
+    expect(noObject.status).toBe(422);
+    const notJsonRpc = await t.http('POST', '/v1/integrations/census/custom-destination', {
+      key: t.env.secretKey,
+      body: { method: 'test_connection', id: 'x' },
+    });
+    expect(notJsonRpc.status).toBe(422);
+  });
+});

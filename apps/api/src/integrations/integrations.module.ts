@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { Database } from '@notify/database';
+import { DATABASE } from '@notify/platform';
+import { ConfigResourceQueries } from '@notify/projections/config-resources';
+import { ItemSchemaQueries } from '@notify/projections/item-schemas';
+import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
+import { CensusRpcController } from './census/census-rpc.controller';
+import { CensusRpcHandler } from './census/census-rpc.handler';
+
+/** Reverse-ETL destinations (Census custom destination) over the identify and trigger use cases. */
+@Module({
+  imports: [RecipientReadModelsModule],
+  controllers: [CensusRpcController],
+  providers: [
+    { provide: ConfigResourceQueries, inject: [DATABASE], useFactory: (db: Database) => new ConfigResourceQueries(db.dataSource) },
+    { provide: ItemSchemaQueries, inject: [DATABASE], useFactory: (db: Database) => new ItemSchemaQueries(db.dataSource) },
+    CensusRpcHandler,
+  ],
+})
+export class IntegrationsModule {}

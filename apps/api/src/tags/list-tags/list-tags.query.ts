@@ -1,0 +1,4 @@
+import { Query } from '@nestjs/cqrs';
+import { listTagsRoute, RouteOutput } from '@notify/contracts';
+
+export class ListTagsQuery extends Query<RouteOutput<typeof listTagsRoute>> {}

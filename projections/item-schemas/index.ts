@@ -1,0 +1,3 @@
+export * from './item-schemas.migration';
+export * from './item-schemas.projection';
+export * from './item-schemas.queries';

@@ -1,0 +1,3 @@
+export * from './tags.migration';
+export * from './tags.projection';
+export * from './tags.queries';
