@@ -19,6 +19,7 @@ import { FeedCountsReadModel1763712007070, MessagesReadModel1763712000400, messa
 import { TimersReadModel1763712000500, timersProjection } from './timers';
 import { UsersReadModel1763712000200, usersProjection } from './users';
 import { recipientMigrations, recipientProjections } from './recipients';
+import { PreferenceCenterReadModel1763712019100, preferenceCenterProjection } from './preference-center';
 import { VariablesReadModel1763712002300, variablesProjection } from './variables';
 import { WaitingRunsReadModel1763712005000, waitingRunsProjection } from './waiting-runs';
 import { WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
@@ -49,7 +50,7 @@ export function allProjections(settings: ProjectionSettings = { scheduleDefaultT
 
 /** Workflow configuration (management API). */
 function configurationProjections(): Projection[] {
-  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection];
+  return [configResourcesProjection, commitsProjection, variablesProjection, channelGroupsProjection, preferenceCenterProjection];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -75,4 +76,5 @@ export const allMigrations: Function[] = [
   SchedulesReadModel1763712016140,
   BroadcastsReadModel1763712017100,
   ErasureKeys1763712018000,
+  PreferenceCenterReadModel1763712019100,
 ];

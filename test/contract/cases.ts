@@ -609,6 +609,32 @@ const workflowBody = (name: string) => ({
 
 /** Management API (knock-mgmt-api.openapi.yml), by the reference's method and path. */
 export const managementCases: Record<string, Case> = {
+  // Preference categories (account-wide) and the preference center (per environment): no client methods, raw calls
+  'GET /v1/preference_categories': async (f) => {
+    await f.must('PUT', '/v1/preference_categories/contract-news', undefined, 'mgmt');
+    return f.raw('GET', '/v1/preference_categories', undefined, 'mgmt');
+  },
+  'PUT /v1/preference_categories/{name}': (f) => f.raw('PUT', '/v1/preference_categories/contract-news', undefined, 'mgmt'),
+  'DELETE /v1/preference_categories/{name}': async (f) => {
+    await f.must('PUT', '/v1/preference_categories/contract-gone', undefined, 'mgmt');
+    return f.raw('DELETE', '/v1/preference_categories/contract-gone', undefined, 'mgmt');
+  },
+  'GET /v1/preference_center': (f) => f.raw('GET', `/v1/preference_center?environment=${ENV}`, undefined, 'mgmt'),
+  'PUT /v1/preference_center': (f) =>
+    f.raw(
+      'PUT',
+      `/v1/preference_center?environment=${ENV}`,
+      {
+        config: {
+          title: 'Prefs',
+          body: 'Pick',
+          rows: [{ type: 'category', name: 'Alerts', identifier: 'alerts', channel_types: ['email'] }],
+        },
+        enabled: true,
+      },
+      'mgmt',
+    ),
+  'PUT /v1/preference_center/reset': (f) => f.raw('PUT', `/v1/preference_center/reset?environment=${ENV}`, undefined, 'mgmt'),
   // Channels and channel groups
   'GET /v1/channels': (f) => f.via(() => f.mgmt.channels.list()),
   'GET /v1/channels/{channel_key}': (f) => f.via(() => f.mgmt.channels.retrieve('contract-push')),

@@ -14,6 +14,7 @@ import { OpenApiController } from './system/openapi.controller';
 import { StreamStatus } from './system/stream-status';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
+import { PreferenceCenterModule } from './preference-center/preference-center.module';
 import { VariablesModule } from './variables/variables.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
@@ -35,6 +36,7 @@ export class ApiModule {
         ConfigurationModule,
         ChannelsModule,
         VariablesModule,
+        PreferenceCenterModule,
         WorkflowsModule,
         WorkflowRunsModule,
         MessagesModule,

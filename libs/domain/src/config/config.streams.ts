@@ -15,3 +15,6 @@ export const commitLogStream = (environment: string) => `commits-${environment}`
 /** Variables and channel groups belong to the account, like channels; their values are kept per environment inside. */
 export const variableStream = (key: string) => `variable-${key}`;
 export const channelGroupStream = (key: string) => `channel_group-${key}`;
+/** Preference categories belong to the account; each environment has one preference center. */
+export const preferenceCategoryStream = (name: string) => `preference_category-${name}`;
+export const preferenceCenterStream = (environment: string) => `preference_center-${environment}`;

@@ -3,3 +3,4 @@ export * from './commit-log.decider';
 export * from './config.streams';
 export * from './resource.decider';
 export * from './resource.events';
+export * from './preference-center.deciders';
