@@ -359,6 +359,8 @@ const prefs = {
 
 /** Public API (knock-api.openapi.json), by the reference's method and path. */
 export const publicCases: Record<string, Case> = {
+  'GET /v1/users/{user_id}/preference_center/config': (f) => f.via(() => f.knock.users.preferenceCenter.getConfig(f.user)),
+  'POST /v1/users/{user_id}/preference_center/signed_url': (f) => f.via(() => f.knock.users.preferenceCenter.generateSignedURL(f.user)),
   // Users
   'PUT /v1/users/{user_id}': (f) =>
     f.via(() => f.knock.users.update(f.user, { name: 'Ada', email: 'ada@example.com', phone_number: '+15555550100' })),

@@ -1,4 +1,6 @@
+import { PreferenceLinks } from '@notify/application';
 import { preferenceCenterStream } from '@notify/domain';
+import { PREFERENCE_LINKS } from '@notify/platform';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** Preference categories and the preference center configuration in the management API (ADR 0189). */
@@ -97,5 +99,133 @@ describe('preference categories and preference center (management API)', () => {
     expect((await svc('PUT', '/v1/preference_center?environment=development', {})).status).toBe(422);
     expect((await svc('GET', '/v1/preference_center')).status).toBe(422);
     expect((await t.store.readStream(preferenceCenterStream('development'))).length).toBe(before);
+  });
+});
+
+/** The preference center in the public API, its signed links and the hosted page over plain HTTP (ADR 0190). */
+describe('preference center links and hosted page', () => {
+  let t: TestApp;
+  let links: PreferenceLinks;
+  const svc = (method: string, path: string, body?: unknown) => t.http(method, path, { key: t.serviceToken, body });
+  const eventCount = async () => Number((await t.sql<{ c: string }>('SELECT count(*) AS c FROM es_events'))[0].c);
+  const form = (url: string, fields: Record<string, string>) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    links = t.app.get(PREFERENCE_LINKS);
+    await t.knock().users.update('ada', { name: 'Ada', email: 'ada@example.com' });
+    await t.knock().tenants.set('acme', { name: 'Acme' } as never);
+    const config = {
+      title: 'Ada prefs',
+      body: 'Choose',
+      rows: [
+        { type: 'category', name: 'Marketing', description: 'News and offers', identifier: 'marketing', channel_types: ['email', 'sms'] },
+        { type: 'channel_types', name: 'Channels', channel_types: ['email', 'push'] },
+        { type: 'commercial_subscribed', name: 'Commercial' },
+      ],
+    };
+    expect((await svc('PUT', '/v1/preference_center?environment=development', { config })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers the configuration with the account and the user label', async () => {
+    const config = await t.knock().users.preferenceCenter.getConfig('ada');
+    expect(config).toMatchObject({
+      enabled: true,
+      config: { title: 'Ada prefs' },
+      user_email: 'ada@example.com',
+      account_name: expect.any(String),
+    });
+    expect((await t.http('GET', '/v1/users/nobody/preference_center/config')).status).toBe(404);
+  });
+
+  it('makes an absolute signed link; the page shows the rows and saves through the preference set', async () => {
+    const { url, token } = await t.knock().users.preferenceCenter.generateSignedURL('ada');
+    expect(url).toBe(`${t.url}/p/${token}`);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('<legend>Marketing</legend>');
+    expect(html).toMatch(
+      /<label for="row-0-0"><input type="checkbox" id="row-0-0" name="categories:marketing:email" value="on" checked> Email<\/label>/,
+    );
+
+    // Everything ticked but marketing email and push.
+    const saved = await form(url, { 'categories:marketing:sms': 'on', 'channel_types:email': 'on', commercial_subscribed: 'on' });
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain('role="status"');
+    const set = await t.knock().users.getPreferences('ada', 'default');
+    expect(set).toMatchObject({
+      categories: { marketing: { channel_types: { email: false, sms: true } } },
+      channel_types: { email: true, push: false },
+      commercial_subscribed: true,
+    });
+    expect(await (await fetch(url)).text()).toContain('name="categories:marketing:email" value="on">');
+  });
+
+  it('writes a tenant link into the user set of that tenant', async () => {
+    const { url } = await t.knock().post<{ url: string }>('/v1/users/ada/preference_center/signed_url?tenant=acme');
+    expect((await form(url, {})).status).toBe(200);
+    const inTenant = await t.http('GET', '/v1/users/ada/preferences/acme');
+    expect(inTenant.body).toMatchObject({
+      commercial_subscribed: false,
+      categories: { marketing: { channel_types: { email: false, sms: false } } },
+    });
+    expect((await t.http('POST', '/v1/users/ada/preference_center/signed_url?tenant=nope')).status).toBe(404);
+  });
+
+  it('refuses a tampered, expired or misused link with an error page and writes nothing', async () => {
+    const { url, token } = await t.knock().users.preferenceCenter.generateSignedURL('ada');
+    const [h, p, sig] = token.split('.');
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
+    const forged = `${t.url}/p/${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'bob' })).toString('base64url')}.${sig}`;
+    const expired = links.pageUrl(links.token('page', { environment: 'development', userId: 'ada', tenant: null }, new Date(0)), t.url);
+    const unsubscribe = links.unsubscribeUrl(
+      links.token('unsubscribe', { environment: 'development', userId: 'ada', tenant: null, categories: ['marketing'] }, new Date()),
+      t.url,
+    );
+    const before = await eventCount();
+    for (const [target, status] of [
+      [forged, 403],
+      [`${url}x`, 403],
+      [expired, 410],
+      [unsubscribe.replace(/\/unsubscribe$/, ''), 403],
+      [`${url}/unsubscribe`, 403],
+    ] as const) {
+      const shown = await fetch(target);
+      expect(shown.status).toBe(status);
+      expect(await shown.text()).toContain('role="alert"');
+      expect((await form(target, { commercial_subscribed: 'on' })).status).toBe(status);
+    }
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('one-click unsubscribe: a GET asks, a POST turns off the email of the link categories', async () => {
+    await t.knock().users.setPreferences('ada', 'default', { categories: { billing: { channel_types: { sms: false } } } } as never);
+    const url = links.unsubscribeUrl(
+      links.token('unsubscribe', { environment: 'development', userId: 'ada', tenant: null, categories: ['billing', 'news'] }, new Date()),
+      t.url,
+    );
+    const before = await eventCount();
+    const ask = await fetch(url);
+    expect(ask.status).toBe(200);
+    expect(await ask.text()).toContain('name="List-Unsubscribe" value="One-Click"');
+    expect(await eventCount()).toBe(before);
+
+    const done = await form(url, { 'List-Unsubscribe': 'One-Click' });
+    expect(done.status).toBe(200);
+    const set = await t.knock().users.getPreferences('ada', 'default');
+    expect(set.categories).toEqual({
+      billing: { channel_types: { sms: false, email: false } },
+      news: { channel_types: { email: false } },
+    });
+    // A mail provider's multipart POST works the same.
+    const body = '--b\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--b--\r\n';
+    const multipart = await fetch(url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body });
+    expect(multipart.status).toBe(200);
   });
 });

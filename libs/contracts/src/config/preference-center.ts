@@ -231,3 +231,69 @@ export const generatePreferenceCenterSignedUrlRoute = defineRoute({
   query: z.object({ tenant: RecipientId.optional() }),
   response: PreferenceCenterSignedUrlResponse,
 });
+
+// The hosted preference page and one-click unsubscribe (ADR 0190): HTML, reached by a signed link, no credentials.
+
+const LinkPath = z.object({ token: z.string().min(1).max(4096) });
+/** An HTML form's fields (application/x-www-form-urlencoded). */
+const FormBody = z.record(z.string().max(600), z.string().max(1000)).optional();
+
+export const preferencePageRoute = defineRoute({
+  operationId: 'showPreferencePage',
+  method: 'GET',
+  path: '/p/{token}',
+  summary: "The recipient's hosted preference page (HTML form), reached by a signed link",
+  tags: ['Preference center'],
+  auth: 'none',
+  rateTier: 3,
+  params: LinkPath,
+  status: 200,
+  produces: 'text/html',
+  response: z.string(),
+});
+
+export const savePreferencePageRoute = defineRoute({
+  operationId: 'savePreferencePage',
+  method: 'POST',
+  path: '/p/{token}',
+  summary: 'Saves the hosted preference page form into the preference set of the recipient',
+  tags: ['Preference center'],
+  auth: 'none',
+  rateTier: 3,
+  params: LinkPath,
+  body: FormBody,
+  bodyLimit: 64 * 1024,
+  status: 200,
+  produces: 'text/html',
+  response: z.string(),
+});
+
+export const unsubscribePageRoute = defineRoute({
+  operationId: 'showUnsubscribePage',
+  method: 'GET',
+  path: '/p/{token}/unsubscribe',
+  summary: 'Asks to confirm an unsubscribe link opened in a browser (a GET never unsubscribes)',
+  tags: ['Preference center'],
+  auth: 'none',
+  rateTier: 3,
+  params: LinkPath,
+  status: 200,
+  produces: 'text/html',
+  response: z.string(),
+});
+
+export const oneClickUnsubscribeRoute = defineRoute({
+  operationId: 'oneClickUnsubscribe',
+  method: 'POST',
+  path: '/p/{token}/unsubscribe',
+  summary: "One-click unsubscribe (RFC 8058): opts the recipient out of the email of the link's categories",
+  tags: ['Preference center'],
+  auth: 'none',
+  rateTier: 3,
+  params: LinkPath,
+  body: FormBody,
+  bodyLimit: 16 * 1024,
+  status: 200,
+  produces: 'text/html',
+  response: z.string(),
+});
