@@ -359,6 +359,31 @@ const prefs = {
 
 /** Public API (knock-api.openapi.json), by the reference's method and path. */
 export const publicCases: Record<string, Case> = {
+  // Granular preference updates (deprecated in the reference; no client methods)
+  'PUT /v1/users/{user_id}/preferences/{id}/workflows': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/workflows`, { workflows: { 'contract-alert': true } }),
+  'PUT /v1/users/{user_id}/preferences/{id}/workflows/{key}': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/workflows/contract-alert`, { subscribed: true }),
+  'PUT /v1/users/{user_id}/preferences/{id}/categories': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/categories`, { categories: { alerts: true } }),
+  'PUT /v1/users/{user_id}/preferences/{id}/categories/{key}': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/categories/alerts`, { channel_types: { email: true } }),
+  'PUT /v1/users/{user_id}/preferences/{id}/channel_types': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/channel_types`, { channel_types: { sms: true } }),
+  'PUT /v1/users/{user_id}/preferences/{id}/channel_types/{type}': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/channel_types/push`, { subscribed: true }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/workflows': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/workflows`, { workflows: { 'contract-alert': true } }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/workflows/{key}': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/workflows/contract-alert`, { subscribed: true }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/categories': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/categories`, { categories: { alerts: true } }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/categories/{key}': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/categories/alerts`, { channel_types: { email: true } }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/channel_types': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/channel_types`, { channel_types: { sms: true } }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/channel_types/{type}': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/channel_types/push`, { subscribed: true }),
   'GET /v1/users/{user_id}/preference_center/config': (f) => f.via(() => f.knock.users.preferenceCenter.getConfig(f.user)),
   'POST /v1/users/{user_id}/preference_center/signed_url': (f) => f.via(() => f.knock.users.preferenceCenter.generateSignedURL(f.user)),
   // Users
