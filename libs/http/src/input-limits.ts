@@ -6,7 +6,7 @@ export const NO_BODY_LIMIT_BYTES = 16 * 1024;
 
 /** What the Endpoint decorator records on each route (Fastify route config) for the body parser. */
 export interface RouteBodyConfig {
-  notifyBody?: { limit?: number; hasBody: boolean };
+  notifyBody?: { limit?: number; hasBody: boolean; form?: boolean };
 }
 
 /**
@@ -118,7 +118,10 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
   });
   // HTML forms: the hosted preference page, and one-click unsubscribe POSTs (RFC 8058), which mail
   // providers send urlencoded or as multipart/form-data. A field sent twice keeps its last value.
+  // Only routes that declare `form` read them; the others answer 415 as for any other type.
   const form = (parse: (text: string) => Record<string, string>) => (request: FastifyRequest, raw: Buffer, done: ParserDone) => {
+    if (!(request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.form)
+      return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
     const limit = routeBodyLimit(request, limits);
     if (raw.length > limit) return done(tooLarge(limit), undefined);
     done(null, parse(raw.toString('utf8')));
