@@ -196,10 +196,19 @@ describe('preference center links and hosted page', () => {
       [unsubscribe.replace(/\/unsubscribe$/, ''), 403],
       [`${url}/unsubscribe`, 403],
     ] as const) {
-      const shown = await fetch(target);
+      // A browser (asking for HTML) gets an error page; any other client the API's error shape.
+      const shown = await fetch(target, { headers: { accept: 'text/html,application/xhtml+xml' } });
       expect(shown.status).toBe(status);
+      expect(shown.headers.get('content-type')).toContain('text/html');
       expect(await shown.text()).toContain('role="alert"');
-      expect((await form(target, { commercial_subscribed: 'on' })).status).toBe(status);
+      const posted = await form(target, { commercial_subscribed: 'on' });
+      expect(posted.status).toBe(status);
+      expect(await posted.json()).toEqual({
+        code: status === 410 ? 'link_expired' : 'invalid_link',
+        message: expect.any(String),
+        status,
+        type: status === 410 ? 'invalid_request_error' : 'authentication_error',
+      });
     }
     expect(await eventCount()).toBe(before);
   });

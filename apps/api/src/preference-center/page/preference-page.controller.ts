@@ -1,4 +1,4 @@
-import { Controller, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import {
   oneClickUnsubscribeRoute,
   preferencePageRoute,
@@ -7,7 +7,7 @@ import {
   unsubscribePageRoute,
 } from '@notify/contracts';
 import { Endpoint, Input } from '@notify/http';
-import { FastifyReply } from 'fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { HtmlAnswer, PreferencePage } from './preference-page.service';
 
 /** The hosted preference page and one-click unsubscribe: HTML, reached by signed links (ADR 0190). */
@@ -16,28 +16,45 @@ export class PreferencePageController {
   constructor(private readonly page: PreferencePage) {}
 
   @Endpoint(preferencePageRoute)
-  async show(@Input() { params }: RouteInput<typeof preferencePageRoute>, @Res() reply: FastifyReply) {
-    return send(reply, await this.page.show(params.token));
+  async show(@Input() { params }: RouteInput<typeof preferencePageRoute>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return send(request, reply, await this.page.show(params.token));
   }
 
   @Endpoint(savePreferencePageRoute)
-  async save(@Input() { params, body }: RouteInput<typeof savePreferencePageRoute>, @Res() reply: FastifyReply) {
-    return send(reply, await this.page.save(params.token, body ?? {}));
+  async save(
+    @Input() { params, body }: RouteInput<typeof savePreferencePageRoute>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    return send(request, reply, await this.page.save(params.token, body ?? {}));
   }
 
   @Endpoint(unsubscribePageRoute)
-  async confirm(@Input() { params }: RouteInput<typeof unsubscribePageRoute>, @Res() reply: FastifyReply) {
-    return send(reply, await this.page.confirmUnsubscribe(params.token));
+  async confirm(@Input() { params }: RouteInput<typeof unsubscribePageRoute>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return send(request, reply, await this.page.confirmUnsubscribe(params.token));
   }
 
   @Endpoint(oneClickUnsubscribeRoute)
-  async unsubscribe(@Input() { params }: RouteInput<typeof oneClickUnsubscribeRoute>, @Res() reply: FastifyReply) {
-    return send(reply, await this.page.unsubscribe(params.token));
+  async unsubscribe(
+    @Input() { params }: RouteInput<typeof oneClickUnsubscribeRoute>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    return send(request, reply, await this.page.unsubscribe(params.token));
   }
 }
 
-/** The page, never cached or framed, and (a link names a person) never sent on as a referrer. */
-function send(reply: FastifyReply, answer: HtmlAnswer) {
+/**
+ * The page, never cached or framed, and (a link names a person) never sent on as a referrer. A
+ * refusal is an HTML error page for a browser (it asks for text/html) and the API's error shape
+ * for any other client (a mail provider's one-click POST, scripts).
+ */
+function send(request: FastifyRequest, reply: FastifyReply, answer: HtmlAnswer) {
+  if (answer.error && !/\btext\/html\b/.test(String(request.headers.accept ?? '')))
+    return reply
+      .status(answer.status)
+      .header('cache-control', 'no-store')
+      .send({ ...answer.error, status: answer.status });
   return reply
     .status(answer.status)
     .header('cache-control', 'no-store')

@@ -18,6 +18,8 @@ import { errorPage, preferencePage, unsubscribeConfirmPage, unsubscribedPage } f
 export interface HtmlAnswer {
   status: number;
   html: string;
+  /** Refusals: the API error that a client not asking for HTML gets instead of the page. */
+  error?: { code: string; message: string; type: string };
 }
 
 interface Opened {
@@ -93,13 +95,23 @@ export class PreferencePage {
     const verified = this.links.verify(kind, token, new Date());
     if (!verified.ok)
       return verified.reason === 'expired'
-        ? { status: 410, html: errorPage('This link has expired', 'Open the link of a more recent message, or ask for a new one.') }
+        ? {
+            status: 410,
+            html: errorPage('This link has expired', 'Open the link of a more recent message, or ask for a new one.'),
+            error: { code: 'link_expired', message: 'The link has expired', type: 'invalid_request_error' },
+          }
         : {
             status: 403,
             html: errorPage('This link is not valid', 'The link is incomplete or was changed. Open it again from the message.'),
+            error: { code: 'invalid_link', message: 'The link is not valid', type: 'authentication_error' },
           };
     const user = await this.users.get(verified.claims.environment, verified.claims.userId);
-    if (!user) return { status: 404, html: errorPage('No preferences here', 'The recipient of this link no longer exists.') };
+    if (!user)
+      return {
+        status: 404,
+        html: errorPage('No preferences here', 'The recipient of this link no longer exists.'),
+        error: { code: 'resource_missing', message: 'The user you requested does not exist', type: 'invalid_request_error' },
+      };
     return { claims: verified.claims, user };
   }
 
