@@ -21,6 +21,7 @@ import { FeedCountsReadModel1763712007070, MessagesReadModel1763712000400, messa
 import { TimersReadModel1763712000500, timersProjection } from './timers';
 import { UsersReadModel1763712000200, usersProjection } from './users';
 import { recipientMigrations, recipientProjections } from './recipients';
+import { PreferenceCenterReadModel1763712019100, preferenceCenterProjection } from './preference-center';
 import { VariablesReadModel1763712002300, variablesProjection } from './variables';
 import { WaitingRunsReadModel1763712005000, waitingRunsProjection } from './waiting-runs';
 import { WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
@@ -62,6 +63,7 @@ function configurationProjections(): Projection[] {
     itemSchemasProjection,
     sourcesProjection,
     goalsProjection,
+    preferenceCenterProjection,
   ];
 }
 
@@ -88,6 +90,7 @@ export const allMigrations: Function[] = [
   SchedulesReadModel1763712016140,
   BroadcastsReadModel1763712017100,
   ErasureKeys1763712018000,
+  PreferenceCenterReadModel1763712019100,
   TagsReadModel1763712019210,
   ItemSchemasReadModel1763712019310,
   SourcesReadModel1763712019500,

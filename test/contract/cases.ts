@@ -393,6 +393,33 @@ const prefs = {
 
 /** Public API (knock-api.openapi.json), by the reference's method and path. */
 export const publicCases: Record<string, Case> = {
+  // Granular preference updates (deprecated in the reference; no client methods)
+  'PUT /v1/users/{user_id}/preferences/{id}/workflows': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/workflows`, { workflows: { 'contract-alert': true } }),
+  'PUT /v1/users/{user_id}/preferences/{id}/workflows/{key}': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/workflows/contract-alert`, { subscribed: true }),
+  'PUT /v1/users/{user_id}/preferences/{id}/categories': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/categories`, { categories: { alerts: true } }),
+  'PUT /v1/users/{user_id}/preferences/{id}/categories/{key}': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/categories/alerts`, { channel_types: { email: true } }),
+  'PUT /v1/users/{user_id}/preferences/{id}/channel_types': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/channel_types`, { channel_types: { sms: true } }),
+  'PUT /v1/users/{user_id}/preferences/{id}/channel_types/{type}': (f) =>
+    f.raw('PUT', `/v1/users/${f.user}/preferences/default/channel_types/push`, { subscribed: true }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/workflows': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/workflows`, { workflows: { 'contract-alert': true } }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/workflows/{key}': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/workflows/contract-alert`, { subscribed: true }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/categories': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/categories`, { categories: { alerts: true } }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/categories/{key}': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/categories/alerts`, { channel_types: { email: true } }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/channel_types': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/channel_types`, { channel_types: { sms: true } }),
+  'PUT /v1/objects/{collection}/{object_id}/preferences/{id}/channel_types/{type}': (f) =>
+    f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/channel_types/push`, { subscribed: true }),
+  'GET /v1/users/{user_id}/preference_center/config': (f) => f.via(() => f.knock.users.preferenceCenter.getConfig(f.user)),
+  'POST /v1/users/{user_id}/preference_center/signed_url': (f) => f.via(() => f.knock.users.preferenceCenter.generateSignedURL(f.user)),
   // Users
   'PUT /v1/users/{user_id}': (f) =>
     f.via(() => f.knock.users.update(f.user, { name: 'Ada', email: 'ada@example.com', phone_number: '+15555550100' })),
@@ -647,6 +674,32 @@ const workflowBody = (name: string) => ({
 
 /** Management API (knock-mgmt-api.openapi.yml), by the reference's method and path. */
 export const managementCases: Record<string, Case> = {
+  // Preference categories (account-wide) and the preference center (per environment): no client methods, raw calls
+  'GET /v1/preference_categories': async (f) => {
+    await f.must('PUT', '/v1/preference_categories/contract-news', undefined, 'mgmt');
+    return f.raw('GET', '/v1/preference_categories', undefined, 'mgmt');
+  },
+  'PUT /v1/preference_categories/{name}': (f) => f.raw('PUT', '/v1/preference_categories/contract-news', undefined, 'mgmt'),
+  'DELETE /v1/preference_categories/{name}': async (f) => {
+    await f.must('PUT', '/v1/preference_categories/contract-gone', undefined, 'mgmt');
+    return f.raw('DELETE', '/v1/preference_categories/contract-gone', undefined, 'mgmt');
+  },
+  'GET /v1/preference_center': (f) => f.raw('GET', `/v1/preference_center?environment=${ENV}`, undefined, 'mgmt'),
+  'PUT /v1/preference_center': (f) =>
+    f.raw(
+      'PUT',
+      `/v1/preference_center?environment=${ENV}`,
+      {
+        config: {
+          title: 'Prefs',
+          body: 'Pick',
+          rows: [{ type: 'category', name: 'Alerts', identifier: 'alerts', channel_types: ['email'] }],
+        },
+        enabled: true,
+      },
+      'mgmt',
+    ),
+  'PUT /v1/preference_center/reset': (f) => f.raw('PUT', `/v1/preference_center/reset?environment=${ENV}`, undefined, 'mgmt'),
   // Channels and channel groups
   'GET /v1/channels': (f) => f.via(() => f.mgmt.channels.list()),
   'GET /v1/channels/{channel_key}': (f) => f.via(() => f.mgmt.channels.retrieve('contract-push')),

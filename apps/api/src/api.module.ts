@@ -14,6 +14,7 @@ import { OpenApiController } from './system/openapi.controller';
 import { StreamStatus } from './system/stream-status';
 import { UsersModule } from './users/users.module';
 import { RecipientsModule } from './recipients/recipients.module';
+import { PreferenceCenterModule } from './preference-center/preference-center.module';
 import { VariablesModule } from './variables/variables.module';
 import { TagsModule } from './tags/tags.module';
 import { IntegrationsModule } from './integrations/integrations.module';
@@ -43,6 +44,7 @@ export class ApiModule {
         TagsModule,
         IntegrationsModule,
         ItemSchemasModule,
+        PreferenceCenterModule,
         WorkflowsModule,
         WorkflowRunsModule,
         MessagesModule,

@@ -118,6 +118,11 @@ export const ConfigSchema = z.object({
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   /** Rewrite links of email and in-app content to tracked links that record link_clicked and redirect. */
   LINK_TRACKING_ENABLED: flag(false),
+  /**
+   * How long signed preference links (hosted preference page, one-click unsubscribe) stay valid,
+   * from when they are made (ADR 0190).
+   */
+  PREFERENCE_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
   /** The service's address as recipients reach it (tracked links point here). */
   PUBLIC_URL: urlWithScheme(['http', 'https']),
   /** Messages older than this are left out of message listings and bulk actions, except in-app ones. */

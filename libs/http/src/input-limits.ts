@@ -6,7 +6,7 @@ export const NO_BODY_LIMIT_BYTES = 16 * 1024;
 
 /** What the Endpoint decorator records on each route (Fastify route config) for the body parser. */
 export interface RouteBodyConfig {
-  notifyBody?: { limit?: number; hasBody: boolean };
+  notifyBody?: { limit?: number; hasBody: boolean; form?: boolean };
 }
 
 /**
@@ -116,6 +116,22 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
     }
     parseJson(request, text, done);
   });
+  // HTML forms: the hosted preference page, and one-click unsubscribe POSTs (RFC 8058), which mail
+  // providers send urlencoded or as multipart/form-data. A field sent twice keeps its last value.
+  // Only routes that declare `form` read them; the others answer 415 as for any other type.
+  const form = (parse: (text: string) => Record<string, string>) => (request: FastifyRequest, raw: Buffer, done: ParserDone) => {
+    if (!(request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.form)
+      return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
+    const limit = routeBodyLimit(request, limits);
+    if (raw.length > limit) return done(tooLarge(limit), undefined);
+    done(null, parse(raw.toString('utf8')));
+  };
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'buffer' },
+    form((text) => Object.fromEntries(new URLSearchParams(text))),
+  );
+  fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, form(multipartFields));
 
   fastify.addHook('preValidation', async (request) => {
     const errors = [...unstorableStrings(request.params), ...unstorableStrings(request.query), ...unstorableStrings(request.body)];
@@ -127,4 +143,18 @@ function routeBodyLimit(request: FastifyRequest, limits: InputLimits): number {
   const declared = (request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody;
   if (!declared) return limits.bodyLimitBytes;
   return Math.min(limits.bodyLimitBytes, declared.limit ?? (declared.hasBody ? limits.bodyLimitBytes : NO_BODY_LIMIT_BYTES));
+}
+
+type ParserDone = (error: Error | null, body: unknown) => void;
+
+/** The plain text fields of a multipart/form-data body (files are not read). */
+function multipartFields(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const part of text.split(/\r?\n--/)) {
+    const [head, ...rest] = part.split(/\r?\n\r?\n/);
+    const name = /content-disposition:[^\n]*\bname="([^"]*)"/i.exec(head ?? '')?.[1];
+    if (!name || /filename=/i.test(head)) continue;
+    fields[name] = rest.join('\n\n').replace(/\r?\n$/, '');
+  }
+  return fields;
 }

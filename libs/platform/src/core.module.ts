@@ -1,7 +1,15 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@notify/config';
 import { Database } from '@notify/database';
-import { ERASURE_KEYS, ErasureKeyStore, LinkTracker, PersonalDataEventStore, ReadModelLookups, SecretBox } from '@notify/application';
+import {
+  ERASURE_KEYS,
+  ErasureKeyStore,
+  LinkTracker,
+  PersonalDataEventStore,
+  PreferenceLinks,
+  ReadModelLookups,
+  SecretBox,
+} from '@notify/application';
 import { EventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { AddressPolicy, OutboundHttp } from '@notify/outbound';
@@ -12,7 +20,17 @@ import path from 'node:path';
 import { ReadYourWrites } from './read-your-writes';
 import { startTracing, Tracing } from '@notify/observability';
 import { loadErasureMasterKey, loadSecretBox, SECRET_BOX } from './secrets';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, LOG_READER, OUTBOUND_HTTP, TEMPLATE_RENDERER, TRACING } from './tokens';
+import {
+  DATABASE,
+  ENGINE_LOOKUPS,
+  EVENT_STORE,
+  LINK_TRACKER,
+  LOG_READER,
+  OUTBOUND_HTTP,
+  PREFERENCE_LINKS,
+  TEMPLATE_RENDERER,
+  TRACING,
+} from './tokens';
 
 /**
  * The backends both roles share: the database (read models, and the log in the default mode),
@@ -127,6 +145,12 @@ export class CoreModule implements OnApplicationShutdown {
               ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL)
               : null,
         },
+        {
+          provide: PREFERENCE_LINKS,
+          inject: [SECRET_BOX],
+          useFactory: (box: SecretBox) =>
+            new PreferenceLinks(box.subkey('notify/preference-links'), config.PREFERENCE_LINK_TTL_SECONDS, config.PUBLIC_URL ?? null),
+        },
       ],
       exports: [
         LOGGER,
@@ -140,6 +164,7 @@ export class CoreModule implements OnApplicationShutdown {
         ERASURE_KEYS,
         ENGINE_LOOKUPS,
         LINK_TRACKER,
+        PREFERENCE_LINKS,
         OUTBOUND_HTTP,
         TEMPLATE_RENDERER,
       ],

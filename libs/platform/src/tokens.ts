@@ -6,6 +6,8 @@ export const ENGINE_LOOKUPS = Symbol('ENGINE_LOOKUPS');
 export const LOG_READER = Symbol('LOG_READER');
 /** The LinkTracker when LINK_TRACKING_ENABLED, else null. */
 export const LINK_TRACKER = Symbol('LINK_TRACKER');
+/** PreferenceLinks: signed links to the hosted preference page and one-click unsubscribe. */
+export const PREFERENCE_LINKS = Symbol('PREFERENCE_LINKS');
 
 /** The process's OpenTelemetry tracing, or undefined when no exporter endpoint is set. */
 export const TRACING = Symbol('TRACING');

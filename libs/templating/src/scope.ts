@@ -24,5 +24,6 @@ export function toScope(context: TemplateContext): Record<string, unknown> {
     locale: text(context.locale) ?? text(recipient?.locale),
     timestamp: context.timestamp ?? null,
     current_message: context.current_message ?? null,
+    preferences_url: context.preferences_url ?? null,
   };
 }

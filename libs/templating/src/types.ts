@@ -18,6 +18,8 @@ export interface TemplateContext {
   timestamp?: string | null;
   /** The message being rendered (`id`, `inserted_at`, `updated_at`), when there is one. */
   current_message?: Record<string, unknown> | null;
+  /** A signed link to the recipient's hosted preference page, when the service can make one (ADR 0190). */
+  preferences_url?: string | null;
 }
 
 export type PartialType = 'html' | 'text' | 'markdown' | 'json';

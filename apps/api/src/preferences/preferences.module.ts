@@ -9,10 +9,17 @@ import { ListPreferenceSetsHandler } from './list-preference-sets/list-preferenc
 import { SetPreferenceSetController } from './set-preference-set/set-preference-set.controller';
 import { SetPreferenceSetHandler } from './set-preference-set/set-preference-set.handler';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
+import { UpdatePreferencePartController } from './update-preference-part/update-preference-part.controller';
 
 @Module({
   imports: [RecipientReadModelsModule],
-  controllers: [ListPreferenceSetsController, GetPreferenceSetController, SetPreferenceSetController, DeletePreferenceSetController],
+  controllers: [
+    ListPreferenceSetsController,
+    GetPreferenceSetController,
+    SetPreferenceSetController,
+    DeletePreferenceSetController,
+    UpdatePreferencePartController,
+  ],
   providers: [ListPreferenceSetsHandler, GetPreferenceSetHandler, SetPreferenceSetHandler, DeletePreferenceSetHandler, RecipientExistence],
 })
 export class PreferencesModule {}

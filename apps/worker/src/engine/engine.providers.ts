@@ -11,6 +11,7 @@ import {
   Fanout,
   HttpFetchStep,
   LinkTracker,
+  PreferenceLinks,
   RandomCohortStep,
   RunExecutor,
   StepHandler,
@@ -30,7 +31,7 @@ import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { WaitingRunQueries } from '@notify/projections/waiting-runs';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER } from '@notify/platform';
+import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, PREFERENCE_LINKS, TEMPLATE_RENDERER } from '@notify/platform';
 import type { OutboundHttp } from '@notify/outbound';
 import { FANOUT_REACTOR, kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
 import type { TemplateRenderer } from '@notify/templating';
@@ -78,7 +79,7 @@ function functionSteps(): StepHandler[] {
 export const engineProviders: Provider[] = [
   {
     provide: ENGINE_DEPS,
-    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER],
+    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER, PREFERENCE_LINKS],
     useFactory: (
       store: EventStore,
       lookups: EngineLookups,
@@ -87,10 +88,13 @@ export const engineProviders: Provider[] = [
       links: LinkTracker | null,
       http: OutboundHttp,
       templates: TemplateRenderer,
+      preferenceLinks: PreferenceLinks,
     ): EngineDeps => ({
       store,
       lookups,
       links,
+      // Links in messages must be absolute: without PUBLIC_URL there is no address to put in them.
+      preferenceLinks: preferenceLinks.publicUrl ? preferenceLinks : null,
       readModelsAt: async (position) => {
         if (!(await runtime.waitFor(position, RECIPIENT_READ_MODELS, 15_000)))
           throw new Error('recipient read models are behind the run; executing it again later');

@@ -8,3 +8,4 @@ export * from './account-settings';
 export * from './configuration';
 export * from './tags';
 export * from './item-schemas';
+export * from './preference-center';

@@ -47,6 +47,7 @@ export function toDeliveryContent(content: RenderedContentT): DeliveryContent {
         reply_to: content.reply_to ?? null,
         cc: content.cc ?? null,
         bcc: content.bcc ?? null,
+        headers: content.headers ?? null,
       };
     case 'sms':
       return { type: 'sms', body: content.body };

@@ -1,4 +1,5 @@
 import type { LinkTracker } from '../messages/link-tracking';
+import type { PreferenceLinks } from '../messages/preference-links';
 import type { RunPaused } from '@notify/contracts';
 import type { EventOf } from '@notify/contracts';
 import type { RunState, StepNode, StepPath, WorkflowTriggeredData } from '@notify/domain';
@@ -25,6 +26,11 @@ export interface EngineDeps {
   readModelsAt?: (position: string) => Promise<void>;
   /** Set when link tracking is on: channel steps rewrite the links of the content they render. */
   links?: LinkTracker | null;
+  /**
+   * Set when PUBLIC_URL is: templates get `preferences_url`, and emails of a workflow with categories
+   * the one-click `List-Unsubscribe` headers (ADR 0190).
+   */
+  preferenceLinks?: PreferenceLinks | null;
   settings: { fetchMaxAttempts: number; fetchTimeoutMs?: number; fetchRetryBaseMs?: number; fetchRetryMaxMs?: number };
 }
 

@@ -4,6 +4,7 @@ export { Duration, SendWindow, SendWindows } from './conditions';
 export * from './json-schema';
 export * from './mgmt';
 export * from './po';
+export * from './preference-center';
 export * from './resources';
 export * from './secrets';
 export * from './templates';

@@ -2,6 +2,7 @@ import { EventContract } from './define-event';
 import { channelEventContracts, channelGroupEventContracts } from '../config/channels';
 import { commitEventContracts } from '../config/commits';
 import { resourceEventContracts } from '../config/resources';
+import { preferenceCenterEventContracts } from '../config/preference-center';
 import { variableEventContracts } from '../config/variables';
 import { workflowEventContracts } from '../config/workflows';
 import { tagEventContracts } from '../config/tags';
@@ -44,6 +45,7 @@ const configuration: readonly EventContract[] = [
   ...channelGroupEventContracts,
   ...tagEventContracts,
   ...itemSchemaEventContracts,
+  ...preferenceCenterEventContracts,
 ];
 
 export const eventContracts: ReadonlyMap<string, EventContract> = new Map([...all, ...configuration].map((c) => [c.type, c]));

@@ -48,6 +48,8 @@ export interface RouteContract<
    * Routes without a body schema read none and refuse more than 16 KiB unread.
    */
   bodyLimit?: number;
+  /** Also reads HTML form bodies (urlencoded, multipart text fields); other routes answer them 415. */
+  formBody?: boolean;
   /** null for an empty (204) response. */
   response: Response;
   status?: number;

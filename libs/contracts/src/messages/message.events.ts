@@ -30,6 +30,8 @@ export const RenderedContent = z.discriminatedUnion('channel_type', [
     subject: z.string(),
     html_body: z.string(),
     text_body: z.string(),
+    /** Extra headers the service adds (one-click List-Unsubscribe, ADR 0190). */
+    headers: z.record(z.string(), z.string()).optional(),
   }),
   z.object({ channel_type: z.literal('sms'), to: z.string(), body: z.string() }),
   z.object({

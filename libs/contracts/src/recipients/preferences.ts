@@ -198,3 +198,152 @@ export const deleteObjectPreferencesRoute = defineRoute({
   params: ObjectPrefPath,
   response: null,
 });
+
+// Granular updates of one part of a preference set (the reference marks them deprecated): each
+// merges into the stored set, so the rest of it is kept, and answers the whole set.
+
+const Subscribed = z.strictObject({ subscribed: z.boolean() });
+const SettingObject = z.strictObject({
+  channel_types: PreferenceSetChannelTypes.nullable().optional(),
+  channels: PreferenceSetChannels.nullable().optional(),
+  conditions: z.array(Condition).max(100).nullable().optional(),
+});
+/** One workflow's or category's setting: `{subscribed}`, or the setting object. */
+export const GranularSettingBody = z.union([Subscribed, SettingObject]);
+/** One channel type's setting: `{subscribed}`, or `{conditions}`. */
+export const GranularToggleBody = z.union([Subscribed, WithConditions]);
+export const PreferenceChannelTypeName = z.enum(PREFERENCE_CHANNEL_TYPES);
+
+export type GranularPart =
+  | { field: 'workflows' | 'categories'; key: string; body: z.infer<typeof GranularSettingBody> }
+  | { field: 'channel_types'; key: (typeof PREFERENCE_CHANNEL_TYPES)[number]; body: z.infer<typeof GranularToggleBody> }
+  | { field: 'workflows' | 'categories'; all: z.infer<typeof SettingsByKey> }
+  | { field: 'channel_types'; all: z.infer<typeof PreferenceSetChannelTypes> };
+
+const granular = <P extends z.ZodObject, B extends z.ZodType>(
+  who: 'user' | 'object',
+  operationId: string,
+  suffix: string,
+  summary: string,
+  params: P,
+  body: B,
+) =>
+  defineRoute({
+    operationId,
+    method: 'PUT',
+    path: `${who === 'user' ? '/v1/users/{user_id}' : '/v1/objects/{collection}/{object_id}'}/preferences/{id}/${suffix}`,
+    summary,
+    tags: ['Preferences'],
+    auth: who === 'user' ? 'public' : 'secret',
+    ...(who === 'user' ? { userScope: { params: ['user_id'] } } : {}),
+    rateTier: 3,
+    params,
+    body,
+    response: PreferenceSet,
+  });
+
+const KeyPath = z.object({ key: z.string().min(1).max(255) });
+const TypePath = z.object({ type: PreferenceChannelTypeName });
+
+export const granularPreferenceRoutes = {
+  user: {
+    workflows: granular(
+      'user',
+      'updateUserPreferenceWorkflows',
+      'workflows',
+      "Merge workflow settings into a user's preference set",
+      UserPrefPath,
+      z.strictObject({ workflows: SettingsByKey }),
+    ),
+    workflow: granular(
+      'user',
+      'updateUserPreferenceWorkflow',
+      'workflows/{key}',
+      "Set one workflow in a user's preference set",
+      UserPrefPath.extend(KeyPath.shape),
+      GranularSettingBody,
+    ),
+    categories: granular(
+      'user',
+      'updateUserPreferenceCategories',
+      'categories',
+      "Merge category settings into a user's preference set",
+      UserPrefPath,
+      z.strictObject({ categories: SettingsByKey }),
+    ),
+    category: granular(
+      'user',
+      'updateUserPreferenceCategory',
+      'categories/{key}',
+      "Set one category in a user's preference set",
+      UserPrefPath.extend(KeyPath.shape),
+      GranularSettingBody,
+    ),
+    channelTypes: granular(
+      'user',
+      'updateUserPreferenceChannelTypes',
+      'channel_types',
+      "Merge channel type settings into a user's preference set",
+      UserPrefPath,
+      z.strictObject({ channel_types: PreferenceSetChannelTypes }),
+    ),
+    channelType: granular(
+      'user',
+      'updateUserPreferenceChannelType',
+      'channel_types/{type}',
+      "Set one channel type in a user's preference set",
+      UserPrefPath.extend(TypePath.shape),
+      GranularToggleBody,
+    ),
+  },
+  object: {
+    workflows: granular(
+      'object',
+      'updateObjectPreferenceWorkflows',
+      'workflows',
+      "Merge workflow settings into an object's preference set",
+      ObjectPrefPath,
+      z.strictObject({ workflows: SettingsByKey }),
+    ),
+    workflow: granular(
+      'object',
+      'updateObjectPreferenceWorkflow',
+      'workflows/{key}',
+      "Set one workflow in an object's preference set",
+      ObjectPrefPath.extend(KeyPath.shape),
+      GranularSettingBody,
+    ),
+    categories: granular(
+      'object',
+      'updateObjectPreferenceCategories',
+      'categories',
+      "Merge category settings into an object's preference set",
+      ObjectPrefPath,
+      z.strictObject({ categories: SettingsByKey }),
+    ),
+    category: granular(
+      'object',
+      'updateObjectPreferenceCategory',
+      'categories/{key}',
+      "Set one category in an object's preference set",
+      ObjectPrefPath.extend(KeyPath.shape),
+      GranularSettingBody,
+    ),
+    channelTypes: granular(
+      'object',
+      'updateObjectPreferenceChannelTypes',
+      'channel_types',
+      "Merge channel type settings into an object's preference set",
+      ObjectPrefPath,
+      z.strictObject({ channel_types: PreferenceSetChannelTypes }),
+    ),
+    channelType: granular(
+      'object',
+      'updateObjectPreferenceChannelType',
+      'channel_types/{type}',
+      "Set one channel type in an object's preference set",
+      ObjectPrefPath.extend(TypePath.shape),
+      GranularToggleBody,
+    ),
+  },
+};

@@ -17,3 +17,6 @@ export const variableStream = (key: string) => `variable-${key}`;
 export const channelGroupStream = (key: string) => `channel_group-${key}`;
 /** Tags belong to the account: one catalog for every environment. */
 export const tagStream = (name: string) => `tag-${name}`;
+/** Preference categories belong to the account; each environment has one preference center. */
+export const preferenceCategoryStream = (name: string) => `preference_category-${name}`;
+export const preferenceCenterStream = (environment: string) => `preference_center-${environment}`;

@@ -5,3 +5,4 @@ export * from './resource.decider';
 export * from './resource.events';
 export * from './tag.decider';
 export * from './item-schema.decider';
+export * from './preference-center.deciders';

@@ -1,3 +1,4 @@
+import type { RecipientRefT } from '@notify/contracts';
 import { evaluatePreferences, MessageCreatedData, messageDecider, messageStream, nextSendTime, SendWindow } from '@notify/domain';
 import { engineId, messageIdFor } from '../ids';
 import type { ChannelView } from '../lookups';
@@ -82,12 +83,16 @@ export class ChannelStep implements StepHandler {
     const actor = run.actor;
     const activities = batch?.activities ?? [{ id: run.run_id, actor, data: ctx.state.data, inserted_at: run.enqueued_at }];
     const actors = batch?.actors ?? (actor ? [actor] : []);
-    const context = channelTemplateContext(variables, {
-      activities,
-      actors,
-      total_activities: batch?.total_activities ?? 1,
-      total_actors: batch?.total_actors ?? actors.length,
-    });
+    const prefLinks = preferenceLinksFor(ctx, run.recipient, run.tenant, workflow.categories);
+    const context = {
+      ...channelTemplateContext(variables, {
+        activities,
+        actors,
+        total_activities: batch?.total_activities ?? 1,
+        total_actors: batch?.total_actors ?? actors.length,
+      }),
+      preferences_url: prefLinks?.page ?? null,
+    };
     const rendered = await renderChannelContent(
       ctx.deps.templates,
       {
@@ -104,9 +109,16 @@ export class ChannelStep implements StepHandler {
 
     const messageId = messageIdFor(run.run_id, step.ref, ctx.path);
     const links = ctx.deps.links;
-    const content = links
+    const tracked = links
       ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url }))
       : rendered.content;
+    const content =
+      tracked.channel_type === 'email' && prefLinks?.unsubscribe
+        ? {
+            ...tracked,
+            headers: { 'List-Unsubscribe': `<${prefLinks.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+          }
+        : tracked;
     const sandbox = ctx.trigger.settings.sandbox_mode === true || channel.settings?.is_sandbox === true;
     const message: MessageCreatedData = {
       message_id: messageId,
@@ -180,4 +192,24 @@ function snapshotOf(content: MessageCreatedData['content'], destination: Record<
   if (content.channel_type === 'email') return { email: content.to };
   if (content.channel_type === 'sms') return { phone_number: content.to };
   return destination;
+}
+
+/**
+ * A user's signed preference links (ADR 0190), when the service makes them: the hosted page
+ * (`preferences_url` in templates) and, for a workflow with categories, the one-click unsubscribe
+ * link of its emails. Made at the run's time, so a replay renders the same links.
+ */
+function preferenceLinksFor(
+  ctx: StepContext,
+  recipient: RecipientRefT,
+  tenant: string | null,
+  categories: string[],
+): { page: string; unsubscribe: string | null } | null {
+  const links = ctx.deps.preferenceLinks;
+  if (!links || recipient.type !== 'user') return null;
+  const claims = { environment: ctx.environment, userId: recipient.id, tenant };
+  return {
+    page: links.pageUrl(links.token('page', claims, ctx.now)),
+    unsubscribe: categories.length ? links.unsubscribeUrl(links.token('unsubscribe', { ...claims, categories }, ctx.now)) : null,
+  };
 }

@@ -1,0 +1,3 @@
+export * from './preference-center.migration';
+export * from './preference-center.projection';
+export * from './preference-center.queries';
