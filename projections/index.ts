@@ -7,7 +7,7 @@ import {
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
-import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
+import { ConfigResourcesReadModel1763712002100, configResourcesProjection, GuideActivationWindow1763712019100 } from './config-resources';
 import {
   CredentialsVersion1763712013100,
   EnvironmentDetails1763712012100,
@@ -75,4 +75,5 @@ export const allMigrations: Function[] = [
   SchedulesReadModel1763712016140,
   BroadcastsReadModel1763712017100,
   ErasureKeys1763712018000,
+  GuideActivationWindow1763712019100,
 ];

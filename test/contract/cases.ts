@@ -135,6 +135,19 @@ export class Fixture {
     return row.id as string;
   }
 
+  /** A guide channel, the banner message type and a guide over them (idempotent); answers the guide's key. */
+  async guide(key = 'contract-guide'): Promise<string> {
+    await this.must(
+      'PUT',
+      '/v1/channels/contract-guides',
+      { channel: { name: 'Guides', type: 'in_app_guide', provider: 'knock-guide', environment_settings: { [ENV]: {} } } },
+      'mgmt',
+    );
+    await this.must('PUT', `/v1/message_types/contract-banner?environment=${ENV}`, { message_type: messageType }, 'mgmt');
+    await this.must('PUT', `/v1/guides/${key}?environment=${ENV}`, { guide: guideBody('Contract guide') }, 'mgmt');
+    return key;
+  }
+
   /** Commits a fresh change in development and answers the id of that commit. */
   async latestCommit(): Promise<string> {
     const key = `contract-c${Math.random().toString(36).slice(2, 8)}`;
@@ -601,6 +614,13 @@ const messageType = {
   preview: '<div>{{ title }}</div>',
   variants: [{ key: 'default', name: 'Default', fields: [{ type: 'text', key: 'title', label: 'Title', settings: { required: true } }] }],
 };
+const guideBody = (name: string) => ({
+  name,
+  channel_key: 'contract-guides',
+  steps: [{ ref: 'intro', schema_key: 'contract-banner', schema_semver: '1.0.0', schema_variant_key: 'default', values: { title: 'Hi' } }],
+  activation_url_patterns: [{ directive: 'allow', pathname: '/dashboard/*' }],
+  target_property_conditions: { all: [{ variable: 'recipient.plan', operator: 'equal_to', argument: 'pro' }] },
+});
 const workflowBody = (name: string) => ({
   name,
   description: null,
@@ -742,7 +762,7 @@ export const managementCases: Record<string, Case> = {
   'GET /v1/environments': (f) => f.via(() => f.mgmt.environments.list()),
   'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
 
-  // Audiences (both variants: static and dynamic); guides are listed (empty) so that `knock pull --all` passes them (issue 20)
+  // Audiences (both variants: static and dynamic)
   'GET /v1/audiences': async (f) => {
     await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
     await f.mgmt.audiences.upsert('contract-dynamic', { ...env, audience: DYNAMIC_AUDIENCE } as never);
@@ -784,7 +804,31 @@ export const managementCases: Record<string, Case> = {
     await f.mgmt.broadcasts.send(key, { ...env, send_at: '2999-01-01T00:00:00Z' });
     return f.via(() => f.mgmt.broadcasts.cancel(key, env));
   },
-  'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
+  // Guides (ADR 0186)
+  'GET /v1/guides': async (f) => {
+    await f.guide();
+    return f.via(() => f.mgmt.guides.list(env));
+  },
+  'GET /v1/guides/{guide_key}': async (f) => {
+    const key = await f.guide();
+    return f.via(() => f.mgmt.guides.retrieve(key, env));
+  },
+  'PUT /v1/guides/{guide_key}': async (f) => {
+    await f.guide();
+    return f.via(() => f.mgmt.guides.upsert('contract-guide', { ...env, guide: guideBody('Contract guide 2') as never }));
+  },
+  'PUT /v1/guides/{guide_key}/validate': async (f) => {
+    await f.guide();
+    return f.via(() => f.mgmt.guides.validate('contract-guide', { ...env, guide: guideBody('Contract guide 3') as never }));
+  },
+  'PUT /v1/guides/{guide_key}/activate': async (f) => {
+    const key = await f.guide();
+    return f.via(() => f.mgmt.guides.activate(key, { ...env, from: '2026-01-01T00:00:00Z', until: '2999-01-01T00:00:00Z' }));
+  },
+  'DELETE /v1/guides/{guide_key}': async (f) => {
+    const key = await f.guide('contract-guide-archived');
+    return f.via(() => f.mgmt.guides.archive(key));
+  },
 
   // Variables
   'GET /v1/variables': async (f) => {

@@ -15,3 +15,4 @@ export * from './idempotency';
 export * from './schedule';
 export * from './audience';
 export * from './broadcast';
+export * from './guide';

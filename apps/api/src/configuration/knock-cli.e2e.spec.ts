@@ -271,7 +271,7 @@ describe('Knock CLI', () => {
     await knock(cwd, 'pull', '--knock-dir', 'resources', '--force');
     const pulled = await snapshot(path.join(cwd, 'resources'));
     const dirs = new Set(Object.keys(pulled).map((f) => f.split(path.sep)[0]));
-    // Audiences and guides are not implemented: their lists are empty, so no directory is made.
+    // This test makes no audience and no guide: their lists are empty, so no directory is made.
     expect([...dirs].sort()).toEqual(['layouts', 'message-types', 'partials', 'translations', 'workflows']);
     expect(Object.keys(pulled)).toEqual(
       expect.arrayContaining([

@@ -6,3 +6,4 @@ export * from './render-step-template';
 export * from './template-resources';
 export * from './account-settings';
 export * from './configuration';
+export * from './guides';

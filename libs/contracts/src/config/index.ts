@@ -14,5 +14,5 @@ export * from './previews';
 export * from './workflow-run.routes';
 export * from './environment-security';
 export * from './account';
-export * from './not-yet-resources';
+export * from './guides';
 export * from './events.routes';

@@ -1,6 +1,7 @@
 import { EventContract } from './define-event';
 import { channelEventContracts, channelGroupEventContracts } from '../config/channels';
 import { commitEventContracts } from '../config/commits';
+import { guideEventContracts } from '../config/guides';
 import { resourceEventContracts } from '../config/resources';
 import { variableEventContracts } from '../config/variables';
 import { workflowEventContracts } from '../config/workflows';
@@ -33,6 +34,7 @@ const all: readonly EventContract[] = [
 const configuration: readonly EventContract[] = [
   ...workflowEventContracts,
   ...resourceEventContracts,
+  ...guideEventContracts,
   ...commitEventContracts,
   ...variableEventContracts,
   ...channelGroupEventContracts,
