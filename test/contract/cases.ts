@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import KnockMgmt from '@knocklabs/mgmt';
 import Knock from '@knocklabs/node';
 import { startHttpPeer, type Peer } from '@notify/testing/peers';
@@ -56,6 +57,7 @@ export class Fixture {
   inAppChannelId = '';
   pushChannelId = '';
   hookChannelId = '';
+  guideChannelId = '';
   workflowRunId = '';
   recipientRunId = '';
   /** ada's in-app message and the webhook message of the same run. */
@@ -137,15 +139,29 @@ export class Fixture {
 
   /** A guide channel, the banner message type and a guide over them (idempotent); answers the guide's key. */
   async guide(key = 'contract-guide'): Promise<string> {
-    await this.must(
+    const { channel } = await this.must(
       'PUT',
       '/v1/channels/contract-guides',
       { channel: { name: 'Guides', type: 'in_app_guide', provider: 'knock-guide', environment_settings: { [ENV]: {} } } },
       'mgmt',
     );
+    this.guideChannelId = channel.id;
     await this.must('PUT', `/v1/message_types/contract-banner?environment=${ENV}`, { message_type: messageType }, 'mgmt');
     await this.must('PUT', `/v1/guides/${key}?environment=${ENV}`, { guide: guideBody('Contract guide') }, 'mgmt');
     return key;
+  }
+
+  /** An active guide the fixture's user is shown: the body of an engagement with its step. */
+  async shownGuide(): Promise<{ channel_id: string; guide_id: string; guide_key: string; guide_step_ref: string }> {
+    const key = await this.guide('contract-shown');
+    await this.must('PUT', `/v1/guides/${key}/activate?environment=${ENV}`, { status: true }, 'mgmt');
+    await this.knock.users.update(this.user, { plan: 'pro' } as never);
+    // An earlier case may have archived it: engagement starts afresh.
+    await this.must('PUT', `/v1/users/${this.user}/guides/engagements/reset`, { guide_key: key });
+    const { entries } = await this.must('GET', `/v1/users/${this.user}/guides/${this.guideChannelId}`);
+    const guide = (entries as { key: string; id: string }[]).find((e) => e.key === key);
+    if (!guide) throw new Error(`setup: guide ${key} is not shown to ${this.user}`);
+    return { channel_id: this.guideChannelId, guide_id: guide.id, guide_key: key, guide_step_ref: 'intro' };
   }
 
   /** Commits a fresh change in development and answers the id of that commit. */
@@ -372,6 +388,43 @@ const prefs = {
 
 /** Public API (knock-api.openapi.json), by the reference's method and path. */
 export const publicCases: Record<string, Case> = {
+  // Guides (ADR 0187)
+  'GET /v1/users/{user_id}/guides/{channel_id}': async (f) => {
+    await f.shownGuide();
+    return f.via(() => f.knock.users.guides.getChannel(f.user, f.guideChannelId, { data: JSON.stringify({ page: 'home' }) }));
+  },
+  'PUT /v1/users/{user_id}/guides/messages/seen': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.markMessageAsSeen(f.user, { ...step, content: { title: 'Hi' } }));
+  },
+  'PUT /v1/users/{user_id}/guides/messages/{message_id}/seen': async (f) => {
+    const step = await f.shownGuide();
+    return f.raw('PUT', `/v1/users/${f.user}/guides/messages/${randomUUID()}/seen`, { ...step, content: { title: 'Hi' } });
+  },
+  'PUT /v1/users/{user_id}/guides/messages/interacted': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.markMessageAsInteracted(f.user, step));
+  },
+  'PUT /v1/users/{user_id}/guides/messages/{message_id}/interacted': async (f) => {
+    const step = await f.shownGuide();
+    return f.raw('PUT', `/v1/users/${f.user}/guides/messages/${randomUUID()}/interacted`, step);
+  },
+  'PUT /v1/users/{user_id}/guides/messages/archived': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.markMessageAsArchived(f.user, step));
+  },
+  'PUT /v1/users/{user_id}/guides/messages/{message_id}/archived': async (f) => {
+    const step = await f.shownGuide();
+    return f.raw('PUT', `/v1/users/${f.user}/guides/messages/${randomUUID()}/archived`, step);
+  },
+  'DELETE /v1/users/{user_id}/guides/messages/archived': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.unarchiveGuideMessage(f.user, { guide_key: step.guide_key }));
+  },
+  'PUT /v1/users/{user_id}/guides/engagements/reset': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.resetGuideEngagements(f.user, { guide_key: step.guide_key }));
+  },
   // Users
   'PUT /v1/users/{user_id}': (f) =>
     f.via(() => f.knock.users.update(f.user, { name: 'Ada', email: 'ada@example.com', phone_number: '+15555550100' })),

@@ -19,6 +19,7 @@ import { WorkflowsModule } from './workflows/workflows.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { MessagesModule } from './messages/messages.module';
 import { FeedsModule } from './feeds/feeds.module';
+import { GuidesModule } from './guides/guides.module';
 import { SchedulesModule } from './schedules/schedules.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
@@ -39,6 +40,7 @@ export class ApiModule {
         WorkflowRunsModule,
         MessagesModule,
         FeedsModule,
+        GuidesModule,
         SchedulesModule,
         EnvironmentsModule,
         EventLogModule,

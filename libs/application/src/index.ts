@@ -13,3 +13,4 @@ export * from './history';
 export * from './erasure/personal-fields';
 export * from './erasure/erasure-keys';
 export * from './erasure/personal-data-store';
+export * from './guides';

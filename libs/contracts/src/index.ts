@@ -8,3 +8,4 @@ export * from './conditions';
 export * from './public-ids';
 export * from './schedules/schedules';
 export * from './broadcasts/broadcasts';
+export * from './guides/user-guides';

@@ -3,7 +3,7 @@ import { EventStore } from '@notify/eventstore';
 import { CommandMetadata, CommandOutcome, handleCommand } from '../handle-command';
 
 /** The version of a guide an environment serves, as the read model knows it. */
-export type ServedGuide = { valid: boolean; errors: { field: string; message: string; type: string | null }[] } | undefined;
+export type ServedGuideVersion = { valid: boolean; errors: { field: string; message: string; type: string | null }[] } | undefined;
 
 export interface GuideActivation {
   active: boolean;
@@ -18,7 +18,7 @@ export function setGuideActive(
   environment: string,
   key: string,
   activation: GuideActivation,
-  served: ServedGuide,
+  served: ServedGuideVersion,
   metadata: CommandMetadata,
 ): Promise<CommandOutcome<ResourceState, ResourceEvent>> {
   return handleCommand(

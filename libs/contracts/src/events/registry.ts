@@ -2,6 +2,7 @@ import { EventContract } from './define-event';
 import { channelEventContracts, channelGroupEventContracts } from '../config/channels';
 import { commitEventContracts } from '../config/commits';
 import { guideEventContracts } from '../config/guides';
+import { guideEngagementEventContracts } from '../guides/user-guides';
 import { resourceEventContracts } from '../config/resources';
 import { variableEventContracts } from '../config/variables';
 import { workflowEventContracts } from '../config/workflows';
@@ -28,6 +29,7 @@ const all: readonly EventContract[] = [
   ...idempotencyEventContracts,
   ...scheduleEventContracts,
   ...broadcastEventContracts,
+  ...guideEngagementEventContracts,
 ];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */

@@ -1,5 +1,6 @@
 import { deciderSpec } from '@notify/testing/decider-spec';
 import { resourceDecider } from '../config/resource.decider';
+import { guideEngagementDecider } from './guide-engagement.decider';
 
 const now = '2026-01-01T00:00:00.000Z';
 const upserted = {
@@ -59,5 +60,29 @@ describe('guide activation and archiving (resource decider)', () => {
       .when({ type: 'ArchiveGuide', key: 'tour', served: true, now })
       .then([{ type: 'GuideArchived', data: { key: 'tour', archived_at: now } }]);
     spec.given([upserted]).when({ type: 'ArchiveGuide', key: 'tour', served: false, now }).thenNothing();
+  });
+});
+
+describe('guide engagement decider', () => {
+  const spec = deciderSpec(guideEngagementDecider);
+  const reset = { type: 'ResetGuideEngagement' as const, guideKey: 'tour', userId: 'ada', tenant: null, engaged: true, now };
+  const wasReset = (generation: number) => ({
+    type: 'GuideEngagementReset' as const,
+    data: { guide_key: 'tour', user_id: 'ada', tenant: null, generation, reset_at: now },
+  });
+
+  it('starts a new generation on each reset of an engaged guide, and records nothing without engagement', () => {
+    spec
+      .given([])
+      .when(reset)
+      .then([wasReset(1)]);
+    spec
+      .given([wasReset(1)])
+      .when(reset)
+      .then([wasReset(2)]);
+    spec
+      .given([wasReset(1)])
+      .when({ ...reset, engaged: false })
+      .thenNothing();
   });
 });
