@@ -2,6 +2,7 @@ import type KnockClient from '@knocklabs/client';
 import type { KnockGuideClient } from '@knocklabs/client';
 import Knock from '@knocklabs/node';
 import KnockMgmt from '@knocklabs/mgmt';
+import { activeWorkflow, finishedRuns, messagesOf } from '../../../../test/support/engine';
 import { eventually } from '../../../../test/support/recipients';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
@@ -148,6 +149,41 @@ describe('user guides (public API)', () => {
     const after = (await knock.users.guides.getChannel('ada', channelId)).entries.find((e) => e.key === 'welcome')!;
     expect(after.steps![0].message).toMatchObject({ id: null, seen_at: null, interacted_at: null });
     expect((await knock.messages.get(oldId)).seen_at).toEqual(expect.any(String));
+  });
+
+  it('delivers a guide message from an in_app_guide workflow step, once', async () => {
+    await activeWorkflow(t, 'onboard', {
+      steps: [{ type: 'channel', ref: 'guide', channel_key: 'guides', channel_type: 'in_app_guide', guide_key: 'welcome' }],
+    });
+    const first = await knock.workflows.trigger('onboard', { recipients: ['ada'], data: { source: 'signup' } });
+    const [run] = await finishedRuns(t, first.workflow_run_id);
+    expect(run.types).toContain('RunCompleted');
+    const welcome = (await knock.users.guides.getChannel('ada', channelId)).entries.find((e) => e.key === 'welcome')!;
+    const id = welcome.steps![0].message!.id!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await knock.messages.get(id)).toMatchObject({
+      channel_id: channelId,
+      recipient: 'ada',
+      workflow: 'onboard',
+      status: 'delivered',
+      seen_at: null,
+      data: { source: 'signup' },
+    });
+
+    // The user already has it: a second run delivers nothing new.
+    const second = await knock.workflows.trigger('onboard', { recipients: ['ada'] });
+    await finishedRuns(t, second.workflow_run_id);
+    expect(await messagesOf(t, second.workflow_run_id)).toEqual([]);
+
+    // Engagement lands on the delivered message.
+    await knock.users.guides.markMessageAsSeen('ada', {
+      channel_id: channelId,
+      guide_id: welcome.id!,
+      guide_key: 'welcome',
+      guide_step_ref: 'intro',
+      content: {},
+    });
+    expect((await knock.messages.get(id)).seen_at).toEqual(expect.any(String));
   });
 
   it('refuses engagement naming another guide id or a step the guide lacks', async () => {

@@ -68,6 +68,52 @@ export async function guideStepMessageIds(store: EventStore, r: GuideRecipient, 
   return new Map(guide.steps.map((s) => [s.ref, guideMessageId(r.environment, r.userId, guide.key, r.tenant, s.ref, generation)]));
 }
 
+/**
+ * The guide message of a step. Without a workflow run (engagement from the client), the guide
+ * stands for the workflow and the message for its own run (ADR 0187); an in-app guide step
+ * passes its run (ADR 0188).
+ */
+export function guideMessage(
+  r: GuideRecipient,
+  guide: Pick<ServedGuide, 'key' | 'sha' | 'channel'>,
+  step: ServedGuideStep,
+  messageId: string,
+  now: string,
+  from: {
+    data: Record<string, unknown> | null;
+    run?: { workflow: MessageCreatedData['workflow']; workflow_run_id: string; workflow_recipient_run_id: string };
+  },
+): MessageCreatedData {
+  return {
+    message_id: messageId,
+    channel: guide.channel,
+    recipient: { type: 'user', id: r.userId },
+    recipient_snapshot: null,
+    workflow: from.run?.workflow ?? { key: guide.key, categories: [], version: guide.sha },
+    workflow_run_id: from.run?.workflow_run_id ?? messageId,
+    workflow_recipient_run_id: from.run?.workflow_recipient_run_id ?? messageId,
+    step_ref: step.ref,
+    tenant: r.tenant,
+    actors: [],
+    activities: [],
+    total_activities: 0,
+    total_actors: 0,
+    data: from.data,
+    content: {
+      channel_type: 'in_app_guide',
+      guide_id: guideId(r.environment, guide.key),
+      guide_key: guide.key,
+      step_ref: step.ref,
+      schema_key: step.schema_key,
+      schema_variant_key: step.schema_variant_key,
+      content: step.values,
+    },
+    metadata: null,
+    sandbox: false,
+    created_at: now,
+  };
+}
+
 export type GuideStepAction = 'seen' | 'interacted' | 'archived';
 
 /**
@@ -87,35 +133,7 @@ export async function engageGuideStep(
   if (!step) throw resourceMissing('guide step');
   const messageId = (await guideStepMessageIds(store, r, guide)).get(stepRef)!;
   const now = new Date().toISOString();
-  const message: MessageCreatedData = {
-    message_id: messageId,
-    channel: guide.channel,
-    recipient: { type: 'user', id: r.userId },
-    recipient_snapshot: null,
-    workflow: { key: guide.key, categories: [], version: guide.sha },
-    // A guide message comes from no workflow run: it stands for its own run (ADR 0187).
-    workflow_run_id: messageId,
-    workflow_recipient_run_id: messageId,
-    step_ref: step.ref,
-    tenant: r.tenant,
-    actors: [],
-    activities: [],
-    total_activities: 0,
-    total_actors: 0,
-    data: options.data ?? null,
-    content: {
-      channel_type: 'in_app_guide',
-      guide_id: guideId(r.environment, guide.key),
-      guide_key: guide.key,
-      step_ref: step.ref,
-      schema_key: step.schema_key,
-      schema_variant_key: step.schema_variant_key,
-      content: step.values,
-    },
-    metadata: null,
-    sandbox: false,
-    created_at: now,
-  };
+  const message = guideMessage(r, guide, step, messageId, now, { data: options.data ?? null });
   const inEnvironment = { ...metadata, environment: r.environment };
   const created = await handleCommand(
     store,
