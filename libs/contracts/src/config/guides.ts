@@ -65,6 +65,8 @@ export const GuideRequest = z.strictObject({
   key: z.string().optional(),
   // Read-only fields a pulled guide carries back.
   active: z.unknown().optional(),
+  active_from: z.unknown().optional(),
+  active_until: z.unknown().optional(),
   type: z.unknown().optional(),
   semver: z.unknown().optional(),
   ...readOnlyEcho,

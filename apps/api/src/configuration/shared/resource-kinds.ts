@@ -369,7 +369,7 @@ export const guideKind: ResourceKind = {
     if (errors.length) throw invalidParams(errors, 'The guide does not match its channel or message types');
     return { content, errors: [] };
   },
-  present(record) {
+  present(record, options) {
     return {
       key: record.identifier,
       ...withoutNulls(record.content, GUIDE_OPTIONAL),
@@ -380,6 +380,25 @@ export const guideKind: ResourceKind = {
       ...common(record),
       created_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
+      // The Knock CLI keeps these under `__readonly` in guide.json; the rest is the guide's content.
+      ...(options.annotate
+        ? {
+            __annotation: annotation({}, [
+              'key',
+              'type',
+              'active',
+              'active_from',
+              'active_until',
+              'archived_at',
+              'valid',
+              'errors',
+              'environment',
+              'sha',
+              'created_at',
+              'updated_at',
+            ]),
+          }
+        : {}),
     };
   },
 };
