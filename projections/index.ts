@@ -9,7 +9,7 @@ import { TagsReadModel1763712019210, tagsProjection } from './tags';
 import { ItemSchemasReadModel1763712019310, itemSchemasProjection } from './item-schemas';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
-import { ConfigResourcesReadModel1763712002100, configResourcesProjection } from './config-resources';
+import { ConfigResourcesReadModel1763712002100, configResourcesProjection, GuideActivationWindow1763712019150 } from './config-resources';
 import {
   CredentialsVersion1763712013100,
   EnvironmentDetails1763712012100,
@@ -91,6 +91,7 @@ export const allMigrations: Function[] = [
   BroadcastsReadModel1763712017100,
   ErasureKeys1763712018000,
   PreferenceCenterReadModel1763712019100,
+  GuideActivationWindow1763712019150,
   TagsReadModel1763712019210,
   ItemSchemasReadModel1763712019310,
   SourcesReadModel1763712019500,

@@ -3,6 +3,10 @@ import {
   AudienceUpserted,
   CommitPromoted,
   EmailLayoutUpserted,
+  GuideActivated,
+  GuideArchived,
+  GuideDeactivated,
+  GuideUpserted,
   MessageTypeUpserted,
   PartialUpserted,
   ResourcesCommitted,
@@ -21,6 +25,7 @@ const UPSERTED = [
   TranslationUpserted,
   MessageTypeUpserted,
   AudienceUpserted,
+  GuideUpserted,
 ] as const;
 
 /** Every resource type's upsert: the draft moves, and its content is kept as a version by its sha. */
@@ -53,7 +58,17 @@ export const configResourcesProjection = defineProjection({
   name: 'config-resources',
   version: 1,
   tables: ['rm_config_resources', 'rm_config_versions'],
-  events: [...UPSERTED, WorkflowActivated, WorkflowDeactivated, AudienceArchived, ResourcesCommitted, CommitPromoted],
+  events: [
+    ...UPSERTED,
+    WorkflowActivated,
+    WorkflowDeactivated,
+    AudienceArchived,
+    GuideActivated,
+    GuideDeactivated,
+    GuideArchived,
+    ResourcesCommitted,
+    CommitPromoted,
+  ],
   on: {
     WorkflowUpserted: upserted,
     PartialUpserted: upserted,
@@ -61,6 +76,7 @@ export const configResourcesProjection = defineProjection({
     TranslationUpserted: upserted,
     MessageTypeUpserted: upserted,
     AudienceUpserted: upserted,
+    GuideUpserted: upserted,
     WorkflowActivated: activation,
     WorkflowDeactivated: activation,
     async AudienceArchived({ environment, data }, tx) {
@@ -68,6 +84,27 @@ export const configResourcesProjection = defineProjection({
       await tx.query(`DELETE FROM rm_config_resources WHERE environment = $1 AND resource_type = 'audience' AND identifier = $2`, [
         environment,
         data.audience_key,
+      ]);
+    },
+    async GuideActivated({ environment, data }, tx) {
+      await tx.query(
+        `UPDATE rm_config_resources SET active = true, active_from = $3, active_until = $4
+         WHERE environment = $1 AND resource_type = 'guide' AND identifier = $2`,
+        [environment, data.key, data.active_from, data.active_until],
+      );
+    },
+    async GuideDeactivated({ environment, data }, tx) {
+      await tx.query(
+        `UPDATE rm_config_resources SET active = false, active_from = NULL, active_until = NULL
+         WHERE environment = $1 AND resource_type = 'guide' AND identifier = $2`,
+        [environment, data.key],
+      );
+    },
+    async GuideArchived({ environment, data }, tx) {
+      // Like audiences (ADR 0171): an archived guide leaves the lists; upserted again, it starts a new row.
+      await tx.query(`DELETE FROM rm_config_resources WHERE environment = $1 AND resource_type = 'guide' AND identifier = $2`, [
+        environment,
+        data.key,
       ]);
     },
     async ResourcesCommitted({ environment, data }, tx) {

@@ -13,6 +13,9 @@ export interface ResourceRecord {
   valid: boolean;
   errors: ResourceErrorT[];
   active: boolean;
+  /** Guides only: the bounds of a scheduled activation. */
+  activeFrom: Date | null;
+  activeUntil: Date | null;
   hasUncommittedChanges: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -29,6 +32,8 @@ interface Row extends Record<string, unknown> {
   committed: Record<string, unknown> | null;
   committed_sha: string | null;
   active: boolean;
+  active_from: Date | null;
+  active_until: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,6 +55,8 @@ const toRecord = (row: Row, view: ReadView): ResourceRecord => {
     valid: committed ? true : row.valid,
     errors: committed ? [] : row.errors,
     active: row.active,
+    activeFrom: row.active_from,
+    activeUntil: row.active_until,
     hasUncommittedChanges: row.committed_sha !== row.draft_sha,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -57,7 +64,7 @@ const toRecord = (row: Row, view: ReadView): ResourceRecord => {
 };
 
 const COLUMNS =
-  'r.environment, r.resource_type, r.identifier, r.draft, r.draft_sha, r.valid, r.errors, r.committed, r.committed_sha, r.active, r.created_at, r.updated_at';
+  'r.environment, r.resource_type, r.identifier, r.draft, r.draft_sha, r.valid, r.errors, r.committed, r.committed_sha, r.active, r.active_from, r.active_until, r.created_at, r.updated_at';
 
 /** Versioned resources of one environment; every query takes it. */
 export class ConfigResourceQueries {

@@ -1,3 +1,4 @@
 export * from './config-resources.migration';
 export * from './config-resources.projection';
 export * from './config-resources.queries';
+export * from './guide-activation.migration';

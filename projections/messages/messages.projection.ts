@@ -75,7 +75,7 @@ export const messagesProjection = defineProjection({
 type MessageProjected = ProjectedEventOf<(typeof messageEventContracts)[number]>;
 
 /**
- * A user's personal data erased (ADR 0186): their messages go, with their events, delivery logs,
+ * A user's personal data erased (ADR 0144): their messages go, with their events, delivery logs,
  * activities and feed counts. The log keeps the messages' events, their personal fields sealed
  * under the user's destroyed key; a rebuild creates the rows again and drops them here again.
  */

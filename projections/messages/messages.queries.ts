@@ -172,6 +172,9 @@ export function toContents(row: Pick<MessageRow, 'id' | 'content' | 'inserted_at
     case 'in_app_feed':
       data = { __typename: 'MessageInAppFeedContent', blocks: c.blocks, action_url: c.action_url ?? null };
       break;
+    case 'in_app_guide':
+      data = { __typename: 'MessageInAppGuideContent', guide_key: c.guide_key, step_ref: c.step_ref, content: c.content };
+      break;
     default:
       data = { __typename: 'MessageHttpContent', ...c };
   }

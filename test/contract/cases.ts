@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import KnockMgmt from '@knocklabs/mgmt';
 import Knock from '@knocklabs/node';
 import { startHttpPeer, type Peer } from '@notify/testing/peers';
@@ -78,6 +79,7 @@ export class Fixture {
   inAppChannelId = '';
   pushChannelId = '';
   hookChannelId = '';
+  guideChannelId = '';
   workflowRunId = '';
   recipientRunId = '';
   /** ada's in-app message and the webhook message of the same run. */
@@ -167,6 +169,33 @@ export class Fixture {
       'an in-app message',
     );
     return row.id as string;
+  }
+
+  /** A guide channel, the banner message type and a guide over them (idempotent); answers the guide's key. */
+  async guide(key = 'contract-guide'): Promise<string> {
+    const { channel } = await this.must(
+      'PUT',
+      '/v1/channels/contract-guides',
+      { channel: { name: 'Guides', type: 'in_app_guide', provider: 'knock-guide', environment_settings: { [ENV]: {} } } },
+      'mgmt',
+    );
+    this.guideChannelId = channel.id;
+    await this.must('PUT', `/v1/message_types/contract-banner?environment=${ENV}`, { message_type: messageType }, 'mgmt');
+    await this.must('PUT', `/v1/guides/${key}?environment=${ENV}`, { guide: guideBody('Contract guide') }, 'mgmt');
+    return key;
+  }
+
+  /** An active guide the fixture's user is shown: the body of an engagement with its step. */
+  async shownGuide(): Promise<{ channel_id: string; guide_id: string; guide_key: string; guide_step_ref: string }> {
+    const key = await this.guide('contract-shown');
+    await this.must('PUT', `/v1/guides/${key}/activate?environment=${ENV}`, { status: true }, 'mgmt');
+    await this.knock.users.update(this.user, { plan: 'pro' } as never);
+    // An earlier case may have archived it: engagement starts afresh.
+    await this.must('PUT', `/v1/users/${this.user}/guides/engagements/reset`, { guide_key: key });
+    const { entries } = await this.must('GET', `/v1/users/${this.user}/guides/${this.guideChannelId}`);
+    const guide = (entries as { key: string; id: string }[]).find((e) => e.key === key);
+    if (!guide) throw new Error(`setup: guide ${key} is not shown to ${this.user}`);
+    return { channel_id: this.guideChannelId, guide_id: guide.id, guide_key: key, guide_step_ref: 'intro' };
   }
 
   /** Commits a fresh change in development and answers the id of that commit. */
@@ -420,6 +449,43 @@ export const publicCases: Record<string, Case> = {
     f.raw('PUT', `/v1/objects/${f.collection}/${f.object}/preferences/default/channel_types/push`, { subscribed: true }),
   'GET /v1/users/{user_id}/preference_center/config': (f) => f.via(() => f.knock.users.preferenceCenter.getConfig(f.user)),
   'POST /v1/users/{user_id}/preference_center/signed_url': (f) => f.via(() => f.knock.users.preferenceCenter.generateSignedURL(f.user)),
+  // Guides (ADR 0187)
+  'GET /v1/users/{user_id}/guides/{channel_id}': async (f) => {
+    await f.shownGuide();
+    return f.via(() => f.knock.users.guides.getChannel(f.user, f.guideChannelId, { data: JSON.stringify({ page: 'home' }) }));
+  },
+  'PUT /v1/users/{user_id}/guides/messages/seen': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.markMessageAsSeen(f.user, { ...step, content: { title: 'Hi' } }));
+  },
+  'PUT /v1/users/{user_id}/guides/messages/{message_id}/seen': async (f) => {
+    const step = await f.shownGuide();
+    return f.raw('PUT', `/v1/users/${f.user}/guides/messages/${randomUUID()}/seen`, { ...step, content: { title: 'Hi' } });
+  },
+  'PUT /v1/users/{user_id}/guides/messages/interacted': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.markMessageAsInteracted(f.user, step));
+  },
+  'PUT /v1/users/{user_id}/guides/messages/{message_id}/interacted': async (f) => {
+    const step = await f.shownGuide();
+    return f.raw('PUT', `/v1/users/${f.user}/guides/messages/${randomUUID()}/interacted`, step);
+  },
+  'PUT /v1/users/{user_id}/guides/messages/archived': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.markMessageAsArchived(f.user, step));
+  },
+  'PUT /v1/users/{user_id}/guides/messages/{message_id}/archived': async (f) => {
+    const step = await f.shownGuide();
+    return f.raw('PUT', `/v1/users/${f.user}/guides/messages/${randomUUID()}/archived`, step);
+  },
+  'DELETE /v1/users/{user_id}/guides/messages/archived': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.unarchiveGuideMessage(f.user, { guide_key: step.guide_key }));
+  },
+  'PUT /v1/users/{user_id}/guides/engagements/reset': async (f) => {
+    const step = await f.shownGuide();
+    return f.via(() => f.knock.users.guides.resetGuideEngagements(f.user, { guide_key: step.guide_key }));
+  },
   // Users
   'PUT /v1/users/{user_id}': (f) =>
     f.via(() => f.knock.users.update(f.user, { name: 'Ada', email: 'ada@example.com', phone_number: '+15555550100' })),
@@ -666,6 +732,13 @@ const messageType = {
   preview: '<div>{{ title }}</div>',
   variants: [{ key: 'default', name: 'Default', fields: [{ type: 'text', key: 'title', label: 'Title', settings: { required: true } }] }],
 };
+const guideBody = (name: string) => ({
+  name,
+  channel_key: 'contract-guides',
+  steps: [{ ref: 'intro', schema_key: 'contract-banner', schema_semver: '1.0.0', schema_variant_key: 'default', values: { title: 'Hi' } }],
+  activation_url_patterns: [{ directive: 'allow', pathname: '/dashboard/*' }],
+  target_property_conditions: { all: [{ variable: 'recipient.plan', operator: 'equal_to', argument: 'pro' }] },
+});
 const workflowBody = (name: string) => ({
   name,
   description: null,
@@ -860,7 +933,7 @@ export const managementCases: Record<string, Case> = {
   'GET /v1/environments': (f) => f.via(() => f.mgmt.environments.list()),
   'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
 
-  // Audiences (both variants: static and dynamic); guides are listed (empty) so that `knock pull --all` passes them (issue 20)
+  // Audiences (both variants: static and dynamic)
   'GET /v1/audiences': async (f) => {
     await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
     await f.mgmt.audiences.upsert('contract-dynamic', { ...env, audience: DYNAMIC_AUDIENCE } as never);
@@ -902,7 +975,31 @@ export const managementCases: Record<string, Case> = {
     await f.mgmt.broadcasts.send(key, { ...env, send_at: '2999-01-01T00:00:00Z' });
     return f.via(() => f.mgmt.broadcasts.cancel(key, env));
   },
-  'GET /v1/guides': (f) => f.via(() => f.mgmt.guides.list(env)),
+  // Guides (ADR 0186)
+  'GET /v1/guides': async (f) => {
+    await f.guide();
+    return f.via(() => f.mgmt.guides.list(env));
+  },
+  'GET /v1/guides/{guide_key}': async (f) => {
+    const key = await f.guide();
+    return f.via(() => f.mgmt.guides.retrieve(key, env));
+  },
+  'PUT /v1/guides/{guide_key}': async (f) => {
+    await f.guide();
+    return f.via(() => f.mgmt.guides.upsert('contract-guide', { ...env, guide: guideBody('Contract guide 2') as never }));
+  },
+  'PUT /v1/guides/{guide_key}/validate': async (f) => {
+    await f.guide();
+    return f.via(() => f.mgmt.guides.validate('contract-guide', { ...env, guide: guideBody('Contract guide 3') as never }));
+  },
+  'PUT /v1/guides/{guide_key}/activate': async (f) => {
+    const key = await f.guide();
+    return f.via(() => f.mgmt.guides.activate(key, { ...env, from: '2026-01-01T00:00:00Z', until: '2999-01-01T00:00:00Z' }));
+  },
+  'DELETE /v1/guides/{guide_key}': async (f) => {
+    const key = await f.guide('contract-guide-archived');
+    return f.via(() => f.mgmt.guides.archive(key));
+  },
 
   // Sources (ADR 0195): @knocklabs/mgmt has no sources resource, so these are raw calls shaped as the reference has them.
   'GET /v1/sources': async (f) => {

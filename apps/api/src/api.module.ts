@@ -23,6 +23,7 @@ import { WorkflowsModule } from './workflows/workflows.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { MessagesModule } from './messages/messages.module';
 import { FeedsModule } from './feeds/feeds.module';
+import { GuidesModule } from './guides/guides.module';
 import { SchedulesModule } from './schedules/schedules.module';
 import { SourcesModule } from './sources/sources.module';
 import { GoalsModule } from './goals/goals.module';
@@ -49,6 +50,7 @@ export class ApiModule {
         WorkflowRunsModule,
         MessagesModule,
         FeedsModule,
+        GuidesModule,
         SchedulesModule,
         SourcesModule,
         GoalsModule,

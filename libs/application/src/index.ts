@@ -16,3 +16,4 @@ export * from './erasure/personal-data-store';
 export * from './sources';
 export * from './goals';
 export * from './integrations';
+export * from './guides';

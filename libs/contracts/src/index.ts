@@ -11,3 +11,4 @@ export * from './broadcasts/broadcasts';
 export * from './sources/sources';
 export * from './goals/goals';
 export * from './integrations';
+export * from './guides/user-guides';

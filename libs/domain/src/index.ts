@@ -17,3 +17,4 @@ export * from './audience';
 export * from './broadcast';
 export * from './source';
 export * from './goal';
+export * from './guide';

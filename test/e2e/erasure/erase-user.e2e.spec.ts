@@ -89,7 +89,7 @@ describe('erasing a user', () => {
     const { workflow_run_id } = await knock.workflows.trigger('everything', {
       recipients: [{ id: user, email: personal.email, name: personal.name } as never],
       // Trigger data is the caller's payload for every recipient of the trigger and is not sealed
-      // (ADR 0186 lists it as not covered yet), so it carries nothing personal here.
+      // (ADR 0144 lists it as not covered yet), so it carries nothing personal here.
       data: { note: 'your report is ready' },
     });
     await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'email')).id, ['sent']);

@@ -12,6 +12,10 @@ import { VariableQueries } from '@notify/projections/variables';
 import { TemplateEngine } from '@notify/templating';
 import { ActivateWorkflowController } from './activate-workflow/activate-workflow.controller';
 import { ActivateWorkflowHandler } from './activate-workflow/activate-workflow.handler';
+import { ActivateGuideController } from './activate-guide/activate-guide.controller';
+import { ActivateGuideHandler } from './activate-guide/activate-guide.handler';
+import { ArchiveGuideController } from './archive-guide/archive-guide.controller';
+import { ArchiveGuideHandler } from './archive-guide/archive-guide.handler';
 import { ArchiveAudienceController } from './archive-audience/archive-audience.controller';
 import { ArchiveAudienceHandler } from './archive-audience/archive-audience.handler';
 import { broadcastHandlers } from './broadcasts/broadcast.handlers';
@@ -27,8 +31,6 @@ import { ListCommitsController } from './list-commits/list-commits.controller';
 import { ListCommitsHandler } from './list-commits/list-commits.handler';
 import { ListResourcesController } from './list-resources/list-resources.controller';
 import { ListResourcesHandler } from './list-resources/list-resources.handler';
-import { ListUnimplementedResourcesController } from './list-unimplemented-resources/list-unimplemented-resources.controller';
-import { ListUnimplementedResourcesHandler } from './list-unimplemented-resources/list-unimplemented-resources.handler';
 import { PreviewContexts } from './preview/preview-context';
 import { PreviewController } from './preview/preview.controller';
 import { PreviewHandler } from './preview/preview.handler';
@@ -61,7 +63,7 @@ const queries = [
   useFactory: (db: Database) => new Q(db.dataSource),
 }));
 
-/** The management API: versioned resources (workflows, partials, layouts, translations, message types) and commits. */
+/** The management API: versioned resources (workflows, partials, layouts, translations, message types, guides) and commits. */
 @Module({
   imports: [RecipientReadModelsModule],
   controllers: [
@@ -78,7 +80,8 @@ const queries = [
     GetCommitController,
     PreviewController,
     RunWorkflowController,
-    ListUnimplementedResourcesController,
+    ActivateGuideController,
+    ArchiveGuideController,
   ],
   providers: [
     ...queries,
@@ -100,7 +103,8 @@ const queries = [
     PreviewContexts,
     PreviewHandler,
     RunWorkflowHandler,
-    ListUnimplementedResourcesHandler,
+    ActivateGuideHandler,
+    ArchiveGuideHandler,
   ],
 })
 export class ConfigurationModule {}

@@ -14,7 +14,7 @@ export const recipientCommands: CommandGroup = {
   commands: [
     {
       name: 'erase',
-      summary: 'Delete a user and erase their personal data: their key is destroyed and read models drop their messages (ADR 0186)',
+      summary: 'Delete a user and erase their personal data: their key is destroyed and read models drop their messages (ADR 0144)',
       usage: '<user_id> --environment SLUG --reason TEXT',
       options: { environment: { type: 'string' }, reason: { type: 'string' } },
       positionals: true,

@@ -4,7 +4,7 @@ import { RecordedEvent } from '@notify/eventstore';
 import { Reactor } from '@notify/projection-runtime';
 
 /**
- * Every erasure destroys the user's key (ADR 0186), whoever recorded it: a bulk delete, the CLI,
+ * Every erasure destroys the user's key (ADR 0144), whoever recorded it: a bulk delete, the CLI,
  * or the API (which destroys it at once as well, to answer). Destroying a destroyed key changes
  * nothing, so a redelivered batch is harmless.
  */

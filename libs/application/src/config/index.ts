@@ -9,3 +9,4 @@ export * from './configuration';
 export * from './tags';
 export * from './item-schemas';
 export * from './preference-center';
+export * from './guides';

@@ -66,6 +66,9 @@ export function toDeliveryContent(content: RenderedContentT): DeliveryContent {
       };
     case 'in_app_feed':
       return { type: 'in_app_feed', blocks: content.blocks };
+    case 'in_app_guide':
+      // Guide messages are delivered when they are created (in-app): no provider ever sends one.
+      throw new Error('guide messages are not delivered through a provider');
   }
 }
 

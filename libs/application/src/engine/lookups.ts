@@ -23,6 +23,14 @@ export interface WorkflowView {
   triggerDataSchema: Record<string, unknown> | null;
 }
 
+/** A guide as the environment serves it, for in-app guide steps (ADR 0188). */
+export interface GuideView {
+  key: string;
+  sha: string;
+  channelKey: string;
+  steps: { ref: string; schema_key: string; schema_variant_key: string; values: Record<string, unknown> }[];
+}
+
 /**
  * Everything the engine reads from elsewhere: workflow definitions, recipients, preferences,
  * channels, templates. The worker implements it over the read models; tests may fake it.
@@ -34,6 +42,7 @@ export interface EngineLookups {
   tenant(environment: string, id: string): Promise<Record<string, unknown> | undefined>;
   preferenceLayers(environment: string, ref: RecipientRefT, tenant: string | null): Promise<PreferenceLayers>;
   channelByKey(environment: string, key: string): Promise<ChannelView | undefined>;
+  guide(environment: string, key: string): Promise<GuideView | undefined>;
   /** The channels of a channel group, in rule order, that apply to this recipient. */
   channelGroup(environment: string, key: string): Promise<{ channels: string[]; operator: 'any' | 'all' } | undefined>;
   channelData(environment: string, ref: RecipientRefT, channelId: string): Promise<Record<string, unknown> | undefined>;

@@ -15,7 +15,7 @@ import type { TemplateResources } from '@notify/templating';
 import { DataSource } from 'typeorm';
 import { SecretBox, unsealValue } from '../config/secret-box';
 import { templateResourcesFor } from '../config/template-resources';
-import type { BatchLookups, ChannelView, EngineLookups, RecipientView, WorkflowView } from './lookups';
+import type { BatchLookups, ChannelView, EngineLookups, GuideView, RecipientView, WorkflowView } from './lookups';
 
 const SUBSCRIBER_PAGE = 1000;
 
@@ -51,6 +51,12 @@ export class ReadModelLookups implements EngineLookups {
     this.variables = new VariableQueries(db);
     this.resources = new ConfigResourceQueries(db);
     this.audienceMembers = new AudienceMemberQueries(db);
+  }
+
+  async guide(environment: string, key: string): Promise<GuideView | undefined> {
+    const record = await this.resources.get(environment, 'guide', key);
+    if (!record) return undefined;
+    return { key, sha: record.sha, channelKey: record.content.channel_key as string, steps: record.content.steps as GuideView['steps'] };
   }
 
   async workflow(environment: string, key: string): Promise<WorkflowView | undefined> {
@@ -209,6 +215,10 @@ class MemoLookups implements BatchLookups {
       );
       this.memo.set(`sets:${environment}:u:${id}`, Promise.resolve(sets.get(id) ?? []));
     }
+  }
+
+  guide(environment: string, key: string) {
+    return this.remember(`guide:${environment}:${key}`, () => this.inner.guide(environment, key));
   }
 
   workflow(environment: string, key: string) {

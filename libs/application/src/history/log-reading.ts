@@ -102,6 +102,12 @@ export const STREAM_CATEGORIES: readonly StreamCategoryT[] = [
   { category: 'partial', pattern: 'partial-{environment}-{key}', description: 'A partial' },
   { category: 'email_layout', pattern: 'email_layout-{environment}-{key}', description: 'An email layout' },
   { category: 'message_type', pattern: 'message_type-{environment}-{key}', description: 'A message type' },
+  { category: 'guide', pattern: 'guide-{environment}-{key}', description: 'A guide: its versions, activation and archiving' },
+  {
+    category: 'guide_engagement',
+    pattern: 'guide_engagement-{environment}-{guide_key}-{tenant}-{user_id}',
+    description: "A user's engagement generations with a guide (resets)",
+  },
   { category: 'audience_definition', pattern: 'audience_definition-{environment}-{key}', description: 'An audience definition' },
   { category: 'translation', pattern: 'translation-{environment}-{identifier}', description: 'A translation' },
   { category: 'commits', pattern: 'commits-{environment}', description: 'Commits and promotions of one environment' },

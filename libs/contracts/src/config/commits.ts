@@ -4,7 +4,7 @@ import { arrayParam } from '../http/pagination';
 import { defineRoute } from '../http/route';
 import { EnvironmentQuery, MgmtPageQuery, mgmtListOf, QueryFlag } from './mgmt';
 
-export const CommitResourceType = z.enum(['audience', 'email_layout', 'message_type', 'partial', 'translation', 'workflow']);
+export const CommitResourceType = z.enum(['audience', 'email_layout', 'guide', 'message_type', 'partial', 'translation', 'workflow']);
 export type CommitResourceTypeT = z.infer<typeof CommitResourceType>;
 
 const CommitResource = z.object({ type: CommitResourceType, identifier: z.string() });

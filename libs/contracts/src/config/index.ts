@@ -15,7 +15,7 @@ export * from './previews';
 export * from './workflow-run.routes';
 export * from './environment-security';
 export * from './account';
-export * from './not-yet-resources';
+export * from './guides';
 export * from './events.routes';
 export * from './tags';
 export * from './item-schemas';

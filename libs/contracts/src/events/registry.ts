@@ -1,6 +1,8 @@
 import { EventContract } from './define-event';
 import { channelEventContracts, channelGroupEventContracts } from '../config/channels';
 import { commitEventContracts } from '../config/commits';
+import { guideEventContracts } from '../config/guides';
+import { guideEngagementEventContracts } from '../guides/user-guides';
 import { resourceEventContracts } from '../config/resources';
 import { preferenceCenterEventContracts } from '../config/preference-center';
 import { variableEventContracts } from '../config/variables';
@@ -34,12 +36,14 @@ const all: readonly EventContract[] = [
   ...broadcastEventContracts,
   ...sourceEventContracts,
   ...goalEventContracts,
+  ...guideEngagementEventContracts,
 ];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */
 const configuration: readonly EventContract[] = [
   ...workflowEventContracts,
   ...resourceEventContracts,
+  ...guideEventContracts,
   ...commitEventContracts,
   ...variableEventContracts,
   ...channelGroupEventContracts,

@@ -34,6 +34,16 @@ export const RenderedContent = z.discriminatedUnion('channel_type', [
     headers: z.record(z.string(), z.string()).optional(),
   }),
   z.object({ channel_type: z.literal('sms'), to: z.string(), body: z.string() }),
+  /** A guide step as the user was shown it (ADR 0187). */
+  z.object({
+    channel_type: z.literal('in_app_guide'),
+    guide_id: z.uuid(),
+    guide_key: z.string(),
+    step_ref: z.string(),
+    schema_key: z.string(),
+    schema_variant_key: z.string(),
+    content: z.record(z.string(), z.unknown()),
+  }),
   z.object({
     channel_type: z.literal('push'),
     tokens: z.array(z.string()),

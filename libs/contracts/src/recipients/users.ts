@@ -86,7 +86,7 @@ export const UserMerged = defineEvent(
 );
 
 /**
- * The user's personal data is erased (ADR 0186): their key is destroyed, so the personal fields of
+ * The user's personal data is erased (ADR 0144): their key is destroyed, so the personal fields of
  * their events read as erased, and read models drop what they kept of them (their messages).
  * Recorded after UserDeleted by `DELETE /v1/users/{id}`, bulk deletes and `notify recipients
  * erase` (with the operator's reason); who asked is in the event's metadata (`actor`).

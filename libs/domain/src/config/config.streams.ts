@@ -6,6 +6,8 @@ export const workflowStream = (environment: string, key: string) => `workflow-${
 export const partialStream = (environment: string, key: string) => `partial-${environment}-${key}`;
 export const emailLayoutStream = (environment: string, key: string) => `email_layout-${environment}-${key}`;
 export const messageTypeStream = (environment: string, key: string) => `message_type-${environment}-${key}`;
+/** A guide's definition, activation and archiving in one environment. */
+export const guideStream = (environment: string, key: string) => `guide-${environment}-${key}`;
 /** An audience's definition (name, type); its members are on the audience's own stream (audienceStream). */
 export const audienceDefinitionStream = (environment: string, key: string) => `audience_definition-${environment}-${key}`;
 /** Translations are identified by locale, namespace and tenant: `en`, `en/billing`, `en/billing@tenant-1`. */

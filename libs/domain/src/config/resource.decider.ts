@@ -24,7 +24,19 @@ export type ResourceCommand =
       now: string;
     }
   /** Only audiences are archived through their definition (ADR 0171). */
-  | { type: 'ArchiveAudience'; key: string; now: string };
+  | { type: 'ArchiveAudience'; key: string; now: string }
+  /** Active now (no bounds), for a window (from, until), or not at all (ADR 0186). */
+  | {
+      type: 'SetGuideActive';
+      key: string;
+      active: boolean;
+      from: string | null;
+      until: string | null;
+      served: { valid: boolean; errors: ResourceErrorT[] } | null;
+      now: string;
+    }
+  /** `served`: whether the environment serves a version of the guide (looked up: promoted guides have no upserts there). */
+  | { type: 'ArchiveGuide'; key: string; served: boolean; now: string };
 
 export interface ResourceState {
   exists: boolean;
@@ -33,6 +45,9 @@ export interface ResourceState {
   sha?: string;
   valid: boolean;
   active: boolean;
+  /** Guides only: the bounds of a scheduled activation. */
+  activeFrom?: string | null;
+  activeUntil?: string | null;
 }
 
 export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEvent> = {
@@ -46,9 +61,17 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
       case 'TranslationUpserted':
       case 'MessageTypeUpserted':
       case 'AudienceUpserted':
+      case 'GuideUpserted':
         return { ...state, exists: true, archived: false, sha: event.data.sha, valid: event.data.valid };
       case 'AudienceArchived':
         return { ...state, archived: true };
+      case 'GuideArchived':
+        // An archived guide comes back only by being upserted again, inactive.
+        return { ...state, archived: true, active: false, activeFrom: null, activeUntil: null };
+      case 'GuideActivated':
+        return { ...state, active: true, activeFrom: event.data.active_from, activeUntil: event.data.active_until };
+      case 'GuideDeactivated':
+        return { ...state, active: false, activeFrom: null, activeUntil: null };
       case 'WorkflowActivated':
         return { ...state, active: true };
       case 'WorkflowDeactivated':
@@ -91,6 +114,31 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
       case 'ArchiveAudience':
         if (!state.exists || state.archived) return [];
         return [{ type: 'AudienceArchived', data: { audience_key: command.key, archived_at: command.now } }];
+      case 'SetGuideActive': {
+        if (!command.served) throw resourceMissing('guide');
+        if (command.active && !command.served.valid) {
+          throw new DomainError(
+            'guide_invalid',
+            'An invalid guide cannot be activated; fix the errors listed and upsert it again',
+            'invalid_params',
+            command.served.errors,
+          );
+        }
+        if (!command.active) {
+          return state.active ? [{ type: 'GuideDeactivated', data: { key: command.key, deactivated_at: command.now } }] : [];
+        }
+        const same = state.active && (state.activeFrom ?? null) === command.from && (state.activeUntil ?? null) === command.until;
+        if (same) return [];
+        return [
+          {
+            type: 'GuideActivated',
+            data: { key: command.key, active_from: command.from, active_until: command.until, activated_at: command.now },
+          },
+        ];
+      }
+      case 'ArchiveGuide':
+        if (!command.served) return [];
+        return [{ type: 'GuideArchived', data: { key: command.key, archived_at: command.now } }];
       default:
         return assertNever(command);
     }

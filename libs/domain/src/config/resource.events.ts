@@ -4,6 +4,10 @@ import type {
   CommitPromoted,
   EmailLayoutUpserted,
   EventOf,
+  GuideActivated,
+  GuideArchived,
+  GuideDeactivated,
+  GuideUpserted,
   MessageTypeUpserted,
   PartialUpserted,
   ResourcesCommitted,
@@ -13,7 +17,7 @@ import type {
   WorkflowUpserted,
 } from '@notify/contracts';
 
-export type ResourceType = 'workflow' | 'partial' | 'email_layout' | 'translation' | 'message_type' | 'audience';
+export type ResourceType = 'workflow' | 'partial' | 'email_layout' | 'translation' | 'message_type' | 'audience' | 'guide';
 
 export type ResourceUpsertedEvent =
   | EventOf<typeof WorkflowUpserted>
@@ -21,10 +25,17 @@ export type ResourceUpsertedEvent =
   | EventOf<typeof EmailLayoutUpserted>
   | EventOf<typeof TranslationUpserted>
   | EventOf<typeof MessageTypeUpserted>
-  | EventOf<typeof AudienceUpserted>;
+  | EventOf<typeof AudienceUpserted>
+  | EventOf<typeof GuideUpserted>;
 
 export type ResourceEvent =
-  ResourceUpsertedEvent | EventOf<typeof WorkflowActivated> | EventOf<typeof WorkflowDeactivated> | EventOf<typeof AudienceArchived>;
+  | ResourceUpsertedEvent
+  | EventOf<typeof WorkflowActivated>
+  | EventOf<typeof WorkflowDeactivated>
+  | EventOf<typeof AudienceArchived>
+  | EventOf<typeof GuideActivated>
+  | EventOf<typeof GuideDeactivated>
+  | EventOf<typeof GuideArchived>;
 
 export type CommitLogEvent = EventOf<typeof ResourcesCommitted> | EventOf<typeof CommitPromoted>;
 
@@ -35,6 +46,7 @@ export const UPSERTED_EVENT: Record<ResourceType, ResourceUpsertedEvent['type']>
   translation: 'TranslationUpserted',
   message_type: 'MessageTypeUpserted',
   audience: 'AudienceUpserted',
+  guide: 'GuideUpserted',
 };
 
 export const RESOURCE_TYPE_OF: Record<ResourceUpsertedEvent['type'], ResourceType> = {
@@ -44,4 +56,5 @@ export const RESOURCE_TYPE_OF: Record<ResourceUpsertedEvent['type'], ResourceTyp
   TranslationUpserted: 'translation',
   MessageTypeUpserted: 'message_type',
   AudienceUpserted: 'audience',
+  GuideUpserted: 'guide',
 };

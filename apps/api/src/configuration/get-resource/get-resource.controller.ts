@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import {
   emailLayoutRoutes,
+  guideRoutes,
   getWorkflowRoute,
   messageTypeRoutes,
   audienceRoutes,
@@ -39,6 +40,11 @@ export class GetResourceController {
     return this.queries.execute(
       new GetResourceQuery(ctx.environment, 'email_layout', resourceIds('email_layout', params.email_layout_key), query),
     );
+  }
+
+  @Endpoint(guideRoutes.get)
+  guide(@Input() { params, query }: RouteInput<typeof guideRoutes.get>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new GetResourceQuery(ctx.environment, 'guide', resourceIds('guide', params.guide_key), query));
   }
 
   @Endpoint(messageTypeRoutes.get)

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import {
   emailLayoutRoutes,
+  guideRoutes,
   listWorkflowsRoute,
   messageTypeRoutes,
   audienceRoutes,
@@ -24,6 +25,11 @@ export class ListResourcesController {
   @Endpoint(listWorkflowsRoute)
   workflows(@Input() { query }: RouteInput<typeof listWorkflowsRoute>, @Ctx() ctx: RequestContext) {
     return this.queries.execute(new ListResourcesQuery(ctx.environment, 'workflow', query, query, {}, query.tag));
+  }
+
+  @Endpoint(guideRoutes.list)
+  guides(@Input() { query }: RouteInput<typeof guideRoutes.list>, @Ctx() ctx: RequestContext) {
+    return this.queries.execute(new ListResourcesQuery(ctx.environment, 'guide', query, query));
   }
 
   @Endpoint(audienceRoutes.list)

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TEMPLATE_CHECKER, TemplateChecker } from '@notify/application';
+import { MessageTypeSchema } from '@notify/domain';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelQueries } from '@notify/projections/channels';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
@@ -22,6 +23,10 @@ export class ResourceChecks {
     return {
       references: referencesIn(environment, { channels: this.channels, groups: this.groups, resources: this.resources, goals: this.goals }),
       templates: this.templates,
+      messageType: async (key) => {
+        const record = await this.resources.get(environment, 'message_type', key);
+        return record && (record.content as unknown as MessageTypeSchema);
+      },
     };
   }
 }

@@ -3,6 +3,7 @@ import {
   AudienceRequest,
   EmailLayoutRequest,
   flattenMessages,
+  GuideRequestT,
   MessageTypeRequest,
   parsePo,
   PartialRequest,
@@ -15,7 +16,11 @@ import {
 } from '@notify/contracts';
 import {
   audienceDefinitionStream,
+  checkGuideStepValues,
   emailLayoutStream,
+  guideStream,
+  invalidParams,
+  MessageTypeSchema,
   messageTypeStream,
   partialStream,
   ResourceType,
@@ -51,6 +56,8 @@ export interface ResourceIds {
 export interface CheckDeps {
   references: WorkflowReferences;
   templates: TemplateChecker;
+  /** A message type's schema in the environment, for guide steps. */
+  messageType(key: string): Promise<MessageTypeSchema | undefined>;
 }
 
 export interface PresentOptions {
@@ -316,6 +323,86 @@ export const audienceKind: ResourceKind = {
   },
 };
 
+const GUIDE_OPTIONAL = ['goal_attachment'];
+
+/**
+ * A guide whose steps do not match their message types, or that names no in-app guide channel,
+ * is bad input: refused with 422 rather than saved invalid (ADR 0186).
+ */
+export const guideKind: ResourceKind = {
+  type: 'guide',
+  wrapper: 'guide',
+  label: 'guide',
+  stream: guideStream,
+  normalize(body) {
+    const g = body as GuideRequestT;
+    return {
+      name: g.name,
+      description: g.description ?? null,
+      channel_key: g.channel_key,
+      type: g.steps[0].schema_key,
+      steps: g.steps.map((s) => ({
+        ref: s.ref,
+        ...(s.name ? { name: s.name } : {}),
+        schema_key: s.schema_key,
+        schema_semver: s.schema_semver,
+        schema_variant_key: s.schema_variant_key,
+        values: s.values,
+      })),
+      tags: g.tags ?? [],
+      activation_url_patterns: g.activation_url_patterns ?? [],
+      target_audience_key: g.target_audience_key ?? null,
+      target_property_conditions: g.target_property_conditions ?? g.guide_audience_conditions ?? null,
+      goal_attachment: g.goal_attachment ?? null,
+    };
+  },
+  async check(content, deps) {
+    const channel = await deps.references.channel(content.channel_key as string);
+    const errors: ResourceErrorT[] = [];
+    if (!channel)
+      errors.push({ field: 'guide.channel_key', message: `no channel ${String(content.channel_key)} exists`, type: 'reference' });
+    else if (channel.type !== 'in_app_guide')
+      errors.push({ field: 'guide.channel_key', message: `is a ${channel.type} channel, not an in_app_guide channel`, type: 'mismatch' });
+    const steps = content.steps as { schema_key: string; schema_variant_key: string; values: Record<string, unknown> }[];
+    for (const [i, step] of steps.entries())
+      errors.push(...checkGuideStepValues(step, await deps.messageType(step.schema_key), `guide.steps.${i}`));
+    if (errors.length) throw invalidParams(errors, 'The guide does not match its channel or message types');
+    return { content, errors: [] };
+  },
+  present(record, options) {
+    return {
+      key: record.identifier,
+      ...withoutNulls(record.content, GUIDE_OPTIONAL),
+      active: record.active,
+      active_from: record.activeFrom?.toISOString() ?? null,
+      active_until: record.activeUntil?.toISOString() ?? null,
+      archived_at: null,
+      ...common(record),
+      created_at: record.createdAt.toISOString(),
+      updated_at: record.updatedAt.toISOString(),
+      // The Knock CLI keeps these under `__readonly` in guide.json; the rest is the guide's content.
+      ...(options.annotate
+        ? {
+            __annotation: annotation({}, [
+              'key',
+              'type',
+              'active',
+              'active_from',
+              'active_until',
+              'archived_at',
+              'valid',
+              'errors',
+              'environment',
+              'sha',
+              'created_at',
+              'updated_at',
+            ]),
+          }
+        : {}),
+    };
+  },
+};
+
 /** `en`, `en/billing`, `en/billing@acme`: locale, namespace and tenant in one identifier. */
 export { translationIdentifier } from '@notify/application';
 
@@ -374,4 +461,5 @@ export const RESOURCE_KINDS: Record<ResourceType, ResourceKind> = {
   message_type: messageTypeKind,
   translation: translationKind,
   audience: audienceKind,
+  guide: guideKind,
 };

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   emailLayoutRoutes,
+  guideRoutes,
   messageTypeRoutes,
   audienceRoutes,
   partialRoutes,
@@ -28,6 +29,11 @@ export class UpsertResourceController {
     return this.commands.execute(
       new UpsertResourceCommand(ctx, 'workflow', resourceIds('workflow', params.workflow_key), body.workflow, query),
     );
+  }
+
+  @Endpoint(guideRoutes.upsert)
+  guide(@Input() { params, query, body }: RouteInput<typeof guideRoutes.upsert>, @Ctx() ctx: RequestContext) {
+    return this.commands.execute(new UpsertResourceCommand(ctx, 'guide', resourceIds('guide', params.guide_key), body.guide, query));
   }
 
   @Endpoint(audienceRoutes.upsert)

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   emailLayoutRoutes,
+  guideRoutes,
   messageTypeRoutes,
   audienceRoutes,
   partialRoutes,
@@ -26,6 +27,11 @@ export class ValidateResourceController {
   @Endpoint(validateWorkflowRoute)
   workflow(@Input() { params, body }: RouteInput<typeof validateWorkflowRoute>, @Ctx() ctx: RequestContext) {
     return this.commands.execute(new ValidateResourceCommand(ctx, 'workflow', resourceIds('workflow', params.workflow_key), body.workflow));
+  }
+
+  @Endpoint(guideRoutes.validate)
+  guide(@Input() { params, body }: RouteInput<typeof guideRoutes.validate>, @Ctx() ctx: RequestContext) {
+    return this.commands.execute(new ValidateResourceCommand(ctx, 'guide', resourceIds('guide', params.guide_key), body.guide));
   }
 
   @Endpoint(audienceRoutes.validate)

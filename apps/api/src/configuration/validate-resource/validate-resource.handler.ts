@@ -35,6 +35,8 @@ export class ValidateResourceHandler implements ICommandHandler<ValidateResource
       valid: true,
       errors: [],
       active: existing?.active ?? false,
+      activeFrom: existing?.activeFrom ?? null,
+      activeUntil: existing?.activeUntil ?? null,
       hasUncommittedChanges: true,
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,

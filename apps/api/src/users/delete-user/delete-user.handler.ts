@@ -15,7 +15,7 @@ export class DeleteUserHandler implements ICommandHandler<DeleteUserCommand> {
   ) {}
 
   async execute({ ctx, userId }: DeleteUserCommand): Promise<void> {
-    // Deleting a user erases their personal data (ADR 0186): UserDeleted, then UserErased.
+    // Deleting a user erases their personal data (ADR 0144): UserDeleted, then UserErased.
     const outcome = await eraseUser(this.deps, ctx.environment, userId, null, commandMetadata(ctx));
     // Crypto-shredding (ADR 0180): the user's personal fields in the log read as erased from now on.
     await this.keys.destroy(erasureSubject(ctx.environment, userId));

@@ -7,9 +7,11 @@ import { trackContentLinks } from '../../messages/link-tracking';
 import { channelTemplateContext } from '../variables';
 import { destinationFor, renderChannelContent } from './channel-content';
 import { engineMetadata, eventEnvelope } from '../../envelope';
+import { guideMessage, guideStepMessageIds } from '../../guides/guide-messages';
 
 interface ChannelStepDef {
   ref: string;
+  guide_key?: string | null;
   channel_key?: string | null;
   channel_group_key?: string | null;
   template?: Record<string, unknown>;
@@ -63,6 +65,8 @@ export class ChannelStep implements StepHandler {
         reason: `preference:${preference.reason}`,
         output: { source: preference.source, channel_id: channel.id },
       };
+
+    if (channel.type === 'in_app_guide') return this.guide(ctx, step, channel);
 
     const needsData = channel.type === 'push' || channel.type === 'chat';
     const channelData = needsData ? await lookups.channelData(ctx.environment, run.recipient, channel.id) : undefined;
@@ -155,6 +159,62 @@ export class ChannelStep implements StepHandler {
       flow: 'continue',
       status: 'ok',
       output: { message_id: messageId, channel_id: channel.id, channel_type: channel.type, delivery },
+      appends: [
+        {
+          streamId: messageStream(ctx.environment, messageId),
+          expectedRevision: 'no_stream',
+          events: events.map((e, i) => eventEnvelope(e.type, e.data, engineId('message-event', messageId, i), metadata)),
+        },
+      ],
+    };
+  }
+
+  /**
+   * An in-app guide step delivers the guide's first step to a user as a guide message, the one the
+   * user's engagement with the guide then lands on (ADR 0188). A user who already has it (from an
+   * earlier run or from engaging) keeps it: the step records nothing new.
+   */
+  private async guide(ctx: StepContext, step: ChannelStepDef, channel: ChannelView): Promise<StepOutcome> {
+    const run = ctx.state.run!;
+    if (run.recipient.type !== 'user') return { flow: 'continue', status: 'skipped', reason: 'guide_recipient_not_user' };
+    const guide = step.guide_key ? await ctx.deps.lookups.guide(ctx.environment, step.guide_key) : undefined;
+    if (!guide || guide.steps.length === 0) return { flow: 'continue', status: 'error', reason: `guide_not_found:${step.guide_key}` };
+    if (guide.channelKey !== channel.key)
+      return { flow: 'continue', status: 'error', reason: `guide_on_other_channel:${guide.key}`, output: { channel_id: channel.id } };
+    const recipient = { environment: ctx.environment, userId: run.recipient.id, tenant: run.tenant };
+    const first = guide.steps[0];
+    const messageId = (await guideStepMessageIds(ctx.deps.store, recipient, guide)).get(first.ref)!;
+    const output = { message_id: messageId, channel_id: channel.id, channel_type: channel.type, guide_key: guide.key };
+    if ((await ctx.deps.store.readStream(messageStream(ctx.environment, messageId))).length > 0)
+      return { flow: 'continue', status: 'ok', reason: 'guide_message_exists', output };
+    const workflow = ctx.trigger.workflow;
+    const now = ctx.now.toISOString();
+    const message = guideMessage(
+      recipient,
+      { key: guide.key, sha: guide.sha, channel: { id: channel.id, key: channel.key, type: channel.type, provider: channel.provider } },
+      first,
+      messageId,
+      now,
+      {
+        data: ctx.state.data,
+        run: {
+          workflow: { key: workflow.key, categories: workflow.categories, version: workflow.version },
+          workflow_run_id: run.workflow_run_id,
+          workflow_recipient_run_id: run.run_id,
+        },
+      },
+    );
+    const events = messageDecider.decide({ type: 'CreateMessage', message, delivery: 'now', now }, messageDecider.initialState());
+    const metadata = engineMetadata({
+      environment: ctx.environment,
+      correlationId: run.workflow_run_id,
+      causationId: run.run_id,
+      actor: 'system:engine',
+    });
+    return {
+      flow: 'continue',
+      status: 'ok',
+      output: { ...output, delivery: 'now' },
       appends: [
         {
           streamId: messageStream(ctx.environment, messageId),

@@ -1,0 +1,237 @@
+import type KnockClient from '@knocklabs/client';
+import type { KnockGuideClient } from '@knocklabs/client';
+import Knock from '@knocklabs/node';
+import KnockMgmt from '@knocklabs/mgmt';
+import { activeWorkflow, finishedRuns, messagesOf } from '../../../../test/support/engine';
+import { eventually } from '../../../../test/support/recipients';
+import { startTestApp, TestApp } from '../../../../test/support/test-app';
+
+/** The guides a user is shown, and their engagement, through @knocklabs/node and @knocklabs/client's guide client. */
+describe('user guides (public API)', () => {
+  let t: TestApp;
+  let knock: Knock;
+  let mgmt: KnockMgmt;
+  let channelId: string;
+  const env = { environment: 'development' };
+  const svc = (method: string, path: string, body?: unknown) => t.http(method, path, { key: t.serviceToken, body });
+  const step = (ref: string, title: string) => ({
+    ref,
+    schema_key: 'banner',
+    schema_semver: '1.0.0',
+    schema_variant_key: 'default',
+    values: { title },
+  });
+  const guide = async (key: string, extra: Record<string, unknown>, activate: Record<string, unknown> | null = { status: true }) => {
+    await mgmt.guides.upsert(key, { ...env, guide: { name: key, channel_key: 'guides', steps: [step('intro', key)], ...extra } as never });
+    if (activate) await mgmt.guides.activate(key, { ...env, ...activate } as never);
+  };
+  const pro = { all: [{ variable: 'recipient.plan', operator: 'equal_to', argument: 'pro' }] };
+  const keysOf = (r: { entries: { key?: string }[] }) => r.entries.map((e) => e.key).sort();
+  const reasons = (r: { ineligible_guides?: { key: string; reason: string }[] }) =>
+    Object.fromEntries((r.ineligible_guides ?? []).map((g) => [g.key, g.reason]));
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    knock = t.knock();
+    mgmt = t.mgmt();
+    const channel = await svc('PUT', '/v1/channels/guides', {
+      channel: { name: 'Guides', type: 'in_app_guide', provider: 'knock-guide', environment_settings: { development: {} } },
+    });
+    channelId = channel.body.channel.id;
+    await mgmt.messageTypes.upsert('banner', {
+      ...env,
+      message_type: {
+        name: 'Banner',
+        description: null,
+        preview: '<div>{{ title }}</div>',
+        variants: [{ key: 'default', name: 'Default', fields: [{ type: 'text', key: 'title', label: 'Title' }] }],
+      } as never,
+    });
+    await knock.users.update('ada', { name: 'Ada', plan: 'pro' } as never);
+    await knock.users.update('bob', { name: 'Bob', plan: 'free' } as never);
+    await knock.tenants.set('acme', { name: 'Acme', settings: {}, tier: 'gold' } as never);
+    await mgmt.audiences.upsert('beta', { ...env, audience: { type: 'static', name: 'Beta' } } as never);
+    await knock.audiences.addMembers('beta', { members: [{ user: { id: 'ada' } }] });
+    await guide('welcome', {
+      target_property_conditions: pro,
+      activation_url_patterns: [{ directive: 'allow', pathname: '/dashboard/*' }],
+    });
+    await guide('beta-tour', { target_audience_key: 'beta' });
+    await guide('draft', {}, null);
+    await guide('later', {}, { from: '2999-01-01T00:00:00Z' });
+    await guide('billing', { target_property_conditions: { all: [{ variable: 'data.page', operator: 'equal_to', argument: 'billing' }] } });
+    await guide('gold', { target_property_conditions: { all: [{ variable: 'tenant.tier', operator: 'equal_to', argument: 'gold' }] } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('shows each user the guides targeted at them, and the others with the reason', async () => {
+    const ada = await knock.users.guides.getChannel('ada', channelId);
+    expect(keysOf(ada)).toEqual(['beta-tour', 'welcome']);
+    expect(reasons(ada)).toEqual({
+      draft: 'guide_not_active',
+      later: 'guide_not_active',
+      billing: 'target_conditions_not_met',
+      gold: 'target_conditions_not_met',
+    });
+    const welcome = ada.entries.find((e) => e.key === 'welcome')!;
+    expect(welcome).toMatchObject({
+      __typename: 'Guide',
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      channel_id: channelId,
+      type: 'banner',
+      active: true,
+      activation_url_patterns: [{ directive: 'allow', pathname: '/dashboard/*' }],
+      steps: [
+        { ref: 'intro', schema_key: 'banner', content: { title: 'welcome' }, message: { id: null, seen_at: null, archived_at: null } },
+      ],
+    });
+
+    const bob = await knock.users.guides.getChannel('bob', channelId);
+    expect(keysOf(bob)).toEqual([]);
+    expect(reasons(bob)).toMatchObject({ welcome: 'target_conditions_not_met', 'beta-tour': 'not_in_target_audience' });
+
+    const withContext = await knock.users.guides.getChannel('bob', channelId, {
+      tenant: 'acme',
+      data: JSON.stringify({ page: 'billing' }),
+    });
+    expect(keysOf(withContext)).toEqual(['billing', 'gold']);
+    expect(keysOf(await knock.users.guides.getChannel('ada', channelId, { type: 'modal' }))).toEqual([]);
+  });
+
+  it('refuses a channel that is not a guide channel', async () => {
+    const res = await t.http('GET', '/v1/users/ada/guides/in-app', { key: t.env.secretKey });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ field: 'channel_id' })]);
+    expect((await t.http('GET', '/v1/users/ada/guides/nowhere', { key: t.env.secretKey })).status).toBe(422);
+  });
+
+  it('records seen, interacted and archived as events on the guide message, and unarchives', async () => {
+    const welcome = (await knock.users.guides.getChannel('ada', channelId)).entries.find((e) => e.key === 'welcome')!;
+    const base = { channel_id: channelId, guide_id: welcome.id!, guide_key: 'welcome', guide_step_ref: 'intro' };
+    await knock.users.guides.markMessageAsSeen('ada', { ...base, content: { title: 'welcome' } });
+    await knock.users.guides.markMessageAsInteracted('ada', { ...base, metadata: { button: 'go' } } as never);
+    const seen = (await knock.users.guides.getChannel('ada', channelId)).entries.find((e) => e.key === 'welcome')!;
+    const message = seen.steps![0].message!;
+    expect(message).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      seen_at: expect.any(String),
+      interacted_at: expect.any(String),
+    });
+
+    // By message id, as the other client calls it.
+    expect(await t.http('PUT', `/v1/users/ada/guides/messages/${message.id}/archived`, { key: t.env.secretKey, body: base })).toMatchObject(
+      {
+        status: 200,
+        body: { status: 'ok' },
+      },
+    );
+    const archived = await knock.users.guides.getChannel('ada', channelId);
+    expect(keysOf(archived)).toEqual(['beta-tour']);
+    expect(reasons(archived).welcome).toBe('marked_as_archived');
+
+    const stored = await knock.messages.get(message.id!);
+    expect(stored).toMatchObject({ channel_id: channelId, recipient: 'ada', seen_at: expect.any(String), archived_at: expect.any(String) });
+    const types: string[] = [];
+    for await (const e of knock.messages.listEvents(message.id!)) types.push(e.type);
+    expect(types).toEqual(expect.arrayContaining(['message.seen', 'message.interacted', 'message.archived']));
+
+    await knock.users.guides.unarchiveGuideMessage('ada', { guide_key: 'welcome' } as never);
+    expect(keysOf(await knock.users.guides.getChannel('ada', channelId))).toEqual(['beta-tour', 'welcome']);
+  });
+
+  it('starts engagement afresh after a reset, keeping the old message', async () => {
+    const before = (await knock.users.guides.getChannel('ada', channelId)).entries.find((e) => e.key === 'welcome')!;
+    const oldId = before.steps![0].message!.id!;
+    expect(oldId).toBeTruthy();
+    await knock.users.guides.resetGuideEngagements('ada', { guide_key: 'welcome' });
+    const after = (await knock.users.guides.getChannel('ada', channelId)).entries.find((e) => e.key === 'welcome')!;
+    expect(after.steps![0].message).toMatchObject({ id: null, seen_at: null, interacted_at: null });
+    expect((await knock.messages.get(oldId)).seen_at).toEqual(expect.any(String));
+  });
+
+  it('delivers a guide message from an in_app_guide workflow step, once', async () => {
+    await activeWorkflow(t, 'onboard', {
+      steps: [{ type: 'channel', ref: 'guide', channel_key: 'guides', channel_type: 'in_app_guide', guide_key: 'welcome' }],
+    });
+    const first = await knock.workflows.trigger('onboard', { recipients: ['ada'], data: { source: 'signup' } });
+    const [run] = await finishedRuns(t, first.workflow_run_id);
+    expect(run.types).toContain('RunCompleted');
+    const welcome = (await knock.users.guides.getChannel('ada', channelId)).entries.find((e) => e.key === 'welcome')!;
+    const id = welcome.steps![0].message!.id!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await knock.messages.get(id)).toMatchObject({
+      channel_id: channelId,
+      recipient: 'ada',
+      workflow: 'onboard',
+      status: 'delivered',
+      seen_at: null,
+      data: { source: 'signup' },
+    });
+
+    // The user already has it: a second run delivers nothing new.
+    const second = await knock.workflows.trigger('onboard', { recipients: ['ada'] });
+    await finishedRuns(t, second.workflow_run_id);
+    expect(await messagesOf(t, second.workflow_run_id)).toEqual([]);
+
+    // Engagement lands on the delivered message.
+    await knock.users.guides.markMessageAsSeen('ada', {
+      channel_id: channelId,
+      guide_id: welcome.id!,
+      guide_key: 'welcome',
+      guide_step_ref: 'intro',
+      content: {},
+    });
+    expect((await knock.messages.get(id)).seen_at).toEqual(expect.any(String));
+  });
+
+  it('refuses engagement naming another guide id or a step the guide lacks', async () => {
+    const base = { channel_id: channelId, guide_key: 'welcome', guide_step_ref: 'intro', content: {} };
+    const wrongId = await t.http('PUT', '/v1/users/ada/guides/messages/seen', {
+      key: t.env.secretKey,
+      body: { ...base, guide_id: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(wrongId.status).toBe(422);
+    const welcome = (await knock.users.guides.getChannel('ada', channelId)).entries.find((e) => e.key === 'welcome')!;
+    const noStep = await t.http('PUT', '/v1/users/ada/guides/messages/seen', {
+      key: t.env.secretKey,
+      body: { ...base, guide_id: welcome.id, guide_step_ref: 'nope' },
+    });
+    expect(noStep.status).toBe(422);
+  });
+
+  describe("@knocklabs/client's guide client", () => {
+    let Client: typeof KnockClient;
+    let GuideClient: typeof KnockGuideClient;
+    let client: KnockClient;
+    let guides: KnockGuideClient;
+    beforeAll(async () => {
+      const mod = await import('@knocklabs/client');
+      Client = mod.default;
+      GuideClient = mod.KnockGuideClient;
+    });
+    afterAll(() => {
+      guides?.cleanup();
+      client?.teardown();
+    });
+
+    it('fetches the eligible guides and archives one, which stays archived', async () => {
+      client = new Client(t.env.publishableKey, { host: t.url });
+      client.authenticate('ada');
+      guides = new GuideClient(client, channelId, {}, { trackLocationFromWindow: false, throttleCheckInterval: 0 });
+      expect(await guides.fetch()).toEqual({ status: 'ok' });
+      expect(Object.keys(guides.store.state.guides).sort()).toEqual(['beta-tour', 'welcome']);
+      const tour = guides.store.state.guides['beta-tour'];
+      await tour.steps[0].markAsArchived();
+      // The client updates its state at once and calls the service without waiting: wait for the service.
+      await eventually(
+        async () => (await knock.users.guides.getChannel('ada', channelId)).ineligible_guides?.map((g) => g.key) ?? [],
+        (keys) => keys.includes('beta-tour'),
+        30_000,
+      );
+      expect(await guides.fetch({ force: true })).toEqual({ status: 'ok' });
+      expect(Object.keys(guides.store.state.guides)).toEqual(['welcome']);
+    });
+  });
+});

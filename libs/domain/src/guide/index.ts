@@ -1,0 +1,3 @@
+export * from './guide-content';
+export * from './guide-targeting';
+export * from './guide-engagement.decider';
