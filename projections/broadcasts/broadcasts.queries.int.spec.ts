@@ -1,6 +1,7 @@
-import { createTestDatabase, TestDatabase, testEnv } from '@notify/testing';
+import { createTestDatabase, TestDatabase, testEnv, requireBackend } from '@notify/testing';
 import { BroadcastQueries } from './broadcasts.queries';
 
+requireBackend('postgres', !!testEnv.postgresUrl);
 const describeOnPostgres = testEnv.postgresUrl ? describe : describe.skip;
 
 /**
