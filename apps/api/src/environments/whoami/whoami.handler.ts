@@ -7,7 +7,8 @@ import { WhoamiQuery } from './whoami.query';
 
 /**
  * The account and the service token of the call. The features say what this service has:
- * translations, tenant preferences, batch render limits and branding in layouts; no guides,
+ * translations, tenant preferences, batch render limits, branding in layouts and guides (no
+ * monthly recipient limit, not scoped per tenant); no
  * extensions, SSO or directory sync. Nothing is metered (no send limit); messages are listed for
  * MESSAGE_RETENTION_DAYS.
  */
