@@ -106,11 +106,15 @@ async function lockInKeyOrder(events: readonly Handled[], tx: EntityManager): Pr
     }
   }
   if (ids[0].length === 0 && recipients[0].length === 0) return;
+  // Two index lookups (by key, by recipient), then one lock statement in key order.
   await tx.query(
-    `SELECT 1 FROM rm_schedules s
-      WHERE (s.environment, s.id) IN (SELECT * FROM unnest($1::text[], $2::uuid[]))
-         OR (s.environment, s.recipient_type, s.recipient_collection, s.recipient_id) IN (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]))
-      ORDER BY s.environment, s.id FOR UPDATE`,
+    `WITH rows AS (
+       SELECT k.environment, k.id FROM unnest($1::text[], $2::uuid[]) AS k(environment, id)
+       UNION
+       SELECT s.environment, s.id FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS r(environment, type, collection, id)
+         JOIN rm_schedules s ON s.environment = r.environment AND s.recipient_type = r.type
+                            AND s.recipient_collection = r.collection AND s.recipient_id = r.id)
+     SELECT 1 FROM rm_schedules s JOIN rows USING (environment, id) ORDER BY s.environment, s.id FOR UPDATE OF s`,
     [...ids, ...recipients],
   );
 }

@@ -37,7 +37,13 @@ describe('idempotent routes', () => {
         .filter((m) => m.route.idempotent)
         .map((m) => m.at)
         .sort(),
-    ).toEqual(['CancelWorkflowController.cancel', 'TriggerWorkflowController.trigger']);
+    ).toEqual([
+      'CancelWorkflowController.cancel',
+      // The /v1/notify aliases of trigger and cancel take Idempotency-Key like them.
+      'NotifyController.cancel',
+      'NotifyController.notify',
+      'TriggerWorkflowController.trigger',
+    ]);
   });
 
   it('puts the idempotency interceptor on exactly the routes whose contract is idempotent', () => {
