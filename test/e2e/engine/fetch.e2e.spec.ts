@@ -197,8 +197,9 @@ describe('workflow engine: http_fetch', () => {
       expect(run.events.filter((e) => e.type === 'TimerFired')).toHaveLength(2);
       expect(run.steps.flaky).toMatchObject({ status: 'ok', attempt: 3, output: { status_code: 200, attempts: 3 } });
       const calls = server.received.filter((r) => r.url === '/flaky');
+      // The backoff is checked on the run's own pause and timer events above: the peer's arrival
+      // times are taken when its handler runs, late by however long the test process was busy.
       expect(calls).toHaveLength(3);
-      expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(320);
       expect(bodyOf((await messagesOf(t, workflow_run_id))[0])).toBe('recovered after 3');
     });
 
