@@ -22,6 +22,8 @@ requireBackend('postgres', !!testEnv.postgresUrl);
 const describeScaleOut = testEnv.kafkaBrokers && testEnv.postgresUrl ? describe : describe.skip;
 
 const RECIPIENTS = 5_000;
+// The waits below bound a hang, not speed (throughput is measured by `npm run bench`): on a
+// 2-core CI runner shared with two other jest workers this test took 370-430 s (issue 14).
 const PARTITIONS = 6;
 const secretKey = 'sk_scale_out_0123456789abcdef';
 const serviceToken = 'svc_scale_out_0123456789abcdef0123';
@@ -243,7 +245,7 @@ describeScaleOut(
 
       // The survivor is given every partition once the group notices, and finishes.
       await until('the survivor to own every partition', async () => assigned(second)?.length === PARTITIONS, 60_000);
-      await until('5,000 in-app messages', async () => (await created()) >= RECIPIENTS, 180_000, 500);
+      await until('5,000 in-app messages', async () => (await created()) >= RECIPIENTS, 300_000, 500);
       const allCreatedSeconds = (Date.now() - triggeredAt) / 1000;
       const runsDone = await until(
         'every run to complete',
@@ -254,7 +256,7 @@ describeScaleOut(
           );
           return Number(row.n) === RECIPIENTS && Number(row.n);
         },
-        60_000,
+        180_000,
         500,
       );
       expect(runsDone).toBe(RECIPIENTS);
@@ -283,7 +285,7 @@ describeScaleOut(
           );
           return rows.length === RECIPIENTS && rows.every((r) => r.outcome) && rows;
         },
-        120_000,
+        240_000,
         1000,
       );
       const calls = new Map<string, number>();
@@ -334,6 +336,6 @@ describeScaleOut(
 
       expect(await api.stop()).toBe(0);
       expect(await second.stop()).toBe(0);
-    }, 420_000);
+    }, 900_000);
   },
 );
