@@ -316,14 +316,25 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog {
     return { events, scannedTo };
   }
 
+  /**
+   * The newest readable position, never lower than one this store answered before. The visible
+   * bound leaves out transactions of other databases by reading pg_stat_activity, which can
+   * briefly miss one: the bound then falls below a transaction this database has long committed
+   * past, and the head computed from it would go backwards (a reactor starting "from the end"
+   * then saw an old event). What was readable stays readable, so the highest head seen holds.
+   */
   async headPosition(): Promise<LogPosition> {
     const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
       `SELECT e.transaction_id::text AS transaction_id, e.global_position FROM es_events e
        WHERE e.transaction_id < (SELECT es_visible_bound())
        ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
     );
-    return rows[0] ? encodePosition(BigInt(rows[0].transaction_id), BigInt(rows[0].global_position)) : START;
+    const head = rows[0] ? encodePosition(BigInt(rows[0].transaction_id), BigInt(rows[0].global_position)) : START;
+    if (head > this.highestHead) this.highestHead = head;
+    return this.highestHead;
   }
+
+  private highestHead: LogPosition = START;
 
   /**
    * Recomputes every event's hash from its content and its predecessor's stored hash, checks
