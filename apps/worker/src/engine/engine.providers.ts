@@ -33,7 +33,7 @@ import { ProjectionRuntime } from '@notify/projection-runtime';
 import { WaitingRunQueries } from '@notify/projections/waiting-runs';
 import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, PREFERENCE_LINKS, TEMPLATE_RENDERER } from '@notify/platform';
 import type { OutboundHttp } from '@notify/outbound';
-import { FANOUT_REACTOR, kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
+import { RunWorkProgress } from './run-work-progress';
 import type { TemplateRenderer } from '@notify/templating';
 
 export const ENGINE_DEPS = Symbol('ENGINE_DEPS');
@@ -121,26 +121,14 @@ export const engineProviders: Provider[] = [
     useFactory: (store: EventStore, lookups: EngineLookups) => new Fanout(store, lookups),
   },
   {
-    provide: BatchCloser,
+    provide: RunWorkProgress,
     inject: [EVENT_STORE, DATABASE, APP_CONFIG],
-    useFactory: (store: EventStore, database: Database, config: AppConfig) => {
-      // With Kafka partitioning runs are executed off the log's reactors: no checkpoint to wait for.
-      if (kafkaPartitioning(config)) return new BatchCloser(store);
-      // Runs from triggers before `position` are enqueued once the fan-out passed it, and executed
-      // once the run executor passed everything the log held by then.
-      let executorTarget: { after: string; head: string } | undefined;
-      return new BatchCloser(store, async (position) => {
-        const rows = await database.dataSource.query<{ name: string; position: string }[]>(
-          'SELECT name, position FROM reactor_checkpoints WHERE name = ANY($1)',
-          [[FANOUT_REACTOR, RUN_EXECUTOR_REACTOR]],
-        );
-        const at = (name: string) => rows.find((r) => r.name === name)?.position ?? '';
-        if (at(FANOUT_REACTOR) < position) return false;
-        if (!executorTarget || executorTarget.after !== position)
-          executorTarget = { after: position, head: String(await store.headPosition()) };
-        return at(RUN_EXECUTOR_REACTOR) >= executorTarget.head;
-      });
-    },
+    useFactory: (store: EventStore, database: Database, config: AppConfig) => new RunWorkProgress(store, database, config),
+  },
+  {
+    provide: BatchCloser,
+    inject: [EVENT_STORE, RunWorkProgress],
+    useFactory: (store: EventStore, progress: RunWorkProgress) => new BatchCloser(store, progress.runsThrough),
   },
   {
     provide: WaitMatcher,
