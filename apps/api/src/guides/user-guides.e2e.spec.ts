@@ -2,6 +2,8 @@ import type KnockClient from '@knocklabs/client';
 import type { KnockGuideClient } from '@knocklabs/client';
 import Knock from '@knocklabs/node';
 import KnockMgmt from '@knocklabs/mgmt';
+import { Socket } from 'phoenix';
+import { feedSocket, joinChannel } from '../../../../test/support/browser-access';
 import { activeWorkflow, finishedRuns, messagesOf } from '../../../../test/support/engine';
 import { eventually } from '../../../../test/support/recipients';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
@@ -69,7 +71,12 @@ describe('user guides (public API)', () => {
   it('shows each user the guides targeted at them, and the others with the reason', async () => {
     const ada = await knock.users.guides.getChannel('ada', channelId);
     expect(keysOf(ada)).toEqual(['beta-tour', 'welcome']);
-    expect(reasons(ada)).toEqual({
+    // Only archived guides are marked unless every guide is asked for: a client keeps its markers (ADR 0165).
+    expect(ada.ineligible_guides).toEqual([]);
+    const all = await knock.users.guides.getChannel('ada', channelId, { force_all_guides: 'true' } as never);
+    expect(keysOf(all)).toEqual(['beta-tour', 'billing', 'draft', 'gold', 'later', 'welcome']);
+    expect(all.entries.find((e) => e.key === 'draft')).toMatchObject({ active: false });
+    expect(reasons(all)).toEqual({
       draft: 'guide_not_active',
       later: 'guide_not_active',
       billing: 'target_conditions_not_met',
@@ -88,8 +95,8 @@ describe('user guides (public API)', () => {
       ],
     });
 
-    const bob = await knock.users.guides.getChannel('bob', channelId);
-    expect(keysOf(bob)).toEqual([]);
+    const bob = await knock.users.guides.getChannel('bob', channelId, { force_all_guides: 'true' } as never);
+    expect(keysOf(bob)).toHaveLength(6);
     expect(reasons(bob)).toMatchObject({ welcome: 'target_conditions_not_met', 'beta-tour': 'not_in_target_audience' });
 
     const withContext = await knock.users.guides.getChannel('bob', channelId, {
@@ -199,6 +206,69 @@ describe('user guides (public API)', () => {
       body: { ...base, guide_id: welcome.id, guide_step_ref: 'nope' },
     });
     expect(noStep.status).toBe(422);
+  });
+
+  it('tells a joined guides:<channel_id> topic when a guide is activated, changed or archived, for that user only', async () => {
+    const socket: Socket = feedSocket(t, { api_key: t.env.publishableKey });
+    socket.connect();
+    try {
+      const pushes: { who: string; event: string; key: string; eligible?: boolean; title?: unknown }[] = [];
+      const join = async (who: string, params: Record<string, unknown>) => {
+        const channel = socket.channel(`guides:${channelId}`, params);
+        for (const event of ['guide.added', 'guide.updated', 'guide.removed'])
+          channel.on(
+            event,
+            (p: { event: string; data: { guide: { key: string; steps?: { content: { title?: unknown } }[] }; eligible?: boolean } }) =>
+              void pushes.push({
+                who,
+                event: p.event,
+                key: p.data.guide.key,
+                eligible: p.data.eligible,
+                title: p.data.guide.steps?.[0].content.title,
+              }),
+          );
+        return joinChannel(channel);
+      };
+      expect(await join('ada', { user_id: 'ada' })).toEqual({ status: 'ok', response: {} });
+      // Bob on his own connection (a Phoenix socket joins a topic once).
+      const bobSocket: Socket = feedSocket(t, { api_key: t.env.publishableKey });
+      bobSocket.connect();
+      try {
+        const bobChannel = bobSocket.channel(`guides:${channelId}`, { user_id: 'bob' });
+        bobChannel.on(
+          'guide.added',
+          (p: { data: { guide: { key: string } } }) => void pushes.push({ who: 'bob', event: 'guide.added', key: p.data.guide.key }),
+        );
+        expect(await joinChannel(bobChannel)).toEqual({ status: 'ok', response: {} });
+        const waitFor = (pred: (p: (typeof pushes)[number]) => boolean) =>
+          eventually(
+            async () => pushes.filter(pred),
+            (found) => found.length > 0,
+            30_000,
+          );
+
+        await guide('live', { target_property_conditions: pro });
+        await waitFor((p) => p.who === 'ada' && p.key === 'live' && p.event === 'guide.added');
+        await mgmt.guides.upsert('live', {
+          ...env,
+          guide: { name: 'live', channel_key: 'guides', steps: [step('intro', 'changed')], target_property_conditions: pro } as never,
+        });
+        await waitFor((p) => p.key === 'live' && p.event === 'guide.updated' && p.title === 'changed');
+        await mgmt.guides.archive('live');
+        await waitFor((p) => p.key === 'live' && p.event === 'guide.removed');
+        // Bob is not a pro: the guide was never his.
+        expect(pushes.filter((p) => p.who === 'bob')).toEqual([]);
+        expect(pushes.filter((p) => p.key === 'live').map((p) => p.event)).toEqual(['guide.added', 'guide.updated', 'guide.removed']);
+      } finally {
+        bobSocket.disconnect();
+      }
+
+      // Not a guide channel, and another user than the token's: refused.
+      const refused = await joinChannel(socket.channel('guides:in-app', { user_id: 'ada' }));
+      expect(refused.status).toBe('error');
+    } finally {
+      socket.disconnect();
+    }
   });
 
   describe("@knocklabs/client's guide client", () => {

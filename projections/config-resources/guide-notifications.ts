@@ -1,0 +1,28 @@
+import { EntityManager } from '@notify/projection-runtime';
+
+/** Postgres NOTIFY channel on which api instances hear that a guide changed (ADR 0165). */
+export const GUIDE_NOTIFY_CHANNEL = 'notify_guide_changes';
+
+/** Changes older than this are not announced: a rebuild replays them, and no socket waits for those. */
+export const GUIDE_NOTIFY_MAX_AGE_MS = 60_000;
+
+/** The NOTIFY payload: which guide of which environment changed (its state is read again). */
+export interface GuideNotification {
+  /** environment */
+  e: string;
+  /** guide key */
+  k: string;
+}
+
+/**
+ * Queues the announcement in the projection's transaction: delivered on commit only, so a
+ * listener that hears it reads the guide as changed. A replay announces nothing.
+ */
+export async function announceGuideChange(tx: EntityManager, event: { environment: string; createdAt: Date }, key: string) {
+  if (event.createdAt.getTime() < Date.now() - GUIDE_NOTIFY_MAX_AGE_MS) return;
+  const payload = JSON.stringify({ e: event.environment, k: key } satisfies GuideNotification);
+  await tx.query(`SELECT pg_notify($1, $2) WHERE coalesce(current_setting('notify.replay', true), '') <> 'on'`, [
+    GUIDE_NOTIFY_CHANNEL,
+    payload,
+  ]);
+}
