@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { guideId, guideStepMessageIds } from '@notify/application';
-import { UserGuideT } from '@notify/contracts';
+import { GuideGroupT, UserGuideT } from '@notify/contracts';
 import { ConditionGroup, GuideEligibility, guideAudienceKeys, guideEligibility, GuideTargeting } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE } from '@notify/platform';
@@ -74,6 +74,11 @@ export class UserGuides {
     private readonly messages: MessageQueries,
   ) {}
 
+  /** The channel's default guide group. */
+  async group(environment: string, channel: GuideChannel): Promise<GuideGroupT | undefined> {
+    return defaultGuideGroup(await this.guides.onChannel(environment, channel));
+  }
+
   /** Every guide of the channel (or only those of `keys`), in the order the clients show them. */
   async evaluate(environment: string, channel: GuideChannel, who: GuideAudience, keys?: readonly string[]): Promise<EvaluatedGuide[]> {
     let records: ResourceRecord[];
@@ -115,6 +120,30 @@ export class UserGuides {
     }
     return out;
   }
+}
+
+/** The key of the one guide group the clients read (ADR 0165). */
+export const DEFAULT_GUIDE_GROUP = 'default';
+
+/**
+ * The default guide group of a channel's guides: every guide of the channel, shown or not, in
+ * display order, so that a guide the socket later adds is already in the sequence. None when the
+ * channel has no guides (the clients then make their own).
+ */
+export function defaultGuideGroup(records: ResourceRecord[]): GuideGroupT | undefined {
+  if (records.length === 0) return undefined;
+  const sorted = sortForDisplay(records);
+  const times = (pick: (r: ResourceRecord) => Date) => sorted.map((r) => pick(r).getTime());
+  return {
+    __typename: 'GuideGroup',
+    key: DEFAULT_GUIDE_GROUP,
+    display_sequence: sorted.map((r) => r.identifier),
+    display_sequence_unthrottled: null,
+    display_sequence_throttled: null,
+    display_interval: null,
+    inserted_at: new Date(Math.min(...times((r) => r.createdAt))).toISOString(),
+    updated_at: new Date(Math.max(...times((r) => r.updatedAt))).toISOString(),
+  };
 }
 
 /** Oldest first, as the clients order guides without a group (`inserted_at`), the key breaking ties. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DomainError } from '@notify/domain';
+import { GuideGroupT } from '@notify/contracts';
 import { Logger, LOGGER } from '@notify/logging';
 import { GuideChannel, ServedGuides } from '../guides/served-guides';
 import { GuideAudience, UserGuides } from '../guides/user-guides';
@@ -11,6 +12,8 @@ interface GuideSubscription {
   topic: string;
   channel: GuideChannel;
   who: GuideAudience;
+  /** The display sequence of the channel's guide group this client was last told (or fetched). */
+  sequence: string;
   /** The guides this client was last told (or fetched) are shown to it. */
   shown: Set<string>;
   /** Pushes for one subscription go out in the order their changes were heard. */
@@ -59,12 +62,16 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
       throw error;
     }
     const who: GuideAudience = { userId: join.userId, tenant: join.tenant, data: join.data };
-    const evaluated = await this.guides.evaluate(join.environment, channel, who);
+    const [evaluated, group] = await Promise.all([
+      this.guides.evaluate(join.environment, channel, who),
+      this.guides.group(join.environment, channel),
+    ]);
     const sub: GuideSubscription = {
       session,
       topic: join.topic,
       channel,
       who,
+      sequence: JSON.stringify(group?.display_sequence ?? []),
       shown: new Set(evaluated.filter((g) => !g.ineligible).map((g) => g.key)),
       queue: Promise.resolve(),
     };
@@ -79,15 +86,27 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
 
   private changed(signal: GuideSignal): void {
     const environments = signal.environment ? [signal.environment] : [...this.subscriptions.keys()];
-    for (const environment of environments)
+    for (const environment of environments) {
+      // The group of each channel is read once per change, for every client of the channel.
+      const groups = new Map<string, Promise<GuideGroupT | undefined>>();
+      const groupOf = (channel: GuideChannel) => {
+        if (!groups.has(channel.key)) groups.set(channel.key, this.guides.group(environment, channel));
+        return groups.get(channel.key)!;
+      };
       for (const sub of this.subscriptions.get(environment) ?? [])
         sub.queue = sub.queue
-          .then(() => this.tell(environment, sub, signal.key))
+          .then(() => this.tell(environment, sub, signal.key, groupOf))
           .catch((error) => this.logger.warn({ err: error, topic: sub.topic }, 'guide push failed'));
+    }
   }
 
   /** Evaluates the changed guide (or, after a lost connection, every guide) for one client and pushes the difference. */
-  private async tell(environment: string, sub: GuideSubscription, key: string | undefined): Promise<void> {
+  private async tell(
+    environment: string,
+    sub: GuideSubscription,
+    key: string | undefined,
+    groupOf: (channel: GuideChannel) => Promise<GuideGroupT | undefined>,
+  ): Promise<void> {
     const evaluated = await this.guides.evaluate(environment, sub.channel, sub.who, key === undefined ? undefined : [key]);
     const byKey = new Map(evaluated.map((g) => [g.key, g]));
     const keys = key === undefined ? new Set([...sub.shown, ...byKey.keys()]) : [key];
@@ -101,5 +120,11 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
         else sub.session.pushGuide(sub.topic, 'guide.removed', { guide: { key: k } });
       }
     }
+    // A guide that joined or left the channel changes the group's sequence: without it, a client
+    // would not show a guide it was just told about.
+    const group = await groupOf(sub.channel);
+    const sequence = JSON.stringify(group?.display_sequence ?? []);
+    if (group && sequence !== sub.sequence) sub.session.pushGuide(sub.topic, 'guide_group.updated', { guide_group: group });
+    sub.sequence = sequence;
   }
 }

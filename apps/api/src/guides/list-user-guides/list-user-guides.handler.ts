@@ -20,10 +20,13 @@ export class ListUserGuidesHandler implements IQueryHandler<ListUserGuidesQuery>
   async execute({ ctx, userId, channelId, filter }: ListUserGuidesQuery) {
     const environment = ctx.environment;
     const channel = await this.guides.channel(environment, channelId);
-    const all = await this.userGuides.evaluate(environment, channel, { userId, ...filter });
+    const [all, group] = await Promise.all([
+      this.userGuides.evaluate(environment, channel, { userId, ...filter }),
+      this.userGuides.group(environment, channel),
+    ]);
     const forced = filter.forceAll === true;
     const entries = all.filter((g) => forced || !g.ineligible).map((g) => g.guide);
     const ineligible = all.flatMap((g) => (g.ineligible && (forced || g.ineligible.reason === 'marked_as_archived') ? [g.ineligible] : []));
-    return { entries, guide_groups: [], guide_group_display_logs: {}, ineligible_guides: ineligible };
+    return { entries, guide_groups: group ? [group] : [], guide_group_display_logs: {}, ineligible_guides: ineligible };
   }
 }
