@@ -6,6 +6,7 @@ import {
   GuideActivated,
   GuideArchived,
   GuideDeactivated,
+  GuideGroupUpdated,
   GuideUpserted,
   MessageTypeUpserted,
   PartialUpserted,
@@ -41,7 +42,7 @@ async function upserted(event: ProjectedEventOf<(typeof UPSERTED)[number]>, tx: 
     [environment, resourceType, d.key, JSON.stringify(d.content), d.sha, d.valid, JSON.stringify(d.errors), d.upserted_at],
   );
   await insertVersion(tx, resourceType, d.key, d.sha, d.content, d.valid, d.errors);
-  if (resourceType === 'guide') await announceGuideChange(tx, event, d.key);
+  if (resourceType === 'guide') await announceGuideChange(tx, event, { key: d.key });
 }
 
 async function activation(
@@ -69,6 +70,7 @@ export const configResourcesProjection = defineProjection({
     GuideActivated,
     GuideDeactivated,
     GuideArchived,
+    GuideGroupUpdated,
     ResourcesCommitted,
     CommitPromoted,
   ],
@@ -96,7 +98,7 @@ export const configResourcesProjection = defineProjection({
          WHERE environment = $1 AND resource_type = 'guide' AND identifier = $2`,
         [environment, data.key, data.active_from, data.active_until],
       );
-      await announceGuideChange(tx, event, data.key);
+      await announceGuideChange(tx, event, { key: data.key });
     },
     async GuideDeactivated(event, tx) {
       const { environment, data } = event;
@@ -105,7 +107,7 @@ export const configResourcesProjection = defineProjection({
          WHERE environment = $1 AND resource_type = 'guide' AND identifier = $2`,
         [environment, data.key],
       );
-      await announceGuideChange(tx, event, data.key);
+      await announceGuideChange(tx, event, { key: data.key });
     },
     async GuideArchived(event, tx) {
       const { environment, data } = event;
@@ -114,7 +116,11 @@ export const configResourcesProjection = defineProjection({
         environment,
         data.key,
       ]);
-      await announceGuideChange(tx, event, data.key);
+      await announceGuideChange(tx, event, { key: data.key });
+    },
+    async GuideGroupUpdated(event, tx) {
+      // Read from its stream (ADR 0166); only announced here, for the sockets.
+      await announceGuideChange(tx, event, { group: event.data.key });
     },
     async ResourcesCommitted({ environment, data }, tx) {
       for (const c of data.commits) {
@@ -137,7 +143,7 @@ export const configResourcesProjection = defineProjection({
         [environment, d.resource.type, d.resource.identifier, JSON.stringify(d.content), d.sha, d.promoted_at],
       );
       await insertVersion(tx, d.resource.type, d.resource.identifier, d.sha, d.content, true, []);
-      if (d.resource.type === 'guide') await announceGuideChange(tx, event, d.resource.identifier);
+      if (d.resource.type === 'guide') await announceGuideChange(tx, event, { key: d.resource.identifier });
     },
   },
 });

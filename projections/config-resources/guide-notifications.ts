@@ -10,17 +10,24 @@ export const GUIDE_NOTIFY_MAX_AGE_MS = 60_000;
 export interface GuideNotification {
   /** environment */
   e: string;
-  /** guide key */
-  k: string;
+  /** guide key (a guide changed) */
+  k?: string;
+  /** guide group key (the group changed) */
+  g?: string;
 }
 
 /**
  * Queues the announcement in the projection's transaction: delivered on commit only, so a
  * listener that hears it reads the guide as changed. A replay announces nothing.
  */
-export async function announceGuideChange(tx: EntityManager, event: { environment: string; createdAt: Date }, key: string) {
+export async function announceGuideChange(
+  tx: EntityManager,
+  event: { environment: string; createdAt: Date },
+  change: { key: string } | { group: string },
+) {
   if (event.createdAt.getTime() < Date.now() - GUIDE_NOTIFY_MAX_AGE_MS) return;
-  const payload = JSON.stringify({ e: event.environment, k: key } satisfies GuideNotification);
+  const note: GuideNotification = 'key' in change ? { e: event.environment, k: change.key } : { e: event.environment, g: change.group };
+  const payload = JSON.stringify(note);
   await tx.query(`SELECT pg_notify($1, $2) WHERE coalesce(current_setting('notify.replay', true), '') <> 'on'`, [
     GUIDE_NOTIFY_CHANNEL,
     payload,

@@ -304,4 +304,59 @@ describe('user guides (public API)', () => {
       expect(Object.keys(guides.store.state.guides)).toEqual(['welcome']);
     });
   });
+
+  it('orders and throttles guides by the guide group, told live to a joined client', async () => {
+    const socket: Socket = feedSocket(t, { api_key: t.env.publishableKey });
+    socket.connect();
+    try {
+      const groups: { display_sequence: string[]; display_interval: number | null }[] = [];
+      const channel = socket.channel(`guides:${channelId}`, { user_id: 'ada' });
+      channel.on('guide_group.updated', (p: { data: { guide_group: (typeof groups)[number] } }) => void groups.push(p.data.guide_group));
+      expect(await joinChannel(channel)).toEqual({ status: 'ok', response: {} });
+
+      const group = { display_sequence: ['beta-tour'], display_sequence_unthrottled: ['welcome'], display_interval: 3600 };
+      const put = await svc('PUT', '/v1/guide_groups/default?environment=development', { guide_group: group });
+      expect(put.status).toBe(200);
+      expect(put.body.guide_group).toMatchObject({ key: 'default', ...group, environment: 'development', updated_at: expect.any(String) });
+      expect((await svc('GET', '/v1/guide_groups?environment=development')).body.entries).toEqual([put.body.guide_group]);
+
+      const ada = await knock.users.guides.getChannel('ada', channelId);
+      const [defaultGroup] = ada.guide_groups as { key: string; display_sequence: string[] }[];
+      expect(defaultGroup).toMatchObject({
+        __typename: 'GuideGroup',
+        key: 'default',
+        display_interval: 3600,
+        display_sequence_unthrottled: ['welcome'],
+      });
+      // Ordered first as configured, then the others oldest first; every guide of the channel is listed.
+      expect(defaultGroup.display_sequence).toEqual(['beta-tour', 'welcome', 'draft', 'later', 'billing', 'gold']);
+      expect(ada.entries.find((e) => e.key === 'welcome')).toMatchObject({ bypass_global_group_limit: true });
+      // Ada dismissed beta-tour (a throttled guide) earlier: the throttle window starts there.
+      expect(ada.guide_group_display_logs).toEqual({ default: expect.any(String) });
+
+      await eventually(
+        async () => groups,
+        (g) => g.length > 0,
+        30_000,
+      );
+      expect(groups[0]).toMatchObject({ display_sequence: defaultGroup.display_sequence, display_interval: 3600 });
+
+      // Bad input: unknown guides, another group, a negative interval; nothing is written.
+      const unknown = await svc('PUT', '/v1/guide_groups/default?environment=development', {
+        guide_group: { display_sequence: ['nope'], display_interval: 60 },
+      });
+      expect(unknown.status).toBe(422);
+      expect(unknown.body).toMatchObject({
+        code: 'invalid_params',
+        errors: [expect.objectContaining({ field: 'guide_group.display_sequence.0' })],
+      });
+      expect((await svc('PUT', '/v1/guide_groups/other?environment=development', { guide_group: group })).status).toBe(422);
+      expect((await svc('PUT', '/v1/guide_groups/default?environment=development', { guide_group: { display_interval: -1 } })).status).toBe(
+        422,
+      );
+      expect((await svc('GET', '/v1/guide_groups/default?environment=development')).body.guide_group).toMatchObject(group);
+    } finally {
+      socket.disconnect();
+    }
+  });
 });

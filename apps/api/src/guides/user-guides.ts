@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { guideId, guideStepMessageIds } from '@notify/application';
-import { GuideGroupT, UserGuideT } from '@notify/contracts';
-import { ConditionGroup, GuideEligibility, guideAudienceKeys, guideEligibility, GuideTargeting } from '@notify/domain';
+import { guideId, guideStepMessageIds, readGuideGroup } from '@notify/application';
+import { DEFAULT_GUIDE_GROUP_KEY, GuideGroupT, UserGuideT } from '@notify/contracts';
+import { ConditionGroup, GuideEligibility, guideAudienceKeys, guideEligibility, GuideGroupState, GuideTargeting } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE } from '@notify/platform';
 import { AudienceMemberQueries } from '@notify/projections/audience-members';
@@ -48,6 +48,8 @@ export interface EvaluatedGuide {
   key: string;
   guide: UserGuideT;
   ineligible?: IneligibleGuide;
+  /** When the user last archived a step of it (the throttle window starts there). */
+  archivedAt: string | null;
 }
 
 const targetingOf = (record: ResourceRecord): GuideTargeting => ({
@@ -76,7 +78,12 @@ export class UserGuides {
 
   /** The channel's default guide group. */
   async group(environment: string, channel: GuideChannel): Promise<GuideGroupT | undefined> {
-    return defaultGuideGroup(await this.guides.onChannel(environment, channel));
+    const [records, config] = await Promise.all([this.guides.onChannel(environment, channel), this.groupConfig(environment)]);
+    return defaultGuideGroup(records, config);
+  }
+
+  groupConfig(environment: string): Promise<GuideGroupState> {
+    return readGuideGroup(this.store, environment, DEFAULT_GUIDE_GROUP_KEY);
   }
 
   /** Every guide of the channel (or only those of `keys`), in the order the clients show them. */
@@ -90,10 +97,12 @@ export class UserGuides {
     if (records.length === 0) return [];
     const userId = who.userId;
     const tenant = who.tenant ?? null;
-    const [user, tenantRecord] = await Promise.all([
+    const [user, tenantRecord, group] = await Promise.all([
       this.users.get(environment, userId),
       tenant ? this.tenants.get(environment, tenant) : Promise.resolve(undefined),
+      this.groupConfig(environment),
     ]);
+    const unthrottled = new Set(group.settings?.display_sequence_unthrottled ?? []);
     const audienceKeys = [...new Set(records.flatMap((r) => guideAudienceKeys(targetingOf(r))))];
     const now = new Date().toISOString();
     const audiences = audienceKeys.length ? await this.audiences.audiencesOf(environment, userId, audienceKeys, tenant, new Date(now)) : [];
@@ -110,9 +119,18 @@ export class UserGuides {
       const stepMessages = steps.map((s) => messages.get(ids.get(s.ref)!));
       const archived = stepMessages.every((m) => !!m?.archived_at);
       const eligibility = guideEligibility(targetingOf(record), { now, variables, audiences, archived });
+      const active = eligibility.eligible || eligibility.reason !== 'guide_not_active';
+      const archivedAt = stepMessages.reduce<string | null>((latest, m) => {
+        const at = m?.archived_at ?? null;
+        return at !== null && (latest === null || Date.parse(at) > Date.parse(latest)) ? at : latest;
+      }, null);
       out.push({
         key: record.identifier,
-        guide: entry(environment, record, channel, steps, stepMessages, eligibility.eligible || eligibility.reason !== 'guide_not_active'),
+        archivedAt,
+        guide: {
+          ...entry(environment, record, channel, steps, stepMessages, active),
+          bypass_global_group_limit: unthrottled.has(record.identifier),
+        },
         ineligible: eligibility.eligible
           ? undefined
           : { __typename: 'GuideIneligibilityMarker', key: record.identifier, reason: eligibility.reason, message: eligibility.message },
@@ -122,27 +140,29 @@ export class UserGuides {
   }
 }
 
-/** The key of the one guide group the clients read (ADR 0165). */
-export const DEFAULT_GUIDE_GROUP = 'default';
-
 /**
- * The default guide group of a channel's guides: every guide of the channel, shown or not, in
- * display order, so that a guide the socket later adds is already in the sequence. None when the
- * channel has no guides (the clients then make their own).
+ * The default guide group of a channel's guides (ADR 0166): every guide of the channel, shown or
+ * not, so that a guide the socket later adds is already in the sequence; those the configured
+ * group orders first, in its order, then the others oldest first. None when the channel has no
+ * guides (the clients then make their own).
  */
-export function defaultGuideGroup(records: ResourceRecord[]): GuideGroupT | undefined {
+export function defaultGuideGroup(records: ResourceRecord[], config: GuideGroupState): GuideGroupT | undefined {
   if (records.length === 0) return undefined;
-  const sorted = sortForDisplay(records);
+  const settings = config.settings;
+  const rank = new Map((settings?.display_sequence ?? []).map((k, i) => [k, i]));
+  const sorted = sortForDisplay(records).sort((a, b) => (rank.get(a.identifier) ?? Infinity) - (rank.get(b.identifier) ?? Infinity));
+  const keys = sorted.map((r) => r.identifier);
+  const unthrottled = new Set(settings?.display_sequence_unthrottled ?? []);
   const times = (pick: (r: ResourceRecord) => Date) => sorted.map((r) => pick(r).getTime());
   return {
     __typename: 'GuideGroup',
-    key: DEFAULT_GUIDE_GROUP,
-    display_sequence: sorted.map((r) => r.identifier),
-    display_sequence_unthrottled: null,
-    display_sequence_throttled: null,
-    display_interval: null,
-    inserted_at: new Date(Math.min(...times((r) => r.createdAt))).toISOString(),
-    updated_at: new Date(Math.max(...times((r) => r.updatedAt))).toISOString(),
+    key: DEFAULT_GUIDE_GROUP_KEY,
+    display_sequence: keys,
+    display_sequence_unthrottled: keys.filter((k) => unthrottled.has(k)),
+    display_sequence_throttled: keys.filter((k) => !unthrottled.has(k)),
+    display_interval: settings?.display_interval ?? null,
+    inserted_at: config.createdAt ?? new Date(Math.min(...times((r) => r.createdAt))).toISOString(),
+    updated_at: config.updatedAt ?? new Date(Math.max(...times((r) => r.updatedAt))).toISOString(),
   };
 }
 

@@ -12,7 +12,7 @@ interface GuideSubscription {
   topic: string;
   channel: GuideChannel;
   who: GuideAudience;
-  /** The display sequence of the channel's guide group this client was last told (or fetched). */
+  /** The channel's guide group as this client was last told (or fetched): order, unthrottled guides, interval. */
   sequence: string;
   /** The guides this client was last told (or fetched) are shown to it. */
   shown: Set<string>;
@@ -71,7 +71,7 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
       topic: join.topic,
       channel,
       who,
-      sequence: JSON.stringify(group?.display_sequence ?? []),
+      sequence: groupState(group),
       shown: new Set(evaluated.filter((g) => !g.ineligible).map((g) => g.key)),
       queue: Promise.resolve(),
     };
@@ -95,7 +95,7 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
       };
       for (const sub of this.subscriptions.get(environment) ?? [])
         sub.queue = sub.queue
-          .then(() => this.tell(environment, sub, signal.key, groupOf))
+          .then(() => this.tell(environment, sub, signal, groupOf))
           .catch((error) => this.logger.warn({ err: error, topic: sub.topic }, 'guide push failed'));
     }
   }
@@ -104,9 +104,19 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
   private async tell(
     environment: string,
     sub: GuideSubscription,
-    key: string | undefined,
+    signal: GuideSignal,
     groupOf: (channel: GuideChannel) => Promise<GuideGroupT | undefined>,
   ): Promise<void> {
+    if (!signal.group) await this.tellGuides(environment, sub, signal.key);
+    // A guide that joined or left the channel, or a new order or throttle, changes the group:
+    // without it, a client would not show a guide it was just told about.
+    const group = await groupOf(sub.channel);
+    const state = groupState(group);
+    if (group && state !== sub.sequence) sub.session.pushGuide(sub.topic, 'guide_group.updated', { guide_group: group });
+    sub.sequence = state;
+  }
+
+  private async tellGuides(environment: string, sub: GuideSubscription, key: string | undefined): Promise<void> {
     const evaluated = await this.guides.evaluate(environment, sub.channel, sub.who, key === undefined ? undefined : [key]);
     const byKey = new Map(evaluated.map((g) => [g.key, g]));
     const keys = key === undefined ? new Set([...sub.shown, ...byKey.keys()]) : [key];
@@ -120,11 +130,8 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
         else sub.session.pushGuide(sub.topic, 'guide.removed', { guide: { key: k } });
       }
     }
-    // A guide that joined or left the channel changes the group's sequence: without it, a client
-    // would not show a guide it was just told about.
-    const group = await groupOf(sub.channel);
-    const sequence = JSON.stringify(group?.display_sequence ?? []);
-    if (group && sequence !== sub.sequence) sub.session.pushGuide(sub.topic, 'guide_group.updated', { guide_group: group });
-    sub.sequence = sequence;
   }
 }
+
+const groupState = (group: GuideGroupT | undefined) =>
+  JSON.stringify(group ? [group.display_sequence, group.display_sequence_unthrottled, group.display_interval] : []);

@@ -8,13 +8,17 @@ import { GUIDE_NOTIFY_CHANNEL, GUIDE_NOTIFY_MAX_AGE_MS, GuideNotification } from
 import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
 
-/** A guide changed (`key`), or, without a key, anything may have changed while the api was not listening. */
+/**
+ * A guide changed (`key`), or the guide group (`group`), or, with neither, anything may have
+ * changed while the api was not listening.
+ */
 export interface GuideSignal {
   environment?: string;
   key?: string;
+  group?: boolean;
 }
 
-const GUIDE_EVENTS = ['GuideUpserted', 'GuideActivated', 'GuideDeactivated', 'GuideArchived', 'CommitPromoted'];
+const GUIDE_EVENTS = ['GuideUpserted', 'GuideActivated', 'GuideDeactivated', 'GuideArchived', 'GuideGroupUpdated', 'CommitPromoted'];
 
 /**
  * Changed guides, heard by every api instance (ADR 0165), as new feed messages are (ADR 0077):
@@ -68,7 +72,7 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
       if (n.channel !== GUIDE_NOTIFY_CHANNEL || !n.payload) return;
       try {
         const note = JSON.parse(n.payload) as GuideNotification;
-        this.emit({ environment: note.e, key: note.k });
+        this.emit(note.g !== undefined ? { environment: note.e, group: true } : { environment: note.e, key: note.k });
       } catch (error) {
         this.logger.warn({ err: error }, 'unreadable guide notification');
       }

@@ -27,6 +27,12 @@ export class ListUserGuidesHandler implements IQueryHandler<ListUserGuidesQuery>
     const forced = filter.forceAll === true;
     const entries = all.filter((g) => forced || !g.ineligible).map((g) => g.guide);
     const ineligible = all.flatMap((g) => (g.ineligible && (forced || g.ineligible.reason === 'marked_as_archived') ? [g.ineligible] : []));
-    return { entries, guide_groups: group ? [group] : [], guide_group_display_logs: {}, ineligible_guides: ineligible };
+    // The throttle window starts when the user last dismissed a guide the throttle applies to (ADR 0166).
+    const lastDismissed = all
+      .filter((g) => !g.guide.bypass_global_group_limit && g.archivedAt !== null)
+      .map((g) => g.archivedAt!)
+      .sort((a, b) => Date.parse(b) - Date.parse(a))[0];
+    const logs: Record<string, string> = group && lastDismissed ? { [group.key]: lastDismissed } : {};
+    return { entries, guide_groups: group ? [group] : [], guide_group_display_logs: logs, ineligible_guides: ineligible };
   }
 }
