@@ -160,7 +160,7 @@ export function defaultGuideGroup(records: ResourceRecord[], config: GuideGroupS
     display_sequence: keys,
     display_sequence_unthrottled: keys.filter((k) => unthrottled.has(k)),
     display_sequence_throttled: keys.filter((k) => !unthrottled.has(k)),
-    display_interval: settings?.display_interval ?? null,
+    ...(settings?.display_interval != null ? { display_interval: settings.display_interval } : {}),
     inserted_at: config.createdAt ?? new Date(Math.min(...times((r) => r.createdAt))).toISOString(),
     updated_at: config.updatedAt ?? new Date(Math.max(...times((r) => r.updatedAt))).toISOString(),
   };

@@ -134,4 +134,4 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 const groupState = (group: GuideGroupT | undefined) =>
-  JSON.stringify(group ? [group.display_sequence, group.display_sequence_unthrottled, group.display_interval] : []);
+  JSON.stringify(group ? [group.display_sequence, group.display_sequence_unthrottled, group.display_interval ?? null] : []);
