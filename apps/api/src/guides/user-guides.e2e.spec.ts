@@ -107,6 +107,25 @@ describe('user guides (public API)', () => {
     expect(keysOf(await knock.users.guides.getChannel('ada', channelId, { type: 'modal' }))).toEqual([]);
   });
 
+  it('answers activation_url_rules as configured, and refuses a guide with both rules and patterns', async () => {
+    const rules = [{ directive: 'allow', variable: 'pathname', operator: 'contains', argument: '/settings' }];
+    await guide('ruled', { activation_url_rules: rules });
+    const ada = await knock.users.guides.getChannel('ada', channelId);
+    expect(ada.entries.find((e) => e.key === 'ruled')).toMatchObject({ activation_url_rules: rules, activation_url_patterns: [] });
+    const both = await svc('PUT', '/v1/guides/ruled?environment=development', {
+      guide: {
+        name: 'ruled',
+        channel_key: 'guides',
+        steps: [step('intro', 'x')],
+        activation_url_rules: rules,
+        activation_url_patterns: [{ pathname: '/a' }],
+      },
+    });
+    expect(both.status).toBe(422);
+    expect(both.body).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'guide.activation_url_rules' })] });
+    await mgmt.guides.archive('ruled');
+  });
+
   it('refuses a channel that is not a guide channel', async () => {
     const res = await t.http('GET', '/v1/users/ada/guides/in-app', { key: t.env.secretKey });
     expect(res.status).toBe(422);

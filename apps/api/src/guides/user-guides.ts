@@ -205,7 +205,7 @@ function entry(
       };
     }),
     activation_url_patterns: (record.content.activation_url_patterns as UserGuideT['activation_url_patterns']) ?? [],
-    activation_url_rules: [],
+    activation_url_rules: (record.content.activation_url_rules as UserGuideT['activation_url_rules']) ?? [],
     bypass_global_group_limit: false,
     inserted_at: record.createdAt.toISOString(),
     updated_at: record.updatedAt.toISOString(),
