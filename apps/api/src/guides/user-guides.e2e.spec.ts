@@ -254,10 +254,12 @@ describe('user guides (public API)', () => {
       bobSocket.connect();
       try {
         const bobChannel = bobSocket.channel(`guides:${channelId}`, { user_id: 'bob' });
-        bobChannel.on(
-          'guide.added',
-          (p: { data: { guide: { key: string } } }) => void pushes.push({ who: 'bob', event: 'guide.added', key: p.data.guide.key }),
-        );
+        for (const event of ['guide.added', 'guide.updated'])
+          bobChannel.on(
+            event,
+            (p: { event: string; data: { guide: { key: string }; eligible?: boolean } }) =>
+              void pushes.push({ who: 'bob', event: p.event, key: p.data.guide.key, eligible: p.data.eligible }),
+          );
         expect(await joinChannel(bobChannel)).toEqual({ status: 'ok', response: {} });
         const waitFor = (pred: (p: (typeof pushes)[number]) => boolean) =>
           eventually(
@@ -278,6 +280,16 @@ describe('user guides (public API)', () => {
         // Bob is not a pro: the guide was never his.
         expect(pushes.filter((p) => p.who === 'bob')).toEqual([]);
         expect(pushes.filter((p) => p.key === 'live').map((p) => p.event)).toEqual(['guide.added', 'guide.updated', 'guide.removed']);
+
+        // Bob becomes a pro, and joins the beta audience: those guides are his now, and no longer when undone.
+        await knock.users.update('bob', { plan: 'pro' } as never);
+        await waitFor((p) => p.who === 'bob' && p.key === 'welcome' && p.event === 'guide.added');
+        await knock.users.update('bob', { plan: 'free' } as never);
+        await waitFor((p) => p.who === 'bob' && p.key === 'welcome' && p.event === 'guide.updated' && p.eligible === false);
+        await knock.audiences.addMembers('beta', { members: [{ user: { id: 'bob' } }] });
+        await waitFor((p) => p.who === 'bob' && p.key === 'beta-tour' && p.event === 'guide.added');
+        await knock.audiences.removeMembers('beta', { members: [{ user: { id: 'bob' } }] } as never);
+        await waitFor((p) => p.who === 'bob' && p.key === 'beta-tour' && p.eligible === false);
       } finally {
         bobSocket.disconnect();
       }

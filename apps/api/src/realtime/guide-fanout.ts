@@ -93,21 +93,27 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
         if (!groups.has(channel.key)) groups.set(channel.key, this.guides.group(environment, channel));
         return groups.get(channel.key)!;
       };
-      for (const sub of this.subscriptions.get(environment) ?? [])
+      const users = signal.users ? new Set(signal.users) : undefined;
+      for (const sub of this.subscriptions.get(environment) ?? []) {
+        if (users && !users.has(sub.who.userId)) continue;
         sub.queue = sub.queue
           .then(() => this.tell(environment, sub, signal, groupOf))
           .catch((error) => this.logger.warn({ err: error, topic: sub.topic }, 'guide push failed'));
+      }
     }
   }
 
-  /** Evaluates the changed guide (or, after a lost connection, every guide) for one client and pushes the difference. */
+  /**
+   * Evaluates the changed guide (or every guide: after a lost connection, or when the client's
+   * user changed) for one client and pushes the difference.
+   */
   private async tell(
     environment: string,
     sub: GuideSubscription,
     signal: GuideSignal,
     groupOf: (channel: GuideChannel) => Promise<GuideGroupT | undefined>,
   ): Promise<void> {
-    if (!signal.group) await this.tellGuides(environment, sub, signal.key);
+    if (!signal.group) await this.tellGuides(environment, sub, signal.users ? undefined : signal.key);
     // A guide that joined or left the channel, or a new order or throttle, changes the group:
     // without it, a client would not show a guide it was just told about.
     const group = await groupOf(sub.channel);

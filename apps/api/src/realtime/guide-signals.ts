@@ -16,9 +16,12 @@ export interface GuideSignal {
   environment?: string;
   key?: string;
   group?: boolean;
+  /** Users whose properties or audience memberships changed: every guide, for them only. */
+  users?: string[];
 }
 
 const GUIDE_EVENTS = ['GuideUpserted', 'GuideActivated', 'GuideDeactivated', 'GuideArchived', 'GuideGroupUpdated', 'CommitPromoted'];
+const AUDIENCE_EVENTS = ['UserIdentified', 'AudienceMembersAdded', 'AudienceMembersRemoved'];
 
 /**
  * Changed guides, heard by every api instance (ADR 0165), as new feed messages are (ADR 0077):
@@ -72,7 +75,9 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
       if (n.channel !== GUIDE_NOTIFY_CHANNEL || !n.payload) return;
       try {
         const note = JSON.parse(n.payload) as GuideNotification;
-        this.emit(note.g !== undefined ? { environment: note.e, group: true } : { environment: note.e, key: note.k });
+        if (note.u) this.emit({ environment: note.e, users: note.u });
+        else if (note.g !== undefined) this.emit({ environment: note.e, group: true });
+        else this.emit({ environment: note.e, key: note.k });
       } catch (error) {
         this.logger.warn({ err: error }, 'unreadable guide notification');
       }
@@ -123,11 +128,20 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
         do {
           again = false;
           position ??= await this.reader.headPosition();
-          const page = await this.reader.readAll({ after: position, filter: { eventTypes: GUIDE_EVENTS }, maxCount: 500 });
+          const page = await this.reader.readAll({
+            after: position,
+            filter: { eventTypes: [...GUIDE_EVENTS, ...AUDIENCE_EVENTS] },
+            maxCount: 500,
+          });
           const recentSince = Date.now() - GUIDE_NOTIFY_MAX_AGE_MS;
           for (const event of page.events) {
             if (event.createdAt.getTime() < recentSince) continue;
-            const data = event.data as { key?: string; resource?: { type: string; identifier: string } };
+            const data = event.data as {
+              key?: string;
+              resource?: { type: string; identifier: string };
+              user_id?: string;
+              members?: { user_id: string }[];
+            };
             const key =
               event.type === 'CommitPromoted' ? (data.resource?.type === 'guide' ? data.resource.identifier : undefined) : data.key;
             if (!key) continue;
