@@ -1,7 +1,21 @@
 import { AudienceArchived, AudienceMembersAdded, AudienceMembersRemoved, UserDeleted, UserMerged } from '@notify/contracts';
-import { defineProjection } from '@notify/projection-runtime';
+import { defineProjection, EntityManager } from '@notify/projection-runtime';
+import { announceGuideAudience, recentForGuides } from '../config-resources/guide-notifications';
 
 const asJson = (members: { user_id: string; tenant: string | null }[]) => JSON.stringify(members.map((m) => [m.user_id, m.tenant ?? '']));
+
+/** Members added or removed: their open guide sockets evaluate targeting again (ADR 0165). */
+async function announceMembers(
+  tx: EntityManager,
+  event: { environment: string; createdAt: Date; data: { members: { user_id: string }[] } },
+): Promise<void> {
+  if (recentForGuides([event]).length)
+    await announceGuideAudience(
+      tx,
+      event.environment,
+      event.data.members.map((m) => m.user_id),
+    );
+}
 
 /**
  * Who belongs to which audience. A membership ends with its user: deleting a user removes its
@@ -13,20 +27,24 @@ export const audienceMembersProjection = defineProjection({
   tables: ['rm_audience_members'],
   events: [AudienceMembersAdded, AudienceMembersRemoved, AudienceArchived, UserMerged, UserDeleted],
   on: {
-    async AudienceMembersAdded({ environment, data }, tx) {
+    async AudienceMembersAdded(event, tx) {
+      const { environment, data } = event;
       await tx.query(
         `INSERT INTO rm_audience_members (environment, audience_key, user_id, tenant, added_at)
          SELECT $1, $2, m->>0, m->>1, $4 FROM jsonb_array_elements($3::jsonb) m
          ON CONFLICT (environment, audience_key, user_id, tenant) DO NOTHING`,
         [environment, data.audience_key, asJson(data.members), data.added_at],
       );
+      await announceMembers(tx, event);
     },
-    async AudienceMembersRemoved({ environment, data }, tx) {
+    async AudienceMembersRemoved(event, tx) {
+      const { environment, data } = event;
       await tx.query(
         `DELETE FROM rm_audience_members WHERE environment = $1 AND audience_key = $2
            AND jsonb_build_array(user_id, tenant) IN (SELECT value FROM jsonb_array_elements($3::jsonb))`,
         [environment, data.audience_key, asJson(data.members)],
       );
+      await announceMembers(tx, event);
     },
     async AudienceArchived({ environment, data }, tx) {
       // An archived audience keeps no members: created again, it starts empty.

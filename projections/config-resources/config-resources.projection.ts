@@ -6,6 +6,7 @@ import {
   GuideActivated,
   GuideArchived,
   GuideDeactivated,
+  GuideGroupUpdated,
   GuideUpserted,
   MessageTypeUpserted,
   PartialUpserted,
@@ -17,6 +18,7 @@ import {
 } from '@notify/contracts';
 import { RESOURCE_TYPE_OF } from '@notify/domain';
 import { defineProjection, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
+import { announceGuideChange } from './guide-notifications';
 
 const UPSERTED = [
   WorkflowUpserted,
@@ -29,7 +31,8 @@ const UPSERTED = [
 ] as const;
 
 /** Every resource type's upsert: the draft moves, and its content is kept as a version by its sha. */
-async function upserted({ type, environment, data: d }: ProjectedEventOf<(typeof UPSERTED)[number]>, tx: EntityManager): Promise<void> {
+async function upserted(event: ProjectedEventOf<(typeof UPSERTED)[number]>, tx: EntityManager): Promise<void> {
+  const { type, environment, data: d } = event;
   const resourceType = RESOURCE_TYPE_OF[type];
   await tx.query(
     `INSERT INTO rm_config_resources (environment, resource_type, identifier, draft, draft_sha, valid, errors, created_at, updated_at)
@@ -39,6 +42,7 @@ async function upserted({ type, environment, data: d }: ProjectedEventOf<(typeof
     [environment, resourceType, d.key, JSON.stringify(d.content), d.sha, d.valid, JSON.stringify(d.errors), d.upserted_at],
   );
   await insertVersion(tx, resourceType, d.key, d.sha, d.content, d.valid, d.errors);
+  if (resourceType === 'guide') await announceGuideChange(tx, event, { key: d.key });
 }
 
 async function activation(
@@ -66,6 +70,7 @@ export const configResourcesProjection = defineProjection({
     GuideActivated,
     GuideDeactivated,
     GuideArchived,
+    GuideGroupUpdated,
     ResourcesCommitted,
     CommitPromoted,
   ],
@@ -86,26 +91,36 @@ export const configResourcesProjection = defineProjection({
         data.audience_key,
       ]);
     },
-    async GuideActivated({ environment, data }, tx) {
+    async GuideActivated(event, tx) {
+      const { environment, data } = event;
       await tx.query(
         `UPDATE rm_config_resources SET active = true, active_from = $3, active_until = $4
          WHERE environment = $1 AND resource_type = 'guide' AND identifier = $2`,
         [environment, data.key, data.active_from, data.active_until],
       );
+      await announceGuideChange(tx, event, { key: data.key });
     },
-    async GuideDeactivated({ environment, data }, tx) {
+    async GuideDeactivated(event, tx) {
+      const { environment, data } = event;
       await tx.query(
         `UPDATE rm_config_resources SET active = false, active_from = NULL, active_until = NULL
          WHERE environment = $1 AND resource_type = 'guide' AND identifier = $2`,
         [environment, data.key],
       );
+      await announceGuideChange(tx, event, { key: data.key });
     },
-    async GuideArchived({ environment, data }, tx) {
+    async GuideArchived(event, tx) {
+      const { environment, data } = event;
       // Like audiences (ADR 0171): an archived guide leaves the lists; upserted again, it starts a new row.
       await tx.query(`DELETE FROM rm_config_resources WHERE environment = $1 AND resource_type = 'guide' AND identifier = $2`, [
         environment,
         data.key,
       ]);
+      await announceGuideChange(tx, event, { key: data.key });
+    },
+    async GuideGroupUpdated(event, tx) {
+      // Read from its stream (ADR 0166); only announced here, for the sockets.
+      await announceGuideChange(tx, event, { group: event.data.key });
     },
     async ResourcesCommitted({ environment, data }, tx) {
       for (const c of data.commits) {
@@ -117,7 +132,8 @@ export const configResourcesProjection = defineProjection({
         );
       }
     },
-    async CommitPromoted({ environment, data: d }, tx) {
+    async CommitPromoted(event, tx) {
+      const { environment, data: d } = event;
       // The environment now serves the promoted version; it has no drafts of its own.
       await tx.query(
         `INSERT INTO rm_config_resources (environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, created_at, updated_at)
@@ -127,6 +143,7 @@ export const configResourcesProjection = defineProjection({
         [environment, d.resource.type, d.resource.identifier, JSON.stringify(d.content), d.sha, d.promoted_at],
       );
       await insertVersion(tx, d.resource.type, d.resource.identifier, d.sha, d.content, true, []);
+      if (d.resource.type === 'guide') await announceGuideChange(tx, event, { key: d.resource.identifier });
     },
   },
 });

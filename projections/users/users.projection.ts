@@ -1,3 +1,4 @@
+import { announceGuideAudience, recentForGuides } from '../config-resources/guide-notifications';
 import { AudienceUpserted, CommitPromoted, UserDeleted, UserIdentified } from '@notify/contracts';
 import { mergeProperties } from '@notify/domain';
 import { defineProjection, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
@@ -105,5 +106,10 @@ export const usersProjection = defineProjection({
         );
     }
     await flush();
+    // Users whose properties changed: their open guide sockets evaluate targeting again (ADR 0165).
+    const byEnvironment = new Map<string, string[]>();
+    for (const e of recentForGuides(events))
+      if (e.type === 'UserIdentified') byEnvironment.set(e.environment, [...(byEnvironment.get(e.environment) ?? []), e.data.user_id]);
+    for (const [environment, ids] of byEnvironment) await announceGuideAudience(tx, environment, ids);
   },
 });

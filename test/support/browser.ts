@@ -34,7 +34,7 @@ export interface FeedPage {
  * Bundles test/browser/feed-page.mjs (React and the @knocklabs/react components) with esbuild and
  * serves it with its configuration from its own origin, as an application would.
  */
-export async function serveFeedPage(config: {
+export function serveFeedPage(config: {
   host: string;
   publishableKey: string;
   userId: string;
@@ -42,9 +42,17 @@ export async function serveFeedPage(config: {
   userToken?: string;
   feedId: string;
 }): Promise<FeedPage> {
-  const outdir = await mkdtemp(path.join(tmpdir(), 'notify-feed-page-'));
+  return servePage('feed-page', config);
+}
+
+/**
+ * Bundles test/browser/<name>.mjs with esbuild and serves it with its configuration (as
+ * window.__NOTIFY__) from its own origin.
+ */
+export async function servePage(name: string, config: Record<string, unknown>): Promise<FeedPage> {
+  const outdir = await mkdtemp(path.join(tmpdir(), `notify-${name}-`));
   await build({
-    entryPoints: [path.resolve(__dirname, '../browser/feed-page.mjs')],
+    entryPoints: [path.resolve(__dirname, `../browser/${name}.mjs`)],
     bundle: true,
     outdir,
     format: 'iife',
@@ -54,12 +62,12 @@ export async function serveFeedPage(config: {
     loader: { '.css': 'css' },
     logLevel: 'silent',
   });
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>feed</title><link rel="stylesheet" href="/feed-page.css"></head>
-<body><div id="root"></div><script>window.__NOTIFY__ = ${JSON.stringify(config)};</script><script src="/feed-page.js"></script></body></html>`;
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>${name}</title><link rel="stylesheet" href="/${name}.css"></head>
+<body><div id="root"></div><script>window.__NOTIFY__ = ${JSON.stringify(config)};</script><script src="/${name}.js"></script></body></html>`;
   const files: Record<string, [string, string]> = {
     '/': ['text/html', html],
-    '/feed-page.js': ['text/javascript', await readFile(path.join(outdir, 'feed-page.js'), 'utf8')],
-    '/feed-page.css': ['text/css', await readFile(path.join(outdir, 'feed-page.css'), 'utf8')],
+    [`/${name}.js`]: ['text/javascript', await readFile(path.join(outdir, `${name}.js`), 'utf8')],
+    [`/${name}.css`]: ['text/css', await readFile(path.join(outdir, `${name}.css`), 'utf8')],
   };
   const server: Server = createServer((req, res) => {
     const file = files[(req.url ?? '/').split('?')[0]];

@@ -13,6 +13,8 @@ import { TemplateEngine } from '@notify/templating';
 import { ActivateWorkflowController } from './activate-workflow/activate-workflow.controller';
 import { ActivateWorkflowHandler } from './activate-workflow/activate-workflow.handler';
 import { ActivateGuideController } from './activate-guide/activate-guide.controller';
+import { GuideGroupsController } from './guide-groups/guide-groups.controller';
+import { GetGuideGroupHandler, SetGuideGroupHandler } from './guide-groups/guide-groups.handlers';
 import { ActivateGuideHandler } from './activate-guide/activate-guide.handler';
 import { ArchiveGuideController } from './archive-guide/archive-guide.controller';
 import { ArchiveGuideHandler } from './archive-guide/archive-guide.handler';
@@ -81,6 +83,7 @@ const queries = [
     PreviewController,
     RunWorkflowController,
     ActivateGuideController,
+    GuideGroupsController,
     ArchiveGuideController,
   ],
   providers: [
@@ -104,6 +107,8 @@ const queries = [
     PreviewHandler,
     RunWorkflowHandler,
     ActivateGuideHandler,
+    GetGuideGroupHandler,
+    SetGuideGroupHandler,
     ArchiveGuideHandler,
   ],
 })

@@ -10,6 +10,7 @@ import { EngageUserGuideHandler } from './engage-user-guide/engage-user-guide.ha
 import { ListUserGuidesController } from './list-user-guides/list-user-guides.controller';
 import { ListUserGuidesHandler } from './list-user-guides/list-user-guides.handler';
 import { ServedGuides } from './served-guides';
+import { UserGuides } from './user-guides';
 
 const queries = [ConfigResourceQueries, AudienceMemberQueries, MessageQueries].map((Q) => ({
   provide: Q,
@@ -21,6 +22,7 @@ const queries = [ConfigResourceQueries, AudienceMemberQueries, MessageQueries].m
 @Module({
   imports: [RecipientReadModelsModule],
   controllers: [ListUserGuidesController, EngageUserGuideController],
-  providers: [...queries, ServedGuides, ListUserGuidesHandler, EngageUserGuideHandler],
+  providers: [...queries, ServedGuides, UserGuides, ListUserGuidesHandler, EngageUserGuideHandler],
+  exports: [ServedGuides, UserGuides],
 })
 export class GuidesModule {}

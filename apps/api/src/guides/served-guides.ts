@@ -41,6 +41,12 @@ export class ServedGuides {
     return out;
   }
 
+  /** One guide when it is on the channel. */
+  async find(environment: string, channel: GuideChannel, key: string): Promise<ResourceRecord | undefined> {
+    const record = await this.resources.get(environment, 'guide', key);
+    return record && record.content.channel_key === channel.key ? record : undefined;
+  }
+
   /** One guide, which must be on the channel. */
   async get(environment: string, channel: GuideChannel, key: string): Promise<{ record: ResourceRecord; guide: ServedGuide }> {
     const record = await this.resources.get(environment, 'guide', key);

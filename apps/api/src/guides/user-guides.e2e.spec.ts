@@ -2,6 +2,8 @@ import type KnockClient from '@knocklabs/client';
 import type { KnockGuideClient } from '@knocklabs/client';
 import Knock from '@knocklabs/node';
 import KnockMgmt from '@knocklabs/mgmt';
+import { Socket } from 'phoenix';
+import { feedSocket, joinChannel } from '../../../../test/support/browser-access';
 import { activeWorkflow, finishedRuns, messagesOf } from '../../../../test/support/engine';
 import { eventually } from '../../../../test/support/recipients';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
@@ -69,7 +71,12 @@ describe('user guides (public API)', () => {
   it('shows each user the guides targeted at them, and the others with the reason', async () => {
     const ada = await knock.users.guides.getChannel('ada', channelId);
     expect(keysOf(ada)).toEqual(['beta-tour', 'welcome']);
-    expect(reasons(ada)).toEqual({
+    // Only archived guides are marked unless every guide is asked for: a client keeps its markers (ADR 0165).
+    expect(ada.ineligible_guides).toEqual([]);
+    const all = await knock.users.guides.getChannel('ada', channelId, { force_all_guides: 'true' } as never);
+    expect(keysOf(all)).toEqual(['beta-tour', 'billing', 'draft', 'gold', 'later', 'welcome']);
+    expect(all.entries.find((e) => e.key === 'draft')).toMatchObject({ active: false });
+    expect(reasons(all)).toEqual({
       draft: 'guide_not_active',
       later: 'guide_not_active',
       billing: 'target_conditions_not_met',
@@ -88,8 +95,8 @@ describe('user guides (public API)', () => {
       ],
     });
 
-    const bob = await knock.users.guides.getChannel('bob', channelId);
-    expect(keysOf(bob)).toEqual([]);
+    const bob = await knock.users.guides.getChannel('bob', channelId, { force_all_guides: 'true' } as never);
+    expect(keysOf(bob)).toHaveLength(6);
     expect(reasons(bob)).toMatchObject({ welcome: 'target_conditions_not_met', 'beta-tour': 'not_in_target_audience' });
 
     const withContext = await knock.users.guides.getChannel('bob', channelId, {
@@ -98,6 +105,25 @@ describe('user guides (public API)', () => {
     });
     expect(keysOf(withContext)).toEqual(['billing', 'gold']);
     expect(keysOf(await knock.users.guides.getChannel('ada', channelId, { type: 'modal' }))).toEqual([]);
+  });
+
+  it('answers activation_url_rules as configured, and refuses a guide with both rules and patterns', async () => {
+    const rules = [{ directive: 'allow', variable: 'pathname', operator: 'contains', argument: '/settings' }];
+    await guide('ruled', { activation_url_rules: rules });
+    const ada = await knock.users.guides.getChannel('ada', channelId);
+    expect(ada.entries.find((e) => e.key === 'ruled')).toMatchObject({ activation_url_rules: rules, activation_url_patterns: [] });
+    const both = await svc('PUT', '/v1/guides/ruled?environment=development', {
+      guide: {
+        name: 'ruled',
+        channel_key: 'guides',
+        steps: [step('intro', 'x')],
+        activation_url_rules: rules,
+        activation_url_patterns: [{ pathname: '/a' }],
+      },
+    });
+    expect(both.status).toBe(422);
+    expect(both.body).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'guide.activation_url_rules' })] });
+    await mgmt.guides.archive('ruled');
   });
 
   it('refuses a channel that is not a guide channel', async () => {
@@ -201,6 +227,81 @@ describe('user guides (public API)', () => {
     expect(noStep.status).toBe(422);
   });
 
+  it('tells a joined guides:<channel_id> topic when a guide is activated, changed or archived, for that user only', async () => {
+    const socket: Socket = feedSocket(t, { api_key: t.env.publishableKey });
+    socket.connect();
+    try {
+      const pushes: { who: string; event: string; key: string; eligible?: boolean; title?: unknown }[] = [];
+      const join = async (who: string, params: Record<string, unknown>) => {
+        const channel = socket.channel(`guides:${channelId}`, params);
+        for (const event of ['guide.added', 'guide.updated', 'guide.removed'])
+          channel.on(
+            event,
+            (p: { event: string; data: { guide: { key: string; steps?: { content: { title?: unknown } }[] }; eligible?: boolean } }) =>
+              void pushes.push({
+                who,
+                event: p.event,
+                key: p.data.guide.key,
+                eligible: p.data.eligible,
+                title: p.data.guide.steps?.[0].content.title,
+              }),
+          );
+        return joinChannel(channel);
+      };
+      expect(await join('ada', { user_id: 'ada' })).toEqual({ status: 'ok', response: {} });
+      // Bob on his own connection (a Phoenix socket joins a topic once).
+      const bobSocket: Socket = feedSocket(t, { api_key: t.env.publishableKey });
+      bobSocket.connect();
+      try {
+        const bobChannel = bobSocket.channel(`guides:${channelId}`, { user_id: 'bob' });
+        for (const event of ['guide.added', 'guide.updated'])
+          bobChannel.on(
+            event,
+            (p: { event: string; data: { guide: { key: string }; eligible?: boolean } }) =>
+              void pushes.push({ who: 'bob', event: p.event, key: p.data.guide.key, eligible: p.data.eligible }),
+          );
+        expect(await joinChannel(bobChannel)).toEqual({ status: 'ok', response: {} });
+        const waitFor = (pred: (p: (typeof pushes)[number]) => boolean) =>
+          eventually(
+            async () => pushes.filter(pred),
+            (found) => found.length > 0,
+            30_000,
+          );
+
+        await guide('live', { target_property_conditions: pro });
+        await waitFor((p) => p.who === 'ada' && p.key === 'live' && p.event === 'guide.added');
+        await mgmt.guides.upsert('live', {
+          ...env,
+          guide: { name: 'live', channel_key: 'guides', steps: [step('intro', 'changed')], target_property_conditions: pro } as never,
+        });
+        await waitFor((p) => p.key === 'live' && p.event === 'guide.updated' && p.title === 'changed');
+        await mgmt.guides.archive('live');
+        await waitFor((p) => p.key === 'live' && p.event === 'guide.removed');
+        // Bob is not a pro: the guide was never his.
+        expect(pushes.filter((p) => p.who === 'bob')).toEqual([]);
+        expect(pushes.filter((p) => p.key === 'live').map((p) => p.event)).toEqual(['guide.added', 'guide.updated', 'guide.removed']);
+
+        // Bob becomes a pro, and joins the beta audience: those guides are his now, and no longer when undone.
+        await knock.users.update('bob', { plan: 'pro' } as never);
+        await waitFor((p) => p.who === 'bob' && p.key === 'welcome' && p.event === 'guide.added');
+        await knock.users.update('bob', { plan: 'free' } as never);
+        await waitFor((p) => p.who === 'bob' && p.key === 'welcome' && p.event === 'guide.updated' && p.eligible === false);
+        await knock.audiences.addMembers('beta', { members: [{ user: { id: 'bob' } }] });
+        await waitFor((p) => p.who === 'bob' && p.key === 'beta-tour' && p.event === 'guide.added');
+        await knock.audiences.removeMembers('beta', { members: [{ user: { id: 'bob' } }] } as never);
+        await waitFor((p) => p.who === 'bob' && p.key === 'beta-tour' && p.eligible === false);
+      } finally {
+        bobSocket.disconnect();
+      }
+
+      // Not a guide channel, and another user than the token's: refused.
+      const refused = await joinChannel(socket.channel('guides:in-app', { user_id: 'ada' }));
+      expect(refused.status).toBe('error');
+    } finally {
+      socket.disconnect();
+    }
+  });
+
   describe("@knocklabs/client's guide client", () => {
     let Client: typeof KnockClient;
     let GuideClient: typeof KnockGuideClient;
@@ -233,5 +334,60 @@ describe('user guides (public API)', () => {
       expect(await guides.fetch({ force: true })).toEqual({ status: 'ok' });
       expect(Object.keys(guides.store.state.guides)).toEqual(['welcome']);
     });
+  });
+
+  it('orders and throttles guides by the guide group, told live to a joined client', async () => {
+    const socket: Socket = feedSocket(t, { api_key: t.env.publishableKey });
+    socket.connect();
+    try {
+      const groups: { display_sequence: string[]; display_interval: number | null }[] = [];
+      const channel = socket.channel(`guides:${channelId}`, { user_id: 'ada' });
+      channel.on('guide_group.updated', (p: { data: { guide_group: (typeof groups)[number] } }) => void groups.push(p.data.guide_group));
+      expect(await joinChannel(channel)).toEqual({ status: 'ok', response: {} });
+
+      const group = { display_sequence: ['beta-tour'], display_sequence_unthrottled: ['welcome'], display_interval: 3600 };
+      const put = await svc('PUT', '/v1/guide_groups/default?environment=development', { guide_group: group });
+      expect(put.status).toBe(200);
+      expect(put.body.guide_group).toMatchObject({ key: 'default', ...group, environment: 'development', updated_at: expect.any(String) });
+      expect((await svc('GET', '/v1/guide_groups?environment=development')).body.entries).toEqual([put.body.guide_group]);
+
+      const ada = await knock.users.guides.getChannel('ada', channelId);
+      const [defaultGroup] = ada.guide_groups as { key: string; display_sequence: string[] }[];
+      expect(defaultGroup).toMatchObject({
+        __typename: 'GuideGroup',
+        key: 'default',
+        display_interval: 3600,
+        display_sequence_unthrottled: ['welcome'],
+      });
+      // Ordered first as configured, then the others oldest first; every guide of the channel is listed.
+      expect(defaultGroup.display_sequence).toEqual(['beta-tour', 'welcome', 'draft', 'later', 'billing', 'gold']);
+      expect(ada.entries.find((e) => e.key === 'welcome')).toMatchObject({ bypass_global_group_limit: true });
+      // Ada dismissed beta-tour (a throttled guide) earlier: the throttle window starts there.
+      expect(ada.guide_group_display_logs).toEqual({ default: expect.any(String) });
+
+      await eventually(
+        async () => groups,
+        (g) => g.length > 0,
+        30_000,
+      );
+      expect(groups[0]).toMatchObject({ display_sequence: defaultGroup.display_sequence, display_interval: 3600 });
+
+      // Bad input: unknown guides, another group, a negative interval; nothing is written.
+      const unknown = await svc('PUT', '/v1/guide_groups/default?environment=development', {
+        guide_group: { display_sequence: ['nope'], display_interval: 60 },
+      });
+      expect(unknown.status).toBe(422);
+      expect(unknown.body).toMatchObject({
+        code: 'invalid_params',
+        errors: [expect.objectContaining({ field: 'guide_group.display_sequence.0' })],
+      });
+      expect((await svc('PUT', '/v1/guide_groups/other?environment=development', { guide_group: group })).status).toBe(422);
+      expect((await svc('PUT', '/v1/guide_groups/default?environment=development', { guide_group: { display_interval: -1 } })).status).toBe(
+        422,
+      );
+      expect((await svc('GET', '/v1/guide_groups/default?environment=development')).body.guide_group).toMatchObject(group);
+    } finally {
+      socket.disconnect();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { feedFilterOf, feedQueryOf, FeedSignal, filterMatches } from './feed-filter';
-import { FeedSocketSession, FeedSubscription } from './feed-socket-session';
+import { FeedSocketSession, FeedSubscription, GuideJoin } from './feed-socket-session';
 import { decodeFrame, parseFeedTopic } from './phoenix';
 
 const CHANNEL = '11111111-1111-4111-8111-111111111111';
@@ -236,5 +236,63 @@ describe('feed client options', () => {
     expect(filterMatches(feedFilterOf({ workflow_categories: ['news'] }), s)).toBe(false);
     expect(filterMatches(feedFilterOf({ archived: 'only' }), s)).toBe(false);
     expect(filterMatches(feedFilterOf({ archived: 'include' }), s)).toBe(true);
+  });
+});
+
+describe('guides:<channel_id> topics', () => {
+  function guideSession(tokenUser?: string, refuse?: string) {
+    const sent: unknown[][] = [];
+    const joins: GuideJoin[] = [];
+    let unsubscribed = 0;
+    const s = new FeedSocketSession('dev', tokenUser, {
+      send: (text) => sent.push(JSON.parse(text)),
+      subscribe: () => () => undefined,
+      joinGuides: (join) => {
+        joins.push(join);
+        return refuse ? Promise.reject(new Error(refuse)) : Promise.resolve(() => void unsubscribed++);
+      },
+    });
+    const send = (...frame: unknown[]) => s.handle(JSON.stringify(frame));
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    return { s, sent, joins, send, settled, unsubscribed: () => unsubscribed };
+  }
+
+  it('joins with the user, tenant and data the guide client sends, and pushes as it reads them', async () => {
+    const g = guideSession();
+    g.send('1', '1', `guides:${CHANNEL}`, 'phx_join', { user_id: 'alice', tenant: 'acme', data: { page: 'home' } });
+    await g.settled();
+    expect(g.joins).toEqual([
+      { environment: 'dev', topic: `guides:${CHANNEL}`, channelId: CHANNEL, userId: 'alice', tenant: 'acme', data: { page: 'home' } },
+    ]);
+    expect(g.sent).toEqual([['1', '1', `guides:${CHANNEL}`, 'phx_reply', { status: 'ok', response: {} }]]);
+    g.s.pushGuide(`guides:${CHANNEL}`, 'guide.removed', { guide: { key: 'tour' } });
+    expect(g.sent[1]).toEqual([
+      '1',
+      null,
+      `guides:${CHANNEL}`,
+      'guide.removed',
+      { topic: `guides:${CHANNEL}`, event: 'guide.removed', data: { guide: { key: 'tour' } } },
+    ]);
+    g.send('1', '2', `guides:${CHANNEL}`, 'phx_leave', {});
+    expect(g.unsubscribed()).toBe(1);
+    expect(g.sent[2]).toEqual(['1', '2', `guides:${CHANNEL}`, 'phx_reply', { status: 'ok', response: {} }]);
+  });
+
+  it("refuses a join without a user, for another user than the token's, or that the service refuses", async () => {
+    const g = guideSession('alice');
+    g.send('1', '1', `guides:${CHANNEL}`, 'phx_join', {});
+    g.send('2', '2', `guides:${CHANNEL}`, 'phx_join', { user_id: 'bob' });
+    await g.settled();
+    expect(g.joins.map((j) => j.userId)).toEqual(['alice']); // the token's user when none is named
+    expect(g.sent[0][4]).toEqual({ status: 'error', response: { reason: 'unauthorized' } });
+    const anonymous = guideSession();
+    anonymous.send('1', '1', `guides:${CHANNEL}`, 'phx_join', {});
+    expect(anonymous.sent[0][4]).toEqual({ status: 'error', response: { reason: 'user_id is required' } });
+    const refused = guideSession(undefined, 'not an in_app_guide channel');
+    refused.send('1', '1', 'guides:feed', 'phx_join', { user_id: 'alice' });
+    await refused.settled();
+    expect(refused.sent[0][4]).toEqual({ status: 'error', response: { reason: 'not an in_app_guide channel' } });
+    refused.s.pushGuide('guides:feed', 'guide.added', {});
+    expect(refused.sent).toHaveLength(1); // nothing is pushed to a topic not joined
   });
 });

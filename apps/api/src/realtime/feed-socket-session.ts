@@ -7,10 +7,25 @@ export interface FeedSubscription {
   userId: string;
 }
 
+/** A `guides:<channel_id>` join: the channel as the client names it, and whose guides (the join params). */
+export interface GuideJoin {
+  environment: string;
+  topic: string;
+  channelId: string;
+  userId: string;
+  tenant?: string;
+  data?: Record<string, unknown>;
+}
+
 export interface SessionPorts {
   send(text: string): void;
   /** Registers the session for a user's feed; returns the unsubscribe. */
   subscribe(feed: FeedSubscription, session: FeedSocketSession): () => void;
+  /**
+   * Registers the session for a channel's guide changes (ADR 0165); resolves to the unsubscribe,
+   * or rejects with the reason the join is refused.
+   */
+  joinGuides?(join: GuideJoin, session: FeedSocketSession): Promise<() => void>;
   /** A push that could not be computed (reported as phx_error to the client). */
   failed?(error: unknown, topic: string): void;
 }
@@ -44,6 +59,8 @@ interface JoinedTopic {
  */
 export class FeedSocketSession {
   private readonly topics = new Map<string, JoinedTopic>();
+  /** Joined (or joining) guide topics; `unsubscribe` is set once the join succeeded. */
+  private readonly guideTopics = new Map<string, { joinRef: string | null; unsubscribe?: () => void }>();
   /** When the joins of the current window arrived (oldest first). */
   private readonly joinTimes: number[] = [];
 
@@ -57,7 +74,7 @@ export class FeedSocketSession {
   ) {}
 
   get joinedTopics(): string[] {
-    return [...this.topics.keys()];
+    return [...this.topics.keys(), ...this.guideTopics.keys()];
   }
 
   handle(text: string): void {
@@ -75,7 +92,7 @@ export class FeedSocketSession {
         return this.leave(frame);
       default:
         // Feed topics take no messages from clients.
-        this.send(reply(frame, 'error', { reason: this.topics.has(frame.topic) ? 'unknown event' : 'unmatched topic' }));
+        this.send(reply(frame, 'error', { reason: this.holds(frame.topic) ? 'unknown event' : 'unmatched topic' }));
     }
   }
 
@@ -84,8 +101,9 @@ export class FeedSocketSession {
     while (this.joinTimes.length > 0 && this.joinTimes[0] <= at - this.limits.windowMs) this.joinTimes.shift();
     if (this.joinTimes.length >= this.limits.joinsPerWindow) return this.send(reply(frame, 'error', { reason: 'rate limited' }));
     this.joinTimes.push(at);
-    if (!this.topics.has(frame.topic) && this.topics.size >= this.limits.maxTopics)
+    if (!this.holds(frame.topic) && this.topics.size + this.guideTopics.size >= this.limits.maxTopics)
       return this.send(reply(frame, 'error', { reason: 'too many topics' }));
+    if (frame.topic.startsWith('guides:')) return this.joinGuides(frame);
     const feed = parseFeedTopic(frame.topic);
     if (!feed) return this.send(reply(frame, 'error', { reason: 'unmatched topic' }));
     if (this.tokenUser !== undefined && feed.userId !== this.tokenUser) return this.send(reply(frame, 'error', { reason: 'unauthorized' }));
@@ -104,7 +122,70 @@ export class FeedSocketSession {
     this.send(reply(frame, 'ok'));
   }
 
+  private holds(topic: string): boolean {
+    return this.topics.has(topic) || this.guideTopics.has(topic);
+  }
+
+  /**
+   * `guides:<channel_id>` with the join params the guide client sends (`user_id`, `tenant`,
+   * `data`); with a user token, only the token's user. The reply waits for the channel's check.
+   */
+  private joinGuides(frame: Frame): void {
+    const channelId = frame.topic.slice('guides:'.length);
+    const p = (typeof frame.payload === 'object' && frame.payload !== null ? frame.payload : {}) as Record<string, unknown>;
+    const userId = typeof p.user_id === 'string' && p.user_id !== '' ? p.user_id : this.tokenUser;
+    if (!channelId || !this.ports.joinGuides) return this.send(reply(frame, 'error', { reason: 'unmatched topic' }));
+    if (!userId) return this.send(reply(frame, 'error', { reason: 'user_id is required' }));
+    if (this.tokenUser !== undefined && userId !== this.tokenUser) return this.send(reply(frame, 'error', { reason: 'unauthorized' }));
+    let data = p.data;
+    if (typeof data === 'string') {
+      try {
+        data = JSON.parse(data) as unknown;
+      } catch {
+        data = undefined;
+      }
+    }
+    const join: GuideJoin = {
+      environment: this.environment,
+      topic: frame.topic,
+      channelId,
+      userId,
+      tenant: typeof p.tenant === 'string' && p.tenant !== '' ? p.tenant : undefined,
+      data: data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined,
+    };
+    // A join of a topic already joined replaces it.
+    this.guideTopics.get(frame.topic)?.unsubscribe?.();
+    const entry: { joinRef: string | null; unsubscribe?: () => void } = { joinRef: frame.joinRef ?? frame.ref };
+    this.guideTopics.set(frame.topic, entry);
+    this.ports.joinGuides(join, this).then(
+      (unsubscribe) => {
+        if (this.guideTopics.get(frame.topic) !== entry) return unsubscribe(); // left or rejoined meanwhile
+        entry.unsubscribe = unsubscribe;
+        this.send(reply(frame, 'ok'));
+      },
+      (error: unknown) => {
+        if (this.guideTopics.get(frame.topic) === entry) this.guideTopics.delete(frame.topic);
+        this.send(reply(frame, 'error', { reason: error instanceof Error ? error.message : 'join refused' }));
+      },
+    );
+  }
+
+  /** A guide change for a joined guide topic: the payload as the guide client reads it (`{topic, event, data}`). */
+  pushGuide(topic: string, event: string, data: Record<string, unknown>): void {
+    const joined = this.guideTopics.get(topic);
+    if (!joined?.unsubscribe) return;
+    this.send({ joinRef: joined.joinRef, ref: null, topic, event, payload: { topic, event, data } });
+  }
+
   private leave(frame: Frame): void {
+    const guide = this.guideTopics.get(frame.topic);
+    if (guide) {
+      guide.unsubscribe?.();
+      this.guideTopics.delete(frame.topic);
+      this.send(reply(frame, 'ok'));
+      this.send({ joinRef: guide.joinRef, ref: guide.joinRef, topic: frame.topic, event: Events.close, payload: {} });
+      return;
+    }
     const joined = this.topics.get(frame.topic);
     if (!joined) return this.send(reply(frame, 'error', { reason: 'unmatched topic' }));
     joined.unsubscribe();
@@ -154,6 +235,8 @@ export class FeedSocketSession {
   close(): void {
     for (const joined of this.topics.values()) joined.unsubscribe();
     this.topics.clear();
+    for (const joined of this.guideTopics.values()) joined.unsubscribe?.();
+    this.guideTopics.clear();
   }
 
   private send(frame: Frame): void {

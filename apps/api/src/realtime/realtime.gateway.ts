@@ -10,6 +10,7 @@ import { FeedCounts } from './feed-counts';
 import { FeedSignal } from './feed-filter';
 import { FeedSignals } from './feed-signals';
 import { FeedSocketSession, FeedSubscription } from './feed-socket-session';
+import { GuideFanout } from './guide-fanout';
 import { PHOENIX_VSN } from './phoenix';
 
 export const WEBSOCKET_PATH = '/ws/v1/websocket';
@@ -46,6 +47,7 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly auth: Authenticator,
     private readonly signals: FeedSignals,
     private readonly counts: FeedCounts,
+    private readonly guideFanout: GuideFanout,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -118,6 +120,7 @@ export class RealtimeGateway implements OnApplicationBootstrap, OnModuleDestroy 
         if (ws.readyState === WebSocket.OPEN) ws.send(text);
       },
       subscribe: (feed, s) => this.subscribe(feed, s),
+      joinGuides: (join, s) => this.guideFanout.join(join, s),
       failed: (error, topic) => this.logger.warn({ err: error, topic }, 'feed push could not be computed; channel error sent'),
     });
     ws.on('message', (data, isBinary) => {

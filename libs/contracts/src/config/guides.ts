@@ -41,36 +41,59 @@ export const GuideActivationUrlPattern = z
   .meta({ id: 'GuideActivationUrlPattern' });
 export type GuideActivationUrlPatternT = z.infer<typeof GuideActivationUrlPattern>;
 
-export const GuideRequest = z.strictObject({
-  name: z.string().min(1, 'is required').max(255),
-  channel_key: z.string().min(1, 'is required').max(255),
-  description: z.string().max(280, 'must be at most 280 characters').nullable().optional(),
-  steps: z
-    .array(GuideStep)
-    .min(1, 'needs at least one step')
-    .max(50)
-    .superRefine((steps, ctx) => {
-      const refs = new Set<string>();
-      steps.forEach((s, i) => {
-        if (refs.has(s.ref)) ctx.addIssue({ code: 'custom', path: [i, 'ref'], message: 'step refs must be unique' });
-        refs.add(s.ref);
+/**
+ * A location rule on the page's pathname, as the clients evaluate it (`equal_to`, `contains`).
+ * Not in the management reference, which has patterns only; a guide has rules or patterns.
+ */
+export const GuideActivationUrlRule = z
+  .strictObject({
+    directive: z.enum(['allow', 'block']).default('allow'),
+    variable: z.literal('pathname').default('pathname'),
+    operator: z.enum(['equal_to', 'contains']),
+    argument: z.string().min(1).max(2000),
+  })
+  .meta({ id: 'GuideActivationUrlRule' });
+
+export const GuideRequest = z
+  .strictObject({
+    name: z.string().min(1, 'is required').max(255),
+    channel_key: z.string().min(1, 'is required').max(255),
+    description: z.string().max(280, 'must be at most 280 characters').nullable().optional(),
+    steps: z
+      .array(GuideStep)
+      .min(1, 'needs at least one step')
+      .max(50)
+      .superRefine((steps, ctx) => {
+        const refs = new Set<string>();
+        steps.forEach((s, i) => {
+          if (refs.has(s.ref)) ctx.addIssue({ code: 'custom', path: [i, 'ref'], message: 'step refs must be unique' });
+          refs.add(s.ref);
+        });
+      }),
+    tags: z.array(z.string().min(1).max(100)).max(50).optional(),
+    activation_url_patterns: z.array(GuideActivationUrlPattern).max(50).optional(),
+    activation_url_rules: z.array(GuideActivationUrlRule).max(50).optional(),
+    target_audience_key: z.string().max(255).nullable().optional(),
+    target_property_conditions: ConditionGroup.nullable().optional(),
+    guide_audience_conditions: ConditionGroup.nullable().optional(),
+    goal_attachment: z.unknown().optional(),
+    key: z.string().optional(),
+    // Read-only fields a pulled guide carries back.
+    active: z.unknown().optional(),
+    active_from: z.unknown().optional(),
+    active_until: z.unknown().optional(),
+    type: z.unknown().optional(),
+    semver: z.unknown().optional(),
+    ...readOnlyEcho,
+  })
+  .superRefine((g, ctx) => {
+    if (g.activation_url_rules?.length && g.activation_url_patterns?.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['activation_url_rules'],
+        message: 'a guide has activation_url_rules or activation_url_patterns, not both',
       });
-    }),
-  tags: z.array(z.string().min(1).max(100)).max(50).optional(),
-  activation_url_patterns: z.array(GuideActivationUrlPattern).max(50).optional(),
-  target_audience_key: z.string().max(255).nullable().optional(),
-  target_property_conditions: ConditionGroup.nullable().optional(),
-  guide_audience_conditions: ConditionGroup.nullable().optional(),
-  goal_attachment: z.unknown().optional(),
-  key: z.string().optional(),
-  // Read-only fields a pulled guide carries back.
-  active: z.unknown().optional(),
-  active_from: z.unknown().optional(),
-  active_until: z.unknown().optional(),
-  type: z.unknown().optional(),
-  semver: z.unknown().optional(),
-  ...readOnlyEcho,
-});
+  });
 export type GuideRequestT = z.infer<typeof GuideRequest>;
 
 export const Guide = z
@@ -84,6 +107,7 @@ export const Guide = z
     steps: z.array(z.record(z.string(), z.unknown())),
     tags: z.array(z.string()),
     activation_url_patterns: z.array(z.record(z.string(), z.unknown())),
+    activation_url_rules: z.array(z.record(z.string(), z.unknown())).optional(),
     target_audience_key: z.string().nullable(),
     target_property_conditions: z.record(z.string(), z.unknown()).nullable(),
     active: z.boolean(),

@@ -16,6 +16,7 @@ export * from './workflow-run.routes';
 export * from './environment-security';
 export * from './account';
 export * from './guides';
+export * from './guide-groups';
 export * from './events.routes';
 export * from './tags';
 export * from './item-schemas';

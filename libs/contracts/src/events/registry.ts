@@ -2,6 +2,7 @@ import { EventContract } from './define-event';
 import { channelEventContracts, channelGroupEventContracts } from '../config/channels';
 import { commitEventContracts } from '../config/commits';
 import { guideEventContracts } from '../config/guides';
+import { guideGroupEventContracts } from '../config/guide-groups';
 import { guideEngagementEventContracts } from '../guides/user-guides';
 import { resourceEventContracts } from '../config/resources';
 import { preferenceCenterEventContracts } from '../config/preference-center';
@@ -44,6 +45,7 @@ const configuration: readonly EventContract[] = [
   ...workflowEventContracts,
   ...resourceEventContracts,
   ...guideEventContracts,
+  ...guideGroupEventContracts,
   ...commitEventContracts,
   ...variableEventContracts,
   ...channelGroupEventContracts,

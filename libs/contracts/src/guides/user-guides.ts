@@ -80,7 +80,8 @@ export const GuideGroup = z.object({
   display_sequence: z.array(z.string()),
   display_sequence_unthrottled: z.array(z.string()).nullable(),
   display_sequence_throttled: z.array(z.string()).nullable(),
-  display_interval: z.number().int().nullable(),
+  /** Seconds of throttle after a dismissal; absent when the group has none (the reference's integer is not nullable). */
+  display_interval: z.number().int().optional(),
   inserted_at: z.string(),
   updated_at: z.string(),
 });

@@ -351,6 +351,8 @@ export const guideKind: ResourceKind = {
       })),
       tags: g.tags ?? [],
       activation_url_patterns: g.activation_url_patterns ?? [],
+      // Only when given: older guides' content (and sha) stays as it was.
+      ...(g.activation_url_rules?.length ? { activation_url_rules: g.activation_url_rules } : {}),
       target_audience_key: g.target_audience_key ?? null,
       target_property_conditions: g.target_property_conditions ?? g.guide_audience_conditions ?? null,
       goal_attachment: g.goal_attachment ?? null,

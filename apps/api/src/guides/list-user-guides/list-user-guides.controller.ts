@@ -11,7 +11,12 @@ export class ListUserGuidesController {
   @Endpoint(userGuideRoutes.list)
   list(@Input() { params, query }: RouteInput<typeof userGuideRoutes.list>, @Ctx() ctx: RequestContext) {
     return this.queries.execute(
-      new ListUserGuidesQuery(ctx, params.user_id, params.channel_id, { tenant: query.tenant, data: query.data, type: query.type }),
+      new ListUserGuidesQuery(ctx, params.user_id, params.channel_id, {
+        tenant: query.tenant,
+        data: query.data,
+        type: query.type,
+        forceAll: query.force_all_guides === 'true',
+      }),
     );
   }
 }

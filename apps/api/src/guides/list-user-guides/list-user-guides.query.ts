@@ -5,6 +5,8 @@ export interface UserGuidesFilter {
   tenant?: string;
   data?: Record<string, unknown>;
   type?: string;
+  /** Every guide as an entry, each one not shown with its reason (the clients' debugging). */
+  forceAll?: boolean;
 }
 
 export class ListUserGuidesQuery extends Query<Record<string, unknown>> {

@@ -1,0 +1,166 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Database } from '@notify/database';
+import { SharedLogReader, Sleeper } from '@notify/eventstore';
+import { Logger, LOGGER } from '@notify/logging';
+import { DATABASE, LOG_READER } from '@notify/platform';
+import { ProjectionRuntime } from '@notify/projection-runtime';
+import { GUIDE_NOTIFY_CHANNEL, GUIDE_NOTIFY_MAX_AGE_MS, GuideNotification } from '@notify/projections/config-resources';
+import { EventEmitter } from 'node:events';
+import { Client } from 'pg';
+
+/**
+ * A guide changed (`key`), or the guide group (`group`), or, with neither, anything may have
+ * changed while the api was not listening.
+ */
+export interface GuideSignal {
+  environment?: string;
+  key?: string;
+  group?: boolean;
+  /** Users whose properties or audience memberships changed: every guide, for them only. */
+  users?: string[];
+}
+
+const GUIDE_EVENTS = ['GuideUpserted', 'GuideActivated', 'GuideDeactivated', 'GuideArchived', 'GuideGroupUpdated', 'CommitPromoted'];
+const AUDIENCE_EVENTS = ['UserIdentified', 'AudienceMembersAdded', 'AudienceMembersRemoved'];
+
+/**
+ * Changed guides, heard by every api instance (ADR 0165), as new feed messages are (ADR 0077):
+ * LISTEN on the channel the config-resources projection NOTIFYs on commit. After a lost
+ * connection, a signal without a key tells the sockets to read every guide again (guides are few;
+ * no catch-up from the log is needed). The embedded database has no LISTEN: there the process's
+ * own tail of the log is read, and a change is announced once the projections have passed it.
+ */
+@Injectable()
+export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly emitter = new EventEmitter();
+  private client?: Client;
+  private stopped = false;
+  private stopTail?: () => void;
+  private readonly reconnectWait = new Sleeper();
+  reconnectDelayMs = 1000;
+
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(LOG_READER) private readonly reader: SharedLogReader,
+    private readonly runtime: ProjectionRuntime,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  listen(listener: (signal: GuideSignal) => void): () => void {
+    this.emitter.on('signal', listener);
+    return () => this.emitter.off('signal', listener);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.database.supportsNotify) await this.connect();
+    else this.stopTail = this.tailLog();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.reconnectWait.wake();
+    this.stopTail?.();
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private emit(signal: GuideSignal): void {
+    this.emitter.emit('signal', signal);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.database.url, application_name: 'notify-guide-signals' });
+    client.on('notification', (n) => {
+      if (n.channel !== GUIDE_NOTIFY_CHANNEL || !n.payload) return;
+      try {
+        const note = JSON.parse(n.payload) as GuideNotification;
+        if (note.u) this.emit({ environment: note.e, users: note.u });
+        else if (note.g !== undefined) this.emit({ environment: note.e, group: true });
+        else this.emit({ environment: note.e, key: note.k });
+      } catch (error) {
+        this.logger.warn({ err: error }, 'unreadable guide notification');
+      }
+    });
+    let lost = false;
+    client.on('error', (error) => {
+      if (lost) return;
+      lost = true;
+      this.logger.warn({ err: error }, 'guide notification connection lost; reconnecting');
+      if (this.client === client) this.client = undefined;
+      if (!this.stopped) void this.reconnect();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${GUIDE_NOTIFY_CHANNEL}`);
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+  }
+
+  private async reconnect(): Promise<void> {
+    while (!this.stopped) {
+      await this.reconnectWait.sleep(this.reconnectDelayMs);
+      if (this.stopped) return;
+      try {
+        await this.connect();
+        // What changed meanwhile was not heard: every socket reads its guides again.
+        this.emit({});
+        return;
+      } catch (error) {
+        this.logger.warn({ err: error }, 'guide notification reconnect failed');
+      }
+    }
+  }
+
+  private tailLog(): () => void {
+    let position: string | undefined;
+    let running = false;
+    let again = false;
+    const pump = async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          position ??= await this.reader.headPosition();
+          const page = await this.reader.readAll({
+            after: position,
+            filter: { eventTypes: [...GUIDE_EVENTS, ...AUDIENCE_EVENTS] },
+            maxCount: 500,
+          });
+          const recentSince = Date.now() - GUIDE_NOTIFY_MAX_AGE_MS;
+          for (const event of page.events) {
+            if (event.createdAt.getTime() < recentSince) continue;
+            const data = event.data as {
+              key?: string;
+              resource?: { type: string; identifier: string };
+              user_id?: string;
+              members?: { user_id: string }[];
+            };
+            const key =
+              event.type === 'CommitPromoted' ? (data.resource?.type === 'guide' ? data.resource.identifier : undefined) : data.key;
+            if (!key) continue;
+            await this.runtime.waitFor(event.position, [event], 10_000);
+            this.emit({ environment: event.metadata.environment ?? undefined, key });
+          }
+          if (page.scannedTo > position) {
+            again = true;
+            position = page.scannedTo;
+          }
+        } while (again && !this.stopped);
+      } catch (error) {
+        this.logger.warn({ err: error }, 'guide signal tail failed');
+      } finally {
+        running = false;
+      }
+    };
+    const unlisten = this.reader.onAppended(() => void pump());
+    void pump();
+    return unlisten;
+  }
+}
