@@ -1,0 +1,599 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  JsonInput,
+  List,
+  Select,
+  Stack,
+  Switch,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useMemo, useState } from 'react';
+import { ApiError, entriesOf } from '../api';
+import { EventList, LogPage } from '../events';
+import { href } from '../router';
+import { useConsole } from '../session';
+import { Async, DataTable, ErrorAlert, Json, Status, time, useLoad } from '../ui';
+
+type Step = { type: string; ref: string; [key: string]: unknown };
+
+interface Workflow {
+  key: string;
+  name: string;
+  description?: string;
+  categories: string[];
+  tags: string[];
+  conditions?: unknown;
+  settings: Record<string, unknown>;
+  steps: Step[];
+  trigger_data_json_schema?: unknown;
+  trigger_frequency: string;
+  goal_attachment?: unknown;
+  active: boolean;
+  valid: boolean;
+  errors?: { field?: string | null; message: string }[];
+  environment: string;
+  sha: string;
+  updated_at: string;
+}
+
+interface Channel {
+  id: string;
+  key: string;
+  name: string;
+  type: string;
+  provider: string;
+}
+
+/** The fields of a workflow that are its data: what the editor shows and the upsert takes. */
+const DATA_FIELDS = [
+  'name',
+  'description',
+  'categories',
+  'tags',
+  'conditions',
+  'settings',
+  'steps',
+  'trigger_data_json_schema',
+  'trigger_frequency',
+  'goal_attachment',
+] as const;
+
+function editable(workflow: Workflow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of DATA_FIELDS) if (workflow[field] !== undefined) out[field] = workflow[field];
+  return out;
+}
+
+export function WorkflowsScreen({ id }: { id?: string }) {
+  return id ? <WorkflowDetail workflowKey={id} /> : <WorkflowList />;
+}
+
+function WorkflowList() {
+  const { api, environment } = useConsole();
+  const [search, setSearch] = useState('');
+  const workflows = useLoad(
+    (signal) => api.service<{ entries: Workflow[] }>('GET', '/v1/workflows', { query: { environment, limit: 100 }, signal }),
+    [api, environment],
+  );
+  return (
+    <Stack>
+      <Title order={2}>Workflows</Title>
+      <TextInput
+        label="Search workflows"
+        placeholder="key, name, category or tag"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        w={360}
+      />
+      <Async loaded={workflows} label="workflows">
+        {(page) => {
+          const q = search.trim().toLowerCase();
+          const rows = entriesOf(page).filter(
+            (w) => !q || [w.key, w.name, ...w.categories, ...w.tags].some((s) => s.toLowerCase().includes(q)),
+          );
+          return (
+            <DataTable
+              caption="Workflows"
+              rows={rows}
+              rowKey={(w) => w.key}
+              empty={q ? 'No workflow matches.' : 'No workflows in this environment.'}
+              columns={[
+                { header: 'Key', cell: (w) => <Anchor href={href('workflows', w.key)}>{w.key}</Anchor> },
+                { header: 'Name', cell: (w) => w.name },
+                { header: 'Steps', cell: (w) => w.steps.length },
+                { header: 'Active', cell: (w) => <Status value={w.active} /> },
+                { header: 'Valid', cell: (w) => <Status value={w.valid} /> },
+                { header: 'Categories', cell: (w) => w.categories.join(', ') || '—' },
+                { header: 'Updated', cell: (w) => time(w.updated_at) },
+              ]}
+            />
+          );
+        }}
+      </Async>
+    </Stack>
+  );
+}
+
+function WorkflowDetail({ workflowKey }: { workflowKey: string }) {
+  const { api, environment } = useConsole();
+  const workflow = useLoad(
+    (signal) => api.service<Workflow>('GET', `/v1/workflows/${encodeURIComponent(workflowKey)}`, { query: { environment }, signal }),
+    [api, environment, workflowKey],
+  );
+  const channels = useLoad(
+    (signal) => api.service<{ entries: Channel[] }>('GET', '/v1/channels', { query: { limit: 100 }, signal }).then(entriesOf),
+    [api],
+  );
+  const [draft, setDraft] = useState<string | null>(null);
+  useEffect(() => {
+    if (workflow.data && draft === null) setDraft(JSON.stringify(editable(workflow.data), null, 2));
+  }, [workflow.data, draft]);
+  const parsedDraft = useMemo(() => {
+    try {
+      return draft ? (JSON.parse(draft) as Record<string, unknown>) : null;
+    } catch {
+      return null;
+    }
+  }, [draft]);
+
+  return (
+    <Stack>
+      <Group gap="xs">
+        <Anchor href={href('workflows')}>Workflows</Anchor>
+        <Text c="dimmed">/</Text>
+        <Title order={2}>{workflowKey}</Title>
+      </Group>
+      <Async loaded={workflow} label="the workflow">
+        {(w) => (
+          <>
+            <Header workflow={w} onChanged={workflow.reload} />
+            <Tabs defaultValue="flow" keepMounted={false}>
+              <Tabs.List aria-label="Workflow views">
+                <Tabs.Tab value="flow">Flow</Tabs.Tab>
+                <Tabs.Tab value="edit">Edit</Tabs.Tab>
+                <Tabs.Tab value="preview">Preview</Tabs.Tab>
+                <Tabs.Tab value="history">History</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="flow" pt="md">
+                <Flow steps={((parsedDraft?.steps as Step[] | undefined) ?? w.steps) || []} channels={channels.data ?? []} />
+              </Tabs.Panel>
+              <Tabs.Panel value="edit" pt="md">
+                <Editor
+                  workflowKey={workflowKey}
+                  draft={draft ?? ''}
+                  onDraft={setDraft}
+                  onSaved={(saved) => {
+                    setDraft(JSON.stringify(editable(saved), null, 2));
+                    workflow.reload();
+                  }}
+                />
+              </Tabs.Panel>
+              <Tabs.Panel value="preview" pt="md">
+                <Preview workflowKey={workflowKey} workflow={parsedDraft ?? editable(w)} channels={channels.data ?? []} />
+              </Tabs.Panel>
+              <Tabs.Panel value="history" pt="md">
+                <StreamHistory stream={`workflow-${environment}-${workflowKey}`} />
+              </Tabs.Panel>
+            </Tabs>
+          </>
+        )}
+      </Async>
+    </Stack>
+  );
+}
+
+function Header({ workflow, onChanged }: { workflow: Workflow; onChanged(): void }) {
+  const { api, environment } = useConsole();
+  const [error, setError] = useState<unknown>(null);
+  const activate = async (status: boolean) => {
+    setError(null);
+    try {
+      await api.service('PUT', `/v1/workflows/${encodeURIComponent(workflow.key)}/activate`, { query: { environment }, body: { status } });
+      onChanged();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <Stack gap="xs">
+      <Group gap="lg">
+        <Text fw={600}>{workflow.name}</Text>
+        <Switch label="Active" checked={workflow.active} onChange={(e) => void activate(e.currentTarget.checked)} />
+        <Group gap={4}>
+          <Text size="sm">Valid</Text>
+          <Status value={workflow.valid} />
+        </Group>
+        <Text size="sm" c="dimmed">
+          sha <Code>{workflow.sha.slice(0, 12)}</Code> · updated {time(workflow.updated_at)}
+        </Text>
+        <Anchor size="sm" href={href('runs', undefined, { workflow: workflow.key })}>
+          Runs of this workflow
+        </Anchor>
+      </Group>
+      {workflow.description && <Text size="sm">{workflow.description}</Text>}
+      {workflow.errors && workflow.errors.length > 0 && (
+        <Alert color="yellow" title="This version cannot be activated or committed">
+          <List size="sm">
+            {workflow.errors.map((e, i) => (
+              <List.Item key={i}>
+                {e.field ? <Code>{e.field}</Code> : null} {e.message}
+              </List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
+      <ErrorAlert error={error} />
+    </Stack>
+  );
+}
+
+/** A one-line account of what a step does. */
+function describe(step: Step, channels: Channel[]): string {
+  const s = step.settings as Record<string, any> | undefined;
+  switch (step.type) {
+    case 'channel': {
+      const channel = channels.find((c) => c.key === step.channel_key);
+      const target = step.channel_key
+        ? `channel ${String(step.channel_key)}${channel ? ` (${channel.type}, ${channel.provider})` : ''}`
+        : `channel group ${String(step.channel_group_key)}`;
+      const template = (step.template ?? {}) as Record<string, unknown>;
+      const subject = template.subject ?? template.title ?? template.markdown_body ?? template.text_body ?? template.body;
+      return `Send on ${target}${subject ? `: “${String(subject).slice(0, 80)}”` : ''}`;
+    }
+    case 'delay':
+      return s?.delay_for ? `Wait ${s.delay_for.value} ${s.delay_for.unit}` : `Wait until ${String(s?.delay_until_field_path)}`;
+    case 'batch':
+      return `Batch ${s?.batch_window ? `for ${s.batch_window.value} ${s.batch_window.unit}` : ''}${s?.batch_key ? ` by ${s.batch_key}` : ''}`;
+    case 'throttle':
+      return `Throttle to ${s?.throttle_limit ?? 1} per ${s?.throttle_window?.value ?? ''} ${s?.throttle_window?.unit ?? ''}`;
+    case 'http_fetch':
+      return `Fetch ${String(s?.method ?? 'get').toUpperCase()} ${String(s?.url ?? '')}`;
+    case 'branch':
+      return `Branch into ${(step.branches as unknown[] | undefined)?.length ?? 0} paths`;
+    case 'random_cohort':
+      return `Split into ${(step.cohort_branches as unknown[] | undefined)?.length ?? 0} random cohorts`;
+    case 'trigger_workflow':
+      return `Trigger workflow ${String(s?.workflow_key ?? (step as any).workflow_key ?? '')}`;
+    default:
+      return step.type.replace(/_/g, ' ');
+  }
+}
+
+/** The steps as a readable flow: one card a step, in order; branches nest their own steps. */
+function Flow({ steps, channels, depth = 0 }: { steps: Step[]; channels: Channel[]; depth?: number }) {
+  if (!Array.isArray(steps) || steps.length === 0)
+    return (
+      <Text c="dimmed" size="sm">
+        No steps.
+      </Text>
+    );
+  return (
+    <Stack gap="xs" component="ol" style={{ listStyle: 'none', paddingLeft: depth ? 24 : 0, margin: 0 }} aria-label="Steps">
+      {steps.map((step, i) => (
+        <li key={`${step.ref}-${i}`}>
+          <Card withBorder padding="sm">
+            <Group gap="sm">
+              <Text size="xs" c="dimmed">
+                {i + 1}
+              </Text>
+              <Badge variant="light" radius="sm" tt="none">
+                {step.type}
+              </Badge>
+              <Code>{step.ref}</Code>
+              <Text size="sm">{describe(step, channels)}</Text>
+              {Boolean(step.conditions) && (
+                <Badge variant="outline" color="grape" radius="sm" tt="none" title={JSON.stringify(step.conditions)}>
+                  conditional
+                </Badge>
+              )}
+            </Group>
+            {Array.isArray(step.branches) &&
+              (step.branches as { name?: string; conditions?: unknown; steps?: Step[] }[]).map((b, j, all) => (
+                <Stack key={j} gap={4} mt="xs" pl="md">
+                  <Text size="sm" fw={500}>
+                    {b.name || (j === all.length - 1 ? 'Default' : `Branch ${j + 1}`)}
+                    {b.conditions ? ` — when ${JSON.stringify(b.conditions)}` : j === all.length - 1 ? ' (otherwise)' : ''}
+                  </Text>
+                  <Flow steps={b.steps ?? []} channels={channels} depth={depth + 1} />
+                </Stack>
+              ))}
+            {Array.isArray(step.cohort_branches) &&
+              (step.cohort_branches as { name?: string; percentage?: string; steps?: Step[] }[]).map((b, j) => (
+                <Stack key={j} gap={4} mt="xs" pl="md">
+                  <Text size="sm" fw={500}>
+                    {b.name || `Cohort ${j + 1}`} ({b.percentage}%)
+                  </Text>
+                  <Flow steps={b.steps ?? []} channels={channels} depth={depth + 1} />
+                </Stack>
+              ))}
+          </Card>
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+type Validation = { state: 'idle' | 'checking' } | { state: 'valid' } | { state: 'invalid'; error: unknown };
+
+/** The workflow as JSON; every change is checked by the server's validate route (the same contracts as the upsert). */
+function Editor({
+  workflowKey,
+  draft,
+  onDraft,
+  onSaved,
+}: {
+  workflowKey: string;
+  draft: string;
+  onDraft(v: string): void;
+  onSaved(saved: Workflow): void;
+}) {
+  const { api, environment } = useConsole();
+  const [debounced] = useDebouncedValue(draft, 400);
+  const [validation, setValidation] = useState<Validation>({ state: 'idle' });
+  const [message, setMessage] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<unknown>(null);
+
+  useEffect(() => {
+    if (!debounced) return;
+    let body: unknown;
+    try {
+      body = JSON.parse(debounced);
+    } catch (e) {
+      setValidation({ state: 'invalid', error: new ApiError(0, 'invalid_json', `Not JSON: ${(e as Error).message}`) });
+      return;
+    }
+    const controller = new AbortController();
+    setValidation({ state: 'checking' });
+    api
+      .service('PUT', `/v1/workflows/${encodeURIComponent(workflowKey)}/validate`, {
+        query: { environment },
+        body: { workflow: body },
+        signal: controller.signal,
+      })
+      .then(
+        () => !controller.signal.aborted && setValidation({ state: 'valid' }),
+        (error: unknown) => !controller.signal.aborted && setValidation({ state: 'invalid', error }),
+      );
+    return () => controller.abort();
+  }, [api, environment, workflowKey, debounced]);
+
+  const save = async (commit: boolean) => {
+    setSaving(true);
+    setSaveError(null);
+    setSaved(null);
+    try {
+      const answer = await api.service<{ workflow: Workflow }>('PUT', `/v1/workflows/${encodeURIComponent(workflowKey)}`, {
+        query: { environment, commit: commit || undefined, commit_message: commit ? message || undefined : undefined },
+        body: { workflow: JSON.parse(draft) },
+      });
+      setSaved(
+        `Saved${commit ? ' and committed' : ''}: sha ${answer.workflow.sha.slice(0, 12)}${answer.workflow.valid ? '' : ' (not valid)'}`,
+      );
+      onSaved(answer.workflow);
+    } catch (e) {
+      setSaveError(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Stack>
+      <JsonInput
+        label="Workflow JSON"
+        description="Checked by the server as you type (PUT /v1/workflows/{key}/validate)."
+        value={draft}
+        onChange={onDraft}
+        autosize
+        minRows={12}
+        maxRows={30}
+        styles={{ input: { fontFamily: 'monospace', fontSize: 13 } }}
+        spellCheck={false}
+      />
+      <div aria-live="polite" data-testid="validation">
+        {validation.state === 'checking' && (
+          <Text size="sm" c="dimmed">
+            Checking…
+          </Text>
+        )}
+        {validation.state === 'valid' && (
+          <Alert color="green" variant="light" title="Valid" role="status">
+            The server accepts this workflow.
+          </Alert>
+        )}
+        {validation.state === 'invalid' && <ErrorAlert error={validation.error} title="Not valid" />}
+      </div>
+      <Group align="end">
+        <TextInput label="Commit message" value={message} onChange={(e) => setMessage(e.currentTarget.value)} w={320} />
+        <Button onClick={() => void save(false)} loading={saving} variant="default">
+          Save
+        </Button>
+        <Button onClick={() => void save(true)} loading={saving}>
+          Save and commit
+        </Button>
+      </Group>
+      {saved && (
+        <Alert color="green" role="status">
+          {saved}
+        </Alert>
+      )}
+      <ErrorAlert error={saveError} title="Not saved" />
+    </Stack>
+  );
+}
+
+function channelSteps(steps: unknown, out: Step[] = []): Step[] {
+  if (!Array.isArray(steps)) return out;
+  for (const step of steps as Step[]) {
+    if (step?.type === 'channel') out.push(step);
+    for (const b of (step?.branches as { steps?: Step[] }[] | undefined) ?? []) channelSteps(b.steps, out);
+    for (const b of (step?.cohort_branches as { steps?: Step[] }[] | undefined) ?? []) channelSteps(b.steps, out);
+  }
+  return out;
+}
+
+interface PreviewAnswer {
+  result: 'success' | 'error';
+  errors?: { field: string | null; line?: number | null; message: string }[] | null;
+  content_type: string;
+  template?: Record<string, unknown>;
+}
+
+/** Renders a channel step of the workflow as edited (not yet saved) for a recipient and data (POST /v1/templates/preview). */
+function Preview({ workflowKey, workflow, channels }: { workflowKey: string; workflow: Record<string, unknown>; channels: Channel[] }) {
+  const { api, environment } = useConsole();
+  const steps = channelSteps(workflow.steps);
+  const [ref, setRef] = useState<string | null>(steps[0]?.ref ?? null);
+  const [recipient, setRecipient] = useState('');
+  const [data, setData] = useState('{}');
+  const [answer, setAnswer] = useState<PreviewAnswer | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const step = steps.find((s) => s.ref === ref);
+  const channelType = (step?.channel_type as string | undefined) ?? channels.find((c) => c.key === step?.channel_key)?.type;
+
+  const render = async () => {
+    if (!step) return;
+    setBusy(true);
+    setError(null);
+    setAnswer(null);
+    try {
+      setAnswer(
+        await api.service<PreviewAnswer>('POST', '/v1/templates/preview', {
+          query: { environment },
+          body: {
+            recipient: recipient.trim(),
+            data: JSON.parse(data || '{}'),
+            channel_type: channelType,
+            template: step.template ?? {},
+            workflow: { key: workflowKey, categories: (workflow.categories as string[] | undefined) ?? [] },
+          },
+        }),
+      );
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (steps.length === 0)
+    return (
+      <Text c="dimmed" size="sm">
+        This workflow has no channel step to preview.
+      </Text>
+    );
+  return (
+    <Stack>
+      <Group align="end">
+        <Select
+          label="Step"
+          data={steps.map((s) => ({ value: s.ref, label: `${s.ref} (${String(s.channel_key ?? s.channel_group_key)})` }))}
+          value={ref}
+          onChange={setRef}
+          allowDeselect={false}
+          w={280}
+        />
+        <TextInput label="Recipient (user id)" required value={recipient} onChange={(e) => setRecipient(e.currentTarget.value)} w={240} />
+      </Group>
+      <JsonInput label="Data" value={data} onChange={setData} autosize minRows={3} validationError="Not JSON" formatOnBlur />
+      <Group>
+        <Button onClick={() => void render()} loading={busy} disabled={!recipient.trim() || !step}>
+          Render preview
+        </Button>
+        <Text size="sm" c="dimmed">
+          Renders the edited template with the same Liquid engine as delivery; nothing is saved or sent.
+        </Text>
+      </Group>
+      <ErrorAlert error={error} title="Preview failed" />
+      {answer && <PreviewResult answer={answer} />}
+    </Stack>
+  );
+}
+
+function PreviewResult({ answer }: { answer: PreviewAnswer }) {
+  if (answer.result === 'error')
+    return (
+      <Alert color="red" title="The template does not render" role="alert">
+        <List size="sm">
+          {(answer.errors ?? []).map((e, i) => (
+            <List.Item key={i}>
+              {e.field ? <Code>{e.field}</Code> : null} {e.line ? `line ${e.line}: ` : ''}
+              {e.message}
+            </List.Item>
+          ))}
+        </List>
+      </Alert>
+    );
+  const template = answer.template ?? {};
+  return (
+    <Card withBorder aria-label="Rendered preview" data-testid="preview">
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          Rendered as {answer.content_type}
+        </Text>
+        {Object.entries(template).map(([field, value]) =>
+          field === 'html_body' && typeof value === 'string' ? (
+            <div key={field}>
+              <Text size="sm" fw={500}>
+                {field}
+              </Text>
+              <iframe title="Email preview" sandbox="" srcDoc={value} style={{ width: '100%', minHeight: 240, border: '1px solid #ddd' }} />
+            </div>
+          ) : (
+            <div key={field}>
+              <Text size="sm" fw={500}>
+                {field}
+              </Text>
+              {typeof value === 'string' ? (
+                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-field={field}>
+                  {value}
+                </Text>
+              ) : (
+                <Json value={value} />
+              )}
+            </div>
+          ),
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The events of one stream, newest first. */
+export function StreamHistory({ stream }: { stream: string }) {
+  const { api } = useConsole();
+  const events = useLoad(
+    (signal) =>
+      api.service<LogPage>('GET', `/v1/events/streams/${encodeURIComponent(stream)}`, {
+        query: { direction: 'backwards', limit: 100 },
+        signal,
+      }),
+    [api, stream],
+  );
+  return (
+    <Stack gap="xs">
+      <Text size="sm" c="dimmed">
+        Stream <Code>{stream}</Code>, newest first.{' '}
+        <Anchor size="sm" href={href('events', undefined, { stream })}>
+          Open in the stream reader
+        </Anchor>
+      </Text>
+      <Async loaded={events} label="the history">
+        {(page) => <EventList events={page.entries} label={`Events of ${stream}`} />}
+      </Async>
+    </Stack>
+  );
+}
