@@ -132,7 +132,7 @@ function Screen({ screen, id, params }: { screen: string; id?: string; params: U
     case 'messages':
       return <MessagesScreen id={id} params={params} />;
     case 'recipients':
-      return <RecipientsScreen id={id} />;
+      return <RecipientsScreen id={id} params={params} />;
     case 'events':
       return <EventLogScreen params={params} />;
     case 'settings':

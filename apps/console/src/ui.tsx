@@ -1,4 +1,4 @@
-import { Alert, Badge, Code, Group, Loader, ScrollArea, Table, Text } from '@mantine/core';
+import { Alert, Badge, Code, Group, Loader, ScrollArea, Table, Text, TextInput } from '@mantine/core';
 import { DependencyList, ReactNode, useCallback, useEffect, useState } from 'react';
 import { ApiError } from './api';
 
@@ -162,4 +162,16 @@ export function DataTable<T>({
       </Table>
     </Table.ScrollContainer>
   );
+}
+
+/** A local date and time (the browser's own picker), for time filters. */
+export function TimeInput({ label, value, onChange }: { label: string; value: string; onChange(value: string): void }) {
+  return <TextInput type="datetime-local" label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)} w={210} />;
+}
+
+/** The instant of a datetime-local value, as the API takes it (ISO 8601, UTC); undefined when empty or invalid. */
+export function isoOf(local: string): string | undefined {
+  if (!local) return undefined;
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }

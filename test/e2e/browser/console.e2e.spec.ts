@@ -149,4 +149,29 @@ describe('operator console in a browser', () => {
     await page.getByRole('tab', { name: 'Projections' }).click();
     await page.getByRole('table', { name: 'Projections' }).waitFor();
   });
+
+  it('opens every other screen without a failed request', async () => {
+    const failed = page.getByRole('alert').filter({ hasText: /Could not load|Request failed/ });
+    const visit = async (hash: string, ready: () => Promise<void>) => {
+      await page.goto(`${t.url}/console/${hash}`);
+      await ready();
+      expect(await failed.count()).toBe(0);
+    };
+    await visit('#/runs?workflow=welcome', () => page.getByRole('table', { name: 'Runs' }).waitFor());
+    await visit('#/messages', () => page.getByRole('table', { name: 'Messages' }).waitFor());
+    await visit('#/recipients', () => page.getByRole('table', { name: 'Users' }).waitFor());
+    await visit('#/settings', async () => {
+      await page.getByRole('table', { name: 'Channels' }).getByText('in-app', { exact: true }).waitFor();
+      await page.getByRole('table', { name: 'Environments' }).getByText('production', { exact: true }).waitFor();
+    });
+    await visit('#/workflows/welcome', () => page.getByRole('tab', { name: 'Commits' }).waitFor());
+    await page.getByRole('tab', { name: 'Changes' }).click();
+    await page
+      .getByText(/Nothing is committed yet|No changes|committed/)
+      .first()
+      .waitFor();
+    await page.getByRole('tab', { name: 'Commits' }).click();
+    await page.getByRole('button', { name: "Promote this workflow's commits" }).waitFor();
+    expect(await failed.count()).toBe(0);
+  });
 });

@@ -3,7 +3,7 @@ import { FormEvent, useState } from 'react';
 import { entriesOf, Page } from '../api';
 import { href } from '../router';
 import { useConsole } from '../session';
-import { Async, DataTable, Json, Status, time, useLoad } from '../ui';
+import { Async, DataTable, isoOf, TimeInput, Json, Status, time, useLoad } from '../ui';
 import { Explanation, ExplainView, RecipientLink } from './Runs';
 
 export interface Message {
@@ -67,6 +67,8 @@ function MessageList({ params }: { params: URLSearchParams }) {
   const { api, environment } = useConsole();
   const channels = useChannels();
   const initial = {
+    since: '',
+    until: '',
     recipient: params.get('recipient') ?? '',
     workflow: params.get('workflow') ?? '',
     channel: '',
@@ -85,6 +87,8 @@ function MessageList({ params }: { params: URLSearchParams }) {
           channel_id: filters.channel,
           status: filters.status ? [filters.status] : undefined,
           engagement_status: filters.engagement ? [filters.engagement] : undefined,
+          'inserted_at[gte]': isoOf(filters.since),
+          'inserted_at[lte]': isoOf(filters.until),
           page_size: 50,
           after,
         },
@@ -133,6 +137,8 @@ function MessageList({ params }: { params: URLSearchParams }) {
             clearable
             w={150}
           />
+          <TimeInput label="Since" value={form.since} onChange={(v) => setForm({ ...form, since: v })} />
+          <TimeInput label="Until" value={form.until} onChange={(v) => setForm({ ...form, until: v })} />
           <Button type="submit">Search</Button>
         </Group>
       </form>

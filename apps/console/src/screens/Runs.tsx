@@ -3,7 +3,7 @@ import { FormEvent, useState } from 'react';
 import { Page, entriesOf } from '../api';
 import { href } from '../router';
 import { useConsole } from '../session';
-import { Async, DataTable, Json, Status, time, useLoad } from '../ui';
+import { Async, DataTable, isoOf, TimeInput, Json, Status, time, useLoad } from '../ui';
 
 export type RecipientRef = string | { id: string; collection: string } | null;
 
@@ -83,7 +83,14 @@ const STATUSES = ['queued', 'processing', 'paused', 'completed', 'cancelled'];
 
 function RunList({ params }: { params: URLSearchParams }) {
   const { api, environment } = useConsole();
-  const initial = { workflow: params.get('workflow') ?? '', recipient: params.get('recipient') ?? '', status: '', errors: false };
+  const initial = {
+    since: '',
+    until: '',
+    workflow: params.get('workflow') ?? '',
+    recipient: params.get('recipient') ?? '',
+    status: '',
+    errors: false,
+  };
   const [form, setForm] = useState(initial);
   const [filters, setFilters] = useState(initial);
   const [after, setAfter] = useState<string | undefined>();
@@ -95,6 +102,8 @@ function RunList({ params }: { params: URLSearchParams }) {
           recipient: filters.recipient.trim(),
           status: filters.status ? [filters.status] : undefined,
           has_errors: filters.errors || undefined,
+          'inserted_at[gte]': isoOf(filters.since),
+          'inserted_at[lte]': isoOf(filters.until),
           page_size: 50,
           after,
         },
@@ -128,6 +137,8 @@ function RunList({ params }: { params: URLSearchParams }) {
             onChange={(e) => setForm({ ...form, errors: e.currentTarget.checked })}
             mb={8}
           />
+          <TimeInput label="Since" value={form.since} onChange={(v) => setForm({ ...form, since: v })} />
+          <TimeInput label="Until" value={form.until} onChange={(v) => setForm({ ...form, until: v })} />
           <Button type="submit">Filter</Button>
         </Group>
       </form>

@@ -8,16 +8,20 @@ import {
   Group,
   JsonInput,
   List,
+  SegmentedControl,
   Select,
+  SimpleGrid,
   Stack,
   Switch,
   Tabs,
   Text,
+  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
+import YAML from 'yaml';
 import { ApiError, entriesOf } from '../api';
 import { EventList, LogPage } from '../events';
 import { href } from '../router';
@@ -162,6 +166,8 @@ function WorkflowDetail({ workflowKey }: { workflowKey: string }) {
                 <Tabs.Tab value="flow">Flow</Tabs.Tab>
                 <Tabs.Tab value="edit">Edit</Tabs.Tab>
                 <Tabs.Tab value="preview">Preview</Tabs.Tab>
+                <Tabs.Tab value="changes">Changes</Tabs.Tab>
+                <Tabs.Tab value="commits">Commits</Tabs.Tab>
                 <Tabs.Tab value="history">History</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="flow" pt="md">
@@ -180,6 +186,12 @@ function WorkflowDetail({ workflowKey }: { workflowKey: string }) {
               </Tabs.Panel>
               <Tabs.Panel value="preview" pt="md">
                 <Preview workflowKey={workflowKey} workflow={parsedDraft ?? editable(w)} channels={channels.data ?? []} />
+              </Tabs.Panel>
+              <Tabs.Panel value="changes" pt="md">
+                <Changes workflowKey={workflowKey} draft={parsedDraft} />
+              </Tabs.Panel>
+              <Tabs.Panel value="commits" pt="md">
+                <Commits workflowKey={workflowKey} />
               </Tabs.Panel>
               <Tabs.Panel value="history" pt="md">
                 <StreamHistory stream={`workflow-${environment}-${workflowKey}`} />
@@ -344,6 +356,30 @@ function Editor({
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<unknown>(null);
+  const [format, setFormat] = useState<'json' | 'yaml'>('json');
+  const [yamlText, setYamlText] = useState('');
+  const [yamlError, setYamlError] = useState<string | null>(null);
+
+  const switchFormat = (next: string) => {
+    if (next === 'yaml') {
+      try {
+        setYamlText(YAML.stringify(JSON.parse(draft)));
+        setYamlError(null);
+      } catch {
+        return; // the JSON does not parse: stay in JSON until it does
+      }
+    }
+    setFormat(next as 'json' | 'yaml');
+  };
+  const onYaml = (text: string) => {
+    setYamlText(text);
+    try {
+      onDraft(JSON.stringify(YAML.parse(text), null, 2));
+      setYamlError(null);
+    } catch (e) {
+      setYamlError((e as Error).message);
+    }
+  };
 
   useEffect(() => {
     if (!debounced) return;
@@ -391,17 +427,42 @@ function Editor({
 
   return (
     <Stack>
-      <JsonInput
-        label="Workflow JSON"
-        description="Checked by the server as you type (PUT /v1/workflows/{key}/validate)."
-        value={draft}
-        onChange={onDraft}
-        autosize
-        minRows={12}
-        maxRows={30}
-        styles={{ input: { fontFamily: 'monospace', fontSize: 13 } }}
-        spellCheck={false}
+      <SegmentedControl
+        aria-label="Format"
+        value={format}
+        onChange={switchFormat}
+        data={[
+          { value: 'json', label: 'JSON' },
+          { value: 'yaml', label: 'YAML' },
+        ]}
+        w={160}
       />
+      {format === 'json' ? (
+        <JsonInput
+          label="Workflow JSON"
+          description="Checked by the server as you type (PUT /v1/workflows/{key}/validate)."
+          value={draft}
+          onChange={onDraft}
+          autosize
+          minRows={12}
+          maxRows={30}
+          styles={{ input: { fontFamily: 'monospace', fontSize: 13 } }}
+          spellCheck={false}
+        />
+      ) : (
+        <Textarea
+          label="Workflow YAML"
+          description="Checked by the server as you type (PUT /v1/workflows/{key}/validate)."
+          value={yamlText}
+          onChange={(e) => onYaml(e.currentTarget.value)}
+          error={yamlError ? `Not YAML: ${yamlError}` : undefined}
+          autosize
+          minRows={12}
+          maxRows={30}
+          styles={{ input: { fontFamily: 'monospace', fontSize: 13 } }}
+          spellCheck={false}
+        />
+      )}
       <div aria-live="polite" data-testid="validation">
         {validation.state === 'checking' && (
           <Text size="sm" c="dimmed">
@@ -569,6 +630,172 @@ function PreviewResult({ answer }: { answer: PreviewAnswer }) {
         )}
       </Stack>
     </Card>
+  );
+}
+
+/** What the draft changes against the version the environment has committed: each top-level field, and steps by ref. */
+function Changes({ workflowKey, draft }: { workflowKey: string; draft: Record<string, unknown> | null }) {
+  const { api, environment } = useConsole();
+  const committed = useLoad(
+    (signal) =>
+      api
+        .service<Workflow>('GET', `/v1/workflows/${encodeURIComponent(workflowKey)}`, {
+          query: { environment, hide_uncommitted_changes: true },
+          signal,
+        })
+        .then((w) => editable(w))
+        .catch((e: unknown) => {
+          if (e instanceof ApiError && e.status === 404) return {} as Record<string, unknown>;
+          throw e;
+        }),
+    [api, environment, workflowKey],
+  );
+  if (!draft)
+    return (
+      <Text c="dimmed" size="sm">
+        The draft does not parse.
+      </Text>
+    );
+  return (
+    <Async loaded={committed} label="the committed version">
+      {(before) => {
+        const rows: { what: string; before: unknown; after: unknown }[] = [];
+        for (const field of DATA_FIELDS) {
+          if (field === 'steps') continue;
+          if (JSON.stringify(before[field]) !== JSON.stringify(draft[field]))
+            rows.push({ what: field, before: before[field], after: draft[field] });
+        }
+        const stepsBefore = new Map(((before.steps as Step[] | undefined) ?? []).map((st) => [st.ref, st]));
+        const stepsAfter = new Map(((draft.steps as Step[] | undefined) ?? []).map((st) => [st.ref, st]));
+        for (const ref of new Set([...stepsBefore.keys(), ...stepsAfter.keys()]))
+          if (JSON.stringify(stepsBefore.get(ref)) !== JSON.stringify(stepsAfter.get(ref)))
+            rows.push({ what: `step ${ref}`, before: stepsBefore.get(ref), after: stepsAfter.get(ref) });
+        const order = (steps: unknown) => ((steps as Step[] | undefined) ?? []).map((st) => st.ref).join(',');
+        if (order(before.steps) !== order(draft.steps) && stepsBefore.size === stepsAfter.size)
+          rows.push({ what: 'step order', before: order(before.steps), after: order(draft.steps) });
+        if (rows.length === 0)
+          return (
+            <Text size="sm" c="dimmed">
+              {Object.keys(before).length ? 'No changes: the draft is the committed version.' : 'Nothing is committed yet.'}
+            </Text>
+          );
+        return (
+          <Stack gap="sm" aria-label="Changes against the committed version">
+            <Text size="sm" c="dimmed">
+              The editor's draft against the committed version in {environment}.
+            </Text>
+            {rows.map((r) => (
+              <Card key={r.what} withBorder padding="sm">
+                <Text fw={500} size="sm" mb={4}>
+                  {r.what}
+                </Text>
+                <SimpleGrid cols={2}>
+                  <div>
+                    <Text size="xs" c="red">
+                      committed
+                    </Text>
+                    {r.before === undefined ? <Text size="sm">(absent)</Text> : <Json value={r.before} maxHeight={240} />}
+                  </div>
+                  <div>
+                    <Text size="xs" c="green">
+                      draft
+                    </Text>
+                    {r.after === undefined ? <Text size="sm">(absent)</Text> : <Json value={r.after} maxHeight={240} />}
+                  </div>
+                </SimpleGrid>
+              </Card>
+            ))}
+          </Stack>
+        );
+      }}
+    </Async>
+  );
+}
+
+interface Commit {
+  id: string;
+  resource: { type: string; identifier: string };
+  author: { email: string; name?: string };
+  commit_message?: string;
+  environment: string;
+  created_at: string;
+  promoted_at?: string | null;
+}
+
+/** The workflow's commits in this environment; promote one, or all of them, to another environment. */
+function Commits({ workflowKey }: { workflowKey: string }) {
+  const { api, environment } = useConsole();
+  const commits = useLoad(
+    (signal) =>
+      api.service<{ entries: Commit[] }>('GET', '/v1/commits', {
+        query: { environment, resource_type: ['workflow'], resource_id: workflowKey, limit: 50 },
+        signal,
+      }),
+    [api, environment, workflowKey],
+  );
+  const environments = useLoad((signal) => api.service<{ entries: { slug: string }[] }>('GET', '/v1/environments', { signal }), [api]);
+  const targets = (environments.data ? entriesOf(environments.data) : []).map((e) => e.slug).filter((slug) => slug !== environment);
+  const [target, setTarget] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const to = target ?? targets[0] ?? null;
+  const promote = async (commitId?: string) => {
+    setError(null);
+    setDone(null);
+    try {
+      if (commitId) await api.service('PUT', `/v1/commits/${commitId}/promote`);
+      else
+        await api.service('PUT', '/v1/commits/promote', {
+          query: { to_environment: to ?? undefined, resource_type: ['workflow'], resource_id: workflowKey },
+        });
+      setDone(commitId ? `Commit ${commitId.slice(0, 8)} promoted.` : `Commits promoted to ${to}.`);
+      commits.reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <Stack>
+      <Group align="end">
+        <Select label="Promote to" data={targets} value={to} onChange={setTarget} allowDeselect={false} w={200} />
+        <Button variant="default" disabled={!to} onClick={() => void promote()}>
+          Promote this workflow's commits
+        </Button>
+      </Group>
+      {done && (
+        <Alert color="green" role="status">
+          {done}
+        </Alert>
+      )}
+      <ErrorAlert error={error} title="Not promoted" />
+      <Async loaded={commits} label="the commits">
+        {(page) => (
+          <DataTable
+            caption="Commits"
+            rows={entriesOf(page)}
+            rowKey={(c) => c.id}
+            empty="No commits of this workflow in this environment."
+            columns={[
+              { header: 'Commit', cell: (c) => <Code>{c.id.slice(0, 8)}</Code> },
+              { header: 'Message', cell: (c) => c.commit_message ?? '—' },
+              { header: 'Author', cell: (c) => c.author.name ?? c.author.email },
+              { header: 'Committed', cell: (c) => time(c.created_at) },
+              {
+                header: 'Promoted',
+                cell: (c) =>
+                  c.promoted_at ? (
+                    time(c.promoted_at)
+                  ) : (
+                    <Button size="compact-xs" variant="light" onClick={() => void promote(c.id)}>
+                      Promote
+                    </Button>
+                  ),
+              },
+            ]}
+          />
+        )}
+      </Async>
+    </Stack>
   );
 }
 
