@@ -66,7 +66,6 @@ function EnvironmentSwitcher() {
   return (
     <Select
       label="Environment"
-      aria-label="Environment"
       size="xs"
       w={260}
       data={data}

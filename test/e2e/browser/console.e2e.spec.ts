@@ -20,12 +20,18 @@ describe('operator console in a browser', () => {
   let knock: Knock;
   let browser: Browser;
   let page: Page;
+  /** Uncaught errors in the page and Content-Security-Policy refusals: there should be none. */
+  const pageProblems: string[] = [];
 
   beforeAll(async () => {
     t = await startTestApp();
     knock = t.knock();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
+    page.on('pageerror', (error) => pageProblems.push(error.message));
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) pageProblems.push(message.text());
+    });
     await knock.users.update('ada', { name: 'Ada Lovelace', email: 'ada@example.org' });
     const { workflow_run_id } = await knock.workflows.trigger('welcome', { recipients: ['ada'], data: { message: 'First light.' } });
     await finishedRuns(t, workflow_run_id);
@@ -41,6 +47,8 @@ describe('operator console in a browser', () => {
     const index = await fetch(`${t.url}/console/`);
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toContain('text/html');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.headers.get('content-security-policy')).toContain("connect-src 'self'");
     const html = await index.text();
     const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
@@ -173,5 +181,6 @@ describe('operator console in a browser', () => {
     await page.getByRole('tab', { name: 'Commits' }).click();
     await page.getByRole('button', { name: "Promote this workflow's commits" }).waitFor();
     expect(await failed.count()).toBe(0);
+    expect(pageProblems).toEqual([]);
   });
 });

@@ -10,6 +10,21 @@ import path from 'node:path';
 export const CONSOLE_PATH = '/console';
 
 /**
+ * The console talks to its own origin only; Mantine sets CSS variables in a style element; email
+ * previews (a sandboxed srcdoc frame, which inherits this policy) may show images.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https:",
+  "frame-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/**
  * The console's built assets: `dist/console`, written by `npm run build` (Vite, apps/console).
  * Compiled, this file is dist/apps/api/src/console/; run from source (tests), apps/api/src/console/.
  */
@@ -47,6 +62,8 @@ export class ConsoleModule implements OnModuleInit {
       // File names under assets/ carry a content hash: cache them for good; index.html never.
       setHeaders: (reply, file) => {
         void reply.header('x-content-type-options', 'nosniff');
+        void reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+        void reply.header('referrer-policy', 'no-referrer');
         void reply.header(
           'cache-control',
           file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
