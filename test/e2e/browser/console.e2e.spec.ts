@@ -146,6 +146,16 @@ describe('operator console in a browser', () => {
     const preview = page.getByTestId('preview');
     await preview.waitFor();
     expect(await preview.textContent()).toContain('Hi Ada Lovelace, rendered in the console');
+
+    // A test run of the saved version, and its runs by its trigger's id.
+    await page.getByRole('button', { name: 'Run a test (saved version)' }).click();
+    const seeRuns = page.getByRole('link', { name: 'See its runs' });
+    const workflowRunId = new URLSearchParams((await seeRuns.getAttribute('href'))!.split('?')[1]).get('workflow_run_id')!;
+    await finishedRuns(t, workflowRunId);
+    await seeRuns.click();
+    const runs = page.getByRole('table', { name: 'Runs' });
+    await runs.getByRole('cell', { name: 'rehearsal' }).waitFor();
+    expect(await runs.getByRole('row').count()).toBe(2);
   });
 
   it('shows a new event arriving in the live tail of the log', async () => {

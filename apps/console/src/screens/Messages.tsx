@@ -71,6 +71,7 @@ function MessageList({ params }: { params: URLSearchParams }) {
     until: '',
     recipient: params.get('recipient') ?? '',
     workflow: params.get('workflow') ?? '',
+    tenant: params.get('tenant') ?? '',
     channel: '',
     status: '',
     engagement: '',
@@ -84,6 +85,7 @@ function MessageList({ params }: { params: URLSearchParams }) {
       return api.secret<Page<Message>>(environment, 'GET', path, {
         query: {
           source: filters.workflow.trim(),
+          tenant: filters.tenant.trim(),
           channel_id: filters.channel,
           status: filters.status ? [filters.status] : undefined,
           engagement_status: filters.engagement ? [filters.engagement] : undefined,
@@ -113,6 +115,7 @@ function MessageList({ params }: { params: URLSearchParams }) {
             onChange={(e) => setForm({ ...form, recipient: e.currentTarget.value })}
           />
           <TextInput label="Workflow" value={form.workflow} onChange={(e) => setForm({ ...form, workflow: e.currentTarget.value })} />
+          <TextInput label="Tenant" value={form.tenant} onChange={(e) => setForm({ ...form, tenant: e.currentTarget.value })} w={140} />
           <Select
             label="Channel"
             data={(channels.data ?? []).map((c) => ({ value: c.id, label: c.key }))}
@@ -140,6 +143,9 @@ function MessageList({ params }: { params: URLSearchParams }) {
           <TimeInput label="Since" value={form.since} onChange={(v) => setForm({ ...form, since: v })} />
           <TimeInput label="Until" value={form.until} onChange={(v) => setForm({ ...form, until: v })} />
           <Button type="submit">Search</Button>
+          <Button variant="subtle" onClick={messages.reload}>
+            Refresh
+          </Button>
         </Group>
       </form>
       <Async loaded={messages} label="messages">

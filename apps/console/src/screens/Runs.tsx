@@ -88,6 +88,8 @@ function RunList({ params }: { params: URLSearchParams }) {
     until: '',
     workflow: params.get('workflow') ?? '',
     recipient: params.get('recipient') ?? '',
+    tenant: params.get('tenant') ?? '',
+    workflowRunId: params.get('workflow_run_id') ?? '',
     status: '',
     errors: false,
   };
@@ -100,6 +102,8 @@ function RunList({ params }: { params: URLSearchParams }) {
         query: {
           workflow: filters.workflow.trim(),
           recipient: filters.recipient.trim(),
+          tenant: filters.tenant.trim(),
+          workflow_run_id: filters.workflowRunId.trim(),
           status: filters.status ? [filters.status] : undefined,
           has_errors: filters.errors || undefined,
           'inserted_at[gte]': isoOf(filters.since),
@@ -123,6 +127,13 @@ function RunList({ params }: { params: URLSearchParams }) {
         <Group align="end">
           <TextInput label="Workflow" value={form.workflow} onChange={(e) => setForm({ ...form, workflow: e.currentTarget.value })} />
           <TextInput label="Recipient" value={form.recipient} onChange={(e) => setForm({ ...form, recipient: e.currentTarget.value })} />
+          <TextInput label="Tenant" value={form.tenant} onChange={(e) => setForm({ ...form, tenant: e.currentTarget.value })} w={140} />
+          <TextInput
+            label="Trigger (workflow run id)"
+            value={form.workflowRunId}
+            onChange={(e) => setForm({ ...form, workflowRunId: e.currentTarget.value })}
+            w={300}
+          />
           <Select
             label="Status"
             data={STATUSES}
@@ -140,6 +151,9 @@ function RunList({ params }: { params: URLSearchParams }) {
           <TimeInput label="Since" value={form.since} onChange={(v) => setForm({ ...form, since: v })} />
           <TimeInput label="Until" value={form.until} onChange={(v) => setForm({ ...form, until: v })} />
           <Button type="submit">Filter</Button>
+          <Button variant="subtle" onClick={runs.reload}>
+            Refresh
+          </Button>
         </Group>
       </form>
       <Async loaded={runs} label="runs">

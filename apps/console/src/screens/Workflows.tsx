@@ -522,7 +522,23 @@ function Preview({ workflowKey, workflow, channels }: { workflowKey: string; wor
   const [answer, setAnswer] = useState<PreviewAnswer | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [testRun, setTestRun] = useState<string | null>(null);
   const step = steps.find((s) => s.ref === ref);
+
+  /** A test run of the version the environment serves (saved, not the draft): PUT /v1/workflows/{key}/run. */
+  const runTest = async () => {
+    setError(null);
+    setTestRun(null);
+    try {
+      const answer = await api.service<{ workflow_run_id: string }>('PUT', `/v1/workflows/${encodeURIComponent(workflowKey)}/run`, {
+        query: { environment },
+        body: { recipients: [recipient.trim()], data: JSON.parse(data || '{}') },
+      });
+      setTestRun(answer.workflow_run_id);
+    } catch (e) {
+      setError(e);
+    }
+  };
   const channelType = (step?.channel_type as string | undefined) ?? channels.find((c) => c.key === step?.channel_key)?.type;
 
   const render = async () => {
@@ -574,10 +590,18 @@ function Preview({ workflowKey, workflow, channels }: { workflowKey: string; wor
         <Button onClick={() => void render()} loading={busy} disabled={!recipient.trim() || !step}>
           Render preview
         </Button>
+        <Button variant="default" onClick={() => void runTest()} disabled={!recipient.trim()}>
+          Run a test (saved version)
+        </Button>
         <Text size="sm" c="dimmed">
           Renders the edited template with the same Liquid engine as delivery; nothing is saved or sent.
         </Text>
       </Group>
+      {testRun && (
+        <Alert color="blue" role="status" title="Test run started">
+          <Anchor href={href('runs', undefined, { workflow_run_id: testRun })}>See its runs</Anchor>
+        </Alert>
+      )}
       <ErrorAlert error={error} title="Preview failed" />
       {answer && <PreviewResult answer={answer} />}
     </Stack>
