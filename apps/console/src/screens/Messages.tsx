@@ -206,6 +206,7 @@ function MessageDetail({ messageId }: { messageId: string }) {
             {m.source.workflow_recipient_run_id && (
               <Anchor href={href('runs', m.source.workflow_recipient_run_id)}>Open run timeline</Anchor>
             )}
+            <Anchor href={href('events', undefined, { stream: `message-${environment}-${m.id}` })}>Message events in the log</Anchor>
           </Group>
         )}
       </Async>

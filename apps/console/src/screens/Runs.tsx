@@ -217,7 +217,8 @@ function RunDetail({ runId }: { runId: string }) {
               <Status value={r.status} />
             </Field>
             <Field label="Trigger">
-              {r.trigger_source.type} · {time(r.inserted_at)}
+              {r.trigger_source.type} · {time(r.inserted_at)} ·{' '}
+              <Anchor href={href('events', undefined, { stream: `run-${environment}-${r.id}` })}>stream</Anchor>
             </Field>
           </SimpleGrid>
         )}

@@ -1,5 +1,6 @@
-import { Code, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Code, Stack, Text, Title } from '@mantine/core';
 import { entriesOf } from '../api';
+import { href } from '../router';
 import { useConsole } from '../session';
 import { Async, DataTable, Json, time, useLoad } from '../ui';
 
@@ -54,6 +55,7 @@ export function SettingsScreen() {
               { header: 'Provider', cell: (c) => c.provider },
               { header: 'Settings per environment', cell: (c) => <Json value={c.environment_settings ?? {}} maxHeight={200} /> },
               { header: 'Updated', cell: (c) => time(c.updated_at) },
+              { header: 'Events', cell: (c) => <Anchor href={href('events', undefined, { stream: `channel-${c.key}` })}>stream</Anchor> },
             ]}
           />
         )}
@@ -73,6 +75,10 @@ export function SettingsScreen() {
               { header: 'Owner', cell: (e) => e.owner ?? '—' },
               { header: 'Last commit', cell: (e) => time(e.last_commit_at) },
               { header: 'Updated', cell: (e) => time(e.updated_at) },
+              {
+                header: 'Events',
+                cell: (e) => <Anchor href={href('events', undefined, { stream: `environment-${e.slug}` })}>stream</Anchor>,
+              },
             ]}
           />
         )}
