@@ -61,7 +61,7 @@ function EnvironmentSwitcher() {
   );
   const data = (environments.data ? entriesOf(environments.data) : [{ slug: environment, name: environment }]).map((e) => ({
     value: e.slug,
-    label: e.name && e.name !== e.slug ? `${e.name} (${e.slug})` : e.slug,
+    label: !e.name || e.name.toLowerCase() === e.slug.toLowerCase() ? e.name || e.slug : `${e.name} (${e.slug})`,
   }));
   return (
     <Select

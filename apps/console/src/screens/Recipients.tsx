@@ -29,6 +29,7 @@ export function RecipientsScreen({ id, params }: { id?: string; params: URLSearc
     <Stack>
       <Title order={2}>Recipients</Title>
       <FindRecipient
+        key={`${kind}:${id ?? object ?? tenant ?? ''}`}
         initial={{
           kind,
           id: id ?? tenant ?? (object && slash > 0 ? object.slice(slash + 1) : ''),

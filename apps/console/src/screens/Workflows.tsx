@@ -161,7 +161,7 @@ function WorkflowDetail({ workflowKey }: { workflowKey: string }) {
         {(w) => (
           <>
             <Header workflow={w} onChanged={workflow.reload} />
-            <Tabs defaultValue="flow" keepMounted={false}>
+            <Tabs defaultValue="flow">
               <Tabs.List aria-label="Workflow views">
                 <Tabs.Tab value="flow">Flow</Tabs.Tab>
                 <Tabs.Tab value="edit">Edit</Tabs.Tab>
