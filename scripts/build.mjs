@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const { swcOptions, root } = require('./swc-options.cjs');
 const sourceDirs = ['apps', 'libs', 'projections', 'bench', 'examples'];
+const consoleDir = path.join(root, 'apps', 'console');
 const isSource = (f) => (f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|test)\.ts$/.test(f)) || f.endsWith('.js');
 
 async function* walk(dir) {
@@ -18,8 +19,11 @@ async function* walk(dir) {
   }
   for (const e of entries) {
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) yield* walk(full);
-    else if (isSource(e.name)) yield full;
+    if (e.isDirectory()) {
+      // The console is a browser application, bundled by Vite below.
+      if (full === consoleDir) continue;
+      yield* walk(full);
+    } else if (isSource(e.name)) yield full;
   }
 }
 
@@ -54,3 +58,9 @@ for (const dir of sourceDirs) {
 }
 await Promise.all(jobs);
 console.log(`built ${jobs.length} files in ${Date.now() - started} ms`);
+
+// The operator console (apps/console, React + Mantine) into dist/console, served at /console/ (ADR 0169).
+const consoleStarted = Date.now();
+const { build: vite } = await import('vite');
+await vite({ configFile: path.join(consoleDir, 'vite.config.mts') });
+console.log(`built the console in ${Date.now() - consoleStarted} ms`);

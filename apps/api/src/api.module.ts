@@ -27,6 +27,7 @@ import { GuidesModule } from './guides/guides.module';
 import { SchedulesModule } from './schedules/schedules.module';
 import { SourcesModule } from './sources/sources.module';
 import { GoalsModule } from './goals/goals.module';
+import { ConsoleModule } from './console/console.module';
 
 /** The HTTP role: REST commands and queries under /v1, health and the API description. */
 @Module({})
@@ -57,6 +58,7 @@ export class ApiModule {
         EnvironmentsModule,
         EventLogModule,
         RealtimeModule,
+        ConsoleModule,
       ],
       controllers: [HealthController, MetricsController, OpenApiController],
       providers: [BootstrapService, StreamStatus],
