@@ -20,8 +20,14 @@ describe('guide group decider', () => {
 
   it('records a new order or interval', () => {
     const reordered = { ...settings, display_sequence: ['b', 'a'] };
-    spec.given([updated()]).when(set(reordered)).then([updated(reordered)]);
+    spec
+      .given([updated()])
+      .when(set(reordered))
+      .then([updated(reordered)]);
     const unthrottled = { ...settings, display_interval: null };
-    spec.given([updated()]).when(set(unthrottled)).then([updated(unthrottled)]);
+    spec
+      .given([updated()])
+      .when(set(unthrottled))
+      .then([updated(unthrottled)]);
   });
 });
