@@ -11,6 +11,7 @@ import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
 import { ConfigResourcesReadModel1763712002100, configResourcesProjection, GuideActivationWindow1763712019150 } from './config-resources';
 import {
+  ApiKeyLifecycle1763712019752,
   CredentialsVersion1763712013100,
   EnvironmentDetails1763712012100,
   EnvironmentsReadModel1763712000100,
@@ -96,4 +97,5 @@ export const allMigrations: Function[] = [
   ItemSchemasReadModel1763712019310,
   SourcesReadModel1763712019500,
   GoalsReadModel1763712019600,
+  ApiKeyLifecycle1763712019752,
 ];

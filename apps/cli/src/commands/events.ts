@@ -6,7 +6,7 @@ import { CommandContext, CommandGroup, OptionSpecs, UsageError } from '../comman
  * over HTTP (ADR 0175). `NOTIFY_URL` and `NOTIFY_SERVICE_TOKEN` (or --url, --token).
  */
 
-const connection: OptionSpecs = { url: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' } };
+export const connection: OptionSpecs = { url: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' } };
 const logFilters: OptionSpecs = {
   type: { type: 'string', multiple: true },
   prefix: { type: 'string', multiple: true },
@@ -34,9 +34,10 @@ export function mgmtGet<T>(ctx: CommandContext, path: string, query: Record<stri
 
 export async function mgmtRequest<T>(
   ctx: CommandContext,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   query: Record<string, string | string[] | undefined> = {},
+  body?: unknown,
 ): Promise<T> {
   const base = (ctx.values.url as string | undefined) ?? ctx.io.env.NOTIFY_URL ?? 'http://localhost:3000';
   const token = (ctx.values.token as string | undefined) ?? ctx.io.env.NOTIFY_SERVICE_TOKEN;
@@ -46,11 +47,13 @@ export async function mgmtRequest<T>(
     if (v === undefined) continue;
     for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, item);
   }
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}` }, signal: ctx.io.signal });
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: ctx.io.signal });
   const text = await res.text();
-  const body = text ? (JSON.parse(text) as unknown) : undefined;
-  if (!res.ok) throw new ApiError(res.status, body);
-  return body as T;
+  const answer = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!res.ok) throw new ApiError(res.status, answer);
+  return answer as T;
 }
 
 /** One line per event: `#12 2026-01-01T00:00:00.000Z user-development-u1@0 UserIdentified corr=… cause=…`. */
@@ -77,7 +80,7 @@ function logQuery(ctx: CommandContext, after: string | undefined) {
 }
 
 /** Runs a command body; API errors print their message and exit 1, an abort (Ctrl-C) exits 0. */
-async function guarded(ctx: CommandContext, body: () => Promise<void>): Promise<number> {
+export async function guarded(ctx: CommandContext, body: () => Promise<void>): Promise<number> {
   try {
     await body();
     return 0;

@@ -19,3 +19,4 @@ export * from './guides';
 export * from './events.routes';
 export * from './tags';
 export * from './item-schemas';
+export * from './api-keys.routes';
