@@ -1,5 +1,6 @@
 import {
   ErasureKeys1763712018000,
+  LogImports1763712019753,
   Projection,
   ProjectionCheckpoints1763712000000,
   ReactorCheckpoints1763712000010,
@@ -98,4 +99,5 @@ export const allMigrations: Function[] = [
   SourcesReadModel1763712019500,
   GoalsReadModel1763712019600,
   ApiKeyLifecycle1763712019752,
+  LogImports1763712019753,
 ];

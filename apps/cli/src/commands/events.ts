@@ -1,5 +1,6 @@
 import { ChainReportT, LogEventPageT, LogEventT } from '@notify/contracts';
 import { CommandContext, CommandGroup, OptionSpecs, UsageError } from '../command';
+import { exportCommand, importCommand } from './log-transfer';
 
 /**
  * The event log through the management API (a service token): the same reads an auditor makes
@@ -191,6 +192,8 @@ export const eventCommands: CommandGroup = {
           }
         }),
     },
+    exportCommand(mgmtGet, { ...connection, ...logFilters }, logQuery),
+    importCommand,
     {
       name: 'tail',
       summary: 'Follow the log live from its head (or --after CURSOR) until interrupted',
