@@ -14,6 +14,8 @@ import { ReadLogController } from './read-log/read-log.controller';
 import { ReadLogHandler } from './read-log/read-log.handler';
 import { ReadStreamController } from './read-stream/read-stream.controller';
 import { ReadStreamHandler } from './read-stream/read-stream.handler';
+import { KafkaReplayer } from './replay-to-kafka/kafka-replayer';
+import { ReplayToKafkaController } from './replay-to-kafka/replay-to-kafka.controller';
 import { VerifyLogController } from './verify-log/verify-log.controller';
 import { VerifyLogHandler } from './verify-log/verify-log.handler';
 import { UserAsOfController } from './user-as-of/user-as-of.controller';
@@ -36,6 +38,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     UserHistoryController,
     ObjectHistoryController,
     VerifyLogController,
+    ReplayToKafkaController,
     ExplainController,
   ],
   providers: [
@@ -49,6 +52,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     UserHistoryHandler,
     ObjectHistoryHandler,
     VerifyLogHandler,
+    KafkaReplayer,
     ExplainHandler,
   ],
 })

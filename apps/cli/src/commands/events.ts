@@ -1,4 +1,4 @@
-import { ChainReportT, LogEventPageT, LogEventT } from '@notify/contracts';
+import { ChainReportT, LogEventPageT, LogEventT, ReplayToKafkaResultT } from '@notify/contracts';
 import { CommandContext, CommandGroup, OptionSpecs, UsageError } from '../command';
 import { exportCommand, importCommand } from './log-transfer';
 
@@ -194,6 +194,38 @@ export const eventCommands: CommandGroup = {
     },
     exportCommand(mgmtGet, { ...connection, ...logFilters }, logQuery),
     importCommand,
+    {
+      name: 'replay-to-kafka',
+      summary: 'Re-publish the events from --from to --to (positions, both included) to the Kafka stream topics, marked replayed',
+      usage: '--from POSITION --to POSITION [--limit N per call] [--json]',
+      options: { ...connection, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
+      run: (ctx) =>
+        guarded(ctx, async () => {
+          let from = ctx.values.from as string | undefined;
+          const to = ctx.values.to as string | undefined;
+          if (!from || !to) throw new UsageError('--from and --to are required (the `position` of the first and last event)');
+          const limit = ctx.values.limit === undefined ? undefined : Number(ctx.values.limit);
+          let events = 0;
+          let records = 0;
+          while (from) {
+            const r: ReplayToKafkaResultT = await mgmtRequest<ReplayToKafkaResultT>(
+              ctx,
+              'POST',
+              '/v1/events/replay_to_kafka',
+              {},
+              { from, to, limit },
+            );
+            events += r.events;
+            records += r.records;
+            if (ctx.values.json) ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
+            ctx.io.stderr.write(
+              `replayed ${events} events (${records} records), up to ${r.last_position ?? '-'} (replay ${r.replay_id})\n`,
+            );
+            from = r.next_from ?? undefined;
+          }
+          if (!ctx.values.json) ctx.io.stdout.write(`replayed ${events} events as ${records} records\n`);
+        }),
+    },
     {
       name: 'tail',
       summary: 'Follow the log live from its head (or --after CURSOR) until interrupted',

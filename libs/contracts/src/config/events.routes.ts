@@ -311,3 +311,39 @@ export const userAsOfRoute = defineRoute({
   query: z.object({ environment: z.string(), as_of: z.string().min(1).max(64) }),
   response: UserAsOf,
 });
+
+const LogPositionParam = z.string().regex(/^[0-9a-f]{32}$/, 'is not an event position (the `position` a log read shows)');
+
+export const ReplayToKafkaResult = z
+  .object({
+    /** One id per call, in the `replay-id` header of every record it published. */
+    replay_id: z.uuid(),
+    events: z.number().int(),
+    records: z.number().int(),
+    /** Position of the last event re-published; null when the range held none. */
+    last_position: z.string().nullable(),
+    /** Pass as `from` to go on when the range was longer than `limit`; null when it is done. */
+    next_from: z.string().nullable(),
+  })
+  .meta({ id: 'ReplayToKafkaResult' });
+export type ReplayToKafkaResultT = z.infer<typeof ReplayToKafkaResult>;
+
+export const replayToKafkaRoute = defineRoute({
+  operationId: 'replayEventsToKafka',
+  method: 'POST',
+  path: '/v1/events/replay_to_kafka',
+  summary: 'Re-publish a range of the log to the Kafka stream topics as the relay did, marked as replayed',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 5,
+  body: z
+    .strictObject({
+      from: LogPositionParam,
+      to: LogPositionParam,
+      limit: z.number().int().min(1).max(100_000).default(10_000),
+    })
+    .refine((b) => b.from <= b.to, { path: ['to'], message: 'must not come before from' })
+    .meta({ id: 'ReplayToKafkaRequest' }),
+  response: ReplayToKafkaResult,
+});
