@@ -111,6 +111,7 @@ describe('event log (management API and CLI)', () => {
       id: u,
       exists: true,
       properties: { name: 'First', plan: 'free' },
+      preferences: {},
       as_of: first.position,
       revision: 0,
       global_position: first.global_position,
@@ -121,6 +122,36 @@ describe('event log (management API and CLI)', () => {
     expect((await at(second.recorded_at)).body.revision).toBe(1);
     expect((await at('2000-01-01T00:00:00Z')).body).toMatchObject({ exists: false, properties: null, revision: null });
     expect((await at('soon')).body).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'as_of' })] });
+  });
+
+  it("reads objects, tenants and a recipient's preferences as of a point of the log", async () => {
+    const id = uniqueKey('asof');
+    await t.http('PUT', `/v1/objects/projects/${id}`, { body: { name: 'Draft' } });
+    await t.http('PUT', `/v1/objects/projects/${id}/preferences/default`, { body: { channel_types: { email: false } } });
+    await t.http('PUT', `/v1/objects/projects/${id}`, { body: { name: 'Final' } });
+    const objectEvents = (await get(`/v1/events/streams/object-development-projects-${id}`)).body.entries;
+    const objectAt = (asOf: string) =>
+      get(`/v1/events/objects/projects/${id}/state?environment=development&as_of=${encodeURIComponent(asOf)}`);
+    const before = (await objectAt(objectEvents[0].position)).body;
+    expect(before).toMatchObject({ id, collection: 'projects', exists: true, properties: { name: 'Draft' }, preferences: {}, revision: 0 });
+    const after = (await objectAt(objectEvents[objectEvents.length - 1].global_position)).body;
+    expect(after).toMatchObject({ properties: { name: 'Final' }, revision: objectEvents.length - 1 });
+    expect(after.preferences.default).toMatchObject({ channel_types: { email: false } });
+
+    await t.http('PUT', `/v1/tenants/${id}`, { body: { name: 'Acme', settings: { branding: { primary_color: '#111111' } } } });
+    await t.http('PUT', `/v1/tenants/${id}`, { body: { name: 'Acme Inc' } });
+    const [set] = (await get(`/v1/events/streams/tenant-development-${id}`)).body.entries;
+    const tenant = (await get(`/v1/events/tenants/${id}/state?environment=development&as_of=${set.position}`)).body;
+    expect(tenant).toMatchObject({ id, exists: true, properties: { name: 'Acme' }, settings: { branding: { primary_color: '#111111' } } });
+    const none = await get(`/v1/events/tenants/${id}/state?environment=development&as_of=2000-01-01T00:00:00Z`);
+    expect(none.body).toMatchObject({ exists: false, properties: null, settings: null, revision: null });
+
+    // The CLI reads the same states.
+    const c = cli();
+    expect(
+      await c.run('events', 'state', '--object', `projects/${id}`, '--environment', 'development', '--as-of', objectEvents[0].position),
+    ).toBe(0);
+    expect(JSON.parse(c.out.join(''))).toEqual(before);
   });
 
   it('lists categories and event types', async () => {

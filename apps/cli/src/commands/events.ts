@@ -261,6 +261,37 @@ export const eventCommands: CommandGroup = {
       },
     },
     {
+      name: 'state',
+      summary: 'A user, object or tenant as the log had it at a time, event position or global position (as_of), as JSON',
+      usage: '(--user ID | --object COLLECTION/ID | --tenant ID) --environment SLUG --as-of (ISO | POSITION | GLOBAL_POSITION)',
+      options: {
+        ...connection,
+        user: { type: 'string' },
+        object: { type: 'string' },
+        tenant: { type: 'string' },
+        environment: { type: 'string' },
+        'as-of': { type: 'string' },
+      },
+      run: (ctx) =>
+        guarded(ctx, async () => {
+          const environment = ctx.values.environment as string | undefined;
+          const asOf = ctx.values['as-of'] as string | undefined;
+          if (!environment || !asOf) throw new UsageError('--environment and --as-of are required');
+          const [user, object, tenant] = [ctx.values.user, ctx.values.object, ctx.values.tenant] as (string | undefined)[];
+          if ([user, object, tenant].filter(Boolean).length !== 1) throw new UsageError('Give exactly one of --user, --object or --tenant');
+          let path: string;
+          if (user) path = `/v1/events/users/${encodeURIComponent(user)}/state`;
+          else if (tenant) path = `/v1/events/tenants/${encodeURIComponent(tenant)}/state`;
+          else {
+            const slash = object!.indexOf('/');
+            if (slash <= 0 || slash === object!.length - 1) throw new UsageError('--object takes COLLECTION/ID');
+            path = `/v1/events/objects/${encodeURIComponent(object!.slice(0, slash))}/${encodeURIComponent(object!.slice(slash + 1))}/state`;
+          }
+          const state = await mgmtGet<unknown>(ctx, path, { environment, as_of: asOf });
+          ctx.io.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
+        }),
+    },
+    {
       name: 'history',
       summary: 'Everything that happened to one user or object (its stream, triggers, runs, messages), in log order',
       usage: '(--user ID | --object COLLECTION/ID) --environment SLUG [--all] [--json]',

@@ -1,9 +1,12 @@
 import { ChainReportT, eventContracts, LogEventPageT, RecipientRefT, RunExplanationT } from '@notify/contracts';
 import {
+  Decider,
   DomainError,
   fold,
+  objectDecider,
+  tenantDecider,
+  tenantStream,
   userDecider,
-  UserEvent,
   invalidParams,
   messageStream,
   resourceMissing,
@@ -149,22 +152,62 @@ export class EventHistory {
 
   /** A user as the log had it at a point in time: its events up to `as_of` folded by the user decider. */
   async userAsOf(environment: string, userId: string, asOfText: string) {
+    const { state, read } = await this.foldAsOf(userStream(environment, userId), userDecider as never, asOfText);
+    const user = state as unknown as ReturnType<typeof userDecider.initialState>;
+    return {
+      id: userId,
+      exists: user.exists,
+      properties: user.exists ? user.properties : null,
+      preferences: user.exists ? user.aspects.preferences : null,
+      ...read,
+    };
+  }
+
+  /** An object (its properties and preference sets) as the log had it at a point in time. */
+  async objectAsOf(environment: string, collection: string, objectId: string, asOfText: string) {
+    const { state, read } = await this.foldAsOf(objectStream(environment, collection, objectId), objectDecider as never, asOfText);
+    const object = state as unknown as ReturnType<typeof objectDecider.initialState>;
+    return {
+      id: objectId,
+      collection,
+      exists: object.exists,
+      properties: object.exists ? object.properties : null,
+      preferences: object.exists ? object.aspects.preferences : null,
+      ...read,
+    };
+  }
+
+  /** A tenant (its properties and settings: branding, default preference set) as the log had it at a point in time. */
+  async tenantAsOf(environment: string, tenantId: string, asOfText: string) {
+    const { state, read } = await this.foldAsOf(tenantStream(environment, tenantId), tenantDecider as never, asOfText);
+    const tenant = state as unknown as ReturnType<typeof tenantDecider.initialState>;
+    return {
+      id: tenantId,
+      exists: tenant.exists,
+      properties: tenant.exists ? tenant.properties : null,
+      settings: tenant.exists ? tenant.settings : null,
+      ...read,
+    };
+  }
+
+  /** A stream's events up to `as_of` folded by its decider, and where that state was read (ADR 0175). */
+  private async foldAsOf(streamId: string, decider: Decider<unknown, never, { type: string; data: unknown }>, asOfText: string) {
     const asOf = parseAsOf(asOfText);
-    const events = (await this.store.readStream(userStream(environment, userId))).filter((e) => recordedBy(e, asOf));
+    const events = (await this.store.readStream(streamId)).filter((e) => recordedBy(e, asOf));
     const state = fold(
-      userDecider,
-      events.map((e) => ({ type: e.type, data: e.data }) as UserEvent),
+      decider,
+      events.map((e) => ({ type: e.type, data: e.data })),
     );
     const last = events[events.length - 1];
     return {
-      id: userId,
-      exists: state.exists,
-      properties: state.exists ? state.properties : null,
-      as_of: asOfText,
-      revision: last ? last.revision : null,
-      global_position: last ? last.globalPosition.toString() : null,
-      position: last ? last.position : null,
-      recorded_at: last ? last.createdAt.toISOString() : null,
+      state,
+      read: {
+        as_of: asOfText,
+        revision: last ? last.revision : null,
+        global_position: last ? last.globalPosition.toString() : null,
+        position: last ? last.position : null,
+        recorded_at: last ? last.createdAt.toISOString() : null,
+      },
     };
   }
 

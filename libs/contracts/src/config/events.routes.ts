@@ -284,32 +284,91 @@ export const explainMessageRoute = defineRoute({
   response: RunExplanation,
 });
 
+/** Where a state as of a point was read: the stream's last event at that point. */
+const ReadAt = {
+  as_of: z.string(),
+  /** The stream's last event at that point: where the state was read (null: the stream had none). */
+  revision: z.number().int().nullable(),
+  global_position: z.string().nullable(),
+  position: z.string().nullable(),
+  recorded_at: z.string().nullable(),
+};
+
+/** Preference sets by id (`default`, a tenant's id...), as the recipient had them. */
+const PreferenceSets = z.record(z.string(), z.unknown()).nullable();
+
 export const UserAsOf = z
   .object({
     id: z.string(),
     /** Whether the user existed then (identified and not deleted). */
     exists: z.boolean(),
     properties: z.record(z.string(), z.unknown()).nullable(),
-    as_of: z.string(),
-    /** The user's last event at that point: where the state was read. */
-    revision: z.number().int().nullable(),
-    global_position: z.string().nullable(),
-    position: z.string().nullable(),
-    recorded_at: z.string().nullable(),
+    preferences: PreferenceSets,
+    ...ReadAt,
   })
   .meta({ id: 'UserAsOf' });
+
+export const ObjectAsOf = z
+  .object({
+    id: z.string(),
+    collection: z.string(),
+    exists: z.boolean(),
+    properties: z.record(z.string(), z.unknown()).nullable(),
+    preferences: PreferenceSets,
+    ...ReadAt,
+  })
+  .meta({ id: 'ObjectAsOf' });
+
+export const TenantAsOf = z
+  .object({
+    id: z.string(),
+    exists: z.boolean(),
+    properties: z.record(z.string(), z.unknown()).nullable(),
+    /** Branding and the tenant's default preference set. */
+    settings: z.record(z.string(), z.unknown()).nullable(),
+    ...ReadAt,
+  })
+  .meta({ id: 'TenantAsOf' });
+
+const AsOfQuery = z.object({ environment: z.string(), as_of: z.string().min(1).max(64) });
 
 export const userAsOfRoute = defineRoute({
   operationId: 'readUserAsOf',
   method: 'GET',
   path: '/v1/events/users/{user_id}/state',
-  summary: "A user's properties as the log had them at a time or position (as_of)",
+  summary: "A user's properties and preferences as the log had them at a time or position (as_of)",
   tags: ['Event log'],
   auth: 'service',
   rateTier: 4,
   params: z.strictObject({ user_id: z.string().min(1).max(255) }),
-  query: z.object({ environment: z.string(), as_of: z.string().min(1).max(64) }),
+  query: AsOfQuery,
   response: UserAsOf,
+});
+
+export const objectAsOfRoute = defineRoute({
+  operationId: 'readObjectAsOf',
+  method: 'GET',
+  path: '/v1/events/objects/{collection}/{object_id}/state',
+  summary: "An object's properties and preferences as the log had them at a time or position (as_of)",
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ collection: z.string().min(1).max(255), object_id: z.string().min(1).max(255) }),
+  query: AsOfQuery,
+  response: ObjectAsOf,
+});
+
+export const tenantAsOfRoute = defineRoute({
+  operationId: 'readTenantAsOf',
+  method: 'GET',
+  path: '/v1/events/tenants/{tenant_id}/state',
+  summary: "A tenant's properties and settings as the log had them at a time or position (as_of)",
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ tenant_id: z.string().min(1).max(255) }),
+  query: AsOfQuery,
+  response: TenantAsOf,
 });
 
 const LogPositionParam = z.string().regex(/^[0-9a-f]{32}$/, 'is not an event position (the `position` a log read shows)');
