@@ -154,6 +154,29 @@ describe('event log (management API and CLI)', () => {
     expect(JSON.parse(c.out.join(''))).toEqual(before);
   });
 
+  it('reads which version of a workflow the environment served, and whether it was active, as of a point', async () => {
+    const key = uniqueKey('asof-wf');
+    await activeWorkflow(t, key, { steps: [feed('feed', 'first')] });
+    await t.mgmt().workflows.upsert(key, { environment: 'development', workflow: { name: key, steps: [feed('feed', 'second')] } as never });
+    const [saved, activated, resaved] = (await get(`/v1/events/streams/workflow-development-${key}`)).body.entries;
+    expect([saved.type, activated.type, resaved.type]).toEqual(['WorkflowUpserted', 'WorkflowActivated', 'WorkflowUpserted']);
+    const at = async (asOf: string) => (await get(`/v1/events/workflows/${key}/state?environment=development&as_of=${asOf}`)).body;
+    expect(await at(saved.position)).toMatchObject({ key, exists: true, active: false, version: { sha: saved.data.sha, source: 'saved' } });
+    expect(await at(activated.global_position)).toMatchObject({
+      active: true,
+      version: { sha: saved.data.sha },
+      position: activated.position,
+    });
+    const now = await at(resaved.position);
+    expect(now).toMatchObject({ active: true, version: { sha: resaved.data.sha, valid: true }, committed: null });
+    expect(JSON.stringify(now.version.content)).toContain('second');
+    expect(await at('2000-01-01T00:00:00Z')).toMatchObject({ exists: false, version: null, active: false });
+
+    const c = cli();
+    expect(await c.run('events', 'state', '--workflow', key, '--environment', 'development', '--as-of', saved.position)).toBe(0);
+    expect(JSON.parse(c.out.join('')).version.sha).toBe(saved.data.sha);
+  });
+
   it('lists categories and event types', async () => {
     expect((await get('/v1/events/categories')).body.entries).toContainEqual(
       expect.objectContaining({ category: 'run', pattern: 'run-{environment}-{run_id}' }),

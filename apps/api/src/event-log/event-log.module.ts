@@ -14,7 +14,7 @@ import { ReadLogController } from './read-log/read-log.controller';
 import { ReadLogHandler } from './read-log/read-log.handler';
 import { ReadStreamController } from './read-stream/read-stream.controller';
 import { ReadStreamHandler } from './read-stream/read-stream.handler';
-import { RecipientAsOfController } from './recipient-as-of/recipient-as-of.controller';
+import { StateAsOfController } from './state-as-of/state-as-of.controller';
 import { KafkaReplayer } from './replay-to-kafka/kafka-replayer';
 import { ReplayToKafkaController } from './replay-to-kafka/replay-to-kafka.controller';
 import { VerifyLogController } from './verify-log/verify-log.controller';
@@ -36,7 +36,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     LogHeadController,
     ReadLogController,
     UserAsOfController,
-    RecipientAsOfController,
+    StateAsOfController,
     UserHistoryController,
     ObjectHistoryController,
     VerifyLogController,

@@ -262,13 +262,15 @@ export const eventCommands: CommandGroup = {
     },
     {
       name: 'state',
-      summary: 'A user, object or tenant as the log had it at a time, event position or global position (as_of), as JSON',
-      usage: '(--user ID | --object COLLECTION/ID | --tenant ID) --environment SLUG --as-of (ISO | POSITION | GLOBAL_POSITION)',
+      summary: 'A user, object, tenant or workflow as the log had it at a time, event position or global position (as_of), as JSON',
+      usage:
+        '(--user ID | --object COLLECTION/ID | --tenant ID | --workflow KEY) --environment SLUG --as-of (ISO | POSITION | GLOBAL_POSITION)',
       options: {
         ...connection,
         user: { type: 'string' },
         object: { type: 'string' },
         tenant: { type: 'string' },
+        workflow: { type: 'string' },
         environment: { type: 'string' },
         'as-of': { type: 'string' },
       },
@@ -277,10 +279,14 @@ export const eventCommands: CommandGroup = {
           const environment = ctx.values.environment as string | undefined;
           const asOf = ctx.values['as-of'] as string | undefined;
           if (!environment || !asOf) throw new UsageError('--environment and --as-of are required');
-          const [user, object, tenant] = [ctx.values.user, ctx.values.object, ctx.values.tenant] as (string | undefined)[];
-          if ([user, object, tenant].filter(Boolean).length !== 1) throw new UsageError('Give exactly one of --user, --object or --tenant');
+          const [user, object, tenant, workflow] = [ctx.values.user, ctx.values.object, ctx.values.tenant, ctx.values.workflow] as (
+            string | undefined
+          )[];
+          if ([user, object, tenant, workflow].filter(Boolean).length !== 1)
+            throw new UsageError('Give exactly one of --user, --object, --tenant or --workflow');
           let path: string;
-          if (user) path = `/v1/events/users/${encodeURIComponent(user)}/state`;
+          if (workflow) path = `/v1/events/workflows/${encodeURIComponent(workflow)}/state`;
+          else if (user) path = `/v1/events/users/${encodeURIComponent(user)}/state`;
           else if (tenant) path = `/v1/events/tenants/${encodeURIComponent(tenant)}/state`;
           else {
             const slash = object!.indexOf('/');

@@ -1,5 +1,6 @@
 import { ChainReportT, eventContracts, LogEventPageT, RecipientRefT, RunExplanationT } from '@notify/contracts';
 import {
+  commitLogStream,
   Decider,
   DomainError,
   fold,
@@ -14,6 +15,7 @@ import {
   runStream,
   userStream,
   workflowRunStream,
+  workflowStream,
 } from '@notify/domain';
 import { EventStore, isTamperEvident, LogFilter, LogPosition, START } from '@notify/eventstore';
 import {
@@ -187,6 +189,52 @@ export class EventHistory {
       properties: tenant.exists ? tenant.properties : null,
       settings: tenant.exists ? tenant.settings : null,
       ...read,
+    };
+  }
+
+  /**
+   * A workflow as an environment served it at a point: the version triggers then ran (the latest
+   * saved one, or the one promoted into the environment), whether it was active, and what was
+   * committed. Folded from the workflow's stream and the environment's commit log.
+   */
+  async workflowAsOf(environment: string, key: string, asOfText: string) {
+    const asOf = parseAsOf(asOfText);
+    const streams = await this.store.readStreams([workflowStream(environment, key), commitLogStream(environment)]);
+    const events = inLogOrder([...streams.values()].flat().filter((e) => recordedBy(e, asOf)));
+    let version: { sha: string; valid: boolean; content: Record<string, unknown>; saved_at: string; source: 'saved' | 'promoted' } | null =
+      null;
+    let committed: { sha: string; commit_id: string; committed_at: string } | null = null;
+    let active = false;
+    let last: (typeof events)[number] | undefined;
+    const isThis = (r: { type: string; identifier: string }) => r.type === 'workflow' && r.identifier === key;
+    for (const e of events) {
+      const d = e.data as Record<string, any>;
+      if (e.type === 'WorkflowUpserted')
+        version = { sha: d.sha, valid: d.valid, content: d.content, saved_at: d.upserted_at, source: 'saved' };
+      else if (e.type === 'WorkflowActivated') active = true;
+      else if (e.type === 'WorkflowDeactivated') active = false;
+      else if (e.type === 'CommitPromoted' && isThis(d.resource)) {
+        version = { sha: d.sha, valid: true, content: d.content, saved_at: d.promoted_at, source: 'promoted' };
+        committed = { sha: d.sha, commit_id: d.commit_id, committed_at: d.promoted_at };
+      } else if (e.type === 'ResourcesCommitted') {
+        const mine = (d.commits as { commit_id: string; resource: { type: string; identifier: string }; sha: string }[]).find((c) =>
+          isThis(c.resource),
+        );
+        if (!mine) continue;
+        committed = { sha: mine.sha, commit_id: mine.commit_id, committed_at: d.committed_at };
+      } else continue;
+      last = e;
+    }
+    return {
+      key,
+      exists: version !== null,
+      active,
+      version,
+      committed,
+      as_of: asOfText,
+      global_position: last ? last.globalPosition.toString() : null,
+      position: last ? last.position : null,
+      recorded_at: last ? last.createdAt.toISOString() : null,
     };
   }
 

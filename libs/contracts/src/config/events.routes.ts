@@ -330,6 +330,31 @@ export const TenantAsOf = z
   })
   .meta({ id: 'TenantAsOf' });
 
+export const WorkflowAsOf = z
+  .object({
+    key: z.string(),
+    exists: z.boolean(),
+    active: z.boolean(),
+    /** The version triggers ran then: the latest saved one, or the one promoted into the environment. */
+    version: z
+      .object({
+        sha: z.string(),
+        valid: z.boolean(),
+        content: z.record(z.string(), z.unknown()),
+        saved_at: z.string(),
+        source: z.enum(['saved', 'promoted']),
+      })
+      .nullable(),
+    /** The last commit of the workflow in the environment then. */
+    committed: z.object({ sha: z.string(), commit_id: z.string(), committed_at: z.string() }).nullable(),
+    as_of: z.string(),
+    /** The last event (of the workflow's stream or the environment's commit log) the state was read at. */
+    global_position: z.string().nullable(),
+    position: z.string().nullable(),
+    recorded_at: z.string().nullable(),
+  })
+  .meta({ id: 'WorkflowAsOf' });
+
 const AsOfQuery = z.object({ environment: z.string(), as_of: z.string().min(1).max(64) });
 
 export const userAsOfRoute = defineRoute({
@@ -356,6 +381,19 @@ export const objectAsOfRoute = defineRoute({
   params: z.strictObject({ collection: z.string().min(1).max(255), object_id: z.string().min(1).max(255) }),
   query: AsOfQuery,
   response: ObjectAsOf,
+});
+
+export const workflowAsOfRoute = defineRoute({
+  operationId: 'readWorkflowAsOf',
+  method: 'GET',
+  path: '/v1/events/workflows/{key}/state',
+  summary: 'Which version of a workflow an environment served, and whether it was active, at a time or position (as_of)',
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ key: z.string().min(1).max(255) }),
+  query: AsOfQuery,
+  response: WorkflowAsOf,
 });
 
 export const tenantAsOfRoute = defineRoute({

@@ -1,12 +1,12 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventHistory } from '@notify/application';
-import { objectAsOfRoute, RouteInput, tenantAsOfRoute } from '@notify/contracts';
+import { objectAsOfRoute, RouteInput, tenantAsOfRoute, workflowAsOfRoute } from '@notify/contracts';
 import { Endpoint, Input } from '@notify/http';
 import { EVENT_HISTORY } from '../event-history.provider';
 
-/** Objects and tenants as the log had them at a point (as_of); users have theirs in user-as-of. */
+/** Objects, tenants and workflows as the log had them at a point (as_of); users have theirs in user-as-of. */
 @Controller()
-export class RecipientAsOfController {
+export class StateAsOfController {
   constructor(@Inject(EVENT_HISTORY) private readonly history: EventHistory) {}
 
   @Endpoint(objectAsOfRoute)
@@ -17,5 +17,10 @@ export class RecipientAsOfController {
   @Endpoint(tenantAsOfRoute)
   tenant(@Input() { params, query }: RouteInput<typeof tenantAsOfRoute>) {
     return this.history.tenantAsOf(query.environment, params.tenant_id, query.as_of);
+  }
+
+  @Endpoint(workflowAsOfRoute)
+  workflow(@Input() { params, query }: RouteInput<typeof workflowAsOfRoute>) {
+    return this.history.workflowAsOf(query.environment, params.key, query.as_of);
   }
 }
