@@ -1,5 +1,6 @@
 import {
   ErasureKeys1763712018000,
+  LogImports1763712019753,
   Projection,
   ProjectionCheckpoints1763712000000,
   ReactorCheckpoints1763712000010,
@@ -11,6 +12,7 @@ import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
 import { ConfigResourcesReadModel1763712002100, configResourcesProjection, GuideActivationWindow1763712019150 } from './config-resources';
 import {
+  ApiKeyLifecycle1763712019752,
   CredentialsVersion1763712013100,
   EnvironmentDetails1763712012100,
   EnvironmentsReadModel1763712000100,
@@ -96,4 +98,6 @@ export const allMigrations: Function[] = [
   ItemSchemasReadModel1763712019310,
   SourcesReadModel1763712019500,
   GoalsReadModel1763712019600,
+  ApiKeyLifecycle1763712019752,
+  LogImports1763712019753,
 ];

@@ -1,6 +1,7 @@
 import {
   ApiKeyIssued,
   ApiKeyRevoked,
+  ApiKeyRotated,
   EnhancedSecurityModeChanged,
   EnvironmentCreated,
   ServiceTokenIssued,
@@ -22,6 +23,7 @@ export const environmentsProjection = defineProjection({
     EnvironmentCreated,
     ApiKeyIssued,
     ApiKeyRevoked,
+    ApiKeyRotated,
     ServiceTokenIssued,
     ServiceTokenRevoked,
     SigningKeyCreated,
@@ -38,10 +40,13 @@ export const environmentsProjection = defineProjection({
     },
     async ApiKeyIssued({ data: d, environment }, tx) {
       await tx.query(
-        `INSERT INTO rm_api_keys (key_hash, key_id, environment, kind, hint, issued_at) VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO rm_api_keys (key_hash, key_id, environment, kind, hint, issued_at, name) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (key_hash) DO NOTHING`,
-        [d.key_hash, d.key_id, environment, d.kind, d.hint, d.issued_at],
+        [d.key_hash, d.key_id, environment, d.kind, d.hint, d.issued_at, d.name ?? null],
       );
+    },
+    async ApiKeyRotated({ data: d }, tx) {
+      await tx.query('UPDATE rm_api_keys SET replaced_by = $2, expires_at = $3 WHERE key_id = $1', [d.key_id, d.replaced_by, d.expires_at]);
     },
     async ApiKeyRevoked({ data: d }, tx) {
       await tx.query('UPDATE rm_api_keys SET revoked_at = $2 WHERE key_id = $1', [d.key_id, d.revoked_at]);

@@ -9,6 +9,36 @@ export interface ApiKeyRecord {
   credentialsVersion: string;
 }
 
+/** A key as its management lists it (never its secret: only the hash is stored). */
+export interface ApiKeyDetails {
+  keyId: string;
+  environment: string;
+  kind: 'secret' | 'publishable';
+  name: string | null;
+  hint: string;
+  issuedAt: Date;
+  revokedAt: Date | null;
+  replacedBy: string | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  /** `expiring`: rotated, still accepted until `expiresAt`. */
+  status: 'active' | 'expiring' | 'expired' | 'revoked';
+}
+
+interface ApiKeyRow {
+  key_id: string;
+  environment: string;
+  kind: 'secret' | 'publishable';
+  name: string | null;
+  hint: string;
+  issued_at: Date;
+  revoked_at: Date | null;
+  replaced_by: string | null;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  expired: boolean;
+}
+
 export interface EnvironmentRecord {
   slug: string;
   name: string;
@@ -61,12 +91,53 @@ export class EnvironmentQueries {
   async findActiveApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
     const rows = await this.db.query<{ key_id: string; environment: string; kind: 'secret' | 'publishable'; version: string | null }[]>(
       `SELECT key_id, environment, kind, (SELECT position FROM rm_credentials_version WHERE id = 1) AS version
-       FROM rm_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+       FROM rm_api_keys WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
       [keyHash],
     );
     return (
       rows[0] && { keyId: rows[0].key_id, environment: rows[0].environment, kind: rows[0].kind, credentialsVersion: rows[0].version ?? '' }
     );
+  }
+
+  /** Notes that a key authenticated a request; at most one write a minute per key. */
+  async recordApiKeyUse(keyId: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO api_key_usage (key_id, last_used_at) VALUES ($1, now())
+       ON CONFLICT (key_id) DO UPDATE SET last_used_at = EXCLUDED.last_used_at
+       WHERE api_key_usage.last_used_at < EXCLUDED.last_used_at - interval '1 minute'`,
+      [keyId],
+    );
+  }
+
+  /** The keys of an environment, oldest first (revoked and expired ones too unless `activeOnly`). */
+  async listApiKeys(environment: string, options: { activeOnly?: boolean; keyId?: string } = {}): Promise<ApiKeyDetails[]> {
+    const params: unknown[] = [environment];
+    let where = 'k.environment = $1';
+    if (options.activeOnly) where += ' AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())';
+    if (options.keyId) {
+      params.push(options.keyId);
+      where += ` AND k.key_id = $${params.length}`;
+    }
+    const rows = await this.db.query<ApiKeyRow[]>(
+      `SELECT k.key_id, k.environment, k.kind, k.name, k.hint, k.issued_at, k.revoked_at, k.replaced_by, k.expires_at,
+              u.last_used_at, (k.expires_at IS NOT NULL AND k.expires_at <= now()) AS expired
+       FROM rm_api_keys k LEFT JOIN api_key_usage u ON u.key_id = k.key_id
+       WHERE ${where} ORDER BY k.issued_at, k.key_id`,
+      params,
+    );
+    return rows.map((r) => ({
+      keyId: r.key_id,
+      environment: r.environment,
+      kind: r.kind,
+      name: r.name,
+      hint: r.hint,
+      issuedAt: r.issued_at,
+      revokedAt: r.revoked_at,
+      replacedBy: r.replaced_by,
+      expiresAt: r.expires_at,
+      lastUsedAt: r.last_used_at,
+      status: r.revoked_at ? 'revoked' : r.expired ? 'expired' : r.expires_at ? 'expiring' : 'active',
+    }));
   }
 
   async findActiveServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined> {

@@ -37,6 +37,29 @@ describeServer('cli', () => {
     expect((await t.http('GET', '/v1/users/from-cli')).status).toBe(404); // development does not see it
   });
 
+  it('lists, creates, rotates and revokes API keys through the management API; a revoked key answers 401', async () => {
+    const mgmt = (...args: string[]) =>
+      run(process.execPath, [cli, 'keys', ...args, '--environment', 'development'], {
+        env: { PATH: process.env.PATH, NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: t.serviceToken, LOG_LEVEL: 'error' },
+      });
+    const created = JSON.parse((await mgmt('create', '--kind', 'secret', '--name', 'cli-made', '--json')).stdout);
+    expect(created).toMatchObject({ kind: 'secret', name: 'cli-made', status: 'active', secret: expect.stringMatching(/^sk_/) });
+    expect((await t.http('GET', '/v1/users?page_size=1', { key: created.secret })).status).toBe(200);
+
+    const rotated = (await mgmt('rotate', created.id, '--overlap', '600')).stdout;
+    expect(rotated).toMatch(new RegExp(`replacing ${created.id}, which works until \\S+:\\nsk_`));
+    const secret = rotated.trim().split('\n').pop()!;
+    expect((await t.http('GET', '/v1/users?page_size=1', { key: created.secret })).status).toBe(200);
+    expect((await t.http('GET', '/v1/users?page_size=1', { key: secret })).status).toBe(200);
+    const listed = (await mgmt('list', '--active')).stdout;
+    expect(listed.split('\n').find((l) => l.startsWith(created.id))).toMatch(/expiring/);
+    expect(listed).not.toContain(created.secret);
+
+    expect((await mgmt('revoke', created.id)).stdout).toContain(`revoked ${created.id}`);
+    expect((await t.http('GET', '/v1/users?page_size=1', { key: created.secret })).status).toBe(401);
+    await expect(mgmt('revoke', '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 1 });
+  });
+
   it('creates, rotates, lists and revokes signing keys and turns enhanced security on; the service verifies tokens signed with the printed key', async () => {
     const { signUserToken } = await import('@knocklabs/node');
     const pemOf = (out: string) => /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----/.exec(out)![0];

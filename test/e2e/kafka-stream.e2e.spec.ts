@@ -2,6 +2,11 @@ import { ReactorRuntime } from '@notify/projection-runtime';
 import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, requireBackend, testEnv } from '@notify/testing';
 import { startTestApp, TestApp } from '../support/test-app';
 import { activeWorkflow, feed } from '../support/engine';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -84,6 +89,63 @@ describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' 
     expect(records[0].headers).toMatchObject({ 'event-type': 'ScheduleCreated', 'schema-version': '1', environment: 'development' });
     expect(records[1].value.data).toMatchObject({ schedule_id: schedule.id, status: 'triggered' });
   });
+
+  it('replays a range of the log to the stream topics as the relay published it, marked replayed (HTTP and CLI)', async () => {
+    const knock = t.knock();
+    for (const name of ['One', 'Two', 'Three']) await knock.users.update('kafka-replayed', { name });
+    const stream = 'user-development-kafka-replayed';
+    const logged = (await t.http('GET', `/v1/events/streams/${stream}`, { key: t.serviceToken })).body.entries;
+    expect(logged).toHaveLength(3);
+    const originals = await eventually('the relay to publish the user', async () => {
+      const mine = (await readTopicToEnd(settings!, settings!.topics.events)).filter((r) => r.key === stream);
+      return mine.length === 3 && mine;
+    });
+
+    // Over HTTP, one event a call: the answer says where to go on.
+    const first = await t.http('POST', '/v1/events/replay_to_kafka', {
+      key: t.serviceToken,
+      body: { from: logged[0].position, to: logged[1].position, limit: 1 },
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ events: 1, last_position: logged[0].position, replay_id: expect.any(String) });
+    expect(first.body.next_from > logged[0].position && first.body.next_from <= logged[1].position).toBe(true);
+
+    // The CLI goes through the whole range (the second and third events).
+    const cli = path.resolve(__dirname, '../../dist/apps/cli/src/main.js');
+    const env = { PATH: process.env.PATH, NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: t.serviceToken, LOG_LEVEL: 'error' };
+    const { stdout } = await run(
+      process.execPath,
+      [cli, 'events', 'replay-to-kafka', '--from', logged[1].position, '--to', logged[2].position],
+      {
+        env,
+      },
+    );
+    expect(stdout).toContain('replayed 2 events');
+
+    const replayed = await eventually('the replayed records', async () => {
+      const mine = (await readTopicToEnd(settings!, settings!.topics.events)).filter((r) => r.key === stream && r.headers.replayed);
+      return mine.length === 3 && mine;
+    });
+    // Same key, value and headers as the relay's records, plus the replay marks.
+    for (const [i, record] of replayed.entries()) {
+      const { replayed: mark, 'replay-id': replayId, ...headers } = record.headers;
+      expect(mark).toBe('true');
+      expect(replayId).toEqual(expect.any(String));
+      expect({ key: record.key, value: record.value, headers }).toEqual({
+        key: originals[i].key,
+        value: originals[i].value,
+        headers: originals[i].headers,
+      });
+    }
+    expect(replayed[0].headers['replay-id']).toBe(first.body.replay_id);
+    expect(replayed[1].headers['replay-id']).not.toBe(first.body.replay_id);
+
+    const bad = await t.http('POST', '/v1/events/replay_to_kafka', {
+      key: t.serviceToken,
+      body: { from: logged[2].position, to: logged[0].position },
+    });
+    expect(bad.status).toBe(422);
+  });
 });
 
 describe('the service without Kafka (embedded default)', () => {
@@ -109,6 +171,9 @@ describe('the service without Kafka (embedded default)', () => {
     const metrics = await t.http('GET', '/metrics', { key: null });
     expect(metrics.body).toContain('notify_projection_lag_events ');
     expect(metrics.body).not.toMatch(/^notify_kafka_(up|relay)/m);
+    const head = (await t.http('GET', '/v1/events/head', { key: t.serviceToken })).body.position;
+    const replay = await t.http('POST', '/v1/events/replay_to_kafka', { key: t.serviceToken, body: { from: head, to: head } });
+    expect([replay.status, replay.body.code]).toEqual([400, 'kafka_not_configured']);
   });
 });
 

@@ -5,6 +5,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { ConfigurationModule } from './configuration/configuration.module';
 import { BootstrapService } from './environments/bootstrap.service';
 import { EnvironmentsModule } from './environments/environments.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { EventLogModule } from './event-log/event-log.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { ReadModelCredentialStore } from './environments/credential-store';
@@ -56,6 +57,7 @@ export class ApiModule {
         SourcesModule,
         GoalsModule,
         EnvironmentsModule,
+        ApiKeysModule,
         EventLogModule,
         RealtimeModule,
         ConsoleModule,

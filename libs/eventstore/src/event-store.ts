@@ -181,3 +181,27 @@ export interface TamperEvidentLog {
 export function isTamperEvident(store: EventStore): store is EventStore & TamperEvidentLog {
   return typeof (store as Partial<TamperEvidentLog>).verifyChain === 'function';
 }
+
+/** An event as an export recorded it, to be written back into an empty log (ADR 0153). */
+export interface ImportedEvent extends EventToAppend {
+  streamId: string;
+  revision: number;
+  globalPosition: bigint;
+  createdAt: Date;
+}
+
+/**
+ * A log that can take events back as they were recorded elsewhere: same ids, streams, revisions,
+ * global positions and times (the PostgreSQL store). Positions (commit order) are the importing
+ * database's own; the hash chain is computed afresh over the imported rows.
+ */
+export interface LogImporter {
+  /** Whether the log holds no event at all. */
+  isEmpty(): Promise<boolean>;
+  /** Appends a batch in global-position order, each event the next revision of its stream; all or nothing. */
+  importEvents(events: readonly ImportedEvent[]): Promise<void>;
+}
+
+export function isLogImporter(store: EventStore): store is EventStore & LogImporter {
+  return typeof (store as Partial<LogImporter>).importEvents === 'function';
+}

@@ -14,6 +14,10 @@ class FakeStore implements CredentialStore {
   async findApiKey() {
     return { keyId: 'k', environment: 'dev', kind: 'publishable' as const, credentialsVersion: this.version };
   }
+  uses = 0;
+  async recordApiKeyUse() {
+    this.uses++;
+  }
   async findServiceToken() {
     return undefined;
   }
@@ -78,5 +82,12 @@ describe('Authenticator: user-token policy as of the credentials version', () =>
     await auth.tokenUser(old, undefined).catch(() => undefined);
     await expect(auth.tokenUser(await key(), undefined)).rejects.toMatchObject({ code: 'missing_user_token' });
     expect(store.loads).toBe(2); // v2 once, the old request once; v2 still cached
+  });
+
+  it("records a key's use once for a burst of requests", async () => {
+    await key();
+    await key();
+    await key();
+    expect(store.uses).toBe(1);
   });
 });

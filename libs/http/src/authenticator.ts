@@ -6,6 +6,11 @@ import { missingUserToken, UserTokenPolicy, verifyUserTokenClaims } from './user
 export type ApiKey = NonNullable<Awaited<ReturnType<CredentialStore['findApiKey']>>>;
 export type ServiceToken = NonNullable<Awaited<ReturnType<CredentialStore['findServiceToken']>>>;
 
+/** A key's last-used time is written at most this often by one process (a request may be the first of many). */
+const USE_RECORD_INTERVAL_MS = 60_000;
+/** Keys whose last recorded use is remembered; past it the memory starts again. */
+const MAX_USE_MEMORY = 10_000;
+
 /** Environments whose user-token policy is kept; past it the oldest is dropped. */
 const MAX_POLICIES = 10_000;
 
@@ -20,11 +25,24 @@ const MAX_POLICIES = 10_000;
 @Injectable()
 export class Authenticator {
   private readonly policies = new Map<string, { version: string; policy: Promise<UserTokenPolicy> }>();
+  private readonly recordedUse = new Map<string, number>();
 
   constructor(@Inject(CREDENTIAL_STORE) private readonly credentials: CredentialStore) {}
 
-  apiKey(secret: string): Promise<ApiKey | undefined> {
-    return this.credentials.findApiKey(hashSecret(secret));
+  async apiKey(secret: string): Promise<ApiKey | undefined> {
+    const key = await this.credentials.findApiKey(hashSecret(secret));
+    if (key) this.noteUse(key.keyId);
+    return key;
+  }
+
+  /** Records the key's last use in the background: a failure to record never fails the request. */
+  private noteUse(keyId: string): void {
+    const now = Date.now();
+    const last = this.recordedUse.get(keyId);
+    if (last !== undefined && now - last < USE_RECORD_INTERVAL_MS) return;
+    if (this.recordedUse.size >= MAX_USE_MEMORY) this.recordedUse.clear();
+    this.recordedUse.set(keyId, now);
+    this.credentials.recordApiKeyUse(keyId).catch(() => this.recordedUse.delete(keyId));
   }
 
   serviceToken(secret: string): Promise<ServiceToken | undefined> {

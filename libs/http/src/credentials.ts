@@ -9,6 +9,8 @@ export interface CredentialStore {
   findApiKey(
     keyHash: string,
   ): Promise<{ keyId: string; environment: string; kind: 'secret' | 'publishable'; credentialsVersion: string } | undefined>;
+  /** Notes that a key was used (its last-used time); the store may coarsen it (ADR 0152). */
+  recordApiKeyUse(keyId: string): Promise<void>;
   findServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined>;
   environmentExists(slug: string): Promise<boolean>;
   /** Enhanced security mode and the active signing keys of an environment. */

@@ -7,3 +7,4 @@ export * from './reactors.migration';
 export * from './define-projection';
 export * from './verify-rebuild';
 export * from './erasure-keys.migration';
+export * from './log-imports.migration';

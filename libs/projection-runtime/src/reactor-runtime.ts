@@ -1,3 +1,4 @@
+import { lastImportPosition } from './log-imports.migration';
 import { decodePosition, LogPosition, LogReader, RecordedEvent, START } from '@notify/eventstore';
 import { followLog, FollowingLoop } from './follow-log';
 import { DataSource } from 'typeorm';
@@ -113,7 +114,8 @@ export class ReactorRuntime {
   }
 
   private async prepare(reactor: Reactor): Promise<void> {
-    const initial = reactor.startFrom === 'end' ? await this.store.headPosition() : START;
+    // After an import, history was acted on by the installation it came from (ADR 0153).
+    const initial = reactor.startFrom === 'end' ? await this.store.headPosition() : ((await lastImportPosition(this.dataSource)) ?? START);
     await this.dataSource.query('INSERT INTO reactor_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
       reactor.name,
       initial,

@@ -17,6 +17,10 @@ export class ReadModelCredentialStore implements CredentialStore {
     return this.queries.findActiveApiKey(keyHash);
   }
 
+  recordApiKeyUse(keyId: string) {
+    return this.queries.recordApiKeyUse(keyId);
+  }
+
   findServiceToken(tokenHash: string) {
     return this.queries.findActiveServiceToken(tokenHash);
   }

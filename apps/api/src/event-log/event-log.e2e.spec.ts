@@ -111,6 +111,7 @@ describe('event log (management API and CLI)', () => {
       id: u,
       exists: true,
       properties: { name: 'First', plan: 'free' },
+      preferences: {},
       as_of: first.position,
       revision: 0,
       global_position: first.global_position,
@@ -121,6 +122,59 @@ describe('event log (management API and CLI)', () => {
     expect((await at(second.recorded_at)).body.revision).toBe(1);
     expect((await at('2000-01-01T00:00:00Z')).body).toMatchObject({ exists: false, properties: null, revision: null });
     expect((await at('soon')).body).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'as_of' })] });
+  });
+
+  it("reads objects, tenants and a recipient's preferences as of a point of the log", async () => {
+    const id = uniqueKey('asof');
+    await t.http('PUT', `/v1/objects/projects/${id}`, { body: { name: 'Draft' } });
+    await t.http('PUT', `/v1/objects/projects/${id}/preferences/default`, { body: { channel_types: { email: false } } });
+    await t.http('PUT', `/v1/objects/projects/${id}`, { body: { name: 'Final' } });
+    const objectEvents = (await get(`/v1/events/streams/object-development-projects-${id}`)).body.entries;
+    const objectAt = (asOf: string) =>
+      get(`/v1/events/objects/projects/${id}/state?environment=development&as_of=${encodeURIComponent(asOf)}`);
+    const before = (await objectAt(objectEvents[0].position)).body;
+    expect(before).toMatchObject({ id, collection: 'projects', exists: true, properties: { name: 'Draft' }, preferences: {}, revision: 0 });
+    const after = (await objectAt(objectEvents[objectEvents.length - 1].global_position)).body;
+    expect(after).toMatchObject({ properties: { name: 'Final' }, revision: objectEvents.length - 1 });
+    expect(after.preferences.default).toMatchObject({ channel_types: { email: false } });
+
+    await t.http('PUT', `/v1/tenants/${id}`, { body: { name: 'Acme', settings: { branding: { primary_color: '#111111' } } } });
+    await t.http('PUT', `/v1/tenants/${id}`, { body: { name: 'Acme Inc' } });
+    const [set] = (await get(`/v1/events/streams/tenant-development-${id}`)).body.entries;
+    const tenant = (await get(`/v1/events/tenants/${id}/state?environment=development&as_of=${set.position}`)).body;
+    expect(tenant).toMatchObject({ id, exists: true, properties: { name: 'Acme' }, settings: { branding: { primary_color: '#111111' } } });
+    const none = await get(`/v1/events/tenants/${id}/state?environment=development&as_of=2000-01-01T00:00:00Z`);
+    expect(none.body).toMatchObject({ exists: false, properties: null, settings: null, revision: null });
+
+    // The CLI reads the same states.
+    const c = cli();
+    expect(
+      await c.run('events', 'state', '--object', `projects/${id}`, '--environment', 'development', '--as-of', objectEvents[0].position),
+    ).toBe(0);
+    expect(JSON.parse(c.out.join(''))).toEqual(before);
+  });
+
+  it('reads which version of a workflow the environment served, and whether it was active, as of a point', async () => {
+    const key = uniqueKey('asof-wf');
+    await activeWorkflow(t, key, { steps: [feed('feed', 'first')] });
+    await t.mgmt().workflows.upsert(key, { environment: 'development', workflow: { name: key, steps: [feed('feed', 'second')] } as never });
+    const [saved, activated, resaved] = (await get(`/v1/events/streams/workflow-development-${key}`)).body.entries;
+    expect([saved.type, activated.type, resaved.type]).toEqual(['WorkflowUpserted', 'WorkflowActivated', 'WorkflowUpserted']);
+    const at = async (asOf: string) => (await get(`/v1/events/workflows/${key}/state?environment=development&as_of=${asOf}`)).body;
+    expect(await at(saved.position)).toMatchObject({ key, exists: true, active: false, version: { sha: saved.data.sha, source: 'saved' } });
+    expect(await at(activated.global_position)).toMatchObject({
+      active: true,
+      version: { sha: saved.data.sha },
+      position: activated.position,
+    });
+    const now = await at(resaved.position);
+    expect(now).toMatchObject({ active: true, version: { sha: resaved.data.sha, valid: true }, committed: null });
+    expect(JSON.stringify(now.version.content)).toContain('second');
+    expect(await at('2000-01-01T00:00:00Z')).toMatchObject({ exists: false, version: null, active: false });
+
+    const c = cli();
+    expect(await c.run('events', 'state', '--workflow', key, '--environment', 'development', '--as-of', saved.position)).toBe(0);
+    expect(JSON.parse(c.out.join('')).version.sha).toBe(saved.data.sha);
   });
 
   it('lists categories and event types', async () => {

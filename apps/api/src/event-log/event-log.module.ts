@@ -14,6 +14,9 @@ import { ReadLogController } from './read-log/read-log.controller';
 import { ReadLogHandler } from './read-log/read-log.handler';
 import { ReadStreamController } from './read-stream/read-stream.controller';
 import { ReadStreamHandler } from './read-stream/read-stream.handler';
+import { StateAsOfController } from './state-as-of/state-as-of.controller';
+import { KafkaReplayer } from './replay-to-kafka/kafka-replayer';
+import { ReplayToKafkaController } from './replay-to-kafka/replay-to-kafka.controller';
 import { VerifyLogController } from './verify-log/verify-log.controller';
 import { VerifyLogHandler } from './verify-log/verify-log.handler';
 import { UserAsOfController } from './user-as-of/user-as-of.controller';
@@ -33,9 +36,11 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     LogHeadController,
     ReadLogController,
     UserAsOfController,
+    StateAsOfController,
     UserHistoryController,
     ObjectHistoryController,
     VerifyLogController,
+    ReplayToKafkaController,
     ExplainController,
   ],
   providers: [
@@ -49,6 +54,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     UserHistoryHandler,
     ObjectHistoryHandler,
     VerifyLogHandler,
+    KafkaReplayer,
     ExplainHandler,
   ],
 })

@@ -1,4 +1,4 @@
-import { createEnvironment, issueApiKey, issueServiceToken } from '@notify/application';
+import { createEnvironment, issueServiceToken } from '@notify/application';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE } from '@notify/platform';
 import { CommandGroup, UsageError } from '../command';
@@ -34,29 +34,6 @@ export const environmentCommands: CommandGroup = {
       },
     },
     securityCommand,
-  ],
-};
-
-export const keyCommands: CommandGroup = {
-  name: 'keys',
-  summary: 'Issue API keys',
-  commands: [
-    {
-      name: 'create',
-      summary: 'Issue an API key; it is printed once and stored hashed',
-      usage: '--environment SLUG --kind secret|publishable',
-      options: { environment: { type: 'string' }, kind: { type: 'string' } },
-      async run(ctx) {
-        const environment = ctx.values.environment as string | undefined;
-        const kind = ctx.values.kind;
-        if (!environment) throw new UsageError('--environment is required');
-        if (kind !== 'secret' && kind !== 'publishable') throw new UsageError('--kind must be secret or publishable');
-        const { key, keyId } = await withApp(ctx, (app) =>
-          issueApiKey(app.get<EventStore>(EVENT_STORE), { environment, kind }, { ...actor, environment }),
-        );
-        ctx.io.stdout.write(`${kind} key for ${environment} (id ${keyId}):\n${key}\n`);
-      },
-    },
   ],
 };
 

@@ -1,12 +1,13 @@
-import { ChainReportT, LogEventPageT, LogEventT } from '@notify/contracts';
+import { ChainReportT, LogEventPageT, LogEventT, ReplayToKafkaResultT } from '@notify/contracts';
 import { CommandContext, CommandGroup, OptionSpecs, UsageError } from '../command';
+import { exportCommand, importCommand } from './log-transfer';
 
 /**
  * The event log through the management API (a service token): the same reads an auditor makes
  * over HTTP (ADR 0175). `NOTIFY_URL` and `NOTIFY_SERVICE_TOKEN` (or --url, --token).
  */
 
-const connection: OptionSpecs = { url: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' } };
+export const connection: OptionSpecs = { url: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' } };
 const logFilters: OptionSpecs = {
   type: { type: 'string', multiple: true },
   prefix: { type: 'string', multiple: true },
@@ -34,9 +35,10 @@ export function mgmtGet<T>(ctx: CommandContext, path: string, query: Record<stri
 
 export async function mgmtRequest<T>(
   ctx: CommandContext,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   query: Record<string, string | string[] | undefined> = {},
+  body?: unknown,
 ): Promise<T> {
   const base = (ctx.values.url as string | undefined) ?? ctx.io.env.NOTIFY_URL ?? 'http://localhost:3000';
   const token = (ctx.values.token as string | undefined) ?? ctx.io.env.NOTIFY_SERVICE_TOKEN;
@@ -46,11 +48,13 @@ export async function mgmtRequest<T>(
     if (v === undefined) continue;
     for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, item);
   }
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}` }, signal: ctx.io.signal });
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: ctx.io.signal });
   const text = await res.text();
-  const body = text ? (JSON.parse(text) as unknown) : undefined;
-  if (!res.ok) throw new ApiError(res.status, body);
-  return body as T;
+  const answer = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!res.ok) throw new ApiError(res.status, answer);
+  return answer as T;
 }
 
 /** One line per event: `#12 2026-01-01T00:00:00.000Z user-development-u1@0 UserIdentified corr=… cause=…`. */
@@ -77,7 +81,7 @@ function logQuery(ctx: CommandContext, after: string | undefined) {
 }
 
 /** Runs a command body; API errors print their message and exit 1, an abort (Ctrl-C) exits 0. */
-async function guarded(ctx: CommandContext, body: () => Promise<void>): Promise<number> {
+export async function guarded(ctx: CommandContext, body: () => Promise<void>): Promise<number> {
   try {
     await body();
     return 0;
@@ -188,6 +192,40 @@ export const eventCommands: CommandGroup = {
           }
         }),
     },
+    exportCommand(mgmtGet, { ...connection, ...logFilters }, logQuery),
+    importCommand,
+    {
+      name: 'replay-to-kafka',
+      summary: 'Re-publish the events from --from to --to (positions, both included) to the Kafka stream topics, marked replayed',
+      usage: '--from POSITION --to POSITION [--limit N per call] [--json]',
+      options: { ...connection, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
+      run: (ctx) =>
+        guarded(ctx, async () => {
+          let from = ctx.values.from as string | undefined;
+          const to = ctx.values.to as string | undefined;
+          if (!from || !to) throw new UsageError('--from and --to are required (the `position` of the first and last event)');
+          const limit = ctx.values.limit === undefined ? undefined : Number(ctx.values.limit);
+          let events = 0;
+          let records = 0;
+          while (from) {
+            const r: ReplayToKafkaResultT = await mgmtRequest<ReplayToKafkaResultT>(
+              ctx,
+              'POST',
+              '/v1/events/replay_to_kafka',
+              {},
+              { from, to, limit },
+            );
+            events += r.events;
+            records += r.records;
+            if (ctx.values.json) ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
+            ctx.io.stderr.write(
+              `replayed ${events} events (${records} records), up to ${r.last_position ?? '-'} (replay ${r.replay_id})\n`,
+            );
+            from = r.next_from ?? undefined;
+          }
+          if (!ctx.values.json) ctx.io.stdout.write(`replayed ${events} events as ${records} records\n`);
+        }),
+    },
     {
       name: 'tail',
       summary: 'Follow the log live from its head (or --after CURSOR) until interrupted',
@@ -221,6 +259,43 @@ export const eventCommands: CommandGroup = {
         });
         return code || (failed ? 1 : 0);
       },
+    },
+    {
+      name: 'state',
+      summary: 'A user, object, tenant or workflow as the log had it at a time, event position or global position (as_of), as JSON',
+      usage:
+        '(--user ID | --object COLLECTION/ID | --tenant ID | --workflow KEY) --environment SLUG --as-of (ISO | POSITION | GLOBAL_POSITION)',
+      options: {
+        ...connection,
+        user: { type: 'string' },
+        object: { type: 'string' },
+        tenant: { type: 'string' },
+        workflow: { type: 'string' },
+        environment: { type: 'string' },
+        'as-of': { type: 'string' },
+      },
+      run: (ctx) =>
+        guarded(ctx, async () => {
+          const environment = ctx.values.environment as string | undefined;
+          const asOf = ctx.values['as-of'] as string | undefined;
+          if (!environment || !asOf) throw new UsageError('--environment and --as-of are required');
+          const [user, object, tenant, workflow] = [ctx.values.user, ctx.values.object, ctx.values.tenant, ctx.values.workflow] as (
+            string | undefined
+          )[];
+          if ([user, object, tenant, workflow].filter(Boolean).length !== 1)
+            throw new UsageError('Give exactly one of --user, --object, --tenant or --workflow');
+          let path: string;
+          if (workflow) path = `/v1/events/workflows/${encodeURIComponent(workflow)}/state`;
+          else if (user) path = `/v1/events/users/${encodeURIComponent(user)}/state`;
+          else if (tenant) path = `/v1/events/tenants/${encodeURIComponent(tenant)}/state`;
+          else {
+            const slash = object!.indexOf('/');
+            if (slash <= 0 || slash === object!.length - 1) throw new UsageError('--object takes COLLECTION/ID');
+            path = `/v1/events/objects/${encodeURIComponent(object!.slice(0, slash))}/${encodeURIComponent(object!.slice(slash + 1))}/state`;
+          }
+          const state = await mgmtGet<unknown>(ctx, path, { environment, as_of: asOf });
+          ctx.io.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
+        }),
     },
     {
       name: 'history',

@@ -1,5 +1,6 @@
 import { CommandGroup } from '../command';
-import { environmentCommands, keyCommands, serviceTokenCommands } from './environments';
+import { environmentCommands, serviceTokenCommands } from './environments';
+import { keyCommands } from './keys';
 import { eventCommands } from './events';
 import { explainCommands } from './explain';
 import { kafkaCommands } from './kafka';

@@ -41,7 +41,7 @@ export async function createEnvironment(
 
 export async function issueApiKey(
   store: EventStore,
-  input: { environment: string; kind: 'secret' | 'publishable'; key?: string; keyId?: string },
+  input: { environment: string; kind: 'secret' | 'publishable'; key?: string; keyId?: string; name?: string },
   metadata: CommandMetadata,
 ): Promise<{ key: string; keyId: string; issued: boolean; append?: AppendResult }> {
   const key = input.key ?? generateSecret(input.kind === 'secret' ? 'sk' : 'pk');
@@ -50,7 +50,7 @@ export async function issueApiKey(
   const outcome = await decideOnEnvironment(
     store,
     input.environment,
-    { type: 'IssueApiKey', keyId, kind: input.kind, keyHash, hint: hintOf(key), now: new Date().toISOString() },
+    { type: 'IssueApiKey', keyId, kind: input.kind, keyHash, hint: hintOf(key), name: input.name, now: new Date().toISOString() },
     metadata,
   );
   return { key, keyId, issued: outcome.events.length > 0, append: outcome.append };
@@ -68,6 +68,33 @@ export async function revokeApiKey(
     metadata,
   );
   return { revoked: outcome.events.length > 0, append: outcome.append };
+}
+
+/**
+ * Issues a new secret for a key (same kind and name): the old one keeps authenticating for
+ * `overlapSeconds` (0: it stops at once), so callers can switch without an outage. The new
+ * secret is returned here and nowhere else; the log holds only its hash.
+ */
+export async function rotateApiKey(
+  store: EventStore,
+  input: { environment: string; keyId: string; overlapSeconds: number; now?: Date },
+  metadata: CommandMetadata,
+): Promise<{ key: string; keyId: string; kind: 'secret' | 'publishable'; expiresAt: string; append?: AppendResult }> {
+  const history = await store.readStream(environmentStream(input.environment));
+  const state = fold(environmentDecider, history.map(toDomainEvent) as never);
+  const kind = state.keys[input.keyId]?.kind ?? 'secret';
+  const key = generateSecret(kind === 'secret' ? 'sk' : 'pk');
+  const keyHash = hashSecret(key);
+  const newKeyId = credentialId(keyHash);
+  const now = input.now ?? new Date();
+  const expiresAt = new Date(now.getTime() + input.overlapSeconds * 1000).toISOString();
+  const outcome = await decideOnEnvironment(
+    store,
+    input.environment,
+    { type: 'RotateApiKey', keyId: input.keyId, newKeyId, keyHash, hint: hintOf(key), expiresAt, now: now.toISOString() },
+    metadata,
+  );
+  return { key, keyId: newKeyId, kind, expiresAt, append: outcome.append };
 }
 
 export async function issueServiceToken(
@@ -107,7 +134,9 @@ export function exchangedKey(box: SecretBox, tokenId: string, environment: strin
 export function currentExchangedKey(state: EnvironmentState, box: SecretBox, tokenId: string, environment: string): string {
   for (let generation = 0; ; generation++) {
     const key = exchangedKey(box, tokenId, environment, generation);
-    if (!state.keys[credentialId(hashSecret(key))]?.revoked) return key;
+    const existing = state.keys[credentialId(hashSecret(key))];
+    // A rotated derived key is on its way out: the exchange answers the next one.
+    if (!existing?.revoked && !existing?.replacedBy) return key;
   }
 }
 

@@ -1,11 +1,12 @@
 import { eventContracts } from '@notify/contracts';
-import { isTamperEvident } from '@notify/eventstore';
+import { isLogImporter, isTamperEvident } from '@notify/eventstore';
 import type {
   AppendResult,
   ChainReport,
   EventStore,
   EventToAppend,
   ExpectedRevision,
+  ImportedEvent,
   LogPosition,
   ReadAllOptions,
   ReadAllPage,
@@ -34,6 +35,29 @@ export class PersonalDataEventStore implements EventStore {
     // The hash chain (ADR 0176) is the wrapped store's, over the sealed rows: a wrapper over a
     // store that keeps one answers its check, one over a store that does not has none.
     if (isTamperEvident(inner)) this.verifyChain = (options) => inner.verifyChain(options);
+    if (isLogImporter(inner)) {
+      this.isEmpty = () => inner.isEmpty();
+      this.importEvents = async (events) => inner.importEvents(await this.sealImported(events));
+    }
+  }
+
+  isEmpty?: () => Promise<boolean>;
+  importEvents?: (events: readonly ImportedEvent[]) => Promise<void>;
+
+  /** Seals imported events stream by stream (a `'stream'` subject is found on the stream's earlier events), in their order. */
+  private async sealImported(events: readonly ImportedEvent[]): Promise<ImportedEvent[]> {
+    const byStream = new Map<string, ImportedEvent[]>();
+    for (const e of events) {
+      const group = byStream.get(e.streamId);
+      if (group) group.push(e);
+      else byStream.set(e.streamId, [e]);
+    }
+    const sealed = new Map<ImportedEvent, ImportedEvent>();
+    for (const [streamId, group] of byStream) {
+      const out = await this.seal(streamId, group);
+      group.forEach((e, i) => sealed.set(e, { ...e, data: out[i].data }));
+    }
+    return events.map((e) => sealed.get(e)!);
   }
 
   verifyChain?: (options?: { checkpoint?: boolean }) => Promise<ChainReport>;

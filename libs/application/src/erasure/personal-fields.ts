@@ -120,7 +120,9 @@ export function sealPersonalFields<D extends object>(personal: PersonalData<D>, 
   let out = data as unknown as Record<string, unknown>;
   for (const path of personal.fields) {
     const at = getPath(out, path);
-    if (!at || at.parent[at.key] === undefined || at.parent[at.key] === null || isSealedField(at.parent[at.key])) continue;
+    const value = at?.parent[at.key];
+    // An erased value (an imported event of an erased subject, ADR 0153) holds nothing to protect.
+    if (!at || value === undefined || value === null || isSealedField(value) || isErased(value)) continue;
     out = cloneAlong(out, path);
     const target = getPath(out, path)!;
     target.parent[target.key] = sealValue(subject, key, target.parent[target.key]);

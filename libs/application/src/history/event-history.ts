@@ -1,9 +1,13 @@
 import { ChainReportT, eventContracts, LogEventPageT, RecipientRefT, RunExplanationT } from '@notify/contracts';
 import {
+  commitLogStream,
+  Decider,
   DomainError,
   fold,
+  objectDecider,
+  tenantDecider,
+  tenantStream,
   userDecider,
-  UserEvent,
   invalidParams,
   messageStream,
   resourceMissing,
@@ -11,6 +15,7 @@ import {
   runStream,
   userStream,
   workflowRunStream,
+  workflowStream,
 } from '@notify/domain';
 import { EventStore, isTamperEvident, LogFilter, LogPosition, START } from '@notify/eventstore';
 import {
@@ -149,22 +154,108 @@ export class EventHistory {
 
   /** A user as the log had it at a point in time: its events up to `as_of` folded by the user decider. */
   async userAsOf(environment: string, userId: string, asOfText: string) {
-    const asOf = parseAsOf(asOfText);
-    const events = (await this.store.readStream(userStream(environment, userId))).filter((e) => recordedBy(e, asOf));
-    const state = fold(
-      userDecider,
-      events.map((e) => ({ type: e.type, data: e.data }) as UserEvent),
-    );
-    const last = events[events.length - 1];
+    const { state, read } = await this.foldAsOf(userStream(environment, userId), userDecider as never, asOfText);
+    const user = state as unknown as ReturnType<typeof userDecider.initialState>;
     return {
       id: userId,
-      exists: state.exists,
-      properties: state.exists ? state.properties : null,
+      exists: user.exists,
+      properties: user.exists ? user.properties : null,
+      preferences: user.exists ? user.aspects.preferences : null,
+      ...read,
+    };
+  }
+
+  /** An object (its properties and preference sets) as the log had it at a point in time. */
+  async objectAsOf(environment: string, collection: string, objectId: string, asOfText: string) {
+    const { state, read } = await this.foldAsOf(objectStream(environment, collection, objectId), objectDecider as never, asOfText);
+    const object = state as unknown as ReturnType<typeof objectDecider.initialState>;
+    return {
+      id: objectId,
+      collection,
+      exists: object.exists,
+      properties: object.exists ? object.properties : null,
+      preferences: object.exists ? object.aspects.preferences : null,
+      ...read,
+    };
+  }
+
+  /** A tenant (its properties and settings: branding, default preference set) as the log had it at a point in time. */
+  async tenantAsOf(environment: string, tenantId: string, asOfText: string) {
+    const { state, read } = await this.foldAsOf(tenantStream(environment, tenantId), tenantDecider as never, asOfText);
+    const tenant = state as unknown as ReturnType<typeof tenantDecider.initialState>;
+    return {
+      id: tenantId,
+      exists: tenant.exists,
+      properties: tenant.exists ? tenant.properties : null,
+      settings: tenant.exists ? tenant.settings : null,
+      ...read,
+    };
+  }
+
+  /**
+   * A workflow as an environment served it at a point: the version triggers then ran (the latest
+   * saved one, or the one promoted into the environment), whether it was active, and what was
+   * committed. Folded from the workflow's stream and the environment's commit log.
+   */
+  async workflowAsOf(environment: string, key: string, asOfText: string) {
+    const asOf = parseAsOf(asOfText);
+    const streams = await this.store.readStreams([workflowStream(environment, key), commitLogStream(environment)]);
+    const events = inLogOrder([...streams.values()].flat().filter((e) => recordedBy(e, asOf)));
+    let version: { sha: string; valid: boolean; content: Record<string, unknown>; saved_at: string; source: 'saved' | 'promoted' } | null =
+      null;
+    let committed: { sha: string; commit_id: string; committed_at: string } | null = null;
+    let active = false;
+    let last: (typeof events)[number] | undefined;
+    const isThis = (r: { type: string; identifier: string }) => r.type === 'workflow' && r.identifier === key;
+    for (const e of events) {
+      const d = e.data as Record<string, any>;
+      if (e.type === 'WorkflowUpserted')
+        version = { sha: d.sha, valid: d.valid, content: d.content, saved_at: d.upserted_at, source: 'saved' };
+      else if (e.type === 'WorkflowActivated') active = true;
+      else if (e.type === 'WorkflowDeactivated') active = false;
+      else if (e.type === 'CommitPromoted' && isThis(d.resource)) {
+        version = { sha: d.sha, valid: true, content: d.content, saved_at: d.promoted_at, source: 'promoted' };
+        committed = { sha: d.sha, commit_id: d.commit_id, committed_at: d.promoted_at };
+      } else if (e.type === 'ResourcesCommitted') {
+        const mine = (d.commits as { commit_id: string; resource: { type: string; identifier: string }; sha: string }[]).find((c) =>
+          isThis(c.resource),
+        );
+        if (!mine) continue;
+        committed = { sha: mine.sha, commit_id: mine.commit_id, committed_at: d.committed_at };
+      } else continue;
+      last = e;
+    }
+    return {
+      key,
+      exists: version !== null,
+      active,
+      version,
+      committed,
       as_of: asOfText,
-      revision: last ? last.revision : null,
       global_position: last ? last.globalPosition.toString() : null,
       position: last ? last.position : null,
       recorded_at: last ? last.createdAt.toISOString() : null,
+    };
+  }
+
+  /** A stream's events up to `as_of` folded by its decider, and where that state was read (ADR 0175). */
+  private async foldAsOf(streamId: string, decider: Decider<unknown, never, { type: string; data: unknown }>, asOfText: string) {
+    const asOf = parseAsOf(asOfText);
+    const events = (await this.store.readStream(streamId)).filter((e) => recordedBy(e, asOf));
+    const state = fold(
+      decider,
+      events.map((e) => ({ type: e.type, data: e.data })),
+    );
+    const last = events[events.length - 1];
+    return {
+      state,
+      read: {
+        as_of: asOfText,
+        revision: last ? last.revision : null,
+        global_position: last ? last.globalPosition.toString() : null,
+        position: last ? last.position : null,
+        recorded_at: last ? last.createdAt.toISOString() : null,
+      },
     };
   }
 

@@ -1,3 +1,4 @@
 export * from './event-history';
 export * from './log-reading';
 export * from './explain';
+export * from './log-import';

@@ -284,30 +284,163 @@ export const explainMessageRoute = defineRoute({
   response: RunExplanation,
 });
 
+/** Where a state as of a point was read: the stream's last event at that point. */
+const ReadAt = {
+  as_of: z.string(),
+  /** The stream's last event at that point: where the state was read (null: the stream had none). */
+  revision: z.number().int().nullable(),
+  global_position: z.string().nullable(),
+  position: z.string().nullable(),
+  recorded_at: z.string().nullable(),
+};
+
+/** Preference sets by id (`default`, a tenant's id...), as the recipient had them. */
+const PreferenceSets = z.record(z.string(), z.unknown()).nullable();
+
 export const UserAsOf = z
   .object({
     id: z.string(),
     /** Whether the user existed then (identified and not deleted). */
     exists: z.boolean(),
     properties: z.record(z.string(), z.unknown()).nullable(),
+    preferences: PreferenceSets,
+    ...ReadAt,
+  })
+  .meta({ id: 'UserAsOf' });
+
+export const ObjectAsOf = z
+  .object({
+    id: z.string(),
+    collection: z.string(),
+    exists: z.boolean(),
+    properties: z.record(z.string(), z.unknown()).nullable(),
+    preferences: PreferenceSets,
+    ...ReadAt,
+  })
+  .meta({ id: 'ObjectAsOf' });
+
+export const TenantAsOf = z
+  .object({
+    id: z.string(),
+    exists: z.boolean(),
+    properties: z.record(z.string(), z.unknown()).nullable(),
+    /** Branding and the tenant's default preference set. */
+    settings: z.record(z.string(), z.unknown()).nullable(),
+    ...ReadAt,
+  })
+  .meta({ id: 'TenantAsOf' });
+
+export const WorkflowAsOf = z
+  .object({
+    key: z.string(),
+    exists: z.boolean(),
+    active: z.boolean(),
+    /** The version triggers ran then: the latest saved one, or the one promoted into the environment. */
+    version: z
+      .object({
+        sha: z.string(),
+        valid: z.boolean(),
+        content: z.record(z.string(), z.unknown()),
+        saved_at: z.string(),
+        source: z.enum(['saved', 'promoted']),
+      })
+      .nullable(),
+    /** The last commit of the workflow in the environment then. */
+    committed: z.object({ sha: z.string(), commit_id: z.string(), committed_at: z.string() }).nullable(),
     as_of: z.string(),
-    /** The user's last event at that point: where the state was read. */
-    revision: z.number().int().nullable(),
+    /** The last event (of the workflow's stream or the environment's commit log) the state was read at. */
     global_position: z.string().nullable(),
     position: z.string().nullable(),
     recorded_at: z.string().nullable(),
   })
-  .meta({ id: 'UserAsOf' });
+  .meta({ id: 'WorkflowAsOf' });
+
+const AsOfQuery = z.object({ environment: z.string(), as_of: z.string().min(1).max(64) });
 
 export const userAsOfRoute = defineRoute({
   operationId: 'readUserAsOf',
   method: 'GET',
   path: '/v1/events/users/{user_id}/state',
-  summary: "A user's properties as the log had them at a time or position (as_of)",
+  summary: "A user's properties and preferences as the log had them at a time or position (as_of)",
   tags: ['Event log'],
   auth: 'service',
   rateTier: 4,
   params: z.strictObject({ user_id: z.string().min(1).max(255) }),
-  query: z.object({ environment: z.string(), as_of: z.string().min(1).max(64) }),
+  query: AsOfQuery,
   response: UserAsOf,
+});
+
+export const objectAsOfRoute = defineRoute({
+  operationId: 'readObjectAsOf',
+  method: 'GET',
+  path: '/v1/events/objects/{collection}/{object_id}/state',
+  summary: "An object's properties and preferences as the log had them at a time or position (as_of)",
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ collection: z.string().min(1).max(255), object_id: z.string().min(1).max(255) }),
+  query: AsOfQuery,
+  response: ObjectAsOf,
+});
+
+export const workflowAsOfRoute = defineRoute({
+  operationId: 'readWorkflowAsOf',
+  method: 'GET',
+  path: '/v1/events/workflows/{key}/state',
+  summary: 'Which version of a workflow an environment served, and whether it was active, at a time or position (as_of)',
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ key: z.string().min(1).max(255) }),
+  query: AsOfQuery,
+  response: WorkflowAsOf,
+});
+
+export const tenantAsOfRoute = defineRoute({
+  operationId: 'readTenantAsOf',
+  method: 'GET',
+  path: '/v1/events/tenants/{tenant_id}/state',
+  summary: "A tenant's properties and settings as the log had them at a time or position (as_of)",
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ tenant_id: z.string().min(1).max(255) }),
+  query: AsOfQuery,
+  response: TenantAsOf,
+});
+
+const LogPositionParam = z.string().regex(/^[0-9a-f]{32}$/, 'is not an event position (the `position` a log read shows)');
+
+export const ReplayToKafkaResult = z
+  .object({
+    /** One id per call, in the `replay-id` header of every record it published. */
+    replay_id: z.uuid(),
+    events: z.number().int(),
+    records: z.number().int(),
+    /** Position of the last event re-published; null when the range held none. */
+    last_position: z.string().nullable(),
+    /** Pass as `from` to go on when the range was longer than `limit`; null when it is done. */
+    next_from: z.string().nullable(),
+  })
+  .meta({ id: 'ReplayToKafkaResult' });
+export type ReplayToKafkaResultT = z.infer<typeof ReplayToKafkaResult>;
+
+export const replayToKafkaRoute = defineRoute({
+  operationId: 'replayEventsToKafka',
+  method: 'POST',
+  path: '/v1/events/replay_to_kafka',
+  summary: 'Re-publish a range of the log to the Kafka stream topics as the relay did, marked as replayed',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 5,
+  body: z
+    .strictObject({
+      from: LogPositionParam,
+      to: LogPositionParam,
+      limit: z.number().int().min(1).max(100_000).default(10_000),
+    })
+    .refine((b) => b.from <= b.to, { path: ['to'], message: 'must not come before from' })
+    .meta({ id: 'ReplayToKafkaRequest' }),
+  response: ReplayToKafkaResult,
 });

@@ -20,3 +20,4 @@ export * from './guide-groups';
 export * from './events.routes';
 export * from './tags';
 export * from './item-schemas';
+export * from './api-keys.routes';

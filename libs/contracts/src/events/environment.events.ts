@@ -22,7 +22,21 @@ export const ApiKeyIssued = defineEvent(
     /** Last characters, to recognise a key in listings. */
     hint: z.string().max(8),
     issued_at: z.string(),
+    /** A label for listings (keys issued through the management API; older events have none). */
+    name: z.string().max(255).optional(),
+    /** The key this one replaces (a rotation: see ApiKeyRotated). */
+    rotated_from: z.uuid().optional(),
   }),
+);
+
+/**
+ * A key was rotated: `replaced_by` was issued in its place (the ApiKeyIssued just before), and
+ * this key keeps authenticating until `expires_at`, the overlap its callers have to switch.
+ */
+export const ApiKeyRotated = defineEvent(
+  'ApiKeyRotated',
+  1,
+  z.object({ key_id: z.uuid(), replaced_by: z.uuid(), expires_at: z.string(), rotated_at: z.string() }),
 );
 
 export const ApiKeyRevoked = defineEvent('ApiKeyRevoked', 1, z.object({ key_id: z.uuid(), revoked_at: z.string() }));
@@ -67,6 +81,7 @@ export const environmentEventContracts = [
   EnvironmentCreated,
   ApiKeyIssued,
   ApiKeyRevoked,
+  ApiKeyRotated,
   SigningKeyCreated,
   SigningKeyRevoked,
   EnhancedSecurityModeChanged,

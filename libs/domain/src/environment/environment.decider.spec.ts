@@ -38,6 +38,47 @@ describe('environment decider', () => {
     spec.given([created, issued, revoked]).when({ type: 'RevokeApiKey', keyId, now }).thenNothing();
     spec.given([created]).when({ type: 'RevokeApiKey', keyId, now }).thenThrows('api_key_missing');
   });
+
+  it('keeps a name given at issue', () => {
+    spec
+      .given([created])
+      .when({ type: 'IssueApiKey', keyId, kind: 'secret', keyHash: hash, hint: 'abcd', name: 'ci', now })
+      .then([{ ...issued, data: { ...issued.data, name: 'ci' } }]);
+  });
+
+  it('rotates a key once: a replacement of the same kind and name, the old key expiring after the overlap', () => {
+    const newKeyId = '00000000-0000-4000-8000-000000000009';
+    const named = { ...issued, data: { ...issued.data, name: 'ci' } };
+    const expiresAt = '2026-01-02T00:00:00.000Z';
+    const rotate = { type: 'RotateApiKey' as const, keyId, newKeyId, keyHash: 'c'.repeat(64), hint: 'wxyz', expiresAt, now };
+    const replacement = {
+      type: 'ApiKeyIssued' as const,
+      data: {
+        key_id: newKeyId,
+        kind: 'secret' as const,
+        key_hash: 'c'.repeat(64),
+        hint: 'wxyz',
+        issued_at: now,
+        rotated_from: keyId,
+        name: 'ci',
+      },
+    };
+    const rotated = {
+      type: 'ApiKeyRotated' as const,
+      data: { key_id: keyId, replaced_by: newKeyId, expires_at: expiresAt, rotated_at: now },
+    };
+    spec.given([created, named]).when(rotate).then([replacement, rotated]);
+    spec.given([created, named, replacement, rotated]).when(rotate).thenNothing();
+    spec
+      .given([created, named, replacement, rotated])
+      .when({ ...rotate, newKeyId: '00000000-0000-4000-8000-00000000000a', keyHash: 'd'.repeat(64) })
+      .thenThrows('api_key_rotated');
+    spec
+      .given([created, named, { type: 'ApiKeyRevoked', data: { key_id: keyId, revoked_at: now } }])
+      .when(rotate)
+      .thenThrows('api_key_revoked');
+    spec.given([created]).when(rotate).thenThrows('api_key_missing');
+  });
 });
 
 describe('environment decider: signing keys and enhanced security', () => {

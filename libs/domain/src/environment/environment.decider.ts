@@ -6,11 +6,13 @@ import { AccountEvent, EnvironmentEvent } from './environment.events';
 export interface EnvironmentState {
   exists: boolean;
   slug?: string;
-  keys: Record<string, { kind: ApiKeyKind; keyHash: string; revoked: boolean }>;
+  /** `replacedBy`: the key was rotated (it works until its expiry, then never again). */
+  keys: Record<string, { kind: ApiKeyKind; keyHash: string; revoked: boolean; name?: string; replacedBy?: string }>;
   signingKeys: Record<string, { publicKey: string; revoked: boolean }>;
   enhancedSecurity: boolean;
 }
 
+const missingKey = () => new DomainError('api_key_missing', 'No such key in this environment', 'not_found');
 const missingEnvironment = () => new DomainError('environment_missing', 'The environment does not exist', 'not_found');
 
 export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, EnvironmentEvent> = {
@@ -23,8 +25,15 @@ export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, E
       case 'ApiKeyIssued':
         return {
           ...state,
-          keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, keyHash: event.data.key_hash, revoked: false } },
+          keys: {
+            ...state.keys,
+            [event.data.key_id]: { kind: event.data.kind, keyHash: event.data.key_hash, revoked: false, name: event.data.name },
+          },
         };
+      case 'ApiKeyRotated': {
+        const key = state.keys[event.data.key_id];
+        return key ? { ...state, keys: { ...state.keys, [event.data.key_id]: { ...key, replacedBy: event.data.replaced_by } } } : state;
+      }
       case 'ApiKeyRevoked': {
         const key = state.keys[event.data.key_id];
         return key ? { ...state, keys: { ...state.keys, [event.data.key_id]: { ...key, revoked: true } } } : state;
@@ -60,16 +69,39 @@ export const environmentDecider: Decider<EnvironmentState, EnvironmentCommand, E
           throw new DomainError('api_key_exists', 'A different key already has this id', 'conflict');
         }
         if (Object.values(state.keys).some((k) => k.keyHash === command.keyHash)) return [];
+        const data = { key_id: command.keyId, kind: command.kind, key_hash: command.keyHash, hint: command.hint, issued_at: command.now };
+        return [{ type: 'ApiKeyIssued', data: command.name === undefined ? data : { ...data, name: command.name } }];
+      }
+      case 'RotateApiKey': {
+        const key = state.keys[command.keyId];
+        if (!key) throw missingKey();
+        const replacement = state.keys[command.newKeyId];
+        // A retry of the same rotation: the replacement is there, issued from this key.
+        if (key.replacedBy === command.newKeyId && replacement?.keyHash === command.keyHash) return [];
+        if (key.revoked) throw new DomainError('api_key_revoked', 'A revoked key cannot be rotated', 'conflict');
+        if (key.replacedBy)
+          throw new DomainError('api_key_rotated', `The key was already rotated; its replacement is ${key.replacedBy}`, 'conflict');
+        if (replacement || Object.values(state.keys).some((k) => k.keyHash === command.keyHash))
+          throw new DomainError('api_key_exists', 'A key with this id or secret already exists', 'conflict');
+        const issued = {
+          key_id: command.newKeyId,
+          kind: key.kind,
+          key_hash: command.keyHash,
+          hint: command.hint,
+          issued_at: command.now,
+          rotated_from: command.keyId,
+        };
         return [
+          { type: 'ApiKeyIssued', data: key.name === undefined ? issued : { ...issued, name: key.name } },
           {
-            type: 'ApiKeyIssued',
-            data: { key_id: command.keyId, kind: command.kind, key_hash: command.keyHash, hint: command.hint, issued_at: command.now },
+            type: 'ApiKeyRotated',
+            data: { key_id: command.keyId, replaced_by: command.newKeyId, expires_at: command.expiresAt, rotated_at: command.now },
           },
         ];
       }
       case 'RevokeApiKey': {
         const key = state.keys[command.keyId];
-        if (!key) throw new DomainError('api_key_missing', 'No such key in this environment', 'not_found');
+        if (!key) throw missingKey();
         if (key.revoked) return [];
         return [{ type: 'ApiKeyRevoked', data: { key_id: command.keyId, revoked_at: command.now } }];
       }

@@ -1,6 +1,7 @@
 import type {
   ApiKeyIssued,
   ApiKeyRevoked,
+  ApiKeyRotated,
   EnhancedSecurityModeChanged,
   EnvironmentCreated,
   EventOf,
@@ -14,6 +15,7 @@ export type EnvironmentEvent =
   | EventOf<typeof EnvironmentCreated>
   | EventOf<typeof ApiKeyIssued>
   | EventOf<typeof ApiKeyRevoked>
+  | EventOf<typeof ApiKeyRotated>
   | EventOf<typeof SigningKeyCreated>
   | EventOf<typeof SigningKeyRevoked>
   | EventOf<typeof EnhancedSecurityModeChanged>;

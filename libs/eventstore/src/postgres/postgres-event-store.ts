@@ -10,6 +10,8 @@ import {
   EventStore,
   EventToAppend,
   ExpectedRevision,
+  ImportedEvent,
+  LogImporter,
   LogFilter,
   LogPosition,
   ReadAllOptions,
@@ -79,7 +81,7 @@ function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export class PostgresEventStore implements EventStore, TamperEvidentLog {
+export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImporter {
   readonly kind = 'postgres' as const;
   private readonly pool: Pool;
   private readonly wakeups = new Wakeups();
@@ -205,6 +207,54 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog {
       }
       throw error;
     }
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const { rows } = await this.pool.query('SELECT 1 FROM es_events LIMIT 1');
+    return rows.length === 0;
+  }
+
+  /**
+   * Writes recorded events back with their global positions and times (an import, ADR 0153). One
+   * transaction per batch: each event must be the next revision of its stream, its hash chains
+   * to the stream's previous event as an append's would, and the position sequence moves past
+   * the batch so later appends continue after it.
+   */
+  async importEvents(events: readonly ImportedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `WITH input AS (
+           SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::jsonb[], $7::jsonb[], $8::timestamptz[])
+             WITH ORDINALITY AS t(pos, id, stream, revision, type, data, metadata, at, ord)
+         )
+         SELECT es_import_row(pos, id, stream, revision, type, data, metadata, at) FROM input ORDER BY ord`,
+        [
+          events.map((e) => e.globalPosition.toString()),
+          events.map((e) => e.id),
+          events.map((e) => e.streamId),
+          events.map((e) => e.revision),
+          events.map((e) => e.type),
+          events.map((e) => JSON.stringify(e.data)),
+          events.map((e) => JSON.stringify(e.metadata)),
+          events.map((e) => e.createdAt.toISOString()),
+        ],
+      );
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence('es_events', 'global_position'), greatest($1::bigint, (SELECT last_value FROM es_events_global_position_seq)))`,
+        [events[events.length - 1].globalPosition.toString()],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    this.wakeups.notify();
+    this.notifyOthers();
   }
 
   /**

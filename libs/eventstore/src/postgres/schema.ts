@@ -49,6 +49,28 @@ LANGUAGE sql STABLE AS $fn$
     (extract(epoch FROM p_created_at) * 1000000)::bigint)::text, 'UTF8'))
 $fn$;
 
+-- One imported event (ADR 0153): the next revision of its stream, at its recorded global position
+-- and time, its hash chained to the stream's previous event as es_append chains it.
+CREATE OR REPLACE FUNCTION es_import_row(p_pos bigint, p_id uuid, p_stream text, p_revision bigint, p_type text,
+  p_data jsonb, p_metadata jsonb, p_at timestamptz) RETURNS void
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  current bigint;
+  prev bytea;
+BEGIN
+  SELECT revision INTO current FROM es_streams WHERE stream_id = p_stream FOR UPDATE;
+  IF coalesce(current, -1) <> p_revision - 1 THEN
+    RAISE EXCEPTION 'import: % revision % does not follow revision %', p_stream, p_revision, coalesce(current, -1);
+  END IF;
+  SELECT hash INTO prev FROM es_events WHERE stream_id = p_stream AND stream_revision = p_revision - 1;
+  INSERT INTO es_events (global_position, event_id, stream_id, stream_revision, event_type, data, metadata, created_at, hash)
+  VALUES (p_pos, p_id, p_stream, p_revision, p_type, p_data, p_metadata, p_at,
+    es_event_hash(prev, p_id, p_stream, p_revision, p_type, p_data, p_metadata, p_at));
+  INSERT INTO es_streams (stream_id, revision, updated_at) VALUES (p_stream, p_revision, p_at)
+  ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision, updated_at = EXCLUDED.updated_at;
+END
+$fn$;
+
 -- Readers return rows of transactions older than this bound: every transaction of this database
 -- that was still running in the reader's snapshot is at or above it, so nothing can commit later
 -- below a position a reader has passed. pg_snapshot_xmin alone would be the bound of the whole

@@ -18,6 +18,10 @@ export const KafkaHeaders = {
   /** W3C Trace Context of the work that produced the event, when it was traced (ADR 0160). */
   traceparent: 'traceparent',
   tracestate: 'tracestate',
+  /** Set on records re-published by a replay (`true`), never by the relay: consumers may treat them as repeats (ADR 0154). */
+  replayed: 'replayed',
+  /** The replay that re-published the record (uuid): one id per replay request. */
+  replayId: 'replay-id',
 } as const;
 
 export type RecordHeaders = Record<string, string>;

@@ -4,3 +4,4 @@ export * from './domain-event.mapper';
 export * from './knock-event.records';
 export * from './kafka-publisher';
 export * from './kafka-relay';
+export * from './replay';
