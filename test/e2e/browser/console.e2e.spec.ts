@@ -1,13 +1,20 @@
 import Knock from '@knocklabs/node';
 import { Browser, Page } from 'playwright-core';
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { launchChromium } from '../../support/browser';
 import { messageOf } from '../../support/delivery';
 import { finishedRuns } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
 
-/** Where the README's screenshot of the console is written. */
-const SCREENSHOT = path.resolve(__dirname, '../../../docs/console.png');
+/**
+ * Where the screenshot is written: the README's (docs/console.png) with UPDATE_SCREENSHOTS=1,
+ * else a temporary file, so that a test run leaves the checkout as it was.
+ */
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
+  ? path.resolve(__dirname, '../../../docs/console.png')
+  : path.join(os.tmpdir(), `notify-console-${process.pid}.png`);
 
 /**
  * The operator console (ADR 0169) in headless Chromium, served by the api process from the built
@@ -104,6 +111,8 @@ describe('operator console in a browser', () => {
     expect(await timeline.textContent()).toMatch(/triggered welcome/);
     await page.getByText('Verdict').waitFor();
     await page.screenshot({ path: SCREENSHOT });
+    expect(readFileSync(SCREENSHOT).subarray(1, 4).toString()).toBe('PNG');
+    if (!process.env.UPDATE_SCREENSHOTS) rmSync(SCREENSHOT);
   });
 
   it('edits a workflow with the server validating as one types, saves it and previews a step', async () => {
