@@ -4,13 +4,12 @@ import { Database } from '@notify/database';
 import { LogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { DATABASE, LOG_READER } from '@notify/platform';
-import { RelayMapper } from '@notify/messaging';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { engineProviders } from './engine/engine.providers';
 import { MetricsListener } from './metrics-listener';
 import { RunWorkService } from './engine/run-work.service';
 import { ProjectionWorker } from './projection-worker';
-import { RELAY_MAPPERS, relayMappers } from './kafka/relay-mappers';
+import { relayMappersProvider } from './kafka/relay-mappers';
 import { ReactorWorker } from './reactor-worker';
 import { workerReactors } from './reactors';
 import { TIMER_CLOCK, TimerClock, TimerService } from './timers/timer.service';
@@ -29,8 +28,7 @@ export class WorkerModule {
       providers: [
         ProjectionWorker,
         ...engineProviders,
-        ...relayMappers,
-        { provide: RELAY_MAPPERS, inject: relayMappers, useFactory: (...mappers: RelayMapper[]) => mappers },
+        relayMappersProvider,
         ...reactors,
         { provide: REACTORS, inject: reactors, useFactory: (...instances: Reactor[]) => instances },
         {

@@ -1,29 +1,18 @@
-import { Inject, Injectable, Type } from '@nestjs/common';
+import { Provider } from '@nestjs/common';
 import { EventStore } from '@notify/eventstore';
-import { DomainEventMapper, MessageEventMapper, RelayMapper, WorkflowRunEventMapper } from '@notify/messaging';
+import { logRelayMappers } from '@notify/messaging';
 import { EVENT_STORE } from '@notify/platform';
 
 export const RELAY_MAPPERS = Symbol('RELAY_MAPPERS');
 
-/** MessageEvents, folded from each message's stream in the log. */
-@Injectable()
-export class LogMessageEventMapper extends MessageEventMapper {
-  constructor(@Inject(EVENT_STORE) store: EventStore) {
-    super(store);
-  }
-}
-
-/** Workflow recipient run events, folded from each run's stream in the log. */
-@Injectable()
-export class LogWorkflowRunEventMapper extends WorkflowRunEventMapper {
-  constructor(@Inject(EVENT_STORE) store: EventStore) {
-    super(store);
-  }
-}
-
 /**
  * What the Kafka relay publishes for each logged event: every domain event to
  * `<prefix>events.v1`, MessageEvents to `<prefix>message-events.v1` and workflow run events to
- * `<prefix>workflow-run-events.v1` (both keyed by recipient).
+ * `<prefix>workflow-run-events.v1` (both keyed by recipient, folded from the log). The same list
+ * as a replay to Kafka uses (`logRelayMappers`), so both publish the same records.
  */
-export const relayMappers: Type<RelayMapper>[] = [DomainEventMapper, LogMessageEventMapper, LogWorkflowRunEventMapper];
+export const relayMappersProvider: Provider = {
+  provide: RELAY_MAPPERS,
+  inject: [EVENT_STORE],
+  useFactory: (store: EventStore) => logRelayMappers(store),
+};

@@ -7,7 +7,7 @@ import { KafkaTopics } from '../topics';
 import { RecordPublisher } from './kafka-publisher';
 import { RelayMapper, RelayMapperRegistry } from './relay-mapper';
 
-/** What the relay publishes for the log, built on a store (the worker builds the same list through DI). */
+/** What the relay publishes for the log, built on a store (the worker's relay and a replay to Kafka both use it). */
 export function logRelayMappers(store: EventStore): RelayMapper[] {
   return [new DomainEventMapper(), new MessageEventMapper(store), new WorkflowRunEventMapper(store)];
 }
