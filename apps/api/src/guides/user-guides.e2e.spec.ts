@@ -336,6 +336,45 @@ describe('user guides (public API)', () => {
     });
   });
 
+  it("tells a channel's first guide group as guide_group.added, and later changes as guide_group.updated", async () => {
+    const other = await svc('PUT', '/v1/channels/guides-two', {
+      channel: { name: 'Guides two', type: 'in_app_guide', provider: 'knock-guide', environment_settings: { development: {} } },
+    });
+    const socket: Socket = feedSocket(t, { api_key: t.env.publishableKey });
+    socket.connect();
+    try {
+      const told: { event: string; sequence: string[] }[] = [];
+      const channel = socket.channel(`guides:${other.body.channel.id}`, { user_id: 'ada' });
+      for (const event of ['guide_group.added', 'guide_group.updated'])
+        channel.on(
+          event,
+          (p: { data: { guide_group: { display_sequence: string[] } } }) =>
+            void told.push({ event, sequence: p.data.guide_group.display_sequence }),
+        );
+      expect(await joinChannel(channel)).toEqual({ status: 'ok', response: {} });
+      const upsert = async (key: string) => {
+        await mgmt.guides.upsert(key, { ...env, guide: { name: key, channel_key: 'guides-two', steps: [step('intro', key)] } as never });
+        await mgmt.guides.activate(key, { ...env, status: true } as never);
+      };
+      await upsert('first-on-two');
+      await eventually(
+        async () => told,
+        (t) => t.length > 0,
+        30_000,
+      );
+      expect(told[0]).toEqual({ event: 'guide_group.added', sequence: ['first-on-two'] });
+      await upsert('second-on-two');
+      await eventually(
+        async () => told,
+        (t) => t.some((e) => e.sequence.includes('second-on-two')),
+        30_000,
+      );
+      expect(told.slice(1).map((e) => e.event)).toEqual(told.slice(1).map(() => 'guide_group.updated'));
+    } finally {
+      socket.disconnect();
+    }
+  });
+
   it('orders and throttles guides by the guide group, told live to a joined client', async () => {
     const socket: Socket = feedSocket(t, { api_key: t.env.publishableKey });
     socket.connect();

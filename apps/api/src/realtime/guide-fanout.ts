@@ -118,7 +118,11 @@ export class GuideFanout implements OnApplicationBootstrap, OnModuleDestroy {
     // without it, a client would not show a guide it was just told about.
     const group = await groupOf(sub.channel);
     const state = groupState(group);
-    if (group && state !== sub.sequence) sub.session.pushGuide(sub.topic, 'guide_group.updated', { guide_group: group });
+    // A channel without guides has no group: its first one comes as guide_group.added.
+    if (group && state !== sub.sequence)
+      sub.session.pushGuide(sub.topic, sub.sequence === groupState(undefined) ? 'guide_group.added' : 'guide_group.updated', {
+        guide_group: group,
+      });
     sub.sequence = state;
   }
 
