@@ -3,6 +3,7 @@ import { followLog, FollowingLoop } from './follow-log';
 import { EventEmitter } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
 import { Projection, handles } from './projection';
+import { returnedRows } from './returning';
 import { verifyRebuild, VerifyOptions, VerifyReport } from './verify-rebuild';
 
 /**
@@ -286,13 +287,13 @@ export class ProjectionRuntime {
     db: Pick<EntityManager, 'query'>,
     work: readonly { projection: Projection; expected: LogPosition; to: LogPosition; events: readonly RecordedEvent[] }[],
   ): Promise<string[]> {
-    const rows = await db.query<{ name: string }[]>(
+    const result: unknown = await db.query(
       `UPDATE projection_checkpoints c SET position = v.position, events_applied = c.events_applied + v.applied, updated_at = now()
        FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS v(name, expected, position, applied)
        WHERE c.name = v.name AND c.position = v.expected RETURNING c.name`,
       [work.map((w) => w.projection.name), work.map((w) => w.expected), work.map((w) => w.to), work.map((w) => w.events.length)],
     );
-    return rows.map((r) => r.name);
+    return returnedRows<{ name: string }>(result).map((r) => r.name);
   }
 
   /**
