@@ -206,7 +206,8 @@ for (const backend of databaseBackends()) {
       const tick = recorder('grouped-tick', ['Tick']);
       const tock = recorder('grouped-tock', ['Tock']);
       const both = recorder('grouped-both', ['Tick', 'Tock']);
-      const runtime = new ProjectionRuntime(store, db.database.dataSource, [tick, tock, both], { batchSize: 500 });
+      const beside = { ...recorder('grouped-beside', ['Tick']), lane: 'side' };
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [tick, tock, both, beside], { batchSize: 500 });
       await runtime.start();
       try {
         const events = [event('Tick', 1), event('Tock', 2), event('Tick', 3)];
@@ -228,7 +229,11 @@ for (const backend of databaseBackends()) {
         expect(c.map((r) => r.event_id).sort()).toEqual([...ids].sort());
         // One transaction applied the page to all three (they started together, from the start of the log).
         expect(new Set([...a, ...b, ...c].map((r) => r.txid)).size).toBe(1);
-        for (const p of [tick, tock, both]) expect((await checkpoint(p.name)) >= position).toBe(true);
+        // A projection in another lane runs beside them, in a transaction of its own.
+        const d = await applied(beside.name, ids);
+        expect(d.map((r) => r.event_id).sort()).toEqual([ids[0], ids[2]].sort());
+        expect(d[0].txid).not.toBe(a[0].txid);
+        for (const p of [tick, tock, both, beside]) expect((await checkpoint(p.name)) >= position).toBe(true);
       } finally {
         await runtime.stop();
       }

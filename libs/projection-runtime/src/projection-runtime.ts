@@ -297,9 +297,10 @@ export class ProjectionRuntime {
   }
 
   /**
-   * What the loop runs: the isolated projections on their own (when their backoff allows), then
-   * one page for each group of projections at the same position, the furthest behind first. A
-   * group behind reads no further than the next group's position, so that it joins it.
+   * What the loop runs: the isolated projections on their own (when their backoff allows), then,
+   * in each lane (the lanes beside each other), one page for each group of projections at the
+   * same position, the furthest behind first. A group behind reads no further than the next
+   * group's position in its lane, so that it joins it.
    */
   async stepAll(): Promise<{ idle: boolean }> {
     let idle = true;
@@ -319,20 +320,29 @@ export class ProjectionRuntime {
     }
     const active = this.projections.filter((p) => !this.isolated.has(p.name));
     const cursors = await this.cursors(active);
-    const groups = new Map<LogPosition, Projection[]>();
+    const lanes = new Map<string, Map<LogPosition, Projection[]>>();
     for (const p of active) {
+      const lane = lanes.get(p.lane ?? '') ?? new Map<LogPosition, Projection[]>();
+      lanes.set(p.lane ?? '', lane);
       const at = cursors.get(p.name)!.position;
-      groups.set(at, [...(groups.get(at) ?? []), p]);
+      lane.set(at, [...(lane.get(at) ?? []), p]);
     }
-    const positions = [...groups.keys()].sort();
-    for (let i = 0; i < positions.length; i++) {
-      const members = groups.get(positions[i])!;
-      const step = await this.stepGroup(
-        members.map((p) => ({ projection: p, cursor: cursors.get(p.name)! })),
-        positions[i + 1],
-      );
-      if (!step.idle) idle = false;
-    }
+    const steps = await Promise.all(
+      [...lanes.values()].map(async (groups) => {
+        let laneIdle = true;
+        const positions = [...groups.keys()].sort();
+        for (let i = 0; i < positions.length; i++) {
+          const members = groups.get(positions[i])!;
+          const step = await this.stepGroup(
+            members.map((p) => ({ projection: p, cursor: cursors.get(p.name)! })),
+            positions[i + 1],
+          );
+          if (!step.idle) laneIdle = false;
+        }
+        return laneIdle;
+      }),
+    );
+    if (steps.includes(false)) idle = false;
     return { idle };
   }
 
