@@ -58,6 +58,8 @@ for (const backend of databaseBackends()) {
         await eventually(() => seen.length >= 3);
         expect(seen).toEqual(['1', '2', '3']);
         expect(failuresLeft).toBe(-1);
+        // The checkpoint moves after the handler returns: wait for it, then it has counted each event once.
+        await eventually(async () => (await runtime.status())[0].eventsHandled >= 3);
         const [status] = await runtime.status();
         expect(status.eventsHandled).toBe(3);
       } finally {
