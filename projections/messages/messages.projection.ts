@@ -52,6 +52,8 @@ function recipientColumns(ref: { type: 'user'; id: string } | { type: 'object'; 
  */
 export const messagesProjection = defineProjection({
   name: 'messages',
+  // The feed's visibility waits for it: it does not wait for the other projections' batches.
+  lane: 'feed',
   version: 2,
   tables: ['rm_messages', 'rm_message_activities', 'rm_message_events', 'rm_message_delivery_logs', 'rm_feed_counts'],
   events: [...messageEventContracts, UserErased],

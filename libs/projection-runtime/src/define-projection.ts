@@ -28,6 +28,8 @@ interface Common<C extends readonly EventContract[]> {
   /** The contracts of the events it reads: the log filter and the handlers' types come from them. */
   events: C;
   streamPrefixes?: readonly string[];
+  /** Runs beside the other lanes instead of in their transactions (ADR 0145); default: the shared lane. */
+  lane?: string;
 }
 
 /**
@@ -76,6 +78,7 @@ export function defineProjection<const C extends readonly EventContract[]>(
     version: spec.version,
     filter: { eventTypes: types, ...(spec.streamPrefixes ? { streamPrefixes: [...spec.streamPrefixes] } : {}) },
     tables: spec.tables,
+    ...(spec.lane ? { lane: spec.lane } : {}),
     apply,
   };
 }

@@ -1,6 +1,6 @@
 import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
 import { environmentsProjection } from '@notify/projections/environments';
-import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
+import { createTestDatabase, databaseBackends, TestDatabase, waitFor } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Projection } from './projection';
@@ -21,6 +21,24 @@ const counter = (name = 'counter'): Projection & { failOn?: string } => {
         if (p.failOn && (e.data as { n: number }).n === Number(p.failOn)) throw new Error('boom');
         await tx.query('INSERT INTO test_counter (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = test_counter.n + 1');
       }
+    },
+  };
+  return p;
+};
+
+/** Records which transaction applied each event it reads: no key, so an event applied twice shows as two rows. */
+const recorder = (name: string, types: string[]): Projection & { failOn?: number } => {
+  const p: Projection & { failOn?: number } = {
+    name,
+    version: 1,
+    filter: { eventTypes: types },
+    tables: [],
+    async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+      if (events.some((e) => (e.data as { n: number }).n === p.failOn)) throw new Error(`boom in ${name}`);
+      await tx.query('INSERT INTO test_applied (name, event_id, txid) SELECT $1, id, txid_current() FROM unnest($2::uuid[]) AS id', [
+        name,
+        events.map((e) => e.id),
+      ]);
     },
   };
   return p;
@@ -52,6 +70,7 @@ for (const backend of databaseBackends()) {
         listenConnectionString: db.database.supportsNotify ? db.url : undefined,
       });
       await db.database.dataSource.query('CREATE TABLE test_counter (id int PRIMARY KEY, n int NOT NULL)');
+      await db.database.dataSource.query('CREATE TABLE test_applied (name text NOT NULL, event_id uuid NOT NULL, txid bigint NOT NULL)');
     });
     afterAll(async () => {
       await store.close();
@@ -172,6 +191,119 @@ for (const backend of databaseBackends()) {
       } finally {
         await Promise.all([a.stop(), b.stop()]);
       }
+    });
+    const applied = async (name: string, ids: readonly string[]) =>
+      db.database.dataSource.query<{ event_id: string; txid: string }[]>(
+        'SELECT event_id, txid::text FROM test_applied WHERE name = $1 AND event_id = ANY($2::uuid[])',
+        [name, ids],
+      );
+    const checkpoint = async (name: string) =>
+      (await db.database.dataSource.query<{ position: string }[]>('SELECT position FROM projection_checkpoints WHERE name = $1', [name]))[0]
+        ?.position ?? '';
+    const event = (type: string, n: number) => ({ id: randomUUID(), type, data: { n }, metadata: meta('test') });
+
+    it('applies one page to every projection at the same position in one transaction', async () => {
+      const tick = recorder('grouped-tick', ['Tick']);
+      const tock = recorder('grouped-tock', ['Tock']);
+      const both = recorder('grouped-both', ['Tick', 'Tock']);
+      const beside = { ...recorder('grouped-beside', ['Tick']), lane: 'side' };
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [tick, tock, both, beside], { batchSize: 500 });
+      await runtime.start();
+      try {
+        const events = [event('Tick', 1), event('Tock', 2), event('Tick', 3)];
+        const { position } = await store.append(`tick-${randomUUID()}`, events);
+        const ids = events.map((e) => e.id);
+        expect(
+          await runtime.waitFor(
+            position,
+            [
+              { type: 'Tick', streamId: 'tick-x' },
+              { type: 'Tock', streamId: 'tick-x' },
+            ],
+            30_000,
+          ),
+        ).toBe(true);
+        const [a, b, c] = [await applied(tick.name, ids), await applied(tock.name, ids), await applied(both.name, ids)];
+        expect(a.map((r) => r.event_id).sort()).toEqual([ids[0], ids[2]].sort());
+        expect(b.map((r) => r.event_id)).toEqual([ids[1]]);
+        expect(c.map((r) => r.event_id).sort()).toEqual([...ids].sort());
+        // One transaction applied the page to all three (they started together, from the start of the log).
+        expect(new Set([...a, ...b, ...c].map((r) => r.txid)).size).toBe(1);
+        // A projection in another lane runs beside them, in a transaction of its own.
+        const d = await applied(beside.name, ids);
+        expect(d.map((r) => r.event_id).sort()).toEqual([ids[0], ids[2]].sort());
+        expect(d[0].txid).not.toBe(a[0].txid);
+        for (const p of [tick, tock, both, beside]) expect((await checkpoint(p.name)) >= position).toBe(true);
+      } finally {
+        await runtime.stop();
+      }
+    });
+
+    it('isolates a projection whose batch throws: the others go on, it catches up once the fault is gone', async () => {
+      await store.append(`tick-${randomUUID()}`, [event('Tick', 0)]);
+      const faulty = recorder('isolated-faulty', ['Tick']);
+      const healthy = recorder('isolated-healthy', ['Tick']);
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [faulty, healthy], { batchSize: 500 });
+      await runtime.start();
+      try {
+        const ticks = { streamId: 'tick-x', type: 'Tick' };
+        expect(await runtime.waitFor(await store.headPosition(), [ticks], 30_000)).toBe(true);
+        faulty.failOn = 2;
+        const events = [1, 2, 3].map((n) => event('Tick', n));
+        const { position } = await store.append(`tick-${randomUUID()}`, events);
+        const ids = events.map((e) => e.id);
+        await waitFor(
+          async () => (await applied(healthy.name, ids)).length === 3 && !!(await runtime.status())[0].lastError,
+          'the healthy projection past the batch, the faulty one failed',
+        );
+        expect(await applied(faulty.name, ids)).toEqual([]);
+        expect((await checkpoint(faulty.name)) < position).toBe(true);
+        expect((await checkpoint(healthy.name)) >= position).toBe(true);
+        faulty.failOn = undefined; // the fault goes away: it applies the batch once and rejoins
+        expect(await runtime.waitFor(position, [ticks], 30_000)).toBe(true);
+        expect((await applied(faulty.name, ids)).length).toBe(3);
+        expect((await runtime.status()).map((s) => s.lastError)).toEqual([undefined, undefined]);
+      } finally {
+        await runtime.stop();
+      }
+    });
+
+    it('two runtimes sharing a database never apply a page twice to any projection of a group', async () => {
+      const names = ['shared-a', 'shared-b', 'shared-c'];
+      const types: Record<string, string[]> = { 'shared-a': ['Tick'], 'shared-b': ['Tock'], 'shared-c': ['Tick', 'Tock'] };
+      const make = () => names.map((n) => recorder(n, types[n]));
+      const a = new ProjectionRuntime(store, db.database.dataSource, make(), { batchSize: 7 });
+      const b = new ProjectionRuntime(store, db.database.dataSource, make(), { batchSize: 5 });
+      await Promise.all([a.start(), b.start()]);
+      const ids: string[] = [];
+      try {
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) => {
+            const events = Array.from({ length: 5 }, (__, n) => event(n % 2 ? 'Tock' : 'Tick', n));
+            ids.push(...events.map((e) => e.id));
+            return store.append(`tick-${i}-${randomUUID()}`, events);
+          }),
+        );
+        const head = await store.headPosition();
+        await waitFor(
+          async () => (await Promise.all(names.map(checkpoint))).every((p) => p >= head),
+          'every checkpoint at the head',
+          60_000,
+        );
+      } finally {
+        await Promise.all([a.stop(), b.stop()]);
+      }
+      // Both stopped: nothing is applied any more; every event was applied exactly once per projection.
+      const rows = await db.database.dataSource.query<{ name: string; n: string; distinct_n: string }[]>(
+        `SELECT name, count(*)::text AS n, count(DISTINCT event_id)::text AS distinct_n FROM test_applied
+         WHERE event_id = ANY($1::uuid[]) GROUP BY name ORDER BY name`,
+        [ids],
+      );
+      expect(rows).toEqual([
+        { name: 'shared-a', n: '60', distinct_n: '60' },
+        { name: 'shared-b', n: '40', distinct_n: '40' },
+        { name: 'shared-c', n: '100', distinct_n: '100' },
+      ]);
     });
   });
 }

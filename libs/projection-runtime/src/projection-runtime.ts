@@ -1,8 +1,9 @@
-import { LogPosition, LogReader, RecordedEvent, Sleeper, START, decodePosition } from '@notify/eventstore';
+import { LogFilter, LogPosition, LogReader, RecordedEvent, Sleeper, START, decodePosition } from '@notify/eventstore';
 import { followLog, FollowingLoop } from './follow-log';
 import { EventEmitter } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
 import { Projection, handles } from './projection';
+import { returnedRows } from './returning';
 import { verifyRebuild, VerifyOptions, VerifyReport } from './verify-rebuild';
 
 /**
@@ -34,19 +35,60 @@ interface CheckpointRow {
   events_applied: string;
 }
 
+interface Cursor {
+  position: LogPosition;
+  persisted: LogPosition;
+  persistedAt: number;
+}
+
+/** A projection whose batch failed inside a group runs on its own (with a backoff) until a batch of its own succeeds. */
+interface Isolation {
+  retryAt: number;
+  backoff: number;
+  lastError?: string;
+}
+
+/** Raised inside a group's transaction to roll it back and name the projection at fault. */
+class ProjectionFailed extends Error {
+  constructor(
+    readonly projection: Projection,
+    readonly error: unknown,
+  ) {
+    super(`projection ${projection.name} failed: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
+
+/** A filter that lets through every event any of `projections` reads (each still filters its own). */
+export function unionFilter(projections: readonly Projection[]): LogFilter {
+  const all = <T>(pick: (p: Projection) => readonly T[] | undefined): T[] | undefined =>
+    projections.every((p) => pick(p)?.length) ? [...new Set(projections.flatMap((p) => pick(p) ?? []))] : undefined;
+  const eventTypes = all((p) => p.filter.eventTypes);
+  const streamPrefixes = all((p) => p.filter.streamPrefixes);
+  return { ...(eventTypes ? { eventTypes } : {}), ...(streamPrefixes ? { streamPrefixes } : {}) };
+}
+
 /**
- * Runs every projection as its own catch-up loop over the log. Each batch is applied in one
- * transaction together with a compare-and-set of the checkpoint, so two workers racing on the
- * same projection, or a rebuild resetting it, can never apply a batch twice.
+ * Runs the projections over the log as one catch-up loop (ADR 0145). The projections whose
+ * checkpoints are at the same position form a group: one page of the log is read for the group
+ * and applied to all of them in one transaction, which first locks their checkpoint rows
+ * (`FOR UPDATE SKIP LOCKED`, then a compare of each position) and ends with one statement that
+ * moves all their checkpoints. Two workers racing, or a rebuild resetting a projection, can
+ * therefore never apply a batch twice, per projection as before. A projection with nothing in
+ * the page only moves its cursor in memory (written later, with a batch or after a while). A
+ * projection whose batch throws rolls the group's transaction back; the others go on without
+ * it at once, and it runs batches of its own, with a growing backoff, until one succeeds.
  */
 export class ProjectionRuntime {
   private readonly checkpointMoved = new EventEmitter();
-  private readonly loops = new Map<string, { stop: () => Promise<void>; lastError?: string }>();
+  private loopState?: FollowingLoop;
+  private readonly isolated = new Map<string, Isolation>();
   /**
    * Where each projection has read to, and what its checkpoint row says. They differ while
    * stretches of the log that hold nothing for the projection are skipped without a write.
+   * A cursor object is replaced, never reused: a step that finds another one in the map (a reset
+   * or a lost race happened meanwhile) leaves it alone.
    */
-  private readonly cursor = new Map<string, { position: LogPosition; persisted: LogPosition; persistedAt: number }>();
+  private readonly cursor = new Map<string, Cursor>();
 
   constructor(
     private readonly store: LogReader,
@@ -69,15 +111,19 @@ export class ProjectionRuntime {
   }
 
   async start(): Promise<void> {
-    for (const projection of this.projections) {
-      await this.prepare(projection);
-      this.loops.set(projection.name, this.loop(projection));
-    }
+    if (this.loopState) return;
+    for (const projection of this.projections) await this.prepare(projection);
+    this.loopState = followLog(
+      this.store,
+      () => this.stepAll(),
+      (error) => this.options.logger?.error({ err: error }, 'projection batch failed; retrying'),
+    );
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.loops.values()].map((l) => l.stop()));
-    this.loops.clear();
+    const loop = this.loopState;
+    this.loopState = undefined;
+    await loop?.stop();
   }
 
   /** Creates the checkpoint row; a version change empties the read model so it is rebuilt. */
@@ -137,20 +183,40 @@ export class ProjectionRuntime {
     });
   }
 
-  /** Applies at most one batch. Returns where the projection is and whether the log was exhausted. */
+  /** The cursors of `projections`, read from their checkpoints (one query) where this process has none yet. */
+  private async cursors(projections: readonly Projection[]): Promise<Map<string, Cursor>> {
+    const missing = projections.filter((p) => !this.cursor.has(p.name)).map((p) => p.name);
+    if (missing.length) {
+      const rows = await this.dataSource.query<{ name: string; position: string }[]>(
+        'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1)',
+        [missing],
+      );
+      const now = Date.now();
+      for (const name of missing) {
+        if (this.cursor.has(name)) continue;
+        const position = rows.find((r) => r.name === name)?.position ?? START;
+        this.cursor.set(name, { position, persisted: position, persistedAt: now });
+      }
+    }
+    return new Map(projections.map((p) => [p.name, this.cursor.get(p.name)!]));
+  }
+
+  /** Replaces a cursor unless a reset or a lost race replaced it meanwhile. */
+  private advance(name: string, seen: Cursor, next: Cursor | undefined): void {
+    if (this.cursor.get(name) !== seen) return;
+    if (next) this.cursor.set(name, next);
+    else this.cursor.delete(name);
+  }
+
+  /**
+   * One projection on its own: applies at most one batch. Rebuilds and isolated projections
+   * use it. Returns where the projection is and whether the log was exhausted.
+   */
   async step(
     projection: Projection,
     maxCount = this.options.batchSize,
   ): Promise<{ applied: number; position: LogPosition; idle: boolean }> {
-    let cursor = this.cursor.get(projection.name);
-    if (!cursor) {
-      const [row] = await this.dataSource.query<CheckpointRow[]>('SELECT position FROM projection_checkpoints WHERE name = $1', [
-        projection.name,
-      ]);
-      const position = row?.position ?? START;
-      cursor = { position, persisted: position, persistedAt: Date.now() };
-      this.cursor.set(projection.name, cursor);
-    }
+    const cursor = (await this.cursors([projection])).get(projection.name)!;
     const from = cursor.position;
     // Read outside the transaction: with the embedded database a transaction must not wait on
     // another connection.
@@ -165,41 +231,180 @@ export class ProjectionRuntime {
       if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS)
         return { applied: 0, position: from, idle: true };
     }
+    const to = page.scannedTo > from ? page.scannedTo : from;
     const events = page.events.filter((e) => handles(projection, e));
     if (events.length === 0 && Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) {
-      cursor.position = page.scannedTo;
+      cursor.position = to;
       this.checkpointMoved.emit('moved');
-      return { applied: 0, position: page.scannedTo, idle: false };
+      return { applied: 0, position: to, idle: false };
     }
-    const persisted = cursor.persisted;
-    const moved = await this.dataSource.transaction(async (tx) => {
-      const locked = await tx.query<CheckpointRow[]>('SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE SKIP LOCKED', [
-        projection.name,
-      ]);
-      if (locked.length === 0 || locked[0].position !== persisted) return false; // someone else moved it
-      if (events.length) await projection.apply(events, tx);
-      await tx.query(
-        `UPDATE projection_checkpoints SET position = $2, events_applied = events_applied + $3, updated_at = now() WHERE name = $1`,
-        [projection.name, page.scannedTo, events.length],
-      );
-      return true;
-    });
+    const moved = await this.applyInTransaction([{ projection, expected: cursor.persisted, to, events }]);
     // Another runner (a second worker, or a rebuild) moved the checkpoint first: start over from it.
-    if (!moved) {
-      this.cursor.delete(projection.name);
+    if (moved.length === 0) {
+      this.advance(projection.name, cursor, undefined);
       return { applied: 0, position: from, idle: true };
     }
-    this.cursor.set(projection.name, { position: page.scannedTo, persisted: page.scannedTo, persistedAt: Date.now() });
+    this.advance(projection.name, cursor, { position: to, persisted: to, persistedAt: Date.now() });
     this.checkpointMoved.emit('moved');
-    return { applied: events.length, position: page.scannedTo, idle: false };
+    return { applied: events.length, position: to, idle: false };
   }
 
-  private loop(projection: Projection): FollowingLoop {
-    return followLog(
-      this.store,
-      () => this.step(projection),
-      (error) => this.options.logger?.error({ projection: projection.name, err: error }, 'projection batch failed; retrying'),
+  /**
+   * One transaction for several projections' batches: locks their checkpoints (skipping rows
+   * another runner holds), applies the batches of those still at the expected position, and
+   * moves all their checkpoints in one statement. Answers the names it moved. A batch that
+   * throws rolls everything back and is reported as ProjectionFailed.
+   */
+  private async applyInTransaction(
+    work: readonly { projection: Projection; expected: LogPosition; to: LogPosition; events: readonly RecordedEvent[] }[],
+  ): Promise<string[]> {
+    const names = work.map((w) => w.projection.name);
+    if (work.every((w) => w.events.length === 0)) {
+      // Only skipped stretches to remember: a compare-and-set needs no lock and no transaction.
+      return this.moveCheckpoints(this.dataSource, work);
+    }
+    return this.dataSource.transaction(async (tx) => {
+      const locked = await tx.query<{ name: string; position: string }[]>(
+        'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE SKIP LOCKED',
+        [names],
+      );
+      const owned = work.filter((w) => locked.some((r) => r.name === w.projection.name && r.position === w.expected));
+      for (const w of owned) {
+        if (!w.events.length) continue;
+        try {
+          await w.projection.apply(w.events, tx);
+        } catch (error) {
+          throw new ProjectionFailed(w.projection, error);
+        }
+      }
+      if (owned.length) await this.moveCheckpoints(tx, owned);
+      return owned.map((w) => w.projection.name);
+    });
+  }
+
+  /** Moves the checkpoints that are still where `expected` says, in one statement; answers which moved. */
+  private async moveCheckpoints(
+    db: Pick<EntityManager, 'query'>,
+    work: readonly { projection: Projection; expected: LogPosition; to: LogPosition; events: readonly RecordedEvent[] }[],
+  ): Promise<string[]> {
+    const result: unknown = await db.query(
+      `UPDATE projection_checkpoints c SET position = v.position, events_applied = c.events_applied + v.applied, updated_at = now()
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS v(name, expected, position, applied)
+       WHERE c.name = v.name AND c.position = v.expected RETURNING c.name`,
+      [work.map((w) => w.projection.name), work.map((w) => w.expected), work.map((w) => w.to), work.map((w) => w.events.length)],
     );
+    return returnedRows<{ name: string }>(result).map((r) => r.name);
+  }
+
+  /**
+   * What the loop runs: the isolated projections on their own (when their backoff allows), then,
+   * in each lane (the lanes beside each other), one page for each group of projections at the
+   * same position, the furthest behind first. A group behind reads no further than the next
+   * group's position in its lane, so that it joins it.
+   */
+  async stepAll(): Promise<{ idle: boolean }> {
+    let idle = true;
+    for (const projection of this.projections) {
+      const isolation = this.isolated.get(projection.name);
+      if (!isolation || isolation.retryAt > Date.now()) continue;
+      try {
+        const step = await this.step(projection);
+        this.isolated.delete(projection.name);
+        if (!step.idle) idle = false;
+      } catch (error) {
+        isolation.lastError = (error as Error).message;
+        isolation.backoff = Math.min(Math.max(isolation.backoff * 2, 200), 10_000);
+        isolation.retryAt = Date.now() + isolation.backoff;
+        this.options.logger?.error({ projection: projection.name, err: error }, 'projection batch failed; retrying');
+      }
+    }
+    const active = this.projections.filter((p) => !this.isolated.has(p.name));
+    const cursors = await this.cursors(active);
+    const lanes = new Map<string, Map<LogPosition, Projection[]>>();
+    for (const p of active) {
+      const lane = lanes.get(p.lane ?? '') ?? new Map<LogPosition, Projection[]>();
+      lanes.set(p.lane ?? '', lane);
+      const at = cursors.get(p.name)!.position;
+      lane.set(at, [...(lane.get(at) ?? []), p]);
+    }
+    const steps = await Promise.all(
+      [...lanes.values()].map(async (groups) => {
+        let laneIdle = true;
+        const positions = [...groups.keys()].sort();
+        for (let i = 0; i < positions.length; i++) {
+          const members = groups.get(positions[i])!;
+          const step = await this.stepGroup(
+            members.map((p) => ({ projection: p, cursor: cursors.get(p.name)! })),
+            positions[i + 1],
+          );
+          if (!step.idle) laneIdle = false;
+        }
+        return laneIdle;
+      }),
+    );
+    if (steps.includes(false)) idle = false;
+    return { idle };
+  }
+
+  /** One page of the log for projections at the same position, applied in one transaction. */
+  private async stepGroup(
+    members: readonly { projection: Projection; cursor: Cursor }[],
+    until: LogPosition | undefined,
+  ): Promise<{ idle: boolean }> {
+    const from = members[0].cursor.position;
+    const read = await this.store.readAll({
+      after: from,
+      maxCount: this.options.batchSize,
+      filter: unionFilter(members.map((m) => m.projection)),
+      reader: `projection:${members[0].projection.name}`,
+    });
+    // A group behind stops at the next group's position: the page holds every event up to its
+    // scannedTo, so the events up to `until` are all there.
+    const page =
+      until !== undefined && read.scannedTo > until ? { events: read.events.filter((e) => e.position <= until), scannedTo: until } : read;
+    const caughtUp = page.events.length === 0 && page.scannedTo <= from;
+    const to = page.scannedTo > from ? page.scannedTo : from;
+    const now = Date.now();
+    const work = members.map((m) => ({
+      ...m,
+      expected: m.cursor.persisted,
+      to,
+      events: page.events.filter((e) => handles(m.projection, e)),
+    }));
+    // Nothing for a projection in this page: remember how far it looked without writing, unless
+    // that was not written for a while.
+    const writes = work.filter(
+      (w) => w.events.length > 0 || (now - w.cursor.persistedAt >= PERSIST_SKIPPED_EVERY_MS && w.cursor.persisted !== to),
+    );
+    for (const w of work) if (!writes.includes(w)) w.cursor.position = to;
+    if (writes.length === 0) {
+      if (!caughtUp) this.checkpointMoved.emit('moved');
+      return { idle: caughtUp };
+    }
+    let moved: string[];
+    try {
+      moved = await this.applyInTransaction(writes);
+    } catch (error) {
+      if (!(error instanceof ProjectionFailed)) throw error;
+      // Roll back all, go on without the one at fault at once; it runs on its own for a while.
+      this.isolated.set(error.projection.name, { retryAt: 0, backoff: 0, lastError: error.message });
+      this.options.logger?.error(
+        { projection: error.projection.name, err: error.error },
+        'projection batch failed; the projection runs on its own until it succeeds',
+      );
+      return { idle: false };
+    }
+    const at = Date.now();
+    for (const w of writes) {
+      // Not moved: another runner (a second worker, or a rebuild) moved it first; start over from it.
+      this.advance(
+        w.projection.name,
+        w.cursor,
+        moved.includes(w.projection.name) ? { position: to, persisted: to, persistedAt: at } : undefined,
+      );
+    }
+    this.checkpointMoved.emit('moved');
+    return { idle: caughtUp && moved.length === writes.length };
   }
 
   async status(): Promise<ProjectionStatus[]> {
@@ -214,8 +419,8 @@ export class ProjectionRuntime {
         version: p.version,
         position: row?.position ?? START,
         eventsApplied: Number(row?.events_applied ?? 0),
-        running: this.loops.has(p.name),
-        lastError: this.loops.get(p.name)?.lastError,
+        running: this.loopState !== undefined,
+        lastError: this.isolated.get(p.name)?.lastError ?? this.loopState?.lastError,
       };
     });
   }
@@ -245,7 +450,7 @@ export class ProjectionRuntime {
       let pause = 2;
       // A projection running in this process knows exactly how far it has got: everything before
       // its cursor that concerns it is applied (what did not concern it was skipped).
-      const localDone = () => names.every((n) => this.loops.has(n) && (this.cursor.get(n)?.position ?? START) >= position);
+      const localDone = () => this.loopState !== undefined && names.every((n) => (this.cursor.get(n)?.position ?? START) >= position);
       for (;;) {
         if (localDone()) return true;
         const rows = await this.dataSource.query<{ position: string }[]>(

@@ -12,6 +12,11 @@ export interface Projection {
   readonly filter: LogFilter;
   /** Tables emptied by a rebuild. */
   readonly tables: readonly string[];
+  /**
+   * Projections in one lane share a transaction per page of the log; lanes run beside each other
+   * (ADR 0145). A projection whose visibility is waited on (the feed) takes a lane of its own.
+   */
+  readonly lane?: string;
   apply(events: readonly RecordedEvent[], tx: EntityManager): Promise<void>;
 }
 

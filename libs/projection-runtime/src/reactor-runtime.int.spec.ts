@@ -14,6 +14,13 @@ async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 6
   }
 }
 
+/** A promise and the function that resolves it. */
+function opened() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 for (const backend of databaseBackends()) {
   describe(`reactor runtime on ${backend}`, () => {
     let db: TestDatabase;
@@ -51,6 +58,8 @@ for (const backend of databaseBackends()) {
         await eventually(() => seen.length >= 3);
         expect(seen).toEqual(['1', '2', '3']);
         expect(failuresLeft).toBe(-1);
+        // The checkpoint moves after the handler returns: wait for it, then it has counted each event once.
+        await eventually(async () => (await runtime.status())[0].eventsHandled >= 3);
         const [status] = await runtime.status();
         expect(status.eventsHandled).toBe(3);
       } finally {
@@ -111,6 +120,55 @@ for (const backend of databaseBackends()) {
       await eventually(async () => (await store.headPosition()) >= fresh.position);
       expect(await runtime.drain(reactor.name)).toBe(1);
       expect(seen.map((e) => e.data)).toEqual([{ fresh: true }]);
+    });
+    it('reactors finishing together move their checkpoints in one statement, each still a compare-and-set', async () => {
+      const tag = randomUUID().slice(0, 8);
+      // Both handlers return together, so both checkpoint writes are asked for in one turn.
+      let gate = opened();
+      let arrived = 0;
+      const reactor = (name: string): Reactor => ({
+        name: `${name}-${tag}`,
+        filter: { eventTypes: [`${name}${tag}`] },
+        async handle() {
+          if (++arrived === 2) gate.resolve();
+          await gate.promise;
+        },
+      });
+      const [a, b] = [reactor('Left'), reactor('Right')];
+      const append = () =>
+        store.append(`pair-${tag}`, [
+          { id: randomUUID(), type: `Left${tag}`, data: {}, metadata: meta },
+          { id: randomUUID(), type: `Right${tag}`, data: {}, metadata: meta },
+        ]);
+      const checkpoint = async (name: string) =>
+        (await db.database.dataSource.query('SELECT position FROM reactor_checkpoints WHERE name = $1', [name]))[0].position as string;
+      const runtime = new ReactorRuntime(store, db.database.dataSource, [a, b], { batchSize: 100 });
+      await runtime.createCheckpoints();
+      const query = jest.spyOn(db.database.dataSource, 'query');
+      const moves = () => query.mock.calls.filter(([sql]) => /UPDATE reactor_checkpoints/.test(sql)).length;
+      try {
+        const first = await append();
+        await eventually(async () => (await store.headPosition()) >= first.position);
+        expect(await Promise.all([runtime.drain(a.name), runtime.drain(b.name)])).toEqual([1, 1]);
+        expect(moves()).toBe(1);
+        expect(await checkpoint(a.name)).toBe(first.position);
+        expect(await checkpoint(b.name)).toBe(first.position);
+
+        // Another worker handles Left's next event first: Left's write finds its row moved, Right's moves.
+        gate = opened();
+        arrived = 0;
+        const second = await append();
+        await eventually(async () => (await store.headPosition()) >= second.position);
+        await db.database.dataSource.query('UPDATE reactor_checkpoints SET position = $2 WHERE name = $1', [a.name, second.position]);
+        const calls = moves();
+        await Promise.all([runtime.drain(a.name), runtime.drain(b.name)]);
+        expect(moves() - calls).toBe(1);
+        expect(await checkpoint(a.name)).toBe(second.position);
+        expect(await checkpoint(b.name)).toBe(second.position);
+        expect((await runtime.status()).map((s) => s.eventsHandled)).toEqual([1, 2]);
+      } finally {
+        query.mockRestore();
+      }
     });
   });
 }

@@ -4,6 +4,7 @@ import { followLog, FollowingLoop } from './follow-log';
 import { DataSource } from 'typeorm';
 import { RuntimeLogger } from './projection-runtime';
 import { Reactor } from './reactor';
+import { returnedRows } from './returning';
 
 export interface ReactorLag {
   name: string;
@@ -48,6 +49,15 @@ export async function reactorLag(
 
 const PERSIST_SKIPPED_EVERY_MS = 500;
 
+interface PendingMove {
+  name: string;
+  expected: LogPosition;
+  to: LogPosition;
+  handled: number;
+  resolve: (moved: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
 export interface ReactorStatus {
   name: string;
   position: LogPosition;
@@ -86,6 +96,8 @@ export class ReactorRuntime {
   private readonly cursor = new Map<string, { position: LogPosition; persisted: LogPosition; persistedAt: number }>();
 
   readonly reactors: readonly Reactor[];
+  private pendingMoves: PendingMove[] = [];
+  private flushing?: Promise<void>;
 
   constructor(
     private readonly store: LogReader,
@@ -154,18 +166,52 @@ export class ReactorRuntime {
       cursor.position = page.scannedTo;
       return { handled: 0, idle: false };
     }
-    const moved = await this.dataSource.query<unknown[]>(
-      `UPDATE reactor_checkpoints SET position = $3, events_handled = events_handled + $4, updated_at = now()
-       WHERE name = $1 AND position = $2 RETURNING name`,
-      [reactor.name, cursor.persisted, page.scannedTo, page.events.length],
-    );
-    if (moved.length === 0) {
+    const moved = await this.moveCheckpoint(reactor.name, cursor.persisted, page.scannedTo, page.events.length);
+    if (!moved) {
       // Another worker moved it: continue from there.
       this.cursor.delete(reactor.name);
       return { handled: page.events.length, idle: true };
     }
     this.cursor.set(reactor.name, { position: page.scannedTo, persisted: page.scannedTo, persistedAt: Date.now() });
     return { handled: page.events.length, idle: false };
+  }
+
+  /**
+   * Moves a reactor's checkpoint if it is still at `expected` (compare-and-set); answers whether
+   * it moved. Reactors finishing batches together share one statement (ADR 0145): requests
+   * queue while a write is in flight and go out together in the next one, each still answered
+   * for its own row.
+   */
+  private moveCheckpoint(name: string, expected: LogPosition, to: LogPosition, handled: number): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.pendingMoves.push({ name, expected, to, handled, resolve, reject });
+      this.flushing ??= this.flushMoves();
+    });
+  }
+
+  private async flushMoves(): Promise<void> {
+    // Let the reactors that finish in this turn of the event loop join the first write.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.pendingMoves.length) {
+      // One request per reactor in a statement (a drain racing the loop may add a second one).
+      const batch: PendingMove[] = [];
+      const later: PendingMove[] = [];
+      for (const move of this.pendingMoves) (batch.some((m) => m.name === move.name) ? later : batch).push(move);
+      this.pendingMoves = later;
+      try {
+        const result: unknown = await this.dataSource.query(
+          `UPDATE reactor_checkpoints c SET position = v.position, events_handled = c.events_handled + v.handled, updated_at = now()
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS v(name, expected, position, handled)
+           WHERE c.name = v.name AND c.position = v.expected RETURNING c.name`,
+          [batch.map((m) => m.name), batch.map((m) => m.expected), batch.map((m) => m.to), batch.map((m) => m.handled)],
+        );
+        const rows = returnedRows<{ name: string }>(result);
+        for (const move of batch) move.resolve(rows.some((r) => r.name === move.name));
+      } catch (error) {
+        for (const move of batch) move.reject(error);
+      }
+    }
+    this.flushing = undefined;
   }
 
   /** Handles everything up to the current head; for tests and one-off catch-ups. */

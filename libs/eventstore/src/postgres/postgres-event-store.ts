@@ -81,6 +81,17 @@ function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Single-stream appends running at once before the next ones wait and are grouped (ADR 0146). */
+const APPENDS_IN_FLIGHT = 4;
+/** Streams in one grouped append at most. */
+const APPEND_GROUP_MAX = 200;
+
+interface QueuedAppend {
+  request: StreamAppend;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
 export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImporter {
   readonly kind = 'postgres' as const;
   private readonly pool: Pool;
@@ -90,6 +101,9 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   private relisten?: NodeJS.Timeout;
   private closed = false;
   private notifyPending = false;
+  private appendsInFlight = 0;
+  private queuedAppends: QueuedAppend[] = [];
+  private readonly streamsInFlight = new Map<string, number>();
 
   private constructor(private readonly options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -134,13 +148,73 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
 
   readonly atomicMultiStreamAppend = true;
 
+  /**
+   * Group commit (ADR 0146): single-stream appends go out at once while fewer than
+   * APPENDS_IN_FLIGHT statements are running; those that arrive meanwhile wait and go out
+   * together in one `es_append` (its all-or-nothing multi-stream form), one stream once per
+   * statement. Each keeps its own expected revision; when the shared statement fails (a
+   * conflict, an event id already stored, a lost connection) each append runs again on its own,
+   * so it fails or succeeds alone (an append that did land is then found by its event ids).
+   */
   async append(
     streamId: string,
     events: readonly EventToAppend[],
     options: { expectedRevision?: ExpectedRevision } = {},
   ): Promise<AppendResult> {
-    const [result] = await this.appendMany([{ streamId, events, expectedRevision: options.expectedRevision }]);
-    return result;
+    const request: StreamAppend = { streamId, events, expectedRevision: options.expectedRevision };
+    if (this.appendsInFlight < APPENDS_IN_FLIGHT && this.queuedAppends.length === 0 && !this.streamsInFlight.has(streamId)) {
+      return new Promise<AppendResult>((resolve, reject) => this.send([{ request, resolve, reject }]));
+    }
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.queuedAppends.push({ request, resolve, reject });
+      this.startQueuedAppends();
+    });
+  }
+
+  /**
+   * Sends the queued appends in groups while statements are free: up to APPEND_GROUP_MAX
+   * streams each, a stream at most once and never while an append to it is running, so that the
+   * appends to one stream go out in the order they were asked for.
+   */
+  private startQueuedAppends(): void {
+    while (this.queuedAppends.length && this.appendsInFlight < APPENDS_IN_FLIGHT) {
+      const group: QueuedAppend[] = [];
+      const later: QueuedAppend[] = [];
+      const streams = new Set<string>();
+      for (const queued of this.queuedAppends) {
+        const stream = queued.request.streamId;
+        if (group.length >= APPEND_GROUP_MAX || streams.has(stream) || this.streamsInFlight.has(stream)) later.push(queued);
+        else group.push(queued);
+        streams.add(stream);
+      }
+      this.queuedAppends = later;
+      if (group.length === 0) return;
+      this.send(group);
+    }
+  }
+
+  private send(group: readonly QueuedAppend[]): void {
+    this.appendsInFlight++;
+    for (const g of group) this.streamsInFlight.set(g.request.streamId, (this.streamsInFlight.get(g.request.streamId) ?? 0) + 1);
+    const alone = (g: QueuedAppend) => this.appendMany([g.request]).then(([result]) => g.resolve(result), g.reject);
+    const done =
+      group.length === 1
+        ? alone(group[0])
+        : this.appendMany(group.map((g) => g.request)).then(
+            (results) => group.forEach((g, i) => g.resolve(results[i])),
+            // A conflict, a stored event id or a lost connection fails the shared statement: each
+            // on its own now, so that only its own append fails (one that landed is found by its ids).
+            () => Promise.all(group.map(alone)),
+          );
+    void done.finally(() => {
+      this.appendsInFlight--;
+      for (const g of group) {
+        const left = (this.streamsInFlight.get(g.request.streamId) ?? 1) - 1;
+        if (left > 0) this.streamsInFlight.set(g.request.streamId, left);
+        else this.streamsInFlight.delete(g.request.streamId);
+      }
+      this.startQueuedAppends();
+    });
   }
 
   async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
