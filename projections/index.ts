@@ -6,6 +6,7 @@ import {
 } from '@notify/projection-runtime';
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { TagsReadModel1763712019210, tagsProjection } from './tags';
+import { BranchesReadModel1763712019750, branchesProjection } from './branches';
 import { ItemSchemasReadModel1763712019310, itemSchemasProjection } from './item-schemas';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
@@ -60,6 +61,7 @@ function configurationProjections(): Projection[] {
     variablesProjection,
     channelGroupsProjection,
     tagsProjection,
+    branchesProjection,
     itemSchemasProjection,
     sourcesProjection,
     goalsProjection,
@@ -96,4 +98,5 @@ export const allMigrations: Function[] = [
   ItemSchemasReadModel1763712019310,
   SourcesReadModel1763712019500,
   GoalsReadModel1763712019600,
+  BranchesReadModel1763712019750,
 ];

@@ -61,7 +61,7 @@ export class AuthGuard implements CanActivate {
       request.ctx = {
         requestId: String(request.id),
         trace: requestTrace(request),
-        environment,
+        environment: await this.branchOf(environment, (request.query as Record<string, unknown>).branch),
         credential: { kind: 'service', id: token.tokenId },
       };
       return true;
@@ -93,6 +93,19 @@ export class AuthGuard implements CanActivate {
     // Rate limits count per user for browser calls: the token's user, or the user the call names.
     request.ctx.subjectUserId = userId ?? named[0];
     return true;
+  }
+
+  /**
+   * `?branch=<slug>` on an environment's route: the request reads and writes the branch's own
+   * configuration space (ADR 0156). A bad slug is refused by the route's validation; the promote
+   * route reads `branch` itself (it names no environment).
+   */
+  private async branchOf(environment: string, branch: unknown): Promise<string> {
+    // A malformed slug is left to the route's validation (422 invalid_params).
+    if (typeof branch !== 'string' || !/^[A-Za-z0-9_-]{1,255}$/.test(branch)) return environment;
+    const key = await this.auth.branchEnvironment(environment, branch);
+    if (!key) throw new DomainError('branch_not_found', `No branch named ${branch} in ${environment}`, 'not_found');
+    return key;
   }
 }
 

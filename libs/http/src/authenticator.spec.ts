@@ -20,6 +20,9 @@ class FakeStore implements CredentialStore {
   async environmentExists() {
     return true;
   }
+  async branchEnvironment() {
+    return undefined;
+  }
   async userTokenPolicy(): Promise<UserTokenPolicy> {
     this.loads++;
     const snapshot = this.policy;

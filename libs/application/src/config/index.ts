@@ -10,3 +10,4 @@ export * from './tags';
 export * from './item-schemas';
 export * from './preference-center';
 export * from './guides';
+export * from './branches';

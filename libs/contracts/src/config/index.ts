@@ -18,4 +18,5 @@ export * from './account';
 export * from './guides';
 export * from './events.routes';
 export * from './tags';
+export * from './branches';
 export * from './item-schemas';

@@ -8,6 +8,7 @@ import { preferenceCenterEventContracts } from '../config/preference-center';
 import { variableEventContracts } from '../config/variables';
 import { workflowEventContracts } from '../config/workflows';
 import { tagEventContracts } from '../config/tags';
+import { branchEventContracts } from '../config/branches';
 import { itemSchemaEventContracts } from '../config/item-schemas';
 import { messageEventContracts } from '../messages/message.events';
 import { batchEventContracts } from '../runs/batch.events';
@@ -48,6 +49,7 @@ const configuration: readonly EventContract[] = [
   ...variableEventContracts,
   ...channelGroupEventContracts,
   ...tagEventContracts,
+  ...branchEventContracts,
   ...itemSchemaEventContracts,
   ...preferenceCenterEventContracts,
 ];
