@@ -809,6 +809,24 @@ export const managementCases: Record<string, Case> = {
     return f.via(() => f.mgmt.channelGroups.delete('contract-group-gone'));
   },
 
+  // Branches (the mgmt client has no rebase: raw, as the reference shapes it)
+  'POST /v1/branches/{branch_slug}': (f) => f.via(() => f.mgmt.branches.create('contract-branch', env)),
+  'GET /v1/branches/{branch_slug}': async (f) => {
+    await f.must('POST', '/v1/branches/contract-read?environment=development', undefined, 'mgmt');
+    return f.via(() => f.mgmt.branches.retrieve('contract-read', env));
+  },
+  'GET /v1/branches': async (f) => {
+    await f.must('POST', '/v1/branches/contract-listed?environment=development', undefined, 'mgmt');
+    return f.via(() => f.mgmt.branches.list(env));
+  },
+  'PUT /v1/branches/{branch_slug}/rebase': async (f) => {
+    await f.must('POST', '/v1/branches/contract-rebased?environment=development', undefined, 'mgmt');
+    return f.raw('PUT', '/v1/branches/contract-rebased/rebase?environment=development', undefined, 'mgmt');
+  },
+  'DELETE /v1/branches/{branch_slug}': async (f) => {
+    await f.must('POST', '/v1/branches/contract-gone?environment=development', undefined, 'mgmt');
+    return f.via(() => f.mgmt.branches.delete('contract-gone', env));
+  },
   // Tags (the mgmt client has no tags resource: raw calls shaped as the reference has them)
   'PUT /v1/tags/{name}': (f) => f.raw('PUT', '/v1/tags/contract-billing', { tag: { description: 'Billing', color: '#3B82F6' } }, 'mgmt'),
   'GET /v1/tags': async (f) => {

@@ -40,7 +40,13 @@ export class AuthGuard implements CanActivate {
         if (await this.auth.apiKey(bearer)) throw notPermitted('The management API takes a service token, not an API key');
         throw missingKey();
       }
-      const environment = (request.query as Record<string, unknown> | undefined)?.environment;
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      if (query.environment === undefined && route.environmentDefault === 'first') {
+        // The route's validation reads the query next: it sees the environment acted on.
+        query.environment = await this.auth.firstEnvironment();
+        request.query = query;
+      }
+      const environment = query.environment;
       if (route.scope === 'account' && environment === undefined) {
         // Account-wide resources: no environment is involved, and handlers of these routes never read it.
         request.ctx = {
@@ -61,7 +67,7 @@ export class AuthGuard implements CanActivate {
       request.ctx = {
         requestId: String(request.id),
         trace: requestTrace(request),
-        environment: await this.branchOf(environment, (request.query as Record<string, unknown>).branch),
+        environment: await this.branchOf(environment, query.branch),
         credential: { kind: 'service', id: token.tokenId },
       };
       return true;

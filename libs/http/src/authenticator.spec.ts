@@ -23,6 +23,9 @@ class FakeStore implements CredentialStore {
   async branchEnvironment() {
     return undefined;
   }
+  async firstEnvironment() {
+    return 'development';
+  }
   async userTokenPolicy(): Promise<UserTokenPolicy> {
     this.loads++;
     const snapshot = this.policy;

@@ -35,6 +35,10 @@ export class Authenticator {
     return this.credentials.environmentExists(slug);
   }
 
+  firstEnvironment(): Promise<string | undefined> {
+    return this.credentials.firstEnvironment();
+  }
+
   branchEnvironment(environment: string, branch: string): Promise<string | undefined> {
     return this.credentials.branchEnvironment(environment, branch);
   }

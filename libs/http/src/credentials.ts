@@ -11,6 +11,8 @@ export interface CredentialStore {
   ): Promise<{ keyId: string; environment: string; kind: 'secret' | 'publishable'; credentialsVersion: string } | undefined>;
   findServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined>;
   environmentExists(slug: string): Promise<boolean>;
+  /** The first environment in order (where configuration is edited). */
+  firstEnvironment(): Promise<string | undefined>;
   /** The configuration space of a branch of `environment` (ADR 0156), or undefined when it has no such branch. */
   branchEnvironment(environment: string, branch: string): Promise<string | undefined>;
   /** Enhanced security mode and the active signing keys of an environment. */

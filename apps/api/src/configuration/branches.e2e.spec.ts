@@ -1,4 +1,5 @@
 import KnockMgmt from '@knocklabs/mgmt';
+import { rebuildAndCompare } from '../../../../test/support/rebuild';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** Branches (ADR 0156): an isolated configuration space off development, rebased onto it and merged into it. */
@@ -92,5 +93,11 @@ describe('branches', () => {
     expect((await svc('POST', '/v1/branches/twice?environment=development')).status).toBe(409);
     expect((await svc('POST', '/v1/branches/later?environment=production')).status).toBe(400);
     expect((await svc('DELETE', '/v1/branches/never?environment=development')).status).toBe(404);
+  });
+
+  it('rebuilds the branches, configuration and commit read models from the log to exactly the live result', async () => {
+    const { live, rebuilt } = await rebuildAndCompare(t, ['branches', 'config-resources', 'commits']);
+    expect(live.rm_branches.length).toBeGreaterThan(1);
+    expect(rebuilt).toEqual(live);
   });
 });

@@ -16,6 +16,10 @@ export class ReadModelCredentialStore implements CredentialStore {
     this.branches = new BranchQueries(database.dataSource);
   }
 
+  async firstEnvironment() {
+    return (await this.queries.listEnvironments()).sort((a, b) => a.order - b.order)[0]?.slug;
+  }
+
   async branchEnvironment(environment: string, branch: string) {
     return (await this.branches.get(environment, branch))?.environment;
   }

@@ -11,3 +11,4 @@ export * from './item-schemas';
 export * from './preference-center';
 export * from './guides';
 export * from './branches';
+export * from './members';

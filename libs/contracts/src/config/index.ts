@@ -19,4 +19,5 @@ export * from './guides';
 export * from './events.routes';
 export * from './tags';
 export * from './branches';
+export * from './members';
 export * from './item-schemas';

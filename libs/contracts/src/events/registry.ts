@@ -9,6 +9,7 @@ import { variableEventContracts } from '../config/variables';
 import { workflowEventContracts } from '../config/workflows';
 import { tagEventContracts } from '../config/tags';
 import { branchEventContracts } from '../config/branches';
+import { memberEventContracts } from '../config/members';
 import { itemSchemaEventContracts } from '../config/item-schemas';
 import { messageEventContracts } from '../messages/message.events';
 import { batchEventContracts } from '../runs/batch.events';
@@ -50,6 +51,7 @@ const configuration: readonly EventContract[] = [
   ...channelGroupEventContracts,
   ...tagEventContracts,
   ...branchEventContracts,
+  ...memberEventContracts,
   ...itemSchemaEventContracts,
   ...preferenceCenterEventContracts,
 ];

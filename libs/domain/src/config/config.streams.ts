@@ -24,3 +24,5 @@ export const preferenceCategoryStream = (name: string) => `preference_category-$
 export const preferenceCenterStream = (environment: string) => `preference_center-${environment}`;
 /** A branch of an environment ('~' keeps `development` + `a-b` apart from `development-a` + `b`). */
 export const branchStream = (parent: string, slug: string) => `branch-${parent}~${slug}`;
+/** A member of the account, by lowercased email address (one member per address). */
+export const memberStream = (email: string) => `member-${email.toLowerCase()}`;

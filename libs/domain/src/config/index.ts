@@ -7,3 +7,4 @@ export * from './tag.decider';
 export * from './item-schema.decider';
 export * from './preference-center.deciders';
 export * from './branch.decider';
+export * from './member.decider';
