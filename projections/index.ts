@@ -7,6 +7,7 @@ import {
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { TagsReadModel1763712019210, tagsProjection } from './tags';
 import { BranchesReadModel1763712019750, branchesProjection } from './branches';
+import { MembersReadModel1763712019760, membersProjection } from './members';
 import { ItemSchemasReadModel1763712019310, itemSchemasProjection } from './item-schemas';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
@@ -62,6 +63,7 @@ function configurationProjections(): Projection[] {
     channelGroupsProjection,
     tagsProjection,
     branchesProjection,
+    membersProjection,
     itemSchemasProjection,
     sourcesProjection,
     goalsProjection,
@@ -99,4 +101,5 @@ export const allMigrations: Function[] = [
   SourcesReadModel1763712019500,
   GoalsReadModel1763712019600,
   BranchesReadModel1763712019750,
+  MembersReadModel1763712019760,
 ];

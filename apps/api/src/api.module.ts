@@ -17,6 +17,7 @@ import { RecipientsModule } from './recipients/recipients.module';
 import { PreferenceCenterModule } from './preference-center/preference-center.module';
 import { VariablesModule } from './variables/variables.module';
 import { TagsModule } from './tags/tags.module';
+import { MembersModule } from './members/members';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { ItemSchemasModule } from './item-schemas/item-schemas.module';
 import { WorkflowsModule } from './workflows/workflows.module';
@@ -43,6 +44,7 @@ export class ApiModule {
         ChannelsModule,
         VariablesModule,
         TagsModule,
+        MembersModule,
         IntegrationsModule,
         ItemSchemasModule,
         PreferenceCenterModule,

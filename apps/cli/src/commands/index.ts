@@ -3,6 +3,7 @@ import { environmentCommands, keyCommands, serviceTokenCommands } from './enviro
 import { eventCommands } from './events';
 import { explainCommands } from './explain';
 import { kafkaCommands } from './kafka';
+import { memberCommands } from './members';
 import { projectionCommands } from './projections';
 import { recipientCommands } from './recipients';
 import { scheduleCommands } from './schedules';
@@ -13,6 +14,7 @@ export const commandGroups: CommandGroup[] = [
   environmentCommands,
   keyCommands,
   serviceTokenCommands,
+  memberCommands,
   signingKeyCommands,
   projectionCommands,
   kafkaCommands,
