@@ -8,6 +8,7 @@ import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './
 import { TagsReadModel1763712019210, tagsProjection } from './tags';
 import { BranchesReadModel1763712019750, branchesProjection } from './branches';
 import { MembersReadModel1763712019760, membersProjection } from './members';
+import { AssetsReadModel1763712019770, assetsProjection } from './assets';
 import { ItemSchemasReadModel1763712019310, itemSchemasProjection } from './item-schemas';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
@@ -64,6 +65,7 @@ function configurationProjections(): Projection[] {
     tagsProjection,
     branchesProjection,
     membersProjection,
+    assetsProjection,
     itemSchemasProjection,
     sourcesProjection,
     goalsProjection,
@@ -102,4 +104,5 @@ export const allMigrations: Function[] = [
   GoalsReadModel1763712019600,
   BranchesReadModel1763712019750,
   MembersReadModel1763712019760,
+  AssetsReadModel1763712019770,
 ];

@@ -843,6 +843,11 @@ export const managementCases: Record<string, Case> = {
     await f.must('POST', '/v1/branches/contract-gone?environment=development', undefined, 'mgmt');
     return f.via(() => f.mgmt.branches.delete('contract-gone', env));
   },
+  // Assets (the mgmt client has no assets resource; uploaded with this service's own route)
+  'GET /v1/assets': async (f) => {
+    await f.must('POST', '/v1/assets', { filename: 'contract.png', mime_type: 'image/png', content: 'iVBORw0KGgo=' }, 'mgmt');
+    return f.raw('GET', '/v1/assets', undefined, 'mgmt');
+  },
   // Members (added as the operator CLI does: the reference has no route that adds one)
   'GET /v1/members': async (f) => {
     await f.member('contract-listed@example.com');

@@ -18,6 +18,7 @@ import { PreferenceCenterModule } from './preference-center/preference-center.mo
 import { VariablesModule } from './variables/variables.module';
 import { TagsModule } from './tags/tags.module';
 import { MembersModule } from './members/members';
+import { AssetsModule } from './assets/assets.controller';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { ItemSchemasModule } from './item-schemas/item-schemas.module';
 import { WorkflowsModule } from './workflows/workflows.module';
@@ -45,6 +46,7 @@ export class ApiModule {
         VariablesModule,
         TagsModule,
         MembersModule,
+        AssetsModule,
         IntegrationsModule,
         ItemSchemasModule,
         PreferenceCenterModule,

@@ -12,3 +12,4 @@ export * from './preference-center';
 export * from './guides';
 export * from './branches';
 export * from './members';
+export * from './assets';

@@ -20,4 +20,5 @@ export * from './events.routes';
 export * from './tags';
 export * from './branches';
 export * from './members';
+export * from './assets';
 export * from './item-schemas';

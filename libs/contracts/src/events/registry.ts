@@ -10,6 +10,7 @@ import { workflowEventContracts } from '../config/workflows';
 import { tagEventContracts } from '../config/tags';
 import { branchEventContracts } from '../config/branches';
 import { memberEventContracts } from '../config/members';
+import { assetEventContracts } from '../config/assets';
 import { itemSchemaEventContracts } from '../config/item-schemas';
 import { messageEventContracts } from '../messages/message.events';
 import { batchEventContracts } from '../runs/batch.events';
@@ -52,6 +53,7 @@ const configuration: readonly EventContract[] = [
   ...tagEventContracts,
   ...branchEventContracts,
   ...memberEventContracts,
+  ...assetEventContracts,
   ...itemSchemaEventContracts,
   ...preferenceCenterEventContracts,
 ];

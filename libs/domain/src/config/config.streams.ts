@@ -26,3 +26,5 @@ export const preferenceCenterStream = (environment: string) => `preference_cente
 export const branchStream = (parent: string, slug: string) => `branch-${parent}~${slug}`;
 /** A member of the account, by lowercased email address (one member per address). */
 export const memberStream = (email: string) => `member-${email.toLowerCase()}`;
+/** An uploaded asset of the account. */
+export const assetStream = (id: string) => `asset-${id}`;

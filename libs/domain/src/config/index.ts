@@ -8,3 +8,4 @@ export * from './item-schema.decider';
 export * from './preference-center.deciders';
 export * from './branch.decider';
 export * from './member.decider';
+export * from './asset.decider';
