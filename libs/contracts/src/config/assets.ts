@@ -27,7 +27,7 @@ const Filename = z
   .string()
   .min(1, 'is required')
   .max(255, 'must be at most 255 characters')
-  .regex(/^[^/\\\u0000-\u001f]+$/, 'must not contain slashes or control characters');
+  .refine((v) => !/[/\\]/.test(v) && ![...v].some((c) => c.charCodeAt(0) < 0x20), 'must not contain slashes or control characters');
 const MimeType = z
   .string()
   .max(255)
