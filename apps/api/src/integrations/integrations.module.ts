@@ -6,7 +6,7 @@ import { ItemSchemaQueries } from '@notify/projections/item-schemas';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 import { CensusRpcController } from './census/census-rpc.controller';
 import { CensusRpcHandler } from './census/census-rpc.handler';
-import { HightouchRpcController, HightouchRpcHandler } from './hightouch/hightouch-rpc';
+import { HightouchRpcController, HightouchRpcHandler } from './hightouch/hightouch-rpc.controller';
 
 /** Reverse-ETL destinations (Census custom destination, Hightouch embedded destination) over the identify and trigger use cases. */
 @Module({
