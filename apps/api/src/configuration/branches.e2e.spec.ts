@@ -81,6 +81,16 @@ describe('branches', () => {
     expect((await svc('GET', '/v1/commits?environment=development&branch=feat-1')).body.entries).toEqual([]);
   });
 
+  it('refuses test runs and audience archiving in a branch; the environment keeps its audience', async () => {
+    await svc('PUT', '/v1/audiences/beta?environment=development&commit=true', { audience: { type: 'static', name: 'Beta' } });
+    await mgmt.branches.create('archiving', dev);
+    const archived = await svc('DELETE', '/v1/audiences/beta?environment=development&branch=archiving');
+    expect([archived.status, archived.body.code]).toEqual([400, 'branch_not_supported']);
+    expect((await svc('GET', '/v1/audiences/beta?environment=development&branch=archiving')).status).toBe(200);
+    const run = await svc('PUT', '/v1/workflows/welcome/run?environment=development&branch=archiving', { recipients: ['ada'] });
+    expect([run.status, run.body.code]).toEqual([400, 'branch_not_supported']);
+  });
+
   it('refuses bad slugs with 422 invalid_params, a second branch of one slug, and branches off a later environment', async () => {
     const bad = await svc('POST', '/v1/branches/not%20a%20slug?environment=development');
     expect(bad.status).toBe(422);

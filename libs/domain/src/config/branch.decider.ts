@@ -47,6 +47,12 @@ export const shownEnvironment = (environment: string): string => branchParent(en
 
 const refKey = (r: { type: string; identifier: string }) => `${r.type}:${r.identifier}`;
 
+/** Work that would reach recipients (test runs, broadcast sends) is not done from a branch: a branch is configuration only. */
+export function assertNotBranch(environment: string, what: string): void {
+  if (branchParent(environment) !== undefined)
+    throw new DomainError('branch_not_supported', `${what} cannot be done in a branch; merge it and do it in ${branchParent(environment)}`);
+}
+
 export const branchNotFound = (slug: string) => new DomainError('branch_not_found', `No branch named ${slug}`, 'not_found');
 
 /** A branch of an environment: created with the parent's committed versions, rebased, deleted. */
