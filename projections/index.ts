@@ -7,6 +7,9 @@ import {
 } from '@notify/projection-runtime';
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
 import { TagsReadModel1763712019210, tagsProjection } from './tags';
+import { BranchesReadModel1763712019750, branchesProjection } from './branches';
+import { MembersReadModel1763712019760, membersProjection } from './members';
+import { AssetsReadModel1763712019770, assetsProjection } from './assets';
 import { ItemSchemasReadModel1763712019310, itemSchemasProjection } from './item-schemas';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
@@ -62,6 +65,9 @@ function configurationProjections(): Projection[] {
     variablesProjection,
     channelGroupsProjection,
     tagsProjection,
+    branchesProjection,
+    membersProjection,
+    assetsProjection,
     itemSchemasProjection,
     sourcesProjection,
     goalsProjection,
@@ -98,6 +104,9 @@ export const allMigrations: Function[] = [
   ItemSchemasReadModel1763712019310,
   SourcesReadModel1763712019500,
   GoalsReadModel1763712019600,
+  BranchesReadModel1763712019750,
   ApiKeyLifecycle1763712019752,
   LogImports1763712019753,
+  MembersReadModel1763712019760,
+  AssetsReadModel1763712019770,
 ];

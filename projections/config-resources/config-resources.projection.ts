@@ -1,6 +1,9 @@
 import {
   AudienceArchived,
   AudienceUpserted,
+  BranchCreated,
+  BranchDeleted,
+  BranchRebased,
   CommitPromoted,
   EmailLayoutUpserted,
   GuideActivated,
@@ -73,8 +76,16 @@ export const configResourcesProjection = defineProjection({
     GuideGroupUpdated,
     ResourcesCommitted,
     CommitPromoted,
+    BranchCreated,
+    BranchRebased,
+    BranchDeleted,
   ],
   on: {
+    BranchCreated: branchTook,
+    BranchRebased: branchTook,
+    async BranchDeleted({ data }, tx) {
+      await tx.query('DELETE FROM rm_config_resources WHERE environment = $1', [data.environment]);
+    },
     WorkflowUpserted: upserted,
     PartialUpserted: upserted,
     EmailLayoutUpserted: upserted,
@@ -147,6 +158,21 @@ export const configResourcesProjection = defineProjection({
     },
   },
 });
+
+/** A branch takes versions committed in its environment: committed in the branch too, with no changes of its own. */
+async function branchTook({ data }: ProjectedEventOf<typeof BranchCreated | typeof BranchRebased>, tx: EntityManager): Promise<void> {
+  const at = 'created_at' in data ? data.created_at : data.rebased_at;
+  for (const r of data.resources) {
+    await tx.query(
+      `INSERT INTO rm_config_resources (environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, true, '[]', $4, $5, $6, $6)
+       ON CONFLICT (environment, resource_type, identifier) DO UPDATE SET draft = EXCLUDED.draft, draft_sha = EXCLUDED.draft_sha, valid = true,
+         errors = '[]', committed = EXCLUDED.committed, committed_sha = EXCLUDED.committed_sha, updated_at = EXCLUDED.updated_at`,
+      [data.environment, r.type, r.identifier, JSON.stringify(r.content), r.sha, at],
+    );
+    await insertVersion(tx, r.type, r.identifier, r.sha, r.content, true, []);
+  }
+}
 
 async function insertVersion(
   tx: EntityManager,

@@ -144,6 +144,27 @@ export class ConfigResourceQueries {
     return rows.map((r) => toRecord(r, {}));
   }
 
+  /** Every version committed in an environment, with its content: what a branch made off it starts with. */
+  async committedVersions(
+    environment: string,
+  ): Promise<{ type: ResourceType; identifier: string; sha: string; content: Record<string, unknown> }[]> {
+    const rows = await this.db.query<{ type: ResourceType; identifier: string; sha: string; content: Record<string, unknown> }[]>(
+      `SELECT resource_type AS type, identifier, committed_sha AS sha, committed AS content FROM rm_config_resources
+       WHERE environment = $1 AND committed_sha IS NOT NULL ORDER BY resource_type, identifier`,
+      [environment],
+    );
+    return rows;
+  }
+
+  /** `type:identifier` -> the latest version's sha, for every resource of an environment. */
+  async latestShas(environment: string): Promise<Record<string, string>> {
+    const rows = await this.db.query<{ ref: string; sha: string }[]>(
+      "SELECT resource_type || ':' || identifier AS ref, draft_sha AS sha FROM rm_config_resources WHERE environment = $1",
+      [environment],
+    );
+    return Object.fromEntries(rows.map((r) => [r.ref, r.sha]));
+  }
+
   /** Versions are keyed by content hash, not by environment: the same content is the same version wherever it is. */
   async version(type: ResourceType, identifier: string, sha: string): Promise<Record<string, unknown> | undefined> {
     const rows = await this.db.query<{ content: Record<string, unknown> }[]>(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import KnockMgmt from '@knocklabs/mgmt';
 import Knock from '@knocklabs/node';
+import { addMember } from '@notify/application';
 import { startHttpPeer, type Peer } from '@notify/testing/peers';
 import { eventually } from '../support/runs';
 import type { TestApp } from '../support/test-app';
@@ -139,6 +140,14 @@ export class Fixture {
     const res = await this.raw(method, path, body, api);
     if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
     return res.text ? JSON.parse(res.text) : undefined;
+  }
+
+  /** A member of the account, added with the use case `notify members add` runs; its id once in the read model. */
+  async member(email: string): Promise<string> {
+    const outcome = await addMember(this.t.store, { email, name: 'Contract', role: 'admin' }, { environment: null, actor: 'contract' });
+    const id = outcome.state.current!.memberId;
+    await eventually(async () => (await this.t.sql('SELECT id FROM rm_members WHERE id = $1', [id]))[0]);
+    return id;
   }
 
   /** The contract source with one event received through its ingest endpoint. */
@@ -716,6 +725,13 @@ export const publicCases: Record<string, Case> = {
   'POST /v1/workflows/{key}/trigger': (f) => f.via(() => f.knock.workflows.trigger(f.workflow, { recipients: [f.other], data: { n: 3 } })),
   'POST /v1/integrations/census/custom-destination': (f) =>
     f.raw('POST', '/v1/integrations/census/custom-destination', { jsonrpc: '2.0', id: 'contract-1', method: 'list_objects', params: {} }),
+  'POST /v1/integrations/hightouch/embedded-destination': (f) =>
+    f.raw('POST', '/v1/integrations/hightouch/embedded-destination', {
+      jsonrpc: '2.0',
+      id: 'contract-1',
+      method: 'list_objects',
+      params: {},
+    }),
   'POST /v1/notify': (f) => f.raw('POST', '/v1/notify', { name: f.workflow, actor: f.other, recipients: [f.user], data: { n: 5 } }),
   'POST /v1/notify/cancel': (f) => f.raw('POST', '/v1/notify/cancel', { name: f.workflow, cancellation_key: 'contract-notify-nothing' }),
   'POST /v1/workflows/{key}/cancel': (f) =>
@@ -809,6 +825,42 @@ export const managementCases: Record<string, Case> = {
     return f.via(() => f.mgmt.channelGroups.delete('contract-group-gone'));
   },
 
+  // Branches (the mgmt client has no rebase: raw, as the reference shapes it)
+  'POST /v1/branches/{branch_slug}': (f) => f.via(() => f.mgmt.branches.create('contract-branch', env)),
+  'GET /v1/branches/{branch_slug}': async (f) => {
+    await f.must('POST', '/v1/branches/contract-read?environment=development', undefined, 'mgmt');
+    return f.via(() => f.mgmt.branches.retrieve('contract-read', env));
+  },
+  'GET /v1/branches': async (f) => {
+    await f.must('POST', '/v1/branches/contract-listed?environment=development', undefined, 'mgmt');
+    return f.via(() => f.mgmt.branches.list(env));
+  },
+  'PUT /v1/branches/{branch_slug}/rebase': async (f) => {
+    await f.must('POST', '/v1/branches/contract-rebased?environment=development', undefined, 'mgmt');
+    return f.raw('PUT', '/v1/branches/contract-rebased/rebase?environment=development', undefined, 'mgmt');
+  },
+  'DELETE /v1/branches/{branch_slug}': async (f) => {
+    await f.must('POST', '/v1/branches/contract-gone?environment=development', undefined, 'mgmt');
+    return f.via(() => f.mgmt.branches.delete('contract-gone', env));
+  },
+  // Assets (the mgmt client has no assets resource; uploaded with this service's own route)
+  'GET /v1/assets': async (f) => {
+    await f.must('POST', '/v1/assets', { filename: 'contract.png', mime_type: 'image/png', content: 'iVBORw0KGgo=' }, 'mgmt');
+    return f.raw('GET', '/v1/assets', undefined, 'mgmt');
+  },
+  // Members (added as the operator CLI does: the reference has no route that adds one)
+  'GET /v1/members': async (f) => {
+    await f.member('contract-listed@example.com');
+    return f.via(() => f.mgmt.members.list());
+  },
+  'GET /v1/members/{id}': async (f) => {
+    const id = await f.member('contract-read@example.com');
+    return f.via(() => f.mgmt.members.retrieve(id));
+  },
+  'DELETE /v1/members/{id}': async (f) => {
+    const id = await f.member('contract-gone@example.com');
+    return f.via(() => f.mgmt.members.delete(id));
+  },
   // Tags (the mgmt client has no tags resource: raw calls shaped as the reference has them)
   'PUT /v1/tags/{name}': (f) => f.raw('PUT', '/v1/tags/contract-billing', { tag: { description: 'Billing', color: '#3B82F6' } }, 'mgmt'),
   'GET /v1/tags': async (f) => {

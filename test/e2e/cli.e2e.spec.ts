@@ -1,4 +1,4 @@
-import { requireBackend, testEnv } from '@notify/testing';
+import { requireBackend, testEnv, waitFor } from '@notify/testing';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -118,6 +118,32 @@ describeServer('cli', () => {
     expect(stream.find((e) => e.type === 'UserIdentified')!.data).toMatchObject({ properties: { $erased: true } });
     const [found] = await t.sql<{ n: string }>(`SELECT count(*) AS n FROM es_events WHERE data::text LIKE '%' || $1 || '%'`, [email]);
     expect(Number(found.n)).toBe(0);
+  });
+
+  it('adds a member the management API then lists, shows and removes (@knocklabs/mgmt)', async () => {
+    const added = await notify('members', 'add', 'Jane@Example.com', '--role', 'admin', '--name', 'Jane Doe');
+    expect(added.stdout).toMatch(/^member [0-9a-f-]{36}: jane@example.com \(admin\)\n$/);
+    const mgmt = t.mgmt();
+    const listed = async (query = {}) => {
+      const out = [];
+      for await (const m of mgmt.members.list(query)) out.push(m);
+      return out;
+    };
+    await waitFor(async () => (await listed()).length === 1, 'the member in the read model');
+    const [member] = await listed({ role: 'admin' });
+    expect(member).toMatchObject({ role: 'admin', user: { email: 'jane@example.com', name: 'Jane Doe', avatar_url: null } });
+    expect(await listed({ role: 'owner' })).toEqual([]);
+    expect(await listed({ email: 'JANE@example.com' })).toHaveLength(1);
+    expect(await mgmt.members.retrieve(member.id)).toEqual(member);
+
+    const bad = await t.http('GET', '/v1/members?role=boss', { key: t.serviceToken });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['role']);
+    expect((await t.http('GET', '/v1/members/not-a-uuid', { key: t.serviceToken })).status).toBe(422);
+
+    await mgmt.members.delete(member.id);
+    expect((await t.http('GET', `/v1/members/${member.id}`, { key: t.serviceToken })).status).toBe(404);
+    expect((await t.http('DELETE', `/v1/members/${member.id}`, { key: t.serviceToken })).status).toBe(404);
   });
 
   it('rejects bad usage with exit code 2 and the usage line', async () => {

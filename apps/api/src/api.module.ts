@@ -18,6 +18,8 @@ import { RecipientsModule } from './recipients/recipients.module';
 import { PreferenceCenterModule } from './preference-center/preference-center.module';
 import { VariablesModule } from './variables/variables.module';
 import { TagsModule } from './tags/tags.module';
+import { MembersModule } from './members/members.controller';
+import { AssetsModule } from './assets/assets.controller';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { ItemSchemasModule } from './item-schemas/item-schemas.module';
 import { WorkflowsModule } from './workflows/workflows.module';
@@ -45,6 +47,8 @@ export class ApiModule {
         ChannelsModule,
         VariablesModule,
         TagsModule,
+        MembersModule,
+        AssetsModule,
         IntegrationsModule,
         ItemSchemasModule,
         PreferenceCenterModule,

@@ -40,7 +40,13 @@ export class AuthGuard implements CanActivate {
         if (await this.auth.apiKey(bearer)) throw notPermitted('The management API takes a service token, not an API key');
         throw missingKey();
       }
-      const environment = (request.query as Record<string, unknown> | undefined)?.environment;
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      if (query.environment === undefined && route.environmentDefault === 'first') {
+        // The route's validation reads the query next: it sees the environment acted on.
+        query.environment = await this.auth.firstEnvironment();
+        request.query = query;
+      }
+      const environment = query.environment;
       if (route.scope === 'account' && environment === undefined) {
         // Account-wide resources: no environment is involved, and handlers of these routes never read it.
         request.ctx = {
@@ -61,7 +67,7 @@ export class AuthGuard implements CanActivate {
       request.ctx = {
         requestId: String(request.id),
         trace: requestTrace(request),
-        environment,
+        environment: await this.branchOf(environment, query.branch),
         credential: { kind: 'service', id: token.tokenId },
       };
       return true;
@@ -93,6 +99,19 @@ export class AuthGuard implements CanActivate {
     // Rate limits count per user for browser calls: the token's user, or the user the call names.
     request.ctx.subjectUserId = userId ?? named[0];
     return true;
+  }
+
+  /**
+   * `?branch=<slug>` on an environment's route: the request reads and writes the branch's own
+   * configuration space (ADR 0156). A bad slug is refused by the route's validation; the promote
+   * route reads `branch` itself (it names no environment).
+   */
+  private async branchOf(environment: string, branch: unknown): Promise<string> {
+    // A malformed slug is left to the route's validation (422 invalid_params).
+    if (typeof branch !== 'string' || !/^[A-Za-z0-9_-]{1,255}$/.test(branch)) return environment;
+    const key = await this.auth.branchEnvironment(environment, branch);
+    if (!key) throw new DomainError('branch_not_found', `No branch named ${branch} in ${environment}`, 'not_found');
+    return key;
   }
 }
 

@@ -24,6 +24,12 @@ class FakeStore implements CredentialStore {
   async environmentExists() {
     return true;
   }
+  async branchEnvironment() {
+    return undefined;
+  }
+  async firstEnvironment() {
+    return 'development';
+  }
   async userTokenPolicy(): Promise<UserTokenPolicy> {
     this.loads++;
     const snapshot = this.policy;

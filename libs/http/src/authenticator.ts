@@ -53,6 +53,14 @@ export class Authenticator {
     return this.credentials.environmentExists(slug);
   }
 
+  firstEnvironment(): Promise<string | undefined> {
+    return this.credentials.firstEnvironment();
+  }
+
+  branchEnvironment(environment: string, branch: string): Promise<string | undefined> {
+    return this.credentials.branchEnvironment(environment, branch);
+  }
+
   /**
    * The user a publishable-key call acts for, proven by its user token; undefined when no token
    * was sent and the environment does not require one. Throws the user-token errors.

@@ -13,6 +13,10 @@ export interface CredentialStore {
   recordApiKeyUse(keyId: string): Promise<void>;
   findServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined>;
   environmentExists(slug: string): Promise<boolean>;
+  /** The first environment in order (where configuration is edited). */
+  firstEnvironment(): Promise<string | undefined>;
+  /** The configuration space of a branch of `environment` (ADR 0156), or undefined when it has no such branch. */
+  branchEnvironment(environment: string, branch: string): Promise<string | undefined>;
   /** Enhanced security mode and the active signing keys of an environment. */
   userTokenPolicy(environment: string): Promise<UserTokenPolicy>;
 }

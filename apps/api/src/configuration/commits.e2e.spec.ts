@@ -109,6 +109,15 @@ describe('commits and promotion', () => {
     ]);
   });
 
+  it('commits and promotes an audience like the other resources', async () => {
+    await mgmt.audiences.upsert('vip', { ...dev, audience: { type: 'static', name: 'VIP' } } as never);
+    await mgmt.commits.commitAll({ ...dev, resource_type: 'audience', commit_message: 'VIPs' } as never);
+    const [commit] = (await svc('GET', '/v1/commits?environment=development&resource_type=audience')).body.entries;
+    expect(commit).toMatchObject({ commit_message: 'VIPs', resource: { type: 'audience', identifier: 'vip' }, promoted_at: null });
+    await mgmt.commits.promoteAll({ to_environment: 'production', resource_type: 'audience' } as never);
+    expect(await mgmt.audiences.retrieve('vip', prod)).toMatchObject({ key: 'vip', name: 'VIP', environment: 'production' });
+  });
+
   it('rebuilds the configuration and commit read models from the log to exactly the live result', async () => {
     const { live, rebuilt } = await rebuildAndCompare(t, ['config-resources', 'commits']);
     expect(live.rm_config_resources.length).toBeGreaterThan(3);

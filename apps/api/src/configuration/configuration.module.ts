@@ -4,6 +4,7 @@ import { Database } from '@notify/database';
 import { DATABASE } from '@notify/platform';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
 import { ChannelAdminQueries, ChannelQueries } from '@notify/projections/channels';
+import { BranchQueries } from '@notify/projections/branches';
 import { CommitQueries } from '@notify/projections/commits';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { GoalQueries } from '@notify/projections/goals';
@@ -20,6 +21,8 @@ import { ArchiveGuideController } from './archive-guide/archive-guide.controller
 import { ArchiveGuideHandler } from './archive-guide/archive-guide.handler';
 import { ArchiveAudienceController } from './archive-audience/archive-audience.controller';
 import { ArchiveAudienceHandler } from './archive-audience/archive-audience.handler';
+import { branchHandlers } from './branches/branch.handlers';
+import { BranchesController } from './branches/branches.controller';
 import { broadcastHandlers } from './broadcasts/broadcast.handlers';
 import { BroadcastsController } from './broadcasts/broadcasts.controller';
 import { BroadcastQueries } from '@notify/projections/broadcasts';
@@ -59,6 +62,7 @@ const queries = [
   UserQueries,
   BroadcastQueries,
   GoalQueries,
+  BranchQueries,
 ].map((Q) => ({
   provide: Q,
   inject: [DATABASE],
@@ -76,6 +80,7 @@ const queries = [
     ActivateWorkflowController,
     ArchiveAudienceController,
     BroadcastsController,
+    BranchesController,
     CommitChangesController,
     PromoteCommitsController,
     ListCommitsController,
@@ -96,6 +101,7 @@ const queries = [
     GetResourceHandler,
     ArchiveAudienceHandler,
     ...broadcastHandlers,
+    ...branchHandlers,
     UpsertResourceHandler,
     ValidateResourceHandler,
     ActivateWorkflowHandler,

@@ -291,13 +291,14 @@ describe('Knock CLI', () => {
 
   it('pull --all writes every resource type the service has, and push --all of it changes nothing', async () => {
     const cwd = await mkdtemp(path.join(tmpdir(), 'knock-all-'));
+    await put('/v1/audiences/beta-testers', { audience: { type: 'static', name: 'Beta testers', description: 'Early access' } });
     await knock(cwd, 'pull', '--knock-dir', 'resources', '--force');
     const pulled = await snapshot(path.join(cwd, 'resources'));
     const dirs = new Set(Object.keys(pulled).map((f) => f.split(path.sep)[0]));
-    // This test makes no audience: its list is empty, so no directory is made.
-    expect([...dirs].sort()).toEqual(['guides', 'layouts', 'message-types', 'partials', 'translations', 'workflows']);
+    expect([...dirs].sort()).toEqual(['audiences', 'guides', 'layouts', 'message-types', 'partials', 'translations', 'workflows']);
     expect(Object.keys(pulled)).toEqual(
       expect.arrayContaining([
+        path.join('audiences', 'beta-testers', 'audience.json'),
         path.join('partials', 'footer', 'partial.json'),
         path.join('translations', 'fr', 'fr.json'),
         path.join('workflows', 'order-shipped', 'workflow.json'),
@@ -311,6 +312,33 @@ describe('Knock CLI', () => {
 
     await knock(cwd, 'pull', '--knock-dir', 'again', '--force');
     expect(await snapshot(path.join(cwd, 'again'))).toEqual(pulled);
+    await rm(cwd, { recursive: true, force: true });
+  });
+  it('works on a branch: create, push with --branch, commit there, merge into development and delete; switch writes .knockbranch', async () => {
+    const cwd = await mkdtemp(path.join(tmpdir(), 'knock-branch-'));
+    const dev = { environment: 'development' };
+    const before = (await t.mgmt().workflows.retrieve('order-shipped', dev)).name;
+    await knock(cwd, 'branch', 'create', 'cli-feature');
+    expect(await t.mgmt().branches.retrieve('cli-feature', dev)).toMatchObject({ slug: 'cli-feature', last_commit_at: null });
+
+    await knock(cwd, 'workflow', 'pull', 'order-shipped', '--branch', 'cli-feature', '--force');
+    const file = path.join(cwd, 'order-shipped', 'workflow.json');
+    const workflow = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...workflow, name: 'Order shipped (branch)' }, null, 2));
+    await knock(cwd, 'workflow', 'push', 'order-shipped', '--branch', 'cli-feature');
+    expect((await t.mgmt().workflows.retrieve('order-shipped', dev)).name).toBe(before);
+
+    await knock(cwd, 'commit', '--branch', 'cli-feature', '--commit-message', 'Rename on a branch', '--force');
+    await knock(cwd, 'branch', 'merge', 'cli-feature', '--delete', '--force');
+    expect((await t.mgmt().workflows.retrieve('order-shipped', { ...dev, hide_uncommitted_changes: true })).name).toBe(
+      'Order shipped (branch)',
+    );
+    expect((await t.http('GET', '/v1/branches/cli-feature?environment=development', { key: t.serviceToken })).status).toBe(404);
+
+    // `branch switch --create` makes the branch and keeps its slug in .knockbranch (the default --branch of later commands).
+    await knock(cwd, 'branch', 'switch', 'cli-second', '--create', '--force');
+    expect((await readFile(path.join(cwd, '.knockbranch'), 'utf8')).trim()).toBe('cli-second');
+    await t.mgmt().branches.delete('cli-second', dev);
     await rm(cwd, { recursive: true, force: true });
   });
 });

@@ -166,7 +166,9 @@ describe('workflows (management API)', () => {
       errors: [expect.objectContaining({ field: 'environment' })],
     });
     expect((await svc('GET', '/v1/workflows?environment=nowhere')).status).toBe(404);
-    expect((await svc('GET', '/v1/workflows?environment=development&branch=feature')).status).toBe(422);
+    // A branch that does not exist (branches: ADR 0156).
+    const noBranch = await svc('GET', '/v1/workflows?environment=development&branch=feature');
+    expect([noBranch.status, noBranch.body.code]).toEqual([404, 'branch_not_found']);
   });
 
   it('annotates workflows for the CLI', async () => {

@@ -6,15 +6,17 @@ import { ItemSchemaQueries } from '@notify/projections/item-schemas';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 import { CensusRpcController } from './census/census-rpc.controller';
 import { CensusRpcHandler } from './census/census-rpc.handler';
+import { HightouchRpcController, HightouchRpcHandler } from './hightouch/hightouch-rpc.controller';
 
-/** Reverse-ETL destinations (Census custom destination) over the identify and trigger use cases. */
+/** Reverse-ETL destinations (Census custom destination, Hightouch embedded destination) over the identify and trigger use cases. */
 @Module({
   imports: [RecipientReadModelsModule],
-  controllers: [CensusRpcController],
+  controllers: [CensusRpcController, HightouchRpcController],
   providers: [
     { provide: ConfigResourceQueries, inject: [DATABASE], useFactory: (db: Database) => new ConfigResourceQueries(db.dataSource) },
     { provide: ItemSchemaQueries, inject: [DATABASE], useFactory: (db: Database) => new ItemSchemaQueries(db.dataSource) },
     CensusRpcHandler,
+    HightouchRpcHandler,
   ],
 })
 export class IntegrationsModule {}

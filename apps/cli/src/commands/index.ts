@@ -4,6 +4,7 @@ import { keyCommands } from './keys';
 import { eventCommands } from './events';
 import { explainCommands } from './explain';
 import { kafkaCommands } from './kafka';
+import { memberCommands } from './members';
 import { projectionCommands } from './projections';
 import { recipientCommands } from './recipients';
 import { scheduleCommands } from './schedules';
@@ -14,6 +15,7 @@ export const commandGroups: CommandGroup[] = [
   environmentCommands,
   keyCommands,
   serviceTokenCommands,
+  memberCommands,
   signingKeyCommands,
   projectionCommands,
   kafkaCommands,

@@ -1,6 +1,7 @@
 import { ChannelGroupRequest } from '@notify/contracts';
 import {
   channelGroupDecider,
+  branchParent,
   ChannelGroupEvent,
   ChannelGroupState,
   channelGroupStream,
@@ -198,9 +199,13 @@ export interface PromotionDeps {
   version(type: ResourceType, identifier: string, sha: string): Promise<Record<string, unknown> | undefined>;
   nextEnvironment(slug: string): Promise<{ slug: string } | undefined>;
   precedingEnvironment(slug: string): Promise<{ slug: string } | undefined>;
+  /** The stream of a resource in an environment: a branch's merge saves its versions there first. */
+  resourceStream(type: ResourceType, environment: string, identifier: string): string;
 }
 
-export type PromoteTarget = { toEnvironment: string; types?: ResourceType[]; identifier?: string } | { commitId: string };
+/** `fromBranch`: a branch's environment key (ADR 0156): its commits merge into `toEnvironment`, the environment it was made off. */
+export type PromoteTarget =
+  { toEnvironment: string; fromBranch?: string; types?: ResourceType[]; identifier?: string } | { commitId: string };
 
 /** Carries commits from an environment into the next one. */
 export async function promoteCommits(
@@ -222,6 +227,9 @@ export async function promoteCommits(
         'invalid_request',
       );
     [from, to, selected] = [commit.environment, next.slug, commit.promoted_at ? [] : [commit]];
+  } else if (target.fromBranch !== undefined) {
+    [from, to] = [target.fromBranch, target.toEnvironment];
+    selected = await deps.unpromoted(from, { types: target.types, identifier: target.identifier });
   } else {
     const previous = await deps.precedingEnvironment(target.toEnvironment);
     if (!previous)
@@ -239,6 +247,7 @@ export async function promoteCommits(
     if (!content) throw new Error(`Version ${c.sha} of ${c.resource.type} ${c.resource.identifier} is missing from the read model`);
     commits.push({ commitId: c.id, fromEnvironment: from, resource: c.resource, sha: c.sha, content, message: c.commit_message ?? null });
   }
+  if (branchParent(from) !== undefined) await saveMergedVersions(deps, to, commits, metadata);
   const outcome = await handleCommand(
     deps.store,
     commitLogStream(to),
@@ -247,4 +256,26 @@ export async function promoteCommits(
     { ...metadata, environment: to },
   );
   return { outcome, promoted: outcome.events.map((e) => (e.data as { commit_id: string }).commit_id), environment: to };
+}
+
+/**
+ * A branch merges into an editable environment, whose resources have streams of their own: the
+ * merged versions are saved there first (the latest per resource), so that the environment's
+ * next edits are decided against them. Saving them again on a retried merge records nothing.
+ */
+async function saveMergedVersions(
+  deps: PromotionDeps,
+  to: string,
+  commits: { resource: { type: ResourceType; identifier: string }; content: Record<string, unknown> }[],
+  metadata: CommandMetadata,
+): Promise<void> {
+  const latest = new Map(commits.map((c) => [`${c.resource.type}:${c.resource.identifier}`, c]));
+  for (const { resource, content } of latest.values()) {
+    await saveResourceVersion(
+      deps.store,
+      deps.resourceStream(resource.type, to, resource.identifier),
+      { type: resource.type, key: resource.identifier, content, errors: [] },
+      { ...metadata, environment: to },
+    );
+  }
 }

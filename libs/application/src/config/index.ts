@@ -11,3 +11,6 @@ export * from './item-schemas';
 export * from './preference-center';
 export * from './guides';
 export * from './guide-groups';
+export * from './branches';
+export * from './members';
+export * from './assets';

@@ -1,1 +1,2 @@
 export * from './census';
+export * from './hightouch';

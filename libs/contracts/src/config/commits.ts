@@ -111,7 +111,16 @@ export const promoteAllRoute = defineRoute({
   auth: 'service',
   rateTier: 2,
   scope: 'account',
-  query: z.object({ to_environment: z.string().min(1).max(63), ...ResourceFilter }),
+  query: z.object({
+    to_environment: z.string().min(1).max(63),
+    /** Merges a branch: its commits go into the environment it was made off (to_environment). */
+    branch: z
+      .string()
+      .max(255)
+      .regex(/^[A-Za-z0-9_-]+$/, 'must contain only letters, digits, _ and -')
+      .optional(),
+    ...ResourceFilter,
+  }),
   response: Result,
 });
 

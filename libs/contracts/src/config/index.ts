@@ -19,5 +19,8 @@ export * from './guides';
 export * from './guide-groups';
 export * from './events.routes';
 export * from './tags';
+export * from './branches';
+export * from './members';
+export * from './assets';
 export * from './item-schemas';
 export * from './api-keys.routes';

@@ -9,14 +9,18 @@ import { queryInt } from '../http/pagination';
 /** `?annotate=true`, `?commit=false`: query flags arrive as strings; JSON bodies send booleans. */
 export const QueryFlag = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
 
-/** Branches may come later; until then a request naming one is refused rather than silently served from the environment. */
-const NoBranch = z
+/**
+ * `?branch=<slug>`: a branch of the environment (ADR 0156); the auth guard resolves it and the
+ * request reads and writes the branch's configuration. Same rules as BranchSlug (branches.ts).
+ */
+const BranchParam = z
   .string()
+  .max(255, 'must be at most 255 characters')
+  .regex(/^[A-Za-z0-9_-]+$/, 'must contain only letters, digits, _ and -')
   .optional()
-  .refine((v) => v === undefined, 'branches are not supported by this service yet')
-  .meta({ description: 'Not supported yet: a request naming a branch is refused' });
+  .meta({ description: 'The slug of a branch of the environment to read and write instead of the environment itself' });
 
-export const EnvironmentQuery = z.object({ environment: z.string().min(1).max(63), branch: NoBranch });
+export const EnvironmentQuery = z.object({ environment: z.string().min(1).max(63), branch: BranchParam });
 
 export const MgmtPageQuery = z.object({
   after: z.string().max(1024).optional(),

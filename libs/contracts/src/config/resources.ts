@@ -325,6 +325,8 @@ const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
   extraQuery?: z.ZodRawShape;
   /** What a get answers, when not the entry itself. */
   getResponse?: z.ZodType;
+  /** The upsert without `?environment=` writes to the first environment (see RouteContract.environmentDefault). */
+  upsertEnvironmentDefault?: 'first';
 }) => {
   const params = z.object({ [spec.param]: spec.paramSchema ?? ResourceKey });
   const wrapped = z.object({ [spec.wrapper]: spec.entry });
@@ -365,6 +367,7 @@ const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
       query: WriteOptions.extend(extra),
       body: z.object({ [spec.wrapper]: acceptingCliFiles(spec.body) }),
       response: wrapped,
+      ...(spec.upsertEnvironmentDefault ? { environmentDefault: spec.upsertEnvironmentDefault } : {}),
     }),
     validate: defineRoute({
       operationId: `validate${spec.name}`,
@@ -421,6 +424,8 @@ export const audienceRoutes = resourceRoutes({
   wrapper: 'audience',
   body: AudienceRequest,
   entry: Audience,
+  // The Knock CLI's `audience push` (and `push --all`) sends its upsert with no query string at all.
+  upsertEnvironmentDefault: 'first',
 });
 /** Archives the audience in every environment it exists in (ADR 0171). */
 export const archiveAudienceRoute = defineRoute({

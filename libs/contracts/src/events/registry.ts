@@ -9,6 +9,9 @@ import { preferenceCenterEventContracts } from '../config/preference-center';
 import { variableEventContracts } from '../config/variables';
 import { workflowEventContracts } from '../config/workflows';
 import { tagEventContracts } from '../config/tags';
+import { branchEventContracts } from '../config/branches';
+import { memberEventContracts } from '../config/members';
+import { assetEventContracts } from '../config/assets';
 import { itemSchemaEventContracts } from '../config/item-schemas';
 import { messageEventContracts } from '../messages/message.events';
 import { batchEventContracts } from '../runs/batch.events';
@@ -50,6 +53,9 @@ const configuration: readonly EventContract[] = [
   ...variableEventContracts,
   ...channelGroupEventContracts,
   ...tagEventContracts,
+  ...branchEventContracts,
+  ...memberEventContracts,
+  ...assetEventContracts,
   ...itemSchemaEventContracts,
   ...preferenceCenterEventContracts,
 ];

@@ -37,6 +37,12 @@ export interface RouteContract<
    * act on account-wide resources (channels, variables, commits by id) and take none.
    */
   scope?: 'environment' | 'account';
+  /**
+   * Service routes only: a request without `?environment=` acts on the first environment (where
+   * configuration is edited) instead of being refused. For a client that drops the query string:
+   * the Knock CLI's audience push sends none (ADR 0157).
+   */
+  environmentDefault?: 'first';
   /** Required on public routes (a unit test checks it); see UserScope. */
   userScope?: UserScope;
   rateTier?: RateTier;

@@ -1,1 +1,2 @@
 export * from './census.routes';
+export * from './hightouch.routes';

@@ -22,3 +22,9 @@ export const tagStream = (name: string) => `tag-${name}`;
 /** Preference categories belong to the account; each environment has one preference center. */
 export const preferenceCategoryStream = (name: string) => `preference_category-${name}`;
 export const preferenceCenterStream = (environment: string) => `preference_center-${environment}`;
+/** A branch of an environment ('~' keeps `development` + `a-b` apart from `development-a` + `b`). */
+export const branchStream = (parent: string, slug: string) => `branch-${parent}~${slug}`;
+/** A member of the account, by lowercased email address (one member per address). */
+export const memberStream = (email: string) => `member-${email.toLowerCase()}`;
+/** An uploaded asset of the account. */
+export const assetStream = (id: string) => `asset-${id}`;

@@ -6,3 +6,6 @@ export * from './resource.events';
 export * from './tag.decider';
 export * from './item-schema.decider';
 export * from './preference-center.deciders';
+export * from './branch.decider';
+export * from './member.decider';
+export * from './asset.decider';

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { archiveAudience } from '@notify/application';
+import { assertNotBranch } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { commandMetadata } from '../../shared/command-metadata';
@@ -17,8 +18,18 @@ export class ArchiveAudienceHandler implements ICommandHandler<ArchiveAudienceCo
   ) {}
 
   async execute({ ctx, key }: ArchiveAudienceCommand): Promise<{ result: string }> {
-    const outcomes = await archiveAudience({ store: this.store }, await this.environments.slugs(), key, commandMetadata(ctx));
+    const outcomes = await archiveAudience({ store: this.store }, await this.archivedIn(ctx.environment), key, commandMetadata(ctx));
     await this.consistency.settleAll(outcomes.flatMap((o) => (o.append ? [{ append: o.append, events: o.events }] : [])));
     return { result: 'success' };
+  }
+
+  /**
+   * Every environment. Not in a branch (ADR 0156): its copies of audiences are not in audience
+   * streams, which this use case decides on, and archiving in every environment from a branch
+   * would reach past it.
+   */
+  private async archivedIn(environment: string): Promise<string[]> {
+    assertNotBranch(environment, 'Archiving an audience');
+    return this.environments.slugs();
   }
 }

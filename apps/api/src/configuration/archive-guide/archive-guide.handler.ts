@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { archiveGuide } from '@notify/application';
+import { branchParent } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
@@ -21,7 +22,8 @@ export class ArchiveGuideHandler implements ICommandHandler<ArchiveGuideCommand>
   async execute({ ctx, key }: ArchiveGuideCommand): Promise<{ result: string }> {
     const outcomes = await archiveGuide(
       this.store,
-      await this.environments.slugs(),
+      // In a branch (ADR 0156) only the branch's copy; otherwise every environment.
+      branchParent(ctx.environment) !== undefined ? [ctx.environment] : await this.environments.slugs(),
       key,
       (environment) => this.resources.exists(environment, 'guide', key),
       commandMetadata(ctx),

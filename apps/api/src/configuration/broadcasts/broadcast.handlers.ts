@@ -11,7 +11,7 @@ import {
   upsertBroadcast,
 } from '@notify/application';
 import { BroadcastRequestT, BroadcastT } from '@notify/contracts';
-import { invalidParams, resourceMissing } from '@notify/domain';
+import { assertNotBranch, invalidParams, resourceMissing } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { BroadcastQueries, BroadcastRecord } from '@notify/projections/broadcasts';
@@ -147,6 +147,7 @@ export class SendBroadcastHandler implements ICommandHandler<SendBroadcastComman
   ) {}
 
   async execute({ ctx, key, sendAt }: SendBroadcastCommand) {
+    assertNotBranch(ctx.environment, 'Sending a broadcast');
     const outcome = await sendBroadcast(
       this.store,
       ctx.environment,

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CommitT } from '@notify/contracts';
-import { resourceMissing } from '@notify/domain';
+import { resourceMissing, shownEnvironment } from '@notify/domain';
 import { CommitQueries } from '@notify/projections/commits';
 import { GetCommitQuery } from './get-commit.query';
 
@@ -12,6 +12,6 @@ export class GetCommitHandler implements IQueryHandler<GetCommitQuery> {
     const commit = await this.commits.byId(id);
     if (!commit) throw resourceMissing('commit');
     const { sha: _sha, ...rest } = commit;
-    return rest;
+    return { ...rest, environment: shownEnvironment(rest.environment) };
   }
 }

@@ -1,4 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { shownEnvironment } from '@notify/domain';
 import { CommitQueries } from '@notify/projections/commits';
 import { ListCommitsQuery } from './list-commits.query';
 
@@ -12,6 +13,9 @@ export class ListCommitsHandler implements IQueryHandler<ListCommitsQuery> {
       types: query.resource_type,
       identifier: query.resource_id,
     });
-    return { entries: entries.map(({ sha: _sha, ...commit }) => commit), page_info };
+    return {
+      entries: entries.map(({ sha: _sha, ...commit }) => ({ ...commit, environment: shownEnvironment(commit.environment) })),
+      page_info,
+    };
   }
 }

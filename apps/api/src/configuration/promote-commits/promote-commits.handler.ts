@@ -7,6 +7,7 @@ import { CommitQueries } from '@notify/projections/commits';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { commandMetadata } from '../../shared/command-metadata';
 import { EnvironmentOrder } from '../shared/environments';
+import { RESOURCE_KINDS } from '../shared/resource-kinds';
 import { PromoteCommitsCommand } from './promote-commits.command';
 
 /** Carries commits from an environment into the next one (the use case is `promoteCommits`). */
@@ -29,6 +30,7 @@ export class PromoteCommitsHandler implements ICommandHandler<PromoteCommitsComm
         version: (type, identifier, sha) => this.resources.version(type, identifier, sha),
         nextEnvironment: (slug) => this.environments.next(slug),
         precedingEnvironment: (slug) => this.environments.preceding(slug),
+        resourceStream: (type, environment, identifier) => RESOURCE_KINDS[type].stream(environment, identifier),
       },
       target,
       commandMetadata(ctx),

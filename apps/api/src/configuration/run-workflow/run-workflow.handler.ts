@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EngineLookups, RecipientDeps, triggerWorkflow } from '@notify/application';
+import { assertNotBranch } from '@notify/domain';
 import { ENGINE_LOOKUPS } from '@notify/platform';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { commandMetadata } from '../../shared/command-metadata';
@@ -33,6 +34,7 @@ export class RunWorkflowHandler implements ICommandHandler<RunWorkflowCommand> {
   }
 
   async execute({ ctx, workflowKey, body }: RunWorkflowCommand): Promise<{ workflow_run_id: string }> {
+    assertNotBranch(ctx.environment, 'A test run');
     const { workflow_run_id } = await triggerWorkflow(
       { recipients: this.recipients, lookups: this.lookups },
       ctx.environment,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@notify/database';
-import { DomainError } from '@notify/domain';
+import { branchParent, DomainError } from '@notify/domain';
 import { DATABASE } from '@notify/platform';
 import { EnvironmentQueries, EnvironmentRecord } from '@notify/projections/environments';
 
@@ -36,15 +36,20 @@ export class EnvironmentOrder {
     }
   }
 
+  /** A branch (ADR 0156) is edited in place: nothing precedes it. */
   async preceding(slug: string): Promise<EnvironmentRecord | undefined> {
+    if (branchParent(slug) !== undefined) return undefined;
     const all = await this.queries.listEnvironments();
     const target = all.find((e) => e.slug === slug);
     if (!target) throw new DomainError('environment_missing', `No environment named ${slug}`, 'not_found');
     return all.filter((e) => e.order < target.order).sort((a, b) => b.order - a.order)[0];
   }
 
+  /** A branch's commits go into the environment it was made off. */
   async next(slug: string): Promise<EnvironmentRecord | undefined> {
     const all = await this.queries.listEnvironments();
+    const parent = branchParent(slug);
+    if (parent !== undefined) return all.find((e) => e.slug === parent);
     const target = all.find((e) => e.slug === slug);
     if (!target) throw new DomainError('environment_missing', `No environment named ${slug}`, 'not_found');
     return all.filter((e) => e.order > target.order).sort((a, b) => a.order - b.order)[0];

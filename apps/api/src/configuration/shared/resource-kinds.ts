@@ -24,6 +24,7 @@ import {
   messageTypeStream,
   partialStream,
   ResourceType,
+  shownEnvironment,
   translationStream,
   workflowStream,
 } from '@notify/domain';
@@ -102,7 +103,7 @@ const MESSAGE_TYPE_OPTIONAL = ['icon_name'];
 const common = (record: ResourceRecord) => ({
   valid: record.valid,
   ...(record.valid ? {} : { errors: record.errors }),
-  environment: record.environment,
+  environment: shownEnvironment(record.environment),
   sha: record.sha,
 });
 
@@ -315,7 +316,7 @@ export const audienceKind: ResourceKind = {
       name: record.content.name,
       description: record.content.description ?? null,
       ...(record.content.type === 'dynamic' ? { segments: record.content.segments ?? [] } : {}),
-      environment: record.environment,
+      environment: shownEnvironment(record.environment),
       sha: record.sha,
       created_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
@@ -447,7 +448,7 @@ export const translationKind: ResourceKind = {
       ...(c.tenant === null ? {} : { tenant: c.tenant }),
       format,
       content: convertTranslation(c.content, c.format, format),
-      environment: record.environment,
+      environment: shownEnvironment(record.environment),
       sha: record.sha,
       inserted_at: record.createdAt.toISOString(),
       created_at: record.createdAt.toISOString(),

@@ -138,4 +138,131 @@ describe('Census custom destination', () => {
     });
     expect(notJsonRpc.status).toBe(422);
   });
+  /**
+   * POST /v1/integrations/hightouch/embedded-destination with the JSON-RPC calls Hightouch makes to
+   * an embedded destination (ADR 0158): the configuration calls its sync form makes, then add and
+   * change calls with the sync's column mappings. It shares this file's app (and its user schema).
+   */
+  describe('Hightouch embedded destination', () => {
+    let n = 0;
+    const rpc = (method: string, params: Record<string, unknown> = {}) =>
+      t.http('POST', '/v1/integrations/hightouch/embedded-destination', {
+        key: t.env.secretKey,
+        body: { jsonrpc: '2.0', method, id: ++n, params },
+      });
+    const userSync = {
+      object: 'user',
+      mode: 'upsert',
+      identifierMapping: { from: 'user_id', to: 'id' },
+      mappings: [
+        { from: 'email_address', to: 'email' },
+        { from: 'employees', to: 'company_size' },
+      ],
+    };
+
+    beforeAll(async () => {
+      await activeWorkflow(t, 'ht-welcome', {
+        trigger_data_json_schema: { type: 'object', properties: { plan: { type: 'string' }, seats: { type: 'integer' } } },
+        steps: [{ type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Welcome to {{ data.plan }}' } }],
+      });
+    });
+
+    it('answers the configuration calls: objects, modes, fields, options, validate, behavior', async () => {
+      const objects = await rpc('list_objects');
+      expect(objects.status).toBe(200);
+      expect(objects.body).toMatchObject({ jsonrpc: '2.0', id: 1 });
+      expect(objects.body.result.objects).toEqual(
+        expect.arrayContaining([
+          { id: 'user', label: 'Users' },
+          { id: 'workflow:ht-welcome', label: 'Trigger: ht-welcome' },
+        ]),
+      );
+      expect((await rpc('list_modes', { object: 'user' })).body.result.modes.map((m: { id: string }) => m.id)).toEqual(['upsert']);
+      expect((await rpc('list_modes', { object: 'workflow:ht-welcome' })).body.result.modes.map((m: { id: string }) => m.id)).toEqual([
+        'insert',
+      ]);
+      const userFields = (await rpc('list_fields', { object: 'user', mode: 'upsert' })).body.result.fields;
+      expect(userFields[0]).toEqual({ id: 'id', label: 'id', type: 'STRING', identifier: true });
+      expect(userFields).toContainEqual({ id: 'company_size', label: 'company_size', type: 'NUMBER', identifier: false });
+      const workflowFields = (await rpc('list_fields', { object: 'workflow:ht-welcome', mode: 'insert' })).body.result.fields;
+      expect(workflowFields.map((f: { id: string }) => f.id)).toEqual(['recipient_id', 'actor_id', 'tenant', 'plan', 'seats']);
+      expect((await rpc('list_options', { object: 'user' })).body.result).toEqual({ options: null });
+
+      expect((await rpc('validate', { configuration: userSync })).body.result).toEqual({ errors: [] });
+      expect((await rpc('validate', { configuration: { object: 'workflow:nope', mappings: [] } })).body.result.errors).toEqual([
+        'configuration.object: no destination object workflow:nope',
+      ]);
+      expect((await rpc('behavior', { configuration: userSync })).body.result).toEqual({
+        batchSize: 100,
+        operations: { add: true, change: true, remove: false },
+        skipInitialRun: false,
+      });
+    });
+
+    it('identifies users from added and changed rows through the mappings; a row against the user schema is rejected alone', async () => {
+      const added = await rpc('add', {
+        idColumn: 'user_id',
+        configuration: userSync,
+        rows: [
+          { user_id: 'ht-ada', email_address: 'ada@example.com', employees: 40, ignored: 'x' },
+          { user_id: 'ht-bob', email_address: 'bob@example.com', employees: 'many' },
+        ],
+      });
+      expect(added.status).toBe(200);
+      expect(added.body.result).toEqual({ rejectedRows: [{ id: 'ht-bob', reason: expect.stringContaining('company_size') }] });
+      const ada = await t.http('GET', '/v1/users/ht-ada', { key: t.env.secretKey });
+      expect(ada.body).toMatchObject({ id: 'ht-ada', email: 'ada@example.com', company_size: 40 });
+      expect(ada.body.ignored).toBeUndefined();
+      expect((await t.http('GET', '/v1/users/ht-bob', { key: t.env.secretKey })).status).toBe(404);
+
+      const changed = await rpc('change', {
+        idColumn: 'user_id',
+        configuration: userSync,
+        rows: [{ user_id: 'ht-ada', email_address: 'ada@new.example.com', employees: 41 }],
+      });
+      expect(changed.body.result).toEqual({ rejectedRows: [] });
+      expect((await t.http('GET', '/v1/users/ht-ada', { key: t.env.secretKey })).body).toMatchObject({ email: 'ada@new.example.com' });
+    });
+
+    it('triggers the workflow once per added row, with the mapped fields as data', async () => {
+      const res = await rpc('add', {
+        idColumn: 'row_id',
+        configuration: {
+          object: 'workflow:ht-welcome',
+          mode: 'insert',
+          identifierMapping: { from: 'user_id', to: 'recipient_id' },
+          mappings: [{ from: 'plan_name', to: 'plan' }],
+        },
+        rows: [
+          { row_id: 'r1', user_id: 'ht-ada', plan_name: 'pro' },
+          { row_id: 'r2', user_id: 'ht-cy', plan_name: 7 },
+        ],
+      });
+      expect(res.body.result).toEqual({ rejectedRows: [{ id: 'r2', reason: expect.stringContaining('plan') }] });
+      const messages = await eventually(
+        async () => {
+          const rows = await t.sql<{ recipient_id: string }>(`SELECT recipient_id FROM rm_messages WHERE workflow_key = 'ht-welcome'`);
+          return rows.length ? rows : undefined;
+        },
+        20_000,
+        'the message of the triggered run',
+      );
+      expect(messages.map((m) => m.recipient_id)).toEqual(['ht-ada']);
+    });
+
+    it('refuses an unknown method, object or configuration with 422 invalid_params', async () => {
+      const unknown = await rpc('drop_everything');
+      expect(unknown.status).toBe(422);
+      expect(unknown.body.code).toBe('invalid_params');
+      expect((await rpc('list_fields', { object: 'workflow:nope' })).status).toBe(422);
+      const badConfig = await rpc('add', { configuration: { object: 'user', mappings: 'all' }, rows: [] });
+      expect(badConfig.status).toBe(422);
+      expect(badConfig.body.errors[0]).toMatchObject({ field: 'params.configuration' });
+      const notJsonRpc = await t.http('POST', '/v1/integrations/hightouch/embedded-destination', {
+        key: t.env.secretKey,
+        body: { method: 'list_objects', id: 'x' },
+      });
+      expect(notJsonRpc.status).toBe(422);
+    });
+  });
 });

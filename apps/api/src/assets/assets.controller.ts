@@ -1,0 +1,102 @@
+import { Controller, Inject, Module, Res } from '@nestjs/common';
+import { deleteAsset, uploadAsset } from '@notify/application';
+import {
+  ASSET_MAX_BYTES,
+  AssetT,
+  deleteAssetRoute,
+  getAssetRoute,
+  listAssetsRoute,
+  RouteInput,
+  serveAssetRoute,
+  uploadAssetRoute,
+} from '@notify/contracts';
+import { Database } from '@notify/database';
+import { invalidParams, resourceMissing } from '@notify/domain';
+import { EventStore } from '@notify/eventstore';
+import { Ctx, Endpoint, Input, PublicUrl, RequestContext } from '@notify/http';
+import { DATABASE, EVENT_STORE, ReadYourWrites } from '@notify/platform';
+import { AssetQueries, AssetRecord } from '@notify/projections/assets';
+import { FastifyReply } from 'fastify';
+import { commandMetadata } from '../shared/command-metadata';
+
+const iso = (d: Date) => new Date(d).toISOString();
+
+/** The asset with its public URL: `/assets/{id}/{filename}` on this service (ADR 0159). */
+function present(a: AssetRecord, publicUrl: string): AssetT {
+  return {
+    id: a.id,
+    asset_type: 'library_asset',
+    filename: a.filename,
+    mime_type: a.mime_type,
+    url: `${publicUrl}/assets/${a.id}/${encodeURIComponent(a.filename)}`,
+    created_at: iso(a.created_at),
+    updated_at: iso(a.updated_at),
+  };
+}
+
+/** Account assets: list (the reference's route), upload, get, delete, and their public content URL. */
+@Controller()
+export class AssetsController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly consistency: ReadYourWrites,
+    private readonly assets: AssetQueries,
+  ) {}
+
+  @Endpoint(listAssetsRoute)
+  async list(@Input() { query }: RouteInput<typeof listAssetsRoute>, @PublicUrl() publicUrl: string) {
+    const { rows, pageInfo } = await this.assets.list(query);
+    return {
+      entries: rows.map((a) => present(a, publicUrl)),
+      page_info: { after: pageInfo.after, before: pageInfo.before, page_size: pageInfo.page_size },
+    };
+  }
+
+  @Endpoint(uploadAssetRoute)
+  async upload(@Input() { body }: RouteInput<typeof uploadAssetRoute>, @Ctx() ctx: RequestContext, @PublicUrl() publicUrl: string) {
+    const content = Buffer.from(body.content, 'base64');
+    if (content.length > ASSET_MAX_BYTES)
+      throw invalidParams([{ field: 'content', message: `must be at most ${ASSET_MAX_BYTES} bytes`, type: 'too_large' }]);
+    const { id, outcome } = await uploadAsset(
+      this.store,
+      this.assets,
+      { filename: body.filename, mimeType: body.mime_type, content },
+      commandMetadata(ctx),
+    );
+    await this.consistency.settle(outcome.append, outcome.events);
+    return present((await this.assets.get(id))!, publicUrl);
+  }
+
+  @Endpoint(getAssetRoute)
+  async get(@Input() { params }: RouteInput<typeof getAssetRoute>, @PublicUrl() publicUrl: string) {
+    const asset = await this.assets.get(params.id);
+    if (!asset) throw resourceMissing('asset');
+    return present(asset, publicUrl);
+  }
+
+  @Endpoint(deleteAssetRoute)
+  async delete(@Input() { params }: RouteInput<typeof deleteAssetRoute>, @Ctx() ctx: RequestContext): Promise<void> {
+    const outcome = await deleteAsset(this.store, params.id, commandMetadata(ctx));
+    await this.consistency.settle(outcome.append, outcome.events);
+  }
+
+  /** The bytes, as uploaded; never sniffed as another type by a browser. */
+  @Endpoint(serveAssetRoute)
+  async serve(@Input() { params }: RouteInput<typeof serveAssetRoute>, @Res() reply: FastifyReply) {
+    const asset = await this.assets.content(params.id);
+    if (!asset) throw resourceMissing('asset');
+    return reply
+      .status(200)
+      .header('content-type', asset.mime_type)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cache-control', 'public, max-age=300')
+      .send(asset.content);
+  }
+}
+
+@Module({
+  controllers: [AssetsController],
+  providers: [{ provide: AssetQueries, inject: [DATABASE], useFactory: (db: Database) => new AssetQueries(db.dataSource) }],
+})
+export class AssetsModule {}

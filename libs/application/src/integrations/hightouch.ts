@@ -1,0 +1,178 @@
+import { DomainError, invalidParams } from '@notify/domain';
+import type { CensusPorts } from './census';
+
+/**
+ * Hightouch embedded destination (JSON-RPC 2.0 with named params). Configuration calls:
+ * list_objects, list_modes, list_fields, list_options, validate, behavior; sync calls: add,
+ * change, remove with `{idColumn, configuration, rows}`. The same two kinds of destination
+ * object as the Census route (ADR 0193): `user` (mode upsert: add and change identify the user)
+ * and `workflow:<key>` (mode insert: add triggers the workflow for the row's recipient). Rows are
+ * mapped with the sync's `identifierMapping` and `mappings` ({from: column, to: field}); a row
+ * refused by validation is answered in `rejectedRows` and does not stop the batch (ADR 0158).
+ */
+export type DestinationPorts = CensusPorts;
+
+type FieldType = 'STRING' | 'NUMBER' | 'BOOLEAN';
+interface Field {
+  id: string;
+  label: string;
+  type: FieldType;
+  identifier: boolean;
+}
+interface Mapping {
+  from: string;
+  to: string;
+}
+interface Configuration {
+  object: string;
+  identifierMapping?: Mapping;
+  mappings: Mapping[];
+}
+
+const WORKFLOW_PREFIX = 'workflow:';
+const BATCH_SIZE = 100;
+const USER_FIELDS = ['name', 'email', 'phone_number', 'avatar', 'locale', 'timezone'];
+const TYPE_OF: Record<string, FieldType | undefined> = { string: 'STRING', number: 'NUMBER', integer: 'NUMBER', boolean: 'BOOLEAN' };
+const field = (id: string, type: FieldType, identifier = false): Field => ({ id, label: id, type, identifier });
+
+const objectOf = (params: Record<string, unknown>, at = 'params.object'): string => {
+  const direct = params.object;
+  const fromConfiguration = (params.configuration as { object?: unknown } | undefined)?.object;
+  const object = direct ?? fromConfiguration;
+  if (typeof object !== 'string') throw invalidParams([{ field: at, message: 'is required', type: 'required' }]);
+  return object;
+};
+
+async function workflowNamed(ports: DestinationPorts, object: string, at: string) {
+  const key = object.startsWith(WORKFLOW_PREFIX) ? object.slice(WORKFLOW_PREFIX.length) : undefined;
+  const workflow = key ? (await ports.workflows()).find((w) => w.key === key) : undefined;
+  if (!workflow) throw invalidParams([{ field: at, message: `no destination object ${object}`, type: 'reference' }]);
+  return workflow;
+}
+
+async function fieldsOf(ports: DestinationPorts, object: string): Promise<Field[]> {
+  if (object === 'user') {
+    const declared = (await ports.userSchema())
+      .filter((p) => p.type && TYPE_OF[p.type] && !p.key.includes('.') && !USER_FIELDS.includes(p.key))
+      .map((p) => field(p.key, TYPE_OF[p.type!]!));
+    return [field('id', 'STRING', true), ...USER_FIELDS.map((f) => field(f, 'STRING')), ...declared];
+  }
+  const workflow = await workflowNamed(ports, object, 'params.object');
+  const props = (workflow.triggerDataSchema?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const data = Object.entries(props)
+    .filter(([key, s]) => typeof s?.type === 'string' && TYPE_OF[s.type] && !['recipient_id', 'actor_id', 'tenant'].includes(key))
+    .map(([key, s]) => field(key, TYPE_OF[s.type as string]!));
+  return [field('recipient_id', 'STRING', true), field('actor_id', 'STRING'), field('tenant', 'STRING'), ...data];
+}
+
+/** The sync's configuration, checked: what `validate` answers as errors, and what a sync call refuses. */
+async function configurationProblems(ports: DestinationPorts, raw: unknown): Promise<{ configuration?: Configuration; errors: string[] }> {
+  const c = (raw ?? {}) as { object?: unknown; identifierMapping?: unknown; mappings?: unknown };
+  const errors: string[] = [];
+  if (typeof c.object !== 'string') errors.push('configuration.object is required');
+  else if (c.object !== 'user') {
+    try {
+      await workflowNamed(ports, c.object, 'configuration.object');
+    } catch {
+      errors.push(`configuration.object: no destination object ${c.object}`);
+    }
+  }
+  const isMapping = (m: unknown): m is Mapping => typeof (m as Mapping)?.from === 'string' && typeof (m as Mapping)?.to === 'string';
+  if (c.identifierMapping !== undefined && !isMapping(c.identifierMapping))
+    errors.push('configuration.identifierMapping must be {from, to}');
+  if (c.mappings !== undefined && (!Array.isArray(c.mappings) || !c.mappings.every(isMapping)))
+    errors.push('configuration.mappings must be a list of {from, to}');
+  if (errors.length) return { errors };
+  return {
+    configuration: {
+      object: c.object as string,
+      identifierMapping: c.identifierMapping as Mapping | undefined,
+      mappings: (c.mappings as Mapping[] | undefined) ?? [],
+    },
+    errors,
+  };
+}
+
+export async function hightouchRpc(ports: DestinationPorts, method: string, params: Record<string, unknown>): Promise<unknown> {
+  switch (method) {
+    case 'list_objects':
+      return {
+        objects: [
+          { id: 'user', label: 'Users' },
+          ...(await ports.workflows()).map((w) => ({ id: `${WORKFLOW_PREFIX}${w.key}`, label: `Trigger: ${w.name}` })),
+        ],
+      };
+    case 'list_modes': {
+      const object = objectOf(params);
+      if (object !== 'user') await workflowNamed(ports, object, 'params.object');
+      return {
+        modes:
+          object === 'user'
+            ? [{ id: 'upsert', label: 'Upsert', description: 'Identifies each user: new rows and changed rows.' }]
+            : [{ id: 'insert', label: 'Insert', description: 'Triggers the workflow once for each new row.' }],
+      };
+    }
+    case 'list_fields':
+      return { fields: await fieldsOf(ports, objectOf(params)) };
+    case 'list_options':
+      return { options: null };
+    case 'validate':
+      return { errors: (await configurationProblems(ports, params.configuration)).errors };
+    case 'behavior': {
+      const object = (params.configuration as { object?: unknown } | undefined)?.object;
+      return { batchSize: BATCH_SIZE, operations: { add: true, change: object === 'user', remove: false }, skipInitialRun: false };
+    }
+    case 'add':
+    case 'change':
+    case 'remove':
+      return { rejectedRows: await sync(ports, method, params) };
+    default:
+      throw invalidParams([{ field: 'method', message: `is not a Hightouch embedded destination method: ${method}`, type: 'unsupported' }]);
+  }
+}
+
+async function sync(ports: DestinationPorts, operation: 'add' | 'change' | 'remove', params: Record<string, unknown>) {
+  const { configuration, errors } = await configurationProblems(ports, params.configuration);
+  if (!configuration) throw invalidParams(errors.map((message) => ({ field: 'params.configuration', message, type: 'invalid' })));
+  const rows = params.rows;
+  if (!Array.isArray(rows) || rows.length > BATCH_SIZE)
+    throw invalidParams([{ field: 'params.rows', message: `must be a list of at most ${BATCH_SIZE} rows`, type: 'invalid' }]);
+  const idColumn = typeof params.idColumn === 'string' ? params.idColumn : undefined;
+  const { object, identifierMapping, mappings } = configuration;
+  const idOf = (row: Record<string, unknown>) => row[identifierMapping?.from ?? idColumn ?? (object === 'user' ? 'id' : 'recipient_id')];
+  const rejected: { id: string; reason: string }[] = [];
+  for (const row of rows as Record<string, unknown>[]) {
+    const id = idOf(row ?? {});
+    const rowId = String(idColumn !== undefined ? (row?.[idColumn] ?? id ?? '') : (id ?? ''));
+    const unsupported = operation === 'remove' || (operation === 'change' && object !== 'user');
+    if (unsupported) {
+      rejected.push({ id: rowId, reason: `${operation} is not supported for ${object}` });
+      continue;
+    }
+    if (typeof id !== 'string' && typeof id !== 'number') {
+      rejected.push({ id: rowId, reason: 'the identifier column is empty' });
+      continue;
+    }
+    // Mapped fields, or every other column when the sync maps none.
+    const fields = mappings.length
+      ? Object.fromEntries(mappings.map((m) => [m.to, row[m.from]]))
+      : Object.fromEntries(Object.entries(row).filter(([column]) => column !== identifierMapping?.from && column !== idColumn));
+    try {
+      if (object === 'user') await ports.identify(String(id), fields);
+      else {
+        const { actor_id, tenant, recipient_id: _r, ...data } = fields;
+        await ports.trigger(object.slice(WORKFLOW_PREFIX.length), {
+          recipients: [String(id)],
+          ...(typeof actor_id === 'string' && actor_id ? { actor: actor_id } : {}),
+          ...(typeof tenant === 'string' && tenant ? { tenant } : {}),
+          data,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const detail = error.fields.map((f) => `${f.field} ${f.message}`).join('; ');
+      rejected.push({ id: rowId, reason: detail ? `${error.message}: ${detail}` : error.message });
+    }
+  }
+  return rejected;
+}

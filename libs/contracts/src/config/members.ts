@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { defineEvent } from '../events/define-event';
+import { defineRoute } from '../http/route';
+import { MgmtPageQuery, mgmtListOf } from './mgmt';
+
+/**
+ * Members: the people of the account (who operate it, not recipients). They are added by the
+ * operator (`notify members add`); the management API lists, shows and removes them.
+ */
+export const MemberRole = z.enum(['owner', 'admin', 'member', 'production_only_member', 'billing', 'support']);
+export type MemberRoleT = z.infer<typeof MemberRole>;
+
+export const Member = z
+  .object({
+    id: z.uuid(),
+    role: MemberRole,
+    user: z.object({
+      id: z.uuid(),
+      email: z.string(),
+      name: z.string().nullable(),
+      avatar_url: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Member' });
+export type MemberT = z.infer<typeof Member>;
+
+/** `email` is kept lowercased: one member per address. */
+export const MemberAdded = defineEvent(
+  'MemberAdded',
+  1,
+  z.object({
+    member_id: z.uuid(),
+    user_id: z.uuid(),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: MemberRole,
+    added_at: z.string(),
+  }),
+);
+export const MemberRoleChanged = defineEvent(
+  'MemberRoleChanged',
+  1,
+  z.object({ member_id: z.uuid(), email: z.string(), role: MemberRole, changed_at: z.string() }),
+);
+export const MemberRemoved = defineEvent('MemberRemoved', 1, z.object({ member_id: z.uuid(), email: z.string(), removed_at: z.string() }));
+export const memberEventContracts = [MemberAdded, MemberRoleChanged, MemberRemoved] as const;
+
+const MemberPath = z.object({ id: z.uuid() });
+
+export const listMembersRoute = defineRoute({
+  operationId: 'listMembers',
+  method: 'GET',
+  path: '/v1/members',
+  summary: 'List the members of the account, oldest first',
+  tags: ['Members'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  query: MgmtPageQuery.extend({ role: MemberRole.optional(), email: z.string().max(320).optional() }),
+  response: mgmtListOf(Member).meta({ id: 'ListMembersResponse' }),
+});
+
+export const getMemberRoute = defineRoute({
+  operationId: 'getMember',
+  method: 'GET',
+  path: '/v1/members/{id}',
+  summary: 'Get a member of the account',
+  tags: ['Members'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  params: MemberPath,
+  response: Member,
+});
+
+export const removeMemberRoute = defineRoute({
+  operationId: 'removeMember',
+  method: 'DELETE',
+  path: '/v1/members/{id}',
+  summary: 'Remove a member from the account',
+  tags: ['Members'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 3,
+  params: MemberPath,
+  response: null,
+});

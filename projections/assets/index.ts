@@ -1,0 +1,3 @@
+export * from './assets.migration';
+export * from './assets.projection';
+export * from './assets.queries';

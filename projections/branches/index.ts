@@ -1,0 +1,3 @@
+export * from './branches.migration';
+export * from './branches.projection';
+export * from './branches.queries';

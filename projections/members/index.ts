@@ -1,0 +1,3 @@
+export * from './members.migration';
+export * from './members.projection';
+export * from './members.queries';
