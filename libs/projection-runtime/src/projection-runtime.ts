@@ -80,6 +80,8 @@ export function unionFilter(projections: readonly Projection[]): LogFilter {
  */
 export class ProjectionRuntime {
   private readonly checkpointMoved = new EventEmitter();
+  /** Emits a projection's name after this runtime applied events to it. */
+  private readonly appliedTo = new EventEmitter();
   private loopState?: FollowingLoop;
   private readonly isolated = new Map<string, Isolation>();
   /**
@@ -97,6 +99,7 @@ export class ProjectionRuntime {
     private readonly options: { batchSize: number; logger?: RuntimeLogger },
   ) {
     this.checkpointMoved.setMaxListeners(0);
+    this.appliedTo.setMaxListeners(0);
     const names = new Set<string>();
     for (const p of projections) {
       if (names.has(p.name)) throw new Error(`Two projections are named ${p.name}`);
@@ -246,7 +249,18 @@ export class ProjectionRuntime {
     }
     this.advance(projection.name, cursor, { position: to, persisted: to, persistedAt: Date.now() });
     this.checkpointMoved.emit('moved');
+    if (events.length) this.appliedTo.emit(projection.name);
     return { applied: events.length, position: to, idle: false };
+  }
+
+  /**
+   * Calls `listener` each time this runtime has applied events to the projection (not when it
+   * only skipped past events of no concern to it). A poller of a read model (timers, schedules)
+   * looks again then, instead of after every append to the log.
+   */
+  onApplied(name: string, listener: () => void): () => void {
+    this.appliedTo.on(name, listener);
+    return () => this.appliedTo.off(name, listener);
   }
 
   /**
@@ -404,6 +418,7 @@ export class ProjectionRuntime {
       );
     }
     this.checkpointMoved.emit('moved');
+    for (const w of writes) if (w.events.length && moved.includes(w.projection.name)) this.appliedTo.emit(w.projection.name);
     return { idle: caughtUp && moved.length === writes.length };
   }
 

@@ -4,10 +4,11 @@ import { APP_CONFIG, AppConfig } from '@notify/config';
 import { Database } from '@notify/database';
 import { EventStore, Sleeper } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
+import { ProjectionRuntime } from '@notify/projection-runtime';
 import { DATABASE, EVENT_STORE } from '@notify/platform';
 import { BroadcastQueries, BroadcastTimers } from '@notify/projections/broadcasts';
 
-/** Longest sleep: a send asked for meanwhile wakes the loop anyway (appends do). */
+/** Longest sleep: a send this process's broadcasts projection takes in wakes the loop sooner. */
 const MAX_SLEEP_MS = 1000;
 
 /**
@@ -25,10 +26,11 @@ export class BroadcastSendingService implements OnApplicationBootstrap, BeforeAp
   private unlisten?: () => void;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) store: EventStore,
     @Inject(DATABASE) database: Database,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly runtime: ProjectionRuntime,
   ) {
     this.timers = new BroadcastTimers(database.dataSource);
     const queries = new BroadcastQueries(database.dataSource);
@@ -45,7 +47,7 @@ export class BroadcastSendingService implements OnApplicationBootstrap, BeforeAp
   }
 
   onApplicationBootstrap(): void {
-    this.unlisten = this.store.onAppended(() => this.sleeper.wake());
+    this.unlisten = this.runtime.onApplied('broadcasts', () => this.sleeper.wake());
     this.loop = this.run();
   }
 

@@ -4,12 +4,13 @@ import { APP_CONFIG, AppConfig } from '@notify/config';
 import { Database } from '@notify/database';
 import { EventStore, Sleeper } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
+import { ProjectionRuntime } from '@notify/projection-runtime';
 import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE } from '@notify/platform';
 import { ScheduleTimers } from '@notify/projections/schedules';
 
 /** Shortest time between two polls when nothing is due sooner. */
 const MIN_POLL_GAP_MS = 50;
-/** Longest sleep: a schedule created meanwhile wakes the loop anyway (appends do). */
+/** Longest sleep: a schedule this process's schedules projection takes in wakes the loop sooner. */
 const MAX_SLEEP_MS = 1000;
 
 /**
@@ -28,11 +29,12 @@ export class ScheduleFiringService implements OnApplicationBootstrap, BeforeAppl
   private unlisten?: () => void;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) store: EventStore,
     @Inject(DATABASE) database: Database,
     @Inject(ENGINE_LOOKUPS) lookups: EngineLookups,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly runtime: ProjectionRuntime,
   ) {
     this.timers = new ScheduleTimers(database.dataSource);
     this.parallel = config.SCHEDULES_CONCURRENCY;
@@ -43,7 +45,7 @@ export class ScheduleFiringService implements OnApplicationBootstrap, BeforeAppl
   }
 
   onApplicationBootstrap(): void {
-    this.unlisten = this.store.onAppended(() => this.sleeper.wake());
+    this.unlisten = this.runtime.onApplied('schedules', () => this.sleeper.wake());
     this.loop = this.run();
   }
 

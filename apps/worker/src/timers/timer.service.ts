@@ -3,6 +3,7 @@ import { engineEvent } from '@notify/application';
 import { Database } from '@notify/database';
 import { EventStore, Sleeper } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
+import { ProjectionRuntime } from '@notify/projection-runtime';
 import { DATABASE, EVENT_STORE } from '@notify/platform';
 import { DueTimer, TimerQueries } from '@notify/projections/timers';
 import { v5 as uuidv5 } from 'uuid';
@@ -38,13 +39,15 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(DATABASE) database: Database,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(TIMER_CLOCK) private readonly clock: TimerClock,
+    private readonly runtime: ProjectionRuntime,
   ) {
     this.queries = new TimerQueries(database.dataSource);
   }
 
   onApplicationBootstrap(): void {
-    // New timers may be due sooner than the current sleep: re-check when the log moves.
-    this.unlisten = this.store.onAppended(() => this.sleeper.wake());
+    // A new timer may be due sooner than the current sleep: look again when the timers read
+    // model took one in (a read model this process does not apply is looked at every second).
+    this.unlisten = this.runtime.onApplied('timers', () => this.sleeper.wake());
     this.loop = this.run();
   }
 
@@ -59,8 +62,8 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
     let lastPoll = 0;
     let backlog = false;
     while (!this.stopped) {
-      // Every append wakes the loop; under load that is thousands of wake-ups a second, so polls
-      // are at least MIN_POLL_GAP_MS apart unless the last one left due timers behind.
+      // Every batch of new timers wakes the loop; under load that is many wake-ups a second, so
+      // polls are at least MIN_POLL_GAP_MS apart unless the last one left due timers behind.
       const since = Date.now() - lastPoll;
       if (!backlog && since < MIN_POLL_GAP_MS) await new Promise((r) => setTimeout(r, MIN_POLL_GAP_MS - since));
       if (this.stopped) break;
