@@ -336,6 +336,40 @@ describe('user guides (public API)', () => {
     });
   });
 
+  it("tells a joined client when a guide's activation window opens and closes, with no change made then", async () => {
+    const socket: Socket = feedSocket(t, { api_key: t.env.publishableKey });
+    socket.connect();
+    try {
+      const pushes: { event: string; key: string; eligible?: boolean }[] = [];
+      const channel = socket.channel(`guides:${channelId}`, { user_id: 'ada' });
+      for (const event of ['guide.added', 'guide.updated', 'guide.removed'])
+        channel.on(event, (p: { data: { guide: { key: string }; eligible?: boolean } }) => {
+          if (p.data.guide.key === 'windowed') pushes.push({ event, key: p.data.guide.key, eligible: p.data.eligible });
+        });
+      expect(await joinChannel(channel)).toEqual({ status: 'ok', response: {} });
+      await guide('windowed', { target_property_conditions: pro }, null);
+      // The window lies ahead when it is set: only the clock opens and closes it.
+      const from = new Date(Date.now() + 2_000).toISOString();
+      const until = new Date(Date.now() + 4_000).toISOString();
+      await mgmt.guides.activate('windowed', { ...env, from, until } as never);
+      await eventually(
+        async () => pushes,
+        (p) => p.some((e) => e.event === 'guide.added'),
+        30_000,
+      );
+      await eventually(
+        async () => pushes,
+        (p) => p.some((e) => e.event === 'guide.updated' && e.eligible === false),
+        30_000,
+      );
+      expect(pushes.map((e) => e.event)).toEqual(['guide.added', 'guide.updated']);
+      // Out of the channel again (the later tests list the channel's guides).
+      await mgmt.guides.archive('windowed');
+    } finally {
+      socket.disconnect();
+    }
+  });
+
   it("tells a channel's first guide group as guide_group.added, and later changes as guide_group.updated", async () => {
     const other = await svc('PUT', '/v1/channels/guides-two', {
       channel: { name: 'Guides two', type: 'in_app_guide', provider: 'knock-guide', environment_settings: { development: {} } },

@@ -38,6 +38,10 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
   private stopTail?: () => void;
   private readonly reconnectWait = new Sleeper();
   reconnectDelayMs = 1000;
+  /** Fires at the next start or end of a guide's activation window (nothing else announces those). */
+  private windowTimer?: NodeJS.Timeout;
+  /** Window boundaries up to this instant have been announced. */
+  private windowsAnnouncedTo = Date.now();
 
   constructor(
     @Inject(DATABASE) private readonly database: Database,
@@ -56,10 +60,12 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationBootstrap(): Promise<void> {
     if (this.database.supportsNotify) await this.connect();
     else this.stopTail = this.tailLog();
+    await this.scheduleWindows();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.windowTimer);
     this.reconnectWait.wake();
     this.stopTail?.();
     await this.client?.end().catch(() => undefined);
@@ -67,6 +73,52 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
 
   private emit(signal: GuideSignal): void {
     this.emitter.emit('signal', signal);
+    // A guide activated, changed or deactivated may have moved the next window boundary.
+    if (!signal.users) void this.scheduleWindows();
+  }
+
+  /**
+   * A guide activated with `active_from` / `active_until` starts or stops being shown at that
+   * instant without any event: a timer set to the earliest boundary ahead announces the guides
+   * whose window opened or closed, as a change of them, and is set again. The process's clock
+   * decides, as it does when a guide's eligibility is evaluated.
+   */
+  private async scheduleWindows(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const [row] = await this.database.dataSource.query<{ at: Date | null }[]>(
+        `SELECT min(t) AS at FROM rm_config_resources r, LATERAL (VALUES (r.active_from), (r.active_until)) AS w(t)
+          WHERE r.resource_type = 'guide' AND r.active AND w.t > $1`,
+        [new Date(this.windowsAnnouncedTo)],
+      );
+      clearTimeout(this.windowTimer);
+      this.windowTimer = undefined;
+      if (!row?.at || this.stopped) return;
+      // Timers wait at most about 24 days; a later boundary is looked at again then.
+      const delay = Math.min(Math.max(0, new Date(row.at).getTime() - Date.now()), 2 ** 31 - 1);
+      this.windowTimer = setTimeout(() => void this.announceWindows(), delay);
+      this.windowTimer.unref();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'reading guide activation windows failed');
+    }
+  }
+
+  private async announceWindows(): Promise<void> {
+    const from = this.windowsAnnouncedTo;
+    const to = Date.now();
+    try {
+      const rows = await this.database.dataSource.query<{ environment: string; identifier: string }[]>(
+        `SELECT environment, identifier FROM rm_config_resources r
+          WHERE r.resource_type = 'guide' AND r.active
+            AND ((r.active_from > $1 AND r.active_from <= $2) OR (r.active_until > $1 AND r.active_until <= $2))`,
+        [new Date(from), new Date(to)],
+      );
+      this.windowsAnnouncedTo = to;
+      for (const row of rows) this.emitter.emit('signal', { environment: row.environment, key: row.identifier });
+    } catch (error) {
+      this.logger.warn({ err: error }, 'announcing guide activation windows failed');
+    }
+    await this.scheduleWindows();
   }
 
   private async connect(): Promise<void> {
