@@ -145,6 +145,14 @@ describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' 
       body: { from: logged[2].position, to: logged[0].position },
     });
     expect(bad.status).toBe(422);
+
+    // Each call is itself an audited event, with who asked; the refused one recorded nothing.
+    const audits = await t.sql<{ data: { replay_id: string; events: number; from: string; to: string }; actor: string }>(
+      `SELECT data, metadata->>'actor' AS actor FROM es_events WHERE event_type = 'LogReplayedToKafka' ORDER BY global_position`,
+    );
+    expect(audits.map((a) => a.data.replay_id)).toEqual([first.body.replay_id, replayed[1].headers['replay-id']]);
+    expect(audits[0].data).toMatchObject({ events: 1, from: logged[0].position, to: logged[1].position });
+    expect(audits.every((a) => a.actor.startsWith('service:'))).toBe(true);
   });
 });
 

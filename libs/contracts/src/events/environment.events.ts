@@ -77,6 +77,22 @@ export const EnhancedSecurityModeChanged = defineEvent(
   z.object({ enabled: z.boolean(), changed_at: z.string() }),
 );
 
+/** A range of the log re-published to the Kafka stream topics (ADR 0154): who asked, what went out. */
+export const LogReplayedToKafka = defineEvent(
+  'LogReplayedToKafka',
+  1,
+  z.object({
+    replay_id: z.uuid(),
+    from: z.string(),
+    to: z.string(),
+    events: z.number().int(),
+    records: z.number().int(),
+    last_position: z.string().nullable(),
+    next_from: z.string().nullable(),
+    replayed_at: z.string(),
+  }),
+);
+
 export const environmentEventContracts = [
   EnvironmentCreated,
   ApiKeyIssued,
@@ -86,4 +102,4 @@ export const environmentEventContracts = [
   SigningKeyRevoked,
   EnhancedSecurityModeChanged,
 ] as const;
-export const accountEventContracts = [ServiceTokenIssued, ServiceTokenRevoked] as const;
+export const accountEventContracts = [ServiceTokenIssued, ServiceTokenRevoked, LogReplayedToKafka] as const;
