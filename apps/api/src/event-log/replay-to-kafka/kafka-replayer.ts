@@ -30,7 +30,13 @@ export class KafkaReplayer implements OnApplicationShutdown {
     const replayId = randomUUID();
     const outcome = await replayLogToKafka(this.store, this.registry, settings.topics, this.publisher, { ...range, replayId });
     this.logger.info({ replayId, ...range, events: outcome.events }, 'replayed a range of the log to kafka');
-    const result = { replay_id: replayId, events: outcome.events, records: outcome.records, last_position: outcome.last, next_from: outcome.next };
+    const result = {
+      replay_id: replayId,
+      events: outcome.events,
+      records: outcome.records,
+      last_position: outcome.last,
+      next_from: outcome.next,
+    };
     // A management action like any other: recorded in the log, with who asked (issue 18).
     await recordLogReplay(this.store, { ...result, from: range.from, to: range.to, replayed_at: new Date().toISOString() }, metadata);
     return result;
