@@ -190,6 +190,8 @@ describe('operator console in a browser', () => {
     await visit('#/settings', async () => {
       await page.getByRole('table', { name: 'Channels' }).getByText('in-app', { exact: true }).waitFor();
       await page.getByRole('table', { name: 'Environments' }).getByText('production', { exact: true }).waitFor();
+      // The keys of the environment, the publishable one among them (by its kind; secrets are never shown).
+      await page.getByRole('table', { name: 'API keys' }).getByText('publishable', { exact: true }).first().waitFor();
     });
     await visit('#/workflows/welcome', () => page.getByRole('tab', { name: 'Commits' }).waitFor());
     await page.getByRole('tab', { name: 'Changes' }).click();

@@ -14,6 +14,18 @@ interface Channel {
   environment_settings?: Record<string, unknown>;
 }
 
+interface ApiKey {
+  id: string;
+  kind: string;
+  name: string | null;
+  hint: string;
+  status: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
 interface Environment {
   slug: string;
   name: string;
@@ -23,9 +35,13 @@ interface Environment {
   updated_at?: string;
 }
 
-/** Channels (the service masks secret settings as ********) and environments. */
+/** Channels (the service masks secret settings as ********), the environment's API keys and the environments. */
 export function SettingsScreen() {
-  const { api } = useConsole();
+  const { api, environment } = useConsole();
+  const keys = useLoad(
+    (signal) => api.service<{ entries: ApiKey[] }>('GET', '/v1/api_keys', { query: { environment }, signal }),
+    [api, environment],
+  );
   const channels = useLoad(
     (signal) =>
       api.service<{ entries: Channel[] }>('GET', '/v1/channels', { query: { limit: 100, include: ['environment_settings'] }, signal }),
@@ -56,6 +72,30 @@ export function SettingsScreen() {
               { header: 'Settings per environment', cell: (c) => <Json value={c.environment_settings ?? {}} maxHeight={200} /> },
               { header: 'Updated', cell: (c) => time(c.updated_at) },
               { header: 'Events', cell: (c) => <Anchor href={href('events', undefined, { stream: `channel-${c.key}` })}>stream</Anchor> },
+            ]}
+          />
+        )}
+      </Async>
+      <Title order={3} size="h4">
+        API keys of {environment}
+      </Title>
+      <Text size="sm" c="dimmed">
+        Only a hint of each secret is kept; <Code>notify keys</Code> and the management API create, rotate and revoke them.
+      </Text>
+      <Async loaded={keys} label="API keys">
+        {(page) => (
+          <DataTable
+            caption="API keys"
+            rows={entriesOf(page)}
+            rowKey={(k) => k.id}
+            columns={[
+              { header: 'Kind', cell: (k) => k.kind },
+              { header: 'Name', cell: (k) => k.name ?? '—' },
+              { header: 'Secret ends in', cell: (k) => <Code>{k.hint}</Code> },
+              { header: 'Status', cell: (k) => k.status },
+              { header: 'Created', cell: (k) => time(k.created_at) },
+              { header: 'Last used', cell: (k) => time(k.last_used_at) },
+              { header: 'Expires', cell: (k) => time(k.expires_at ?? k.revoked_at) },
             ]}
           />
         )}
