@@ -352,6 +352,16 @@ describe('checkWorkflow (references and Liquid)', () => {
   const check = (steps: unknown[], templates = noProblems) =>
     checkWorkflow(normalizeWorkflow(WorkflowRequest.parse(workflowWith(...steps))), refs, templates);
 
+  it('finds an ai_agent step unsupported (no AI provider here): saved invalid, never activated, never failing a run', async () => {
+    const ai = {
+      type: 'ai_agent',
+      ref: 'ai',
+      settings: { model: 'anthropic:claude-haiku-4-5', request_prompt: 'Summarise {{ data.text }}', response_type: 'text' },
+    };
+    const { errors } = await check([inApp, ai]);
+    expect(errors).toEqual([expect.objectContaining({ field: 'steps.1.type', type: 'unsupported_step' })]);
+  });
+
   it('finds nothing wrong with a workflow whose references resolve, and fills in the channel type', async () => {
     const { content, errors } = await check([inApp]);
     expect(errors).toEqual([]);

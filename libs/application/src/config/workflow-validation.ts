@@ -82,6 +82,14 @@ export async function checkWorkflow(
       await checkChannelStep(step, path, refs, errors, liquid);
       continue;
     }
+    if (step.type === 'ai_agent')
+      // Accepted by the reference's shape, but there is no AI provider here to run it: the
+      // workflow is saved invalid (it cannot be activated or triggered) rather than failing its runs.
+      errors.push({
+        field: at([...path, 'type']),
+        message: 'ai_agent steps are not supported by this service (no AI provider); remove the step to activate the workflow',
+        type: 'unsupported_step',
+      });
     for (const field of LIQUID_SETTINGS[step.type] ?? [])
       liquid((step.settings as Record<string, unknown> | undefined)?.[field], [...path, 'settings', field]);
   }
