@@ -17,3 +17,4 @@ export type {
 } from './types';
 export { IsolatedRenderer, type IsolatedRendererOptions } from './isolation/isolated-renderer';
 export type { TemplateRenderer } from './types';
+export { visualBlocksToLiquid, type VisualBlock } from './visual-blocks';

@@ -86,6 +86,26 @@ describe('renderChannelContent', () => {
     });
   });
 
+  it('renders an email made of visual blocks (not an empty body)', async () => {
+    const result = await render(
+      'email',
+      {
+        subject: 'Order {{ data.order }}',
+        visual_blocks: [
+          { type: 'markdown', content: 'Hi **{{ recipient.name }}**' },
+          { type: 'button_set', buttons: [{ label: 'Track', action: 'https://shop.example/{{ data.order }}', variant: 'solid' }] },
+        ],
+        settings: {},
+      },
+      { email: 'ada@example.org' },
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result));
+    const content = result.content as { html_body: string; text_body: string };
+    expect(content.html_body).toContain('<strong>Ada, Countess</strong>');
+    expect(content.html_body).toContain('href="https://shop.example/o-7"');
+    expect(content.text_body).toContain('Ada, Countess');
+  });
+
   it("falls back to the provider's from, and takes to_address over the recipient's email", async () => {
     const result = await render(
       'email',

@@ -1,5 +1,12 @@
 import { REDACTED, type RenderedContentT } from '@notify/contracts';
-import { renderMarkdown, TemplateContext, TemplateRenderer, TemplateResources } from '@notify/templating';
+import {
+  renderMarkdown,
+  TemplateContext,
+  TemplateRenderer,
+  TemplateResources,
+  VisualBlock,
+  visualBlocksToLiquid,
+} from '@notify/templating';
 
 export type Destination = Record<string, unknown>;
 
@@ -157,7 +164,10 @@ export async function renderChannelContent(
         {
           layoutKey: templateSettings.layout_key as string | null | undefined,
           subject: String(template.subject ?? ''),
-          html: String(template.html_body ?? ''),
+          // Visual blocks (the reference's block editor) become one Liquid HTML source; else html_body.
+          html: Array.isArray(template.visual_blocks)
+            ? visualBlocksToLiquid(template.visual_blocks as VisualBlock[])
+            : String(template.html_body ?? ''),
           text: (template.text_body as string | null) ?? null,
           precontent: templateSettings.pre_content as string | null | undefined,
         },
