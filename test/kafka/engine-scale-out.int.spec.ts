@@ -336,8 +336,14 @@ describeScaleOut(
         writeFileSync(`${process.env.SCALE_OUT_LOGS}/figures.json`, JSON.stringify(figures, null, 2));
       }
 
-      expect(await api.stop()).toBe(0);
-      expect(await second.stop()).toBe(0);
+      // A clean stop exits 0; otherwise the worker's last warnings and errors say why.
+      const stopped = async (p: ServiceProcess) => {
+        const code = await p.stop();
+        const said = p.logs.filter((l) => Number(l.level) >= 40 || ['warn', 'error', 'fatal'].includes(String(l.level))).slice(-15);
+        return { code, said: code === 0 ? [] : said };
+      };
+      expect(await stopped(api)).toEqual({ code: 0, said: [] });
+      expect(await stopped(second)).toEqual({ code: 0, said: [] });
     }, 900_000);
   },
 );
