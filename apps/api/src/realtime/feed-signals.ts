@@ -1,14 +1,14 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Database } from '@notify/database';
 import { MessageCreatedData } from '@notify/domain';
-import { SharedLogReader, Sleeper } from '@notify/eventstore';
+import { SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { DATABASE, LOG_READER } from '@notify/platform';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { FEED_NOTIFY_CHANNEL, FEED_NOTIFY_MAX_AGE_MS, FeedNotification, feedNotificationOf } from '@notify/projections/messages';
 import { EventEmitter } from 'node:events';
-import { Client } from 'pg';
 import { FeedSignal } from './feed-filter';
+import { ChannelListener, tailLogPages } from './signal-sources';
 
 const toSignal = (n: FeedNotification): FeedSignal => ({
   environment: n.e,
@@ -35,15 +35,12 @@ const REMEMBERED = 10_000;
 @Injectable()
 export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly emitter = new EventEmitter();
-  private client?: Client;
+  private readonly listener: ChannelListener;
   private stopped = false;
   private stopTail?: () => void;
   /** Everything after this position was heard (or caught up with) on the current connection. */
   private heardFrom?: string;
   private readonly announced = new Set<string>();
-  private readonly reconnectWait = new Sleeper();
-  /** How long to wait before listening again after the connection was lost (and between tries). */
-  reconnectDelayMs = 1000;
 
   constructor(
     @Inject(DATABASE) private readonly database: Database,
@@ -52,6 +49,37 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.emitter.setMaxListeners(0);
+    this.listener = new ChannelListener({
+      database,
+      channel: FEED_NOTIFY_CHANNEL,
+      name: 'notify-feed-signals',
+      logger,
+      onNotification: (payload) => {
+        const note = JSON.parse(payload) as FeedNotification;
+        if (note.p && (!this.heardFrom || note.p > this.heardFrom)) this.heardFrom = note.p;
+        this.emit(note);
+      },
+      // Committed from here on is heard live; up to here, read from the log: after a lost
+      // connection, what was announced meanwhile (from the last announcement heard).
+      onListening: async (again) => {
+        const head = await this.reader.headPosition();
+        if (again && this.heardFrom !== undefined) {
+          const from = this.heardFrom;
+          await this.catchUp(from, head);
+          this.logger.info({ from }, 'feed notifications listened to again; caught up from the log');
+        }
+        if (!this.heardFrom || head > this.heardFrom) this.heardFrom = head;
+      },
+    });
+  }
+
+  /** How long to wait before listening again after the connection was lost (and between tries). */
+  get reconnectDelayMs(): number {
+    return this.listener.reconnectDelayMs;
+  }
+
+  set reconnectDelayMs(ms: number) {
+    this.listener.reconnectDelayMs = ms;
   }
 
   listen(listener: (signal: FeedSignal) => void): () => void {
@@ -60,25 +88,29 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.database.supportsNotify) await this.connect();
-    else this.stopTail = this.tailLog();
+    if (this.database.supportsNotify) await this.listener.start();
+    else
+      this.stopTail = tailLogPages(
+        this.reader,
+        (after) => this.announcePage(after),
+        (error) => this.logger.warn({ err: error }, 'feed signal tail failed'),
+      );
   }
 
   /** Whether the LISTEN connection is up (false from the moment it is found lost). */
   get listening(): boolean {
-    return this.client !== undefined;
+    return this.listener.listening;
   }
 
   /** Ends a wait before reconnecting now (a test that held the reconnect back; shutdown). */
   reconnectNow(): void {
-    this.reconnectWait.wake();
+    this.listener.reconnectNow();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    this.reconnectWait.wake();
     this.stopTail?.();
-    await this.client?.end().catch(() => undefined);
+    await this.listener.stop();
   }
 
   private emit(notification: FeedNotification): void {
@@ -86,59 +118,6 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
     this.announced.add(notification.m);
     if (this.announced.size > REMEMBERED) this.announced.delete(this.announced.values().next().value!);
     this.emitter.emit('signal', toSignal(notification));
-  }
-
-  /**
-   * LISTENs; after a lost connection (`catchUpFrom` set), first announces what the log holds from
-   * that position up to what is readable now, as the tail of the embedded mode does.
-   */
-  private async connect(catchUpFrom?: string): Promise<void> {
-    const client = new Client({ connectionString: this.database.url, application_name: 'notify-feed-signals' });
-    client.on('notification', (n) => {
-      if (n.channel !== FEED_NOTIFY_CHANNEL || !n.payload) return;
-      try {
-        const note = JSON.parse(n.payload) as FeedNotification;
-        if (note.p && (!this.heardFrom || note.p > this.heardFrom)) this.heardFrom = note.p;
-        this.emit(note);
-      } catch (error) {
-        this.logger.warn({ err: error }, 'unreadable feed notification');
-      }
-    });
-    let lost = false;
-    client.on('error', (error) => {
-      if (lost) return;
-      lost = true;
-      this.logger.warn({ err: error }, 'feed notification connection lost; reconnecting');
-      if (this.client === client) this.client = undefined;
-      if (!this.stopped) void this.reconnect(this.heardFrom);
-    });
-    await client.connect();
-    await client.query(`LISTEN ${FEED_NOTIFY_CHANNEL}`);
-    if (this.stopped) {
-      // Shut down while connecting: this connection is nobody's to end later.
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    // Committed from here on is heard live; up to here, read from the log.
-    const head = await this.reader.headPosition();
-    if (catchUpFrom !== undefined) await this.catchUp(catchUpFrom, head);
-    if (!this.heardFrom || head > this.heardFrom) this.heardFrom = head;
-  }
-
-  /** Listens again after a wait, and again after each failed try, until it works or the app stops. */
-  private async reconnect(from: string | undefined): Promise<void> {
-    while (!this.stopped) {
-      await this.reconnectWait.sleep(this.reconnectDelayMs);
-      if (this.stopped) return;
-      try {
-        await this.connect(from);
-        if (from !== undefined) this.logger.info({ from }, 'feed notifications listened to again; caught up from the log');
-        return;
-      } catch (error) {
-        this.logger.warn({ err: error }, 'feed notification reconnect failed');
-      }
-    }
   }
 
   /** Announces the in-app messages created in (from, to]. */
@@ -167,36 +146,5 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
       this.emit(note);
     }
     return page.scannedTo;
-  }
-
-  private tailLog(): () => void {
-    let position: string | undefined;
-    let running = false;
-    let again = false;
-    const pump = async () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = true;
-      try {
-        do {
-          again = false;
-          position ??= await this.reader.headPosition();
-          const scannedTo = await this.announcePage(position);
-          if (scannedTo > position) {
-            again = true;
-            position = scannedTo;
-          }
-        } while (again && !this.stopped);
-      } catch (error) {
-        this.logger.warn({ err: error }, 'feed signal tail failed');
-      } finally {
-        running = false;
-      }
-    };
-    const unlisten = this.reader.onAppended(() => void pump());
-    void pump();
-    return unlisten;
   }
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Database } from '@notify/database';
-import { SharedLogReader, Sleeper } from '@notify/eventstore';
+import { SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { DATABASE, LOG_READER } from '@notify/platform';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { GUIDE_NOTIFY_CHANNEL, GUIDE_NOTIFY_MAX_AGE_MS, GuideNotification } from '@notify/projections/config-resources';
 import { EventEmitter } from 'node:events';
-import { Client } from 'pg';
+import { ChannelListener, tailLogPages } from './signal-sources';
 
 /**
  * A guide changed (`key`), or the guide group (`group`), or, with neither, anything may have
@@ -33,11 +33,9 @@ const AUDIENCE_EVENTS = ['UserIdentified', 'AudienceMembersAdded', 'AudienceMemb
 @Injectable()
 export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly emitter = new EventEmitter();
-  private client?: Client;
+  private readonly listener: ChannelListener;
   private stopped = false;
   private stopTail?: () => void;
-  private readonly reconnectWait = new Sleeper();
-  reconnectDelayMs = 1000;
   /** Fires at the next start or end of a guide's activation window (nothing else announces those). */
   private windowTimer?: NodeJS.Timeout;
   /** Window boundaries up to this instant have been announced. */
@@ -50,6 +48,22 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.emitter.setMaxListeners(0);
+    this.listener = new ChannelListener({
+      database,
+      channel: GUIDE_NOTIFY_CHANNEL,
+      name: 'notify-guide-signals',
+      logger,
+      onNotification: (payload) => {
+        const note = JSON.parse(payload) as GuideNotification;
+        if (note.u) this.emit({ environment: note.e, users: note.u });
+        else if (note.g !== undefined) this.emit({ environment: note.e, group: true });
+        else this.emit({ environment: note.e, key: note.k });
+      },
+      // What changed while the connection was lost was not heard: every socket reads its guides again.
+      onListening: async (again) => {
+        if (again) this.emit({});
+      },
+    });
   }
 
   listen(listener: (signal: GuideSignal) => void): () => void {
@@ -58,17 +72,21 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.database.supportsNotify) await this.connect();
-    else this.stopTail = this.tailLog();
+    if (this.database.supportsNotify) await this.listener.start();
+    else
+      this.stopTail = tailLogPages(
+        this.reader,
+        (after) => this.announcePage(after),
+        (error) => this.logger.warn({ err: error }, 'guide signal tail failed'),
+      );
     await this.scheduleWindows();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.windowTimer);
-    this.reconnectWait.wake();
     this.stopTail?.();
-    await this.client?.end().catch(() => undefined);
+    await this.listener.stop();
   }
 
   private emit(signal: GuideSignal): void {
@@ -121,98 +139,18 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
     await this.scheduleWindows();
   }
 
-  private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.database.url, application_name: 'notify-guide-signals' });
-    client.on('notification', (n) => {
-      if (n.channel !== GUIDE_NOTIFY_CHANNEL || !n.payload) return;
-      try {
-        const note = JSON.parse(n.payload) as GuideNotification;
-        if (note.u) this.emit({ environment: note.e, users: note.u });
-        else if (note.g !== undefined) this.emit({ environment: note.e, group: true });
-        else this.emit({ environment: note.e, key: note.k });
-      } catch (error) {
-        this.logger.warn({ err: error }, 'unreadable guide notification');
-      }
-    });
-    let lost = false;
-    client.on('error', (error) => {
-      if (lost) return;
-      lost = true;
-      this.logger.warn({ err: error }, 'guide notification connection lost; reconnecting');
-      if (this.client === client) this.client = undefined;
-      if (!this.stopped) void this.reconnect();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${GUIDE_NOTIFY_CHANNEL}`);
-    if (this.stopped) {
-      await client.end().catch(() => undefined);
-      return;
+  /** Reads one page of guide and audience events after `after` and announces the guides they change; answers how far it looked. */
+  private async announcePage(after: string): Promise<string> {
+    const page = await this.reader.readAll({ after, filter: { eventTypes: [...GUIDE_EVENTS, ...AUDIENCE_EVENTS] }, maxCount: 500 });
+    const recentSince = Date.now() - GUIDE_NOTIFY_MAX_AGE_MS;
+    for (const event of page.events) {
+      if (event.createdAt.getTime() < recentSince) continue;
+      const data = event.data as { key?: string; resource?: { type: string; identifier: string } };
+      const key = event.type === 'CommitPromoted' ? (data.resource?.type === 'guide' ? data.resource.identifier : undefined) : data.key;
+      if (!key) continue;
+      await this.runtime.waitFor(event.position, [event], 10_000);
+      this.emit({ environment: event.metadata.environment ?? undefined, key });
     }
-    this.client = client;
-  }
-
-  private async reconnect(): Promise<void> {
-    while (!this.stopped) {
-      await this.reconnectWait.sleep(this.reconnectDelayMs);
-      if (this.stopped) return;
-      try {
-        await this.connect();
-        // What changed meanwhile was not heard: every socket reads its guides again.
-        this.emit({});
-        return;
-      } catch (error) {
-        this.logger.warn({ err: error }, 'guide notification reconnect failed');
-      }
-    }
-  }
-
-  private tailLog(): () => void {
-    let position: string | undefined;
-    let running = false;
-    let again = false;
-    const pump = async () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = true;
-      try {
-        do {
-          again = false;
-          position ??= await this.reader.headPosition();
-          const page = await this.reader.readAll({
-            after: position,
-            filter: { eventTypes: [...GUIDE_EVENTS, ...AUDIENCE_EVENTS] },
-            maxCount: 500,
-          });
-          const recentSince = Date.now() - GUIDE_NOTIFY_MAX_AGE_MS;
-          for (const event of page.events) {
-            if (event.createdAt.getTime() < recentSince) continue;
-            const data = event.data as {
-              key?: string;
-              resource?: { type: string; identifier: string };
-              user_id?: string;
-              members?: { user_id: string }[];
-            };
-            const key =
-              event.type === 'CommitPromoted' ? (data.resource?.type === 'guide' ? data.resource.identifier : undefined) : data.key;
-            if (!key) continue;
-            await this.runtime.waitFor(event.position, [event], 10_000);
-            this.emit({ environment: event.metadata.environment ?? undefined, key });
-          }
-          if (page.scannedTo > position) {
-            again = true;
-            position = page.scannedTo;
-          }
-        } while (again && !this.stopped);
-      } catch (error) {
-        this.logger.warn({ err: error }, 'guide signal tail failed');
-      } finally {
-        running = false;
-      }
-    };
-    const unlisten = this.reader.onAppended(() => void pump());
-    void pump();
-    return unlisten;
+    return page.scannedTo;
   }
 }
