@@ -4,6 +4,7 @@ import { DATABASE } from '@notify/platform';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { ItemSchemaQueries } from '@notify/projections/item-schemas';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
+import { DestinationPortsFactory } from './destination-ports';
 import { CensusRpcController } from './census/census-rpc.controller';
 import { CensusRpcHandler } from './census/census-rpc.handler';
 import { HightouchRpcController, HightouchRpcHandler } from './hightouch/hightouch-rpc.controller';
@@ -15,6 +16,7 @@ import { HightouchRpcController, HightouchRpcHandler } from './hightouch/hightou
   providers: [
     { provide: ConfigResourceQueries, inject: [DATABASE], useFactory: (db: Database) => new ConfigResourceQueries(db.dataSource) },
     { provide: ItemSchemaQueries, inject: [DATABASE], useFactory: (db: Database) => new ItemSchemaQueries(db.dataSource) },
+    DestinationPortsFactory,
     CensusRpcHandler,
     HightouchRpcHandler,
   ],

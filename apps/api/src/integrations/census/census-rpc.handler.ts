@@ -1,50 +1,14 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CensusPorts, censusRpc, EngineLookups, identifyUser, RecipientDeps, triggerWorkflow } from '@notify/application';
-import { ENGINE_LOOKUPS, ReadYourWrites } from '@notify/platform';
-import { ConfigResourceQueries } from '@notify/projections/config-resources';
-import { ItemSchemaQueries } from '@notify/projections/item-schemas';
-import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
-import { commandMetadata } from '../../shared/command-metadata';
+import { censusRpc } from '@notify/application';
+import { DestinationPortsFactory } from '../destination-ports';
 import { CensusRpcCommand } from './census-rpc.command';
 
 /** Adapts a Census JSON-RPC call to the identify and trigger use cases of the calling key's environment. */
 @CommandHandler(CensusRpcCommand)
 export class CensusRpcHandler implements ICommandHandler<CensusRpcCommand> {
-  constructor(
-    @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
-    @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
-    private readonly consistency: ReadYourWrites,
-    private readonly resources: ConfigResourceQueries,
-    private readonly schemas: ItemSchemaQueries,
-  ) {}
+  constructor(private readonly ports: DestinationPortsFactory) {}
 
   async execute({ ctx, request }: CensusRpcCommand) {
-    const environment = ctx.environment;
-    const metadata = commandMetadata(ctx);
-    const ports: CensusPorts = {
-      workflows: async () =>
-        (await this.resources.list(environment, 'workflow', { limit: 100 })).entries.map((w) => ({
-          key: w.identifier,
-          name: String(w.content.name ?? w.identifier),
-          triggerDataSchema: (w.content.trigger_data_json_schema as Record<string, unknown> | null | undefined) ?? null,
-        })),
-      userSchema: async () => (await this.schemas.propertiesOf(environment, 'user', null)) ?? [],
-      identify: async (userId, properties) => {
-        const outcome = await identifyUser(this.recipients, environment, userId, properties, metadata);
-        await this.consistency.settle(outcome.append, outcome.events);
-      },
-      trigger: async (workflowKey, body) => {
-        const { writes } = await triggerWorkflow(
-          { recipients: this.recipients, lookups: this.lookups },
-          environment,
-          workflowKey,
-          body,
-          metadata,
-        );
-        await this.consistency.settleAll(writes.appends);
-      },
-    };
-    return { jsonrpc: '2.0' as const, id: request.id, result: await censusRpc(ports, request.method, request.params) };
+    return { jsonrpc: '2.0' as const, id: request.id, result: await censusRpc(this.ports.for(ctx), request.method, request.params) };
   }
 }
