@@ -4,7 +4,7 @@ import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
 import { createKafka, kafkaSettingsFrom, runWorkDispatcherName } from '@notify/messaging';
 import type { Admin } from 'kafkajs';
-import { FANOUT_REACTOR, kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
+import { FANOUT_REACTOR, kafkaPartitioning, RUN_EXECUTOR_REACTOR, runWorkGroupId } from './partitioning';
 
 /** Whether every run started by what the log holds before a position has been executed as far as it could go. */
 export type RunsThrough = (position: string) => Promise<boolean>;
@@ -54,7 +54,7 @@ export class RunWorkProgress implements OnApplicationShutdown {
     const admin = await this.connect();
     const topic = settings.topics.runWork;
     target.ends ??= new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
-    const [committed] = await admin.fetchOffsets({ groupId: this.groupId(), topics: [topic] });
+    const [committed] = await admin.fetchOffsets({ groupId: runWorkGroupId(this.config), topics: [topic] });
     const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
     return [...target.ends].every(([partition, end]) => end === 0n || (done.get(partition) ?? -1n) >= end);
   };
@@ -76,10 +76,5 @@ export class RunWorkProgress implements OnApplicationShutdown {
       throw error;
     });
     return this.admin;
-  }
-
-  /** The run-work consumer group (the same rule as RunWorkService's). */
-  private groupId(): string {
-    return this.config.ENGINE_KAFKA_GROUP_ID ?? `${this.config.KAFKA_TOPIC_PREFIX}engine`;
   }
 }

@@ -8,7 +8,7 @@ import { KafkaPublisher, kafkaSettingsFrom, RunWorkConsumer, RunWorkDispatcher, 
 import { DATABASE, EVENT_STORE, LOG_READER } from '@notify/platform';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { KafkaRelayReactor } from '../kafka/kafka-relay.reactor';
-import { kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
+import { kafkaPartitioning, RUN_EXECUTOR_REACTOR, runWorkGroupId } from './partitioning';
 
 export { kafkaPartitioning };
 
@@ -107,9 +107,8 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  /** One group per deployment: by default named after its topics. */
   private groupId(): string {
-    return this.config.ENGINE_KAFKA_GROUP_ID ?? `${this.config.KAFKA_TOPIC_PREFIX}engine`;
+    return runWorkGroupId(this.config);
   }
 
   private async execute(items: RunWorkV1[]): Promise<void> {
