@@ -36,15 +36,11 @@ export class AssetQueries {
       withTotal: false,
     });
   }
+}
 
-  /** An asset's content with its type, while the asset exists. */
-  async content(id: string): Promise<{ mime_type: string; filename: string; content: Buffer } | undefined> {
-    const rows = await this.db.query<{ mime_type: string; filename: string; content: Buffer }[]>(
-      'SELECT a.mime_type, a.filename, b.content FROM rm_assets a JOIN asset_blobs b ON b.sha256 = a.sha256 WHERE a.id = $1',
-      [id],
-    );
-    return rows[0];
-  }
+/** Asset contents in the database (`asset_blobs`), the default store (ADR 0159). */
+export class DatabaseAssetBlobs {
+  constructor(private readonly db: DataSource) {}
 
   /** Keeps a file's bytes under their sha256 (the same bytes are kept once). */
   async storeBlob(sha256: string, content: Buffer): Promise<void> {
@@ -53,5 +49,10 @@ export class AssetQueries {
       content,
       content.length,
     ]);
+  }
+
+  async readBlob(sha256: string): Promise<Buffer | undefined> {
+    const rows = await this.db.query<{ content: Buffer }[]>('SELECT content FROM asset_blobs WHERE sha256 = $1', [sha256]);
+    return rows[0]?.content;
   }
 }

@@ -53,6 +53,28 @@ describe('parseConfig', () => {
     );
   });
 
+  it('keeps assets in the database unless S3 storage is chosen with its bucket', () => {
+    expect(parseConfig({}).ASSETS_STORAGE).toBe('database');
+    expect(() => parseConfig({ ASSETS_STORAGE: 's3' })).toThrow('ASSETS_S3_BUCKET: needed when ASSETS_STORAGE=s3');
+    expect(() => parseConfig({ ASSETS_STORAGE: 's3', ASSETS_S3_BUCKET: 'b', ASSETS_S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      'ASSETS_S3_ACCESS_KEY_ID: set together with ASSETS_S3_SECRET_ACCESS_KEY',
+    );
+    expect(() => parseConfig({ ASSETS_STORAGE: 'gcs' })).toThrow('ASSETS_STORAGE');
+    expect(
+      parseConfig({
+        ASSETS_STORAGE: 's3',
+        ASSETS_S3_BUCKET: 'b',
+        ASSETS_S3_ENDPOINT: 'http://127.0.0.1:9000',
+        ASSETS_S3_FORCE_PATH_STYLE: 'true',
+      }),
+    ).toMatchObject({
+      ASSETS_S3_BUCKET: 'b',
+      ASSETS_S3_PREFIX: 'assets/',
+      ASSETS_S3_REGION: 'us-east-1',
+      ASSETS_S3_FORCE_PATH_STYLE: true,
+    });
+  });
+
   describe('Kafka', () => {
     it('is off with sensible defaults for everything else', () => {
       const config = parseConfig({});

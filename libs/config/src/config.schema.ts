@@ -125,6 +125,20 @@ export const ConfigSchema = z.object({
   PREFERENCE_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
   /** The service's address as recipients reach it (tracked links point here). */
   PUBLIC_URL: urlWithScheme(['http', 'https']),
+  /** Where uploaded asset contents are kept: in the database, or in an S3-compatible bucket (ADR 0159). */
+  ASSETS_STORAGE: z.enum(['database', 's3']).default('database'),
+  /** The bucket asset contents go to when ASSETS_STORAGE=s3 (it must exist). */
+  ASSETS_S3_BUCKET: optionalString,
+  /** Key prefix of asset contents in the bucket; each object is named by its content's sha256. */
+  ASSETS_S3_PREFIX: z.string().default('assets/'),
+  ASSETS_S3_REGION: z.string().min(1).default('us-east-1'),
+  /** An S3-compatible server's address (MinIO, Ceph, R2, S3Proxy...); unset: AWS S3 of the region. */
+  ASSETS_S3_ENDPOINT: urlWithScheme(['http', 'https']),
+  /** Address buckets in the path (`endpoint/bucket/key`), as most S3-compatible servers want. */
+  ASSETS_S3_FORCE_PATH_STYLE: flag(false),
+  /** Static credentials; unset: the AWS SDK's default chain (environment, profile, instance role). */
+  ASSETS_S3_ACCESS_KEY_ID: optionalString,
+  ASSETS_S3_SECRET_ACCESS_KEY: optionalString,
   /** Messages older than this are left out of message listings and bulk actions, except in-app ones. */
   MESSAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   /**
@@ -228,6 +242,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     ...checkKafka(result.data),
     ...(result.data.DATABASE_POOL_MIN_IDLE !== undefined && result.data.DATABASE_POOL_MIN_IDLE > result.data.DATABASE_POOL_SIZE
       ? ['DATABASE_POOL_MIN_IDLE: cannot exceed DATABASE_POOL_SIZE']
+      : []),
+    ...(result.data.ASSETS_STORAGE === 's3' && !result.data.ASSETS_S3_BUCKET ? ['ASSETS_S3_BUCKET: needed when ASSETS_STORAGE=s3'] : []),
+    ...(!!result.data.ASSETS_S3_ACCESS_KEY_ID !== !!result.data.ASSETS_S3_SECRET_ACCESS_KEY
+      ? ['ASSETS_S3_ACCESS_KEY_ID: set together with ASSETS_S3_SECRET_ACCESS_KEY (or neither, for the default credential chain)']
       : []),
     ...(result.data.LINK_TRACKING_ENABLED && !result.data.PUBLIC_URL
       ? ['LINK_TRACKING_ENABLED: needs PUBLIC_URL (where tracked links point)']

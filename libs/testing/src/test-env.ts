@@ -15,7 +15,7 @@ export const testEnv = {
   ),
 };
 
-export function requireBackend(name: 'postgres' | 'kafka' | 'redis' | 'eventstoredb', available: boolean): void {
+export function requireBackend(name: 'postgres' | 'kafka' | 'redis' | 'eventstoredb' | 's3', available: boolean): void {
   if (!available && testEnv.required.has(name)) {
     throw new Error(`Backend ${name} is required (REQUIRE_BACKENDS=${[...testEnv.required].join(',')}) but is not configured`);
   }

@@ -1,5 +1,6 @@
-import { Controller, Inject, Module, Res } from '@nestjs/common';
-import { deleteAsset, uploadAsset } from '@notify/application';
+import { Controller, Inject, Module, OnApplicationShutdown, Res } from '@nestjs/common';
+import { AssetBlobs, deleteAsset, uploadAsset } from '@notify/application';
+import { APP_CONFIG, AppConfig } from '@notify/config';
 import {
   ASSET_MAX_BYTES,
   AssetT,
@@ -15,9 +16,12 @@ import { invalidParams, resourceMissing } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { Ctx, Endpoint, Input, PublicUrl, RequestContext } from '@notify/http';
 import { DATABASE, EVENT_STORE, ReadYourWrites } from '@notify/platform';
-import { AssetQueries, AssetRecord } from '@notify/projections/assets';
+import { AssetQueries, AssetRecord, DatabaseAssetBlobs } from '@notify/projections/assets';
 import { FastifyReply } from 'fastify';
 import { commandMetadata } from '../shared/command-metadata';
+
+/** Where asset contents are kept: the database or an S3-compatible bucket (ASSETS_STORAGE). */
+export const ASSET_BLOBS = Symbol('ASSET_BLOBS');
 
 const iso = (d: Date) => new Date(d).toISOString();
 
@@ -36,12 +40,17 @@ function present(a: AssetRecord, publicUrl: string): AssetT {
 
 /** Account assets: list (the reference's route), upload, get, delete, and their public content URL. */
 @Controller()
-export class AssetsController {
+export class AssetsController implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly consistency: ReadYourWrites,
     private readonly assets: AssetQueries,
+    @Inject(ASSET_BLOBS) private readonly blobs: AssetBlobs,
   ) {}
+
+  onApplicationShutdown(): void {
+    this.blobs.close?.();
+  }
 
   @Endpoint(listAssetsRoute)
   async list(@Input() { query }: RouteInput<typeof listAssetsRoute>, @PublicUrl() publicUrl: string) {
@@ -59,7 +68,7 @@ export class AssetsController {
       throw invalidParams([{ field: 'content', message: `must be at most ${ASSET_MAX_BYTES} bytes`, type: 'too_large' }]);
     const { id, outcome } = await uploadAsset(
       this.store,
-      this.assets,
+      this.blobs,
       { filename: body.filename, mimeType: body.mime_type, content },
       commandMetadata(ctx),
     );
@@ -83,20 +92,40 @@ export class AssetsController {
   /** The bytes, as uploaded; never sniffed as another type by a browser. */
   @Endpoint(serveAssetRoute)
   async serve(@Input() { params }: RouteInput<typeof serveAssetRoute>, @Res() reply: FastifyReply) {
-    const asset = await this.assets.content(params.id);
-    if (!asset) throw resourceMissing('asset');
+    const asset = await this.assets.get(params.id);
+    const content = asset && (await this.blobs.readBlob(asset.sha256));
+    if (!asset || !content) throw resourceMissing('asset');
     return reply
       .status(200)
       .header('content-type', asset.mime_type)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; sandbox")
       .header('cache-control', 'public, max-age=300')
-      .send(asset.content);
+      .send(content);
   }
 }
 
 @Module({
   controllers: [AssetsController],
-  providers: [{ provide: AssetQueries, inject: [DATABASE], useFactory: (db: Database) => new AssetQueries(db.dataSource) }],
+  providers: [
+    { provide: AssetQueries, inject: [DATABASE], useFactory: (db: Database) => new AssetQueries(db.dataSource) },
+    {
+      provide: ASSET_BLOBS,
+      inject: [APP_CONFIG, DATABASE],
+      useFactory: async (config: AppConfig, db: Database): Promise<AssetBlobs> => {
+        if (config.ASSETS_STORAGE === 'database') return new DatabaseAssetBlobs(db.dataSource);
+        // Loaded only when chosen: the AWS SDK is not needed by the default store.
+        const { S3AssetBlobs } = await import('./s3-asset-blobs');
+        const s3 = S3AssetBlobs.fromConfig(config);
+        try {
+          await s3.check();
+        } catch (error) {
+          s3.close();
+          throw error;
+        }
+        return s3;
+      },
+    },
+  ],
 })
 export class AssetsModule {}

@@ -3,9 +3,16 @@ import { EventStore } from '@notify/eventstore';
 import { createHash, randomUUID } from 'node:crypto';
 import { CommandMetadata, CommandOutcome, handleCommand } from '../handle-command';
 
-/** Where asset contents are kept (the database's asset store by default). */
+/**
+ * Where asset contents are kept, by their sha256: the database's asset store by default, or an
+ * S3-compatible bucket (ADR 0159). Storing the same bytes twice is harmless.
+ */
 export interface AssetBlobs {
   storeBlob(sha256: string, content: Buffer): Promise<void>;
+  /** The bytes stored under this hash; undefined when the store has none. */
+  readBlob(sha256: string): Promise<Buffer | undefined>;
+  /** Releases the store's connections, if it holds any. */
+  close?(): void;
 }
 
 /** Stores the bytes, then records the upload: an asset's event never names bytes that are not stored. */
