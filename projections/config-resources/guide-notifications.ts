@@ -6,6 +6,9 @@ export const GUIDE_NOTIFY_CHANNEL = 'notify_guide_changes';
 /** Changes older than this are not announced: a rebuild replays them, and no socket waits for those. */
 export const GUIDE_NOTIFY_MAX_AGE_MS = 60_000;
 
+/** Largest NOTIFY payload sent (Postgres refuses more than 8,000 bytes). */
+export const GUIDE_NOTIFY_MAX_BYTES = 7000;
+
 /** The NOTIFY payload: which guide of which environment changed (its state is read again). */
 export interface GuideNotification {
   /** environment */
@@ -43,14 +46,20 @@ export async function announceGuideChange(
  */
 export async function announceGuideAudience(tx: EntityManager, environment: string, userIds: readonly string[]): Promise<void> {
   const payloads: string[] = [];
+  // Sizes are added up id by id (the payload is `{"e":...,"u":[...]}`), not measured again per id.
+  const base = Buffer.byteLength(JSON.stringify({ e: environment, u: [] } satisfies GuideNotification));
   let batch: string[] = [];
+  let bytes = base;
   const flush = () => {
     if (batch.length) payloads.push(JSON.stringify({ e: environment, u: batch } satisfies GuideNotification));
     batch = [];
+    bytes = base;
   };
   for (const id of new Set(userIds)) {
-    if (Buffer.byteLength(JSON.stringify({ e: environment, u: [...batch, id] })) > 7000) flush();
-    if (Buffer.byteLength(JSON.stringify({ e: environment, u: [id] })) > 7000) continue;
+    const size = Buffer.byteLength(JSON.stringify(id));
+    if (base + size > GUIDE_NOTIFY_MAX_BYTES) continue;
+    if (bytes + size + (batch.length ? 1 : 0) > GUIDE_NOTIFY_MAX_BYTES) flush();
+    bytes += size + (batch.length ? 1 : 0);
     batch.push(id);
   }
   flush();

@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
 import { Projection, handles } from './projection';
 import { returnedRows } from './returning';
+import { ReadAhead } from './read-ahead';
 import { verifyRebuild, VerifyOptions, VerifyReport } from './verify-rebuild';
 
 /**
@@ -168,12 +169,21 @@ export class ProjectionRuntime {
     await this.prepare(projection);
     await this.reset(projection);
     const head = await this.store.headPosition();
+    const maxCount = Math.max(this.options.batchSize, REBUILD_BATCH);
+    // The next batch is read while this one is applied.
+    const readAhead = new ReadAhead((after) =>
+      this.store.readAll({ after, maxCount, filter: projection.filter, reader: `projection:${projection.name}` }),
+    );
     let events = 0;
-    for (;;) {
-      const step = await this.step(projection, Math.max(this.options.batchSize, REBUILD_BATCH));
-      events += step.applied;
-      if (step.position >= head && step.idle) break;
-      if (step.idle) await new Promise((resolve) => setTimeout(resolve, 5));
+    try {
+      for (;;) {
+        const step = await this.step(projection, maxCount, readAhead);
+        events += step.applied;
+        if (step.position >= head && step.idle) break;
+        if (step.idle) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    } finally {
+      await readAhead.close();
     }
     return { events, ms: Date.now() - started };
   }
@@ -218,17 +228,20 @@ export class ProjectionRuntime {
   async step(
     projection: Projection,
     maxCount = this.options.batchSize,
+    readAhead?: ReadAhead,
   ): Promise<{ applied: number; position: LogPosition; idle: boolean }> {
     const cursor = (await this.cursors([projection])).get(projection.name)!;
     const from = cursor.position;
     // Read outside the transaction: with the embedded database a transaction must not wait on
     // another connection.
-    const page = await this.store.readAll({
-      after: from,
-      maxCount,
-      filter: projection.filter,
-      reader: `projection:${projection.name}`,
-    });
+    const page = readAhead
+      ? await readAhead.page(from)
+      : await this.store.readAll({
+          after: from,
+          maxCount,
+          filter: projection.filter,
+          reader: `projection:${projection.name}`,
+        });
     if (page.events.length === 0 && page.scannedTo <= from) {
       // Caught up: if skipped progress has not been written for a while, write it now.
       if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS)

@@ -2,6 +2,7 @@ import { LogPosition, LogReader, START } from '@notify/eventstore';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { handles, Projection } from './projection';
+import { ReadAhead } from './read-ahead';
 
 /**
  * `projections rebuild --verify` (issue 18): replays the log into shadow copies of a projection's
@@ -56,6 +57,10 @@ export async function verifyRebuild(
   const [{ schema: live }] = await db.query<{ schema: string }[]>('SELECT current_schema() AS schema');
   const shadow = `verify_${randomBytes(6).toString('hex')}`;
   await db.query(`CREATE SCHEMA ${quote(shadow)}`);
+  // The next page is read while this one is applied to the copies.
+  const readAhead = new ReadAhead((after) =>
+    store.readAll({ after, maxCount: options.batchSize, filter: projection.filter, reader: 'verify' }),
+  );
   try {
     for (const table of projection.tables)
       await db.query(`CREATE TABLE ${quote(shadow)}.${quote(table)} (LIKE ${quote(live)}.${quote(table)} INCLUDING ALL)`);
@@ -70,7 +75,7 @@ export async function verifyRebuild(
     /** Applies the log after `position` up to and including `target` to the copies. */
     const catchUp = async (target: LogPosition) => {
       while (position < target) {
-        const page = await store.readAll({ after: position, maxCount: options.batchSize, filter: projection.filter, reader: 'verify' });
+        const page = await readAhead.page(position);
         const batch = page.events.filter((e) => e.position <= target && handles(projection, e));
         if (batch.length)
           await db.transaction(async (tx) => {
@@ -124,6 +129,7 @@ export async function verifyRebuild(
     }
     throw new Error(`${projection.name} kept moving: it could not be pinned at the position its rebuild reached`);
   } finally {
+    await readAhead.close();
     await db.query(`DROP SCHEMA ${quote(shadow)} CASCADE`);
   }
 }
