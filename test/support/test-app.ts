@@ -106,7 +106,19 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     ...options.env,
   });
   const logger = createLogger(config.LOG_LEVEL, { role: 'test' });
-  const app = await startHttp(config, logger, [ApiModule.register(), WorkerModule.register({ timerClock: options.timerClock })]);
+  // A start that fails leaves nothing behind: startHttp closes what it opened, this drops the
+  // database it made (a leftover pool or socket would keep the jest worker from exiting).
+  const discard = async () => {
+    if (!options.keepDatabase) await db?.drop().catch(() => undefined);
+    else await db?.release().catch(() => undefined);
+    if (dataDir && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  const app = await startHttp(config, logger, [ApiModule.register(), WorkerModule.register({ timerClock: options.timerClock })]).catch(
+    async (error: unknown) => {
+      await discard();
+      throw error;
+    },
+  );
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const store = app.get<EventStore>(EVENT_STORE);
   const runtime = app.get(ProjectionRuntime);
@@ -117,7 +129,11 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
   };
   // The bootstrap ran during startup; its keys are usable once the projection has them.
   const env: TestEnvironment = { slug: 'development', secretKey, publishableKey };
-  await waitForKey(url, secretKey);
+  await waitForKey(url, secretKey).catch(async (error: unknown) => {
+    await app.close().catch(() => undefined);
+    await discard();
+    throw error;
+  });
 
   const testApp: TestApp = {
     url,

@@ -4,6 +4,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, ConfigError, parseConfig } from '@notify/config';
 import { createHttpApp } from '@notify/http';
 import { createLogger, Logger, PinoNestLogger } from '@notify/logging';
+import { BootResources } from './boot-resources';
 import { CoreModule } from './core.module';
 
 export type Role = 'server' | 'api' | 'worker' | 'cli';
@@ -29,9 +30,20 @@ function rootModule(imports: DynamicModule[]) {
 
 /** An HTTP process (api alone, or api and worker together). */
 export async function startHttp(config: AppConfig, logger: Logger, roles: DynamicModule[]): Promise<NestFastifyApplication> {
-  const app = await createHttpApp(rootModule([CoreModule.forRoot(config, logger), ...roles]), config, logger);
+  const boot = new BootResources();
+  const app = await createHttpApp(rootModule([CoreModule.forRoot(config, logger, boot), ...roles]), config, logger).catch(
+    async (error: unknown) => {
+      await boot.closeAll();
+      throw error;
+    },
+  );
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   closeOnSignals(app, logger);
-  await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ url: await app.getUrl() }, 'listening');
   return app;
 }
@@ -43,11 +55,20 @@ export async function startContext(
   roles: DynamicModule[],
   hooks = true,
 ): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(rootModule([CoreModule.forRoot(config, logger), ...roles]), {
+  const boot = new BootResources();
+  const app = await NestFactory.createApplicationContext(rootModule([CoreModule.forRoot(config, logger, boot), ...roles]), {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
+  }).catch(async (error: unknown) => {
+    await boot.closeAll();
+    throw error;
   });
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   if (hooks) closeOnSignals(app, logger);
   return app;
 }

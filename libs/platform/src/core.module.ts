@@ -17,6 +17,7 @@ import { IsolatedRenderer, TemplateEngine, type TemplateRenderer } from '@notify
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { allMigrations, allProjections } from '@notify/projections';
 import path from 'node:path';
+import { BootResources } from './boot-resources';
 import { ReadYourWrites } from './read-your-writes';
 import { startTracing, Tracing } from '@notify/observability';
 import { loadErasureMasterKey, loadSecretBox, SECRET_BOX } from './secrets';
@@ -49,7 +50,7 @@ export class CoreModule implements OnApplicationShutdown {
     @Inject(TEMPLATE_RENDERER) private readonly templates: TemplateRenderer,
   ) {}
 
-  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+  static forRoot(config: AppConfig, logger: Logger, boot: BootResources = new BootResources()): DynamicModule {
     return {
       module: CoreModule,
       imports: [ConfigModule.forRoot(config)],
@@ -64,21 +65,24 @@ export class CoreModule implements OnApplicationShutdown {
               (config.OTEL_EXPORTER_OTLP_ENDPOINT ? `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` : undefined);
             const tracing = startTracing({ serviceName: config.OTEL_SERVICE_NAME, endpoint, sampleRatio: config.OTEL_TRACES_SAMPLE_RATIO });
             if (tracing) logger.info({ endpoint, sampleRatio: config.OTEL_TRACES_SAMPLE_RATIO }, 'exporting traces');
-            return tracing;
+            return tracing && boot.opened(tracing, (t) => t.shutdown());
           },
         },
         {
           provide: DATABASE,
           useFactory: async () => {
-            const database = await Database.open({
-              url: config.DATABASE_URL,
-              dataDir: path.join(config.DATA_DIR, 'db'),
-              poolSize: config.DATABASE_POOL_SIZE,
-              minIdle: config.DATABASE_POOL_MIN_IDLE,
-              connectionTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
-              entities: [],
-              migrations: allMigrations,
-            });
+            const database = boot.opened(
+              await Database.open({
+                url: config.DATABASE_URL,
+                dataDir: path.join(config.DATA_DIR, 'db'),
+                poolSize: config.DATABASE_POOL_SIZE,
+                minIdle: config.DATABASE_POOL_MIN_IDLE,
+                connectionTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
+                entities: [],
+                migrations: allMigrations,
+              }),
+              (d) => d.close(),
+            );
             if (database.embedded) logger.info({ dataDir: path.resolve(config.DATA_DIR) }, 'using the embedded PostgreSQL (PGlite)');
             await database.migrate();
             return database;
@@ -89,17 +93,20 @@ export class CoreModule implements OnApplicationShutdown {
           inject: [DATABASE, ERASURE_KEYS],
           // Every reader and writer goes through the personal-data layer: declared personal fields are sealed per subject (ADR 0180).
           useFactory: async (database: Database, keys: ErasureKeyStore): Promise<EventStore> =>
-            new PersonalDataEventStore(
-              config.EVENTSTORE_CONNECTION_STRING
-                ? // Loaded only when used: the client and its gRPC stack hold ~10 MB once required.
-                  await (
-                    await import('@notify/eventstore/eventstoredb/eventstoredb-event-store')
-                  ).EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
-                : await PostgresEventStore.create({
-                    pool: database.pool,
-                    listenConnectionString: database.supportsNotify ? database.url : undefined,
-                  }),
-              keys,
+            boot.opened(
+              new PersonalDataEventStore(
+                config.EVENTSTORE_CONNECTION_STRING
+                  ? // Loaded only when used: the client and its gRPC stack hold ~10 MB once required.
+                    await (
+                      await import('@notify/eventstore/eventstoredb/eventstoredb-event-store')
+                    ).EventStoreDbEventStore.create(config.EVENTSTORE_CONNECTION_STRING)
+                  : await PostgresEventStore.create({
+                      pool: database.pool,
+                      listenConnectionString: database.supportsNotify ? database.url : undefined,
+                    }),
+                keys,
+              ),
+              (store) => store.close(),
             ),
         },
         { provide: LOG_READER, inject: [EVENT_STORE], useFactory: (store: EventStore) => new SharedLogReader(store) },
@@ -130,7 +137,10 @@ export class CoreModule implements OnApplicationShutdown {
           provide: TEMPLATE_RENDERER,
           useFactory: (): TemplateRenderer =>
             config.TEMPLATE_WORKER_THREADS > 0
-              ? new IsolatedRenderer({ threads: config.TEMPLATE_WORKER_THREADS, hardTimeoutMs: config.TEMPLATE_HARD_TIMEOUT_MS })
+              ? boot.opened(
+                  new IsolatedRenderer({ threads: config.TEMPLATE_WORKER_THREADS, hardTimeoutMs: config.TEMPLATE_HARD_TIMEOUT_MS }),
+                  (r) => r.close(),
+                )
               : new TemplateEngine(),
         },
         {
