@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { Hash } from '@smithy/hash-node';
+import { SignatureV4 } from '@smithy/signature-v4';
 import { form, json, type PeerResponse, type RecordedRequest } from './peers';
 
 /**
@@ -175,4 +177,58 @@ export function webhookReceiverAccepts(req: RecordedRequest, secret: string, now
   const expected = createHmac('sha256', secret).update(`${fields.t}.${req.body}`).digest();
   const given = Buffer.from(fields.v1 ?? '', 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * What AWS does with a Signature V4 request: recomputes the signature over the headers the
+ * request says it signed, with the secret key of the access key id it names, and compares.
+ * Answers the problem, or undefined when the signature holds.
+ */
+export async function awsSignatureProblem(
+  req: RecordedRequest,
+  check: { accessKeyId: string; secretAccessKey: string; region: string; service: string },
+): Promise<string | undefined> {
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      req.headers.authorization ?? '',
+    );
+  if (!match) return 'IncompleteSignature';
+  const [, keyId, , region, service, signedHeaders] = match;
+  if (keyId !== check.accessKeyId) return 'InvalidClientTokenId';
+  if (region !== check.region || service !== check.service) return 'SignatureDoesNotMatch';
+  const amzDate = req.headers['x-amz-date'] ?? '';
+  const date = new Date(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
+  const url = new URL(req.url, `http://${req.headers.host}`);
+  const headers = Object.fromEntries(signedHeaders.split(';').map((name) => [name, req.headers[name] ?? '']));
+  const signer = new SignatureV4({
+    service,
+    region,
+    credentials: { accessKeyId: check.accessKeyId, secretAccessKey: check.secretAccessKey },
+    sha256: Hash.bind(null, 'sha256'),
+  });
+  const resigned = await signer.sign(
+    {
+      method: req.method,
+      protocol: 'http:',
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body: req.body,
+    },
+    { signingDate: date },
+  );
+  return resigned.headers.authorization === req.headers.authorization ? undefined : 'SignatureDoesNotMatch';
+}
+
+/** The Microsoft identity platform's token endpoint for the client credentials grant. */
+export function microsoftTokenEndpoint(req: RecordedRequest, app: { appId: string; password: string; issued: string[] }): PeerResponse {
+  const fields = form(req);
+  if (fields.grant_type !== 'client_credentials') return { status: 400, json: { error: 'unsupported_grant_type' } };
+  if (fields.client_id !== app.appId || fields.client_secret !== app.password)
+    return { status: 401, json: { error: 'invalid_client', error_description: 'AADSTS7000215: Invalid client secret provided.' } };
+  const token = `eyJ0eXAi.${randomBytes(16).toString('hex')}`;
+  app.issued.push(token);
+  return { status: 200, json: { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: token } };
 }
