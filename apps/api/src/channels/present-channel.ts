@@ -1,4 +1,4 @@
-import { redactSettings } from '@notify/application';
+import { channelSettingsIssues, redactSettings } from '@notify/application';
 import { ChannelT } from '@notify/contracts';
 import { ChannelAdminRow } from '@notify/projections/channels';
 import { v5 as uuidv5 } from 'uuid';
@@ -28,7 +28,8 @@ export function presentChannel(row: ChannelAdminRow, withSettings: boolean): Cha
                 channel_settings: redactSettings(s.channel_settings),
                 provider_settings: redactSettings(s.provider_settings),
                 is_sandbox: s.is_sandbox,
-                is_valid: true,
+                // Settings a built-in provider could not deliver with (none given yet, say) are not valid.
+                is_valid: channelSettingsIssues(row.provider, s, env).length === 0,
               },
             ]),
           ),
