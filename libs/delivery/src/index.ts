@@ -8,7 +8,7 @@ export type { SignatureCheck } from './webhook-signature';
 export { REDACTED } from './support/redactor';
 export { DEFAULT_MAX_LOGGED_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './support/exchange';
 export type { ProviderIo } from './support/exchange';
-export { InAppFeedProvider } from './providers/in-app-feed.provider';
+export { IN_APP_FEED_PROVIDER_ID, InAppFeedProvider } from './providers/in-app-feed.provider';
 export { SmtpProvider } from './providers/smtp.provider';
 export { ResendProvider } from './providers/resend.provider';
 export { TwilioProvider } from './providers/twilio.provider';
