@@ -31,3 +31,5 @@ export { MattermostProvider } from './providers/mattermost.provider';
 export { TelegramProvider } from './providers/telegram.provider';
 export { MsTeamsProvider, MsTeamsWebhookProvider } from './providers/ms-teams.provider';
 export type { SettingsIssue } from './support/settings-schema';
+export { MsTeamsLookups, SlackLookups } from './lookups/lookups';
+export type { GraphQueryOptions, LookupFailure, SlackChannel } from './lookups/lookups';
