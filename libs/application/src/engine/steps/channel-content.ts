@@ -62,7 +62,10 @@ export function destinationFor(
   }
 }
 
-/** A connection the provider can post to: an incoming webhook for `slack-webhook` and `ms-teams-webhook`, a channel or user for `slack` and `ms-teams`. */
+/**
+ * A connection the provider can post to: an incoming webhook for `slack-webhook` and
+ * `ms-teams-webhook`, a channel or user for `slack` and `ms-teams`.
+ */
 function reachableBy(provider: string, connection: Record<string, unknown>): boolean {
   const webhook = isRecord(connection.incoming_webhook) && nonEmpty(connection.incoming_webhook.url);
   if (provider === 'slack-webhook' || provider === 'ms-teams-webhook') return webhook;
