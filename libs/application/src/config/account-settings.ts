@@ -79,7 +79,9 @@ export async function configureChannel(
       // settings are not, and read back as is_valid: false until they have them.
       const issues = Object.entries(given)
         .filter(([, input]) => Object.keys({ ...input.provider_settings, ...input.channel_settings }).length > 0)
-        .flatMap(([env]) => channelSettingsIssues(channel.provider, settings[env], `channel.environment_settings.${env}`));
+        .flatMap(([env]) =>
+          channelSettingsIssues(channel.provider, settings[env], `channel.environment_settings.${env}`, (sealed) => deps.box.open(sealed)),
+        );
       if (issues.length) throw invalidParams(issues);
       return {
         type: 'ConfigureChannel',

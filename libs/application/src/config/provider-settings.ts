@@ -1,4 +1,4 @@
-import { isSealed } from '@notify/contracts';
+import { isSealed, type SealedSecretT } from '@notify/contracts';
 import { createDefaultRegistry } from '@notify/delivery';
 import type { FieldError } from '@notify/domain';
 
@@ -13,13 +13,23 @@ interface EnvironmentSettings {
   provider_settings: Record<string, unknown>;
 }
 
-/** Settings as a provider reads them (channel settings under provider settings), a sealed secret counted as given. */
-function deliveryView(settings: EnvironmentSettings): Record<string, unknown> {
+/** Opens a sealed secret (the secret box's `open`), for checks that read a secret's content (a PEM key). */
+export type OpenSecret = (sealed: SealedSecretT) => string;
+
+/**
+ * Settings as a provider reads them (channel settings under provider settings): sealed secrets
+ * opened when `openSecret` is given, else counted as given (a placeholder string).
+ */
+function deliveryView(settings: EnvironmentSettings, openSecret?: OpenSecret): Record<string, unknown> {
   const open = (value: Record<string, unknown>): Record<string, unknown> =>
     Object.fromEntries(
       Object.entries(value).map(([k, v]) => [
         k,
-        isSealed(v) ? 'sealed-secret' : v && typeof v === 'object' && !Array.isArray(v) ? open(v as Record<string, unknown>) : v,
+        isSealed(v)
+          ? (openSecret?.(v as SealedSecretT) ?? 'sealed-secret')
+          : v && typeof v === 'object' && !Array.isArray(v)
+            ? open(v as Record<string, unknown>)
+            : v,
       ]),
     );
   return { ...open(settings.channel_settings), ...open(settings.provider_settings) };
@@ -40,8 +50,14 @@ export function providerTypeIssue(provider: string, channelType: string): FieldE
  * by the setting it is about (`<prefix>.provider_settings.api_key`, or `channel_settings.…` for a
  * setting given there). Empty for providers this service does not deliver through.
  */
-export function channelSettingsIssues(provider: string, settings: EnvironmentSettings, prefix: string): FieldError[] {
-  const issues = providers.settingsIssues({ provider, settings: deliveryView(settings) }) ?? [];
+export function channelSettingsIssues(
+  provider: string,
+  settings: EnvironmentSettings,
+  prefix: string,
+  openSecret?: OpenSecret,
+): FieldError[] {
+  if (!providers.get(provider)) return [];
+  const issues = providers.settingsIssues({ provider, settings: deliveryView(settings, openSecret) }) ?? [];
   return issues.map(({ field, message }) => {
     const top = field.split('.')[0];
     const where =
