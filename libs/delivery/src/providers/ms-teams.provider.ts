@@ -132,6 +132,14 @@ export class MsTeamsProvider extends BaseProvider<ChatContent> {
           },
         });
         const conversation = isSuccess(started) ? idOf(started.body) : undefined;
+        if (!conversation && isSuccess(started))
+          return {
+            target: `user:${user}`,
+            outcome: 'failed',
+            retryable: false,
+            code: 'ms_teams_no_conversation',
+            reason: 'the Bot Connector answered without a conversation id',
+          };
         if (!conversation) return chatTarget(`user:${user}`, started, () => undefined, describe);
         const posted = await exchange.http({
           method: 'POST',

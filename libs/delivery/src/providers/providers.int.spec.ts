@@ -494,6 +494,35 @@ describe.each(rows)('$provider through the provider port', (row) => {
   });
 });
 
+it('ms-teams: a user connection gets a one-to-one conversation, then the message in it', async () => {
+  const row = rows.find((r) => r.provider === 'ms-teams')!;
+  const user = {
+    ...row,
+    channelData: () => ({
+      connections: [
+        { ms_teams_user_id: '29a1b2c3-0000-4000-8000-0000000000a1', ms_teams_tenant_id: '7d1b2c3a-0000-4000-8000-0000000007e7' },
+      ],
+    }),
+  };
+  const result = await run(user, (req) => {
+    if (req.headers.authorization !== `Bearer ${teamsApp.issued.at(-1)}`) return { status: 401, json: {} };
+    if (req.url === '/v3/conversations') {
+      const body = json(req);
+      if (
+        body.bot.id !== `28:${teamsApp.appId}` ||
+        body.members[0].id !== '29a1b2c3-0000-4000-8000-0000000000a1' ||
+        body.tenantId !== '7d1b2c3a-0000-4000-8000-0000000007e7'
+      )
+        return bad(req.body);
+      return { status: 201, json: { id: 'a:1on1-conversation' } };
+    }
+    if (req.url === '/v3/conversations/a%3A1on1-conversation/activities' && json(req).text === '*Deploy* finished')
+      return { status: 200, json: { id: '1764144000002' } };
+    return bad(req.url);
+  });
+  expect(result).toMatchObject({ outcome: 'sent', providerMessageId: '1764144000002' });
+});
+
 describe('settings schemas', () => {
   it.each([
     ['ses', 'email', ['access_key_id', 'secret_access_key', 'region']],
