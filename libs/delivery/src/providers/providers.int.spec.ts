@@ -523,6 +523,72 @@ it('ms-teams: a user connection gets a one-to-one conversation, then the message
   expect(result).toMatchObject({ outcome: 'sent', providerMessageId: '1764144000002' });
 });
 
+describe('the other addressing modes', () => {
+  const with_ = (
+    provider: string,
+    settings: (base: string) => Record<string, unknown>,
+    channelData?: (base: string) => Record<string, unknown>,
+  ) => ({
+    ...rows.find((r) => r.provider === provider)!,
+    settings,
+    channelData,
+  });
+
+  it('discord: a channel connection is posted with the bot token', async () => {
+    const row = with_(
+      'discord',
+      () => ({ bot_token: 'discord-bot-token-0123456789' }),
+      () => ({ connections: [{ channel_id: '1100000000000000002' }] }),
+    );
+    const result = await run(row, (req) =>
+      req.url === '/channels/1100000000000000002/messages' && req.headers.authorization === 'Bot discord-bot-token-0123456789'
+        ? { status: 200, json: { id: '1100000000000000777', channel_id: '1100000000000000002' } }
+        : { status: 401, json: { message: '401: Unauthorized', code: 0 } },
+    );
+    expect(result).toMatchObject({ outcome: 'sent', providerMessageId: '1100000000000000777' });
+    expect(JSON.stringify(result.logs)).not.toContain('discord-bot-token-0123456789');
+  });
+
+  it('mattermost: a channel connection is posted to the server API with the bot token', async () => {
+    const row = with_(
+      'mattermost',
+      (base) => ({ server_url: base, bot_token: 'mm-bot-token-0123456789' }),
+      () => ({ connections: [{ channel_id: 'town-square-id' }] }),
+    );
+    const result = await run(row, (req) =>
+      req.url === '/api/v4/posts' &&
+      req.headers.authorization === 'Bearer mm-bot-token-0123456789' &&
+      json(req).channel_id === 'town-square-id'
+        ? { status: 201, json: { id: 'post-id-1', channel_id: 'town-square-id', message: json(req).message } }
+        : bad(req.url),
+    );
+    expect(result).toMatchObject({ outcome: 'sent', providerMessageId: 'post-id-1' });
+  });
+
+  it("onesignal: target external_id addresses the recipient's id, no channel data needed", async () => {
+    const row = with_('onesignal', () => ({
+      app_id: '5eb5a37e-b458-11e3-ac11-000c2940e62c',
+      rest_api_key: 'os_v2_app_restkey0123456789',
+      target: 'external_id',
+    }));
+    const result = await run(row, (req) =>
+      JSON.stringify(json(req).include_aliases) === JSON.stringify({ external_id: ['ada'] }) && json(req).target_channel === 'push'
+        ? { status: 200, json: { id: 'c0ffee00-1e94-4366-bbd9-db8f3429292b' } }
+        : bad(req.body),
+    );
+    expect(result).toMatchObject({ outcome: 'sent', providerMessageId: 'c0ffee00-1e94-4366-bbd9-db8f3429292b' });
+  });
+
+  it('telegram: a 429 carries its retry_after as the wait', async () => {
+    const row = rows.find((r) => r.provider === 'telegram')!;
+    const result = await run(row, () => ({
+      status: 429,
+      json: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 7', parameters: { retry_after: 7 } },
+    }));
+    expect(result).toMatchObject({ outcome: 'failed', retryable: true, retryAfterMs: 7000 });
+  });
+});
+
 describe('settings schemas', () => {
   it.each([
     ['ses', 'email', ['access_key_id', 'secret_access_key', 'region']],
