@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Exchange } from '../support/exchange';
 import { isSuccess } from '../support/exchange';
-import { BOT_FRAMEWORK_SCOPE, microsoftAppSettings, microsoftToken } from '../support/microsoft';
+import { BOT_FRAMEWORK_SCOPE, microsoftAppSettings, MicrosoftTokens } from '../support/microsoft';
+import type { ProviderIo } from '../support/exchange';
 import { baseUrlOf, isRecord, stringSetting } from '../support/settings';
 import { settingsSchema } from '../support/settings-schema';
 import type { ChatContent, DeliveryRequest, DeliveryResult, DeliveryTargetResult, ProviderConfig } from '../types';
@@ -75,6 +76,12 @@ export class MsTeamsProvider extends BaseProvider<ChatContent> {
     service_url: z.string().optional(),
     graph_url: z.string().optional(),
   });
+  private readonly tokens: MicrosoftTokens;
+
+  constructor(options: ProviderIo & { now?: () => number } = {}) {
+    super(options);
+    this.tokens = new MicrosoftTokens(options.now);
+  }
 
   protected async deliver(
     request: DeliveryRequest,
@@ -88,12 +95,8 @@ export class MsTeamsProvider extends BaseProvider<ChatContent> {
       .filter(isRecord)
       .filter((c) => typeof c.ms_teams_channel_id === 'string' || typeof c.ms_teams_user_id === 'string');
     if (!connections.length) return missingConnections(exchange, request, 'Microsoft Teams channel or user connection');
-    const signIn = await microsoftToken(
-      exchange,
-      settings,
-      stringSetting(settings, 'tenant_id') ?? 'botframework.com',
-      BOT_FRAMEWORK_SCOPE,
-    );
+    const signInTenant = stringSetting(settings, 'tenant_id') ?? 'botframework.com';
+    const signIn = await this.tokens.get(exchange, settings, signInTenant, BOT_FRAMEWORK_SCOPE);
     if ('failure' in signIn) return exchange.failed(signIn.failure);
     const service = baseUrlOf(config.baseUrl ?? stringSetting(settings, 'service_url'), TEAMS_SERVICE_URL);
     const headers = { authorization: `Bearer ${signIn.token}` };
@@ -150,6 +153,11 @@ export class MsTeamsProvider extends BaseProvider<ChatContent> {
         return chatTarget(`user:${user}`, posted, idOf, describe);
       }),
     );
-    return chatResult(exchange, results);
+    // A token the connector refused is forgotten: the retry signs in again.
+    if (results.some((r) => r.code === 'http_401')) this.tokens.drop(settings, signInTenant, BOT_FRAMEWORK_SCOPE);
+    return chatResult(
+      exchange,
+      results.map((r) => (r.code === 'http_401' ? { ...r, retryable: true } : r)),
+    );
   }
 }

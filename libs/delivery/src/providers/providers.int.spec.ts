@@ -589,6 +589,23 @@ describe('the other addressing modes', () => {
   });
 });
 
+it('ms-teams: signs in once for several messages, and again after the connector refuses the token', async () => {
+  const row = rows.find((r) => r.provider === 'ms-teams')!;
+  const tokenCalls = () => peer.requests.filter((r) => r.url.endsWith('/oauth2/v2.0/token')).length;
+  let calls = 0;
+  const first = await run(row, row.success);
+  calls += tokenCalls();
+  const second = await run(row, row.success);
+  calls += tokenCalls();
+  expect([first.outcome, second.outcome]).toEqual(['sent', 'sent']);
+  expect(calls).toBeLessThanOrEqual(1);
+  const refused = await run(row, () => ({ status: 401, json: { message: 'Authorization has been denied for this request.' } }));
+  expect(refused).toMatchObject({ outcome: 'failed', retryable: true, code: 'http_401' });
+  const again = await run(row, row.success);
+  expect(again.outcome).toBe('sent');
+  expect(tokenCalls()).toBe(1);
+});
+
 describe('settings schemas', () => {
   it.each([
     ['ses', 'email', ['access_key_id', 'secret_access_key', 'region']],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Exchange, FailureInit } from './exchange';
 import { failureOf, isSuccess } from './exchange';
@@ -26,7 +27,7 @@ export async function microsoftToken(
   settings: Record<string, unknown>,
   tenant: string,
   scope: string,
-): Promise<{ token: string } | { failure: FailureInit }> {
+): Promise<{ token: string; expiresInMs?: number } | { failure: FailureInit }> {
   const login = (stringSetting(settings, 'login_url') ?? MICROSOFT_LOGIN).replace(/\/+$/, '');
   const outcome = await exchange.http({
     method: 'POST',
@@ -40,7 +41,8 @@ export async function microsoftToken(
   });
   if (isSuccess(outcome) && isRecord(outcome.body) && typeof outcome.body.access_token === 'string') {
     exchange.redactor.add(outcome.body.access_token);
-    return { token: outcome.body.access_token };
+    const expiresIn = typeof outcome.body.expires_in === 'number' ? outcome.body.expires_in : 3600;
+    return { token: outcome.body.access_token, expiresInMs: expiresIn * 1000 };
   }
   const failure = failureOf(outcome, (b) =>
     isRecord(b) && typeof b.error === 'string'
@@ -48,4 +50,47 @@ export async function microsoftToken(
       : {},
   );
   return { failure: { ...failure, reason: `token request: ${failure.reason}` } };
+}
+
+/** A token is used until a minute before it expires. */
+const EXPIRY_MARGIN_MS = 60_000;
+
+/**
+ * App-only tokens kept per sign-in (login origin, tenant, scope, app id and password) until a
+ * minute before they expire, so a burst of messages signs in once. `drop` forgets one the API
+ * refused (its retry signs in again).
+ */
+export class MicrosoftTokens {
+  private readonly tokens = new Map<string, { token: string; expiresAt: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private key(settings: Record<string, unknown>, tenant: string, scope: string): string {
+    const secret = createHash('sha256')
+      .update(stringSetting(settings, 'app_password') ?? '')
+      .digest('hex');
+    return [stringSetting(settings, 'login_url') ?? MICROSOFT_LOGIN, tenant, scope, stringSetting(settings, 'app_id'), secret].join('|');
+  }
+
+  async get(
+    exchange: Exchange,
+    settings: Record<string, unknown>,
+    tenant: string,
+    scope: string,
+  ): Promise<{ token: string } | { failure: FailureInit }> {
+    const key = this.key(settings, tenant, scope);
+    const cached = this.tokens.get(key);
+    if (cached && cached.expiresAt > this.now()) {
+      exchange.redactor.add(cached.token);
+      return { token: cached.token };
+    }
+    const signIn = await microsoftToken(exchange, settings, tenant, scope);
+    if ('token' in signIn)
+      this.tokens.set(key, { token: signIn.token, expiresAt: this.now() + (signIn.expiresInMs ?? 3_600_000) - EXPIRY_MARGIN_MS });
+    return signIn;
+  }
+
+  drop(settings: Record<string, unknown>, tenant: string, scope: string): void {
+    this.tokens.delete(this.key(settings, tenant, scope));
+  }
 }
