@@ -145,7 +145,7 @@ export class Seeder {
       });
       const events = [
         event('MessageCreated', {
-          channel: { id: channel.id, key: channel.key, type: 'in_app_feed', provider: 'knock-in-app' },
+          channel: { id: channel.id, key: channel.key, type: 'in_app_feed', provider: 'in-app-feed' },
           recipient: { type: 'user', id: user },
           recipient_snapshot: null,
           workflow: { key: i % 3 ? 'bench-news' : 'bench-ops', categories: [i % 3 ? 'news' : 'ops'], version: null },

@@ -3,6 +3,7 @@ import KnockMgmt from '@knocklabs/mgmt';
 import Knock from '@knocklabs/node';
 import { addMember } from '@notify/application';
 import { startHttpPeer, type Peer } from '@notify/testing/peers';
+import { microsoftGraphApi, slackWebApi } from '@notify/testing/provider-peers';
 import { eventually } from '../support/runs';
 import type { TestApp } from '../support/test-app';
 
@@ -96,6 +97,13 @@ export class Fixture {
    */
   scheduleIds: string[] = [];
   peer!: Peer;
+  /** Slack's Web API and Microsoft's identity platform and Graph, for the provider lookups. */
+  providerPeer!: Peer;
+  slackChannelId = '';
+  teamsChannelId = '';
+  readonly slackTokens = new Set<string>();
+  readonly teamsTenant = '7d1b2c3a-0000-4000-8000-0000000007e7';
+  readonly tenantObject = JSON.stringify({ collection: 'contract-projects', object_id: 'p1' });
 
   constructor(readonly t: TestApp) {
     const record = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -226,6 +234,49 @@ export class Fixture {
     return entries[0].id as string;
   }
 
+  /** The fixture object connected to Slack with a fresh, valid token (a revoke case spends one). */
+  async slackConnected(): Promise<void> {
+    const token = `xoxb-contract-${Math.random().toString(36).slice(2, 10)}`;
+    this.slackTokens.add(token);
+    await this.knock.objects.setChannelData(this.collection, this.object, this.slackChannelId, {
+      data: { connections: [{ channel_id: 'C0GENERAL1' }], token: { access_token: token } },
+    } as never);
+  }
+
+  /** The fixture object connected to the Teams tenant (a revoke case removes it). */
+  async teamsConnected(): Promise<void> {
+    await this.knock.objects.setChannelData(this.collection, this.object, this.teamsChannelId, {
+      data: { connections: [], ms_teams_tenant_id: this.teamsTenant },
+    } as never);
+  }
+
+  private async lookupChannels(): Promise<void> {
+    const app = { appId: '9b1c2d3e-0000-4000-8000-00000000b07a', password: 'contract-teams-password-0123', issued: [] as string[] };
+    const slack = slackWebApi(this.slackTokens);
+    const microsoft = microsoftGraphApi({ ...app, consented: new Set([this.teamsTenant]) });
+    this.providerPeer = await startHttpPeer((req) =>
+      req.url.startsWith('/slack/') ? slack({ ...req, url: req.url.slice(6) }) : microsoft(req),
+    );
+    const put = async (key: string, provider: string, provider_settings: Record<string, unknown>) =>
+      (
+        await this.must(
+          'PUT',
+          `/v1/channels/${key}`,
+          { channel: { name: key, type: 'chat', provider, environment_settings: { [ENV]: { provider_settings } } } },
+          'mgmt',
+        )
+      ).channel.id as string;
+    this.slackChannelId = await put('contract-slack-app', 'slack', { base_url: `${this.providerPeer.url}/slack` });
+    this.teamsChannelId = await put('contract-teams', 'ms-teams', {
+      app_id: app.appId,
+      app_password: app.password,
+      login_url: this.providerPeer.url,
+      graph_url: this.providerPeer.url,
+    });
+    await this.slackConnected();
+    await this.teamsConnected();
+  }
+
   async setUp(): Promise<void> {
     const { t, knock, mgmt } = this;
     this.peer = await startHttpPeer(() => ({ status: 200, json: { ok: true } }));
@@ -260,6 +311,7 @@ export class Fixture {
     await knock.objects.set(this.collection, this.object, { name: 'Project 1' } as never);
     await knock.tenants.set(this.tenant, { name: 'Acme', settings: { branding: { primary_color: '#000000' } } } as never);
     await knock.objects.addSubscriptions(this.collection, this.object, { recipients: [this.user] });
+    await this.lookupChannels();
 
     const { workflow } = await mgmt.workflows.upsert(this.workflow, {
       ...env,
@@ -408,6 +460,7 @@ export class Fixture {
 
   async tearDown(): Promise<void> {
     await this.peer?.close();
+    await this.providerPeer?.close();
   }
 }
 
@@ -431,6 +484,44 @@ const prefs = {
 
 /** Public API (knock-api.openapi.json), by the reference's method and path. */
 export const publicCases: Record<string, Case> = {
+  // Provider lookups (issue 21): Slack's Web API and Microsoft Graph peers
+  'GET /v1/providers/slack/{channel_id}/channels': async (f) => {
+    await f.slackConnected();
+    return f.via(() =>
+      f.knock.providers.slack.listChannels(f.slackChannelId, { access_token_object: f.tenantObject, query_options: { limit: 2 } }),
+    );
+  },
+  'GET /v1/providers/slack/{channel_id}/auth_check': async (f) => {
+    await f.slackConnected();
+    return f.via(() => f.knock.providers.slack.checkAuth(f.slackChannelId, { access_token_object: f.tenantObject }));
+  },
+  'PUT /v1/providers/slack/{channel_id}/revoke_access': async (f) => {
+    await f.slackConnected();
+    return f.via(() => f.knock.providers.slack.revokeAccess(f.slackChannelId, { access_token_object: f.tenantObject }));
+  },
+  'GET /v1/providers/ms-teams/{channel_id}/auth_check': async (f) => {
+    await f.teamsConnected();
+    return f.via(() => f.knock.providers.msTeams.checkAuth(f.teamsChannelId, { ms_teams_tenant_object: f.tenantObject }));
+  },
+  'GET /v1/providers/ms-teams/{channel_id}/teams': async (f) => {
+    await f.teamsConnected();
+    return f.via(() =>
+      f.knock.providers.msTeams.listTeams(f.teamsChannelId, { ms_teams_tenant_object: f.tenantObject, query_options: { $top: 1 } }),
+    );
+  },
+  'GET /v1/providers/ms-teams/{channel_id}/channels': async (f) => {
+    await f.teamsConnected();
+    return f.via(() =>
+      f.knock.providers.msTeams.listChannels(f.teamsChannelId, {
+        ms_teams_tenant_object: f.tenantObject,
+        team_id: '172b0cce-e65d-44ce-9a49-91d9f2e8493a',
+      }),
+    );
+  },
+  'PUT /v1/providers/ms-teams/{channel_id}/revoke_access': async (f) => {
+    await f.teamsConnected();
+    return f.via(() => f.knock.providers.msTeams.revokeAccess(f.teamsChannelId, { ms_teams_tenant_object: f.tenantObject }));
+  },
   // Granular preference updates (deprecated in the reference; no client methods)
   'PUT /v1/users/{user_id}/preferences/{id}/workflows': (f) =>
     f.raw('PUT', `/v1/users/${f.user}/preferences/default/workflows`, { workflows: { 'contract-alert': true } }),

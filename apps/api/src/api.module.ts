@@ -21,6 +21,7 @@ import { TagsModule } from './tags/tags.module';
 import { MembersModule } from './members/members.controller';
 import { AssetsModule } from './assets/assets.controller';
 import { IntegrationsModule } from './integrations/integrations.module';
+import { ProvidersModule } from './providers/providers.module';
 import { ItemSchemasModule } from './item-schemas/item-schemas.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
@@ -50,6 +51,7 @@ export class ApiModule {
         MembersModule,
         AssetsModule,
         IntegrationsModule,
+        ProvidersModule,
         ItemSchemasModule,
         PreferenceCenterModule,
         WorkflowsModule,

@@ -45,8 +45,22 @@ describe('createDefaultRegistry', () => {
       ['slack', 'chat'],
       ['slack-webhook', 'chat'],
       ['webhook', 'http'],
+      ['ses', 'email'],
+      ['sendgrid', 'email'],
+      ['mailgun', 'email'],
+      ['postmark', 'email'],
+      ['vonage', 'sms'],
+      ['messagebird', 'sms'],
+      ['sns', 'sms'],
+      ['expo', 'push'],
+      ['onesignal', 'push'],
+      ['discord', 'chat'],
+      ['mattermost', 'chat'],
+      ['telegram', 'chat'],
+      ['ms-teams-webhook', 'chat'],
+      ['ms-teams', 'chat'],
     ]);
-    expect(registry.list('push').map((p) => p.id)).toEqual(['fcm', 'apns']);
+    expect(registry.list('push').map((p) => p.id)).toEqual(['fcm', 'apns', 'expo', 'onesignal']);
     expect(registry.get('twilio')?.channelType).toBe('sms');
     expect(registry.get('nope')).toBeUndefined();
   });
@@ -60,7 +74,7 @@ describe('createDefaultRegistry', () => {
   });
 
   it('fails permanently for an unknown provider or a provider of another channel type', async () => {
-    expect(await registry.send(request(email), config('mailgun', 'email'))).toMatchObject({
+    expect(await registry.send(request(email), config('sparkpost', 'email'))).toMatchObject({
       outcome: 'failed',
       retryable: false,
       code: 'unknown_provider',

@@ -1,4 +1,17 @@
 import { inSpan, providerCalls, SpanKind, SpanStatusCode } from '@notify/observability';
+import { DiscordProvider } from './providers/discord.provider';
+import { ExpoProvider } from './providers/expo.provider';
+import { MailgunProvider } from './providers/mailgun.provider';
+import { MattermostProvider } from './providers/mattermost.provider';
+import { MessagebirdProvider } from './providers/messagebird.provider';
+import { MsTeamsProvider, MsTeamsWebhookProvider } from './providers/ms-teams.provider';
+import { OnesignalProvider } from './providers/onesignal.provider';
+import { PostmarkProvider } from './providers/postmark.provider';
+import { SendgridProvider } from './providers/sendgrid.provider';
+import { SesProvider } from './providers/ses.provider';
+import { SnsProvider } from './providers/sns.provider';
+import { TelegramProvider } from './providers/telegram.provider';
+import { VonageProvider } from './providers/vonage.provider';
 import { ApnsProvider } from './providers/apns.provider';
 import { FcmProvider } from './providers/fcm.provider';
 import { InAppFeedProvider } from './providers/in-app-feed.provider';
@@ -40,6 +53,17 @@ export class ProviderRegistry {
     if (provider.channelType !== config.channelType)
       return [`provider ${provider.id} delivers ${provider.channelType}, not ${config.channelType}`];
     return provider.validateSettings?.(config.settings) ?? [];
+  }
+
+  /**
+   * Problems with the settings of a known provider, by setting path; undefined when no built-in
+   * provider has this id (channels may name providers this service does not deliver through).
+   */
+  settingsIssues(config: Pick<ProviderConfig, 'provider' | 'settings'>): { field: string; message: string }[] | undefined {
+    const provider = this.providers.get(config.provider);
+    if (!provider) return undefined;
+    if (provider.settingsIssues) return provider.settingsIssues(config.settings);
+    return (provider.validateSettings?.(config.settings) ?? []).map((message) => ({ field: '', message }));
   }
 
   /**
@@ -106,5 +130,19 @@ export function createDefaultRegistry(options: DefaultRegistryOptions = {}): Pro
     new SlackProvider(options),
     new SlackWebhookProvider(options),
     new WebhookProvider(options),
+    new SesProvider(options),
+    new SendgridProvider(options),
+    new MailgunProvider(options),
+    new PostmarkProvider(options),
+    new VonageProvider(options),
+    new MessagebirdProvider(options),
+    new SnsProvider(options),
+    new ExpoProvider(options),
+    new OnesignalProvider(options),
+    new DiscordProvider(options),
+    new MattermostProvider(options),
+    new TelegramProvider(options),
+    new MsTeamsWebhookProvider(options),
+    new MsTeamsProvider(options),
   ]);
 }

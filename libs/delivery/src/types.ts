@@ -149,4 +149,6 @@ export interface DeliveryProvider {
   send(request: DeliveryRequest, config: ProviderConfig, signal?: AbortSignal): Promise<DeliveryResult>;
   /** Problems with the settings, as readable sentences; empty when they are usable. */
   validateSettings?(settings: Record<string, unknown>): string[];
+  /** The same problems by setting path (`api_key`, `auth.pass`; empty when the provider cannot say which). */
+  settingsIssues?(settings: Record<string, unknown>): { field: string; message: string }[];
 }

@@ -21,8 +21,8 @@ export interface PeerResponse {
   text?: string;
 }
 
-/** `hang` keeps the request open without answering, until the peer closes. */
-export type Responder = (request: RecordedRequest) => PeerResponse | 'hang';
+/** `hang` keeps the request open without answering, until the peer closes; a promise is awaited (a check that signs, say). */
+export type Responder = (request: RecordedRequest) => PeerResponse | 'hang' | Promise<PeerResponse | 'hang'>;
 
 export interface Peer {
   /** `http://127.0.0.1:<port>` */
@@ -59,11 +59,11 @@ export async function startHttpPeer(respond: Responder, listen: { host?: string;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const recorded = { method: req.method!, url: req.url!, headers: flatten(req.headers), body: Buffer.concat(chunks).toString('utf8') };
       peer.requests.push(recorded);
-      const answer = peer.respond(recorded);
-      if (answer === 'hang') return;
+      const answer = await peer.respond(recorded);
+      if (answer === 'hang' || res.destroyed) return;
       const { headers, body } = payloadOf(answer);
       res.writeHead(answer.status, headers).end(body);
     });
@@ -97,7 +97,7 @@ export async function startHttp2Peer(respond: Responder): Promise<Peer> {
   server.on('stream', (stream, headers) => {
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
+    stream.on('end', async () => {
       const recorded = {
         method: String(headers[':method']),
         url: String(headers[':path']),
@@ -105,8 +105,8 @@ export async function startHttp2Peer(respond: Responder): Promise<Peer> {
         body: Buffer.concat(chunks).toString('utf8'),
       };
       peer.requests.push(recorded);
-      const answer = peer.respond(recorded);
-      if (answer === 'hang') return;
+      const answer = await peer.respond(recorded);
+      if (answer === 'hang' || stream.destroyed) return;
       const { headers: responseHeaders, body } = payloadOf(answer);
       stream.respond({ ':status': answer.status, ...responseHeaders });
       stream.end(body);

@@ -78,6 +78,54 @@ describe('channels, channel groups and variables (management API)', () => {
     expect(await countEvents()).toBe(before);
   });
 
+  it("validates a built-in provider's settings by its schema, naming the setting, and writes nothing", async () => {
+    const before = await countEvents();
+    const bad = await svc('PUT', '/v1/channels/ses', {
+      channel: {
+        name: 'SES',
+        type: 'email',
+        provider: 'ses',
+        environment_settings: { development: { provider_settings: { access_key_id: 'AKIAEXAMPLE', region: 'mars', timeout_ms: 'soon' } } },
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body).toMatchObject({ code: 'invalid_params', status: 422 });
+    const fields = (bad.body.errors as { field: string }[]).map((e) => e.field).sort();
+    expect(fields).toEqual([
+      'channel.environment_settings.development.provider_settings.region',
+      'channel.environment_settings.development.provider_settings.secret_access_key',
+      'channel.environment_settings.development.provider_settings.timeout_ms',
+    ]);
+    const wrongType = await svc('PUT', '/v1/channels/ses', { channel: { name: 'SES', type: 'sms', provider: 'ses' } });
+    expect(wrongType.status).toBe(422);
+    expect(wrongType.body.errors).toEqual([expect.objectContaining({ field: 'channel.provider' })]);
+    expect(await countEvents()).toBe(before);
+
+    const ok = await svc('PUT', '/v1/channels/ses', {
+      channel: {
+        name: 'SES',
+        type: 'email',
+        provider: 'ses',
+        environment_settings: {
+          development: {
+            provider_settings: { access_key_id: 'AKIAEXAMPLE', secret_access_key: 'ses-secret-0123456789', region: 'eu-west-1' },
+          },
+          production: {},
+        },
+      },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.channel.environment_settings.development).toMatchObject({
+      provider_settings: { secret_access_key: '********', region: 'eu-west-1' },
+      is_valid: true,
+    });
+    // An environment given no settings yet is kept, and read back as not valid.
+    expect(ok.body.channel.environment_settings.production.is_valid).toBe(false);
+    // The secret written back as its marker counts as given.
+    const read = await mgmt.channels.retrieve('ses');
+    expect((await svc('PUT', '/v1/channels/ses', { channel: { ...read, name: 'SES (eu)' } })).status).toBe(200);
+  });
+
   it('lets a workflow step use a configured channel of the matching type', async () => {
     const step = {
       type: 'channel',

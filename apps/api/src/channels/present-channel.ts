@@ -1,4 +1,4 @@
-import { redactSettings } from '@notify/application';
+import { channelSettingsIssues, redactSettings, SecretBox } from '@notify/application';
 import { ChannelT } from '@notify/contracts';
 import { ChannelAdminRow } from '@notify/projections/channels';
 import { v5 as uuidv5 } from 'uuid';
@@ -6,7 +6,7 @@ import { v5 as uuidv5 } from 'uuid';
 const SETTINGS_NAMESPACE = '5d0c7e8e-2f7a-4c0b-8d53-1c6f9e2b4a10';
 
 /** A channel as the management API shows it; secrets never leave sealed. */
-export function presentChannel(row: ChannelAdminRow, withSettings: boolean): ChannelT {
+export function presentChannel(row: ChannelAdminRow, withSettings: boolean, box?: SecretBox): ChannelT {
   return {
     id: row.id,
     key: row.key,
@@ -28,7 +28,8 @@ export function presentChannel(row: ChannelAdminRow, withSettings: boolean): Cha
                 channel_settings: redactSettings(s.channel_settings),
                 provider_settings: redactSettings(s.provider_settings),
                 is_sandbox: s.is_sandbox,
-                is_valid: true,
+                // Settings a built-in provider could not deliver with (none given yet, say) are not valid.
+                is_valid: channelSettingsIssues(row.provider, s, env, box && ((sealed) => box.open(sealed))).length === 0,
               },
             ]),
           ),

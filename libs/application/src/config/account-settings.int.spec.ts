@@ -2,7 +2,8 @@ import { channelDecider, ChannelEvent, channelStream, fold, variableDecider, Var
 import { EventStore, PostgresEventStore } from '@notify/eventstore';
 import { createTestDatabase, databaseBackends, racingAppends, TestDatabase } from '@notify/testing';
 import { randomBytes } from 'node:crypto';
-import { ensureFirstRunConfiguration, FEED_CHANNEL_KEY } from '../environments/first-run-configuration';
+import { createDefaultRegistry } from '@notify/delivery';
+import { ensureFirstRunConfiguration, FEED_CHANNEL_KEY, LEGACY_FEED_PROVIDER } from '../environments/first-run-configuration';
 import { toDomainEvent } from '../handle-command';
 import { AccountSettingsDeps, configureChannel, upsertVariable } from './account-settings';
 import { SecretBox } from './secret-box';
@@ -130,6 +131,26 @@ for (const backend of databaseBackends()) {
 
       await ensureFirstRunConfiguration(store, 'alpha', { actor: 'test' });
       expect(await store.readStream(stream)).toHaveLength(configured.length);
+    });
+
+    it("gives the first-run feed channel the in-app provider's id, moving one made with the legacy id, keeping one chosen since", async () => {
+      const stream = channelStream(FEED_CHANNEL_KEY);
+      const provider = async () =>
+        fold(channelDecider, (await store.readStream(stream)).map(toDomainEvent) as ChannelEvent[]).current!.provider;
+      const inApp = createDefaultRegistry().list('in_app_feed')[0].id;
+      expect(await provider()).toBe(inApp);
+
+      const feed = { name: 'In-app feed', type: 'in_app_feed' as const };
+      await configureChannel(deps(store), FEED_CHANNEL_KEY, { ...feed, provider: LEGACY_FEED_PROVIDER }, meta);
+      await ensureFirstRunConfiguration(store, 'alpha', { actor: 'test' });
+      expect(await provider()).toBe(inApp);
+      const settings = fold(channelDecider, (await store.readStream(stream)).map(toDomainEvent) as ChannelEvent[]).current!
+        .environment_settings;
+      expect(Object.keys(settings).sort()).toEqual(['alpha', 'beta']);
+
+      await configureChannel(deps(store), FEED_CHANNEL_KEY, { ...feed, provider: 'custom-feed' }, meta);
+      await ensureFirstRunConfiguration(store, 'alpha', { actor: 'test' });
+      expect(await provider()).toBe('custom-feed');
     });
   });
 }

@@ -17,6 +17,7 @@ import { EventStore } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CommandMetadata, CommandOutcome, handleCommand } from '../handle-command';
+import { channelSettingsIssues, providerTypeIssue } from './provider-settings';
 import { SecretBox, sealSettings } from './secret-box';
 
 /** What account-wide configuration (channels, variables) needs besides the log. */
@@ -50,6 +51,8 @@ export async function configureChannel(
 ): Promise<CommandOutcome<ChannelState, ChannelEvent>> {
   const given = channel.environment_settings ?? {};
   await unknownEnvironments(deps, 'channel.environment_settings', Object.keys(given));
+  const mismatch = providerTypeIssue(channel.provider, channel.type);
+  if (mismatch) throw invalidParams([mismatch]);
   const newChannelId = randomUUID();
   const now = new Date().toISOString();
   return handleCommand(
@@ -71,6 +74,15 @@ export async function configureChannel(
           is_sandbox: input.is_sandbox ?? before?.is_sandbox ?? false,
         };
       }
+      // Settings sent are checked against the provider's schema, as they will be stored (a
+      // secret written back as its marker counts as given); environments sent without any
+      // settings are not, and read back as is_valid: false until they have them.
+      const issues = Object.entries(given)
+        .filter(([, input]) => Object.keys({ ...input.provider_settings, ...input.channel_settings }).length > 0)
+        .flatMap(([env]) =>
+          channelSettingsIssues(channel.provider, settings[env], `channel.environment_settings.${env}`, (sealed) => deps.box.open(sealed)),
+        );
+      if (issues.length) throw invalidParams(issues);
       return {
         type: 'ConfigureChannel',
         newChannelId,

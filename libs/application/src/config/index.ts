@@ -14,3 +14,4 @@ export * from './guide-groups';
 export * from './branches';
 export * from './members';
 export * from './assets';
+export { channelSettingsIssues, isBuiltInProvider, providerTypeIssue } from './provider-settings';

@@ -13,6 +13,30 @@ describe('SecretBox', () => {
     expect(() => new SecretBox(randomBytes(32)).open(sealed)).toThrow();
   });
 
+  it('seals the credentials of every provider added for issue 21, and reads them back masked', () => {
+    const settings = {
+      secret_access_key: 'aws-secret-0123',
+      session_token: 'aws-session-0123',
+      server_token: 'postmark-0123',
+      api_secret: 'vonage-0123',
+      access_key: 'messagebird-0123',
+      rest_api_key: 'onesignal-0123',
+      bot_token: 'telegram-0123',
+      app_password: 'teams-0123',
+      access_token: 'expo-0123',
+      region: 'eu-west-1',
+      app_id: '9b1c2d3e-0000-4000-8000-00000000b07a',
+      domain: 'mg.acme.example',
+    };
+    const read = redactSettings(sealSettings(box, settings));
+    expect(read).toEqual({
+      ...Object.fromEntries(Object.keys(settings).map((k) => [k, REDACTED])),
+      region: 'eu-west-1',
+      app_id: '9b1c2d3e-0000-4000-8000-00000000b07a',
+      domain: 'mg.acme.example',
+    });
+  });
+
   it('seals credential-like settings only, keeps Liquid references, and keeps a secret sent back redacted', () => {
     const sealed = sealSettings(box, { api_key: 'abc123abc123', from_address: 'a@b.c', auth_token: '{{ vars.twilio_token }}' });
     expect(sealed.from_address).toBe('a@b.c');

@@ -23,7 +23,7 @@ import { inSpan } from '@notify/observability';
 import { engineMetadata } from '../envelope';
 
 /** Providers that take an idempotency key, so a call interrupted by a crash may be made again. */
-const IDEMPOTENT_PROVIDERS = new Set(['resend']);
+const IDEMPOTENT_PROVIDERS = new Set(['resend', 'onesignal']);
 
 /** Slack on top of the longest wait a provider call can take (FCM: the token exchange, then the sends). */
 const IN_FLIGHT_MARGIN_MS = 2_000;

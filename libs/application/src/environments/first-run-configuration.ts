@@ -1,5 +1,6 @@
 import { WorkflowRequest } from '@notify/contracts';
 import { ChannelCommand, channelDecider, channelStream, resourceDecider, workflowStream } from '@notify/domain';
+import { IN_APP_FEED_PROVIDER_ID } from '@notify/delivery';
 import { EventStore } from '@notify/eventstore';
 import { v5 as uuidv5 } from 'uuid';
 import { contentSha } from '../config/content-hash';
@@ -9,6 +10,8 @@ import { CommandMetadata, handleCommand } from '../handle-command';
 export const FEED_CHANNEL_KEY = 'in-app';
 export const EXAMPLE_WORKFLOW_KEY = 'welcome';
 const NAMESPACE = '0b8f0f55-4a55-4d5c-9a4d-6e0c3f1f2a77';
+/** The provider id first runs gave the feed channel before it was the in-app provider's own (ADR 0208). */
+export const LEGACY_FEED_PROVIDER = 'knock-in-app';
 
 /** The example a newcomer triggers first: one in-app feed message addressed by name, with the trigger's data. */
 export const exampleWorkflow = () =>
@@ -59,7 +62,8 @@ export async function ensureFirstRunConfiguration(
         key: FEED_CHANNEL_KEY,
         name: kept?.name ?? 'In-app feed',
         channelType: 'in_app_feed',
-        provider: kept?.provider ?? 'knock-in-app',
+        // The legacy id is moved to the in-app provider's; a provider someone chose since is kept.
+        provider: kept && kept.provider !== LEGACY_FEED_PROVIDER ? kept.provider : IN_APP_FEED_PROVIDER_ID,
         description: kept ? kept.description : 'The in-app feed read by @knocklabs/client and @knocklabs/react',
         environmentSettings: {
           ...settings,

@@ -1,2 +1,3 @@
 export * from './census.routes';
 export * from './hightouch.routes';
+export * from './providers.routes';

@@ -1,5 +1,7 @@
+import type { z } from 'zod';
 import { Exchange, type ProviderIo } from '../support/exchange';
 import { Redactor } from '../support/redactor';
+import { issueSentences, settingsIssues, type SettingsIssue } from '../support/settings-schema';
 import type { ChannelType, DeliveryContent, DeliveryProvider, DeliveryRequest, DeliveryResult, ProviderConfig } from '../types';
 
 /**
@@ -33,8 +35,16 @@ export abstract class BaseProvider<C extends DeliveryContent> implements Deliver
     }
   }
 
-  validateSettings(_settings: Record<string, unknown>): string[] {
-    return [];
+  /** The provider's settings as a zod schema; providers written before schemas validate by hand instead. */
+  readonly settingsSchema?: z.ZodType;
+
+  validateSettings(settings: Record<string, unknown>): string[] {
+    return this.settingsSchema ? issueSentences(settingsIssues(this.settingsSchema, settings)) : [];
+  }
+
+  settingsIssues(settings: Record<string, unknown>): SettingsIssue[] {
+    if (this.settingsSchema) return settingsIssues(this.settingsSchema, settings);
+    return this.validateSettings(settings).map((message) => ({ field: '', message }));
   }
 
   /** The content type this provider's channel carries; the webhook channel's is `http`. */

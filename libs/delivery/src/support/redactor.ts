@@ -6,7 +6,7 @@ export const REDACTED = '[REDACTED]';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token']);
 
 /** Keys of settings, channel data and query strings whose values are secrets... */
-const SECRET_KEY = /(pass(word)?|secret|token|api_?key|private_?key|assertion|credential|signing_?key|^auth$)/i;
+const SECRET_KEY = /(pass(word)?|secret|token|api_?key|access_?key|private_?key|assertion|credential|signing_?key|^auth$)/i;
 /** ...unless they name an identifier or an address (`private_key_id`, `api_key_sid`, `token_uri`). */
 const NOT_SECRET_KEY = /(_id|_sid|_ur[il])$/i;
 const isSecretKey = (key: string) => SECRET_KEY.test(key) && !NOT_SECRET_KEY.test(key);

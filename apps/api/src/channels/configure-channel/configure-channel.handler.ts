@@ -22,6 +22,6 @@ export class ConfigureChannelHandler implements ICommandHandler<ConfigureChannel
     await this.consistency.settle(outcome.append, outcome.events);
     const row = await this.channels.get(key);
     if (!row) throw new Error(`Channel ${key} was configured but is not in the read model`);
-    return { channel: presentChannel(row, true) };
+    return { channel: presentChannel(row, true, this.deps.box) };
   }
 }

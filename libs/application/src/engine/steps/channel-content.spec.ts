@@ -35,6 +35,27 @@ describe('destinationFor', () => {
     expect(destinationFor('push', 'fcm', {}, { tokens: [] })).toEqual({ missing: 'recipient_missing_push_tokens' });
   });
 
+  it('takes OneSignal player ids for onesignal', () => {
+    const ids = ['1dd608f2-c6a1-11e3-851d-000c2940e62c'];
+    expect(destinationFor('push', 'onesignal', {}, { player_ids: ids })).toEqual({ destination: { player_ids: ids } });
+    expect(destinationFor('push', 'onesignal', {}, { player_ids: [] })).toEqual({ missing: 'recipient_missing_push_tokens' });
+  });
+
+  it('keeps Teams channel and user connections for ms-teams, incoming webhooks for ms-teams-webhook', () => {
+    const data = {
+      connections: [
+        { ms_teams_channel_id: '0c2e6a4d-1111-4111-8111-1111111111c1' },
+        { incoming_webhook: { url: 'https://acme.webhook.office.com/webhookb2/abc/IncomingWebhook/secretpart' } },
+      ],
+    };
+    expect(destinationFor('chat', 'ms-teams', {}, data)).toEqual({ destination: { connections: [data.connections[0]] } });
+    expect(destinationFor('chat', 'ms-teams-webhook', {}, data)).toEqual({
+      destination: {
+        connections: [{ incoming_webhook: { url: 'https://acme.webhook.office.com/webhookb2/abc/IncomingWebhook/********' } }],
+      },
+    });
+  });
+
   it('keeps the chat connections the provider can post to, without their credentials', () => {
     const data = {
       token: { access_token: 'xoxb-top' },

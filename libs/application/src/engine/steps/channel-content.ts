@@ -38,6 +38,9 @@ export function destinationFor(
         ? { destination: { phone_number: recipient.phone_number } }
         : { missing: 'recipient_missing_phone_number' };
     case 'push': {
+      // OneSignal addresses subscriptions by player id (its channel data shape), the others devices by token.
+      if (provider === 'onesignal' && Array.isArray(channelData?.player_ids) && channelData.player_ids.some(nonEmpty))
+        return { destination: { player_ids: channelData.player_ids.filter(nonEmpty) } };
       const tokens = [
         ...((channelData?.tokens as unknown[] | undefined) ?? []).filter(nonEmpty),
         ...((channelData?.devices as unknown[] | undefined) ?? []).map((d) => (isRecord(d) ? d.token : undefined)).filter(nonEmpty),
@@ -59,10 +62,14 @@ export function destinationFor(
   }
 }
 
-/** A connection the provider can post to: an incoming webhook for `slack-webhook`, a channel or user for `slack`. */
+/**
+ * A connection the provider can post to: an incoming webhook for `slack-webhook` and
+ * `ms-teams-webhook`, a channel or user for `slack` and `ms-teams`.
+ */
 function reachableBy(provider: string, connection: Record<string, unknown>): boolean {
   const webhook = isRecord(connection.incoming_webhook) && nonEmpty(connection.incoming_webhook.url);
-  if (provider === 'slack-webhook') return webhook;
+  if (provider === 'slack-webhook' || provider === 'ms-teams-webhook') return webhook;
+  if (provider === 'ms-teams') return !webhook && (nonEmpty(connection.ms_teams_channel_id) || nonEmpty(connection.ms_teams_user_id));
   if (provider === 'slack') return !webhook && (nonEmpty(connection.channel_id) || nonEmpty(connection.user_id));
   return true;
 }
