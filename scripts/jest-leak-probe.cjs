@@ -1,0 +1,66 @@
+// Finds what keeps a jest worker alive ("A worker process has failed to exit gracefully"). Load it
+// into the workers and run the suites that showed it:
+//
+//   LEAK_PROBE_DIR=/tmp/leaks NODE_OPTIONS="--require ./scripts/jest-leak-probe.cjs" npx jest ...
+//
+// Each worker records the handles it opens (sockets, servers, child processes, worker threads,
+// timers) with the stack that opened them and the last spec file seen on that stack. When jest
+// force-exits a worker (SIGTERM), the worker writes the handles still open and still keeping it
+// alive to $LEAK_PROBE_DIR/leak-<pid>.txt, then exits.
+const ah = require('node:async_hooks');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const HANDLES = new Set([
+  'TCPWRAP',
+  'TCPSERVERWRAP',
+  'PIPEWRAP',
+  'PIPESERVERWRAP',
+  'PROCESSWRAP',
+  'UDPWRAP',
+  'Timeout',
+  'Immediate',
+  'WORKER',
+  'MESSAGEPORT',
+  'SIGNALWRAP',
+  'FSEVENTWRAP',
+  'HTTP2SESSION',
+]);
+const dir = process.env.LEAK_PROBE_DIR || require('node:os').tmpdir();
+const live = new Map();
+let lastSpec = '(none yet)';
+ah.createHook({
+  init(id, type, _trigger, resource) {
+    if (!HANDLES.has(type)) return;
+    const stack = (new Error().stack || '')
+      .split('\n')
+      .slice(2)
+      .map((l) => l.trim());
+    const spec = stack.find((l) => /\.spec\.[tj]s/.test(l));
+    if (spec) lastSpec = spec;
+    const frames = stack.filter((l) => !/node:internal|jest-leak-probe|jest-circus|jest-runtime|@jest|jest-runner/.test(l)).slice(0, 8);
+    live.set(id, { type, resource: new WeakRef(resource), spec: spec || `last spec seen: ${lastSpec}`, frames });
+  },
+  destroy(id) {
+    live.delete(id);
+  },
+}).enable();
+
+process.on('SIGTERM', () => {
+  const out = [`active: ${JSON.stringify(process.getActiveResourcesInfo())}`];
+  for (const [id, e] of live) {
+    const r = e.resource.deref();
+    if (!r) continue;
+    let ref = true;
+    try {
+      if (typeof r.hasRef === 'function') ref = r.hasRef();
+    } catch {
+      // not a handle that says
+    }
+    if (!ref || (e.type === 'Timeout' && r._destroyed)) continue;
+    out.push(`${e.type} #${id}\n  ${e.spec}\n    ${e.frames.join('\n    ')}`);
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `leak-${process.pid}.txt`), `${out.join('\n')}\n`);
+  process.exit(1);
+});
