@@ -1,5 +1,5 @@
 import { BroadcastContentT, BroadcastSendStatusT, MgmtPageInfoT, ResourceErrorT } from '@notify/contracts';
-import { keysetPage } from '@notify/database';
+import { keysetPage, LeasedRows } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 export interface BroadcastRecord {
@@ -166,9 +166,6 @@ export class BroadcastQueries {
   }
 }
 
-/** `UPDATE ... RETURNING` answers `[rows, count]` through TypeORM's postgres driver. */
-const returned = <T>(result: unknown): T[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : (result as T[]));
-
 export interface ClaimedBroadcast {
   environment: string;
   key: string;
@@ -176,59 +173,39 @@ export interface ClaimedBroadcast {
 }
 
 /**
- * The sender's work, leased like the schedules' timers (ADR 0142): broadcasts whose scheduled
- * send is due and broadcasts being sent. A claim takes rows no live lease holds (FOR UPDATE SKIP
- * LOCKED, one statement, no transaction held while sending); the sender renews its lease between
- * pages and ends it when done. A sender that stops leaves its lease to expire; another then
- * continues from the cursor in the broadcast's stream.
+ * The sender's work, leased like the schedules' timers with the same LeasedRows (ADR 0142, ADR
+ * 0200): broadcasts whose scheduled send is due and broadcasts being sent. The sender renews its
+ * lease between pages and ends it when done; a sender that stops leaves its lease to expire, and
+ * another then continues from the cursor in the broadcast's stream.
  */
 export class BroadcastTimers {
-  constructor(
-    private readonly db: DataSource,
-    readonly leaseMs = 30_000,
-  ) {}
+  private readonly leases: LeasedRows;
+
+  constructor(db: DataSource, leaseMs = 30_000) {
+    this.leases = new LeasedRows(
+      db,
+      { table: 'rm_broadcasts', key: { column: 'key', type: 'text' }, due: 'send_at', pending: "status IN ('scheduled', 'sending')" },
+      leaseMs,
+    );
+  }
 
   async claim(now: Date, limit: number): Promise<ClaimedBroadcast[]> {
-    const lease = new Date(now.getTime() + this.leaseMs);
-    const rows = returned<{ environment: string; key: string }>(
-      await this.db.query(
-        `UPDATE rm_broadcasts b SET claimed_until = $2
-          WHERE (b.environment, b.key) IN (
-            SELECT environment, key FROM rm_broadcasts
-             WHERE status IN ('scheduled', 'sending') AND send_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
-             ORDER BY send_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-          RETURNING b.environment, b.key`,
-        [now, lease, limit],
-      ),
-    );
+    const { lease, rows } = await this.leases.claim(now, limit);
     return rows.map((r) => ({ environment: r.environment, key: r.key, lease }));
   }
 
-  /** Extends a lease still held; false when another sender took the row (this one must stop). */
+  /** Extends a lease still held; undefined when another sender took the row (this one must stop). */
   async renew(claim: ClaimedBroadcast, now: Date): Promise<ClaimedBroadcast | undefined> {
-    const lease = new Date(now.getTime() + this.leaseMs);
-    const rows = returned<{ key: string }>(
-      await this.db.query(
-        'UPDATE rm_broadcasts SET claimed_until = $4 WHERE environment = $1 AND key = $2 AND claimed_until = $3 RETURNING key',
-        [claim.environment, claim.key, claim.lease, lease],
-      ),
-    );
-    return rows.length ? { ...claim, lease } : undefined;
+    const lease = await this.leases.renew(claim, claim.lease, now);
+    return lease ? { ...claim, lease } : undefined;
   }
 
-  async release(claim: ClaimedBroadcast): Promise<void> {
-    await this.db.query('UPDATE rm_broadcasts SET claimed_until = NULL WHERE environment = $1 AND key = $2 AND claimed_until = $3', [
-      claim.environment,
-      claim.key,
-      claim.lease,
-    ]);
+  release(claim: ClaimedBroadcast): Promise<void> {
+    return this.leases.release([claim], claim.lease);
   }
 
   /** When the sender next has work (a leased row when its lease ends). */
-  async nextDue(): Promise<Date | undefined> {
-    const rows = await this.db.query<{ at: Date | null }[]>(
-      `SELECT min(GREATEST(send_at, claimed_until)) AS at FROM rm_broadcasts WHERE status IN ('scheduled', 'sending')`,
-    );
-    return rows[0]?.at ?? undefined;
+  nextDue(): Promise<Date | undefined> {
+    return this.leases.nextDue();
   }
 }
