@@ -103,14 +103,28 @@ export class UpsertBroadcastHandler implements ICommandHandler<UpsertBroadcastCo
       throw invalidParams([{ field: 'broadcast.key', message: `does not match the path (${key})`, type: 'mismatch' }]);
     const deps = this.checks.in(ctx.environment);
     const checked = await checkBroadcast(normalizeBroadcast(body as BroadcastRequestT), deps.references, deps.templates);
+    // `scheduled_at` schedules the send as `send` with `send_at` does (ADR 0201).
+    const scheduledAt = (body as BroadcastRequestT).scheduled_at ?? null;
+    if (scheduledAt !== null && save) assertNotBranch(ctx.environment, 'Scheduling a broadcast');
     if (save)
       return written(
         this.consistency,
         this.queries,
         ctx.environment,
         key,
-        await upsertBroadcast(this.store, ctx.environment, key, checked, commandMetadata(ctx)),
+        await upsertBroadcast(
+          this.store,
+          ctx.environment,
+          key,
+          checked,
+          commandMetadata(ctx),
+          scheduledAt === null
+            ? undefined
+            : { scheduledAt, audienceExists: (audienceKey) => audienceExists({ store: this.store }, ctx.environment, audienceKey) },
+        ),
       );
+    if (scheduledAt !== null && !(Date.parse(scheduledAt) > Date.now()))
+      throw invalidParams([{ field: 'broadcast.scheduled_at', message: 'must be in the future', type: 'invalid' }]);
     if (checked.errors.length)
       throw invalidParams(
         checked.errors.map((e) => ({ ...e, field: `broadcast.${e.field}` })),
