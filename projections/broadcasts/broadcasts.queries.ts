@@ -1,6 +1,7 @@
 import { BroadcastContentT, BroadcastSendStatusT, MgmtPageInfoT, ResourceErrorT } from '@notify/contracts';
 import { keysetPage, LeasedRows } from '@notify/database';
 import { DataSource } from 'typeorm';
+import { dynamicPairsSql } from '../audience-members/dynamic-tenant-membership';
 
 export interface BroadcastRecord {
   environment: string;
@@ -124,7 +125,7 @@ export class BroadcastQueries {
    * The next page of recipients after `cursor` (exclusive), in a stable order: an audience's
    * members by (user, tenant), or every user of the environment when no audience is named. A
    * dynamic audience's members are the users whose membership window holds at `at` (ADR 0138),
-   * without a tenant.
+   * within the tenants its conditions on the tenant hold for, or none (ADR 0202).
    */
   async recipients(
     environment: string,
@@ -142,11 +143,9 @@ export class BroadcastQueries {
       );
     else if (await this.isDynamic(environment, audienceKey))
       rows = await this.db.query(
-        `SELECT DISTINCT user_id, '' AS tenant FROM rm_dynamic_audience_members
-          WHERE environment = $1 AND audience_key = $2 AND user_id > $3
-            AND (member_from IS NULL OR member_from <= $5) AND (member_until IS NULL OR member_until > $5)
-          ORDER BY user_id LIMIT $4`,
-        [environment, audienceKey, after.userId, limit, at],
+        `SELECT user_id, tenant FROM (${dynamicPairsSql('m.environment = $1 AND m.audience_key = $2 AND m.user_id >= $3', '$6')}) d
+          WHERE (user_id, tenant) > ($3, $4) ORDER BY user_id, tenant LIMIT $5`,
+        [environment, audienceKey, after.userId, after.tenant, limit, at],
       );
     else
       rows = await this.db.query(

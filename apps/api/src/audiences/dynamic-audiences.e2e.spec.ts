@@ -111,6 +111,61 @@ describe('dynamic audiences through @knocklabs/mgmt and @knocklabs/node', () => 
     ]);
   });
 
+  it('conditions on the tenant: members within the tenants that meet them, kept current as tenants change (ADR 0202)', async () => {
+    const [pro, free] = [uniqueKey('tpro'), uniqueKey('tfree')];
+    const [admin, member] = [uniqueKey('tadmin'), uniqueKey('tmember')];
+    await knock.tenants.set(pro, { name: 'Pro', plan: 'pro' } as never);
+    await knock.tenants.set(free, { name: 'Free', plan: 'free' } as never);
+    await knock.users.update(admin, { role: 'admin' } as never);
+    await knock.users.update(member, { role: 'member' } as never);
+    const key = uniqueKey('pro-admins');
+    await upsert(key, [
+      {
+        conditions: [
+          { property: 'tenant.plan', operator: 'equal_to', argument: 'pro' },
+          { property: 'recipient.role', operator: 'equal_to', argument: 'admin' },
+        ],
+      },
+    ]);
+    const pairs = async () => {
+      await settled(t);
+      return (await knock.audiences.listMembers(key)).entries.map((m) => `${m.user_id}@${m.tenant}`).sort();
+    };
+    expect(await pairs()).toEqual([`${admin}@${pro}`]);
+    // The tenant changes, not the user: the projection follows it.
+    await knock.tenants.set(free, { plan: 'pro' } as never);
+    expect(await pairs()).toEqual([`${admin}@${free}`, `${admin}@${pro}`].sort());
+    await knock.tenants.delete(pro);
+    expect(await pairs()).toEqual([`${admin}@${free}`]);
+
+    // is_audience_member asks in the run's tenant: a member in `free`, not in a run without tenant.
+    const workflow = uniqueKey('tenant-branch');
+    await activeWorkflow(t, workflow, {
+      steps: [
+        {
+          type: 'branch',
+          ref: 'route',
+          branches: [
+            {
+              name: 'in',
+              conditions: { all: [{ variable: 'recipient', operator: 'is_audience_member', argument: key }] },
+              steps: [feed('in', 'IN')],
+            },
+            { name: 'default', steps: [feed('out', 'OUT')] },
+          ],
+        },
+      ],
+    });
+    const inTenant = (await knock.workflows.trigger(workflow, { recipients: [admin, member], tenant: free })).workflow_run_id!;
+    const noTenant = (await knock.workflows.trigger(workflow, { recipients: [admin] })).workflow_run_id!;
+    await finishedRuns(t, inTenant, 2);
+    await finishedRuns(t, noTenant, 1);
+    expect((await messagesOf(t, inTenant)).map((m) => `${m.recipient_id}:${bodyOf(m)}`).sort()).toEqual(
+      [`${admin}:IN`, `${member}:OUT`].sort(),
+    );
+    expect((await messagesOf(t, noTenant)).map((m) => bodyOf(m))).toEqual(['OUT']);
+  });
+
   it('refuses members added or removed by hand, writing nothing', async () => {
     await settled(t);
     const before = await countEvents(t);
