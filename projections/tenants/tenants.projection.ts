@@ -1,4 +1,4 @@
-import { AudienceUpserted, CommitPromoted, TenantDeleted, TenantSet } from '@notify/contracts';
+import { AudienceArchived, AudienceUpserted, CommitPromoted, TenantDeleted, TenantSet } from '@notify/contracts';
 import { mergeProperties } from '@notify/domain';
 import { defineProjection } from '@notify/projection-runtime';
 import type { AudienceContent } from '../audience-members/dynamic-membership';
@@ -20,7 +20,7 @@ export const tenantsProjection = defineProjection({
   name: 'tenants',
   version: 2,
   tables: ['rm_tenants', 'rm_dynamic_audience_tenant_rules', 'rm_dynamic_audience_tenants'],
-  events: [TenantSet, TenantDeleted, AudienceUpserted, CommitPromoted],
+  events: [TenantSet, TenantDeleted, AudienceUpserted, CommitPromoted, AudienceArchived],
   on: {
     async TenantSet({ environment, data }, tx) {
       const { tenant_id, properties, settings, set_at } = data;
@@ -54,6 +54,9 @@ export const tenantsProjection = defineProjection({
     },
     async AudienceUpserted({ environment, data }, tx) {
       await defineAudienceTenants(tx, environment, data.key, data.content as AudienceContent, variablesOf);
+    },
+    async AudienceArchived({ environment, data }, tx) {
+      await defineAudienceTenants(tx, environment, data.audience_key, { type: 'archived' }, variablesOf);
     },
     async CommitPromoted({ environment, data }, tx) {
       if (data.resource.type === 'audience')
