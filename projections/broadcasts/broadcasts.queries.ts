@@ -133,27 +133,43 @@ export class BroadcastQueries {
     cursor: BroadcastRecipient | null,
     limit: number,
     at: Date = new Date(),
+    /** Inclusive upper end of the range (a resumed page, ADR 0172). */
+    upTo?: BroadcastRecipient,
   ): Promise<BroadcastRecipient[]> {
     const after = cursor ?? { userId: '', tenant: '' };
+    // No upper end: the largest possible pair, so the same statements serve both.
+    const end = upTo ? [upTo.userId, upTo.tenant] : [null, null];
     let rows: { user_id: string; tenant: string }[];
     if (audienceKey === null)
       rows = await this.db.query(
-        `SELECT id AS user_id, '' AS tenant FROM rm_users WHERE environment = $1 AND id > $2 ORDER BY id LIMIT $3`,
-        [environment, after.userId, limit],
+        `SELECT id AS user_id, '' AS tenant FROM rm_users WHERE environment = $1 AND id > $2 AND ($4::text IS NULL OR id <= $4)
+          ORDER BY id LIMIT $3`,
+        [environment, after.userId, limit, end[0]],
       );
     else if (await this.isDynamic(environment, audienceKey))
       rows = await this.db.query(
         `SELECT user_id, tenant FROM (${dynamicPairsSql('m.environment = $1 AND m.audience_key = $2 AND m.user_id >= $3', '$6')}) d
-          WHERE (user_id, tenant) > ($3, $4) ORDER BY user_id, tenant LIMIT $5`,
-        [environment, audienceKey, after.userId, after.tenant, limit, at],
+          WHERE (user_id, tenant) > ($3, $4) AND ($7::text IS NULL OR (user_id, tenant) <= ($7, $8::text))
+          ORDER BY user_id, tenant LIMIT $5`,
+        [environment, audienceKey, after.userId, after.tenant, limit, at, end[0], end[1]],
       );
     else
       rows = await this.db.query(
         `SELECT user_id, tenant FROM rm_audience_members WHERE environment = $1 AND audience_key = $2 AND (user_id, tenant) > ($3, $4)
+            AND ($6::text IS NULL OR (user_id, tenant) <= ($6, $7::text))
           ORDER BY user_id, tenant LIMIT $5`,
-        [environment, audienceKey, after.userId, after.tenant, limit],
+        [environment, audienceKey, after.userId, after.tenant, limit, end[0], end[1]],
       );
     return rows.map((r) => ({ userId: r.user_id, tenant: r.tenant }));
+  }
+
+  /** The last of these members in the order pages are read in (the database's, not JavaScript's). */
+  async lastOf(members: readonly BroadcastRecipient[]): Promise<BroadcastRecipient> {
+    const rows = await this.db.query<{ user_id: string; tenant: string }[]>(
+      'SELECT u AS user_id, t AS tenant FROM unnest($1::text[], $2::text[]) AS v(u, t) ORDER BY u DESC, t DESC LIMIT 1',
+      [members.map((m) => m.userId), members.map((m) => m.tenant)],
+    );
+    return { userId: rows[0].user_id, tenant: rows[0].tenant };
   }
 
   private async isDynamic(environment: string, audienceKey: string): Promise<boolean> {

@@ -31,7 +31,8 @@ export class BroadcastSendingService implements OnApplicationBootstrap, BeforeAp
     this.sender = new BroadcastSender(
       store,
       {
-        recipients: (environment, audienceKey, after, limit) => queries.recipients(environment, audienceKey, after, limit),
+        recipients: (env, audience, after, limit, upTo) => queries.recipients(env, audience, after, limit, new Date(), upTo),
+        lastOf: (members) => queries.lastOf(members),
         claim: (now, limit) => timers.claim(now, limit),
         renew: (claim, now) => timers.renew(claim, now),
         release: (claim) => timers.release(claim),
