@@ -91,11 +91,17 @@ async function inChild(name: string): Promise<Figure[]> {
   }
 }
 
-/** In a child: run the one scenario named by BENCH_SCENARIO and write its figures to BENCH_FIGURES_OUT. */
-async function child(name: string, out: string) {
+/**
+ * Run the one scenario named by BENCH_SCENARIO: in a child, its figures go to BENCH_FIGURES_OUT;
+ * run by hand (`BENCH_SCENARIO=broadcast node dist/bench/run.js`, no BENCH_FIGURES_OUT) they are
+ * printed, and BENCHMARKS.md is left as it is.
+ */
+async function child(name: string, out: string | undefined) {
   const run = scenarios.find(([n]) => n === name)?.[1];
-  if (!run) throw new Error(`unknown scenario ${name}`);
-  await writeFile(out, JSON.stringify(await run()));
+  if (!run) throw new Error(`unknown scenario ${name} (one of ${scenarios.map(([n]) => n).join(', ')})`);
+  const figures = await run();
+  if (out) await writeFile(out, JSON.stringify(figures));
+  else for (const f of figures) process.stdout.write(`${f.scenario}: ${f.metric} = ${f.value} ${f.unit}${f.note ? ` (${f.note})` : ''}\n`);
 }
 
 async function main() {
@@ -132,7 +138,7 @@ async function main() {
   process.stdout.write(`\nwrote BENCHMARKS.md (${figures.length} figures)\n`);
 }
 
-(process.env.BENCH_SCENARIO ? child(process.env.BENCH_SCENARIO, process.env.BENCH_FIGURES_OUT!) : main()).catch((error) => {
+(process.env.BENCH_SCENARIO ? child(process.env.BENCH_SCENARIO, process.env.BENCH_FIGURES_OUT) : main()).catch((error) => {
   process.stderr.write(`${(error as Error).stack ?? error}\n`);
   process.exit(1);
 });

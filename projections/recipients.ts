@@ -3,6 +3,7 @@ import {
   AudienceMembersReadModel1763712001600,
   audienceMembersProjection,
   DynamicAudiencesReadModel1763712017100,
+  DynamicAudienceTenants1763712021000,
 } from './audience-members';
 import { BulkOperationsReadModel1763712001500, bulkOperationsProjection } from './bulk-operations';
 import { ChannelDataReadModel1763712001300, channelDataProjection } from './channel-data';
@@ -32,4 +33,5 @@ export const recipientMigrations: Function[] = [
   BulkOperationsReadModel1763712001500,
   AudienceMembersReadModel1763712001600,
   DynamicAudiencesReadModel1763712017100,
+  DynamicAudienceTenants1763712021000,
 ];

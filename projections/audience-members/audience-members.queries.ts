@@ -2,6 +2,7 @@ import { AudienceMemberT, PageInfoT } from '@notify/contracts';
 import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 import { toUser } from '../users/users.queries';
+import { dynamicPairsSql } from './dynamic-tenant-membership';
 
 interface Row extends Record<string, unknown> {
   user_id: string;
@@ -36,10 +37,6 @@ function toMember(row: Row): AudienceMemberT {
   };
 }
 
-/** A dynamic membership window holds at the instant in the given parameter. */
-const HOLDS_AT = (param: string) =>
-  `(member_from IS NULL OR member_from <= ${param}::timestamptz) AND (member_until IS NULL OR member_until > ${param}::timestamptz)`;
-
 /** Every query is scoped by the environment it is given. */
 export class AudienceMemberQueries {
   constructor(private readonly db: DataSource) {}
@@ -51,15 +48,11 @@ export class AudienceMemberQueries {
     page: { after?: string; before?: string; page_size: number },
     at: Date = new Date(),
   ): Promise<{ entries: AudienceMemberT[]; page_info: PageInfoT }> {
-    // A dynamic audience's members are those whose window holds now (ADR 0138); they have no
-    // tenant, and were added when their membership began.
+    // A dynamic audience's members are those whose window holds now (ADR 0138), within the
+    // tenants its conditions on the tenant hold for (ADR 0202; none otherwise), added when their
+    // membership began.
     const dynamic = await this.isDynamic(environment, audienceKey);
-    const members = dynamic
-      ? `(SELECT environment, user_id, '' AS tenant, min(GREATEST(added_at, coalesce(member_from, added_at))) AS added_at
-            FROM rm_dynamic_audience_members
-           WHERE environment = $1 AND audience_key = $2 AND ${HOLDS_AT('$3')}
-           GROUP BY environment, user_id)`
-      : 'rm_audience_members';
+    const members = dynamic ? `(${dynamicPairsSql('m.environment = $1 AND m.audience_key = $2', '$3')})` : 'rm_audience_members';
     const { rows, pageInfo } = await keysetPage<Row>(this.db, {
       select: 'm.user_id, m.tenant, m.added_at, u.properties AS u_properties, u.inserted_at AS u_inserted_at, u.updated_at AS u_updated_at',
       from: `FROM ${members} m LEFT JOIN rm_users u ON u.environment = m.environment AND u.id = m.user_id
@@ -91,7 +84,8 @@ export class AudienceMemberQueries {
 
   /**
    * The keys of the given audiences this user belongs to in a tenant's context: memberships of
-   * no tenant always count, a tenant's only within that tenant (ADR 0170).
+   * no tenant always count, a tenant's only within that tenant (ADR 0170); a dynamic segment with
+   * conditions on the tenant counts where the tenant (or none) meets them (ADR 0202).
    */
   async audiencesOf(
     environment: string,
@@ -105,7 +99,7 @@ export class AudienceMemberQueries {
       `SELECT audience_key FROM rm_audience_members WHERE environment = $1 AND user_id = $2 AND audience_key = ANY($3)
          AND tenant IN ('', coalesce($4::text, ''))
        UNION
-       SELECT audience_key FROM rm_dynamic_audience_members WHERE environment = $1 AND user_id = $2 AND audience_key = ANY($3) AND ${HOLDS_AT('$5')}`,
+       SELECT audience_key FROM (${dynamicPairsSql('m.environment = $1 AND m.user_id = $2 AND m.audience_key = ANY($3)', '$5', '$4')}) d`,
       [environment, userId, audienceKeys, tenant, at],
     );
     return rows.map((r) => r.audience_key);

@@ -1,6 +1,7 @@
 import { BroadcastContentT, BroadcastSendStatusT, MgmtPageInfoT, ResourceErrorT } from '@notify/contracts';
-import { keysetPage } from '@notify/database';
+import { keysetPage, LeasedRows } from '@notify/database';
 import { DataSource } from 'typeorm';
+import { dynamicPairsSql } from '../audience-members/dynamic-tenant-membership';
 
 export interface BroadcastRecord {
   environment: string;
@@ -124,7 +125,7 @@ export class BroadcastQueries {
    * The next page of recipients after `cursor` (exclusive), in a stable order: an audience's
    * members by (user, tenant), or every user of the environment when no audience is named. A
    * dynamic audience's members are the users whose membership window holds at `at` (ADR 0138),
-   * without a tenant.
+   * within the tenants its conditions on the tenant hold for, or none (ADR 0202).
    */
   async recipients(
     environment: string,
@@ -132,29 +133,43 @@ export class BroadcastQueries {
     cursor: BroadcastRecipient | null,
     limit: number,
     at: Date = new Date(),
+    /** Inclusive upper end of the range (a resumed page, ADR 0172). */
+    upTo?: BroadcastRecipient,
   ): Promise<BroadcastRecipient[]> {
     const after = cursor ?? { userId: '', tenant: '' };
+    // No upper end: the largest possible pair, so the same statements serve both.
+    const end = upTo ? [upTo.userId, upTo.tenant] : [null, null];
     let rows: { user_id: string; tenant: string }[];
     if (audienceKey === null)
       rows = await this.db.query(
-        `SELECT id AS user_id, '' AS tenant FROM rm_users WHERE environment = $1 AND id > $2 ORDER BY id LIMIT $3`,
-        [environment, after.userId, limit],
+        `SELECT id AS user_id, '' AS tenant FROM rm_users WHERE environment = $1 AND id > $2 AND ($4::text IS NULL OR id <= $4)
+          ORDER BY id LIMIT $3`,
+        [environment, after.userId, limit, end[0]],
       );
     else if (await this.isDynamic(environment, audienceKey))
       rows = await this.db.query(
-        `SELECT DISTINCT user_id, '' AS tenant FROM rm_dynamic_audience_members
-          WHERE environment = $1 AND audience_key = $2 AND user_id > $3
-            AND (member_from IS NULL OR member_from <= $5) AND (member_until IS NULL OR member_until > $5)
-          ORDER BY user_id LIMIT $4`,
-        [environment, audienceKey, after.userId, limit, at],
+        `SELECT user_id, tenant FROM (${dynamicPairsSql('m.environment = $1 AND m.audience_key = $2 AND m.user_id >= $3', '$6')}) d
+          WHERE (user_id, tenant) > ($3, $4) AND ($7::text IS NULL OR (user_id, tenant) <= ($7, $8::text))
+          ORDER BY user_id, tenant LIMIT $5`,
+        [environment, audienceKey, after.userId, after.tenant, limit, at, end[0], end[1]],
       );
     else
       rows = await this.db.query(
         `SELECT user_id, tenant FROM rm_audience_members WHERE environment = $1 AND audience_key = $2 AND (user_id, tenant) > ($3, $4)
+            AND ($6::text IS NULL OR (user_id, tenant) <= ($6, $7::text))
           ORDER BY user_id, tenant LIMIT $5`,
-        [environment, audienceKey, after.userId, after.tenant, limit],
+        [environment, audienceKey, after.userId, after.tenant, limit, end[0], end[1]],
       );
     return rows.map((r) => ({ userId: r.user_id, tenant: r.tenant }));
+  }
+
+  /** The last of these members in the order pages are read in (the database's, not JavaScript's). */
+  async lastOf(members: readonly BroadcastRecipient[]): Promise<BroadcastRecipient> {
+    const rows = await this.db.query<{ user_id: string; tenant: string }[]>(
+      'SELECT u AS user_id, t AS tenant FROM unnest($1::text[], $2::text[]) AS v(u, t) ORDER BY u DESC, t DESC LIMIT 1',
+      [members.map((m) => m.userId), members.map((m) => m.tenant)],
+    );
+    return { userId: rows[0].user_id, tenant: rows[0].tenant };
   }
 
   private async isDynamic(environment: string, audienceKey: string): Promise<boolean> {
@@ -166,9 +181,6 @@ export class BroadcastQueries {
   }
 }
 
-/** `UPDATE ... RETURNING` answers `[rows, count]` through TypeORM's postgres driver. */
-const returned = <T>(result: unknown): T[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : (result as T[]));
-
 export interface ClaimedBroadcast {
   environment: string;
   key: string;
@@ -176,59 +188,39 @@ export interface ClaimedBroadcast {
 }
 
 /**
- * The sender's work, leased like the schedules' timers (ADR 0142): broadcasts whose scheduled
- * send is due and broadcasts being sent. A claim takes rows no live lease holds (FOR UPDATE SKIP
- * LOCKED, one statement, no transaction held while sending); the sender renews its lease between
- * pages and ends it when done. A sender that stops leaves its lease to expire; another then
- * continues from the cursor in the broadcast's stream.
+ * The sender's work, leased like the schedules' timers with the same LeasedRows (ADR 0142, ADR
+ * 0200): broadcasts whose scheduled send is due and broadcasts being sent. The sender renews its
+ * lease between pages and ends it when done; a sender that stops leaves its lease to expire, and
+ * another then continues from the cursor in the broadcast's stream.
  */
 export class BroadcastTimers {
-  constructor(
-    private readonly db: DataSource,
-    readonly leaseMs = 30_000,
-  ) {}
+  private readonly leases: LeasedRows;
+
+  constructor(db: DataSource, leaseMs = 30_000) {
+    this.leases = new LeasedRows(
+      db,
+      { table: 'rm_broadcasts', key: { column: 'key', type: 'text' }, due: 'send_at', pending: "status IN ('scheduled', 'sending')" },
+      leaseMs,
+    );
+  }
 
   async claim(now: Date, limit: number): Promise<ClaimedBroadcast[]> {
-    const lease = new Date(now.getTime() + this.leaseMs);
-    const rows = returned<{ environment: string; key: string }>(
-      await this.db.query(
-        `UPDATE rm_broadcasts b SET claimed_until = $2
-          WHERE (b.environment, b.key) IN (
-            SELECT environment, key FROM rm_broadcasts
-             WHERE status IN ('scheduled', 'sending') AND send_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
-             ORDER BY send_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-          RETURNING b.environment, b.key`,
-        [now, lease, limit],
-      ),
-    );
+    const { lease, rows } = await this.leases.claim(now, limit);
     return rows.map((r) => ({ environment: r.environment, key: r.key, lease }));
   }
 
-  /** Extends a lease still held; false when another sender took the row (this one must stop). */
+  /** Extends a lease still held; undefined when another sender took the row (this one must stop). */
   async renew(claim: ClaimedBroadcast, now: Date): Promise<ClaimedBroadcast | undefined> {
-    const lease = new Date(now.getTime() + this.leaseMs);
-    const rows = returned<{ key: string }>(
-      await this.db.query(
-        'UPDATE rm_broadcasts SET claimed_until = $4 WHERE environment = $1 AND key = $2 AND claimed_until = $3 RETURNING key',
-        [claim.environment, claim.key, claim.lease, lease],
-      ),
-    );
-    return rows.length ? { ...claim, lease } : undefined;
+    const lease = await this.leases.renew(claim, claim.lease, now);
+    return lease ? { ...claim, lease } : undefined;
   }
 
-  async release(claim: ClaimedBroadcast): Promise<void> {
-    await this.db.query('UPDATE rm_broadcasts SET claimed_until = NULL WHERE environment = $1 AND key = $2 AND claimed_until = $3', [
-      claim.environment,
-      claim.key,
-      claim.lease,
-    ]);
+  release(claim: ClaimedBroadcast): Promise<void> {
+    return this.leases.release([claim], claim.lease);
   }
 
   /** When the sender next has work (a leased row when its lease ends). */
-  async nextDue(): Promise<Date | undefined> {
-    const rows = await this.db.query<{ at: Date | null }[]>(
-      `SELECT min(GREATEST(send_at, claimed_until)) AS at FROM rm_broadcasts WHERE status IN ('scheduled', 'sending')`,
-    );
-    return rows[0]?.at ?? undefined;
+  nextDue(): Promise<Date | undefined> {
+    return this.leases.nextDue();
   }
 }

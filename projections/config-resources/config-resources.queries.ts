@@ -78,6 +78,15 @@ export class ConfigResourceQueries {
     return rows[0] && toRecord(rows[0], view);
   }
 
+  /** The type of the audience this environment serves (upserted, promoted or taken by a branch); archived ones are gone. */
+  async audienceDefinition(environment: string, audienceKey: string): Promise<{ type: string } | undefined> {
+    const rows = await this.db.query<{ type: string | null }[]>(
+      `SELECT COALESCE(draft->>'type', 'static') AS type FROM rm_config_resources WHERE environment = $1 AND resource_type = 'audience' AND identifier = $2`,
+      [environment, audienceKey],
+    );
+    return rows[0] ? { type: rows[0].type ?? 'static' } : undefined;
+  }
+
   async exists(environment: string, type: ResourceType, identifier: string): Promise<boolean> {
     const rows = await this.db.query(
       'SELECT 1 FROM rm_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3',

@@ -82,7 +82,8 @@ export class GoalQueries {
 
   /**
    * A user's runs of the workflows that attach the goal in the version this environment serves
-   * (the draft in the first environment, the committed version elsewhere), started since `since`,
+   * (the draft in the first environment, the committed version elsewhere), and of the broadcasts
+   * that attach it (runs started by a send), started since `since`,
    * with the runs already converted to the goal.
    */
   async convertibleRuns(
@@ -103,11 +104,17 @@ export class GoalQueries {
            FROM rm_config_resources r
            JOIN rm_environments e ON e.slug = r.environment
            CROSS JOIN (SELECT min(sort_order) AS sort_order FROM rm_environments) first
-          WHERE r.environment = $1 AND r.resource_type = 'workflow')
+          WHERE r.environment = $1 AND r.resource_type = 'workflow'),
+       -- A broadcast's runs carry its key as their workflow and trigger source 'broadcast' (ADR 0201).
+       attached_broadcasts AS (
+         SELECT b.key AS workflow, b.content->'goal_attachment' AS attachment FROM rm_broadcasts b
+          WHERE b.environment = $1 AND b.content ? 'goal_attachment')
        SELECT w.id, w.workflow_run_id, w.workflow, w.inserted_at, (a.attachment->>'attribution_window_days')::int AS window_days,
               EXISTS (SELECT 1 FROM rm_goal_conversions c WHERE c.environment = $1 AND c.goal_key = $2 AND c.run_id = w.id) AS converted
-         FROM attached a
+         FROM (SELECT workflow, attachment, false AS broadcast FROM attached
+               UNION ALL SELECT workflow, attachment, true FROM attached_broadcasts) a
          JOIN rm_workflow_recipient_runs w ON w.environment = $1 AND w.workflow = a.workflow
+              AND (COALESCE(w.trigger_source->>'type', '') = 'broadcast') = a.broadcast
         WHERE a.attachment->>'goal_key' = $2 AND w.recipient_type = 'user' AND w.recipient_id = $3 AND w.inserted_at >= $4
         ORDER BY w.inserted_at LIMIT 1000`,
       [environment, goalKey, userId, since],

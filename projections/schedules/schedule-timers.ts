@@ -1,3 +1,4 @@
+import { LeasedRows, retryingDeadlocks } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 export interface DueSchedule {
@@ -19,33 +20,12 @@ export interface ScheduleAdvance {
   revision: number;
 }
 
-/** `UPDATE ... RETURNING` answers `[rows, count]` through TypeORM's postgres driver. */
-const RETRYABLE = new Set(['40P01', '40001']);
-
-/**
- * Runs one autocommit statement again when Postgres aborted it to break a deadlock (or a
- * serialization failure): the aborted statement wrote nothing, so running it again is safe. The
- * statements below lock their rows in key order, and so does the schedules projection before its
- * batch writes (ADR 0134), so these two cannot close a cycle; this stays for any other writer
- * that takes rows in another order (an operator's transaction, a future reactor).
- */
-export async function retryingDeadlocks<T>(op: () => Promise<T>, attempts = 20): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await op();
-    } catch (error) {
-      const code =
-        (error as { code?: string; driverError?: { code?: string } }).code ??
-        (error as { driverError?: { code?: string } }).driverError?.code;
-      if (attempt >= attempts || !code || !RETRYABLE.has(code)) throw error;
-      // A short random pause lets the other side (a projection batch) commit first, so the
-      // next try does not meet it in the same cycle again.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * Math.min(attempt, 5)));
-    }
-  }
-}
-
-const returned = <T>(result: unknown): T[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : (result as T[]));
+const SCHEDULE_LEASES = {
+  table: 'rm_schedules',
+  key: { column: 'id', type: 'uuid' },
+  due: 'next_occurrence_at',
+  pending: 'next_occurrence_at IS NOT NULL',
+} as const;
 
 /**
  * The schedules' timers: rows of rm_schedules whose next occurrence is due. A firer leases a
@@ -53,33 +33,25 @@ const returned = <T>(result: unknown): T[] => (Array.isArray(result) && Array.is
  * rows), decides it, then moves each row to its next occurrence and ends the lease. A firer that
  * dies leaves its lease to expire; the rows are then claimed again, and the schedule's stream
  * says what was already decided (ADR 0142). A row is only moved by a decision made at its
- * stream's latest revision the row knows of: an update recorded meanwhile is never undone. No transaction is held while the firer
- * works (the
- * embedded database has one connection).
+ * stream's latest revision the row knows of: an update recorded meanwhile is never undone. The
+ * lease itself is the shared LeasedRows (ADR 0200).
  */
 export class ScheduleTimers {
+  private readonly leases: LeasedRows;
+
   constructor(
     private readonly db: DataSource,
-    private readonly leaseMs = 30_000,
-  ) {}
+    leaseMs = 30_000,
+  ) {
+    this.leases = new LeasedRows(db, SCHEDULE_LEASES, leaseMs);
+  }
 
   async claim(now: Date, limit: number, work: (due: DueSchedule[]) => Promise<ScheduleAdvance[]>): Promise<number> {
-    const lease = new Date(now.getTime() + this.leaseMs);
-    const rows = returned<{ environment: string; id: string; time_zone: string }>(
-      await this.db.query(
-        `UPDATE rm_schedules s SET claimed_until = $2
-          WHERE (s.environment, s.id) IN (
-            SELECT environment, id FROM rm_schedules
-             WHERE next_occurrence_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
-             ORDER BY next_occurrence_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-          RETURNING s.environment, s.id, s.time_zone`,
-        [now, lease, limit],
-      ),
-    );
+    const { lease, rows } = await this.leases.claim<{ time_zone: string }>(now, limit, ['time_zone']);
     if (rows.length === 0) return 0;
     let advances: ScheduleAdvance[] = [];
     try {
-      advances = await work(rows.map((r) => ({ environment: r.environment, id: r.id, timeZone: r.time_zone })));
+      advances = await work(rows.map((r) => ({ environment: r.environment, id: r.key, timeZone: r.time_zone })));
     } finally {
       if (advances.length) {
         const params = [
@@ -109,25 +81,13 @@ export class ScheduleTimers {
       }
       // The lease ends (rows not advanced, lost to a concurrent writer or a failure, are due again
       // at once); a lease another firer took meanwhile is not touched.
-      await retryingDeadlocks(() =>
-        this.db.query(
-          `WITH locked AS (SELECT environment, id FROM rm_schedules
-                            WHERE (environment, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[])) AND claimed_until = $3
-                            ORDER BY environment, id FOR UPDATE)
-           UPDATE rm_schedules s SET claimed_until = NULL FROM locked l
-            WHERE s.environment = l.environment AND s.id = l.id AND s.claimed_until = $3`,
-          [rows.map((r) => r.environment), rows.map((r) => r.id), lease],
-        ),
-      );
+      await this.leases.release(rows, lease);
     }
     return rows.length;
   }
 
   /** When the next schedule is due, if any (a leased one when its lease ends). */
-  async nextDue(): Promise<Date | undefined> {
-    const rows = await this.db.query<{ at: Date | null }[]>(
-      'SELECT min(GREATEST(next_occurrence_at, claimed_until)) AS at FROM rm_schedules WHERE next_occurrence_at IS NOT NULL',
-    );
-    return rows[0]?.at ?? undefined;
+  nextDue(): Promise<Date | undefined> {
+    return this.leases.nextDue();
   }
 }

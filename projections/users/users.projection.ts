@@ -1,5 +1,5 @@
 import { announceGuideAudience, recentForGuides } from '../config-resources/guide-notifications';
-import { AudienceUpserted, CommitPromoted, UserDeleted, UserIdentified } from '@notify/contracts';
+import { AudienceArchived, AudienceUpserted, CommitPromoted, UserDeleted, UserIdentified } from '@notify/contracts';
 import { mergeProperties } from '@notify/domain';
 import { defineProjection, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
 import { AudienceContent, defineAudience, DynamicMemberships, UserState } from '../audience-members/dynamic-membership';
@@ -85,9 +85,10 @@ async function applyUserEvents(events: readonly UserEvent[], tx: EntityManager):
  */
 export const usersProjection = defineProjection({
   name: 'users',
-  version: 2,
+  // 3: an archived dynamic audience keeps no members (ADR 0171: archived means gone for every reader).
+  version: 3,
   tables: ['rm_users', 'rm_dynamic_audiences', 'rm_dynamic_audience_members'],
-  events: [UserIdentified, UserDeleted, AudienceUpserted, CommitPromoted],
+  events: [UserIdentified, UserDeleted, AudienceUpserted, CommitPromoted, AudienceArchived],
   async applyBatch(events, tx) {
     // Runs of user events go set-wise; an audience definition (rare) is applied where it stands.
     let run: UserEvent[] = [];
@@ -103,6 +104,8 @@ export const usersProjection = defineProjection({
       await flush();
       if (event.type === 'AudienceUpserted')
         await defineAudience(tx, event.environment, event.data.key, event.data.content as AudienceContent, event.data.upserted_at);
+      else if (event.type === 'AudienceArchived')
+        await defineAudience(tx, event.environment, event.data.audience_key, { type: 'archived' }, event.data.archived_at);
       else if (event.data.resource.type === 'audience')
         await defineAudience(
           tx,

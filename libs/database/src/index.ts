@@ -2,3 +2,4 @@ export * from './database';
 export * from './embedded-postgres';
 export * from './keyset-pagination';
 export * from './unavailable';
+export * from './leased-rows';

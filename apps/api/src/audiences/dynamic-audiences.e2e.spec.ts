@@ -1,7 +1,8 @@
 import Knock from '@knocklabs/node';
 import KnockMgmt from '@knocklabs/mgmt';
 import { activeWorkflow, bodyOf, feed, finishedRuns, messagesOf, settled, uniqueKey } from '../../../../test/support/engine';
-import { countEvents, rejection } from '../../../../test/support/recipients';
+import { ensureFirstRunConfiguration, issueApiKey } from '@notify/application';
+import { countEvents, eventually, rejection } from '../../../../test/support/recipients';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 const DAY = 86_400_000;
@@ -109,6 +110,109 @@ describe('dynamic audiences through @knocklabs/mgmt and @knocklabs/node', () => 
       'dyn-plain:PLAIN',
       'dyn-vip:VIP',
     ]);
+  });
+
+  it('conditions on the tenant: members within the tenants that meet them, kept current as tenants change (ADR 0202)', async () => {
+    const [pro, free] = [uniqueKey('tpro'), uniqueKey('tfree')];
+    const [admin, member] = [uniqueKey('tadmin'), uniqueKey('tmember')];
+    await knock.tenants.set(pro, { name: 'Pro', plan: 'pro' } as never);
+    await knock.tenants.set(free, { name: 'Free', plan: 'free' } as never);
+    await knock.users.update(admin, { role: 'admin' } as never);
+    await knock.users.update(member, { role: 'member' } as never);
+    const key = uniqueKey('pro-admins');
+    await upsert(key, [
+      {
+        conditions: [
+          { property: 'tenant.plan', operator: 'equal_to', argument: 'pro' },
+          { property: 'recipient.role', operator: 'equal_to', argument: 'admin' },
+        ],
+      },
+    ]);
+    const pairs = async () => {
+      await settled(t);
+      return (await knock.audiences.listMembers(key)).entries.map((m) => `${m.user_id}@${m.tenant}`).sort();
+    };
+    expect(await pairs()).toEqual([`${admin}@${pro}`]);
+    // The tenant changes, not the user: the projection follows it.
+    await knock.tenants.set(free, { plan: 'pro' } as never);
+    expect(await pairs()).toEqual([`${admin}@${free}`, `${admin}@${pro}`].sort());
+    await knock.tenants.delete(pro);
+    expect(await pairs()).toEqual([`${admin}@${free}`]);
+
+    // is_audience_member asks in the run's tenant: a member in `free`, not in a run without tenant.
+    const workflow = uniqueKey('tenant-branch');
+    await activeWorkflow(t, workflow, {
+      steps: [
+        {
+          type: 'branch',
+          ref: 'route',
+          branches: [
+            {
+              name: 'in',
+              conditions: { all: [{ variable: 'recipient', operator: 'is_audience_member', argument: key }] },
+              steps: [feed('in', 'IN')],
+            },
+            { name: 'default', steps: [feed('out', 'OUT')] },
+          ],
+        },
+      ],
+    });
+    const inTenant = (await knock.workflows.trigger(workflow, { recipients: [admin, member], tenant: free })).workflow_run_id!;
+    const noTenant = (await knock.workflows.trigger(workflow, { recipients: [admin] })).workflow_run_id!;
+    await finishedRuns(t, inTenant, 2);
+    await finishedRuns(t, noTenant, 1);
+    expect((await messagesOf(t, inTenant)).map((m) => `${m.recipient_id}:${bodyOf(m)}`).sort()).toEqual(
+      [`${admin}:IN`, `${member}:OUT`].sort(),
+    );
+    expect((await messagesOf(t, noTenant)).map((m) => bodyOf(m))).toEqual(['OUT']);
+  });
+
+  it('a promoted audience is defined in the target environment: members API, dynamic members and broadcasts work there', async () => {
+    const prod = 'production';
+    const issued = await issueApiKey(t.store, { environment: prod, kind: 'secret' }, { environment: prod, actor: 'test' });
+    const prodKnock = t.knock(issued.key);
+    // Production's settings of the in-app channel (as its first run writes them).
+    await ensureFirstRunConfiguration(t.store, prod, { actor: 'test' });
+    await eventually(
+      () => t.http('GET', '/v1/users/nobody', { key: issued.key }),
+      (r) => r.status !== 401,
+    );
+    const [staticKey, dynamicKey] = [uniqueKey('promoted-static'), uniqueKey('promoted-dyn')];
+    await mgmt.audiences.upsert(staticKey, { environment, audience: { type: 'static', name: 'Promoted' } } as never);
+    await upsert(dynamicKey, [{ conditions: [{ property: 'recipient.plan', operator: 'equal_to', argument: 'gold' }] }]);
+    await mgmt.commits.commitAll({ environment, commit_message: 'audiences' });
+    await mgmt.commits.promoteAll({ to_environment: prod });
+
+    // Static: members are added without create_audience and listed; a broadcast there reaches them.
+    const member = uniqueKey('pm');
+    await prodKnock.audiences.addMembers(staticKey, { members: [{ user: { id: member, name: 'M' } }] });
+    await settled(t);
+    expect((await prodKnock.audiences.listMembers(staticKey)).entries.map((m) => m.user_id)).toEqual([member]);
+    const broadcast = uniqueKey('prod-bc');
+    const draft = await mgmt.broadcasts.upsert(broadcast, {
+      environment: prod,
+      broadcast: { name: 'Prod', target_audience_key: staticKey, steps: [feed('feed', 'Hi')] },
+    } as never);
+    expect(draft).toMatchObject({ broadcast: { valid: true } });
+    await mgmt.broadcasts.send(broadcast, { environment: prod });
+    const sent = await eventually(
+      () => mgmt.broadcasts.retrieve(broadcast, { environment: prod }) as Promise<any>,
+      (b) => b.send_status === 'sent' && b.counts.messages === 1,
+    );
+    expect(sent.counts.recipients).toBe(1);
+
+    // Dynamic: its members are production's users that meet it; adding by hand is refused.
+    const gold = uniqueKey('gold');
+    await prodKnock.users.update(gold, { plan: 'gold' } as never);
+    await settled(t);
+    expect((await prodKnock.audiences.listMembers(dynamicKey)).entries.map((m) => m.user_id)).toEqual([gold]);
+    expect((await rejection(prodKnock.audiences.addMembers(dynamicKey, { members: [{ user: { id: gold } }] }))).status).toBe(422);
+
+    // Archived (in every environment): gone in production too, and its dynamic members with it.
+    await mgmt.audiences.archive(dynamicKey, { environment } as never);
+    expect((await rejection(prodKnock.audiences.listMembers(dynamicKey))).status).toBe(404);
+    await settled(t);
+    expect(await t.sql('SELECT 1 FROM rm_dynamic_audience_members WHERE audience_key = $1', [dynamicKey])).toEqual([]);
   });
 
   it('refuses members added or removed by hand, writing nothing', async () => {

@@ -1,15 +1,14 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { engineEvent } from '@notify/application';
 import { Database } from '@notify/database';
-import { EventStore, Sleeper } from '@notify/eventstore';
+import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { DATABASE, EVENT_STORE } from '@notify/platform';
 import { DueTimer, TimerQueries } from '@notify/projections/timers';
 import { v5 as uuidv5 } from 'uuid';
+import { DueWorkLoop } from './due-work-loop';
 
-/** Shortest time between two polls of the timers read model (a timer may fire this much late). */
-const MIN_POLL_GAP_MS = 50;
 const TIMER_NAMESPACE = '9b2f6c1d-2e3a-4b5c-8d7e-6f5a4b3c2d1e';
 /** The event id of a timer's firing: the same on every worker and every retry. */
 export const timerFiredEventId = (timerId: string) => uuidv5(timerId, TIMER_NAMESPACE);
@@ -25,11 +24,8 @@ export type TimerClock = () => Date;
 @Injectable()
 export class TimerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly queries: TimerQueries;
-  private readonly sleeper = new Sleeper();
   private readonly recentlyFired = new Map<string, number>();
-  private stopped = false;
-  private loop?: Promise<void>;
-  private unlisten?: () => void;
+  private readonly loop: DueWorkLoop;
   firedCount = 0;
   /** Completed looks for due timers (tests wait for one to know the service has looked). */
   polls = 0;
@@ -37,53 +33,33 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) database: Database,
-    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) logger: Logger,
     @Inject(TIMER_CLOCK) private readonly clock: TimerClock,
-    private readonly runtime: ProjectionRuntime,
+    runtime: ProjectionRuntime,
   ) {
     this.queries = new TimerQueries(database.dataSource);
+    // A new timer may be due sooner than the current sleep: the loop looks again when the timers
+    // read model took one in. Polls are at least 50 ms apart (a timer may fire this much late).
+    this.loop = new DueWorkLoop(runtime, logger, {
+      projection: 'timers',
+      what: 'firing timers',
+      minGapMs: 50,
+      now: () => this.clock().getTime(),
+      round: async () => {
+        const fired = await this.fireDue(this.clock());
+        this.polls++;
+        return fired === 200;
+      },
+      nextDue: () => this.queries.nextDue(),
+    });
   }
 
   onApplicationBootstrap(): void {
-    // A new timer may be due sooner than the current sleep: look again when the timers read
-    // model took one in (a read model this process does not apply is looked at every second).
-    this.unlisten = this.runtime.onApplied('timers', () => this.sleeper.wake());
-    this.loop = this.run();
+    this.loop.start();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.unlisten?.();
-    this.sleeper.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    let lastPoll = 0;
-    let backlog = false;
-    while (!this.stopped) {
-      // Every batch of new timers wakes the loop; under load that is many wake-ups a second, so
-      // polls are at least MIN_POLL_GAP_MS apart unless the last one left due timers behind.
-      const since = Date.now() - lastPoll;
-      if (!backlog && since < MIN_POLL_GAP_MS) await new Promise((r) => setTimeout(r, MIN_POLL_GAP_MS - since));
-      if (this.stopped) break;
-      lastPoll = Date.now();
-      let pause = 1000;
-      try {
-        const fired = await this.fireDue(this.clock());
-        backlog = fired === 200;
-        if (backlog) pause = 0;
-        else {
-          const next = await this.queries.nextDue();
-          if (next) pause = Math.max(0, Math.min(1000, next.getTime() - this.clock().getTime()));
-        }
-        this.polls++;
-      } catch (error) {
-        this.logger.error({ err: error }, 'firing timers failed; retrying');
-        pause = 1000;
-      }
-      if (pause > 0 && !this.stopped) await this.sleeper.sleep(Math.max(pause, 10));
-    }
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Fires every timer due at `now` (up to 200 at a time); returns how many it fired. */

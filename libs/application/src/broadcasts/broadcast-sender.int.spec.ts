@@ -64,7 +64,8 @@ for (const backend of databaseBackends()) {
       return new BroadcastSender(
         w.store,
         {
-          recipients: (env, audience, after, limit) => queries.recipients(env, audience, after, limit),
+          recipients: (env, audience, after, limit, upTo) => queries.recipients(env, audience, after, limit, new Date(), upTo),
+          lastOf: (members) => queries.lastOf(members),
           claim: (now, limit) => timers.claim(now, limit),
           renew: (claim, now) => timers.renew(claim, now),
           release: (claim) => timers.release(claim),
@@ -157,6 +158,41 @@ for (const backend of databaseBackends()) {
       expect(runs.filter((r) => r.member.endsWith('/acme')).map((r) => r.member)).toEqual(['resume-u000/acme', 'resume-u001/acme']);
       await settled();
       expect((await sql<{ status: string }>(`SELECT status FROM rm_broadcasts WHERE key = 'resume'`))[0].status).toBe('sent');
+    });
+
+    it('members added inside a page between a stop and the resume get their run; none pushed past the page is triggered twice', async () => {
+      const sendId = await sendingTo('shift', 25);
+      const a = await worker();
+      let reached!: () => void;
+      const stopped = new Promise<void>((resolve) => (reached = resolve));
+      // Sender A triggers the first page (up to shift-u007) and stops before recording it.
+      void sender(a, { afterTrigger: () => (reached(), new Promise<never>(() => undefined)) }).tick();
+      await stopped;
+      // Two members join inside that page: read again, it now ends one member earlier (shift-u006).
+      await handleCommand(
+        store,
+        audienceStream(ENV, 'shift'),
+        audienceDecider,
+        {
+          type: 'AddAudienceMembers',
+          audienceKey: 'shift',
+          members: ['shift-u002a', 'shift-u002b'].map((userId) => ({ userId, tenant: null, present: false })),
+          createIfMissing: false,
+          now: clock.toISOString(),
+        },
+        meta,
+      );
+      await settled();
+      clock = new Date(clock.getTime() + 31_000);
+      expect(await sender(await worker()).tick()).toBe(1);
+
+      const state = await stateOf('shift');
+      expect(state.status).toBe('sent');
+      expect(state.recipients).toBe(29);
+      const runs = await runsPerMember(sendId);
+      expect(runs.filter((r) => Number(r.n) !== 1)).toEqual([]);
+      expect(runs.map((r) => r.member)).toEqual(expect.arrayContaining(['shift-u002a/-', 'shift-u002b/-', 'shift-u007/-']));
+      expect(runs).toHaveLength(29);
     });
 
     it('a cancel while sending stops the send after the page in progress; nothing more is triggered', async () => {

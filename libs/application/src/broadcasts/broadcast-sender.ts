@@ -5,6 +5,7 @@ import {
   BroadcastState,
   broadcastStream,
   fold,
+  resumedPage,
   WorkflowTriggeredData,
   workflowRunStream,
 } from '@notify/domain';
@@ -29,12 +30,16 @@ export interface BroadcastClaim {
 
 /** What the sender reads and leases (BroadcastQueries and BroadcastTimers satisfy these). */
 export interface BroadcastSenderPorts {
+  /** Members after `after` (exclusive), up to `upTo` (inclusive) when given, in page order. */
   recipients(
     environment: string,
     audienceKey: string | null,
     after: BroadcastRecipientRef | null,
     limit: number,
+    upTo?: BroadcastRecipientRef,
   ): Promise<BroadcastRecipientRef[]>;
+  /** The last of these members in page order (the read model's order). */
+  lastOf(members: readonly BroadcastRecipientRef[]): Promise<BroadcastRecipientRef>;
   claim(now: Date, limit: number): Promise<BroadcastClaim[]>;
   renew(claim: BroadcastClaim, now: Date): Promise<BroadcastClaim | undefined>;
   release(claim: BroadcastClaim): Promise<void>;
@@ -51,6 +56,9 @@ export interface BroadcastSenderOptions {
 /** The run of one page of one send for one tenant: the same on every sender and every retry. */
 export const broadcastRunId = (sendId: string, pageStart: string, tenant: string) =>
   uuidv5(`broadcast-run:${sendId}:${pageStart}:${tenant}`, NAMESPACE);
+/** The run of one member found missing when a page is resumed (ADR 0172): also the same on every retry. */
+const extraRunId = (sendId: string, pageStart: string, m: BroadcastRecipientRef) =>
+  uuidv5(`broadcast-run:${sendId}:${pageStart}:${m.tenant}:${m.userId}`, NAMESPACE);
 
 const cursorOf = (r: BroadcastRecipientRef) => JSON.stringify([r.userId, r.tenant]);
 const parseCursor = (cursor: string | null): BroadcastRecipientRef | null => {
@@ -153,15 +161,35 @@ export class BroadcastSender {
         const byTenant = new Map<string, BroadcastRecipientRef[]>();
         for (const r of page) byTenant.set(r.tenant, [...(byTenant.get(r.tenant) ?? []), r]);
         const workflow = broadcastSnapshot(key, (await this.sha(environment, key)) ?? sendId, content);
-        for (const [tenant, members] of byTenant)
-          await this.trigger(environment, key, sendId, pageStart, tenant, members, workflow, content);
-        const cursor = cursorOf(page[page.length - 1]);
-        await this.afterTrigger?.({ key, cursor, recipients: page.length });
+        const trigger = (runId: string, tenant: string, members: BroadcastRecipientRef[]) =>
+          this.trigger(environment, runId, key, sendId, tenant, members, workflow, content);
+        // Each tenant's run of the page: the members it holds, just triggered or (a resumed page) before.
+        const triggered = new Map<string, BroadcastRecipientRef[]>();
+        let resumed = false;
+        for (const [tenant, members] of byTenant) {
+          const before = await trigger(broadcastRunId(sendId, pageStart, tenant), tenant, members);
+          resumed ||= before !== undefined;
+          triggered.set(tenant, before ?? members);
+        }
+        let last = page[page.length - 1];
+        let recipients = page.length;
+        if (resumed) {
+          // Membership may have changed since the page was first triggered: the page runs to the
+          // later end, and whoever is in it and in no run yet gets one of their own (ADR 0172).
+          const end = await this.ports.lastOf([last, ...[...triggered.values()].flat()]);
+          const beyond = await this.range(environment, content.target_audience_key, last, end);
+          const { extras, recipients: counted } = resumedPage([...page, ...beyond], triggered);
+          for (const m of extras) await trigger(extraRunId(sendId, pageStart, m), m.tenant, [m]);
+          last = end;
+          recipients = counted;
+        }
+        const cursor = cursorOf(last);
+        await this.afterTrigger?.({ key, cursor, recipients });
         const recorded = await handleCommand(
           this.store,
           stream,
           broadcastDecider,
-          { type: 'RecordPage', key, sendId, cursor, recipients: page.length, now: this.now().toISOString() },
+          { type: 'RecordPage', key, sendId, cursor, recipients, now: this.now().toISOString() },
           metadata,
         );
         state = recorded.state;
@@ -179,17 +207,36 @@ export class BroadcastSender {
     return (started?.data as { sha?: string } | undefined)?.sha;
   }
 
+  /** Members after `after` up to `end` (both as the read model orders them), every page of them. */
+  private async range(
+    environment: string,
+    audienceKey: string | null,
+    after: BroadcastRecipientRef,
+    end: BroadcastRecipientRef,
+  ): Promise<BroadcastRecipientRef[]> {
+    const found: BroadcastRecipientRef[] = [];
+    for (let from = after; ;) {
+      const page = await this.ports.recipients(environment, audienceKey, from, this.options.pageSize, end);
+      found.push(...page);
+      if (page.length < this.options.pageSize) return found;
+      from = page[page.length - 1];
+    }
+  }
+
+  /**
+   * Appends the run's WorkflowTriggered with 'no_stream'. Undefined when it is new; the members
+   * of the run already there when a sender that stopped before recording the page triggered it.
+   */
   private async trigger(
     environment: string,
+    runId: string,
     key: string,
     sendId: string,
-    pageStart: string,
     tenant: string,
     members: BroadcastRecipientRef[],
     workflow: WorkflowTriggeredData['workflow'],
     content: BroadcastContentT,
-  ): Promise<void> {
-    const runId = broadcastRunId(sendId, pageStart, tenant);
+  ): Promise<BroadcastRecipientRef[] | undefined> {
     const triggered: WorkflowTriggeredData = {
       workflow_run_id: runId,
       workflow,
@@ -202,9 +249,13 @@ export class BroadcastSender {
       trigger_source: { type: 'broadcast', broadcast_key: key, broadcast_send_id: sendId, audience_key: content.target_audience_key },
       triggered_at: this.now().toISOString(),
     };
+    const stream = workflowRunStream(environment, runId);
+    // Read first: an append of the same event again succeeds (appends are idempotent by event id).
+    const existing = await this.existingMembers(stream, tenant);
+    if (existing) return existing;
     try {
       await this.store.append(
-        workflowRunStream(environment, runId),
+        stream,
         [
           eventEnvelope('WorkflowTriggered', triggered, uuidv5(`triggered:${runId}`, NAMESPACE), {
             environment,
@@ -213,9 +264,19 @@ export class BroadcastSender {
         ],
         { expectedRevision: 'no_stream' },
       );
+      return undefined;
     } catch (error) {
-      // Triggered already by a sender that stopped before recording the page: nothing to do.
+      // Triggered meanwhile by a sender that took the row over: what it triggered stands.
       if (!lostRace(error)) throw error;
+      return (await this.existingMembers(stream, tenant)) ?? members;
     }
+  }
+
+  /** The members of a run triggered already (by a sender that stopped before recording the page). */
+  private async existingMembers(stream: string, tenant: string): Promise<BroadcastRecipientRef[] | undefined> {
+    const [first] = await this.store.readStream(stream, { maxCount: 1 });
+    if (!first) return undefined;
+    const data = first.data as WorkflowTriggeredData;
+    return data.recipients.flatMap((r) => (typeof r === 'object' && r.type === 'user' ? [{ userId: r.id, tenant }] : []));
   }
 }

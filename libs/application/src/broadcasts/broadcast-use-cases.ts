@@ -22,6 +22,7 @@ export function normalizeBroadcast(request: BroadcastRequestT): BroadcastContent
       is_commercial: request.settings?.is_commercial ?? true,
       override_preferences: request.settings?.override_preferences ?? false,
     },
+    ...(request.goal_attachment ? { goal_attachment: request.goal_attachment } : {}),
   };
 }
 
@@ -43,17 +44,38 @@ export async function checkBroadcast(
       type: 'step_type',
     }));
   if (refused.length) throw invalidParams(refused);
-  const checked = await checkWorkflow({ name: content.name, steps: content.steps as WorkflowStepT[] }, references, templates);
+  const checked = await checkWorkflow(
+    {
+      name: content.name,
+      steps: content.steps as WorkflowStepT[],
+      ...(content.goal_attachment ? { goal_attachment: content.goal_attachment } : {}),
+    },
+    references,
+    templates,
+  );
   return { content: { ...content, steps: checked.content.steps }, errors: checked.errors };
 }
 
-export function upsertBroadcast(
+/**
+ * Saves a draft; with `scheduledAt` (the request's `scheduled_at`) it is scheduled in the same
+ * append, as `send` with `send_at` would (ADR 0201): a refusal (past time, invalid broadcast,
+ * missing audience) writes nothing, not even the draft.
+ */
+export async function upsertBroadcast(
   store: EventStore,
   environment: string,
   key: string,
   checked: { content: BroadcastContentT; errors: ResourceErrorT[] },
   metadata: CommandMetadata,
+  scheduling?: { scheduledAt: string; audienceExists: (audienceKey: string) => Promise<boolean> },
+  now: Date = new Date(),
 ): Promise<BroadcastOutcome> {
+  const audience = checked.content.target_audience_key;
+  const schedule = scheduling && {
+    sendId: randomUUID(),
+    sendAt: scheduling.scheduledAt,
+    audienceExists: audience === null ? true : await scheduling.audienceExists(audience),
+  };
   return handleCommand(
     store,
     broadcastStream(environment, key),
@@ -65,7 +87,8 @@ export function upsertBroadcast(
       sha: contentSha(checked.content),
       valid: checked.errors.length === 0,
       errors: checked.errors,
-      now: new Date().toISOString(),
+      now: now.toISOString(),
+      ...(schedule ? { schedule } : {}),
     },
     metadata,
   );

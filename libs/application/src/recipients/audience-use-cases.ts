@@ -29,9 +29,21 @@ export interface AudienceMembershipLookup {
   present(environment: string, audienceKey: string, members: AudienceMemberRef[]): Promise<Set<string>>;
 }
 
+/**
+ * The audience definition an environment serves from its configuration read model (ConfigResourceQueries
+ * satisfies this): where the definition came by promotion or with a branch, the environment's own
+ * definition stream is empty (the content is on its commit log), ADR 0170.
+ */
+export interface AudienceDefinitionLookup {
+  audienceDefinition(environment: string, audienceKey: string): Promise<{ type: string } | undefined>;
+}
+
 export interface AudienceDeps extends RecipientDeps {
   audienceMembers: AudienceMembershipLookup;
+  audienceDefinitions: AudienceDefinitionLookup;
 }
+
+type DefinitionDeps = Pick<AudienceDeps, 'store' | 'audienceDefinitions'>;
 
 const keyOf = (m: AudienceMemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
 
@@ -39,9 +51,11 @@ const keyOf = (m: AudienceMemberRef) => `${m.userId}\u0000${m.tenant ?? ''}`;
  * The type of the audience's latest definition through the management API, if it has one and it
  * is not archived (ADR 0171).
  */
-async function definedType(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<string | undefined> {
+async function definedType(deps: DefinitionDeps, environment: string, audienceKey: string): Promise<string | undefined> {
   const history = await deps.store.readStream(audienceDefinitionStream(environment, audienceKey));
-  if (history.length === 0) return undefined;
+  // Never upserted here: promoted here (or taken by a branch), as the read model says; the
+  // promote and archive calls settle that read model before they answer.
+  if (history.length === 0) return (await deps.audienceDefinitions.audienceDefinition(environment, audienceKey))?.type;
   const state = fold(resourceDecider, history.map(toDomainEvent) as ResourceEvent[]);
   if (!state.exists || state.archived) return undefined;
   const upserted = [...history].reverse().find((e) => e.type === 'AudienceUpserted');
@@ -50,7 +64,7 @@ async function definedType(deps: Pick<AudienceDeps, 'store'>, environment: strin
 }
 
 /** Whether the audience was upserted through the management API; a dynamic one takes no members from calls. */
-async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
+async function audienceDefined(deps: DefinitionDeps, environment: string, audienceKey: string): Promise<boolean> {
   const type = await definedType(deps, environment, audienceKey);
   if (type === 'dynamic')
     throw invalidParams(
@@ -70,7 +84,7 @@ async function audienceDefined(deps: Pick<AudienceDeps, 'store'>, environment: s
  * Whether the audience exists: defined through the management API, or created by a members call
  * with create_audience. From the streams, not the read models, which may lag a write.
  */
-export async function audienceExists(deps: Pick<AudienceDeps, 'store'>, environment: string, audienceKey: string): Promise<boolean> {
+export async function audienceExists(deps: DefinitionDeps, environment: string, audienceKey: string): Promise<boolean> {
   if ((await definedType(deps, environment, audienceKey)) !== undefined) return true;
   const history = await deps.store.readStream(audienceStream(environment, audienceKey));
   return fold(audienceDecider, history.map(toDomainEvent) as AudienceEvent[]).exists;
@@ -161,7 +175,7 @@ export async function removeAudienceMembers(
  * that exists in none of them is missing, so archiving twice answers 404 the second time.
  */
 export async function archiveAudience(
-  deps: Pick<AudienceDeps, 'store'>,
+  deps: DefinitionDeps,
   environments: readonly string[],
   audienceKey: string,
   metadata: CommandMetadata,

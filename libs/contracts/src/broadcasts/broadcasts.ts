@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
 import { WorkflowStep } from '../config/workflow-steps';
+import { GoalAttachment } from '../goals/goals';
 import {
   EnvironmentQuery,
   MgmtPageQuery,
@@ -36,13 +37,13 @@ export const BroadcastRequest = z
     target_audience_key: z.string().min(1).max(255).nullable().optional(),
     categories: z.array(z.string().min(1).max(255)).max(20).optional(),
     settings: BroadcastSettings.optional(),
-    /** Read-only here: a broadcast is scheduled with `PUT .../send` and `send_at`. */
-    scheduled_at: z.unknown().optional(),
+    /** A time in the future schedules the send as `PUT .../send` with `send_at` does (ADR 0201); null leaves a draft. */
+    scheduled_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).nullable().optional(),
     sent_at: z.unknown().optional(),
     status: z.unknown().optional(),
     send_status: z.unknown().optional(),
     counts: z.unknown().optional(),
-    goal_attachment: z.unknown().optional(),
+    goal_attachment: GoalAttachment.nullable().optional(),
     key: z.string().optional(),
     ...readOnlyEcho,
   })
@@ -57,6 +58,8 @@ export const BroadcastContent = z.object({
   target_audience_key: z.string().nullable(),
   categories: z.array(z.string()),
   settings: z.object({ is_commercial: z.boolean(), override_preferences: z.boolean() }),
+  /** Only when given, so broadcasts without one hash as before. */
+  goal_attachment: GoalAttachment.optional(),
 });
 export type BroadcastContentT = z.infer<typeof BroadcastContent>;
 
@@ -75,6 +78,7 @@ export const Broadcast = z
     target_audience_key: z.string().optional(),
     categories: z.array(z.string()),
     settings: z.object({ is_commercial: z.boolean(), override_preferences: z.boolean() }),
+    goal_attachment: GoalAttachment.optional(),
     valid: z.boolean(),
     errors: z.array(ResourceError).optional(),
     environment: z.string(),

@@ -237,7 +237,10 @@ export const AudienceCondition = z
     property: z
       .string()
       .max(255)
-      .regex(/^recipient\.[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be a property path of the user, such as recipient.plan'),
+      .regex(
+        /^(recipient|tenant)\.[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/,
+        'must be a property path of the user or of the tenant, such as recipient.plan or tenant.plan',
+      ),
     operator: z
       .enum(CONDITION_OPERATORS, { error: () => `must be one of ${SEGMENT_OPERATORS.join(', ')}` })
       .refine((op) => (SEGMENT_OPERATORS as readonly string[]).includes(op), {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { AudienceSegmentT } from '@notify/contracts';
 import { evaluateCondition } from '../preferences/conditions';
-import { membershipWindows, windowHolds } from './segments';
+import { membershipWindows, pairHolds, tenantSegments, windowHolds } from './segments';
 
 const DAY = 86_400_000;
 const at = (iso: string) => Date.parse(iso);
@@ -9,6 +9,60 @@ const user = (properties: Record<string, unknown>) => ({ recipient: { id: 'u1', 
 const segment = (...conditions: AudienceSegmentT['conditions']): AudienceSegmentT => ({ conditions });
 
 describe('dynamic audience segments', () => {
+  describe('conditions on the tenant (ADR 0202)', () => {
+    const pro = segment({ property: 'tenant.plan', operator: 'equal_to', argument: 'pro' });
+    const adminsOfPro = segment(
+      { property: 'recipient.role', operator: 'equal_to', argument: 'admin' },
+      { property: 'tenant.plan', operator: 'equal_to', argument: 'pro' },
+    );
+    const vips = segment({ property: 'recipient.vip', operator: 'equal_to', argument: 'true' });
+    const tenant = (properties: Record<string, unknown> | null) => ({ tenant: properties && { id: 't1', ...properties } });
+    const holds = (segments: AudienceSegmentT[], u: Record<string, unknown>, t: Record<string, unknown> | null, when = 0) =>
+      pairHolds(membershipWindows(segments, user(u)), membershipWindows(segments, tenant(t), 'tenant'), when);
+
+    it('evaluates each side apart: a side without conditions in a segment holds on it', () => {
+      expect(membershipWindows([pro], user({ plan: 'free' }))).toEqual([{ segment: 0, from: undefined, until: undefined }]);
+      expect(membershipWindows([pro], tenant({ plan: 'pro' }), 'tenant').map((w) => w.segment)).toEqual([0]);
+      expect(membershipWindows([pro], tenant({ plan: 'free' }), 'tenant')).toEqual([]);
+      expect(membershipWindows([pro], tenant(null), 'tenant')).toEqual([]);
+      expect(membershipWindows([vips], tenant(null), 'tenant').map((w) => w.segment)).toEqual([0]);
+      expect(tenantSegments([vips, adminsOfPro, pro])).toEqual([1, 2]);
+    });
+
+    it('tenant.plan equal_to pro: every user, in a pro tenant only', () => {
+      expect(holds([pro], {}, { plan: 'pro' })).toBe(true);
+      expect(holds([pro], {}, { plan: 'free' })).toBe(false);
+      expect(holds([pro], {}, null)).toBe(false);
+    });
+
+    it('a segment over both needs both in the same segment; segments still join by OR', () => {
+      const segments = [adminsOfPro, vips];
+      expect(holds(segments, { role: 'admin' }, { plan: 'pro' })).toBe(true);
+      expect(holds(segments, { role: 'admin' }, { plan: 'free' })).toBe(false);
+      expect(holds(segments, { role: 'member' }, { plan: 'pro' })).toBe(false);
+      // The VIP segment says nothing of the tenant: it holds in every tenant and in none.
+      expect(holds(segments, { vip: true }, { plan: 'free' })).toBe(true);
+      expect(holds(segments, { vip: true }, null)).toBe(true);
+    });
+
+    it('agrees with evaluating every condition with the user and the tenant together', () => {
+      const segments = [adminsOfPro, vips, segment({ property: 'tenant.seats', operator: 'greater_than', argument: '10' })];
+      for (const u of [{ role: 'admin' }, { role: 'member', vip: true }, {}])
+        for (const t of [{ plan: 'pro', seats: 5 }, { plan: 'free', seats: 50 }, null]) {
+          const variables = { ...user(u), ...tenant(t) };
+          const expected = segments.some((s) =>
+            s.conditions.every((c) =>
+              evaluateCondition(
+                { variable: c.property, operator: c.operator, argument: c.argument ?? null },
+                { variables, now: '2030-01-01T00:00:00Z' },
+              ),
+            ),
+          );
+          expect([u, t, holds(segments, u, t)]).toEqual([u, t, expected]);
+        }
+    });
+  });
+
   it('holds always or never for conditions that do not depend on the time', () => {
     const pro = [segment({ property: 'recipient.plan', operator: 'equal_to', argument: 'pro' })];
     expect(membershipWindows(pro, user({ plan: 'pro' }))).toEqual([{ segment: 0, from: undefined, until: undefined }]);

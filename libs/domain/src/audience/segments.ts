@@ -110,15 +110,35 @@ function timeBound(c: SegmentCondition, value: unknown): Bound | undefined {
 }
 
 /**
- * The windows of evaluation time in which a user with these variables (`recipient` = the user
- * as the engine sees it) is a member, one per segment that can hold; empty: never a member.
+ * Whom a segment condition is about: the user (`recipient.*`) or the tenant of the run or member
+ * (`tenant.*`). The two sides are evaluated apart (ADR 0202): the users projection keeps the
+ * user side, the tenants projection the tenant side, and a (user, tenant) pair is a member by
+ * a segment when both of its sides hold.
  */
-export function membershipWindows(segments: readonly AudienceSegmentT[], variables: Record<string, unknown>): MembershipWindow[] {
+export type SegmentSide = 'recipient' | 'tenant';
+export const sideOf = (property: string): SegmentSide => (property.startsWith('tenant.') ? 'tenant' : 'recipient');
+
+/** Indexes of the segments that have conditions on the tenant. */
+export const tenantSegments = (segments: readonly AudienceSegmentT[]): number[] =>
+  segments.flatMap((s, i) => (s.conditions.some((c) => sideOf(c.property) === 'tenant') ? [i] : []));
+
+/**
+ * The windows of evaluation time in which one side of the segments holds, one per segment that
+ * can hold; empty: never. `variables` holds that side (`recipient` = the user as the engine sees
+ * it; `tenant` = the tenant, or null for none). The other side's conditions are left out: a
+ * segment with none on this side holds always on it.
+ */
+export function membershipWindows(
+  segments: readonly AudienceSegmentT[],
+  variables: Record<string, unknown>,
+  side: SegmentSide = 'recipient',
+): MembershipWindow[] {
   const windows: MembershipWindow[] = [];
   segments.forEach((segment, index) => {
     let from: number | undefined;
     let until: number | undefined;
     for (const c of segment.conditions) {
+      if (sideOf(c.property) !== side) continue;
       const value = lookup(variables, c.property);
       const bound = timeBound(c, value);
       const holds =
@@ -139,3 +159,12 @@ export function membershipWindows(segments: readonly AudienceSegmentT[], variabl
 /** Whether a window holds at an instant. */
 export const windowHolds = (w: MembershipWindow, at: number) =>
   (w.from === undefined || w.from <= at) && (w.until === undefined || at < w.until);
+
+/**
+ * Whether a user is a member in a tenant's context (null: none) at an instant: some segment holds
+ * on both sides. `userWindows` and `tenantWindows` are `membershipWindows` of the two sides; the
+ * read models store the tenant side only for `tenantSegments` (on the others it always holds).
+ */
+export function pairHolds(userWindows: readonly MembershipWindow[], tenantWindows: readonly MembershipWindow[], at: number): boolean {
+  return userWindows.some((u) => windowHolds(u, at) && tenantWindows.some((t) => t.segment === u.segment && windowHolds(t, at)));
+}

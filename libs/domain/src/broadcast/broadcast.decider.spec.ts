@@ -68,6 +68,22 @@ describe('broadcast decider', () => {
     spec.given([upserted(), scheduled]).when(send()).thenThrows('broadcast_not_draft');
   });
 
+  it('schedules the draft it saves when the upsert has scheduled_at (ADR 0201), refusing a past time, an invalid draft or a missing audience', () => {
+    const withSchedule = (sendAt: string, audienceExists = true, sha = 'a', valid = true) => ({
+      ...upsert(sha, valid),
+      schedule: { sendId, sendAt, audienceExists },
+    });
+    spec.given([]).when(withSchedule(later)).then([upserted(), scheduled]);
+    spec.given([upserted()]).when(withSchedule(later)).then([scheduled]);
+    spec.given([]).when(withSchedule(now)).thenThrows('invalid_params');
+    spec.given([]).when(withSchedule(later, false)).thenThrows('invalid_params');
+    spec
+      .given([])
+      .when(withSchedule(later, true, 'a', false))
+      .thenThrows('broadcast_invalid');
+    spec.given([upserted(), scheduled]).when(withSchedule(later)).thenThrows('broadcast_not_editable');
+  });
+
   it('only edits drafts', () => {
     spec.given([upserted(), started()]).when(upsert('b')).thenThrows('broadcast_not_editable');
     spec.given([upserted(), scheduled]).when(upsert('b')).thenThrows('broadcast_not_editable');

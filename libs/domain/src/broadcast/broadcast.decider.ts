@@ -12,6 +12,8 @@ export type BroadcastCommand =
       valid: boolean;
       errors: ResourceErrorT[];
       now: string;
+      /** `scheduled_at` on the upsert: the draft saved is scheduled in the same decision (ADR 0201). */
+      schedule?: { sendId: string; sendAt: string; audienceExists: boolean };
     }
   | {
       type: 'SendBroadcast';
@@ -100,9 +102,18 @@ export const broadcastDecider: Decider<BroadcastState, BroadcastCommand, Broadca
     switch (command.type) {
       case 'UpsertBroadcast': {
         if (state.exists && state.status !== 'draft') throw notEditable(state.status);
-        if (state.exists && state.sha === command.sha && state.valid === command.valid) return [];
-        const { key, content, sha, valid, errors, now } = command;
-        return [{ type: 'BroadcastUpserted', data: { key, content, sha, valid, errors, upserted_at: now } }];
+        const { key, content, sha, valid, errors, now, schedule } = command;
+        const upserted: BroadcastEvent[] =
+          state.exists && state.sha === sha && state.valid === valid
+            ? []
+            : [{ type: 'BroadcastUpserted', data: { key, content, sha, valid, errors, upserted_at: now } }];
+        if (!schedule) return upserted;
+        // Saving with a time already past would send at once: refused, so a stale echo of
+        // `scheduled_at` never starts a send by accident.
+        if (!(Date.parse(schedule.sendAt) > Date.parse(now)))
+          throw invalidParams([{ field: 'broadcast.scheduled_at', message: 'must be in the future', type: 'invalid' }]);
+        const saved = upserted.reduce(broadcastDecider.evolve, state);
+        return [...upserted, ...broadcastDecider.decide({ type: 'SendBroadcast', key, now, ...schedule }, saved)];
       }
       case 'SendBroadcast': {
         if (!state.exists || !state.content || !state.sha) throw resourceMissing('broadcast');

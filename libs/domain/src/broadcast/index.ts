@@ -1,2 +1,3 @@
 export * from './broadcast.decider';
 export * from './broadcast.events';
+export * from './resumed-page';

@@ -4,6 +4,7 @@ import { archiveAudience } from '@notify/application';
 import { assertNotBranch } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
+import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { commandMetadata } from '../../shared/command-metadata';
 import { EnvironmentOrder } from '../shared/environments';
 import { ArchiveAudienceCommand } from './archive-audience.command';
@@ -15,10 +16,16 @@ export class ArchiveAudienceHandler implements ICommandHandler<ArchiveAudienceCo
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly consistency: ReadYourWrites,
     private readonly environments: EnvironmentOrder,
+    private readonly resources: ConfigResourceQueries,
   ) {}
 
   async execute({ ctx, key }: ArchiveAudienceCommand): Promise<{ result: string }> {
-    const outcomes = await archiveAudience({ store: this.store }, await this.archivedIn(ctx.environment), key, commandMetadata(ctx));
+    const outcomes = await archiveAudience(
+      { store: this.store, audienceDefinitions: this.resources },
+      await this.archivedIn(ctx.environment),
+      key,
+      commandMetadata(ctx),
+    );
     await this.consistency.settleAll(outcomes.flatMap((o) => (o.append ? [{ append: o.append, events: o.events }] : [])));
     return { result: 'success' };
   }

@@ -15,6 +15,7 @@ import { assertNotBranch, invalidParams, resourceMissing } from '@notify/domain'
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { BroadcastQueries, BroadcastRecord } from '@notify/projections/broadcasts';
+import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { commandMetadata } from '../../shared/command-metadata';
 import { ResourceChecks } from '../shared/resource-deps';
 import {
@@ -24,6 +25,10 @@ import {
   SendBroadcastCommand,
   UpsertBroadcastCommand,
 } from './broadcast.messages';
+
+/** Whether a broadcast's target audience exists: defined here, promoted here, or created by a members call. */
+const exists = (store: EventStore, resources: ConfigResourceQueries, environment: string, audienceKey: string) =>
+  audienceExists({ store, audienceDefinitions: resources }, environment, audienceKey);
 
 const PUBLIC_STATUS = { draft: 'draft', scheduled: 'scheduled', sending: 'sent', sent: 'sent', canceled: 'sent' } as const;
 
@@ -96,6 +101,7 @@ export class UpsertBroadcastHandler implements ICommandHandler<UpsertBroadcastCo
     private readonly consistency: ReadYourWrites,
     private readonly queries: BroadcastQueries,
     private readonly checks: ResourceChecks,
+    private readonly resources: ConfigResourceQueries,
   ) {}
 
   async execute({ ctx, key, body, save }: UpsertBroadcastCommand) {
@@ -103,14 +109,28 @@ export class UpsertBroadcastHandler implements ICommandHandler<UpsertBroadcastCo
       throw invalidParams([{ field: 'broadcast.key', message: `does not match the path (${key})`, type: 'mismatch' }]);
     const deps = this.checks.in(ctx.environment);
     const checked = await checkBroadcast(normalizeBroadcast(body as BroadcastRequestT), deps.references, deps.templates);
+    // `scheduled_at` schedules the send as `send` with `send_at` does (ADR 0201).
+    const scheduledAt = (body as BroadcastRequestT).scheduled_at ?? null;
+    if (scheduledAt !== null && save) assertNotBranch(ctx.environment, 'Scheduling a broadcast');
     if (save)
       return written(
         this.consistency,
         this.queries,
         ctx.environment,
         key,
-        await upsertBroadcast(this.store, ctx.environment, key, checked, commandMetadata(ctx)),
+        await upsertBroadcast(
+          this.store,
+          ctx.environment,
+          key,
+          checked,
+          commandMetadata(ctx),
+          scheduledAt === null
+            ? undefined
+            : { scheduledAt, audienceExists: (audienceKey) => exists(this.store, this.resources, ctx.environment, audienceKey) },
+        ),
       );
+    if (scheduledAt !== null && !(Date.parse(scheduledAt) > Date.now()))
+      throw invalidParams([{ field: 'broadcast.scheduled_at', message: 'must be in the future', type: 'invalid' }]);
     if (checked.errors.length)
       throw invalidParams(
         checked.errors.map((e) => ({ ...e, field: `broadcast.${e.field}` })),
@@ -144,6 +164,7 @@ export class SendBroadcastHandler implements ICommandHandler<SendBroadcastComman
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly consistency: ReadYourWrites,
     private readonly queries: BroadcastQueries,
+    private readonly resources: ConfigResourceQueries,
   ) {}
 
   async execute({ ctx, key, sendAt }: SendBroadcastCommand) {
@@ -153,7 +174,7 @@ export class SendBroadcastHandler implements ICommandHandler<SendBroadcastComman
       ctx.environment,
       key,
       sendAt,
-      (audienceKey) => audienceExists({ store: this.store }, ctx.environment, audienceKey),
+      (audienceKey) => exists(this.store, this.resources, ctx.environment, audienceKey),
       commandMetadata(ctx),
     );
     return written(this.consistency, this.queries, ctx.environment, key, outcome);

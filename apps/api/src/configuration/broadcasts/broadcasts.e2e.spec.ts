@@ -1,6 +1,6 @@
 import Knock from '@knocklabs/node';
 import KnockMgmt from '@knocklabs/mgmt';
-import { feed, settled, uniqueKey } from '../../../../../test/support/engine';
+import { feed, messagesOf, pausedRuns, settled, uniqueKey } from '../../../../../test/support/engine';
 import { eventually, rejection } from '../../../../../test/support/recipients';
 import { startTestApp, TestApp } from '../../../../../test/support/test-app';
 import { BroadcastSendingService } from '../../../../worker/src/broadcasts/broadcast-sending.service';
@@ -158,6 +158,156 @@ describe('broadcasts through @knocklabs/mgmt', () => {
       (b) => b.send_status === 'sent',
     );
     expect(done.counts.recipients).toBe(1);
+  });
+
+  /** The run a one-member broadcast started (its WorkflowTriggered). */
+  const runOf = async (key: string) =>
+    (
+      await eventually(
+        () =>
+          t.sql<{ id: string }>(
+            `SELECT data->>'workflow_run_id' AS id FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'trigger_source'->>'broadcast_key' = $1`,
+            [key],
+          ),
+        (rows) => rows.length === 1,
+      )
+    )[0].id;
+  const oneMember = async () => {
+    const audience = uniqueKey('aud');
+    const user = uniqueKey('u');
+    await knock.audiences.addMembers(audience, { members: [{ user: { id: user, name: user } }] }, { query: { create_audience: true } });
+    return { audience, user };
+  };
+
+  it("honours its channel steps' send windows like a workflow run: outside the window the run waits for it", async () => {
+    const { audience } = await oneMember();
+    const key = uniqueKey('window');
+    const days = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+    const now = new Date();
+    // Closed today and tomorrow (UTC: the member has no time zone), open the other days.
+    const closed = [days[now.getUTCDay()], days[(now.getUTCDay() + 1) % 7]];
+    const windows = days.map((day) => ({ day, type: closed.includes(day) ? 'do_not_send' : 'send' }));
+    await upsert(key, { name: 'Window', target_audience_key: audience, steps: [feed('feed', 'Later', { send_windows: windows })] });
+    await mgmt.broadcasts.send(key, { environment });
+    const runId = await runOf(key);
+    const [paused] = await pausedRuns(t, runId);
+    const pause = paused.events.find((e) => e.type === 'RunPaused')!.data;
+    expect(pause).toMatchObject({ reason: 'send_window', step_ref: 'feed' });
+    expect(Date.parse(pause.resume_at)).toBeGreaterThan(now.getTime() + 20 * 3600_000);
+    expect(await messagesOf(t, runId)).toEqual([]);
+  });
+
+  it('evaluates branch steps with the same engine: each member takes the branch its properties select', async () => {
+    const audience = uniqueKey('aud');
+    const [pro, basic] = [uniqueKey('pro'), uniqueKey('basic')];
+    await knock.audiences.addMembers(
+      audience,
+      { members: [{ user: { id: pro, plan: 'pro' } as never }, { user: { id: basic, plan: 'free' } as never }] },
+      { query: { create_audience: true } },
+    );
+    const key = uniqueKey('branchy');
+    await upsert(key, {
+      name: 'Branchy',
+      target_audience_key: audience,
+      steps: [
+        {
+          type: 'branch',
+          ref: 'route',
+          branches: [
+            {
+              name: 'pro',
+              conditions: { all: [{ variable: 'recipient.plan', operator: 'equal_to', argument: 'pro' }] },
+              steps: [feed('pro_feed', 'PRO')],
+            },
+            { name: 'default', steps: [feed('basic_feed', 'BASIC')] },
+          ],
+        },
+      ],
+    });
+    await mgmt.broadcasts.send(key, { environment });
+    await eventually(
+      () => get(key),
+      (b) => b.send_status === 'sent' && b.counts.messages === 2,
+    );
+    await settled(t);
+    const rows = await t.sql<{ recipient_id: string; step_ref: string }>(
+      `SELECT recipient_id, step_ref FROM rm_messages WHERE environment = $1 AND workflow_key = $2`,
+      [environment, key],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.recipient_id, r.step_ref]))).toEqual({ [pro]: 'pro_feed', [basic]: 'basic_feed' });
+  });
+
+  it('scheduled_at on upsert schedules the send (a durable timer, like send_at); a past time is a 422 writing nothing', async () => {
+    const { audience } = await oneMember();
+    const far = uniqueKey('far');
+    const saved = (await upsert(far, {
+      name: 'Far',
+      target_audience_key: audience,
+      steps: [feed('feed', 'Far')],
+      scheduled_at: '2999-01-01T00:00:00Z',
+    })) as any;
+    expect(saved.broadcast).toMatchObject({ status: 'scheduled', send_status: 'scheduled', scheduled_at: '2999-01-01T00:00:00.000Z' });
+    expect((await mgmt.broadcasts.cancel(far, { environment })) as any).toMatchObject({ broadcast: { send_status: 'draft' } });
+
+    const past = uniqueKey('past');
+    const refused = await rejection(
+      upsert(past, { name: 'Past', target_audience_key: audience, steps: [], scheduled_at: '2001-01-01T00:00:00Z' }),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.error).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'broadcast.scheduled_at' })] });
+    expect(await rejection(get(past))).toMatchObject({ status: 404 });
+    const malformed = await rejection(upsert(past, { name: 'Past', steps: [], scheduled_at: 'tomorrow' }));
+    expect(malformed.status).toBe(422);
+
+    const soon = uniqueKey('soon');
+    await upsert(soon, {
+      name: 'Soon',
+      target_audience_key: audience,
+      steps: [feed('feed', 'Soon')],
+      scheduled_at: new Date(Date.now() + 1500).toISOString(),
+    });
+    const done = await eventually(
+      () => get(soon),
+      (b) => b.send_status === 'sent' && b.counts.messages === 1,
+    );
+    expect(done.counts.recipients).toBe(1);
+  });
+
+  it('goal_attachment: a goal event converts the runs the broadcast started; a missing goal saves it invalid', async () => {
+    const svc = <T = any>(method: string, path: string, body?: unknown) =>
+      t.http<T>(method, `${path}${path.includes('?') ? '&' : '?'}environment=${environment}`, { key: t.serviceToken, body });
+    const missing = (await upsert(uniqueKey('nogoal'), { name: 'x', steps: [], goal_attachment: { goal_key: 'no-such-goal' } })) as any;
+    expect(missing.broadcast).toMatchObject({ valid: false, errors: [expect.objectContaining({ field: 'goal_attachment.goal_key' })] });
+
+    const source = uniqueKey('billing');
+    const goal = uniqueKey('goal');
+    const event = { event_type: 'integration_source', integration_source_key: source, event_key: 'invoice.paid' };
+    expect((await svc('PUT', `/v1/goals/${goal}`, { goal: { name: 'Paid', condition: { event } } })).status).toBe(200);
+    const { audience, user } = await oneMember();
+    const key = uniqueKey('goaly');
+    const saved = (await upsert(key, {
+      name: 'Goaly',
+      target_audience_key: audience,
+      steps: [feed('feed', 'Pay')],
+      goal_attachment: { goal_key: goal, attribution_window_days: 3 },
+    })) as any;
+    expect(saved.broadcast).toMatchObject({ valid: true, goal_attachment: { goal_key: goal, attribution_window_days: 3 } });
+    await mgmt.broadcasts.send(key, { environment });
+    await eventually(
+      () => get(key),
+      (b) => b.send_status === 'sent' && b.counts.messages === 1,
+    );
+    const src = await svc('PUT', `/v1/sources/${source}`, {
+      source: { name: 'Billing', environment_settings: { [environment]: { settings: { idempotency_key_path: 'body.id' } } } },
+    });
+    const { endpoint, ingest_key } = src.body.source.environment_settings[environment].settings;
+    const posted = await t.http('POST', new URL(endpoint).pathname, {
+      key: ingest_key,
+      body: { event: 'invoice.paid', id: 'e1', user_id: user },
+    });
+    expect(posted.status).toBe(202);
+    const conversions = await svc('GET', `/v1/goals/${goal}/conversions`);
+    expect(conversions.body.entries).toEqual([{ workflow_key: key, conversions: 1, last_converted_at: expect.any(String) }]);
   });
 
   it('refuses steps a broadcast may not hold, a missing audience, and bad input, writing nothing', async () => {

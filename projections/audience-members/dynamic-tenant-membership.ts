@@ -1,0 +1,130 @@
+import type { AudienceSegmentT } from '@notify/contracts';
+import { membershipWindows, tenantSegments } from '@notify/domain';
+import type { EntityManager } from 'typeorm';
+import type { AudienceContent } from './dynamic-membership';
+
+/**
+ * The tenant side of dynamic audiences (ADR 0202), kept by the tenants projection in the same
+ * transaction as `rm_tenants`, so a tenant's properties are exactly those of the event applied.
+ * Only segments with conditions on the tenant have rows; a (user, tenant) pair is a member by a
+ * segment when the user's row (users projection) and, for such a segment, the tenant's row hold.
+ * The tenant '' is "no tenant" (a run or member without one), evaluated with `tenant` null.
+ */
+
+const PAGE = 1000;
+
+interface Rules {
+  audience_key: string;
+  segments: AudienceSegmentT[];
+  tenant_segments: number[];
+}
+
+type TenantVariables = Record<string, unknown> | null;
+
+function rowsOf(rules: Rules, tenantId: string, tenant: TenantVariables) {
+  return membershipWindows(rules.segments, { tenant }, 'tenant')
+    .filter((w) => rules.tenant_segments.includes(w.segment))
+    .map((w) => ({
+      audience: rules.audience_key,
+      tenant: tenantId,
+      segment: w.segment,
+      from: w.from === undefined ? null : new Date(w.from).toISOString(),
+      until: w.until === undefined ? null : new Date(w.until).toISOString(),
+    }));
+}
+
+async function insert(tx: EntityManager, environment: string, rows: ReturnType<typeof rowsOf>): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(
+    `INSERT INTO rm_dynamic_audience_tenants (environment, audience_key, segment, tenant_id, member_from, member_until)
+     SELECT $1, a, s, t, f, u FROM unnest($2::text[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[]) AS v(a, s, t, f, u)`,
+    [
+      environment,
+      rows.map((r) => r.audience),
+      rows.map((r) => r.segment),
+      rows.map((r) => r.tenant),
+      rows.map((r) => r.from),
+      rows.map((r) => r.until),
+    ],
+  );
+}
+
+/** A tenant was set (its properties as they now stand, as conditions see `tenant`) or deleted (null). */
+export async function followTenant(tx: EntityManager, environment: string, tenantId: string, tenant: TenantVariables): Promise<void> {
+  const rules = await tx.query<Rules[]>(
+    'SELECT audience_key, segments, tenant_segments FROM rm_dynamic_audience_tenant_rules WHERE environment = $1',
+    [environment],
+  );
+  if (rules.length === 0) return;
+  await tx.query('DELETE FROM rm_dynamic_audience_tenants WHERE environment = $1 AND tenant_id = $2', [environment, tenantId]);
+  if (tenant)
+    await insert(
+      tx,
+      environment,
+      rules.flatMap((r) => rowsOf(r, tenantId, tenant)),
+    );
+}
+
+/**
+ * An audience's definition changed: its tenant side is evaluated again for "no tenant" and for
+ * every tenant of the environment (in pages), or dropped when it has no conditions on the tenant.
+ */
+export async function defineAudienceTenants<R extends { id: string }>(
+  tx: EntityManager,
+  environment: string,
+  audienceKey: string,
+  content: AudienceContent,
+  /** A row of rm_tenants (id, properties, settings, inserted_at, updated_at) as conditions see `tenant`. */
+  toVariables: (row: R) => Record<string, unknown>,
+): Promise<void> {
+  await tx.query('DELETE FROM rm_dynamic_audience_tenants WHERE environment = $1 AND audience_key = $2', [environment, audienceKey]);
+  const segments = content.type === 'dynamic' ? (content.segments ?? []) : [];
+  const indexes = tenantSegments(segments);
+  if (indexes.length === 0) {
+    await tx.query('DELETE FROM rm_dynamic_audience_tenant_rules WHERE environment = $1 AND audience_key = $2', [environment, audienceKey]);
+    return;
+  }
+  await tx.query(
+    `INSERT INTO rm_dynamic_audience_tenant_rules (environment, audience_key, segments, tenant_segments) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (environment, audience_key) DO UPDATE SET segments = EXCLUDED.segments, tenant_segments = EXCLUDED.tenant_segments`,
+    [environment, audienceKey, JSON.stringify(segments), indexes],
+  );
+  const rules: Rules = { audience_key: audienceKey, segments, tenant_segments: indexes };
+  await insert(tx, environment, rowsOf(rules, '', null));
+  let after = '';
+  for (;;) {
+    const tenants = await tx.query<R[]>(
+      'SELECT id, properties, settings, inserted_at, updated_at FROM rm_tenants WHERE environment = $1 AND id > $2 ORDER BY id LIMIT $3',
+      [environment, after, PAGE],
+    );
+    if (tenants.length === 0) break;
+    after = tenants[tenants.length - 1].id;
+    await insert(
+      tx,
+      environment,
+      tenants.flatMap((t) => rowsOf(rules, t.id, toVariables(t))),
+    );
+  }
+}
+
+/**
+ * SQL of the (user, tenant) pairs a dynamic audience holds at the instant in `atParam`: the user
+ * side's rows, each segment with conditions on the tenant joined with the tenants its tenant side
+ * holds for (tenant '' for segments without: they hold in every tenant and in none). Columns:
+ * environment, audience_key, user_id, tenant, added_at (when the pair's membership began).
+ * With `tenantParam`, only the pairs that count in that tenant's context (null: none).
+ */
+export function dynamicPairsSql(where: string, atParam: string, tenantParam?: string): string {
+  const holds = (t: string) =>
+    `(${t}.member_from IS NULL OR ${t}.member_from <= ${atParam}::timestamptz) AND (${t}.member_until IS NULL OR ${t}.member_until > ${atParam}::timestamptz)`;
+  return `SELECT m.environment, m.audience_key, m.user_id, COALESCE(t.tenant_id, '') AS tenant,
+                 min(GREATEST(m.added_at, COALESCE(m.member_from, m.added_at), COALESCE(t.member_from, m.added_at))) AS added_at
+            FROM rm_dynamic_audience_members m
+            LEFT JOIN rm_dynamic_audience_tenant_rules r
+              ON r.environment = m.environment AND r.audience_key = m.audience_key AND m.segment = ANY(r.tenant_segments)
+            LEFT JOIN rm_dynamic_audience_tenants t
+              ON r.audience_key IS NOT NULL AND t.environment = m.environment AND t.audience_key = m.audience_key AND t.segment = m.segment
+                 AND ${holds('t')}${tenantParam ? ` AND t.tenant_id = COALESCE(${tenantParam}::text, '')` : ''}
+           WHERE ${where} AND ${holds('m')} AND (r.audience_key IS NULL OR t.tenant_id IS NOT NULL)
+           GROUP BY m.environment, m.audience_key, m.user_id, COALESCE(t.tenant_id, '')`;
+}
