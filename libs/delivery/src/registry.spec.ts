@@ -144,6 +144,25 @@ describe('createDefaultRegistry', () => {
     expect(registry.validate(config(provider, channelType, settings))).toEqual(problems);
   });
 
+  it('names the setting at fault for every built-in provider, the older ones too', () => {
+    expect(registry.settingsIssues({ provider: 'smtp', settings: { host: 'h', port: 'x', auth: { user: 'u' } } })).toEqual([
+      { field: 'port', message: 'must be a number from 1 to 65535' },
+      { field: 'auth', message: 'must be {user, pass}' },
+    ]);
+    expect(registry.settingsIssues({ provider: 'twilio', settings: { account_sid: 'AC1', auth_token: 't' } })).toEqual([
+      { field: 'from', message: 'or messaging_service_sid is required' },
+    ]);
+    expect(registry.settingsIssues({ provider: 'apns', settings: { key_id: 'K', team_id: 'T', bundle_id: 'b' } })).toEqual([
+      { field: 'private_key', message: 'is required' },
+    ]);
+    expect(registry.settingsIssues({ provider: 'fcm', settings: { service_account: { client_email: 'a@b' }, project_id: 'p' } })).toEqual([
+      { field: 'service_account.private_key', message: 'is required' },
+    ]);
+    expect(registry.settingsIssues({ provider: 'resend', settings: { api_key: '  ' } })).toEqual([
+      { field: 'api_key', message: 'is required' },
+    ]);
+  });
+
   it('fails permanently with the problems when the settings are unusable', async () => {
     const result = await registry.send(request(email, { id: 'u1', email: 'a@b.c' }), config('resend', 'email', {}));
     expect(result).toEqual({

@@ -3,7 +3,9 @@ import type { Exchange, ProviderIo } from '../support/exchange';
 import { failureOf, isSuccess } from '../support/exchange';
 import { Http2Session } from '../support/http2-client';
 import { signingKeyProblem, signJwt } from '../support/jwt';
-import { baseUrlOf, isRecord, missingSettings, stringSetting } from '../support/settings';
+import { z } from 'zod';
+import { baseUrlOf, isRecord, stringSetting } from '../support/settings';
+import { settingsSchema, text } from '../support/settings-schema';
 import type { DeliveryRequest, DeliveryResult, DeliveryTargetResult, ProviderConfig, PushContent } from '../types';
 import { BaseProvider } from './base.provider';
 import { pushTokens } from './push-tokens';
@@ -35,16 +37,16 @@ export class ApnsProvider extends BaseProvider<PushContent> {
     this.now = options.now ?? Date.now;
   }
 
-  override validateSettings(settings: Record<string, unknown>): string[] {
-    const problems = missingSettings(settings, 'key_id', 'team_id', 'private_key', 'bundle_id');
-    const key = stringSetting(settings, 'private_key');
-    const keyProblem = key ? signingKeyProblem('ES256', key) : undefined;
-    if (keyProblem) problems.push(`private_key ${keyProblem}`);
-    const environment = settings.environment;
-    if (environment !== undefined && environment !== 'production' && environment !== 'development')
-      problems.push('environment must be production or development');
-    return problems;
-  }
+  override readonly settingsSchema = settingsSchema({
+    key_id: text(),
+    team_id: text(),
+    private_key: text().superRefine((key, ctx) => {
+      const problem = signingKeyProblem('ES256', key);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    bundle_id: text(),
+    environment: z.enum(['production', 'development'], { error: 'must be production or development' }).optional(),
+  });
 
   protected async deliver(
     request: DeliveryRequest,

@@ -35,7 +35,7 @@ export abstract class BaseProvider<C extends DeliveryContent> implements Deliver
     }
   }
 
-  /** The provider's settings as a zod schema; providers written before schemas validate by hand instead. */
+  /** The provider's settings as a zod schema (every built-in provider has one); a provider without one validates by hand. */
   readonly settingsSchema?: z.ZodType;
 
   validateSettings(settings: Record<string, unknown>): string[] {

@@ -1,7 +1,9 @@
 import type { Exchange, ProviderIo } from '../support/exchange';
 import { failureOf, isSuccess } from '../support/exchange';
 import { signingKeyProblem, signJwt } from '../support/jwt';
+import { z } from 'zod';
 import { baseUrlOf, isRecord, stringSetting } from '../support/settings';
+import { settingsSchema } from '../support/settings-schema';
 import type { DeliveryRequest, DeliveryResult, DeliveryTargetResult, ProviderConfig, PushContent } from '../types';
 import { BaseProvider } from './base.provider';
 import { pushTokens } from './push-tokens';
@@ -46,19 +48,24 @@ export class FcmProvider extends BaseProvider<PushContent> {
     this.now = options.now ?? Date.now;
   }
 
-  override validateSettings(settings: Record<string, unknown>): string[] {
+  override readonly settingsSchema = settingsSchema({
+    project_id: z.string().optional(),
+    service_account: z.unknown().optional(),
+  }).superRefine((settings, ctx) => {
     const account = serviceAccountOf(settings);
-    if (!account) return ['service_account is required (the JSON key of a Google service account)'];
-    const problems = (['client_email', 'private_key'] as const)
-      .filter((k) => typeof account[k] !== 'string' || !account[k])
-      .map((k) => `service_account.${k} is required`);
+    if (!account) {
+      ctx.addIssue({ code: 'custom', path: ['service_account'], message: 'is required (the JSON key of a Google service account)' });
+      return;
+    }
+    for (const key of ['client_email', 'private_key'] as const)
+      if (typeof account[key] !== 'string' || !account[key])
+        ctx.addIssue({ code: 'custom', path: ['service_account', key], message: 'is required' });
     const keyProblem =
       typeof account.private_key === 'string' && account.private_key ? signingKeyProblem('RS256', account.private_key) : undefined;
-    if (keyProblem) problems.push(`service_account.private_key ${keyProblem}`);
+    if (keyProblem) ctx.addIssue({ code: 'custom', path: ['service_account', 'private_key'], message: keyProblem });
     if (!stringSetting(settings, 'project_id') && !account.project_id)
-      problems.push('project_id is required (in the settings or the service account)');
-    return problems;
-  }
+      ctx.addIssue({ code: 'custom', path: ['project_id'], message: 'is required (in the settings or the service account)' });
+  });
 
   protected async deliver(
     request: DeliveryRequest,

@@ -1,6 +1,7 @@
 import type { Exchange } from '../support/exchange';
 import { isSuccess } from '../support/exchange';
-import { baseUrlOf, isRecord, missingSettings, stringSetting } from '../support/settings';
+import { baseUrlOf, isRecord, stringSetting } from '../support/settings';
+import { settingsSchema, text } from '../support/settings-schema';
 import type { DeliveryRequest, DeliveryResult, EmailContent, ProviderConfig } from '../types';
 import { BaseProvider } from './base.provider';
 import { addressList, formatAddress, recipientEmail } from './email-address';
@@ -14,9 +15,7 @@ export class ResendProvider extends BaseProvider<EmailContent> {
   readonly id = 'resend';
   readonly channelType = 'email' as const;
 
-  override validateSettings(settings: Record<string, unknown>): string[] {
-    return missingSettings(settings, 'api_key');
-  }
+  override readonly settingsSchema = settingsSchema({ api_key: text() });
 
   protected async deliver(
     request: DeliveryRequest,

@@ -2,7 +2,9 @@ import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
 import type SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { Exchange } from '../support/exchange';
-import { isRecord, missingSettings, stringSetting } from '../support/settings';
+import { z } from 'zod';
+import { isRecord, stringSetting } from '../support/settings';
+import { settingsSchema, text } from '../support/settings-schema';
 import type { DeliveryRequest, DeliveryResult, EmailContent, ProviderConfig } from '../types';
 import { BaseProvider } from './base.provider';
 import { addressList, domainOf, formatAddress, recipientEmail, stableMessageId } from './email-address';
@@ -21,17 +23,16 @@ export class SmtpProvider extends BaseProvider<EmailContent> {
   readonly id = 'smtp';
   readonly channelType = 'email' as const;
 
-  override validateSettings(settings: Record<string, unknown>): string[] {
-    const problems = missingSettings(settings, 'host');
-    if (settings.port !== undefined && !isPort(settings.port)) problems.push('port must be a number from 1 to 65535');
-    if (
-      settings.auth !== undefined &&
-      !(isRecord(settings.auth) && typeof settings.auth.user === 'string' && typeof settings.auth.pass === 'string')
-    ) {
-      problems.push('auth must be {user, pass}');
-    }
-    return problems;
-  }
+  override readonly settingsSchema = settingsSchema({
+    host: text(),
+    port: z.custom<number | string>(isPort, 'must be a number from 1 to 65535').optional(),
+    auth: z
+      .custom<{ user: string; pass: string }>(
+        (v) => isRecord(v) && typeof v.user === 'string' && typeof v.pass === 'string',
+        'must be {user, pass}',
+      )
+      .optional(),
+  });
 
   protected async deliver(
     request: DeliveryRequest,

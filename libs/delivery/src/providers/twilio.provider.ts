@@ -1,6 +1,8 @@
 import type { Exchange } from '../support/exchange';
 import { isSuccess } from '../support/exchange';
+import { z } from 'zod';
 import { baseUrlOf, isRecord, stringSetting } from '../support/settings';
+import { settingsSchema, text } from '../support/settings-schema';
 import type { DeliveryRequest, DeliveryResult, ProviderConfig, SmsContent } from '../types';
 import { BaseProvider } from './base.provider';
 
@@ -15,15 +17,20 @@ export class TwilioProvider extends BaseProvider<SmsContent> {
   readonly id = 'twilio';
   readonly channelType = 'sms' as const;
 
-  override validateSettings(settings: Record<string, unknown>): string[] {
-    const problems: string[] = [];
-    if (!stringSetting(settings, 'account_sid')) problems.push('account_sid is required');
-    const apiKey = stringSetting(settings, 'api_key_sid') && stringSetting(settings, 'api_key_secret');
-    if (!stringSetting(settings, 'auth_token') && !apiKey) problems.push('auth_token (or api_key_sid and api_key_secret) is required');
-    if (!stringSetting(settings, 'from') && !stringSetting(settings, 'messaging_service_sid'))
-      problems.push('from or messaging_service_sid is required');
-    return problems;
-  }
+  override readonly settingsSchema = settingsSchema({
+    account_sid: text(),
+    auth_token: z.string().optional(),
+    api_key_sid: z.string().optional(),
+    api_key_secret: z.string().optional(),
+    from: z.string().optional(),
+    messaging_service_sid: z.string().optional(),
+  }).superRefine((settings, ctx) => {
+    const has = (key: string) => !!stringSetting(settings, key);
+    if (!has('auth_token') && !(has('api_key_sid') && has('api_key_secret')))
+      ctx.addIssue({ code: 'custom', path: ['auth_token'], message: '(or api_key_sid and api_key_secret) is required' });
+    if (!has('from') && !has('messaging_service_sid'))
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'or messaging_service_sid is required' });
+  });
 
   protected async deliver(
     request: DeliveryRequest,
