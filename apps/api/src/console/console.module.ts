@@ -5,6 +5,7 @@ import { Logger, LOGGER } from '@notify/logging';
 import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ConsoleSessionController } from './session/console-session.controller';
 
 /** Where the console is served (ADR 0169). */
 export const CONSOLE_PATH = '/console';
@@ -38,7 +39,7 @@ export function consoleAssetsDir(from = __dirname): string | undefined {
  * /console/. It holds no credentials and has no routes of its own: the browser calls the
  * management, public and event-log APIs with the service token the operator logs in with.
  */
-@Module({})
+@Module({ controllers: [ConsoleSessionController] })
 export class ConsoleModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,

@@ -24,3 +24,4 @@ export * from './members';
 export * from './assets';
 export * from './item-schemas';
 export * from './api-keys.routes';
+export * from './console-sessions';
