@@ -133,6 +133,10 @@ export class AuthGuard implements CanActivate {
     if (!claims) return undefined;
     const member = await this.auth.member(claims.memberId);
     if (!member) return undefined;
+    // Another origin's page (the API reflects origins for browser clients) never acts with the console's cookie.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !sameHost(origin, request.headers.host, request.headers['x-forwarded-host']))
+      throw notPermitted('A console session is used by the console only, from its own origin');
     const access = routeAccess(route);
     if (route.method !== 'GET' && request.headers[CONSOLE_REQUEST_HEADER] === undefined)
       throw notPermitted(`A console session must send the ${CONSOLE_REQUEST_HEADER} header with a write`);
@@ -179,6 +183,17 @@ export class AuthGuard implements CanActivate {
     if (!key) throw new DomainError('branch_not_found', `No branch named ${branch} in ${environment}`, 'not_found');
     return key;
   }
+}
+
+function sameHost(origin: string, host: string | undefined, forwarded: string | string[] | undefined): boolean {
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const forwardedHost = typeof forwarded === 'string' ? forwarded.split(',')[0].trim() : undefined;
+  return originHost === host || originHost === forwardedHost;
 }
 
 function bearerToken(header: string | undefined): string | undefined {

@@ -161,17 +161,26 @@ export class ProjectionRuntime {
     this.checkpointMoved.emit('moved');
   }
 
-  /** `projections rebuild <name>`: reset, then replay the log up to its current head. */
-  async rebuild(name: string): Promise<{ events: number; ms: number }> {
+  /**
+   * `projections rebuild <name>`: reset, then replay the log up to its current head. `onProgress`
+   * hears after each batch how far through the log it is (`done` of `total`, in log positions).
+   */
+  async rebuild(
+    name: string,
+    options: { onProgress?: (progress: { events: number; done: number; total: number }) => void } = {},
+  ): Promise<{ events: number; ms: number }> {
     const projection = this.get(name);
     const started = Date.now();
     await this.prepare(projection);
     await this.reset(projection);
     const head = await this.store.headPosition();
+    const total = Number(decodePosition(head).minor);
     let events = 0;
+    options.onProgress?.({ events, done: 0, total });
     for (;;) {
       const step = await this.step(projection, Math.max(this.options.batchSize, REBUILD_BATCH));
       events += step.applied;
+      options.onProgress?.({ events, done: Math.min(total, Number(decodePosition(step.position).minor)), total });
       if (step.position >= head && step.idle) break;
       if (step.idle) await new Promise((resolve) => setTimeout(resolve, 5));
     }

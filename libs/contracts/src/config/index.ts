@@ -25,3 +25,4 @@ export * from './assets';
 export * from './item-schemas';
 export * from './api-keys.routes';
 export * from './console-sessions';
+export * from './projections.routes';
