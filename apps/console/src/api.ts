@@ -108,6 +108,39 @@ export class Api {
     return this.token === null ? { 'x-notify-console': '1' } : { authorization: `Bearer ${this.token}` };
   }
 
+  /**
+   * A server-sent event stream of a management route (the log tail, ADR 0211), read with fetch so
+   * that it carries the same credentials as every call; `onMessage` hears each event's name and data.
+   * Resolves when the server ends the stream; rejects when it cannot be opened.
+   */
+  async stream(path: string, query: Query, signal: AbortSignal, onMessage: (event: string, data: string) => void): Promise<void> {
+    const response = await fetch(`${this.origin}${path}${queryString(query)}`, {
+      headers: { ...this.credentials(), accept: 'text/event-stream' },
+      signal,
+      credentials: 'same-origin',
+    });
+    if (!response.ok || !response.body) throw new ApiError(response.status, 'stream_failed', `The stream answered ${response.status}`);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const message = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let event = 'message';
+        const data: string[] = [];
+        for (const line of message.split('\n')) {
+          if (line.startsWith('event:')) event = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        }
+        if (data.length) onMessage(event, data.join('\n'));
+      }
+    }
+  }
+
   /** An unauthenticated route (/readyz). Answers the body whatever the status (readyz says 503 when not ready). */
   async open<T>(path: string): Promise<T> {
     const response = await fetch(`${this.origin}${path}`, { headers: { accept: 'application/json' } });

@@ -1,8 +1,11 @@
 import { waitFor } from '@notify/testing';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
-/** Routes the console's event log screen uses (ADR 0211): a projection rebuild with progress, and the log as server-sent events. */
-describe('projection rebuilds and the log tail over HTTP', () => {
+/**
+ * Routes the console uses (ADRs 0211, 0212): a projection rebuild with progress, the log as
+ * server-sent events, a user's preference layers and audiences.
+ */
+describe('console routes: rebuilds, the log tail, preference layers and audiences', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -31,6 +34,41 @@ describe('projection rebuilds and the log tail over HTTP', () => {
     expect(unknown.body).toMatchObject({ status: 404, type: expect.any(String), code: expect.any(String) });
     expect((await t.http('GET', '/v1/projections/tags/rebuild', { key: t.serviceToken })).status).toBe(404);
     expect((await t.http('POST', '/v1/projections/users/rebuild', { key: t.env.secretKey })).status).toBe(403);
+  });
+
+  it("answers a user's preference layers, merged as a send merges them, and its audiences", async () => {
+    const knock = t.knock();
+    await knock.users.update('layered', { name: 'Layered' });
+    await knock.tenants.set('acme', { settings: { preference_set: { channel_types: { email: false, sms: false } } } } as never);
+    await knock.users.setPreferences('layered', 'default', { channel_types: { sms: true } } as never);
+    await knock.users.setPreferences('layered', 'acme', { channel_types: { chat: false } } as never);
+    await knock.audiences.addMembers('vips', { members: [{ user: { id: 'layered' } }, { user: { id: 'layered' }, tenant: 'acme' }] }, {
+      query: { create_audience: true },
+    } as never);
+
+    const res = await t.http('GET', '/v1/users/layered/preference_layers?tenant=acme');
+    expect(res.status).toBe(200);
+    expect(res.body.tenant).toBe('acme');
+    expect(res.body.layers.environment_default).toBeNull();
+    expect(res.body.layers.tenant_default.channel_types).toMatchObject({ email: false, sms: false });
+    expect(res.body.layers.recipient_default.channel_types).toMatchObject({ sms: true });
+    expect(res.body.layers.recipient_in_tenant.channel_types).toMatchObject({ chat: false });
+    // The user's default wins over the tenant's for sms; email stays off from the tenant.
+    expect(res.body.merged.channel_types).toMatchObject({ email: false, sms: true, chat: false });
+    const noTenant = await t.http('GET', '/v1/users/layered/preference_layers');
+    expect(noTenant.body.layers.tenant_default).toBeNull();
+    expect(noTenant.body.merged.channel_types).toMatchObject({ sms: true });
+
+    const audiences = await waitFor(async () => {
+      const r = await t.http('GET', '/v1/users/layered/audiences');
+      return r.body.entries?.length === 2 ? r.body.entries : undefined;
+    }, 'both memberships');
+    expect(audiences).toEqual([
+      { audience_key: 'vips', kind: 'static', tenant: null, added_at: expect.any(String), until: null },
+      { audience_key: 'vips', kind: 'static', tenant: 'acme', added_at: expect.any(String), until: null },
+    ]);
+    expect((await t.http('GET', '/v1/users/nobody-here/audiences')).status).toBe(404);
+    expect((await t.http('GET', '/v1/users/layered/audiences', { key: t.env.publishableKey })).status).toBe(403);
   });
 
   it('pushes new events matching the filters as server-sent events', async () => {
