@@ -36,8 +36,9 @@ export function consoleAssetsDir(from = __dirname): string | undefined {
 
 /**
  * Serves the operator console (a static single-page application) from the api process at
- * /console/. It holds no credentials and has no routes of its own: the browser calls the
- * management, public and event-log APIs with the service token the operator logs in with.
+ * /console/. It holds no credentials: the browser calls the management, public and event-log
+ * APIs with the service token the operator logs in with, or a member's session cookie, whose
+ * routes (sign-in with a login link, session, sign-out) are here (ADR 0210).
  */
 @Module({ controllers: [ConsoleSessionController] })
 export class ConsoleModule implements OnModuleInit {

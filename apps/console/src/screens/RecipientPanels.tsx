@@ -1,4 +1,4 @@
-import { Accordion, Badge, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Accordion, Badge, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useConsole } from '../session';
 import { Async, DataTable, Json, time, useLoad } from '../ui';
@@ -52,7 +52,13 @@ export function PreferenceLayersPanel({ userId }: { userId: string }) {
       <Async loaded={layers} label="the preference layers">
         {(p) => (
           <Stack>
-            <Json value={p.merged} label="Merged preferences (what a send decides by)" maxHeight={400} />
+            <Title order={4} size="h5">
+              Merged preferences (what a send decides by){p.tenant ? ` in tenant ${p.tenant}` : ''}
+            </Title>
+            <Json value={p.merged} label="Merged preferences" maxHeight={400} />
+            <Title order={4} size="h5">
+              Layers, least specific first
+            </Title>
             <Accordion multiple variant="separated" aria-label="Preference layers">
               {LAYERS.map(([key, title], index) => (
                 <Accordion.Item key={key} value={key}>
