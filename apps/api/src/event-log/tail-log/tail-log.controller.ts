@@ -1,4 +1,4 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Inject, Req, Res } from '@nestjs/common';
 import { EventHistory, logPositionOf, logRequest } from '@notify/application';
 import { RouteInput, tailLogRoute } from '@notify/contracts';
 import { SharedLogReader } from '@notify/eventstore';
@@ -6,6 +6,7 @@ import { Endpoint, Input, releaseAdmission } from '@notify/http';
 import { Logger, LOGGER } from '@notify/logging';
 import { LOG_READER } from '@notify/platform';
 import { FastifyReply, FastifyRequest } from 'fastify';
+import { ServerResponse } from 'node:http';
 import { tailLogPages } from '../../realtime/signal-sources';
 import { EVENT_HISTORY } from '../event-history.provider';
 
@@ -19,7 +20,10 @@ export const TAIL_KEEPALIVE_MS = 15_000;
  * when something was appended. The stream holds no admission place (it waits, it does no work).
  */
 @Controller()
-export class TailLogController {
+export class TailLogController implements BeforeApplicationShutdown {
+  /** Open streams: ended when the process stops, so that they do not hold the server's close. */
+  private readonly open = new Set<ServerResponse>();
+
   constructor(
     @Inject(EVENT_HISTORY) private readonly history: EventHistory,
     @Inject(LOG_READER) private readonly reader: SharedLogReader,
@@ -61,9 +65,15 @@ export class TailLogController {
       },
       from,
     );
+    this.open.add(raw);
     raw.on('close', () => {
+      this.open.delete(raw);
       clearInterval(keepalive);
       stop();
     });
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const raw of this.open) raw.end();
   }
 }
