@@ -50,6 +50,8 @@ describe('console sessions and roles', () => {
     expect(again.body).toMatchObject({ code: 'login_link_used', status: 401 });
     const session = await t.http('GET', '/v1/console/session', { key: null, headers: { cookie } });
     expect(session.body.member.email).toBe('viewer@example.com');
+    const whoami = await t.http('GET', '/v1/whoami', { key: null, headers: { cookie } });
+    expect(whoami.body).toMatchObject({ type: 'oauth_context', user_email: 'viewer@example.com', user_id: members.viewer.id });
   });
 
   it("refuses a viewer's writes with 403 in the error shape, on management and public routes, and lets it read", async () => {
