@@ -68,6 +68,9 @@ describe('console sessions and roles', () => {
       status: 403,
       type: 'authentication_error',
     });
+    // Checking a workflow writes nothing: a viewer may (422 names the problems, not 403).
+    const check = await asMember(cookie, 'PUT', '/v1/workflows/viewer-check/validate?environment=development', { workflow: {} });
+    expect(check.status).toBe(422);
     const publicWrite = await asMember(cookie, 'PUT', '/v1/users/u-viewer', { name: 'X' });
     expect(publicWrite.status).toBe(403);
     expect(publicWrite.body.code).toBe('insufficient_role');
