@@ -105,6 +105,28 @@ export class AudienceMemberQueries {
     return rows.map((r) => r.audience_key);
   }
 
+  /**
+   * Every audience a user belongs to at `at`: static memberships (one per tenant context) and
+   * dynamic ones whose window holds then (a segment per row; one answer per audience).
+   */
+  async membershipsOf(
+    environment: string,
+    userId: string,
+    at: Date,
+  ): Promise<{ audience_key: string; kind: 'static' | 'dynamic'; tenant: string | null; added_at: Date; until: Date | null }[]> {
+    return this.db.query(
+      `SELECT audience_key, 'static' AS kind, nullif(tenant, '') AS tenant, added_at, NULL::timestamptz AS until
+         FROM rm_audience_members WHERE environment = $1 AND user_id = $2
+       UNION ALL
+       SELECT audience_key, 'dynamic', nullif(tenant, ''), min(added_at), NULL::timestamptz
+         FROM (${dynamicPairsSql('m.environment = $1 AND m.user_id = $2', '$3')}) d
+        GROUP BY audience_key, tenant
+       ORDER BY 1, 3 NULLS FIRST
+       LIMIT 1000`,
+      [environment, userId, at],
+    );
+  }
+
   /** Whether the audience's current definition is dynamic (its members are then computed, not added). */
   async isDynamic(environment: string, audienceKey: string): Promise<boolean> {
     const rows = await this.db.query<unknown[]>('SELECT 1 FROM rm_dynamic_audiences WHERE environment = $1 AND audience_key = $2', [

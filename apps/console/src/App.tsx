@@ -1,10 +1,10 @@
-import { AppShell, Burger, Button, Group, NavLink, Select, Text, Title, VisuallyHidden } from '@mantine/core';
+import { AppShell, Badge, Burger, Button, Center, Group, Loader, NavLink, Select, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Api, clearSession, entriesOf, loadSession, saveSession, Session } from './api';
 import { href, useRoute } from './router';
 import { EventLogScreen } from './screens/EventLog';
-import { Login } from './screens/Login';
+import { Login, resumeMemberSession } from './screens/Login';
 import { MessagesScreen } from './screens/Messages';
 import { RecipientsScreen } from './screens/Recipients';
 import { RunsScreen } from './screens/Runs';
@@ -23,8 +23,23 @@ const SCREENS = [
 ] as const;
 
 export function App() {
-  const [session, setSession] = useState<Session | null>(() => loadSession());
-  const api = useMemo(() => (session ? new Api(session.token) : null), [session?.token]);
+  const route = useRoute();
+  const loginToken = route.screen === 'login' ? route.id : undefined;
+  const [session, setSession] = useState<Session | null>(() => (loginToken ? null : loadSession()));
+  // No session in this tab: a member's cookie may still hold one (a reload, a new tab).
+  const [resuming, setResuming] = useState(() => !session && !loginToken);
+  useEffect(() => {
+    if (!resuming) return;
+    void resumeMemberSession().then((s) => {
+      if (s) {
+        saveSession(s);
+        setSession(s);
+      }
+      setResuming(false);
+    });
+  }, [resuming]);
+  const credential = session ? (session.kind === 'token' ? session.token : null) : undefined;
+  const api = useMemo(() => (credential === undefined ? null : new Api(credential)), [credential]);
   const onEnvironment = useCallback((environment: string) => {
     setSession((s) => {
       if (!s) return s;
@@ -34,15 +49,25 @@ export function App() {
     });
   }, []);
   const onSignOut = useCallback(() => {
+    // A member's cookie is httpOnly: only the server can clear it.
+    if (session?.kind === 'member') void new Api(null).service('DELETE', '/v1/console/session').catch(() => undefined);
     clearSession();
     setSession(null);
-  }, []);
+  }, [session?.kind]);
+  if (resuming)
+    return (
+      <Center mih="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
   if (!session || !api)
     return (
       <Login
+        loginToken={loginToken}
         onSignedIn={(s) => {
           saveSession(s);
           setSession(s);
+          if (loginToken) window.location.hash = '#/workflows';
         }}
       />
     );
@@ -79,7 +104,7 @@ function EnvironmentSwitcher() {
 
 function Shell() {
   const route = useRoute();
-  const { signOut, environment } = useConsole();
+  const { signOut, environment, who, role } = useConsole();
   const [opened, { toggle }] = useDisclosure();
   const current = SCREENS.find((s) => s.screen === route.screen) ?? SCREENS[0];
   return (
@@ -94,6 +119,12 @@ function Shell() {
           </Group>
           <Group gap="md" wrap="nowrap">
             <EnvironmentSwitcher />
+            <Text size="xs" title={`Signed in as ${who}`}>
+              {who}{' '}
+              <Badge size="xs" variant="light" color={role === 'viewer' ? 'gray' : role === 'editor' ? 'blue' : 'grape'}>
+                {role}
+              </Badge>
+            </Text>
             <Button variant="subtle" size="xs" onClick={signOut}>
               Sign out
             </Button>

@@ -123,6 +123,10 @@ export const ConfigSchema = z.object({
    * from when they are made (ADR 0190).
    */
   PREFERENCE_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
+  /** How long a console member's signed session cookie lasts (ADR 0210). */
+  CONSOLE_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(43_200),
+  /** How long a one-time console login link printed by `notify console login-link` stays valid. */
+  CONSOLE_LOGIN_LINK_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /** The service's address as recipients reach it (tracked links point here). */
   PUBLIC_URL: urlWithScheme(['http', 'https']),
   /** Where uploaded asset contents are kept: in the database, or in an S3-compatible bucket (ADR 0159). */

@@ -167,3 +167,11 @@ export function admitRequests(fastify: FastifyInstance, controller: AdmissionCon
     done();
   });
 }
+
+/**
+ * Gives a request's place back before its answer ends: a long-lived stream (the console's log
+ * tail) waits for events, it does no work, and must not hold one of HTTP_MAX_IN_FLIGHT for hours.
+ */
+export function releaseAdmission(request: FastifyRequest): void {
+  (request as Tracked)[RELEASE]?.();
+}

@@ -1,12 +1,23 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RouteContract } from '@notify/contracts';
 import { DomainError } from '@notify/domain';
 import { FastifyRequest } from 'fastify';
 import { Authenticator } from './authenticator';
+import {
+  CONSOLE_ENVIRONMENT_HEADER,
+  CONSOLE_REQUEST_HEADER,
+  CONSOLE_SESSION_COOKIE,
+  ConsoleSessionSigner,
+  consoleRole,
+  cookieValue,
+  permits,
+  routeAccess,
+} from './console-sessions';
 import { ROUTE_CONTRACT } from './endpoint.decorator';
 import { scopedUserIds } from './user-scope';
 import { requestTrace } from './request-trace';
+import { RequestContext } from './request-context';
 import { userTokenOf } from './user-tokens';
 
 export const missingKey = () =>
@@ -24,6 +35,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: Authenticator,
+    @Optional() private readonly sessions?: ConsoleSessionSigner,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -32,7 +44,12 @@ export class AuthGuard implements CanActivate {
     if (route.auth === 'none') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const bearer = bearerToken(request.headers.authorization);
-    if (!bearer) throw missingKey();
+    if (!bearer) {
+      const member = await this.sessionMember(request, route);
+      if (!member) throw missingKey();
+      if (route.auth === 'service') return this.pinService(request, route, { kind: 'member', id: member });
+      return this.pinMemberEnvironment(request, member);
+    }
 
     if (route.auth === 'service') {
       const token = await this.auth.serviceToken(bearer);
@@ -40,39 +57,8 @@ export class AuthGuard implements CanActivate {
         if (await this.auth.apiKey(bearer)) throw notPermitted('The management API takes a service token, not an API key');
         throw missingKey();
       }
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      if (query.environment === undefined && route.environmentDefault === 'first') {
-        // The route's validation reads the query next: it sees the environment acted on.
-        query.environment = await this.auth.firstEnvironment();
-        request.query = query;
-      }
-      const environment = query.environment;
-      if (route.scope === 'account' && environment === undefined) {
-        // Account-wide resources: no environment is involved, and handlers of these routes never read it.
-        request.ctx = {
-          requestId: String(request.id),
-          trace: requestTrace(request),
-          environment: '',
-          credential: { kind: 'service', id: token.tokenId },
-        };
-        return true;
-      }
-      if (typeof environment !== 'string' || environment === '') {
-        throw new DomainError('invalid_params', 'The environment query parameter is required', 'invalid_params', [
-          { field: 'environment', message: 'is required', type: 'required' },
-        ]);
-      }
-      if (!(await this.auth.environmentExists(environment)))
-        throw new DomainError('environment_missing', `No environment named ${environment}`, 'not_found');
-      request.ctx = {
-        requestId: String(request.id),
-        trace: requestTrace(request),
-        environment: await this.branchOf(environment, query.branch),
-        credential: { kind: 'service', id: token.tokenId },
-      };
-      return true;
+      return this.pinService(request, route, { kind: 'service', id: token.tokenId });
     }
-
     const key = await this.auth.apiKey(bearer);
     if (!key) throw missingKey();
     request.ctx = {
@@ -101,6 +87,90 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
+  /** Pins a management (service-auth) request to the environment its query names. */
+  private async pinService(request: FastifyRequest, route: RouteContract, credential: RequestContext['credential']): Promise<boolean> {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    if (query.environment === undefined && route.environmentDefault === 'first') {
+      // The route's validation reads the query next: it sees the environment acted on.
+      query.environment = await this.auth.firstEnvironment();
+      request.query = query;
+    }
+    const environment = query.environment;
+    if (route.scope === 'account' && environment === undefined) {
+      // Account-wide resources: no environment is involved, and handlers of these routes never read it.
+      request.ctx = {
+        requestId: String(request.id),
+        trace: requestTrace(request),
+        environment: '',
+        credential,
+      };
+      return true;
+    }
+    if (typeof environment !== 'string' || environment === '') {
+      throw new DomainError('invalid_params', 'The environment query parameter is required', 'invalid_params', [
+        { field: 'environment', message: 'is required', type: 'required' },
+      ]);
+    }
+    if (!(await this.auth.environmentExists(environment)))
+      throw new DomainError('environment_missing', `No environment named ${environment}`, 'not_found');
+    request.ctx = {
+      requestId: String(request.id),
+      trace: requestTrace(request),
+      environment: await this.branchOf(environment, query.branch),
+      credential,
+    };
+    return true;
+  }
+
+  /**
+   * The member of a console session cookie (ADR 0210), when the request carries a valid one, the
+   * member still exists and its role permits the route; writes must also carry the console's
+   * request header, which a cross-site form cannot send.
+   */
+  private async sessionMember(request: FastifyRequest, route: RouteContract): Promise<string | undefined> {
+    if (!this.sessions) return undefined;
+    const claims = this.sessions.verifySession(cookieValue(request.headers.cookie, CONSOLE_SESSION_COOKIE));
+    if (!claims) return undefined;
+    const member = await this.auth.member(claims.memberId);
+    if (!member) return undefined;
+    // Another origin's page (the API reflects origins for browser clients) never acts with the console's cookie.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !sameHost(origin, request.headers.host, request.headers['x-forwarded-host']))
+      throw notPermitted('A console session is used by the console only, from its own origin');
+    const access = routeAccess(route);
+    if (route.method !== 'GET' && request.headers[CONSOLE_REQUEST_HEADER] === undefined)
+      throw notPermitted(`A console session must send the ${CONSOLE_REQUEST_HEADER} header with a write`);
+    const role = consoleRole(member.role);
+    if (!permits(role, access))
+      throw new DomainError(
+        'insufficient_role',
+        `The ${member.role} role may not call ${route.operationId} (it needs ${access === 'admin' ? 'an owner or admin' : 'a role that can edit'})`,
+        'forbidden',
+      );
+    return member.memberId;
+  }
+
+  /** A console session on a public API route: the environment comes from the console's header. */
+  private async pinMemberEnvironment(request: FastifyRequest, memberId: string): Promise<boolean> {
+    const environment = request.headers[CONSOLE_ENVIRONMENT_HEADER];
+    if (typeof environment !== 'string' || environment === '')
+      throw new DomainError(
+        'invalid_params',
+        `A console session must name the environment in ${CONSOLE_ENVIRONMENT_HEADER}`,
+        'invalid_params',
+        [{ field: CONSOLE_ENVIRONMENT_HEADER, message: 'is required', type: 'required' }],
+      );
+    if (!(await this.auth.environmentExists(environment)))
+      throw new DomainError('environment_missing', `No environment named ${environment}`, 'not_found');
+    request.ctx = {
+      requestId: String(request.id),
+      trace: requestTrace(request),
+      environment,
+      credential: { kind: 'member', id: memberId },
+    };
+    return true;
+  }
+
   /**
    * `?branch=<slug>` on an environment's route: the request reads and writes the branch's own
    * configuration space (ADR 0156). A bad slug is refused by the route's validation; the promote
@@ -113,6 +183,17 @@ export class AuthGuard implements CanActivate {
     if (!key) throw new DomainError('branch_not_found', `No branch named ${branch} in ${environment}`, 'not_found');
     return key;
   }
+}
+
+function sameHost(origin: string, host: string | undefined, forwarded: string | string[] | undefined): boolean {
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const forwardedHost = typeof forwarded === 'string' ? forwarded.split(',')[0].trim() : undefined;
+  return originHost === host || originHost === forwardedHost;
 }
 
 function bearerToken(header: string | undefined): string | undefined {

@@ -18,6 +18,9 @@ class FakeStore implements CredentialStore {
   async recordApiKeyUse() {
     this.uses++;
   }
+  async findMember() {
+    return undefined;
+  }
   async findServiceToken() {
     return undefined;
   }

@@ -49,6 +49,11 @@ export class Authenticator {
     return this.credentials.findServiceToken(hashSecret(secret));
   }
 
+  /** Read per request, like service tokens: a removed member or a changed role applies to the next call. */
+  member(memberId: string) {
+    return this.credentials.findMember(memberId);
+  }
+
   environmentExists(slug: string): Promise<boolean> {
     return this.credentials.environmentExists(slug);
   }

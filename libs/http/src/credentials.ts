@@ -12,6 +12,8 @@ export interface CredentialStore {
   /** Notes that a key was used (its last-used time); the store may coarsen it (ADR 0152). */
   recordApiKeyUse(keyId: string): Promise<void>;
   findServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined>;
+  /** A member of the account as it stands now (a console session names one; ADR 0210). */
+  findMember(memberId: string): Promise<{ memberId: string; email: string; name: string | null; role: string } | undefined>;
   environmentExists(slug: string): Promise<boolean>;
   /** The first environment in order (where configuration is edited). */
   firstEnvironment(): Promise<string | undefined>;

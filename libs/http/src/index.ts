@@ -19,3 +19,4 @@ export * from './user-scope';
 export * from './input-limits';
 export * from './request-trace';
 export * from './admission';
+export * from './console-sessions';

@@ -1,6 +1,7 @@
 import { FastifyRequest } from 'fastify';
 
-export type CredentialKind = 'secret' | 'publishable' | 'service';
+/** `member`: a console member's signed session (ADR 0210); its id is the member id. */
+export type CredentialKind = 'secret' | 'publishable' | 'service' | 'member';
 
 /** What every handler knows about the caller, set by the auth guard. */
 export interface RequestContext {

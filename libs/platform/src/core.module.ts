@@ -12,6 +12,7 @@ import {
 } from '@notify/application';
 import { EventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
+import { ConsoleSessionSigner } from '@notify/http';
 import { AddressPolicy, OutboundHttp } from '@notify/outbound';
 import { IsolatedRenderer, TemplateEngine, type TemplateRenderer } from '@notify/templating';
 import { ProjectionRuntime } from '@notify/projection-runtime';
@@ -124,6 +125,16 @@ export class CoreModule implements OnApplicationShutdown {
         ReadYourWrites,
         { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
         {
+          provide: ConsoleSessionSigner,
+          inject: [SECRET_BOX],
+          useFactory: (box: SecretBox) =>
+            new ConsoleSessionSigner(
+              box.subkey('notify/console-sessions'),
+              config.CONSOLE_SESSION_TTL_SECONDS,
+              config.CONSOLE_LOGIN_LINK_TTL_SECONDS,
+            ),
+        },
+        {
           provide: ERASURE_KEYS,
           inject: [DATABASE],
           useFactory: async (db: Database) => new ErasureKeyStore(db.pool, await loadErasureMasterKey(config)),
@@ -171,6 +182,7 @@ export class CoreModule implements OnApplicationShutdown {
         ReadYourWrites,
         ConfigModule,
         SECRET_BOX,
+        ConsoleSessionSigner,
         ERASURE_KEYS,
         ENGINE_LOOKUPS,
         LINK_TRACKER,

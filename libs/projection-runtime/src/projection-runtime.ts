@@ -162,8 +162,14 @@ export class ProjectionRuntime {
     this.checkpointMoved.emit('moved');
   }
 
-  /** `projections rebuild <name>`: reset, then replay the log up to its current head. */
-  async rebuild(name: string): Promise<{ events: number; ms: number }> {
+  /**
+   * `projections rebuild <name>`: reset, then replay the log up to its current head. `onProgress`
+   * hears after each batch how far through the log it is (`done` of `total`, in log positions).
+   */
+  async rebuild(
+    name: string,
+    options: { onProgress?: (progress: { events: number; done: number; total: number }) => void } = {},
+  ): Promise<{ events: number; ms: number }> {
     const projection = this.get(name);
     const started = Date.now();
     await this.prepare(projection);
@@ -174,11 +180,14 @@ export class ProjectionRuntime {
     const readAhead = new ReadAhead((after) =>
       this.store.readAll({ after, maxCount, filter: projection.filter, reader: `projection:${projection.name}` }),
     );
+    const total = Number(decodePosition(head).minor);
     let events = 0;
+    options.onProgress?.({ events, done: 0, total });
     try {
       for (;;) {
         const step = await this.step(projection, maxCount, readAhead);
         events += step.applied;
+        options.onProgress?.({ events, done: Math.min(total, Number(decodePosition(step.position).minor)), total });
         if (step.position >= head && step.idle) break;
         if (step.idle) await new Promise((resolve) => setTimeout(resolve, 5));
       }

@@ -3,6 +3,8 @@ import { Browser, Page } from 'playwright-core';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { addMember } from '@notify/application';
+import { ConsoleSessionSigner } from '@notify/http';
 import { launchChromium } from '../../support/browser';
 import { messageOf } from '../../support/delivery';
 import { finishedRuns } from '../../support/engine';
@@ -88,6 +90,13 @@ describe('operator console in a browser', () => {
     await page.getByRole('button', { name: 'Find user' }).click();
     await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
 
+    // Preferences as a send merges them, layer by layer; the user's audiences.
+    await page.getByRole('tab', { name: 'Preferences' }).click();
+    await page.getByRole('heading', { name: 'Merged preferences (what a send decides by)' }).waitFor();
+    await page.getByRole('button', { name: /The user's default set/ }).waitFor();
+    await page.getByRole('tab', { name: 'Audiences' }).click();
+    await page.getByText('Not in any audience.').waitFor();
+
     await page.getByRole('tab', { name: 'History' }).click();
     await page
       .getByRole('button', { name: /^UserIdentified on user-development-ada/ })
@@ -169,12 +178,18 @@ describe('operator console in a browser', () => {
 
   it('shows a new event arriving in the live tail of the log', async () => {
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Event log' }).click();
-    await page.getByTestId('tail-state').filter({ hasText: 'following' }).waitFor();
+    // Pushed over server-sent events, not polled.
+    await page.getByTestId('tail-state').filter({ hasText: 'following (pushed)' }).waitFor();
     await knock.users.update('grace', { name: 'Grace Hopper' });
     await page.getByRole('button', { name: /^UserIdentified on user-development-grace/ }).waitFor();
 
     await page.getByRole('tab', { name: 'Projections' }).click();
     await page.getByRole('table', { name: 'Projections' }).waitFor();
+    await page.getByRole('button', { name: 'Rebuild tags' }).click();
+    await page
+      .getByTestId('rebuild-tags')
+      .filter({ hasText: /^done: (\d+) \/ \1 events/ })
+      .waitFor();
   });
 
   it('opens every other screen without a failed request', async () => {
@@ -202,6 +217,30 @@ describe('operator console in a browser', () => {
     await page.getByRole('tab', { name: 'Commits' }).click();
     await page.getByRole('button', { name: "Promote this workflow's commits" }).waitFor();
     expect(await failed.count()).toBe(0);
+    expect(pageProblems).toEqual([]);
+  });
+
+  it('signs a member in with a one-time login link into an httpOnly session; a viewer may not rebuild', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Service token').waitFor();
+    const added = await addMember(t.store, { email: 'support@example.com', role: 'support' }, { environment: null, actor: 'test' });
+    await t.runtime.waitFor(added.append!.position, [{ type: 'MemberAdded', streamId: added.streamId }], 10_000);
+    const { token } = t.app.get(ConsoleSessionSigner).loginLink(added.state.current!.memberId);
+    await page.goto(`${t.url}/console/#/login/${token}`);
+    await page.getByRole('heading', { name: 'Workflows', level: 2 }).waitFor();
+    await page.getByText('support@example.com').waitFor();
+    // The link is gone from the address bar; the session is a cookie no script can read.
+    expect(page.url()).not.toContain(token);
+    const [cookie] = (await page.context().cookies()).filter((c) => c.name === 'notify_console_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect(await page.evaluate('document.cookie')).not.toContain('notify_console_session');
+
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Event log' }).click();
+    await page.getByRole('tab', { name: 'Projections' }).click();
+    expect(await page.getByRole('button', { name: 'Rebuild tags' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Service token').waitFor();
+    expect((await page.context().cookies()).filter((c) => c.name === 'notify_console_session')).toEqual([]);
     expect(pageProblems).toEqual([]);
   });
 });

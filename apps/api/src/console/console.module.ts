@@ -5,6 +5,7 @@ import { Logger, LOGGER } from '@notify/logging';
 import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ConsoleSessionController } from './session/console-session.controller';
 
 /** Where the console is served (ADR 0169). */
 export const CONSOLE_PATH = '/console';
@@ -35,10 +36,11 @@ export function consoleAssetsDir(from = __dirname): string | undefined {
 
 /**
  * Serves the operator console (a static single-page application) from the api process at
- * /console/. It holds no credentials and has no routes of its own: the browser calls the
- * management, public and event-log APIs with the service token the operator logs in with.
+ * /console/. It holds no credentials: the browser calls the management, public and event-log
+ * APIs with the service token the operator logs in with, or a member's session cookie, whose
+ * routes (sign-in with a login link, session, sign-out) are here (ADR 0210).
  */
-@Module({})
+@Module({ controllers: [ConsoleSessionController] })
 export class ConsoleModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,

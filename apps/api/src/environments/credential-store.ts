@@ -4,16 +4,19 @@ import { CredentialStore } from '@notify/http';
 import { DATABASE } from '@notify/platform';
 import { BranchQueries } from '@notify/projections/branches';
 import { EnvironmentQueries } from '@notify/projections/environments';
+import { MemberQueries } from '@notify/projections/members';
 
 /** Credentials as the environments read model knows them. */
 @Injectable()
 export class ReadModelCredentialStore implements CredentialStore {
   private readonly queries: EnvironmentQueries;
   private readonly branches: BranchQueries;
+  private readonly members: MemberQueries;
 
   constructor(@Inject(DATABASE) database: Database) {
     this.queries = new EnvironmentQueries(database.dataSource);
     this.branches = new BranchQueries(database.dataSource);
+    this.members = new MemberQueries(database.dataSource);
   }
 
   async firstEnvironment() {
@@ -34,6 +37,13 @@ export class ReadModelCredentialStore implements CredentialStore {
 
   findServiceToken(tokenHash: string) {
     return this.queries.findActiveServiceToken(tokenHash);
+  }
+
+  async findMember(memberId: string) {
+    // A session names a member id; anything else is no member (the column is a uuid).
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(memberId)) return undefined;
+    const m = await this.members.get(memberId);
+    return m && { memberId: m.id, email: m.email, name: m.name, role: m.role };
   }
 
   async environmentExists(slug: string) {

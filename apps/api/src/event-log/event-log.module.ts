@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ExplainController } from './explain/explain.controller';
+import { ProjectionRebuilds } from './rebuild-projection/projection-rebuilds';
+import { RebuildProjectionController } from './rebuild-projection/rebuild-projection.controller';
+import { TailLogController } from './tail-log/tail-log.controller';
 import { ExplainHandler } from './explain/explain.handler';
 import { eventHistoryProvider } from './event-history.provider';
 import { ListEventTypesController } from './list-event-types/list-event-types.controller';
@@ -42,9 +45,12 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     VerifyLogController,
     ReplayToKafkaController,
     ExplainController,
+    TailLogController,
+    RebuildProjectionController,
   ],
   providers: [
     eventHistoryProvider,
+    ProjectionRebuilds,
     ListStreamCategoriesHandler,
     ListEventTypesHandler,
     ReadStreamHandler,

@@ -95,11 +95,17 @@ export class ChannelListener {
 
 /**
  * The embedded database has no LISTEN: a signal source reads the process's own tail of the log
- * instead, one page after another from the head it saw first, again whenever the log grows.
- * `page(after)` handles one page and answers how far it looked. Returns the stop function.
+ * instead, one page after another from the head it saw first (or `from`), again whenever the log
+ * grows. `page(after)` handles one page and answers how far it looked. Returns the stop function.
+ * The console's log tail follows the log the same way (ADR 0211).
  */
-export function tailLogPages(reader: LogReader, page: (after: string) => Promise<string>, onError: (error: unknown) => void): () => void {
-  let position: string | undefined;
+export function tailLogPages(
+  reader: LogReader,
+  page: (after: string) => Promise<string>,
+  onError: (error: unknown) => void,
+  from?: string,
+): () => void {
+  let position: string | undefined = from;
   let running = false;
   let again = false;
   let stopped = false;

@@ -10,10 +10,18 @@ import { ListUsersHandler } from './list-users/list-users.handler';
 import { MergeUserController } from './merge-user/merge-user.controller';
 import { MergeUserHandler } from './merge-user/merge-user.handler';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
+import { RecipientInsightController, recipientInsightProviders } from './recipient-insight/recipient-insight.controller';
 
 @Module({
   imports: [RecipientReadModelsModule],
-  controllers: [IdentifyUserController, GetUserController, ListUsersController, DeleteUserController, MergeUserController],
-  providers: [IdentifyUserHandler, GetUserHandler, ListUsersHandler, DeleteUserHandler, MergeUserHandler],
+  controllers: [
+    IdentifyUserController,
+    GetUserController,
+    ListUsersController,
+    DeleteUserController,
+    MergeUserController,
+    RecipientInsightController,
+  ],
+  providers: [IdentifyUserHandler, GetUserHandler, ListUsersHandler, DeleteUserHandler, MergeUserHandler, ...recipientInsightProviders],
 })
 export class UsersModule {}

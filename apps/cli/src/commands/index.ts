@@ -1,6 +1,7 @@
 import { CommandGroup } from '../command';
 import { environmentCommands, serviceTokenCommands } from './environments';
 import { keyCommands } from './keys';
+import { consoleCommands } from './console';
 import { eventCommands } from './events';
 import { explainCommands } from './explain';
 import { kafkaCommands } from './kafka';
@@ -16,6 +17,7 @@ export const commandGroups: CommandGroup[] = [
   keyCommands,
   serviceTokenCommands,
   memberCommands,
+  consoleCommands,
   signingKeyCommands,
   projectionCommands,
   kafkaCommands,

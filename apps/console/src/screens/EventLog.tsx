@@ -1,6 +1,6 @@
-import { Badge, Button, Checkbox, Code, Group, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Code, Group, Progress, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { FormEvent, useEffect, useRef, useState } from 'react';
-import { entriesOf } from '../api';
+import { ApiError, entriesOf } from '../api';
 import { EventList, LogEvent, LogPage } from '../events';
 import { useConsole } from '../session';
 import { Async, DataTable, ErrorAlert, Status, useLoad } from '../ui';
@@ -46,8 +46,10 @@ const list = (s: string) =>
     .filter(Boolean);
 
 /**
- * Follows `$all` from its head: GET /v1/events/head, then GET /v1/events?after= once a second
- * (a page always carries the cursor to go on from). New events appear on top.
+ * Follows `$all` from its head: GET /v1/events/head, then the server pushes new pages over
+ * GET /v1/events/tail (server-sent events, ADR 0211). When the stream cannot be opened or
+ * breaks, it polls GET /v1/events?after= once a second from where it got to, and tries the
+ * stream again now and then. New events appear on top.
  */
 function LiveTail() {
   const { api, environment } = useConsole();
@@ -56,7 +58,7 @@ function LiveTail() {
   const [paused, setPaused] = useState(false);
   const [events, setEvents] = useState<LogEvent[]>([]);
   const [error, setError] = useState<unknown>(null);
-  const [following, setFollowing] = useState(false);
+  const [mode, setMode] = useState<'connecting' | 'pushed' | 'polling'>('connecting');
   const cursor = useRef<string | null>(null);
 
   // A new filter starts again from the head.
@@ -68,42 +70,60 @@ function LiveTail() {
   useEffect(() => {
     if (paused) return;
     const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        if (cursor.current === null) {
-          const head = await api.service<{ after: string }>('GET', '/v1/events/head', { signal: controller.signal });
-          cursor.current = head.after;
-          setFollowing(true);
-        }
-        let more = true;
-        while (more && !controller.signal.aborted) {
-          const page: LogPage = await api.service<LogPage>('GET', '/v1/events', {
-            query: {
-              after: cursor.current ?? undefined,
-              limit: 100,
-              types: list(filters.types),
-              stream_prefix: list(filters.prefix),
-              environment: filters.thisEnvironment ? environment : undefined,
-            },
-            signal: controller.signal,
-          });
-          if (page.page_info.after) cursor.current = page.page_info.after;
-          if (page.entries.length) setEvents((old) => [...page.entries.reverse(), ...old].slice(0, TAIL_KEEP));
-          more = page.entries.length === 100;
-        }
-        setError(null);
-      } catch (e) {
-        if (controller.signal.aborted) return;
-        setError(e);
-      }
-      if (!controller.signal.aborted) timer = setTimeout(() => void poll(), TAIL_INTERVAL_MS);
+    const { signal } = controller;
+    const query = {
+      limit: 100,
+      types: list(filters.types),
+      stream_prefix: list(filters.prefix),
+      environment: filters.thisEnvironment ? environment : undefined,
     };
-    void poll();
+    const add = (page: LogPage) => {
+      if (page.page_info.after) cursor.current = page.page_info.after;
+      if (page.entries.length) setEvents((old) => [...[...page.entries].reverse(), ...old].slice(0, TAIL_KEEP));
+    };
+    const poll = async () => {
+      let more = true;
+      while (more && !signal.aborted) {
+        const page = await api.service<LogPage>('GET', '/v1/events', { query: { ...query, after: cursor.current ?? undefined }, signal });
+        add(page);
+        more = page.entries.length === 100;
+      }
+    };
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const follow = async () => {
+      for (let attempt = 0; !signal.aborted; attempt++) {
+        try {
+          if (cursor.current === null) cursor.current = (await api.service<{ after: string }>('GET', '/v1/events/head', { signal })).after;
+          // Pushed: the stream's first comment says it is following.
+          setMode('pushed');
+          setError(null);
+          await api.stream('/v1/events/tail', { ...query, after: cursor.current }, signal, (event, data) => {
+            if (event === 'events') add(JSON.parse(data) as LogPage);
+          });
+        } catch (e) {
+          if (signal.aborted) return;
+          if (!(e instanceof ApiError) || e.code !== 'stream_failed') setError(e);
+        }
+        if (signal.aborted) return;
+        // The stream is gone: poll for a while, then try the stream again.
+        setMode('polling');
+        for (let i = 0; i < 10 + Math.min(attempt, 5) * 10 && !signal.aborted; i++) {
+          try {
+            if (cursor.current === null)
+              cursor.current = (await api.service<{ after: string }>('GET', '/v1/events/head', { signal })).after;
+            await poll();
+            setError(null);
+          } catch (e) {
+            if (!signal.aborted) setError(e);
+          }
+          await wait(TAIL_INTERVAL_MS);
+        }
+      }
+    };
+    void follow();
     return () => {
       controller.abort();
-      if (timer) clearTimeout(timer);
-      setFollowing(false);
+      setMode('connecting');
     };
   }, [api, environment, filters, paused]);
 
@@ -145,8 +165,8 @@ function LiveTail() {
         </Group>
       </form>
       <Group gap="xs" aria-live="polite">
-        <Badge color={paused ? 'gray' : following ? 'green' : 'yellow'} variant="dot" data-testid="tail-state">
-          {paused ? 'paused' : following ? 'following' : 'connecting'}
+        <Badge color={paused ? 'gray' : mode === 'connecting' ? 'yellow' : 'green'} variant="dot" data-testid="tail-state">
+          {paused ? 'paused' : mode === 'connecting' ? 'connecting' : mode === 'pushed' ? 'following (pushed)' : 'following (polling)'}
         </Badge>
         <Text size="sm" c="dimmed">
           {events.length} event(s) since the tail started (newest first, last {TAIL_KEEP} kept)
@@ -235,6 +255,63 @@ function StreamReader({ initial }: { initial: string }) {
   );
 }
 
+interface Rebuild {
+  projection: string;
+  state: 'running' | 'done' | 'failed';
+  events_done: number;
+  events_total: number;
+  events_applied: number;
+  events_per_second: number;
+  error: string | null;
+}
+
+/**
+ * Empties a read model and replays the log into it (POST /v1/projections/{name}/rebuild, ADR
+ * 0211), then follows its progress every half second. Owners and admins only (the server says so too).
+ */
+function RebuildButton({ name }: { name: string }) {
+  const { api, role } = useConsole();
+  const [rebuild, setRebuild] = useState<Rebuild | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    if (rebuild?.state !== 'running') return;
+    const timer = setTimeout(() => {
+      api.service<Rebuild>('GET', `/v1/projections/${encodeURIComponent(name)}/rebuild`).then(setRebuild, setError);
+    }, 500);
+    return () => clearTimeout(timer);
+  }, [api, name, rebuild]);
+  const start = () => {
+    setError(null);
+    api.service<Rebuild>('POST', `/v1/projections/${encodeURIComponent(name)}/rebuild`).then(setRebuild, setError);
+  };
+  const percent = rebuild && rebuild.events_total > 0 ? Math.round((rebuild.events_done * 100) / rebuild.events_total) : 0;
+  return (
+    <Stack gap={4} miw={180}>
+      <Button
+        size="xs"
+        variant="light"
+        onClick={start}
+        loading={rebuild?.state === 'running'}
+        disabled={role !== 'admin'}
+        title={role !== 'admin' ? 'Owners and admins may rebuild' : undefined}
+        aria-label={`Rebuild ${name}`}
+      >
+        Rebuild
+      </Button>
+      {rebuild && (
+        <>
+          <Progress value={rebuild.state === 'done' ? 100 : percent} aria-label={`Rebuild of ${name}`} size="sm" />
+          <Text size="xs" data-testid={`rebuild-${name}`}>
+            {rebuild.state}: {rebuild.events_done} / {rebuild.events_total} events, {rebuild.events_per_second} events/s
+            {rebuild.error ? ` — ${rebuild.error}` : ''}
+          </Text>
+        </>
+      )}
+      <ErrorAlert error={error} title="Rebuild failed" />
+    </Stack>
+  );
+}
+
 interface Readiness {
   status: string;
   backends: Record<string, { status: string; detail?: string }>;
@@ -287,6 +364,7 @@ function Projections() {
               { header: 'Events applied', cell: (p) => p.events_applied },
               { header: 'Position', cell: (p) => <Code>{p.position}</Code> },
               { header: 'Last error', cell: (p) => p.last_error ?? '—' },
+              { header: 'Rebuild', cell: (p) => <RebuildButton name={p.name} /> },
             ]}
           />
           <Title order={3} size="h5">

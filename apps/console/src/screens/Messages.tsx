@@ -1,9 +1,9 @@
-import { Anchor, Button, Group, Select, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
-import { FormEvent, useState } from 'react';
+import { Anchor, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { entriesOf, Page } from '../api';
+import { FilterBar, PagedList, pageQuery, useFilteredList } from '../list';
 import { href } from '../router';
 import { useConsole } from '../session';
-import { Async, DataTable, isoOf, TimeInput, Json, Status, time, useLoad } from '../ui';
+import { Async, DataTable, Json, Status, time, useLoad } from '../ui';
 import { Explanation, ExplainView, RecipientLink } from './Runs';
 
 export interface Message {
@@ -66,21 +66,18 @@ export function MessageTable({ messages, channels }: { messages: Message[]; chan
 function MessageList({ params }: { params: URLSearchParams }) {
   const { api, environment } = useConsole();
   const channels = useChannels();
-  const initial = {
-    since: '',
-    until: '',
-    recipient: params.get('recipient') ?? '',
-    workflow: params.get('workflow') ?? '',
-    tenant: params.get('tenant') ?? '',
-    channel: '',
-    status: '',
-    engagement: '',
-  };
-  const [form, setForm] = useState(initial);
-  const [filters, setFilters] = useState(initial);
-  const [after, setAfter] = useState<string | undefined>();
-  const messages = useLoad(
-    (signal) => {
+  const list = useFilteredList(
+    {
+      since: '',
+      until: '',
+      recipient: params.get('recipient') ?? '',
+      workflow: params.get('workflow') ?? '',
+      tenant: params.get('tenant') ?? '',
+      channel: '',
+      status: '',
+      engagement: '',
+    },
+    (filters, after, signal) => {
       const path = filters.recipient.trim() ? `/v1/users/${encodeURIComponent(filters.recipient.trim())}/messages` : '/v1/messages';
       return api.secret<Page<Message>>(environment, 'GET', path, {
         query: {
@@ -89,77 +86,34 @@ function MessageList({ params }: { params: URLSearchParams }) {
           channel_id: filters.channel,
           status: filters.status ? [filters.status] : undefined,
           engagement_status: filters.engagement ? [filters.engagement] : undefined,
-          'inserted_at[gte]': isoOf(filters.since),
-          'inserted_at[lte]': isoOf(filters.until),
-          page_size: 50,
-          after,
+          ...pageQuery(filters, after),
         },
         signal,
       });
     },
-    [api, environment, filters, after],
+    [api, environment],
   );
-  const apply = (e: FormEvent) => {
-    e.preventDefault();
-    setAfter(undefined);
-    setFilters(form);
-  };
   return (
     <Stack>
       <Title order={2}>Messages</Title>
-      <form onSubmit={apply} aria-label="Message filters">
-        <Group align="end">
-          <TextInput
-            label="Recipient (user id)"
-            value={form.recipient}
-            onChange={(e) => setForm({ ...form, recipient: e.currentTarget.value })}
-          />
-          <TextInput label="Workflow" value={form.workflow} onChange={(e) => setForm({ ...form, workflow: e.currentTarget.value })} />
-          <TextInput label="Tenant" value={form.tenant} onChange={(e) => setForm({ ...form, tenant: e.currentTarget.value })} w={140} />
-          <Select
-            label="Channel"
-            data={(channels.data ?? []).map((c) => ({ value: c.id, label: c.key }))}
-            value={form.channel || null}
-            onChange={(v) => setForm({ ...form, channel: v ?? '' })}
-            clearable
-            w={180}
-          />
-          <Select
-            label="Status"
-            data={STATUSES}
-            value={form.status || null}
-            onChange={(v) => setForm({ ...form, status: v ?? '' })}
-            clearable
-            w={170}
-          />
-          <Select
-            label="Engagement"
-            data={ENGAGEMENT}
-            value={form.engagement || null}
-            onChange={(v) => setForm({ ...form, engagement: v ?? '' })}
-            clearable
-            w={150}
-          />
-          <TimeInput label="Since" value={form.since} onChange={(v) => setForm({ ...form, since: v })} />
-          <TimeInput label="Until" value={form.until} onChange={(v) => setForm({ ...form, until: v })} />
-          <Button type="submit">Search</Button>
-          <Button variant="subtle" onClick={messages.reload}>
-            Refresh
-          </Button>
-        </Group>
-      </form>
-      <Async loaded={messages} label="messages">
-        {(page) => (
-          <>
-            <MessageTable messages={entriesOf(page)} channels={channels.data ?? []} />
-            {page.page_info.after && (
-              <Button variant="default" onClick={() => setAfter(page.page_info.after ?? undefined)} w={160}>
-                Next page
-              </Button>
-            )}
-          </>
+      <FilterBar list={list} label="Message filters" submit="Search">
+        {list.text('recipient', 'Recipient (user id)')}
+        {list.text('workflow', 'Workflow')}
+        {list.text('tenant', 'Tenant', 140)}
+        {list.select(
+          'channel',
+          'Channel',
+          (channels.data ?? []).map((c) => ({ value: c.id, label: c.key })),
+          180,
         )}
-      </Async>
+        {list.select('status', 'Status', STATUSES, 170)}
+        {list.select('engagement', 'Engagement', ENGAGEMENT, 150)}
+        {list.time('since', 'Since')}
+        {list.time('until', 'Until')}
+      </FilterBar>
+      <PagedList loaded={list.page} label="messages" onNext={list.next}>
+        {(rows) => <MessageTable messages={rows} channels={channels.data ?? []} />}
+      </PagedList>
     </Stack>
   );
 }

@@ -2,9 +2,11 @@ import { Anchor, Button, Group, SegmentedControl, Stack, Tabs, Text, TextInput, 
 import { FormEvent, useState } from 'react';
 import { ApiError, entriesOf, Page } from '../api';
 import { EventList, LogPage } from '../events';
+import { PagedList, useFilteredList } from '../list';
 import { href, navigate } from '../router';
 import { useConsole } from '../session';
 import { Async, DataTable, Json, time, useLoad } from '../ui';
+import { AudiencesPanel, PreferenceLayersPanel } from './RecipientPanels';
 import { Message, MessageTable, useChannels } from './Messages';
 import { StreamHistory } from './Workflows';
 
@@ -103,35 +105,28 @@ function FindRecipient({ initial }: { initial: { kind: Kind; id: string; collect
 
 function UserList() {
   const { api, environment } = useConsole();
-  const [after, setAfter] = useState<string | undefined>();
-  const users = useLoad(
-    (signal) => api.secret<Page<User>>(environment, 'GET', '/v1/users', { query: { page_size: 50, after }, signal }),
-    [api, environment, after],
+  const list = useFilteredList(
+    {},
+    (_filters, after, signal) => api.secret<Page<User>>(environment, 'GET', '/v1/users', { query: { page_size: 50, after }, signal }),
+    [api, environment],
   );
   return (
-    <Async loaded={users} label="users">
-      {(page) => (
-        <>
-          <DataTable
-            caption="Users"
-            rows={entriesOf(page)}
-            rowKey={(u) => u.id}
-            empty="No users in this environment."
-            columns={[
-              { header: 'Id', cell: (u) => <Anchor href={href('recipients', u.id)}>{u.id}</Anchor> },
-              { header: 'Name', cell: (u) => u.name ?? '—' },
-              { header: 'Email', cell: (u) => u.email ?? '—' },
-              { header: 'Updated', cell: (u) => time(u.updated_at) },
-            ]}
-          />
-          {page.page_info.after && (
-            <Button variant="default" onClick={() => setAfter(page.page_info.after ?? undefined)} w={160}>
-              Next page
-            </Button>
-          )}
-        </>
+    <PagedList loaded={list.page} label="users" onNext={list.next}>
+      {(rows) => (
+        <DataTable
+          caption="Users"
+          rows={rows}
+          rowKey={(u) => u.id}
+          empty="No users in this environment."
+          columns={[
+            { header: 'Id', cell: (u) => <Anchor href={href('recipients', u.id)}>{u.id}</Anchor> },
+            { header: 'Name', cell: (u) => u.name ?? '—' },
+            { header: 'Email', cell: (u) => u.email ?? '—' },
+            { header: 'Updated', cell: (u) => time(u.updated_at) },
+          ]}
+        />
       )}
-    </Async>
+    </PagedList>
   );
 }
 
@@ -139,9 +134,10 @@ function UserList() {
 function RecipientDetail({ kind, label, base, historyOf, id }: { kind: Kind; label: string; base: string; historyOf: string; id: string }) {
   const { api, environment } = useConsole();
   const user = useLoad((signal) => api.secret<User>(environment, 'GET', base, { signal }), [api, environment, base]);
+  // Objects: their preference sets; users: the layers panel reads its own.
   const preferences = useLoad(
-    (signal) => api.secret<unknown>(environment, 'GET', `${base}/preferences`, { signal }),
-    [api, environment, base],
+    async (signal) => (kind === 'user' ? null : api.secret<unknown>(environment, 'GET', `${base}/preferences`, { signal })),
+    [api, environment, base, kind],
   );
   const subscriptions = useLoad(
     (signal) => api.secret<Page<unknown>>(environment, 'GET', `${base}/subscriptions`, { signal }),
@@ -198,6 +194,7 @@ function RecipientDetail({ kind, label, base, historyOf, id }: { kind: Kind; lab
         <Tabs.List aria-label="Recipient views">
           <Tabs.Tab value="properties">Properties</Tabs.Tab>
           <Tabs.Tab value="preferences">Preferences</Tabs.Tab>
+          {kind === 'user' && <Tabs.Tab value="audiences">Audiences</Tabs.Tab>}
           <Tabs.Tab value="channel-data">Channel data</Tabs.Tab>
           <Tabs.Tab value="subscriptions">Subscriptions</Tabs.Tab>
           <Tabs.Tab value="schedules">Schedules</Tabs.Tab>
@@ -210,10 +207,19 @@ function RecipientDetail({ kind, label, base, historyOf, id }: { kind: Kind; lab
           </Async>
         </Tabs.Panel>
         <Tabs.Panel value="preferences" pt="md">
-          <Async loaded={preferences} label="the preferences">
-            {(p) => <Json value={p} label="Preference sets" maxHeight={600} />}
-          </Async>
+          {kind === 'user' ? (
+            <PreferenceLayersPanel userId={id} />
+          ) : (
+            <Async loaded={preferences} label="the preferences">
+              {(p) => <Json value={p} label="Preference sets" maxHeight={600} />}
+            </Async>
+          )}
         </Tabs.Panel>
+        {kind === 'user' && (
+          <Tabs.Panel value="audiences" pt="md">
+            <AudiencesPanel userId={id} />
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="channel-data" pt="md">
           <Async loaded={channelData} label="the channel data">
             {(rows) => (

@@ -1,9 +1,9 @@
-import { Anchor, Button, Checkbox, Code, Group, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Timeline, Title } from '@mantine/core';
-import { FormEvent, useState } from 'react';
-import { Page, entriesOf } from '../api';
+import { Anchor, Code, Group, SimpleGrid, Stack, Tabs, Text, Timeline, Title } from '@mantine/core';
+import { Page } from '../api';
+import { FilterBar, PagedList, pageQuery, useFilteredList } from '../list';
 import { href } from '../router';
 import { useConsole } from '../session';
-import { Async, DataTable, isoOf, TimeInput, Json, Status, time, useLoad } from '../ui';
+import { Async, DataTable, Json, Status, time, useLoad } from '../ui';
 
 export type RecipientRef = string | { id: string; collection: string } | null;
 
@@ -83,21 +83,18 @@ const STATUSES = ['queued', 'processing', 'paused', 'completed', 'cancelled'];
 
 function RunList({ params }: { params: URLSearchParams }) {
   const { api, environment } = useConsole();
-  const initial = {
-    since: '',
-    until: '',
-    workflow: params.get('workflow') ?? '',
-    recipient: params.get('recipient') ?? '',
-    tenant: params.get('tenant') ?? '',
-    workflowRunId: params.get('workflow_run_id') ?? '',
-    status: '',
-    errors: false,
-  };
-  const [form, setForm] = useState(initial);
-  const [filters, setFilters] = useState(initial);
-  const [after, setAfter] = useState<string | undefined>();
-  const runs = useLoad(
-    (signal) =>
+  const list = useFilteredList(
+    {
+      since: '',
+      until: '',
+      workflow: params.get('workflow') ?? '',
+      recipient: params.get('recipient') ?? '',
+      tenant: params.get('tenant') ?? '',
+      workflowRunId: params.get('workflow_run_id') ?? '',
+      status: '',
+      errors: false,
+    },
+    (filters, after, signal) =>
       api.secret<Page<Run>>(environment, 'GET', '/v1/workflow_recipient_runs', {
         query: {
           workflow: filters.workflow.trim(),
@@ -106,82 +103,44 @@ function RunList({ params }: { params: URLSearchParams }) {
           workflow_run_id: filters.workflowRunId.trim(),
           status: filters.status ? [filters.status] : undefined,
           has_errors: filters.errors || undefined,
-          'inserted_at[gte]': isoOf(filters.since),
-          'inserted_at[lte]': isoOf(filters.until),
-          page_size: 50,
-          after,
+          ...pageQuery(filters, after),
         },
         signal,
       }),
-    [api, environment, filters, after],
+    [api, environment],
   );
-  const apply = (e: FormEvent) => {
-    e.preventDefault();
-    setAfter(undefined);
-    setFilters(form);
-  };
   return (
     <Stack>
       <Title order={2}>Runs</Title>
-      <form onSubmit={apply} aria-label="Run filters">
-        <Group align="end">
-          <TextInput label="Workflow" value={form.workflow} onChange={(e) => setForm({ ...form, workflow: e.currentTarget.value })} />
-          <TextInput label="Recipient" value={form.recipient} onChange={(e) => setForm({ ...form, recipient: e.currentTarget.value })} />
-          <TextInput label="Tenant" value={form.tenant} onChange={(e) => setForm({ ...form, tenant: e.currentTarget.value })} w={140} />
-          <TextInput
-            label="Trigger (workflow run id)"
-            value={form.workflowRunId}
-            onChange={(e) => setForm({ ...form, workflowRunId: e.currentTarget.value })}
-            w={300}
+      <FilterBar list={list} label="Run filters" submit="Filter">
+        {list.text('workflow', 'Workflow')}
+        {list.text('recipient', 'Recipient')}
+        {list.text('tenant', 'Tenant', 140)}
+        {list.text('workflowRunId', 'Trigger (workflow run id)', 300)}
+        {list.select('status', 'Status', STATUSES, 160)}
+        {list.checkbox('errors', 'With errors')}
+        {list.time('since', 'Since')}
+        {list.time('until', 'Until')}
+      </FilterBar>
+      <PagedList loaded={list.page} label="runs" onNext={list.next}>
+        {(rows) => (
+          <DataTable
+            caption="Runs"
+            rows={rows}
+            rowKey={(r) => r.id}
+            empty="No runs match."
+            columns={[
+              { header: 'Run', cell: (r) => <Anchor href={href('runs', r.id)}>{r.id.slice(0, 8)}</Anchor> },
+              { header: 'Workflow', cell: (r) => <Anchor href={href('workflows', r.workflow)}>{r.workflow}</Anchor> },
+              { header: 'Recipient', cell: (r) => <RecipientLink recipient={r.recipient} /> },
+              { header: 'Status', cell: (r) => <Status value={r.status} /> },
+              { header: 'Errors', cell: (r) => r.error_count },
+              { header: 'Source', cell: (r) => r.trigger_source.type },
+              { header: 'Started', cell: (r) => time(r.inserted_at) },
+            ]}
           />
-          <Select
-            label="Status"
-            data={STATUSES}
-            value={form.status || null}
-            onChange={(v) => setForm({ ...form, status: v ?? '' })}
-            clearable
-            w={160}
-          />
-          <Checkbox
-            label="With errors"
-            checked={form.errors}
-            onChange={(e) => setForm({ ...form, errors: e.currentTarget.checked })}
-            mb={8}
-          />
-          <TimeInput label="Since" value={form.since} onChange={(v) => setForm({ ...form, since: v })} />
-          <TimeInput label="Until" value={form.until} onChange={(v) => setForm({ ...form, until: v })} />
-          <Button type="submit">Filter</Button>
-          <Button variant="subtle" onClick={runs.reload}>
-            Refresh
-          </Button>
-        </Group>
-      </form>
-      <Async loaded={runs} label="runs">
-        {(page) => (
-          <>
-            <DataTable
-              caption="Runs"
-              rows={entriesOf(page)}
-              rowKey={(r) => r.id}
-              empty="No runs match."
-              columns={[
-                { header: 'Run', cell: (r) => <Anchor href={href('runs', r.id)}>{r.id.slice(0, 8)}</Anchor> },
-                { header: 'Workflow', cell: (r) => <Anchor href={href('workflows', r.workflow)}>{r.workflow}</Anchor> },
-                { header: 'Recipient', cell: (r) => <RecipientLink recipient={r.recipient} /> },
-                { header: 'Status', cell: (r) => <Status value={r.status} /> },
-                { header: 'Errors', cell: (r) => r.error_count },
-                { header: 'Source', cell: (r) => r.trigger_source.type },
-                { header: 'Started', cell: (r) => time(r.inserted_at) },
-              ]}
-            />
-            {page.page_info.after && (
-              <Button variant="default" onClick={() => setAfter(page.page_info.after ?? undefined)} w={160}>
-                Next page
-              </Button>
-            )}
-          </>
         )}
-      </Async>
+      </PagedList>
     </Stack>
   );
 }

@@ -349,7 +349,7 @@ function Editor({
   onDraft(v: string): void;
   onSaved(saved: Workflow): void;
 }) {
-  const { api, environment } = useConsole();
+  const { api, environment, role } = useConsole();
   const [debounced] = useDebouncedValue(draft, 400);
   const [validation, setValidation] = useState<Validation>({ state: 'idle' });
   const [message, setMessage] = useState('');
@@ -478,10 +478,10 @@ function Editor({
       </div>
       <Group align="end">
         <TextInput label="Commit message" value={message} onChange={(e) => setMessage(e.currentTarget.value)} w={320} />
-        <Button onClick={() => void save(false)} loading={saving} variant="default">
+        <Button onClick={() => void save(false)} loading={saving} variant="default" disabled={role === 'viewer'}>
           Save
         </Button>
-        <Button onClick={() => void save(true)} loading={saving}>
+        <Button onClick={() => void save(true)} loading={saving} disabled={role === 'viewer'}>
           Save and commit
         </Button>
       </Group>

@@ -1,5 +1,14 @@
 import { MemberRoleT } from '@notify/contracts';
-import { MemberEvent, memberDecider, MemberState, memberStream } from '@notify/domain';
+import {
+  ConsoleLoginEvent,
+  consoleLoginDecider,
+  ConsoleLoginState,
+  consoleLoginStream,
+  MemberEvent,
+  memberDecider,
+  MemberState,
+  memberStream,
+} from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
 import { CommandMetadata, CommandOutcome, handleCommand } from '../handle-command';
@@ -41,5 +50,23 @@ export function removeMember(store: EventStore, email: string, metadata: Command
       ...metadata,
       environment: null,
     },
+  );
+}
+
+/**
+ * Uses a console login link (ADR 0210): records its redemption in the link's own stream, or
+ * refuses (`login_link_used`) when it was used before, also by a concurrent request.
+ */
+export function redeemLoginLink(
+  store: EventStore,
+  link: { linkId: string; memberId: string; sessionExpiresAt: string; now: string },
+  metadata: CommandMetadata,
+): Promise<CommandOutcome<ConsoleLoginState, ConsoleLoginEvent>> {
+  return handleCommand(
+    store,
+    consoleLoginStream(link.linkId),
+    consoleLoginDecider,
+    { type: 'RedeemLoginLink', ...link },
+    { ...metadata, environment: null },
   );
 }

@@ -104,6 +104,18 @@ export const readStreamRoute = defineRoute({
 
 const Instant = z.iso.datetime({ offset: true });
 
+const ReadLogQuery = z.object({
+  /** A cursor from page_info.after, or the `position` of an event: read what follows it. */
+  after: z.string().max(1024).optional(),
+  limit: Limit,
+  types: arrayParam(z.string().min(1).max(200)).optional(),
+  stream_prefix: arrayParam(z.string().min(1).max(1024)).optional(),
+  since: Instant.optional(),
+  until: Instant.optional(),
+  /** Only events recorded in this environment (account-level events have none). */
+  environment: EnvironmentSlug.optional(),
+});
+
 export const readLogRoute = defineRoute({
   operationId: 'readEventLog',
   method: 'GET',
@@ -113,18 +125,28 @@ export const readLogRoute = defineRoute({
   auth: 'service',
   scope: 'account',
   rateTier: 4,
-  query: z.object({
-    /** A cursor from page_info.after, or the `position` of an event: read what follows it. */
-    after: z.string().max(1024).optional(),
-    limit: Limit,
-    types: arrayParam(z.string().min(1).max(200)).optional(),
-    stream_prefix: arrayParam(z.string().min(1).max(1024)).optional(),
-    since: Instant.optional(),
-    until: Instant.optional(),
-    /** Only events recorded in this environment (account-level events have none). */
-    environment: EnvironmentSlug.optional(),
-  }),
+  query: ReadLogQuery,
   response: LogEventPage,
+});
+
+/**
+ * The live tail of `$all` (ADR 0211): a server-sent event stream. Each `events` message carries
+ * a page of new events (the read's shape, its cursor included) as soon as they are committed; a
+ * comment every 15 s keeps proxies from closing an idle stream. Without `after` it starts at the
+ * head. The console's live tail; it falls back to polling readEventLog.
+ */
+export const tailLogRoute = defineRoute({
+  operationId: 'tailEventLog',
+  method: 'GET',
+  path: '/v1/events/tail',
+  summary: 'Follow the whole log ($all) as server-sent events, filtered as a log read',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 4,
+  query: ReadLogQuery.omit({ until: true }),
+  response: LogEventPage,
+  produces: 'text/event-stream',
 });
 
 export const userHistoryRoute = defineRoute({

@@ -24,3 +24,5 @@ export * from './members';
 export * from './assets';
 export * from './item-schemas';
 export * from './api-keys.routes';
+export * from './console-sessions';
+export * from './projections.routes';

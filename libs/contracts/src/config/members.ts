@@ -84,6 +84,7 @@ export const removeMemberRoute = defineRoute({
   summary: 'Remove a member from the account',
   tags: ['Members'],
   auth: 'service',
+  access: 'admin',
   scope: 'account',
   rateTier: 3,
   params: MemberPath,

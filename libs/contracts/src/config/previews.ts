@@ -26,6 +26,8 @@ export const previewTemplateRoute = defineRoute({
   summary: 'Render a channel template for a recipient, actor, tenant and data, without saving anything',
   tags: ['Templates'],
   auth: 'service',
+  // Writes nothing: a viewer may check and render (ADR 0210).
+  access: 'read',
   rateTier: 3,
   query: EnvironmentQuery,
   body: z.object({

@@ -181,6 +181,8 @@ export const validateWorkflowRoute = defineRoute({
   summary: 'Validate a workflow without saving it: 200 when valid, 422 listing every problem otherwise',
   tags: ['Workflows'],
   auth: 'service',
+  // Writes nothing: a viewer may check and render (ADR 0210).
+  access: 'read',
   rateTier: 3,
   params: WorkflowPath,
   query: EnvironmentQuery,

@@ -11,6 +11,7 @@ import { workflowEventContracts } from '../config/workflows';
 import { tagEventContracts } from '../config/tags';
 import { branchEventContracts } from '../config/branches';
 import { memberEventContracts } from '../config/members';
+import { consoleSessionEventContracts } from '../config/console-sessions';
 import { assetEventContracts } from '../config/assets';
 import { itemSchemaEventContracts } from '../config/item-schemas';
 import { messageEventContracts } from '../messages/message.events';
@@ -55,6 +56,7 @@ const configuration: readonly EventContract[] = [
   ...tagEventContracts,
   ...branchEventContracts,
   ...memberEventContracts,
+  ...consoleSessionEventContracts,
   ...assetEventContracts,
   ...itemSchemaEventContracts,
   ...preferenceCenterEventContracts,

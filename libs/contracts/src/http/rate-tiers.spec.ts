@@ -14,6 +14,9 @@ const NOT_IN_REFERENCE: Record<string, string> = {
   ingestSourceEvent: "an event posted to a source's ingest endpoint: it triggers workflows (tier 5, as the trigger)",
   followTrackedLink: 'a tracked link opened from an email or SMS (tier 3, as message reads)',
   previewSchedule: "a schedule's next occurrences (tier 4, as the schedule listings)",
+  createConsoleSession: 'console sign-in with a one-time login link (tier 2: a guess per request is costly)',
+  getConsoleSession: "the console session of the request's cookie (tier 4, as reads)",
+  deleteConsoleSession: 'console sign-out (tier 4)',
 };
 
 describe('rate tiers', () => {

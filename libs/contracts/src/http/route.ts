@@ -66,6 +66,12 @@ export interface RouteContract<
    * again (ADR 0093). Applied by the api's one idempotency interceptor.
    */
   idempotent?: boolean;
+  /**
+   * What a console member's session needs to call it (ADR 0210): 'read' (any role), 'write'
+   * (editors and admins), 'admin' (owners and admins). Unset: 'read' for GET, 'write' otherwise.
+   * Service tokens and API keys are not affected.
+   */
+  access?: 'read' | 'write' | 'admin';
 }
 
 type Inferred<S, Absent> = S extends z.ZodNever ? Absent : S extends z.ZodType ? z.infer<S> : Absent;

@@ -9,3 +9,4 @@ export * from './subscriptions';
 export * from './listings';
 export * from './bulk-operations';
 export * from './audiences';
+export * from './recipient-insight';

@@ -24,6 +24,8 @@ export const preferenceCategoryStream = (name: string) => `preference_category-$
 export const preferenceCenterStream = (environment: string) => `preference_center-${environment}`;
 /** A branch of an environment ('~' keeps `development` + `a-b` apart from `development-a` + `b`). */
 export const branchStream = (parent: string, slug: string) => `branch-${parent}~${slug}`;
+/** A console login link (ADR 0210): one stream per link, so it is used at most once. */
+export const consoleLoginStream = (linkId: string) => `console_login-${linkId}`;
 /** A member of the account, by lowercased email address (one member per address). */
 export const memberStream = (email: string) => `member-${email.toLowerCase()}`;
 /** An uploaded asset of the account. */

@@ -8,4 +8,5 @@ export * from './item-schema.decider';
 export * from './preference-center.deciders';
 export * from './branch.decider';
 export * from './member.decider';
+export * from './console-login.decider';
 export * from './asset.decider';

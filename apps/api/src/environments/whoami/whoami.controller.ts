@@ -10,6 +10,6 @@ export class WhoamiController {
 
   @Endpoint(whoamiRoute)
   whoami(@Ctx() ctx: RequestContext) {
-    return this.queries.execute(new WhoamiQuery(ctx.credential.id));
+    return this.queries.execute(new WhoamiQuery(ctx.credential.id, ctx.credential.kind === 'member' ? 'member' : 'service'));
   }
 }

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { WhoamiResponseT } from '@notify/contracts';
+import { Authenticator } from '@notify/http';
 import { EnvironmentLookup } from '../environment-lookup';
 import { WhoamiQuery } from './whoami.query';
 
@@ -17,17 +18,20 @@ export class WhoamiHandler implements IQueryHandler<WhoamiQuery> {
   constructor(
     private readonly environments: EnvironmentLookup,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly auth: Authenticator,
   ) {}
 
-  async execute({ serviceTokenId }: WhoamiQuery): Promise<WhoamiResponseT> {
+  async execute({ serviceTokenId, kind }: WhoamiQuery): Promise<WhoamiResponseT> {
+    // A console member's session is a person's context, as the hosted dashboard's login is.
+    const member = kind === 'member' ? await this.auth.member(serviceTokenId) : undefined;
     return {
       account_name: this.config.ACCOUNT_NAME,
       account_slug: accountSlug(this.config.ACCOUNT_NAME),
-      type: 'service_token',
-      service_token_name: (await this.environments.queries.serviceTokenName(serviceTokenId)) ?? null,
-      user_email: null,
-      user_id: null,
-      user_name: null,
+      type: member ? 'oauth_context' : 'service_token',
+      service_token_name: member ? null : ((await this.environments.queries.serviceTokenName(serviceTokenId)) ?? null),
+      user_email: member?.email ?? null,
+      user_id: member?.memberId ?? null,
+      user_name: member?.name ?? null,
       account_features: {
         batch_items_render_limit_allowed: true,
         custom_branding_allowed: true,

@@ -2,7 +2,11 @@ import { Query } from '@nestjs/cqrs';
 import { WhoamiResponseT } from '@notify/contracts';
 
 export class WhoamiQuery extends Query<WhoamiResponseT> {
-  constructor(readonly serviceTokenId: string) {
+  /** A service token's id, or (kind `member`) a console member's (ADR 0210). */
+  constructor(
+    readonly serviceTokenId: string,
+    readonly kind: 'service' | 'member' = 'service',
+  ) {
     super();
   }
 }
