@@ -17,3 +17,4 @@ export { ApnsProvider } from './providers/apns.provider';
 export { SlackProvider } from './providers/slack.provider';
 export { SlackWebhookProvider } from './providers/slack-webhook.provider';
 export { WebhookProvider } from './providers/webhook.provider';
+export * from './receipts';
