@@ -27,10 +27,10 @@ export class SuppressionQueries {
   /** Which of these (normalised) addresses are suppressed, with why. */
   async find(environment: string, addresses: readonly string[]): Promise<SuppressionRecord[]> {
     if (!addresses.length) return [];
-    return this.db.query<SuppressionRecord[]>(`SELECT ${COLUMNS} FROM rm_suppressions WHERE environment = $1 AND address = ANY($2::text[])`, [
-      environment,
-      addresses,
-    ]);
+    return this.db.query<SuppressionRecord[]>(
+      `SELECT ${COLUMNS} FROM rm_suppressions WHERE environment = $1 AND address = ANY($2::text[])`,
+      [environment, addresses],
+    );
   }
 
   list(

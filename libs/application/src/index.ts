@@ -17,3 +17,4 @@ export * from './sources';
 export * from './goals';
 export * from './integrations';
 export * from './guides';
+export * from './receipts';

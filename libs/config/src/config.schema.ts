@@ -123,6 +123,19 @@ export const ConfigSchema = z.object({
    * from when they are made (ADR 0190).
    */
   PREFERENCE_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
+  /**
+   * Origins Amazon SNS signing certificates (and subscription confirmations) may be fetched from,
+   * comma-separated; `*` stands for one DNS label or a port (ADR 0203).
+   */
+  SNS_CERTIFICATE_ORIGINS: z
+    .string()
+    .default('https://sns.*.amazonaws.com,https://sns.*.amazonaws.com.cn')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
   /** The service's address as recipients reach it (tracked links point here). */
   PUBLIC_URL: urlWithScheme(['http', 'https']),
   /** Messages older than this are left out of message listings and bulk actions, except in-app ones. */

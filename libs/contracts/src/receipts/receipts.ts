@@ -81,6 +81,7 @@ export const Suppression = z
     inserted_at: z.string(),
   })
   .meta({ id: 'Suppression' });
+export type SuppressionT = z.infer<typeof Suppression>;
 
 const Address = z
   .string()

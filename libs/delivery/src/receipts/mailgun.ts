@@ -4,7 +4,9 @@ import { digestId, isoFrom, isRecord, OK, refuse, sameText, setting, str, within
 
 /** Mailgun's webhook signature: hex HMAC-SHA256 of `timestamp + token`, keyed with the HTTP webhook signing key. */
 export function mailgunSignature(signingKey: string, timestamp: string, token: string): string {
-  return createHmac('sha256', signingKey).update(timestamp + token).digest('hex');
+  return createHmac('sha256', signingKey)
+    .update(timestamp + token)
+    .digest('hex');
 }
 
 /**

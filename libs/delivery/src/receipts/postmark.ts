@@ -33,7 +33,14 @@ function postmarkReceipt(e: Record<string, unknown>, now: Date): ParsedReceipt |
   const messageId = str(e.MessageID);
   if (!messageId) return null;
   const base = {
-    receiptId: digestId('postmark', e.RecordType, e.ID ?? null, messageId, e.DeliveredAt ?? e.BouncedAt ?? e.ReceivedAt ?? null, e.OriginalLink ?? null),
+    receiptId: digestId(
+      'postmark',
+      e.RecordType,
+      e.ID ?? null,
+      messageId,
+      e.DeliveredAt ?? e.BouncedAt ?? e.ReceivedAt ?? null,
+      e.OriginalLink ?? null,
+    ),
     providerMessageId: messageId,
     recipient: str(e.Recipient) ?? str(e.Email),
     payload: e,

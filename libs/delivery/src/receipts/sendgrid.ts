@@ -34,7 +34,12 @@ export const sendgridReceipts: ReceiptSource = {
       return refuse('webhook_verification_key is not a public key');
     }
     try {
-      const valid = verify('sha256', Buffer.from(timestamp + request.rawBody, 'utf8'), { key, dsaEncoding: 'der' }, Buffer.from(signature, 'base64'));
+      const valid = verify(
+        'sha256',
+        Buffer.from(timestamp + request.rawBody, 'utf8'),
+        { key, dsaEncoding: 'der' },
+        Buffer.from(signature, 'base64'),
+      );
       return valid ? OK : refuse('signature mismatch');
     } catch {
       return refuse('signature mismatch');

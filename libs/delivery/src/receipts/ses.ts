@@ -21,19 +21,20 @@ export function snsStringToSign(message: Record<string, unknown>): string {
 /** Origins SNS signing certificates are fetched from unless configured otherwise. */
 export const DEFAULT_SNS_CERTIFICATE_ORIGINS = ['https://sns.*.amazonaws.com', 'https://sns.*.amazonaws.com.cn'];
 
-/** Whether `url` is served from one of the allowed origins (`*` stands for one DNS label or port). */
-export function snsCertificateAllowed(url: string, origins: readonly string[]): boolean {
+/** Whether `url` is on one of the allowed origins (`*` stands for one DNS label, or a port). */
+export function snsOriginAllowed(url: string, origins: readonly string[]): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return false;
   }
-  if (!parsed.pathname.endsWith('.pem')) return false;
-  return origins.some((pattern) => {
-    const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('[A-Za-z0-9-]+')}$`, 'i');
-    return re.test(parsed.origin);
-  });
+  return origins.some((pattern) => new RegExp(`^${pattern.split('*').map(escapeRegExp).join('[A-Za-z0-9-]+')}$`, 'i').test(parsed.origin));
+}
+
+/** A signing certificate URL SNS may name: a `.pem` on an allowed origin. */
+export function snsCertificateAllowed(url: string, origins: readonly string[]): boolean {
+  return snsOriginAllowed(url, origins) && new URL(url).pathname.endsWith('.pem');
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

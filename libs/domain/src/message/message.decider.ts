@@ -247,7 +247,10 @@ function recordReceipt(state: MessageState, receipt: Omit<ReceiptData, 'message_
       break;
     case 'bounced':
       if (state.status !== 'bounced' && state.status !== 'not_sent')
-        out.push({ type: 'MessageBounced', data: { message_id: id, at: now, reason: `${receipt.bounce_type ?? 'hard'}_bounce: ${reason}` } });
+        out.push({
+          type: 'MessageBounced',
+          data: { message_id: id, at: now, reason: `${receipt.bounce_type ?? 'hard'}_bounce: ${reason}` },
+        });
       break;
     case 'failed':
       if (IN_HAND.includes(state.status))

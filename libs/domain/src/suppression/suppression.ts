@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { AddressSuppressed, AddressUnsuppressed, EventOf } from '@notify/contracts';
 import { assertNever, Decider } from '../shared/decider';
 import { resourceMissing } from '../shared/errors';
@@ -26,13 +25,6 @@ export interface SuppressionState {
 
 /** Addresses compare without case and surrounding space. */
 export const normaliseAddress = (address: string) => address.trim().toLowerCase();
-
-/**
- * One stream per suppressed address of an environment, named by a digest of the address: the
- * address is personal data and a stream name cannot be erased (ADR 0204).
- */
-export const suppressionStream = (environment: string, address: string) =>
-  `suppression-${environment}-${createHash('sha256').update(normaliseAddress(address)).digest('hex').slice(0, 40)}`;
 
 /**
  * An address on an environment's suppression list: added by a hard bounce, a complaint or by hand;
@@ -72,7 +64,9 @@ export const suppressionDecider: Decider<SuppressionState, SuppressionCommand, S
         ];
       case 'Unsuppress':
         if (!state.suppressed) throw resourceMissing('suppression');
-        return [{ type: 'AddressUnsuppressed', data: { address: normaliseAddress(command.address), user_id: state.userId, at: command.now } }];
+        return [
+          { type: 'AddressUnsuppressed', data: { address: normaliseAddress(command.address), user_id: state.userId, at: command.now } },
+        ];
       default:
         return assertNever(command);
     }
