@@ -6,3 +6,4 @@ export * from './kafka-stream-check';
 export * from './racing-store';
 export * from './outbound';
 export * from './wait';
+export * from './self-signed-certificate';
