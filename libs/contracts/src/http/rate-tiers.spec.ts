@@ -13,6 +13,11 @@ const NOT_IN_REFERENCE: Record<string, string> = {
   explainWorkflowRecipientRun: 'why a run sent or did not send, from the event log (tier 4, as the run reads)',
   ingestSourceEvent: "an event posted to a source's ingest endpoint: it triggers workflows (tier 5, as the trigger)",
   followTrackedLink: 'a tracked link opened from an email or SMS (tier 3, as message reads)',
+  receiveDeliveryReceipt: "a provider's delivery webhook (tier 5: providers post in bursts, as the trigger)",
+  recordTrackedOpen: "an email's open pixel loaded (tier 3, as tracked links)",
+  listSuppressions: "the environment's suppression list (tier 3, as listings)",
+  addSuppression: 'an address suppressed by hand (tier 2, as writes)',
+  removeSuppression: 'an address removed from the suppression list (tier 2, as writes)',
   previewSchedule: "a schedule's next occurrences (tier 4, as the schedule listings)",
 };
 
