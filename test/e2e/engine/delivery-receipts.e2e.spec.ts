@@ -1,6 +1,6 @@
 import Knock from '@knocklabs/node';
 import { svixSignature } from '@notify/delivery';
-import { startHttpPeer, type Peer } from '@notify/testing/peers';
+import { closedPort, json, startHttpPeer, type Peer } from '@notify/testing/peers';
 import { resendApi } from '@notify/testing/provider-peers';
 import { finishedRuns } from '../../support/engine';
 import { deliveryLogs, eventually, messageEvents, messageOf, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
@@ -42,15 +42,24 @@ describe('delivery receipts and suppression', () => {
 
   beforeAll(async () => {
     resend = await startHttpPeer(resendApi(apiKey));
-    t = await startTestApp();
+    // Tracked links and the open pixel are absolute under PUBLIC_URL: the app listens there.
+    const port = await closedPort();
+    t = await startTestApp({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
     knock = t.knock();
     await putChannel(t, 'mail', {
       type: 'email',
       provider: 'resend',
       provider_settings: { api_key: apiKey, from: 'notify@example.org', base_url: resend.url, webhook_secret: webhookSecret },
+      // Tracking per channel, with the service-wide LINK_TRACKING_ENABLED left off.
+      channel_settings: { link_tracking: true, open_tracking: true },
     });
     await putWorkflow(t, 'receipts', [
-      { type: 'channel', ref: 'email', channel_key: 'mail', template: { settings: {}, subject: 'Hi', html_body: '<p>Hi</p>' } },
+      {
+        type: 'channel',
+        ref: 'email',
+        channel_key: 'mail',
+        template: { settings: {}, subject: 'Hi', html_body: '<p>Hi <a href="https://example.org/docs">docs</a></p>' },
+      },
     ]);
     await knock.users.update('ada', { name: 'Ada', email: 'Ada@Example.org' });
   });
@@ -65,6 +74,17 @@ describe('delivery receipts and suppression', () => {
     const sent = (await messageEvents(t, message.id)).find((e) => e.type === 'message.sent');
     const emailId = sent!.data.provider_message_id as string;
     expect(emailId).toMatch(/^4ef9a417-/);
+    // The channel's own tracking settings: links rewritten, an open pixel that marks the message read.
+    const html = String((json(resend.requests[0]) as { html: string }).html);
+    expect(html).toContain(`href="${t.url}/v1/links/`);
+    const pixel = /<img src="([^"]+\/v1\/opens\/[^"]+)"/.exec(html)![1];
+    const opened = await fetch(pixel);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toBe('image/gif');
+    await eventually(
+      async () => (await t.sql<{ read_at: Date | null }>('SELECT read_at FROM rm_messages WHERE id = $1', [message.id]))[0]?.read_at,
+    );
+
     const data = { email_id: emailId, to: ['ada@example.org'], created_at: new Date().toISOString() };
 
     // A forged or unsigned webhook: 401 in the error shape, nothing written.
