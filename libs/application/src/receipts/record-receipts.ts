@@ -12,7 +12,7 @@ import type { EventStore } from '@notify/eventstore';
 import { CommandMetadata, handleCommand } from '../handle-command';
 import { resolveVariableReferences } from '../engine/delivery';
 import { engineId } from '../engine/ids';
-import { suppressionStream } from './suppressions';
+import { addressOf, suppressionStream } from './suppressions';
 import type { EngineLookups } from '../engine/lookups';
 
 export interface ReceiptUseCaseDeps {
@@ -136,20 +136,6 @@ async function recordOne(
     );
   }
   return recorded.events.length ? 'recorded' : 'duplicates';
-}
-
-/** The address a message went to: an email's or an SMS's `to`. */
-export function addressOf(created: Pick<MessageCreatedData, 'content'>): string | null {
-  const content = created.content;
-  if (content.channel_type !== 'email' && content.channel_type !== 'sms') return null;
-  return bareAddress(content.to);
-}
-
-/** `Name <a@b.c>` -> `a@b.c`, lower-cased. */
-export function bareAddress(to: string): string | null {
-  const inner = /<([^>]+)>/.exec(to)?.[1] ?? to;
-  const address = inner.trim().toLowerCase();
-  return address || null;
 }
 
 const unverified = (reason: string) =>

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { normaliseAddress, suppressionDecider } from '@notify/domain';
+import { MessageCreatedData, normaliseAddress, suppressionDecider } from '@notify/domain';
 import type { EventStore } from '@notify/eventstore';
 import { CommandMetadata, handleCommand } from '../handle-command';
 
@@ -46,4 +46,18 @@ export async function unsuppressAddress(store: EventStore, environment: string, 
     { type: 'Unsuppress', address: normaliseAddress(address), now: now.toISOString() },
     meta,
   );
+}
+
+/** The address a message went to: an email's or an SMS's `to`. */
+export function addressOf(created: Pick<MessageCreatedData, 'content'>): string | null {
+  const content = created.content;
+  if (content.channel_type !== 'email' && content.channel_type !== 'sms') return null;
+  return bareAddress(content.to);
+}
+
+/** `Name <a@b.c>` -> `a@b.c`, lower-cased. */
+export function bareAddress(to: string): string | null {
+  const inner = /<([^>]+)>/.exec(to)?.[1] ?? to;
+  const address = inner.trim().toLowerCase();
+  return address || null;
 }

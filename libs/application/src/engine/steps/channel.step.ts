@@ -4,7 +4,7 @@ import { engineId, messageIdFor } from '../ids';
 import type { ChannelView } from '../lookups';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { trackContentLinks, withOpenPixel } from '../../messages/link-tracking';
-import { bareAddress } from '../../receipts/record-receipts';
+import { bareAddress } from '../../receipts/suppressions';
 import { channelTemplateContext } from '../variables';
 import { destinationFor, renderChannelContent } from './channel-content';
 import { engineMetadata, eventEnvelope } from '../../envelope';
