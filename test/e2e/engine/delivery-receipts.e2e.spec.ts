@@ -74,6 +74,9 @@ describe('delivery receipts and suppression', () => {
     const sent = (await messageEvents(t, message.id)).find((e) => e.type === 'message.sent');
     const emailId = sent!.data.provider_message_id as string;
     expect(emailId).toMatch(/^4ef9a417-/);
+    // Receipts find their message through the provider id read model: wait for it, as a provider's
+    // receipt comes after the send.
+    await eventually(async () => (await t.sql('SELECT 1 FROM rm_message_provider_ids WHERE provider_message_id = $1', [emailId])).length);
     // The channel's own tracking settings: links rewritten, an open pixel that marks the message read.
     const html = String((json(resend.requests[0]) as { html: string }).html);
     expect(html).toContain(`href="${t.url}/v1/links/`);
