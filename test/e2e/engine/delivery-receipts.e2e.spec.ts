@@ -1,5 +1,7 @@
 import Knock from '@knocklabs/node';
-import { svixSignature } from '@notify/delivery';
+import { sign } from 'node:crypto';
+import { snsStringToSign, svixSignature } from '@notify/delivery';
+import { selfSignedCertificate } from '@notify/testing';
 import { closedPort, json, startHttpPeer, type Peer } from '@notify/testing/peers';
 import { resendApi } from '@notify/testing/provider-peers';
 import { finishedRuns } from '../../support/engine';
@@ -15,6 +17,9 @@ describe('delivery receipts and suppression', () => {
   let t: TestApp;
   let knock: Knock;
   let resend: Peer;
+  let sns: Peer;
+  const certificate = selfSignedCertificate('sns.test');
+  let first: { messageId: string; emailId: string } | undefined;
   const apiKey = 're_e2e_receipts_key';
   const webhookSecret = `whsec_${Buffer.from('receipts-e2e-webhook-secret').toString('base64')}`;
   const receiptPath = '/v1/receipts/development/mail/resend';
@@ -42,9 +47,13 @@ describe('delivery receipts and suppression', () => {
 
   beforeAll(async () => {
     resend = await startHttpPeer(resendApi(apiKey));
+    // Stands in for Amazon SNS: its signing certificate, and the subscription confirmation URL.
+    sns = await startHttpPeer((req) => (req.url === '/cert.pem' ? { status: 200, text: certificate.pem } : { status: 200, text: '<ok/>' }));
     // Tracked links and the open pixel are absolute under PUBLIC_URL: the app listens there.
     const port = await closedPort();
-    t = await startTestApp({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
+    t = await startTestApp({
+      env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SNS_CERTIFICATE_ORIGINS: 'http://127.0.0.1:*' },
+    });
     knock = t.knock();
     await putChannel(t, 'mail', {
       type: 'email',
@@ -65,7 +74,7 @@ describe('delivery receipts and suppression', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await resend?.close();
+    await Promise.all([resend, sns].map((p) => p?.close()));
   });
 
   it('receipt -> status and delivery logs -> suppression -> the next email is skipped; bad signatures and replays write nothing', async () => {
@@ -74,6 +83,7 @@ describe('delivery receipts and suppression', () => {
     const sent = (await messageEvents(t, message.id)).find((e) => e.type === 'message.sent');
     const emailId = sent!.data.provider_message_id as string;
     expect(emailId).toMatch(/^4ef9a417-/);
+    first = { messageId: message.id, emailId };
     // Receipts find their message through the provider id read model: wait for it, as a provider's
     // receipt comes after the send.
     await eventually(async () => (await t.sql('SELECT 1 FROM rm_message_provider_ids WHERE provider_message_id = $1', [emailId])).length);
@@ -161,5 +171,56 @@ describe('delivery receipts and suppression', () => {
     });
     const invalid = await t.http('GET', '/v1/suppressions?reason=nope');
     expect(invalid).toMatchObject({ status: 422, body: { code: 'invalid_params', type: 'invalid_request_error' } });
+  });
+
+  it('Amazon SES through SNS: the signing certificate is fetched from an allowed origin; a confirmation is confirmed; a bad signature is 401', async () => {
+    const { messageId, emailId } = first!;
+    const sesPath = '/v1/receipts/development/mail/ses';
+    const signed = (m: Record<string, string>): Record<string, string> => ({
+      ...m,
+      SignatureVersion: '2',
+      SigningCertURL: `${sns.url}/cert.pem`,
+      Signature: sign('sha256', Buffer.from(snsStringToSign(m)), certificate.privateKey).toString('base64'),
+    });
+    const asSns = (body: Record<string, unknown>) =>
+      t.http('POST', sesPath, { rawBody: JSON.stringify(body), headers: { 'content-type': 'text/plain; charset=UTF-8' } });
+    const notification = signed({
+      Type: 'Notification',
+      MessageId: 'sns-e2e-1',
+      TopicArn: 'arn:aws:sns:eu-west-1:1:ses',
+      Timestamp: new Date().toISOString(),
+      Message: JSON.stringify({
+        notificationType: 'Complaint',
+        mail: { messageId: emailId, destination: ['ada@example.org'] },
+        complaint: {},
+      }),
+    });
+
+    const tampered = await asSns({ ...notification, Message: notification.Message.replace('Complaint', 'Delivery') });
+    expect(tampered).toMatchObject({ status: 401, body: { code: 'invalid_signature', type: 'authentication_error' } });
+    const elsewhere = await asSns({ ...notification, SigningCertURL: 'https://evil.example/cert.pem' });
+    expect(elsewhere.status).toBe(401);
+
+    expect((await asSns(notification)).body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    expect(sns.requests.filter((r) => r.url === '/cert.pem')).toHaveLength(1);
+    const kinds = await t.sql<{ kind: string }>(
+      "SELECT data->>'kind' AS kind FROM es_events WHERE event_type = 'MessageReceiptRecorded' AND stream_id LIKE $1 ORDER BY global_position",
+      [`%${messageId}`],
+    );
+    expect(kinds.map((k) => k.kind)).toEqual(['delivered', 'bounced', 'complained']);
+    // A complaint suppresses the address again (it was removed by hand above).
+    await eventually(async () => (await t.http('GET', '/v1/suppressions?reason=complaint')).body.entries?.length);
+
+    const confirmation = signed({
+      Type: 'SubscriptionConfirmation',
+      MessageId: 'sns-e2e-2',
+      Token: 'tok',
+      TopicArn: 'arn:aws:sns:eu-west-1:1:ses',
+      Message: 'You have chosen to subscribe',
+      SubscribeURL: `${sns.url}/confirm?Token=tok`,
+      Timestamp: new Date().toISOString(),
+    });
+    expect((await asSns(confirmation)).body).toEqual({ recorded: 0, duplicates: 0, ignored: 0 });
+    expect(sns.requests.map((r) => r.url)).toContain('/confirm?Token=tok');
   });
 });
