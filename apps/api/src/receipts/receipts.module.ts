@@ -16,7 +16,11 @@ import { SuppressionsService } from './suppressions/suppressions.service';
   controllers: [ReceiveReceiptController, SuppressionsController],
   providers: [
     { provide: ReceiptSourceRegistry, useFactory: defaultReceiptSources },
-    { provide: SnsCertificates, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SnsCertificates(config.SNS_CERTIFICATE_ORIGINS) },
+    {
+      provide: SnsCertificates,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new SnsCertificates(config.SNS_CERTIFICATE_ORIGINS),
+    },
     { provide: MessageProviderIdQueries, inject: [DATABASE], useFactory: (db: Database) => new MessageProviderIdQueries(db.dataSource) },
     { provide: SuppressionQueries, inject: [DATABASE], useFactory: (db: Database) => new SuppressionQueries(db.dataSource) },
     ReceiveReceiptHandler,

@@ -11,7 +11,9 @@ export class ReceiveReceiptController {
 
   @Endpoint(receiptRoutes.receive)
   receive(@Input() { params, body }: RouteInput<typeof receiptRoutes.receive>, @Req() request: FastifyRequest) {
-    const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : v]));
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : v]),
+    );
     const requestId = String(request.id);
     return this.commands.execute(
       new ReceiveReceiptCommand(
