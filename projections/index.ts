@@ -34,6 +34,8 @@ import { SchedulesReadModel1763712016140, schedulesProjection } from './schedule
 import { BroadcastsReadModel1763712017100, broadcastsProjection } from './broadcasts';
 import { SourcesReadModel1763712019500, sourcesProjection } from './sources';
 import { GoalsReadModel1763712019600, goalsProjection } from './goals';
+import { SuppressionsReadModel1763712022100, suppressionsProjection } from './suppressions';
+import { MessageProviderIdsReadModel1763712022200, messageProviderIdsProjection } from './message-receipts';
 
 export interface ProjectionSettings {
   /** The zone schedules fire in when their recipient has none (SCHEDULES_DEFAULT_TIMEZONE). */
@@ -54,6 +56,8 @@ export function allProjections(settings: ProjectionSettings = { scheduleDefaultT
     ...configurationProjections(),
     schedulesProjection(settings.scheduleDefaultTimeZone),
     broadcastsProjection,
+    suppressionsProjection,
+    messageProviderIdsProjection,
   ];
 }
 
@@ -109,4 +113,6 @@ export const allMigrations: Function[] = [
   LogImports1763712019753,
   MembersReadModel1763712019760,
   AssetsReadModel1763712019770,
+  SuppressionsReadModel1763712022100,
+  MessageProviderIdsReadModel1763712022200,
 ];

@@ -133,6 +133,19 @@ async function applyMessages(events: readonly MessageProjected[], tx: EntityMana
           event.data.completed_at,
         ]),
       );
+    } else if (event.type === 'MessageReceiptRecorded') {
+      // A provider's receipt shows in the message's delivery logs as the request the provider made.
+      const d = event.data;
+      logs.push([
+        environment,
+        uuidv5(`${event.id}:receipt`, LOG_NAMESPACE),
+        messageId,
+        0,
+        d.source,
+        JSON.stringify({ method: 'POST', url: `/v1/receipts/${d.source}`, headers: {}, body: erasedOr(d.payload, {}) }),
+        JSON.stringify({ status: 200, body: { kind: d.kind, bounce_type: d.bounce_type, reason: erasedOr(d.reason, null) } }),
+        d.at,
+      ]);
     } else if (STATUS[event.type]) {
       change.status = STATUS[event.type];
     } else if (ENGAGEMENT[event.type]) {

@@ -30,6 +30,7 @@ import { FeedsModule } from './feeds/feeds.module';
 import { GuidesModule } from './guides/guides.module';
 import { SchedulesModule } from './schedules/schedules.module';
 import { SourcesModule } from './sources/sources.module';
+import { ReceiptsModule } from './receipts/receipts.module';
 import { GoalsModule } from './goals/goals.module';
 import { ConsoleModule } from './console/console.module';
 
@@ -61,6 +62,7 @@ export class ApiModule {
         GuidesModule,
         SchedulesModule,
         SourcesModule,
+        ReceiptsModule,
         GoalsModule,
         EnvironmentsModule,
         ApiKeysModule,

@@ -18,3 +18,4 @@ export * from './goals';
 export * from './integrations';
 export * from './guides';
 export * from './providers/provider-lookups';
+export * from './receipts';

@@ -127,6 +127,19 @@ export const ConfigSchema = z.object({
   CONSOLE_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(43_200),
   /** How long a one-time console login link printed by `notify console login-link` stays valid. */
   CONSOLE_LOGIN_LINK_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /**
+   * Origins Amazon SNS signing certificates (and subscription confirmations) may be fetched from,
+   * comma-separated; `*` stands for one DNS label or a port (ADR 0203).
+   */
+  SNS_CERTIFICATE_ORIGINS: z
+    .string()
+    .default('https://sns.*.amazonaws.com,https://sns.*.amazonaws.com.cn')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
   /** The service's address as recipients reach it (tracked links point here). */
   PUBLIC_URL: urlWithScheme(['http', 'https']),
   /** Where uploaded asset contents are kept: in the database, or in an S3-compatible bucket (ADR 0159). */

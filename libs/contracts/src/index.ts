@@ -12,3 +12,4 @@ export * from './sources/sources';
 export * from './goals/goals';
 export * from './integrations';
 export * from './guides/user-guides';
+export * from './receipts/receipts';

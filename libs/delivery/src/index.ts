@@ -33,3 +33,4 @@ export { MsTeamsProvider, MsTeamsWebhookProvider } from './providers/ms-teams.pr
 export type { SettingsIssue } from './support/settings-schema';
 export { MsTeamsLookups, SlackLookups } from './lookups/lookups';
 export type { GraphQueryOptions, LookupFailure, SlackChannel } from './lookups/lookups';
+export * from './receipts';

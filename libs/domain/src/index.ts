@@ -18,3 +18,4 @@ export * from './broadcast';
 export * from './source';
 export * from './goal';
 export * from './guide';
+export * from './suppression';

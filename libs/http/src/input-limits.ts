@@ -6,7 +6,7 @@ export const NO_BODY_LIMIT_BYTES = 16 * 1024;
 
 /** What the Endpoint decorator records on each route (Fastify route config) for the body parser. */
 export interface RouteBodyConfig {
-  notifyBody?: { limit?: number; hasBody: boolean; form?: boolean };
+  notifyBody?: { limit?: number; hasBody: boolean; form?: boolean; raw?: boolean };
 }
 
 /**
@@ -105,6 +105,7 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
     const limit = routeBodyLimit(request, limits);
     if (bytes.length > limit) return done(tooLarge(limit), undefined);
     const text = bytes.toString('utf8');
+    keepRawBody(request, text);
     if (jsonDepthExceeds(text, limits.maxDepth)) {
       return done(
         invalidParams(
@@ -124,7 +125,9 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
       return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
     const limit = routeBodyLimit(request, limits);
     if (raw.length > limit) return done(tooLarge(limit), undefined);
-    done(null, parse(raw.toString('utf8')));
+    const text = raw.toString('utf8');
+    keepRawBody(request, text);
+    done(null, parse(text));
   };
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -133,10 +136,39 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
   );
   fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, form(multipartFields));
 
+  // Text bodies, for the routes that keep raw bodies only (Amazon SNS posts its JSON as text/plain).
+  fastify.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (request, raw, done) => {
+    if (!(request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.raw)
+      return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
+    const bytes = raw as Buffer;
+    const limit = routeBodyLimit(request, limits);
+    if (bytes.length > limit) return done(tooLarge(limit), undefined);
+    const text = bytes.toString('utf8');
+    keepRawBody(request, text);
+    if (jsonDepthExceeds(text, limits.maxDepth)) return done(null, text);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(null, text);
+    }
+  });
+
   fastify.addHook('preValidation', async (request) => {
     const errors = [...unstorableStrings(request.params), ...unstorableStrings(request.query), ...unstorableStrings(request.body)];
     if (errors.length) throw invalidParams(errors.slice(0, 20));
   });
+}
+
+/** The body's text, as received, on the routes that ask for it (signature checks); see `rawBodyOf`. */
+function keepRawBody(request: FastifyRequest, text: string): void {
+  if ((request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.raw) (request as RawBodyRequest).rawBody = text;
+}
+
+type RawBodyRequest = FastifyRequest & { rawBody?: string };
+
+/** The text of the request's body as received, on routes declared with `rawBody` (else undefined). */
+export function rawBodyOf(request: FastifyRequest): string | undefined {
+  return (request as RawBodyRequest).rawBody;
 }
 
 function routeBodyLimit(request: FastifyRequest, limits: InputLimits): number {

@@ -162,9 +162,8 @@ export class CoreModule implements OnApplicationShutdown {
           provide: LINK_TRACKER,
           inject: [SECRET_BOX],
           useFactory: (box: SecretBox) =>
-            config.LINK_TRACKING_ENABLED && config.PUBLIC_URL
-              ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL)
-              : null,
+            // Made whenever tracked links can point somewhere: channels may turn tracking on for themselves.
+            config.PUBLIC_URL ? new LinkTracker(box.subkey('notify/link-tracking'), config.PUBLIC_URL, config.LINK_TRACKING_ENABLED) : null,
         },
         {
           provide: PREFERENCE_LINKS,

@@ -7,3 +7,4 @@ export * from './racing-store';
 export * from './outbound';
 export * from './wait';
 export * from './s3proxy';
+export * from './self-signed-certificate';

@@ -2,6 +2,7 @@ import Knock from '@knocklabs/node';
 import { json, startHttpPeer, startSmtpPeer, type Peer, type SmtpPeer } from '@notify/testing/peers';
 import { resendApi } from '@notify/testing/provider-peers';
 import {
+  eventually,
   deliveryLogs,
   messageEvents,
   messageOf,
@@ -130,6 +131,13 @@ describe('delivery: email', () => {
       expect(events.map((e) => e.type)).toEqual(['message.created', 'message.bounced']);
       expect(events[1].data.reason).toMatch(/smtp_550.*No such user/);
       expect((await deliveryLogs(t, message.id))[0]).toMatchObject({ response: { status: 550 } });
+      // A refused mailbox is a hard bounce: the address is suppressed (ADR 0204).
+      const [suppressed] = await eventually(() =>
+        t
+          .sql<{ reason: string; source: string }>("SELECT reason, source FROM rm_suppressions WHERE address = 'nobody@example.org'")
+          .then((rows) => (rows.length ? rows : undefined)),
+      );
+      expect(suppressed).toEqual({ reason: 'hard_bounce', source: 'smtp' });
     } finally {
       smtp.rejectRecipient = () => undefined;
     }

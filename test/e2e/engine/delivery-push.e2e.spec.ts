@@ -206,14 +206,14 @@ describe('delivery: push', () => {
     expect(fcm.requests.filter((r) => r.url !== '/token').map((r) => json(r).message.token)).toEqual(['fcm-live']);
   });
 
-  it('fails the message when every device is gone, and removes them all', async () => {
+  it('bounces the message when every device is gone, and removes them all', async () => {
     await knock.users.update('gone', { name: 'Gone' });
     await knock.users.setChannelData('gone', fcmChannelId, { data: { tokens: ['fcm-dead-1'] } });
     fcmAnswer = () => fcmError(404, 'NOT_FOUND', 'UNREGISTERED', 'Requested entity was not found.');
     const { workflow_run_id } = await knock.workflows.trigger('shipped', { recipients: ['gone'], data: { order_id: 'o-1', count: 1 } });
-    const message = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'android')).id, ['undelivered']);
-    expect(message.attempts).toBe(1);
-    expect((await messageEvents(t, message.id)).find((e) => e.type === 'message.undelivered')?.data.reason).toMatch(
+    const message = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'android')).id, ['undelivered', 'bounced']);
+    expect(message).toMatchObject({ status: 'bounced', attempts: 1 });
+    expect((await messageEvents(t, message.id)).find((e) => e.type === 'message.bounced')?.data.reason).toMatch(
       /UNREGISTERED|unregistered/,
     );
     await eventually(

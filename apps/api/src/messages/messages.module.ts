@@ -9,6 +9,7 @@ import { EngageMessageController } from './engage-message/engage-message.control
 import { EngageMessagesHandler } from './engage-message/engage-message.handler';
 import { FollowTrackedLinkController } from './follow-tracked-link/follow-tracked-link.controller';
 import { FollowTrackedLinkHandler } from './follow-tracked-link/follow-tracked-link.handler';
+import { RecordOpenController } from './record-open/record-open.controller';
 import { GetMessageController } from './get-message/get-message.controller';
 import { GetMessageContentsHandler, GetMessageHandler } from './get-message/get-message.handler';
 import { ListMessagesController } from './list-messages/list-messages.controller';
@@ -28,6 +29,7 @@ import { RecipientReadModelsModule } from '../recipients/recipient-read-models.m
     EngageMessageController,
     BulkChannelMessagesController,
     FollowTrackedLinkController,
+    RecordOpenController,
   ],
   providers: [
     { provide: MessageQueries, inject: [DATABASE], useFactory: (db: Database) => new MessageQueries(db.dataSource) },

@@ -105,6 +105,7 @@ export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
         continue;
       if (event.type === 'MessageDeliveryAttemptCompleted') {
         await this.delivery.dropInvalidTokens(event);
+        await this.delivery.suppressBounced(event);
         continue;
       }
       await this.delivery.handle(event.metadata.environment!, idOf(event.streamId), {

@@ -12,6 +12,7 @@ import {
   messageStream,
   objectDecider,
   objectStream,
+  suppressionDecider,
   userDecider,
   userStream,
 } from '@notify/domain';
@@ -21,6 +22,7 @@ import { engineId } from './ids';
 import type { ChannelView, EngineLookups } from './lookups';
 import { inSpan } from '@notify/observability';
 import { engineMetadata } from '../envelope';
+import { addressOf, suppressionStream } from '../receipts/suppressions';
 
 /** Providers that take an idempotency key, so a call interrupted by a crash may be made again. */
 const IDEMPOTENT_PROVIDERS = new Set(['resend', 'onesignal']);
@@ -277,6 +279,38 @@ export class DeliveryExecutor {
         { eventId },
       );
     }
+  }
+
+  /**
+   * After an attempt the provider refused as a hard bounce there and then (an SMTP server
+   * refusing the mailbox): the address goes on the environment's suppression list, as a bounce
+   * receipt would put it (ADR 0204). Safe to repeat.
+   */
+  async suppressBounced(event: RecordedEvent): Promise<void> {
+    const completed = event.data as DeliveryAttemptCompletedData;
+    if (!completed.bounced) return;
+    const environment = event.metadata.environment!;
+    const created = (await this.store.readStream(messageStream(environment, completed.message_id), { maxCount: 1 }))[0]?.data as
+      MessageCreatedData | undefined;
+    const address = created && addressOf(created);
+    if (!created || !address) return;
+    await handleCommand(
+      this.store,
+      suppressionStream(environment, address),
+      suppressionDecider,
+      {
+        type: 'Suppress',
+        address,
+        reason: 'hard_bounce',
+        userId: created.recipient.type === 'user' ? created.recipient.id : null,
+        messageId: created.message_id,
+        source: completed.provider,
+        detail: completed.reason,
+        now: this.clock().toISOString(),
+      },
+      { environment, correlation_id: created.workflow_run_id, causation_id: event.id, actor: 'system:delivery' },
+      { eventId: (_e, i) => engineId('bounce-suppress', event.id, i) },
+    );
   }
 
   /** One provider call and its recorded outcome; nothing is recorded for a call the stop cut off. */

@@ -60,6 +60,8 @@ export interface EngineLookups {
    */
   audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null, at?: string): Promise<string[]>;
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources;
+  /** Which of these (lower-cased) addresses are on the environment's suppression list, and why (ADR 0204). */
+  suppressions?(environment: string, addresses: readonly string[]): Promise<{ address: string; reason: string }[]>;
   /**
    * Lookups for one batch of runs: answers are remembered for the batch, and `prefetch` loads
    * many recipients (and their preference sets) in a few queries. Optional.

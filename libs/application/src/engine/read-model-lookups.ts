@@ -8,6 +8,7 @@ import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { ObjectQueries } from '@notify/projections/objects';
 import { PreferenceQueries } from '@notify/projections/preferences';
 import { SubscriptionQueries } from '@notify/projections/subscriptions';
+import { SuppressionQueries } from '@notify/projections/suppressions';
 import { TenantQueries } from '@notify/projections/tenants';
 import { UserQueries } from '@notify/projections/users';
 import { VariableQueries } from '@notify/projections/variables';
@@ -35,6 +36,7 @@ export class ReadModelLookups implements EngineLookups {
   private readonly variables: VariableQueries;
   private readonly resources: ConfigResourceQueries;
   private readonly audienceMembers: AudienceMemberQueries;
+  private readonly suppressionQueries: SuppressionQueries;
 
   constructor(
     db: DataSource,
@@ -51,6 +53,7 @@ export class ReadModelLookups implements EngineLookups {
     this.variables = new VariableQueries(db);
     this.resources = new ConfigResourceQueries(db);
     this.audienceMembers = new AudienceMemberQueries(db);
+    this.suppressionQueries = new SuppressionQueries(db);
   }
 
   async guide(environment: string, key: string): Promise<GuideView | undefined> {
@@ -167,6 +170,10 @@ export class ReadModelLookups implements EngineLookups {
     return templateResourcesFor(this.resources, this.users, environment, options.tenant);
   }
 
+  async suppressions(environment: string, addresses: readonly string[]): Promise<{ address: string; reason: string }[]> {
+    return (await this.suppressionQueries.find(environment, addresses)).map((r) => ({ address: r.address, reason: r.reason }));
+  }
+
   forBatch(): BatchLookups {
     return new MemoLookups(this, this.users, this.preferences);
   }
@@ -251,6 +258,10 @@ class MemoLookups implements BatchLookups {
   subscribers(environment: string, collection: string, id: string, after?: string) {
     return this.inner.subscribers(environment, collection, id, after);
   }
+  suppressions(environment: string, addresses: readonly string[]) {
+    return this.inner.suppressions(environment, addresses);
+  }
+
   vars(environment: string) {
     return this.remember(`vars:${environment}`, () => this.inner.vars(environment));
   }

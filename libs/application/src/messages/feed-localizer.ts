@@ -114,7 +114,7 @@ export class FeedLocalizer {
         this.onError(row.id, rendered.reason);
         continue;
       }
-      const links = this.links;
+      const links = this.links?.defaultOn ? this.links : null;
       const content = links
         ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment, messageId: row.id, url }))
         : rendered.content;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LinkTracker, rewriteHrefs, rewriteTextUrls, trackContentLinks } from './link-tracking';
+import { LinkTracker, rewriteHrefs, rewriteTextUrls, trackContentLinks, withOpenPixel } from './link-tracking';
 
 describe('link tracking', () => {
   const tracker = new LinkTracker(randomBytes(32), 'https://notify.example/');
@@ -91,5 +91,38 @@ describe('link tracking', () => {
     expect(trackContentLinks({ channel_type: 'in_app_feed', blocks: [], action_url: null }, to)).toMatchObject({ action_url: null });
     const sms = { channel_type: 'sms' as const, to: '+1', body: 'https://x.example' };
     expect(trackContentLinks(sms, to)).toBe(sms);
+  });
+});
+
+describe('per-channel tracking and the open pixel', () => {
+  const tracker = new LinkTracker(randomBytes(32), 'https://notify.example/', false);
+
+  it('a channel decides for itself; without a setting the service default holds', () => {
+    expect(tracker.tracksLinks({})).toBe(false);
+    expect(tracker.tracksLinks({ link_tracking: true })).toBe(true);
+    expect(new LinkTracker(randomBytes(32), 'https://n.example').tracksLinks({ link_tracking: false })).toBe(false);
+  });
+
+  it('the pixel URL is the same for the same message (a replay renders the same email) and verifies', () => {
+    const url = tracker.openPixelUrl('production', 'm-1');
+    expect(tracker.openPixelUrl('production', 'm-1')).toBe(url);
+    expect(url.startsWith('https://notify.example/v1/opens/')).toBe(true);
+    const token = url.slice(url.lastIndexOf('/') + 1);
+    expect(tracker.verifyOpen(token)).toEqual({ environment: 'production', messageId: 'm-1' });
+    expect(tracker.verifyOpen(token.replace(/^./, 'x'))).toBeUndefined();
+  });
+
+  it('link tokens and open tokens do not pass for each other', () => {
+    const link = tracker.urlFor({ environment: 'production', messageId: 'm-1', url: 'https://x.test' });
+    expect(tracker.verifyOpen(`${link.slice(link.lastIndexOf('/') + 1)}.gif`)).toBeUndefined();
+    const open = tracker.openPixelUrl('production', 'm-1');
+    expect(tracker.verify(open.slice(open.lastIndexOf('/') + 1))).toBeUndefined();
+  });
+
+  it('puts the pixel before </body>, or at the end', () => {
+    expect(withOpenPixel('<html><body><p>Hi</p></body></html>', 'https://p.test/x.gif')).toBe(
+      '<html><body><p>Hi</p><img src="https://p.test/x.gif" width="1" height="1" alt="" style="display:none" /></body></html>',
+    );
+    expect(withOpenPixel('<p>Hi</p>', 'https://p.test/x.gif')).toMatch(/^<p>Hi<\/p><img src="https:\/\/p.test\/x.gif"/);
   });
 });

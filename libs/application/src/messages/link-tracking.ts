@@ -15,11 +15,46 @@ export interface TrackedLink {
 export class LinkTracker {
   private readonly key: Buffer;
 
+  /**
+   * `defaultOn`: whether channels track links unless their settings say otherwise
+   * (LINK_TRACKING_ENABLED); a channel's `link_tracking` and `open_tracking` decide for it.
+   */
   constructor(
     secretsKey: Buffer,
     private readonly publicUrl: string,
+    readonly defaultOn = true,
   ) {
     this.key = createHmac('sha256', secretsKey).update('notify/link-tracking/v1').digest();
+  }
+
+  /** Whether a channel with these settings tracks link clicks (its `link_tracking`, else the default). */
+  tracksLinks(channelSettings: Record<string, unknown>): boolean {
+    return typeof channelSettings.link_tracking === 'boolean' ? channelSettings.link_tracking : this.defaultOn;
+  }
+
+  /**
+   * The open-tracking pixel of a message: the same message, the same URL (a replay renders the
+   * same email). Signed apart from links (`open.` prefix), so neither token passes for the other.
+   */
+  openPixelUrl(environment: string, messageId: string): string {
+    const payload = Buffer.from(JSON.stringify([environment, messageId])).toString('base64url');
+    return `${this.publicUrl.replace(/\/+$/, '')}/v1/opens/${payload}.${this.sign(`open.${payload}`)}.gif`;
+  }
+
+  /** The message an open pixel names, or undefined when it was not made here. */
+  verifyOpen(token: string): { environment: string; messageId: string } | undefined {
+    const [payload, signature, ext, ...rest] = token.split('.');
+    if (!payload || !signature || ext !== 'gif' || rest.length) return undefined;
+    const expected = Buffer.from(this.sign(`open.${payload}`));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    try {
+      const [environment, messageId] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+      if (typeof environment !== 'string' || typeof messageId !== 'string') return undefined;
+      return { environment, messageId };
+    } catch {
+      return undefined;
+    }
   }
 
   urlFor(link: TrackedLink): string {
@@ -98,4 +133,11 @@ export function trackContentLinks(content: RenderedContentT, link: (url: string)
     };
   }
   return content;
+}
+
+/** An email's HTML with an open-tracking pixel, before `</body>` when there is one. */
+export function withOpenPixel(html: string, pixelUrl: string): string {
+  const img = `<img src="${pixelUrl}" width="1" height="1" alt="" style="display:none" />`;
+  const close = html.search(/<\/body\s*>/i);
+  return close >= 0 ? `${html.slice(0, close)}${img}${html.slice(close)}` : `${html}${img}`;
 }

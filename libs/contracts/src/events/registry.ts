@@ -25,6 +25,7 @@ import { scheduleEventContracts } from '../schedules/schedules';
 import { broadcastEventContracts } from '../broadcasts/broadcasts';
 import { sourceEventContracts } from '../sources/sources';
 import { goalEventContracts } from '../goals/goals';
+import { suppressionEventContracts } from '../receipts/receipts';
 
 /** Every event type the service writes. Kafka schemas and upcasting read from here. */
 const all: readonly EventContract[] = [
@@ -42,6 +43,7 @@ const all: readonly EventContract[] = [
   ...sourceEventContracts,
   ...goalEventContracts,
   ...guideEngagementEventContracts,
+  ...suppressionEventContracts,
 ];
 
 /** Workflow configuration: workflows, templates' resources, variables, channel groups, commits. */

@@ -56,6 +56,11 @@ export interface RouteContract<
   bodyLimit?: number;
   /** Also reads HTML form bodies (urlencoded, multipart text fields); other routes answer them 415. */
   formBody?: boolean;
+  /**
+   * Keeps the body's text as received (`request.rawBody`) for signature checks, and also reads
+   * `text/plain` bodies (Amazon SNS posts JSON as text/plain).
+   */
+  rawBody?: boolean;
   /** null for an empty (204) response. */
   response: Response;
   status?: number;

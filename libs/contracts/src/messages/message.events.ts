@@ -172,6 +172,40 @@ export const MessageUnarchived = defineEvent('MessageUnarchived', 1, at);
 export const MessageInteracted = defineEvent('MessageInteracted', 1, at.extend({ metadata: z.record(z.string(), z.unknown()).nullable() }));
 export const MessageLinkClicked = defineEvent('MessageLinkClicked', 1, at.extend({ url: z.string() }));
 
+/**
+ * Delivery receipts (ADR 0203): what a provider reports about a message after it was handed over.
+ */
+export const RECEIPT_KINDS = ['delivered', 'bounced', 'complained', 'opened', 'clicked', 'failed'] as const;
+export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
+
+/**
+ * One provider event about one message, as recorded on the message's stream. `receipt_id` is the
+ * provider's own event id (or a digest of the event when it has none): a replay is recognised by it.
+ */
+export const MessageReceiptRecorded = defineEvent(
+  'MessageReceiptRecorded',
+  1,
+  z.object({
+    message_id: z.uuid(),
+    receipt_id: z.string(),
+    /** The receipt parser that read it (`sendgrid`, `ses`, `postmark`, `mailgun`, `resend`, `twilio`). */
+    source: z.string(),
+    kind: z.enum(RECEIPT_KINDS),
+    /** Bounces only: hard (the address does not exist) or soft (full mailbox, deferred). */
+    bounce_type: z.enum(['hard', 'soft']).nullable(),
+    reason: z.string().nullable(),
+    /** Clicks only. */
+    url: z.string().nullable(),
+    /** The address (or number) the provider reports about, as it gave it. */
+    recipient: z.string().nullable(),
+    /** The provider's event, as received (personal: it names the recipient). */
+    payload: z.record(z.string(), z.unknown()),
+    occurred_at: z.string(),
+    at: z.string(),
+  }),
+  { personal: { subject: 'stream', fields: ['reason', 'url', 'recipient', 'payload'] } },
+);
+
 export const messageEventContracts = [
   MessageCreated,
   MessageDeliveryAttemptStarted,
@@ -190,6 +224,7 @@ export const messageEventContracts = [
   MessageUnarchived,
   MessageInteracted,
   MessageLinkClicked,
+  MessageReceiptRecorded,
 ] as const;
 
 /** Engagement events and the MessageEvent type each one becomes. */
@@ -215,5 +250,7 @@ export const MESSAGE_EVENT_TYPES: Record<(typeof messageEventContracts)[number][
   MessageUndelivered: 'message.undelivered',
   MessageNotSent: 'message.not_sent',
   MessageBounced: 'message.bounced',
+  // Its effects are reported (delivered, bounced, read, link_clicked); complaints have no public type.
+  MessageReceiptRecorded: null,
   ...ENGAGEMENT_EVENT_TYPES,
 };

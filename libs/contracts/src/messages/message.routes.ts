@@ -445,3 +445,17 @@ export const trackedLinkRoute = defineRoute({
   status: 302,
   response: null,
 });
+
+export const trackedOpenRoute = defineRoute({
+  operationId: 'recordTrackedOpen',
+  method: 'GET',
+  path: '/v1/opens/{token}',
+  summary: "An email's open-tracking pixel: records the message read and answers a 1x1 GIF",
+  tags: ['Messages'],
+  auth: 'none',
+  rateTier: 3,
+  params: z.object({ token: z.string().min(1).max(4096) }),
+  status: 200,
+  produces: 'image/gif',
+  response: z.string(),
+});

@@ -131,14 +131,15 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
   });
 
   it.each([
-    [400, 'BadDeviceToken', {}, false, undefined],
-    [400, 'DeviceTokenNotForTopic', {}, false, undefined],
-    [403, 'InvalidProviderToken', {}, false, undefined],
-    [413, 'PayloadTooLarge', {}, false, undefined],
-    [429, 'TooManyRequests', { 'retry-after': '10' }, true, 10_000],
-    [500, 'InternalServerError', {}, true, undefined],
-    [503, 'ServiceUnavailable', {}, true, undefined],
-  ])('classifies HTTP %i %s', async (status, reason, headers, retryable, retryAfterMs) => {
+    // A token APNs will never accept again is dropped, and the push (its only token) bounces.
+    [400, 'BadDeviceToken', {}, false, undefined, true],
+    [400, 'DeviceTokenNotForTopic', {}, false, undefined, true],
+    [403, 'InvalidProviderToken', {}, false, undefined, false],
+    [413, 'PayloadTooLarge', {}, false, undefined, false],
+    [429, 'TooManyRequests', { 'retry-after': '10' }, true, 10_000, false],
+    [500, 'InternalServerError', {}, true, undefined, false],
+    [503, 'ServiceUnavailable', {}, true, undefined, false],
+  ])('classifies HTTP %i %s', async (status, reason, headers, retryable, retryAfterMs, gone) => {
     answerFor = () => ({ status, headers, json: { reason } });
     const result = (await provider.send(request({ channelData: { tokens: ['aaaa1111'] } }), config)) as DeliveryFailure;
     expect(result).toMatchObject({
@@ -148,7 +149,8 @@ describe('ApnsProvider against a local HTTP/2 APNs peer', () => {
       reason: `HTTP ${status}: ${reason}`,
     });
     expect(result.retryAfterMs).toBe(retryAfterMs);
-    expect(result.invalidTokens).toBeUndefined();
+    expect(result.invalidTokens).toEqual(gone ? ['aaaa1111'] : undefined);
+    expect(result.bounced).toBe(gone ? true : undefined);
   });
 
   it('retries ExpiredProviderToken with a newly signed token', async () => {

@@ -94,7 +94,7 @@ export class ApnsProvider extends BaseProvider<PushContent> {
           if (isSuccess(outcome))
             return { target: `token:${token}`, outcome: 'sent', providerMessageId: outcome.headers['apns-id'] ?? apnsId };
           const failure = failureOf(outcome, describeApnsError);
-          if (failure.code === 'apns_unregistered') gone.add(token);
+          if (DEAD_APNS_TOKEN.has(failure.code ?? '')) gone.add(token);
           if (failure.code === 'apns_expiredprovidertoken') {
             // Our clock and Apple's disagree about the token's age: mint a new one next time.
             this.providerTokens.delete(tokenKey(settings));
@@ -149,6 +149,9 @@ export function stableUuid(input: string): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** APNs reasons that mean the device token will never work again (410 Unregistered, 400 BadDeviceToken, wrong app). */
+const DEAD_APNS_TOKEN = new Set(['apns_unregistered', 'apns_baddevicetoken', 'apns_devicetokennotfortopic']);
 
 /** APNs errors: `{reason}` (e.g. `BadDeviceToken`), plus `timestamp` on 410 Unregistered. */
 function describeApnsError(body: unknown): { reason?: string; code?: string } {

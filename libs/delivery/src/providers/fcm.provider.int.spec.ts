@@ -193,6 +193,7 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
       retryable: false,
       code: 'fcm_unregistered',
       invalidTokens: ['device-token-A', 'device-token-B'],
+      bounced: true,
     });
     expect(result.reason).toBe('all 2 targets failed; first: HTTP 404: UNREGISTERED: Requested entity was not found.');
   });
@@ -202,6 +203,7 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
     [503, 'UNAVAILABLE', 'UNAVAILABLE', {}, true, 'fcm_unavailable', undefined],
     [500, 'INTERNAL', 'INTERNAL', {}, true, 'fcm_internal', undefined],
     [400, 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', {}, false, 'fcm_invalid_argument', undefined],
+    // The token belongs to another project: never deliverable here (dropped, asserted below).
     [403, 'PERMISSION_DENIED', 'SENDER_ID_MISMATCH', {}, false, 'fcm_sender_id_mismatch', undefined],
     [401, 'UNAUTHENTICATED', 'THIRD_PARTY_AUTH_ERROR', {}, false, 'fcm_third_party_auth_error', undefined],
   ])('classifies HTTP %i %s/%s', async (status, grpcStatus, errorCode, headers, retryable, code, retryAfterMs) => {
@@ -209,7 +211,9 @@ describe('FcmProvider against local OAuth2 and FCM v1 peers', () => {
     const result = await provider.send(request({ channelData: { tokens: ['device-token-A'] } }), config);
     expect(result).toMatchObject({ outcome: 'failed', retryable, code });
     expect((result as DeliveryFailure).retryAfterMs).toBe(retryAfterMs);
-    expect((result as DeliveryFailure).invalidTokens).toBeUndefined();
+    const gone = code === 'fcm_sender_id_mismatch';
+    expect((result as DeliveryFailure).invalidTokens).toEqual(gone ? ['device-token-A'] : undefined);
+    expect((result as DeliveryFailure).bounced).toBe(gone ? true : undefined);
   });
 
   it('drops a refused access token so the retry mints a new one', async () => {

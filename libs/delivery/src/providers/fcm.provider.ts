@@ -109,7 +109,7 @@ export class FcmProvider extends BaseProvider<PushContent> {
           return { target: `token:${token}`, outcome: 'sent', ...(name ? { providerMessageId: name } : {}) };
         }
         const failure = failureOf(outcome, describeFcmError);
-        if (failure.code === 'fcm_unregistered') gone.add(token);
+        if (DEAD_FCM_TOKEN.has(failure.code ?? '')) gone.add(token);
         // Our access token was refused: mint a new one on the next attempt.
         if (status === 401 && failure.code !== 'fcm_third_party_auth_error') {
           this.tokens.delete(cacheKey(account, tokenUrl));
@@ -207,6 +207,13 @@ function silentMessage(token: string, data: Record<string, string>) {
 }
 
 /** FCM errors: `{error: {code, message, status, details: [{'@type': '...FcmError', errorCode}]}}`. */
+/**
+ * FCM error codes that mean the registration token is gone: v1 `UNREGISTERED` and
+ * `SENDER_ID_MISMATCH` (the token belongs to another project), legacy `NotRegistered` and
+ * `InvalidRegistration`.
+ */
+const DEAD_FCM_TOKEN = new Set(['fcm_unregistered', 'fcm_sender_id_mismatch', 'fcm_notregistered', 'fcm_invalidregistration']);
+
 function describeFcmError(body: unknown): { reason?: string; code?: string } {
   const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
   if (!error) return {};

@@ -82,6 +82,24 @@ describe('Exchange', () => {
       });
     });
 
+    it('bounces when every token was reported gone (APNs Unregistered / BadDeviceToken, FCM UNREGISTERED), not when one was', () => {
+      const gone = (t: string) => ({
+        target: `token:${t}`,
+        outcome: 'failed' as const,
+        retryable: false,
+        code: 'apns_baddevicetoken',
+        reason: 'HTTP 400: BadDeviceToken',
+      });
+      expect(exchange().fannedOut([gone('a'), gone('b')], ['a', 'b'])).toMatchObject({
+        outcome: 'failed',
+        bounced: true,
+        reason: 'all 2 targets failed; first: HTTP 400: BadDeviceToken',
+        invalidTokens: ['a', 'b'],
+      });
+      const other = { target: 'token:c', outcome: 'failed' as const, retryable: false, code: 'apns_payloadtoolarge', reason: 'HTTP 413' };
+      expect(exchange().fannedOut([gone('a'), other], ['a'])).not.toHaveProperty('bounced');
+    });
+
     it('redacts secrets in target reasons', () => {
       const result = exchange({ api_key: 'key-123456789' }).fannedOut([
         { target: 'a', outcome: 'failed', retryable: false, reason: 'rejected key-123456789' },

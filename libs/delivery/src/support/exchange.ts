@@ -207,6 +207,8 @@ export class Exchange {
       reason: targets.length === 1 ? first.reason! : `all ${targets.length} targets failed; first: ${first.reason}`,
       code: first.code,
       ...(retryable && retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      // Every device token was reported gone: the push bounced (the tokens leave the channel data).
+      ...(!retryable && invalidTokens.length > 0 && invalidTokens.length === targets.length ? { bounced: true } : {}),
       targets,
       ...extra,
     });

@@ -1,4 +1,4 @@
-import type { DeliveryAttemptCompletedData, MessageCreatedData } from './message.events';
+import type { DeliveryAttemptCompletedData, MessageCreatedData, ReceiptData } from './message.events';
 
 export type EngagementAction = 'seen' | 'unseen' | 'read' | 'unread' | 'archived' | 'unarchived' | 'interacted' | 'link_clicked';
 
@@ -17,4 +17,6 @@ export type MessageCommand =
       retryAt: string | null;
       now: string;
     }
-  | { type: 'Engage'; action: EngagementAction; metadata?: Record<string, unknown> | null; url?: string; now: string };
+  | { type: 'Engage'; action: EngagementAction; metadata?: Record<string, unknown> | null; url?: string; now: string }
+  /** A provider's report about the message after it was handed over (ADR 0203). */
+  | { type: 'RecordReceipt'; receipt: Omit<ReceiptData, 'message_id' | 'at'>; now: string };

@@ -1,7 +1,7 @@
 import { assertNever, Decider } from '../shared/decider';
 import { DomainError } from '../shared/errors';
 import { EngagementAction, MessageCommand } from './message.commands';
-import { MessageEvent } from './message.events';
+import { MessageEvent, ReceiptData } from './message.events';
 
 export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'delivery_attempted' | 'undelivered' | 'not_sent' | 'bounced';
 
@@ -16,6 +16,8 @@ export interface MessageState {
   archived_at: string | null;
   interacted_at: string | null;
   link_clicked_at: string | null;
+  /** Provider receipts already recorded, by receipt id: a replay records nothing. */
+  receipts: readonly string[];
 }
 
 const FINAL: DeliveryStatus[] = ['delivered', 'undelivered', 'not_sent', 'bounced'];
@@ -31,6 +33,7 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
     archived_at: null,
     interacted_at: null,
     link_clicked_at: null,
+    receipts: [],
   }),
 
   evolve(state, event) {
@@ -69,6 +72,8 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
         return { ...state, interacted_at: event.data.at };
       case 'MessageLinkClicked':
         return { ...state, link_clicked_at: event.data.at };
+      case 'MessageReceiptRecorded':
+        return { ...state, receipts: [...state.receipts, event.data.receipt_id] };
       case 'TimerScheduled':
       case 'TimerFired':
         return state;
@@ -139,6 +144,9 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
       case 'Engage':
         requireExists(state);
         return engage(state, command.action, command.now, command.metadata ?? null, command.url);
+      case 'RecordReceipt':
+        requireExists(state);
+        return recordReceipt(state, command.receipt, command.now);
       default:
         return assertNever(command);
     }
@@ -214,6 +222,50 @@ function engage(
       break;
     default:
       return assertNever(action);
+  }
+  return out;
+}
+
+/** Statuses a receipt may still move on: a message the provider has (or may have) in hand. */
+const IN_HAND: DeliveryStatus[] = ['queued', 'sent', 'delivery_attempted'];
+
+/**
+ * A provider receipt: recorded once per receipt id, with what it means for the message.
+ * Delivered moves a message still in hand; a bounce may come after "delivered" (an asynchronous
+ * bounce), so it wins over it; a failure (SMS undelivered, dropped) ends a message still in hand.
+ * An open reads the message (as the reference's open tracking does); a click records the link.
+ * A complaint changes no status: its effect is the suppression of the address.
+ */
+function recordReceipt(state: MessageState, receipt: Omit<ReceiptData, 'message_id' | 'at'>, now: string): MessageEvent[] {
+  if (state.receipts.includes(receipt.receipt_id)) return [];
+  const id = state.id!;
+  const out: MessageEvent[] = [{ type: 'MessageReceiptRecorded', data: { ...receipt, message_id: id, at: now } }];
+  const reason = receipt.reason ?? receipt.kind;
+  switch (receipt.kind) {
+    case 'delivered':
+      if (IN_HAND.includes(state.status)) out.push({ type: 'MessageDelivered', data: { message_id: id, at: now } });
+      break;
+    case 'bounced':
+      if (state.status !== 'bounced' && state.status !== 'not_sent')
+        out.push({
+          type: 'MessageBounced',
+          data: { message_id: id, at: now, reason: `${receipt.bounce_type ?? 'hard'}_bounce: ${reason}` },
+        });
+      break;
+    case 'failed':
+      if (IN_HAND.includes(state.status))
+        out.push({ type: 'MessageUndelivered', data: { message_id: id, at: now, attempts: state.attemptsCompleted, reason } });
+      break;
+    case 'opened':
+      out.push(...engage(state, 'read', now, null));
+      break;
+    case 'clicked':
+      out.push(...engage(state, 'link_clicked', now, null, receipt.url ?? ''));
+      break;
+    case 'complained':
+      break;
+    default:
+      return assertNever(receipt.kind);
   }
   return out;
 }

@@ -11,6 +11,7 @@ import type {
   MessageLinkClicked,
   MessageNotSent,
   MessageRead,
+  MessageReceiptRecorded,
   MessageSeen,
   MessageSent,
   MessageUnarchived,
@@ -22,6 +23,7 @@ import type {
 } from '@notify/contracts';
 
 export type MessageCreatedData = EventOf<typeof MessageCreated>['data'];
+export type ReceiptData = EventOf<typeof MessageReceiptRecorded>['data'];
 export type DeliveryAttemptCompletedData = EventOf<typeof MessageDeliveryAttemptCompleted>['data'];
 
 export type MessageEvent =
@@ -42,5 +44,6 @@ export type MessageEvent =
   | EventOf<typeof MessageUnarchived>
   | EventOf<typeof MessageInteracted>
   | EventOf<typeof MessageLinkClicked>
+  | EventOf<typeof MessageReceiptRecorded>
   | EventOf<typeof TimerScheduled>
   | EventOf<typeof TimerFired>;

@@ -174,6 +174,36 @@ describe('MessageEventMapper', () => {
     ]);
   });
 
+  it('publishes what a delivery receipt caused (delivered, then a bounce), not the receipt itself', async () => {
+    const log = new MemoryLog();
+    created(log);
+    const receipt = (kind: string) =>
+      log.append(MESSAGE_STREAM, 'MessageReceiptRecorded', {
+        ...at(1),
+        receipt_id: `r-${kind}`,
+        source: 'postmark',
+        kind,
+        bounce_type: kind === 'bounced' ? 'hard' : null,
+        reason: null,
+        url: null,
+        recipient: 'grant@example.com',
+        payload: {},
+        occurred_at: 'x',
+      });
+    const events = [
+      receipt('delivered'),
+      log.append(MESSAGE_STREAM, 'MessageDelivered', at(2)),
+      receipt('bounced'),
+      log.append(MESSAGE_STREAM, 'MessageBounced', { ...at(3), reason: 'hard_bounce: bounced' }),
+    ];
+    const records = await new RelayMapperRegistry([new MessageEventMapper(log)]).map(events, topics);
+    expect(records.map((r) => [(r.value as MessageEventEnvelopeV1).type, (r.value as MessageEventEnvelopeV1).data.status])).toEqual([
+      ['message.delivered', 'delivered'],
+      ['message.bounced', 'bounced'],
+    ]);
+    expect((records[1].value as MessageEventEnvelopeV1).event_data).toEqual({ reason: 'hard_bounce: bounced' });
+  });
+
   it('publishes nothing for attempt bookkeeping and timers', async () => {
     const log = new MemoryLog();
     created(log);

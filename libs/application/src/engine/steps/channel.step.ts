@@ -3,7 +3,8 @@ import { evaluatePreferences, MessageCreatedData, messageDecider, messageStream,
 import { engineId, messageIdFor } from '../ids';
 import type { ChannelView } from '../lookups';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
-import { trackContentLinks } from '../../messages/link-tracking';
+import { trackContentLinks, withOpenPixel } from '../../messages/link-tracking';
+import { bareAddress } from '../../receipts/suppressions';
 import { channelTemplateContext } from '../variables';
 import { destinationFor, renderChannelContent } from './channel-content';
 import { engineMetadata, eventEnvelope } from '../../envelope';
@@ -110,12 +111,26 @@ export class ChannelStep implements StepHandler {
       lookups.templateResources(ctx.environment, { tenant: run.tenant }),
     );
     if (!rendered.ok) return { flow: 'continue', status: 'error', reason: rendered.reason, output: { channel_id: channel.id } };
+    const suppression = await suppressionOf(ctx, rendered.content);
+    if (suppression)
+      return {
+        flow: 'continue',
+        status: 'skipped',
+        reason: `suppressed:${suppression.reason}`,
+        output: { channel_id: channel.id, address: suppression.address },
+      };
 
     const messageId = messageIdFor(run.run_id, step.ref, ctx.path);
+    // Per channel (its `link_tracking` / `open_tracking`, step overrides included), else the service default.
     const links = ctx.deps.links;
-    const tracked = links
-      ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url }))
-      : rendered.content;
+    const linked =
+      links && links.tracksLinks(channelSettings)
+        ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url }))
+        : rendered.content;
+    const tracked =
+      links && linked.channel_type === 'email' && channelSettings.open_tracking === true
+        ? { ...linked, html_body: withOpenPixel(linked.html_body, links.openPixelUrl(ctx.environment, messageId)) }
+        : linked;
     const content =
       tracked.channel_type === 'email' && prefLinks?.unsubscribe
         ? {
@@ -248,6 +263,20 @@ export class ChannelStep implements StepHandler {
 }
 
 /** What the message went to: the address it was rendered for (an override included), or the tokens and connections. */
+/**
+ * The suppression entry (hard bounce, complaint, manual) of the address an email or SMS would go
+ * to, if any (ADR 0204). Checked on the rendered `to`, so a `to_address` override counts too.
+ */
+async function suppressionOf(
+  ctx: StepContext,
+  content: MessageCreatedData['content'],
+): Promise<{ address: string; reason: string } | undefined> {
+  if (content.channel_type !== 'email' && content.channel_type !== 'sms') return undefined;
+  const address = bareAddress(content.to);
+  if (!address || !ctx.deps.lookups.suppressions) return undefined;
+  return (await ctx.deps.lookups.suppressions(ctx.environment, [address]))[0];
+}
+
 function snapshotOf(content: MessageCreatedData['content'], destination: Record<string, unknown>): Record<string, unknown> {
   if (content.channel_type === 'email') return { email: content.to };
   if (content.channel_type === 'sms') return { phone_number: content.to };

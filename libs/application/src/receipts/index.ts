@@ -1,0 +1,3 @@
+export * from './record-receipts';
+export * from './suppressions';
+export * from './sns-certificates';

@@ -1,0 +1,3 @@
+export * from './suppressions.migration';
+export * from './suppressions.projection';
+export * from './suppressions.queries';

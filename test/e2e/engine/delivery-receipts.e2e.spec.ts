@@ -1,0 +1,226 @@
+import Knock from '@knocklabs/node';
+import { sign } from 'node:crypto';
+import { snsStringToSign, svixSignature } from '@notify/delivery';
+import { selfSignedCertificate } from '@notify/testing';
+import { closedPort, json, startHttpPeer, type Peer } from '@notify/testing/peers';
+import { resendApi } from '@notify/testing/provider-peers';
+import { finishedRuns } from '../../support/engine';
+import { deliveryLogs, eventually, messageEvents, messageOf, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
+import { startTestApp, TestApp } from '../../support/test-app';
+
+/**
+ * Delivery receipts over HTTP (ADR 0203, 0204): a provider's signed webhook moves the message's
+ * status, a hard bounce suppresses the address, and the next email to it is skipped. A bad
+ * signature is refused and writes nothing; a replayed event records nothing twice.
+ */
+describe('delivery receipts and suppression', () => {
+  let t: TestApp;
+  let knock: Knock;
+  let resend: Peer;
+  let sns: Peer;
+  const certificate = selfSignedCertificate('sns.test');
+  let first: { messageId: string; emailId: string } | undefined;
+  const apiKey = 're_e2e_receipts_key';
+  const webhookSecret = `whsec_${Buffer.from('receipts-e2e-webhook-secret').toString('base64')}`;
+  const receiptPath = '/v1/receipts/development/mail/resend';
+
+  /** A webhook as Resend's Svix would post it. */
+  function post(event: Record<string, unknown>, svixId: string, secret = webhookSecret) {
+    const raw = JSON.stringify(event);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    return t.http('POST', receiptPath, {
+      rawBody: raw,
+      headers: {
+        'content-type': 'application/json',
+        'svix-id': svixId,
+        'svix-timestamp': timestamp,
+        'svix-signature': svixSignature(secret, svixId, timestamp, raw),
+      },
+    });
+  }
+  const receiptsRecorded = async () =>
+    (
+      await t.sql<{ n: number }>(
+        "SELECT count(*)::int AS n FROM es_events WHERE event_type IN ('MessageReceiptRecorded', 'AddressSuppressed')",
+      )
+    )[0].n;
+
+  beforeAll(async () => {
+    resend = await startHttpPeer(resendApi(apiKey));
+    // Stands in for Amazon SNS: its signing certificate, and the subscription confirmation URL.
+    sns = await startHttpPeer((req) => (req.url === '/cert.pem' ? { status: 200, text: certificate.pem } : { status: 200, text: '<ok/>' }));
+    // Tracked links and the open pixel are absolute under PUBLIC_URL: the app listens there.
+    const port = await closedPort();
+    t = await startTestApp({
+      env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SNS_CERTIFICATE_ORIGINS: 'http://127.0.0.1:*' },
+    });
+    knock = t.knock();
+    await putChannel(t, 'mail', {
+      type: 'email',
+      provider: 'resend',
+      provider_settings: { api_key: apiKey, from: 'notify@example.org', base_url: resend.url, webhook_secret: webhookSecret },
+      // Tracking per channel, with the service-wide LINK_TRACKING_ENABLED left off.
+      channel_settings: { link_tracking: true, open_tracking: true },
+    });
+    await putWorkflow(t, 'receipts', [
+      {
+        type: 'channel',
+        ref: 'email',
+        channel_key: 'mail',
+        template: { settings: {}, subject: 'Hi', html_body: '<p>Hi <a href="https://example.org/docs">docs</a></p>' },
+      },
+    ]);
+    await knock.users.update('ada', { name: 'Ada', email: 'Ada@Example.org' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all([resend, sns].map((p) => p?.close()));
+  });
+
+  it('receipt -> status and delivery logs -> suppression -> the next email is skipped; bad signatures and replays write nothing', async () => {
+    const { workflow_run_id } = await knock.workflows.trigger('receipts', { recipients: ['ada'] });
+    const message = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'email')).id, ['sent']);
+    const sent = (await messageEvents(t, message.id)).find((e) => e.type === 'message.sent');
+    const emailId = sent!.data.provider_message_id as string;
+    expect(emailId).toMatch(/^4ef9a417-/);
+    first = { messageId: message.id, emailId };
+    // Receipts find their message through the provider id read model: wait for it, as a provider's
+    // receipt comes after the send.
+    await eventually(async () => (await t.sql('SELECT 1 FROM rm_message_provider_ids WHERE provider_message_id = $1', [emailId])).length);
+    // The channel's own tracking settings: links rewritten, an open pixel that marks the message read.
+    const html = String((json(resend.requests[0]) as { html: string }).html);
+    expect(html).toContain(`href="${t.url}/v1/links/`);
+    const pixel = /<img src="([^"]+\/v1\/opens\/[^"]+)"/.exec(html)![1];
+    const opened = await fetch(pixel);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toBe('image/gif');
+    await eventually(
+      async () => (await t.sql<{ read_at: Date | null }>('SELECT read_at FROM rm_messages WHERE id = $1', [message.id]))[0]?.read_at,
+    );
+
+    const data = { email_id: emailId, to: ['ada@example.org'], created_at: new Date().toISOString() };
+
+    // A forged or unsigned webhook: 401 in the error shape, nothing written.
+    const forged = await post({ type: 'email.delivered', data }, 'msg_forged', `whsec_${Buffer.from('another').toString('base64')}`);
+    expect(forged.status).toBe(401);
+    expect(forged.body).toMatchObject({
+      code: 'invalid_signature',
+      status: 401,
+      type: 'authentication_error',
+      message: expect.any(String),
+    });
+    const unsigned = await t.http('POST', receiptPath, { body: { type: 'email.bounced', data } });
+    expect(unsigned.status).toBe(401);
+    expect(await receiptsRecorded()).toBe(0);
+
+    const delivered = await post({ type: 'email.delivered', created_at: new Date().toISOString(), data }, 'msg_delivered');
+    expect(delivered).toMatchObject({ status: 200, body: { recorded: 1, duplicates: 0, ignored: 0 } });
+    await messageWithStatus(t, message.id, ['delivered']);
+
+    const bounce = {
+      type: 'email.bounced',
+      created_at: new Date().toISOString(),
+      data: { ...data, bounce: { type: 'Permanent', message: 'mailbox does not exist' } },
+    };
+    expect((await post(bounce, 'msg_bounced')).body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    // The provider retries the same event: recognised by its id, nothing recorded twice.
+    expect((await post(bounce, 'msg_bounced')).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
+    expect(await receiptsRecorded()).toBe(3);
+
+    await messageWithStatus(t, message.id, ['bounced']);
+    expect(await knock.messages.get(message.id)).toMatchObject({ id: message.id, status: 'bounced' });
+    const types = (await messageEvents(t, message.id)).map((e) => e.type);
+    expect(types).toEqual(expect.arrayContaining(['message.sent', 'message.delivered', 'message.bounced']));
+    const bounced = (await messageEvents(t, message.id)).find((e) => e.type === 'message.bounced');
+    expect(bounced!.data.reason).toBe('hard_bounce: mailbox does not exist');
+    const receiptLogs = (await deliveryLogs(t, message.id)).filter((l) => l.attempt === 0);
+    expect(receiptLogs.map((l) => l.response.body.kind).sort()).toEqual(['bounced', 'delivered']);
+    const logsPage = await t.http('GET', `/v1/messages/${message.id}/delivery_logs`);
+    expect(logsPage.body.items.filter((l: { service_name: string }) => l.service_name === 'resend')).toHaveLength(3);
+
+    const list = await eventually(async () => {
+      const res = await t.http('GET', '/v1/suppressions');
+      return res.body.entries?.length ? res.body : undefined;
+    });
+    expect(list.entries).toEqual([
+      expect.objectContaining({
+        __typename: 'Suppression',
+        address: 'ada@example.org',
+        reason: 'hard_bounce',
+        source: 'resend',
+        message_id: message.id,
+      }),
+    ]);
+
+    const next = await knock.workflows.trigger('receipts', { recipients: ['ada'] });
+    const [run] = await finishedRuns(t, next.workflow_run_id);
+    expect(run.steps.email).toMatchObject({ status: 'skipped', reason: 'suppressed:hard_bounce', output: { address: 'ada@example.org' } });
+    expect(resend.requests).toHaveLength(1);
+  });
+
+  it('manages the list: remove (then 404 on a second remove), add by hand, with validation in the error shape', async () => {
+    const removed = await t.http('DELETE', '/v1/suppressions/ada@example.org');
+    expect(removed.status).toBe(204);
+    expect((await t.http('DELETE', '/v1/suppressions/ada@example.org')).status).toBe(404);
+    expect((await t.http('GET', '/v1/suppressions')).body.entries).toEqual([]);
+
+    const added = await t.http('PUT', '/v1/suppressions/Grace@Example.org', { body: { detail: 'asked by phone' } });
+    expect(added).toMatchObject({
+      status: 200,
+      body: { address: 'grace@example.org', reason: 'manual', detail: 'asked by phone', message_id: null },
+    });
+    const invalid = await t.http('GET', '/v1/suppressions?reason=nope');
+    expect(invalid).toMatchObject({ status: 422, body: { code: 'invalid_params', type: 'invalid_request_error' } });
+  });
+
+  it('Amazon SES through SNS: the signing certificate is fetched from an allowed origin; a confirmation is confirmed; a bad signature is 401', async () => {
+    const { messageId, emailId } = first!;
+    const sesPath = '/v1/receipts/development/mail/ses';
+    const signed = (m: Record<string, string>): Record<string, string> => ({
+      ...m,
+      SignatureVersion: '2',
+      SigningCertURL: `${sns.url}/cert.pem`,
+      Signature: sign('sha256', Buffer.from(snsStringToSign(m)), certificate.privateKey).toString('base64'),
+    });
+    const asSns = (body: Record<string, unknown>) =>
+      t.http('POST', sesPath, { rawBody: JSON.stringify(body), headers: { 'content-type': 'text/plain; charset=UTF-8' } });
+    const notification = signed({
+      Type: 'Notification',
+      MessageId: 'sns-e2e-1',
+      TopicArn: 'arn:aws:sns:eu-west-1:1:ses',
+      Timestamp: new Date().toISOString(),
+      Message: JSON.stringify({
+        notificationType: 'Complaint',
+        mail: { messageId: emailId, destination: ['ada@example.org'] },
+        complaint: {},
+      }),
+    });
+
+    const tampered = await asSns({ ...notification, Message: notification.Message.replace('Complaint', 'Delivery') });
+    expect(tampered).toMatchObject({ status: 401, body: { code: 'invalid_signature', type: 'authentication_error' } });
+    const elsewhere = await asSns({ ...notification, SigningCertURL: 'https://evil.example/cert.pem' });
+    expect(elsewhere.status).toBe(401);
+
+    expect((await asSns(notification)).body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    expect(sns.requests.filter((r) => r.url === '/cert.pem')).toHaveLength(1);
+    const kinds = await t.sql<{ kind: string }>(
+      "SELECT data->>'kind' AS kind FROM es_events WHERE event_type = 'MessageReceiptRecorded' AND stream_id LIKE $1 ORDER BY global_position",
+      [`%${messageId}`],
+    );
+    expect(kinds.map((k) => k.kind)).toEqual(['delivered', 'bounced', 'complained']);
+    // A complaint suppresses the address again (it was removed by hand above).
+    await eventually(async () => (await t.http('GET', '/v1/suppressions?reason=complaint')).body.entries?.length);
+
+    const confirmation = signed({
+      Type: 'SubscriptionConfirmation',
+      MessageId: 'sns-e2e-2',
+      Token: 'tok',
+      TopicArn: 'arn:aws:sns:eu-west-1:1:ses',
+      Message: 'You have chosen to subscribe',
+      SubscribeURL: `${sns.url}/confirm?Token=tok`,
+      Timestamp: new Date().toISOString(),
+    });
+    expect((await asSns(confirmation)).body).toEqual({ recorded: 0, duplicates: 0, ignored: 0 });
+    expect(sns.requests.map((r) => r.url)).toContain('/confirm?Token=tok');
+  });
+});
