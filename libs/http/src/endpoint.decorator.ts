@@ -13,6 +13,8 @@ export function Endpoint(route: RouteContract) {
     methods[route.method](nestPath(route.path)),
     HttpCode(route.status ?? (route.response === null ? 204 : 200)),
     SetMetadata(ROUTE_CONTRACT, route),
-    RouteConfig({ notifyBody: { limit: route.bodyLimit, hasBody: !!route.body, form: route.formBody } } satisfies RouteBodyConfig),
+    RouteConfig({
+      notifyBody: { limit: route.bodyLimit, hasBody: !!route.body, form: route.formBody, stream: !!route.streamBody },
+    } satisfies RouteBodyConfig),
   );
 }

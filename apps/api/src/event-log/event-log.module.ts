@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { ExplainController } from './explain/explain.controller';
 import { ExplainHandler } from './explain/explain.handler';
 import { eventHistoryProvider } from './event-history.provider';
+import { ImportLogController } from './import-log/import-log.controller';
+import { LogImporter } from './import-log/log-importer';
 import { ListEventTypesController } from './list-event-types/list-event-types.controller';
 import { ListEventTypesHandler } from './list-event-types/list-event-types.handler';
 import { LogHeadController } from './log-head/log-head.controller';
@@ -41,6 +43,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     ObjectHistoryController,
     VerifyLogController,
     ReplayToKafkaController,
+    ImportLogController,
     ExplainController,
   ],
   providers: [
@@ -55,6 +58,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     ObjectHistoryHandler,
     VerifyLogHandler,
     KafkaReplayer,
+    LogImporter,
     ExplainHandler,
   ],
 })

@@ -1,4 +1,5 @@
-import { ChainReportT, LogEventPageT, LogEventT, ReplayToKafkaResultT } from '@notify/contracts';
+import { ChainReportT, LogEventPageT, LogEventT, LogImportResultT, ReplayToKafkaResultT } from '@notify/contracts';
+import { Readable } from 'node:stream';
 import { CommandContext, CommandGroup, OptionSpecs, UsageError } from '../command';
 import { exportCommand, importCommand } from './log-transfer';
 
@@ -55,6 +56,26 @@ export async function mgmtRequest<T>(
   const answer = text ? (JSON.parse(text) as unknown) : undefined;
   if (!res.ok) throw new ApiError(res.status, answer);
   return answer as T;
+}
+
+/** POSTs an export to the import route as it is read (ADR 0197). */
+export async function uploadExport(ctx: CommandContext, body: Readable, batchSize: number): Promise<LogImportResultT> {
+  const base = (ctx.values.url as string | undefined) ?? ctx.io.env.NOTIFY_URL ?? 'http://localhost:3000';
+  const token = (ctx.values.token as string | undefined) ?? ctx.io.env.NOTIFY_SERVICE_TOKEN;
+  if (!token) throw new UsageError('A service token is required: --token or NOTIFY_SERVICE_TOKEN');
+  const url = new URL('/v1/events/import', base);
+  url.searchParams.set('batch_size', String(batchSize));
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+    body: Readable.toWeb(body) as ReadableStream,
+    duplex: 'half',
+    signal: ctx.io.signal,
+  } as RequestInit);
+  const text = await res.text();
+  const answer = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!res.ok) throw new ApiError(res.status, answer);
+  return answer as LogImportResultT;
 }
 
 /** One line per event: `#12 2026-01-01T00:00:00.000Z user-development-u1@0 UserIdentified corr=… cause=…`. */
@@ -193,7 +214,7 @@ export const eventCommands: CommandGroup = {
         }),
     },
     exportCommand(mgmtGet, { ...connection, ...logFilters }, logQuery),
-    importCommand,
+    importCommand(connection, uploadExport),
     {
       name: 'replay-to-kafka',
       summary: 'Re-publish the events from --from to --to (positions, both included) to the Kafka stream topics, marked replayed',

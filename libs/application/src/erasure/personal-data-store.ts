@@ -7,6 +7,7 @@ import type {
   EventToAppend,
   ExpectedRevision,
   ImportedEvent,
+  LogImporter,
   LogPosition,
   ReadAllOptions,
   ReadAllPage,
@@ -38,14 +39,25 @@ export class PersonalDataEventStore implements EventStore {
     if (isLogImporter(inner)) {
       this.isEmpty = () => inner.isEmpty();
       this.importEvents = async (events) => inner.importEvents(await this.sealImported(events));
+      this.importReplacing = (batches, options) => {
+        // The stream's earlier events are in the import's own transaction, which the lookup of a
+        // `'stream'` subject cannot read: the subjects already sealed for are remembered instead.
+        const known = new Map<string, string>();
+        const sealer = this;
+        async function* sealed() {
+          for await (const batch of batches) yield await sealer.sealImported(batch, known);
+        }
+        return inner.importReplacing(sealed(), options);
+      };
     }
   }
 
   isEmpty?: () => Promise<boolean>;
   importEvents?: (events: readonly ImportedEvent[]) => Promise<void>;
+  importReplacing?: LogImporter['importReplacing'];
 
   /** Seals imported events stream by stream (a `'stream'` subject is found on the stream's earlier events), in their order. */
-  private async sealImported(events: readonly ImportedEvent[]): Promise<ImportedEvent[]> {
+  private async sealImported(events: readonly ImportedEvent[], known?: Map<string, string>): Promise<ImportedEvent[]> {
     const byStream = new Map<string, ImportedEvent[]>();
     for (const e of events) {
       const group = byStream.get(e.streamId);
@@ -54,7 +66,7 @@ export class PersonalDataEventStore implements EventStore {
     }
     const sealed = new Map<ImportedEvent, ImportedEvent>();
     for (const [streamId, group] of byStream) {
-      const out = await this.seal(streamId, group);
+      const out = await this.seal(streamId, group, undefined, known);
       group.forEach((e, i) => sealed.set(e, { ...e, data: out[i].data }));
     }
     return events.map((e) => sealed.get(e)!);
@@ -123,7 +135,12 @@ export class PersonalDataEventStore implements EventStore {
     return events.map((e) => ({ ...e, data: openPersonalFields(e.data, (s) => keys.get(s) ?? null) }));
   }
 
-  private async seal(streamId: string, events: readonly EventToAppend[], prepared?: Map<string, Buffer>): Promise<EventToAppend[]> {
+  private async seal(
+    streamId: string,
+    events: readonly EventToAppend[],
+    prepared?: Map<string, Buffer>,
+    known?: Map<string, string>,
+  ): Promise<EventToAppend[]> {
     const out: EventToAppend[] = [];
     let streamSubject: string | null | undefined;
     for (const event of events) {
@@ -134,7 +151,7 @@ export class PersonalDataEventStore implements EventStore {
       }
       let subject: string | null;
       if (personal.subject === 'stream') {
-        if (streamSubject === undefined) streamSubject = await this.subjectOfStream(streamId, out);
+        if (streamSubject === undefined) streamSubject = known?.get(streamId) ?? (await this.subjectOfStream(streamId, out, !known));
         subject = streamSubject;
       } else {
         const id = personalSubject(personal, event.data as never);
@@ -144,6 +161,7 @@ export class PersonalDataEventStore implements EventStore {
         out.push(event);
         continue;
       }
+      if (known && !known.has(streamId)) known.set(streamId, subject);
       out.push({
         ...event,
         data: sealPersonalFields(personal, event.data as object, subject, prepared?.get(subject) ?? (await this.keys.keyFor(subject))),
@@ -153,7 +171,7 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   /** The subject an earlier event of the stream sealed for (in clear on its sealed fields), this batch first. */
-  private async subjectOfStream(streamId: string, batch: readonly EventToAppend[]): Promise<string | null> {
+  private async subjectOfStream(streamId: string, batch: readonly EventToAppend[], readStore = true): Promise<string | null> {
     const find = (data: unknown): string | null => {
       if (typeof data !== 'object' || data === null) return null;
       for (const v of Object.values(data)) if (isSealedField(v)) return v.subject;
@@ -163,6 +181,7 @@ export class PersonalDataEventStore implements EventStore {
       const s = find(e.data);
       if (s) return s;
     }
+    if (!readStore) return null;
     for (const e of await this.inner.readStream(streamId)) {
       const s = find(e.data);
       if (s) return s;

@@ -444,3 +444,36 @@ export const replayToKafkaRoute = defineRoute({
     .meta({ id: 'ReplayToKafkaRequest' }),
   response: ReplayToKafkaResult,
 });
+
+export const LogImportResult = z
+  .object({
+    /** Events written. */
+    events: z.number().int(),
+    /** Events of this installation's first start that the import replaced (its bootstrap). */
+    replaced_events: z.number().int(),
+    /** The global position of the last event imported (as in the export), null when it held none. */
+    last_global_position: z.string().nullable(),
+    /** Where the imported log ends in this installation: a log read `after` it reads what comes next. */
+    position: z.string(),
+    /** Users erased in the export whose keys were destroyed here too. */
+    erased_subjects: z.number().int(),
+    /** Each read model, rebuilt from the imported log. */
+    projections: z.array(z.object({ name: z.string(), events: z.number().int(), ms: z.number().int() })),
+  })
+  .meta({ id: 'LogImportResult' });
+export type LogImportResultT = z.infer<typeof LogImportResult>;
+
+export const importLogRoute = defineRoute({
+  operationId: 'importEventLog',
+  method: 'POST',
+  path: '/v1/events/import',
+  summary:
+    'Import an export (JSON lines, streamed) into an installation whose log holds only its first start, then rebuild every read model',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 5,
+  query: z.object({ batch_size: queryInt(z.number().int().min(1).max(5000)).default(500) }),
+  streamBody: 'ndjson',
+  response: LogImportResult,
+});

@@ -56,6 +56,11 @@ export interface RouteContract<
   bodyLimit?: number;
   /** Also reads HTML form bodies (urlencoded, multipart text fields); other routes answer them 415. */
   formBody?: boolean;
+  /**
+   * Reads the body as a stream of JSON lines (`application/x-ndjson`), handed to the handler
+   * unread and without a size limit (the log import); `body` is then not used.
+   */
+  streamBody?: 'ndjson';
   /** null for an empty (204) response. */
   response: Response;
   status?: number;

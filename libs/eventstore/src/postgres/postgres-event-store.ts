@@ -12,6 +12,9 @@ import {
   ExpectedRevision,
   ImportedEvent,
   LogImporter,
+  LogNotEmptyError,
+  ReplacingImportOptions,
+  ReplacingImportResult,
   LogFilter,
   LogPosition,
   ReadAllOptions,
@@ -329,6 +332,68 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     }
     this.wakeups.notify();
     this.notifyOthers();
+  }
+
+  async importReplacing(batches: AsyncIterable<readonly ImportedEvent[]>, options: ReplacingImportOptions): Promise<ReplacingImportResult> {
+    const client = await this.pool.connect();
+    let events = 0;
+    try {
+      await client.query('BEGIN');
+      // Appends (es_append inserts into es_events) wait until the import ends; reads go on.
+      await client.query('LOCK TABLE es_events IN SHARE ROW EXCLUSIVE MODE');
+      const { rows: others } = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM es_events WHERE metadata->>'actor' IS DISTINCT FROM $1`,
+        [options.replaceableActor],
+      );
+      if (Number(others[0].n) > 0) throw new LogNotEmptyError(Number(others[0].n));
+      const removed = await client.query('DELETE FROM es_events');
+      await client.query('DELETE FROM es_streams');
+      await client.query('DELETE FROM es_chain_checkpoints');
+      let last: bigint | undefined;
+      for await (const batch of batches) {
+        if (batch.length === 0) continue;
+        await client.query(
+          `WITH input AS (
+             SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::jsonb[], $7::jsonb[], $8::timestamptz[])
+               WITH ORDINALITY AS t(pos, id, stream, revision, type, data, metadata, at, ord)
+           )
+           SELECT es_import_row(pos, id, stream, revision, type, data, metadata, at) FROM input ORDER BY ord`,
+          [
+            batch.map((e) => e.globalPosition.toString()),
+            batch.map((e) => e.id),
+            batch.map((e) => e.streamId),
+            batch.map((e) => e.revision),
+            batch.map((e) => e.type),
+            batch.map((e) => JSON.stringify(e.data)),
+            batch.map((e) => JSON.stringify(e.metadata)),
+            batch.map((e) => e.createdAt.toISOString()),
+          ],
+        );
+        events += batch.length;
+        last = batch[batch.length - 1].globalPosition;
+      }
+      let position: LogPosition = START;
+      if (last !== undefined) {
+        await client.query(
+          `SELECT setval(pg_get_serial_sequence('es_events', 'global_position'), greatest($1::bigint, (SELECT last_value FROM es_events_global_position_seq)))`,
+          [last.toString()],
+        );
+        const { rows } = await client.query<{ tx: string }>('SELECT pg_current_xact_id()::text AS tx');
+        position = encodePosition(BigInt(rows[0].tx), last);
+      }
+      await options.beforeCommit?.((sql, params) => client.query(sql, params as unknown[]), { position, events });
+      await client.query('COMMIT');
+      if (events) {
+        this.wakeups.notify();
+        this.notifyOthers();
+      }
+      return { events, replaced: removed.rowCount ?? 0, position };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /**
