@@ -43,9 +43,9 @@ export class PersonalDataEventStore implements EventStore {
         // The stream's earlier events are in the import's own transaction, which the lookup of a
         // `'stream'` subject cannot read: the subjects already sealed for are remembered instead.
         const known = new Map<string, string>();
-        const sealer = this;
+        const seal = (batch: readonly ImportedEvent[]) => this.sealImported(batch, known);
         async function* sealed() {
-          for await (const batch of batches) yield await sealer.sealImported(batch, known);
+          for await (const batch of batches) yield await seal(batch);
         }
         return inner.importReplacing(sealed(), options);
       };
