@@ -283,15 +283,17 @@ export const eventCommands: CommandGroup = {
     },
     {
       name: 'state',
-      summary: 'A user, object, tenant or workflow as the log had it at a time, event position or global position (as_of), as JSON',
+      summary:
+        'A user, object, tenant, workflow or message as the log had it at a time, event position or global position (as_of), as JSON',
       usage:
-        '(--user ID | --object COLLECTION/ID | --tenant ID | --workflow KEY) --environment SLUG --as-of (ISO | POSITION | GLOBAL_POSITION)',
+        '(--user ID | --object COLLECTION/ID | --tenant ID | --workflow KEY | --message ID) --environment SLUG --as-of (ISO | POSITION | GLOBAL_POSITION)',
       options: {
         ...connection,
         user: { type: 'string' },
         object: { type: 'string' },
         tenant: { type: 'string' },
         workflow: { type: 'string' },
+        message: { type: 'string' },
         environment: { type: 'string' },
         'as-of': { type: 'string' },
       },
@@ -300,13 +302,18 @@ export const eventCommands: CommandGroup = {
           const environment = ctx.values.environment as string | undefined;
           const asOf = ctx.values['as-of'] as string | undefined;
           if (!environment || !asOf) throw new UsageError('--environment and --as-of are required');
-          const [user, object, tenant, workflow] = [ctx.values.user, ctx.values.object, ctx.values.tenant, ctx.values.workflow] as (
-            string | undefined
-          )[];
-          if ([user, object, tenant, workflow].filter(Boolean).length !== 1)
-            throw new UsageError('Give exactly one of --user, --object, --tenant or --workflow');
+          const [user, object, tenant, workflow, message] = [
+            ctx.values.user,
+            ctx.values.object,
+            ctx.values.tenant,
+            ctx.values.workflow,
+            ctx.values.message,
+          ] as (string | undefined)[];
+          if ([user, object, tenant, workflow, message].filter(Boolean).length !== 1)
+            throw new UsageError('Give exactly one of --user, --object, --tenant, --workflow or --message');
           let path: string;
-          if (workflow) path = `/v1/events/workflows/${encodeURIComponent(workflow)}/state`;
+          if (message) path = `/v1/events/messages/${encodeURIComponent(message)}/state`;
+          else if (workflow) path = `/v1/events/workflows/${encodeURIComponent(workflow)}/state`;
           else if (user) path = `/v1/events/users/${encodeURIComponent(user)}/state`;
           else if (tenant) path = `/v1/events/tenants/${encodeURIComponent(tenant)}/state`;
           else {

@@ -355,7 +355,50 @@ export const WorkflowAsOf = z
   })
   .meta({ id: 'WorkflowAsOf' });
 
+export const MessageAsOf = z
+  .object({
+    id: z.string(),
+    /** Whether the message had been created then. */
+    exists: z.boolean(),
+    /** Delivery status then (`queued`, `sent`, `delivered`, `delivery_attempted`, `undelivered`, `not_sent`, `bounced`). */
+    status: z.string().nullable(),
+    seen_at: z.string().nullable(),
+    read_at: z.string().nullable(),
+    archived_at: z.string().nullable(),
+    interacted_at: z.string().nullable(),
+    link_clicked_at: z.string().nullable(),
+    /** Delivery attempts started and completed then. */
+    attempts: z.object({ started: z.number().int(), completed: z.number().int() }),
+    /** What the message was created with (unchanged afterwards); null before it existed. */
+    channel: z.unknown(),
+    recipient: z.unknown(),
+    workflow: z.unknown(),
+    tenant: z.string().nullable(),
+    workflow_recipient_run_id: z.string().nullable(),
+    /** The batch activities it was created with (personal data: `{"$erased": true}` once erased). */
+    activities: z.array(z.unknown()).nullable(),
+    total_activities: z.number().int().nullable(),
+    data: z.unknown(),
+    /** The message's own events up to that point, oldest first. */
+    events: z.array(LogEvent),
+    ...ReadAt,
+  })
+  .meta({ id: 'MessageAsOf' });
+
 const AsOfQuery = z.object({ environment: z.string(), as_of: z.string().min(1).max(64) });
+
+export const messageAsOfRoute = defineRoute({
+  operationId: 'readMessageAsOf',
+  method: 'GET',
+  path: '/v1/events/messages/{message_id}/state',
+  summary: "A message's delivery and engagement status, and its events, as the log had them at a time or position (as_of)",
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ message_id: z.string().min(1).max(64) }),
+  query: AsOfQuery,
+  response: MessageAsOf,
+});
 
 export const userAsOfRoute = defineRoute({
   operationId: 'readUserAsOf',
