@@ -236,3 +236,23 @@ export class LogNotEmptyError extends Error {
 export function isLogImporter(store: EventStore): store is EventStore & LogImporter {
   return typeof (store as Partial<LogImporter>).importEvents === 'function';
 }
+
+/** Global-position and time bounds of a part of the log (both included). */
+export interface LogRangeQuery {
+  globalPositions?: { from: bigint; to: bigint };
+  times?: { from: Date; to: Date };
+}
+
+/**
+ * Finds where the events of a global-position or time range lie in commit order (a replay to
+ * Kafka by those, ADR 0198): the first and last such event's `position`, or null when none. Events
+ * between them outside the range are the caller's to skip (commit order and global positions or
+ * times differ where transactions overlapped).
+ */
+export interface LogRangeLocator {
+  locateRange(range: LogRangeQuery): Promise<{ first: LogPosition; last: LogPosition } | null>;
+}
+
+export function isLogRangeLocator(store: EventStore): store is EventStore & LogRangeLocator {
+  return typeof (store as Partial<LogRangeLocator>).locateRange === 'function';
+}

@@ -217,24 +217,46 @@ export const eventCommands: CommandGroup = {
     importCommand(connection, uploadExport),
     {
       name: 'replay-to-kafka',
-      summary: 'Re-publish the events from --from to --to (positions, both included) to the Kafka stream topics, marked replayed',
-      usage: '--from POSITION --to POSITION [--limit N per call] [--json]',
-      options: { ...connection, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
+      summary:
+        'Re-publish a range of the log (positions, global positions or times, both ends included) to the Kafka stream topics, marked replayed',
+      usage:
+        '(--from POSITION --to POSITION | --from-global-position N --to-global-position N | --since ISO --until ISO) [--limit N per call] [--json]',
+      options: {
+        ...connection,
+        from: { type: 'string' },
+        to: { type: 'string' },
+        'from-global-position': { type: 'string' },
+        'to-global-position': { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        limit: { type: 'string' },
+      },
       run: (ctx) =>
         guarded(ctx, async () => {
-          let from = ctx.values.from as string | undefined;
-          const to = ctx.values.to as string | undefined;
-          if (!from || !to) throw new UsageError('--from and --to are required (the `position` of the first and last event)');
-          const limit = ctx.values.limit === undefined ? undefined : Number(ctx.values.limit);
+          const v = ctx.values as Record<string, string | undefined>;
+          const range = {
+            to: v.to,
+            from_global_position: v['from-global-position'],
+            to_global_position: v['to-global-position'],
+            since: v.since,
+            until: v.until,
+          };
+          let from = v.from;
+          const byRange = (range.from_global_position && range.to_global_position) || (range.since && range.until);
+          if (!byRange && (!from || !range.to))
+            throw new UsageError(
+              '--from and --to (the `position` of the first and last event), --from-global-position and --to-global-position, or --since and --until are required',
+            );
+          const limit = v.limit === undefined ? undefined : Number(v.limit);
           let events = 0;
           let records = 0;
-          while (from) {
+          for (let first = true; first || from; first = false) {
             const r: ReplayToKafkaResultT = await mgmtRequest<ReplayToKafkaResultT>(
               ctx,
               'POST',
               '/v1/events/replay_to_kafka',
               {},
-              { from, to, limit },
+              { ...range, from, limit },
             );
             events += r.events;
             records += r.records;

@@ -1,5 +1,5 @@
 import { eventContracts } from '@notify/contracts';
-import { isLogImporter, isTamperEvident } from '@notify/eventstore';
+import { isLogImporter, isLogRangeLocator, isTamperEvident } from '@notify/eventstore';
 import type {
   AppendResult,
   ChainReport,
@@ -9,6 +9,7 @@ import type {
   ImportedEvent,
   LogImporter,
   LogPosition,
+  LogRangeLocator,
   ReadAllOptions,
   ReadAllPage,
   ReadStreamOptions,
@@ -36,6 +37,7 @@ export class PersonalDataEventStore implements EventStore {
     // The hash chain (ADR 0176) is the wrapped store's, over the sealed rows: a wrapper over a
     // store that keeps one answers its check, one over a store that does not has none.
     if (isTamperEvident(inner)) this.verifyChain = (options) => inner.verifyChain(options);
+    if (isLogRangeLocator(inner)) this.locateRange = (range) => inner.locateRange(range);
     if (isLogImporter(inner)) {
       this.isEmpty = () => inner.isEmpty();
       this.importEvents = async (events) => inner.importEvents(await this.sealImported(events));
@@ -55,6 +57,7 @@ export class PersonalDataEventStore implements EventStore {
   isEmpty?: () => Promise<boolean>;
   importEvents?: (events: readonly ImportedEvent[]) => Promise<void>;
   importReplacing?: LogImporter['importReplacing'];
+  locateRange?: LogRangeLocator['locateRange'];
 
   /** Seals imported events stream by stream (a `'stream'` subject is found on the stream's earlier events), in their order. */
   private async sealImported(events: readonly ImportedEvent[], known?: Map<string, string>): Promise<ImportedEvent[]> {

@@ -452,6 +452,8 @@ export const tenantAsOfRoute = defineRoute({
   response: TenantAsOf,
 });
 
+const GlobalPositionParam = z.string().regex(/^\d{1,19}$/, 'is not a global position (a decimal integer)');
+
 const LogPositionParam = z.string().regex(/^[0-9a-f]{32}$/, 'is not an event position (the `position` a log read shows)');
 
 export const ReplayToKafkaResult = z
@@ -479,11 +481,42 @@ export const replayToKafkaRoute = defineRoute({
   rateTier: 5,
   body: z
     .strictObject({
-      from: LogPositionParam,
-      to: LogPositionParam,
+      /** First and last event by `position` (commit order), both included; with a range below they narrow it (`next_from` goes on). */
+      from: LogPositionParam.optional(),
+      to: LogPositionParam.optional(),
+      /** Or the events whose global position is in this range, both included. */
+      from_global_position: GlobalPositionParam.optional(),
+      to_global_position: GlobalPositionParam.optional(),
+      /** Or the events recorded in this time range, both included. */
+      since: Instant.optional(),
+      until: Instant.optional(),
       limit: z.number().int().min(1).max(100_000).default(10_000),
     })
-    .refine((b) => b.from <= b.to, { path: ['to'], message: 'must not come before from' })
+    .superRefine((b, ctx) => {
+      const pair = (a: unknown, z2: unknown, first: string, second: string) => {
+        if ((a === undefined) !== (z2 === undefined))
+          ctx.addIssue({
+            code: 'custom',
+            path: [a === undefined ? first : second],
+            message: `is required with ${a === undefined ? second : first}`,
+          });
+        return a !== undefined && z2 !== undefined;
+      };
+      const byGlobal = pair(b.from_global_position, b.to_global_position, 'from_global_position', 'to_global_position');
+      const byTime = pair(b.since, b.until, 'since', 'until');
+      const ranged = [b.from_global_position, b.to_global_position, b.since, b.until].some((v) => v !== undefined);
+      if (!ranged) {
+        if (b.from === undefined)
+          ctx.addIssue({ code: 'custom', path: ['from'], message: 'is required (or a global position or time range)' });
+        if (b.to === undefined) ctx.addIssue({ code: 'custom', path: ['to'], message: 'is required (or a global position or time range)' });
+      }
+      if (b.from !== undefined && b.to !== undefined && b.from > b.to)
+        ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not come before from' });
+      if (byGlobal && BigInt(b.from_global_position!) > BigInt(b.to_global_position!))
+        ctx.addIssue({ code: 'custom', path: ['to_global_position'], message: 'must not be below from_global_position' });
+      if (byTime && new Date(b.since!) > new Date(b.until!))
+        ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
+    })
     .meta({ id: 'ReplayToKafkaRequest' }),
   response: ReplayToKafkaResult,
 });

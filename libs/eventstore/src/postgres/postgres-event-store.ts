@@ -13,6 +13,7 @@ import {
   ImportedEvent,
   LogImporter,
   LogNotEmptyError,
+  LogRangeQuery,
   ReplacingImportOptions,
   ReplacingImportResult,
   LogFilter,
@@ -332,6 +333,32 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     }
     this.wakeups.notify();
     this.notifyOthers();
+  }
+
+  async locateRange(range: LogRangeQuery): Promise<{ first: LogPosition; last: LogPosition } | null> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (range.globalPositions) {
+      params.push(range.globalPositions.from.toString(), range.globalPositions.to.toString());
+      where.push(`e.global_position BETWEEN $${params.length - 1}::bigint AND $${params.length}::bigint`);
+    }
+    if (range.times) {
+      params.push(range.times.from.toISOString(), range.times.to.toISOString());
+      // Times are read to the millisecond (as the log read shows and filters them): `to` covers its whole millisecond.
+      where.push(
+        `e.created_at >= $${params.length - 1}::timestamptz AND e.created_at < $${params.length}::timestamptz + interval '1 millisecond'`,
+      );
+    }
+    const cond = where.length ? where.join(' AND ') : 'true';
+    const end = (order: 'ASC' | 'DESC') =>
+      `(SELECT e.transaction_id::text AS tx, e.global_position::text AS pos FROM es_events e WHERE ${cond}
+        ORDER BY e.transaction_id ${order}, e.global_position ${order} LIMIT 1)`;
+    const { rows } = await this.pool.query<{ tx: string; pos: string }>(`${end('ASC')} UNION ALL ${end('DESC')}`, params);
+    if (rows.length < 2) return null;
+    return {
+      first: encodePosition(BigInt(rows[0].tx), BigInt(rows[0].pos)),
+      last: encodePosition(BigInt(rows[1].tx), BigInt(rows[1].pos)),
+    };
   }
 
   async importReplacing(batches: AsyncIterable<readonly ImportedEvent[]>, options: ReplacingImportOptions): Promise<ReplacingImportResult> {
