@@ -17,7 +17,14 @@ import type {
   StreamAppend,
 } from '@notify/eventstore';
 import { ErasureKeyStore, erasureSubject } from './erasure-keys';
-import { isSealedField, openPersonalFields, personalSubject, sealPersonalFields, sealedSubjects } from './personal-fields';
+import {
+  hasPersonalValues,
+  isSealedField,
+  openPersonalFields,
+  personalSubject,
+  sealPersonalFields,
+  sealedSubjects,
+} from './personal-fields';
 
 /**
  * An event store that seals the personal fields its contracts declare before they are appended
@@ -148,7 +155,7 @@ export class PersonalDataEventStore implements EventStore {
     let streamSubject: string | null | undefined;
     for (const event of events) {
       const personal = eventContracts.get(event.type)?.personal;
-      if (!personal) {
+      if (!personal || !hasPersonalValues(personal, event.data as object)) {
         out.push(event);
         continue;
       }
