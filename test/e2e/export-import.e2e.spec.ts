@@ -112,4 +112,64 @@ describeServer('events export and import', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('not empty');
   });
+
+  it('imports over HTTP into a running installation that holds only its first start: all or nothing', async () => {
+    const file = path.join(dir, 'http.jsonl');
+    await run(process.execPath, [cli, 'events', 'export', '--output', file], { env: mgmtEnv() });
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const fresh = await startTestApp({ backend: 'postgres' });
+    try {
+      const count = async () => Number((await fresh.sql<{ n: string }>('SELECT count(*) AS n FROM es_events'))[0].n);
+      const bootstrapped = await count();
+      const post = (body: string) =>
+        fetch(`${fresh.url}/v1/events/import?batch_size=7`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${fresh.serviceToken}`, 'content-type': 'application/x-ndjson' },
+          body,
+        });
+
+      // A bad line after several batches were written: 422 naming it, and the log as it was.
+      const broken = [...lines.slice(0, 20), '{"not": "an event"}', ...lines.slice(20)].join('\n');
+      const refused = await post(broken);
+      expect(refused.status).toBe(422);
+      const error = await refused.json();
+      expect(error).toMatchObject({ code: 'invalid_params', status: 422, errors: [{ field: 'line 21' }] });
+      expect(await count()).toBe(bootstrapped);
+
+      // Plain JSON is not an export.
+      const json = await fetch(`${fresh.url}/v1/events/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fresh.serviceToken}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(json.status).toBe(400);
+
+      const imported = await run(process.execPath, [cli, 'events', 'import', '--http', '--batch', '7', file], {
+        env: { PATH: process.env.PATH, NOTIFY_URL: fresh.url, NOTIFY_SERVICE_TOKEN: fresh.serviceToken, LOG_LEVEL: 'error' },
+      });
+      const last = JSON.parse(lines[lines.length - 1]);
+      expect(imported.stdout).toContain(`imported ${lines.length} events (last global position ${last.global_position}; ${bootstrapped}`);
+      expect(await count()).toBe(lines.length);
+
+      // The reactors of the running worker did not act on the imported history, and every read model equals the source's.
+      for (const projection of allProjections())
+        for (const table of projection.tables) {
+          if (table === 'rm_credentials_version') continue;
+          const rows = (q: (sql: string) => Promise<{ r: string }[]>) => q(`SELECT row_to_json(x)::text AS r FROM ${table} x ORDER BY 1`);
+          expect([table, await rows((sql) => fresh.sql(sql))]).toEqual([table, await rows((sql) => t.sql(sql))]);
+        }
+      expect(await count()).toBe(lines.length);
+
+      // Now it holds more than a first start: refused, in the error shape.
+      const again = await fetch(`${fresh.url}/v1/events/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.serviceToken}`, 'content-type': 'application/x-ndjson' },
+        body: lines[0],
+      });
+      expect(again.status).toBe(409);
+      expect(await again.json()).toMatchObject({ code: 'log_not_empty', status: 409 });
+    } finally {
+      await fresh.close();
+    }
+  });
 });

@@ -154,6 +154,65 @@ describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' 
     expect(audits[0].data).toMatchObject({ events: 1, from: logged[0].position, to: logged[1].position });
     expect(audits.every((a) => a.actor.startsWith('service:'))).toBe(true);
   });
+
+  it('replays by a range of global positions (HTTP) and by a time range (CLI), only the events in it, audited', async () => {
+    const knock = t.knock();
+    for (const name of ['A', 'B', 'C', 'D']) await knock.users.update('kafka-ranged', { name });
+    const stream = 'user-development-kafka-ranged';
+    const logged = (await t.http('GET', `/v1/events/streams/${stream}`, { key: t.serviceToken })).body.entries;
+    expect(logged).toHaveLength(4);
+    const count = async (where: string, params: unknown[]) =>
+      Number((await t.sql<{ n: string }>(`SELECT count(*) AS n FROM es_events WHERE ${where}`, params))[0].n);
+
+    const byGlobal = await t.http('POST', '/v1/events/replay_to_kafka', {
+      key: t.serviceToken,
+      body: { from_global_position: logged[1].global_position, to_global_position: logged[2].global_position },
+    });
+    expect(byGlobal.status).toBe(200);
+    expect(byGlobal.body).toMatchObject({
+      events: await count('global_position BETWEEN $1 AND $2', [logged[1].global_position, logged[2].global_position]),
+      next_from: null,
+    });
+
+    // The CLI by time: from the third event's time to the fourth's, both included.
+    const cli = path.resolve(__dirname, '../../dist/apps/cli/src/main.js');
+    const env = { PATH: process.env.PATH, NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: t.serviceToken, LOG_LEVEL: 'error' };
+    const { stdout } = await run(
+      process.execPath,
+      [cli, 'events', 'replay-to-kafka', '--since', logged[2].recorded_at, '--until', logged[3].recorded_at, '--limit', '1', '--json'],
+      { env },
+    );
+    const calls = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const timeIds = new Set(calls.map((c: { replay_id: string }) => c.replay_id));
+
+    const replayed = await eventually('the replayed records', async () => {
+      const mine = (await readTopicToEnd(settings!, settings!.topics.events)).filter((r) => r.key === stream && r.headers.replayed);
+      const global = mine.filter((r) => r.headers['replay-id'] === byGlobal.body.replay_id);
+      const timed = mine.filter((r) => timeIds.has(r.headers['replay-id']));
+      return global.length === 2 && timed.length === 2 && { global, timed };
+    });
+    // Only the events in the range: the user's second and third by global position, third and fourth by time.
+    expect(replayed.global.map((r) => r.value.id)).toEqual([logged[1].id, logged[2].id]);
+    expect(replayed.timed.map((r) => r.value.id)).toEqual([logged[2].id, logged[3].id]);
+
+    const audits = await t.sql<{ data: Record<string, unknown> }>(
+      `SELECT data FROM es_events WHERE event_type = 'LogReplayedToKafka' AND data->>'replay_id' = $1`,
+      [byGlobal.body.replay_id],
+    );
+    expect(audits[0].data).toMatchObject({
+      from_global_position: logged[1].global_position,
+      to_global_position: logged[2].global_position,
+      from: logged[1].position,
+      to: logged[2].position,
+    });
+
+    const half = await t.http('POST', '/v1/events/replay_to_kafka', { key: t.serviceToken, body: { since: logged[0].recorded_at } });
+    expect(half.status).toBe(422);
+    expect(half.body.errors).toEqual([expect.objectContaining({ field: 'until' })]);
+  });
 });
 
 describe('the service without Kafka (embedded default)', () => {

@@ -200,8 +200,59 @@ export interface LogImporter {
   isEmpty(): Promise<boolean>;
   /** Appends a batch in global-position order, each event the next revision of its stream; all or nothing. */
   importEvents(events: readonly ImportedEvent[]): Promise<void>;
+  /**
+   * The whole import in one transaction (the HTTP import, ADR 0197): refuses (LogNotEmptyError,
+   * before reading a batch) unless every event in the log was recorded by `replaceableActor` (what
+   * a first start writes), removes those, writes every batch, runs `beforeCommit` in the same
+   * transaction and commits; any error rolls everything back. Appends wait meanwhile.
+   */
+  importReplacing(batches: AsyncIterable<readonly ImportedEvent[]>, options: ReplacingImportOptions): Promise<ReplacingImportResult>;
+}
+
+export interface ReplacingImportOptions {
+  replaceableActor: string;
+  /** Statements that must commit with the import (the reactors' checkpoints); `end.position` is where the import ends. */
+  beforeCommit?: (
+    query: (sql: string, params?: unknown[]) => Promise<unknown>,
+    end: { position: LogPosition; events: number },
+  ) => Promise<void>;
+}
+
+export interface ReplacingImportResult {
+  events: number;
+  /** Events of the first start that the import replaced. */
+  replaced: number;
+  /** Where the imported log ends, in this installation's positions. */
+  position: LogPosition;
+}
+
+/** The log holds events someone other than the first start recorded: an import would mix two histories. */
+export class LogNotEmptyError extends Error {
+  constructor(readonly events: number) {
+    super(`The event log holds ${events} events recorded after the first start; import only into an empty installation`);
+  }
 }
 
 export function isLogImporter(store: EventStore): store is EventStore & LogImporter {
   return typeof (store as Partial<LogImporter>).importEvents === 'function';
+}
+
+/** Global-position and time bounds of a part of the log (both included). */
+export interface LogRangeQuery {
+  globalPositions?: { from: bigint; to: bigint };
+  times?: { from: Date; to: Date };
+}
+
+/**
+ * Finds where the events of a global-position or time range lie in commit order (a replay to
+ * Kafka by those, ADR 0198): the first and last such event's `position`, or null when none. Events
+ * between them outside the range are the caller's to skip (commit order and global positions or
+ * times differ where transactions overlapped).
+ */
+export interface LogRangeLocator {
+  locateRange(range: LogRangeQuery): Promise<{ first: LogPosition; last: LogPosition } | null>;
+}
+
+export function isLogRangeLocator(store: EventStore): store is EventStore & LogRangeLocator {
+  return typeof (store as Partial<LogRangeLocator>).locateRange === 'function';
 }

@@ -43,7 +43,14 @@ export function buildOpenApiDocument(routes: readonly RouteContract[], version: 
         params: route.params as z.ZodObject | undefined,
         query: route.query as z.ZodObject | undefined,
         ...(route.idempotent ? { headers: IDEMPOTENCY_HEADERS } : {}),
-        body: route.body ? { content: { 'application/json': { schema: route.body } } } : undefined,
+        body: route.body
+          ? { content: { 'application/json': { schema: route.body } } }
+          : route.streamBody
+            ? {
+                description: 'JSON lines: one JSON value a line, read as it arrives',
+                content: { 'application/x-ndjson': { schema: z.string() } },
+              }
+            : undefined,
       },
       responses: {
         [status]: success,

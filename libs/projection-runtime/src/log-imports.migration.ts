@@ -26,10 +26,17 @@ export class LogImports1763712019753 implements MigrationInterface {
 
 /** Records an import up to `position` and moves every reactor checkpoint behind it there. */
 export async function recordLogImport(db: DataSource, position: string, events: number): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query('INSERT INTO log_imports (position, events) VALUES ($1, $2)', [position, events]);
-    await tx.query('UPDATE reactor_checkpoints SET position = $1, updated_at = now() WHERE position < $1', [position]);
-  });
+  await db.transaction((tx) => recordLogImportIn((sql, params) => tx.query(sql, params), position, events));
+}
+
+/** The same, inside a transaction the caller holds (the HTTP import commits it with the events, ADR 0197). */
+export async function recordLogImportIn(
+  query: (sql: string, params?: unknown[]) => Promise<unknown>,
+  position: string,
+  events: number,
+): Promise<void> {
+  await query('INSERT INTO log_imports (position, events) VALUES ($1, $2)', [position, events]);
+  await query('UPDATE reactor_checkpoints SET position = $1, updated_at = now() WHERE position < $1', [position]);
 }
 
 /** Where the last import ended, or undefined when the log was never imported into. */

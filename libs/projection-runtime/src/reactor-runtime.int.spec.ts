@@ -154,14 +154,15 @@ for (const backend of databaseBackends()) {
         expect(await checkpoint(a.name)).toBe(first.position);
         expect(await checkpoint(b.name)).toBe(first.position);
 
-        // Another worker handles Left's next event first: Left's write finds its row moved, Right's moves.
+        // Another worker handled Left's next event first: Left sees its row moved before handling
+        // it (so it does not handle it again), Right handles and moves.
         gate = opened();
-        arrived = 0;
+        arrived = 1;
         const second = await append();
         await eventually(async () => (await store.headPosition()) >= second.position);
         await db.database.dataSource.query('UPDATE reactor_checkpoints SET position = $2 WHERE name = $1', [a.name, second.position]);
         const calls = moves();
-        await Promise.all([runtime.drain(a.name), runtime.drain(b.name)]);
+        expect(await Promise.all([runtime.drain(a.name), runtime.drain(b.name)])).toEqual([0, 1]);
         expect(moves() - calls).toBe(1);
         expect(await checkpoint(a.name)).toBe(second.position);
         expect(await checkpoint(b.name)).toBe(second.position);

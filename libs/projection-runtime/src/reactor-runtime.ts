@@ -157,6 +157,12 @@ export class ReactorRuntime {
       if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS)
         return { handled: 0, idle: true };
     }
+    if (page.events.length && !(await this.stillAt(reactor.name, cursor.persisted))) {
+      // Moved meanwhile by another worker, or by an import whose events this page holds (ADR
+      // 0197): those were acted on where they came from. Continue from the checkpoint.
+      this.cursor.delete(reactor.name);
+      return { handled: 0, idle: true };
+    }
     if (page.events.length) {
       const concurrency = reactor.concurrency ?? 1;
       if (concurrency <= 1) await reactor.handle(page.events);
@@ -174,6 +180,16 @@ export class ReactorRuntime {
     }
     this.cursor.set(reactor.name, { position: page.scannedTo, persisted: page.scannedTo, persistedAt: Date.now() });
     return { handled: page.events.length, idle: false };
+  }
+
+  /**
+   * Whether the checkpoint is still where this process last wrote it. Read after the page: an
+   * import commits its events and the moved checkpoints together, so a page that holds imported
+   * events is always followed by a read that sees the checkpoint moved.
+   */
+  private async stillAt(name: string, persisted: LogPosition): Promise<boolean> {
+    const [row] = await this.dataSource.query<{ position: string }[]>('SELECT position FROM reactor_checkpoints WHERE name = $1', [name]);
+    return !row || row.position === persisted;
   }
 
   /**

@@ -25,6 +25,7 @@ describe('erasing a user', () => {
     name: 'Grace Erasure-Hopper',
     secretProperty: 'favourite-colour-ultramarine-42',
     inlineEmail: 'grace.inline@example.org',
+    triggerData: 'grace-trigger-payload-passport-X1234567',
   };
 
   beforeAll(async () => {
@@ -88,9 +89,9 @@ describe('erasing a user', () => {
     });
     const { workflow_run_id } = await knock.workflows.trigger('everything', {
       recipients: [{ id: user, email: personal.email, name: personal.name } as never],
-      // Trigger data is the caller's payload for every recipient of the trigger and is not sealed
-      // (ADR 0144 lists it as not covered yet), so it carries nothing personal here.
-      data: { note: 'your report is ready' },
+      // Trigger data of a single-user trigger is sealed for that user (ADR 0199): in the trigger,
+      // the run and the message, and gone with the key.
+      data: { note: 'your report is ready', passport: personal.triggerData },
     });
     await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'email')).id, ['sent']);
     await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'sms')).id, ['sent', 'delivered']);
@@ -98,6 +99,12 @@ describe('erasing a user', () => {
     const values = Object.values(personal);
     // Before: the values are in read models (the log holds them sealed).
     expect((await secretsAt(t, values)).length).toBeGreaterThan(0);
+    // The trigger data is readable (the message holds it) but sealed in the log: trigger, run and message.
+    expect((await secretsAt(t, [personal.triggerData])).length).toBeGreaterThan(0);
+    const clear = await t.sql(`SELECT event_type FROM es_events WHERE data::text LIKE $1`, [`%${personal.triggerData}%`]);
+    expect(clear).toEqual([]);
+    const run = await t.store.readStream(`workflow_run-development-${workflow_run_id}`);
+    expect(run[0].data).toMatchObject({ data: { passport: personal.triggerData } });
 
     await knock.users.delete(user);
     await settled(t);
@@ -105,6 +112,7 @@ describe('erasing a user', () => {
     const stream = await t.store.readStream(`user-development-${user}`);
     expect(stream.map((e) => e.type).slice(-2)).toEqual(['UserDeleted', 'UserErased']);
     expect(stream.find((e) => e.type === 'UserIdentified')?.data).toMatchObject({ properties: { $erased: true } });
+    expect((await t.store.readStream(`workflow_run-development-${workflow_run_id}`))[0].data).toMatchObject({ data: { $erased: true } });
 
     // Every read model rebuilt from the log: the sealed fields stay unreadable, the erasure applies again.
     for (const { name } of await t.runtime.status()) await t.runtime.rebuild(name);

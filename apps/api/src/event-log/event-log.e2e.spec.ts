@@ -177,6 +177,35 @@ describe('event log (management API and CLI)', () => {
     expect(JSON.parse(c.out.join('')).version.sha).toBe(saved.data.sha);
   });
 
+  it("reads a message's status, engagement and events as of a point of the log, over HTTP and from the CLI", async () => {
+    const [run] = await finishedRuns(t, workflowRunId);
+    const messageId = (await t.http('GET', `/v1/workflow_recipient_runs/${run.runId}/explain`)).body.messages[0].message_id;
+    const path = `/v1/events/messages/${messageId}/state?environment=development&as_of=`;
+    const now = (await get(`${path}${encodeURIComponent(new Date().toISOString())}`)).body;
+    expect(now).toMatchObject({ id: messageId, exists: true, recipient: { type: 'user', id: user }, data: { n: 1 }, read_at: null });
+    const created = now.events[0];
+    expect(created.type).toBe('MessageCreated');
+    expect(now.events.length).toBeGreaterThan(1);
+
+    // Read it: the read shows now, and not as of the message's creation (by position, then by global position).
+    expect((await t.http('PUT', `/v1/messages/${messageId}/read`)).status).toBe(200);
+    // The log is read directly (no read model to wait for): the read is there once the PUT answered.
+    const read = (await get(`${path}${encodeURIComponent(new Date().toISOString())}`)).body;
+    expect(read.read_at).toEqual(expect.any(String));
+    expect(read.events[read.events.length - 1]).toMatchObject({ type: 'MessageRead' });
+    expect(read.global_position).toBe(read.events[read.events.length - 1].global_position);
+    const then = (await get(`${path}${created.position}`)).body;
+    expect(then).toMatchObject({ exists: true, status: 'queued', read_at: null, position: created.position, revision: 0 });
+    expect(then.events.map((e: { id: string }) => e.id)).toEqual([created.id]);
+    expect((await get(`${path}${created.global_position}`)).body).toEqual({ ...then, as_of: created.global_position });
+    const before = (await get(`${path}2000-01-01T00:00:00Z`)).body;
+    expect(before).toMatchObject({ exists: false, status: null, events: [], global_position: null });
+
+    const c = cli();
+    expect(await c.run('events', 'state', '--message', messageId, '--environment', 'development', '--as-of', created.position)).toBe(0);
+    expect(JSON.parse(c.out.join(''))).toEqual(then);
+  });
+
   it('lists categories and event types', async () => {
     expect((await get('/v1/events/categories')).body.entries).toContainEqual(
       expect.objectContaining({ category: 'run', pattern: 'run-{environment}-{run_id}' }),

@@ -5,6 +5,8 @@ import { RebuildProjectionController } from './rebuild-projection/rebuild-projec
 import { TailLogController } from './tail-log/tail-log.controller';
 import { ExplainHandler } from './explain/explain.handler';
 import { eventHistoryProvider } from './event-history.provider';
+import { ImportLogController } from './import-log/import-log.controller';
+import { LogImporter } from './import-log/log-importer';
 import { ListEventTypesController } from './list-event-types/list-event-types.controller';
 import { ListEventTypesHandler } from './list-event-types/list-event-types.handler';
 import { LogHeadController } from './log-head/log-head.controller';
@@ -44,6 +46,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     ObjectHistoryController,
     VerifyLogController,
     ReplayToKafkaController,
+    ImportLogController,
     ExplainController,
     TailLogController,
     RebuildProjectionController,
@@ -61,6 +64,7 @@ import { UserHistoryHandler } from './user-history/user-history.handler';
     ObjectHistoryHandler,
     VerifyLogHandler,
     KafkaReplayer,
+    LogImporter,
     ExplainHandler,
   ],
 })

@@ -1,4 +1,5 @@
-import { ChainReportT, LogEventPageT, LogEventT, ReplayToKafkaResultT } from '@notify/contracts';
+import { ChainReportT, LogEventPageT, LogEventT, LogImportResultT, ReplayToKafkaResultT } from '@notify/contracts';
+import { Readable } from 'node:stream';
 import { CommandContext, CommandGroup, OptionSpecs, UsageError } from '../command';
 import { exportCommand, importCommand } from './log-transfer';
 
@@ -55,6 +56,26 @@ export async function mgmtRequest<T>(
   const answer = text ? (JSON.parse(text) as unknown) : undefined;
   if (!res.ok) throw new ApiError(res.status, answer);
   return answer as T;
+}
+
+/** POSTs an export to the import route as it is read (ADR 0197). */
+export async function uploadExport(ctx: CommandContext, body: Readable, batchSize: number): Promise<LogImportResultT> {
+  const base = (ctx.values.url as string | undefined) ?? ctx.io.env.NOTIFY_URL ?? 'http://localhost:3000';
+  const token = (ctx.values.token as string | undefined) ?? ctx.io.env.NOTIFY_SERVICE_TOKEN;
+  if (!token) throw new UsageError('A service token is required: --token or NOTIFY_SERVICE_TOKEN');
+  const url = new URL('/v1/events/import', base);
+  url.searchParams.set('batch_size', String(batchSize));
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+    body: Readable.toWeb(body) as ReadableStream,
+    duplex: 'half',
+    signal: ctx.io.signal,
+  } as RequestInit);
+  const text = await res.text();
+  const answer = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!res.ok) throw new ApiError(res.status, answer);
+  return answer as LogImportResultT;
 }
 
 /** One line per event: `#12 2026-01-01T00:00:00.000Z user-development-u1@0 UserIdentified corr=… cause=…`. */
@@ -193,27 +214,49 @@ export const eventCommands: CommandGroup = {
         }),
     },
     exportCommand(mgmtGet, { ...connection, ...logFilters }, logQuery),
-    importCommand,
+    importCommand(connection, uploadExport),
     {
       name: 'replay-to-kafka',
-      summary: 'Re-publish the events from --from to --to (positions, both included) to the Kafka stream topics, marked replayed',
-      usage: '--from POSITION --to POSITION [--limit N per call] [--json]',
-      options: { ...connection, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
+      summary:
+        'Re-publish a range of the log (positions, global positions or times, both ends included) to the Kafka stream topics, marked replayed',
+      usage:
+        '(--from POSITION --to POSITION | --from-global-position N --to-global-position N | --since ISO --until ISO) [--limit N per call] [--json]',
+      options: {
+        ...connection,
+        from: { type: 'string' },
+        to: { type: 'string' },
+        'from-global-position': { type: 'string' },
+        'to-global-position': { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        limit: { type: 'string' },
+      },
       run: (ctx) =>
         guarded(ctx, async () => {
-          let from = ctx.values.from as string | undefined;
-          const to = ctx.values.to as string | undefined;
-          if (!from || !to) throw new UsageError('--from and --to are required (the `position` of the first and last event)');
-          const limit = ctx.values.limit === undefined ? undefined : Number(ctx.values.limit);
+          const v = ctx.values as Record<string, string | undefined>;
+          const range = {
+            to: v.to,
+            from_global_position: v['from-global-position'],
+            to_global_position: v['to-global-position'],
+            since: v.since,
+            until: v.until,
+          };
+          let from = v.from;
+          const byRange = (range.from_global_position && range.to_global_position) || (range.since && range.until);
+          if (!byRange && (!from || !range.to))
+            throw new UsageError(
+              '--from and --to (the `position` of the first and last event), --from-global-position and --to-global-position, or --since and --until are required',
+            );
+          const limit = v.limit === undefined ? undefined : Number(v.limit);
           let events = 0;
           let records = 0;
-          while (from) {
+          for (let first = true; first || from; first = false) {
             const r: ReplayToKafkaResultT = await mgmtRequest<ReplayToKafkaResultT>(
               ctx,
               'POST',
               '/v1/events/replay_to_kafka',
               {},
-              { from, to, limit },
+              { ...range, from, limit },
             );
             events += r.events;
             records += r.records;
@@ -262,15 +305,17 @@ export const eventCommands: CommandGroup = {
     },
     {
       name: 'state',
-      summary: 'A user, object, tenant or workflow as the log had it at a time, event position or global position (as_of), as JSON',
+      summary:
+        'A user, object, tenant, workflow or message as the log had it at a time, event position or global position (as_of), as JSON',
       usage:
-        '(--user ID | --object COLLECTION/ID | --tenant ID | --workflow KEY) --environment SLUG --as-of (ISO | POSITION | GLOBAL_POSITION)',
+        '(--user ID | --object COLLECTION/ID | --tenant ID | --workflow KEY | --message ID) --environment SLUG --as-of (ISO | POSITION | GLOBAL_POSITION)',
       options: {
         ...connection,
         user: { type: 'string' },
         object: { type: 'string' },
         tenant: { type: 'string' },
         workflow: { type: 'string' },
+        message: { type: 'string' },
         environment: { type: 'string' },
         'as-of': { type: 'string' },
       },
@@ -279,13 +324,18 @@ export const eventCommands: CommandGroup = {
           const environment = ctx.values.environment as string | undefined;
           const asOf = ctx.values['as-of'] as string | undefined;
           if (!environment || !asOf) throw new UsageError('--environment and --as-of are required');
-          const [user, object, tenant, workflow] = [ctx.values.user, ctx.values.object, ctx.values.tenant, ctx.values.workflow] as (
-            string | undefined
-          )[];
-          if ([user, object, tenant, workflow].filter(Boolean).length !== 1)
-            throw new UsageError('Give exactly one of --user, --object, --tenant or --workflow');
+          const [user, object, tenant, workflow, message] = [
+            ctx.values.user,
+            ctx.values.object,
+            ctx.values.tenant,
+            ctx.values.workflow,
+            ctx.values.message,
+          ] as (string | undefined)[];
+          if ([user, object, tenant, workflow, message].filter(Boolean).length !== 1)
+            throw new UsageError('Give exactly one of --user, --object, --tenant, --workflow or --message');
           let path: string;
-          if (workflow) path = `/v1/events/workflows/${encodeURIComponent(workflow)}/state`;
+          if (message) path = `/v1/events/messages/${encodeURIComponent(message)}/state`;
+          else if (workflow) path = `/v1/events/workflows/${encodeURIComponent(workflow)}/state`;
           else if (user) path = `/v1/events/users/${encodeURIComponent(user)}/state`;
           else if (tenant) path = `/v1/events/tenants/${encodeURIComponent(tenant)}/state`;
           else {

@@ -1,5 +1,5 @@
 import { ERASURE_KEYS, ErasureKeyStore, importLog } from '@notify/application';
-import { LogEventPageT } from '@notify/contracts';
+import { LogEventPageT, LogImportResultT } from '@notify/contracts';
 import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
 import { DATABASE, EVENT_STORE } from '@notify/platform';
@@ -8,6 +8,7 @@ import { DomainError } from '@notify/domain';
 import { createReadStream, createWriteStream, WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { CliCommand, CommandContext, OptionSpecs, UsageError } from '../command';
 import { withApp } from './app-context';
 
@@ -92,15 +93,37 @@ async function* linesOf(file: string | undefined): AsyncIterable<string> {
   yield* createInterface({ input, crlfDelay: Infinity });
 }
 
-export const importCommand: CliCommand = {
+/** Sends an export to a running installation's import route (ADR 0197). */
+export type Upload = (ctx: CommandContext, body: Readable, batchSize: number) => Promise<LogImportResultT>;
+
+export const importCommand = (connection: OptionSpecs, upload: Upload): CliCommand => ({
   name: 'import',
   summary: 'Write an export into this installation (its log must be empty) and rebuild every read model from it',
-  usage: '[FILE | -] (DATABASE_URL: the installation to import into)',
-  options: { batch: { type: 'string' } },
+  usage: '[FILE | -] [--batch N] (DATABASE_URL: the installation to import into) | --http [--url URL] [--token svc_...] FILE',
+  options: { ...connection, batch: { type: 'string' }, http: { type: 'boolean' } },
   positionals: true,
   async run(ctx) {
     const batchSize = ctx.values.batch === undefined ? 500 : Number(ctx.values.batch);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new UsageError('--batch must be a positive integer');
+    if (ctx.values.http) {
+      // Over HTTP into a running installation that holds only its first start: all or nothing.
+      const file = ctx.positionals[0];
+      let result: LogImportResultT;
+      try {
+        result = await upload(ctx, file && file !== '-' ? createReadStream(file) : process.stdin, batchSize);
+      } catch (error) {
+        // The API's refusal (not empty, a bad line: nothing was written), as `status: message`.
+        if (typeof (error as { status?: unknown }).status !== 'number') throw error;
+        ctx.io.stderr.write(`${(error as Error).message}\n`);
+        return 1;
+      }
+      ctx.io.stdout.write(
+        `imported ${result.events} events (last global position ${result.last_global_position ?? '-'}; ` +
+          `${result.replaced_events} first-start events replaced; ${result.erased_subjects} erased subjects kept erased); ` +
+          `rebuilt ${result.projections.length} read models; position ${result.position}\n`,
+      );
+      return 0;
+    }
     return withApp(ctx, async (app) => {
       const show = progress(ctx);
       let result;
@@ -129,4 +152,4 @@ export const importCommand: CliCommand = {
       return 0;
     });
   },
-};
+});

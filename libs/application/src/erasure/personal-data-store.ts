@@ -1,5 +1,5 @@
 import { eventContracts } from '@notify/contracts';
-import { isLogImporter, isTamperEvident } from '@notify/eventstore';
+import { isLogImporter, isLogRangeLocator, isTamperEvident } from '@notify/eventstore';
 import type {
   AppendResult,
   ChainReport,
@@ -7,7 +7,9 @@ import type {
   EventToAppend,
   ExpectedRevision,
   ImportedEvent,
+  LogImporter,
   LogPosition,
+  LogRangeLocator,
   ReadAllOptions,
   ReadAllPage,
   ReadStreamOptions,
@@ -15,7 +17,14 @@ import type {
   StreamAppend,
 } from '@notify/eventstore';
 import { ErasureKeyStore, erasureSubject } from './erasure-keys';
-import { isSealedField, openPersonalFields, personalSubject, sealPersonalFields, sealedSubjects } from './personal-fields';
+import {
+  hasPersonalValues,
+  isSealedField,
+  openPersonalFields,
+  personalSubject,
+  sealPersonalFields,
+  sealedSubjects,
+} from './personal-fields';
 
 /**
  * An event store that seals the personal fields its contracts declare before they are appended
@@ -35,17 +44,30 @@ export class PersonalDataEventStore implements EventStore {
     // The hash chain (ADR 0176) is the wrapped store's, over the sealed rows: a wrapper over a
     // store that keeps one answers its check, one over a store that does not has none.
     if (isTamperEvident(inner)) this.verifyChain = (options) => inner.verifyChain(options);
+    if (isLogRangeLocator(inner)) this.locateRange = (range) => inner.locateRange(range);
     if (isLogImporter(inner)) {
       this.isEmpty = () => inner.isEmpty();
       this.importEvents = async (events) => inner.importEvents(await this.sealImported(events));
+      this.importReplacing = (batches, options) => {
+        // The stream's earlier events are in the import's own transaction, which the lookup of a
+        // `'stream'` subject cannot read: the subjects already sealed for are remembered instead.
+        const known = new Map<string, string>();
+        const seal = (batch: readonly ImportedEvent[]) => this.sealImported(batch, known);
+        async function* sealed() {
+          for await (const batch of batches) yield await seal(batch);
+        }
+        return inner.importReplacing(sealed(), options);
+      };
     }
   }
 
   isEmpty?: () => Promise<boolean>;
   importEvents?: (events: readonly ImportedEvent[]) => Promise<void>;
+  importReplacing?: LogImporter['importReplacing'];
+  locateRange?: LogRangeLocator['locateRange'];
 
   /** Seals imported events stream by stream (a `'stream'` subject is found on the stream's earlier events), in their order. */
-  private async sealImported(events: readonly ImportedEvent[]): Promise<ImportedEvent[]> {
+  private async sealImported(events: readonly ImportedEvent[], known?: Map<string, string>): Promise<ImportedEvent[]> {
     const byStream = new Map<string, ImportedEvent[]>();
     for (const e of events) {
       const group = byStream.get(e.streamId);
@@ -54,7 +76,7 @@ export class PersonalDataEventStore implements EventStore {
     }
     const sealed = new Map<ImportedEvent, ImportedEvent>();
     for (const [streamId, group] of byStream) {
-      const out = await this.seal(streamId, group);
+      const out = await this.seal(streamId, group, undefined, known);
       group.forEach((e, i) => sealed.set(e, { ...e, data: out[i].data }));
     }
     return events.map((e) => sealed.get(e)!);
@@ -123,18 +145,23 @@ export class PersonalDataEventStore implements EventStore {
     return events.map((e) => ({ ...e, data: openPersonalFields(e.data, (s) => keys.get(s) ?? null) }));
   }
 
-  private async seal(streamId: string, events: readonly EventToAppend[], prepared?: Map<string, Buffer>): Promise<EventToAppend[]> {
+  private async seal(
+    streamId: string,
+    events: readonly EventToAppend[],
+    prepared?: Map<string, Buffer>,
+    known?: Map<string, string>,
+  ): Promise<EventToAppend[]> {
     const out: EventToAppend[] = [];
     let streamSubject: string | null | undefined;
     for (const event of events) {
       const personal = eventContracts.get(event.type)?.personal;
-      if (!personal) {
+      if (!personal || !hasPersonalValues(personal, event.data as object)) {
         out.push(event);
         continue;
       }
       let subject: string | null;
       if (personal.subject === 'stream') {
-        if (streamSubject === undefined) streamSubject = await this.subjectOfStream(streamId, out);
+        if (streamSubject === undefined) streamSubject = known?.get(streamId) ?? (await this.subjectOfStream(streamId, out, !known));
         subject = streamSubject;
       } else {
         const id = personalSubject(personal, event.data as never);
@@ -144,6 +171,7 @@ export class PersonalDataEventStore implements EventStore {
         out.push(event);
         continue;
       }
+      if (known && !known.has(streamId)) known.set(streamId, subject);
       out.push({
         ...event,
         data: sealPersonalFields(personal, event.data as object, subject, prepared?.get(subject) ?? (await this.keys.keyFor(subject))),
@@ -153,7 +181,7 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   /** The subject an earlier event of the stream sealed for (in clear on its sealed fields), this batch first. */
-  private async subjectOfStream(streamId: string, batch: readonly EventToAppend[]): Promise<string | null> {
+  private async subjectOfStream(streamId: string, batch: readonly EventToAppend[], readStore = true): Promise<string | null> {
     const find = (data: unknown): string | null => {
       if (typeof data !== 'object' || data === null) return null;
       for (const v of Object.values(data)) if (isSealedField(v)) return v.subject;
@@ -163,6 +191,7 @@ export class PersonalDataEventStore implements EventStore {
       const s = find(e.data);
       if (s) return s;
     }
+    if (!readStore) return null;
     for (const e of await this.inner.readStream(streamId)) {
       const s = find(e.data);
       if (s) return s;

@@ -115,6 +115,15 @@ export function personalSubject<D>(personal: PersonalData<D>, data: D, streamSub
   return personal.subject === 'stream' ? streamSubject : personal.subject(data);
 }
 
+/** Whether any declared personal field holds a value to seal (a run resumed by a timer carries no batch: no key lookup). */
+export function hasPersonalValues<D extends object>(personal: PersonalData<D>, data: D): boolean {
+  return personal.fields.some((path) => {
+    const at = getPath(data as unknown as Record<string, unknown>, path);
+    const value = at?.parent[at.key];
+    return !!at && value !== undefined && value !== null && !isSealedField(value) && !isErased(value);
+  });
+}
+
 /** The event's data with every declared personal field present sealed for the subject. Fields absent or null stay as they are. */
 export function sealPersonalFields<D extends object>(personal: PersonalData<D>, data: D, subject: string, key: Buffer): D {
   let out = data as unknown as Record<string, unknown>;

@@ -9,6 +9,7 @@ import {
   tenantStream,
   userDecider,
   invalidParams,
+  messageDecider,
   messageStream,
   resourceMissing,
   objectStream,
@@ -189,6 +190,43 @@ export class EventHistory {
       properties: tenant.exists ? tenant.properties : null,
       settings: tenant.exists ? tenant.settings : null,
       ...read,
+    };
+  }
+
+  /** A message (status, engagement, what it was created with) and its events as the log had them at a point in time. */
+  async messageAsOf(environment: string, messageId: string, asOfText: string) {
+    const asOf = parseAsOf(asOfText);
+    const events = (await this.store.readStream(messageStream(environment, messageId))).filter((e) => recordedBy(e, asOf));
+    const message = fold(
+      messageDecider as never,
+      events.map((e) => ({ type: e.type, data: e.data })),
+    ) as unknown as ReturnType<typeof messageDecider.initialState>;
+    const created = events.find((e) => e.type === 'MessageCreated')?.data as Record<string, any> | undefined;
+    const last = events[events.length - 1];
+    return {
+      id: messageId,
+      exists: message.exists,
+      status: message.exists ? message.status : null,
+      seen_at: message.seen_at,
+      read_at: message.read_at,
+      archived_at: message.archived_at,
+      interacted_at: message.interacted_at,
+      link_clicked_at: message.link_clicked_at,
+      attempts: { started: message.attemptsStarted, completed: message.attemptsCompleted },
+      channel: created?.channel ?? null,
+      recipient: created?.recipient ?? null,
+      workflow: created?.workflow ?? null,
+      tenant: created?.tenant ?? null,
+      workflow_recipient_run_id: created?.workflow_recipient_run_id ?? null,
+      activities: created ? (Array.isArray(created.activities) ? created.activities : [created.activities]) : null,
+      total_activities: created?.total_activities ?? null,
+      data: created?.data ?? null,
+      events: events.map(presentLogEvent),
+      as_of: asOfText,
+      revision: last ? last.revision : null,
+      global_position: last ? last.globalPosition.toString() : null,
+      position: last ? last.position : null,
+      recorded_at: last ? last.createdAt.toISOString() : null,
     };
   }
 

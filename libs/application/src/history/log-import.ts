@@ -1,6 +1,14 @@
 import { LogEvent, LogEventT } from '@notify/contracts';
-import { DomainError } from '@notify/domain';
-import { EventMetadata, EventStore, ImportedEvent, isLogImporter, LogPosition } from '@notify/eventstore';
+import { DomainError, invalidParams } from '@notify/domain';
+import {
+  EventMetadata,
+  EventStore,
+  ImportedEvent,
+  isLogImporter,
+  LogNotEmptyError,
+  LogPosition,
+  ReplacingImportOptions,
+} from '@notify/eventstore';
 import { ErasureKeyStore, erasureSubject } from '../erasure/erasure-keys';
 
 /**
@@ -25,7 +33,9 @@ export interface ImportResult extends ImportProgress {
 export const logNotEmpty = () =>
   new DomainError('log_not_empty', 'The event log of this installation is not empty; import only into an empty one', 'conflict');
 
-const invalidLine = (line: number, message: string) => new DomainError('invalid_export', `Line ${line}: ${message}`, 'invalid_request');
+/** A line of an export that cannot be imported: 422, naming the line (1-based), nothing written. */
+const invalidLine = (line: number, message: string) =>
+  invalidParams([{ field: `line ${line}`, message, type: 'invalid_export' }], `Line ${line}: ${message}`);
 
 function toImported(e: LogEventT): ImportedEvent {
   return {
@@ -40,35 +50,26 @@ function toImported(e: LogEventT): ImportedEvent {
   };
 }
 
-export async function importLog(
-  store: EventStore,
-  keys: ErasureKeyStore,
-  lines: AsyncIterable<string>,
-  options: { batchSize?: number; onProgress?: (progress: ImportProgress) => void } = {},
-): Promise<ImportResult> {
-  if (!isLogImporter(store)) throw new DomainError('not_supported', 'This event store cannot import a log', 'invalid_request');
-  if (!(await store.isEmpty())) throw logNotEmpty();
-  const batchSize = options.batchSize ?? 500;
+/** A batch of an export as read, and the subjects erased by its last event (a `UserErased` ends a batch). */
+interface ExportBatch {
+  events: ImportedEvent[];
+  erasures: string[];
+}
+
+/**
+ * The lines of an export as batches, checked as they are read: each line a log event, in
+ * increasing global positions. A bad line throws `invalid_export` naming it (1-based).
+ */
+interface ReadState {
+  lastGlobalPosition: bigint;
+  /** The line of each event of the batch being written, to name the one the store refuses. */
+  lines: number[];
+}
+
+async function* exportBatches(lines: AsyncIterable<string>, batchSize: number, state: ReadState): AsyncGenerator<ExportBatch> {
   let batch: ImportedEvent[] = [];
-  let erasures: string[] = [];
-  let events = 0;
+  let batchLines: number[] = [];
   let lineNo = 0;
-  let last = -1n;
-  const erased = new Set<string>();
-
-  const flush = async () => {
-    if (batch.length === 0) return;
-    await store.importEvents(batch);
-    for (const subject of erasures) {
-      await keys.destroy(subject);
-      erased.add(subject);
-    }
-    events += batch.length;
-    options.onProgress?.({ events, lastGlobalPosition: last.toString() });
-    batch = [];
-    erasures = [];
-  };
-
   for await (const raw of lines) {
     lineNo++;
     if (raw.trim() === '') continue;
@@ -81,16 +82,112 @@ export async function importLog(
     const parsed = LogEvent.safeParse(json);
     if (!parsed.success) throw invalidLine(lineNo, `not a log event (${parsed.error.issues[0]?.path.join('.')})`);
     const event = toImported(parsed.data);
-    if (event.globalPosition <= last) throw invalidLine(lineNo, `global position ${event.globalPosition} does not follow ${last}`);
-    last = event.globalPosition;
+    if (event.globalPosition <= state.lastGlobalPosition)
+      throw invalidLine(lineNo, `global position ${event.globalPosition} does not follow ${state.lastGlobalPosition}`);
+    state.lastGlobalPosition = event.globalPosition;
     batch.push(event);
+    batchLines.push(lineNo);
+    if (event.type === 'UserErased' || batch.length >= batchSize) state.lines = batchLines;
     if (event.type === 'UserErased') {
       const userId = (event.data as { user_id?: unknown }).user_id;
-      if (typeof userId === 'string') erasures.push(erasureSubject(event.metadata.environment ?? null, userId));
+      const erasures = typeof userId === 'string' ? [erasureSubject(event.metadata.environment ?? null, userId)] : [];
       // The events after an erasure are sealed after the key is gone, as they were at the source.
-      await flush();
-    } else if (batch.length >= batchSize) await flush();
+      yield { events: batch, erasures };
+      batch = [];
+      batchLines = [];
+    } else if (batch.length >= batchSize) {
+      yield { events: batch, erasures: [] };
+      batch = [];
+      batchLines = [];
+    }
   }
-  await flush();
-  return { events, lastGlobalPosition: last.toString(), position: await store.headPosition(), erasedSubjects: erased.size };
+  state.lines = batchLines;
+  if (batch.length) yield { events: batch, erasures: [] };
+}
+
+export async function importLog(
+  store: EventStore,
+  keys: ErasureKeyStore,
+  lines: AsyncIterable<string>,
+  options: { batchSize?: number; onProgress?: (progress: ImportProgress) => void } = {},
+): Promise<ImportResult> {
+  if (!isLogImporter(store)) throw new DomainError('not_supported', 'This event store cannot import a log', 'invalid_request');
+  if (!(await store.isEmpty())) throw logNotEmpty();
+  const state: ReadState = { lastGlobalPosition: -1n, lines: [] };
+  let events = 0;
+  const erased = new Set<string>();
+  for await (const batch of exportBatches(lines, options.batchSize ?? 500, state)) {
+    await store.importEvents(batch.events);
+    for (const subject of batch.erasures) {
+      await keys.destroy(subject);
+      erased.add(subject);
+    }
+    events += batch.events.length;
+    options.onProgress?.({ events, lastGlobalPosition: state.lastGlobalPosition.toString() });
+  }
+  return {
+    events,
+    lastGlobalPosition: state.lastGlobalPosition.toString(),
+    position: await store.headPosition(),
+    erasedSubjects: erased.size,
+  };
+}
+
+export interface ReplacingImportResultT extends ImportResult {
+  /** Events of this installation's first start the import replaced. */
+  replaced: number;
+}
+
+/**
+ * The import over HTTP (ADR 0197): into a running installation whose log holds only what its
+ * first start wrote (`replaceableActor`), all in one transaction. The export is read as it
+ * arrives (never whole in memory); a bad line or a refused event rolls everything back.
+ */
+export async function importLogReplacing(
+  store: EventStore,
+  keys: ErasureKeyStore,
+  lines: AsyncIterable<string>,
+  options: ReplacingImportOptions & { batchSize?: number },
+): Promise<ReplacingImportResultT> {
+  if (!isLogImporter(store) || !store.importReplacing)
+    throw new DomainError('not_supported', 'This event store cannot import a log', 'invalid_request');
+  const state: ReadState = { lastGlobalPosition: -1n, lines: [] };
+  const erased = new Set<string>();
+  async function* batches() {
+    for await (const batch of exportBatches(lines, options.batchSize ?? 500, state)) {
+      yield batch.events;
+      // Resumed once the batch is written (inside the import's transaction): the events after it are sealed without the key.
+      for (const subject of batch.erasures) {
+        await keys.destroy(subject);
+        erased.add(subject);
+      }
+    }
+  }
+  let current: ImportedEvent[] = [];
+  async function* tracked() {
+    for await (const events of batches()) {
+      current = events;
+      yield events;
+    }
+  }
+  try {
+    const result = await store.importReplacing(tracked(), options);
+    return {
+      events: result.events,
+      replaced: result.replaced,
+      lastGlobalPosition: state.lastGlobalPosition.toString(),
+      position: result.position,
+      erasedSubjects: erased.size,
+    };
+  } catch (error) {
+    if (error instanceof LogNotEmptyError) throw new DomainError('log_not_empty', error.message, 'conflict');
+    // A line the database refused (a revision that does not follow its stream's): the export is not whole.
+    const message = (error as { message?: string }).message ?? '';
+    const refused = /^import: (.*) revision (\d+) does not follow/.exec(message);
+    if (refused) {
+      const index = current.findIndex((e) => e.streamId === refused[1] && e.revision === Number(refused[2]));
+      throw invalidLine(index >= 0 ? state.lines[index] : 0, message.slice('import: '.length));
+    }
+    throw error;
+  }
 }

@@ -377,7 +377,50 @@ export const WorkflowAsOf = z
   })
   .meta({ id: 'WorkflowAsOf' });
 
+export const MessageAsOf = z
+  .object({
+    id: z.string(),
+    /** Whether the message had been created then. */
+    exists: z.boolean(),
+    /** Delivery status then (`queued`, `sent`, `delivered`, `delivery_attempted`, `undelivered`, `not_sent`, `bounced`). */
+    status: z.string().nullable(),
+    seen_at: z.string().nullable(),
+    read_at: z.string().nullable(),
+    archived_at: z.string().nullable(),
+    interacted_at: z.string().nullable(),
+    link_clicked_at: z.string().nullable(),
+    /** Delivery attempts started and completed then. */
+    attempts: z.object({ started: z.number().int(), completed: z.number().int() }),
+    /** What the message was created with (unchanged afterwards); null before it existed. */
+    channel: z.unknown(),
+    recipient: z.unknown(),
+    workflow: z.unknown(),
+    tenant: z.string().nullable(),
+    workflow_recipient_run_id: z.string().nullable(),
+    /** The batch activities it was created with (personal data: `{"$erased": true}` once erased). */
+    activities: z.array(z.unknown()).nullable(),
+    total_activities: z.number().int().nullable(),
+    data: z.unknown(),
+    /** The message's own events up to that point, oldest first. */
+    events: z.array(LogEvent),
+    ...ReadAt,
+  })
+  .meta({ id: 'MessageAsOf' });
+
 const AsOfQuery = z.object({ environment: z.string(), as_of: z.string().min(1).max(64) });
+
+export const messageAsOfRoute = defineRoute({
+  operationId: 'readMessageAsOf',
+  method: 'GET',
+  path: '/v1/events/messages/{message_id}/state',
+  summary: "A message's delivery and engagement status, and its events, as the log had them at a time or position (as_of)",
+  tags: ['Event log'],
+  auth: 'service',
+  rateTier: 4,
+  params: z.strictObject({ message_id: z.string().min(1).max(64) }),
+  query: AsOfQuery,
+  response: MessageAsOf,
+});
 
 export const userAsOfRoute = defineRoute({
   operationId: 'readUserAsOf',
@@ -431,6 +474,8 @@ export const tenantAsOfRoute = defineRoute({
   response: TenantAsOf,
 });
 
+const GlobalPositionParam = z.string().regex(/^\d{1,19}$/, 'is not a global position (a decimal integer)');
+
 const LogPositionParam = z.string().regex(/^[0-9a-f]{32}$/, 'is not an event position (the `position` a log read shows)');
 
 export const ReplayToKafkaResult = z
@@ -458,11 +503,75 @@ export const replayToKafkaRoute = defineRoute({
   rateTier: 5,
   body: z
     .strictObject({
-      from: LogPositionParam,
-      to: LogPositionParam,
+      /** First and last event by `position` (commit order), both included; with a range below they narrow it (`next_from` goes on). */
+      from: LogPositionParam.optional(),
+      to: LogPositionParam.optional(),
+      /** Or the events whose global position is in this range, both included. */
+      from_global_position: GlobalPositionParam.optional(),
+      to_global_position: GlobalPositionParam.optional(),
+      /** Or the events recorded in this time range, both included. */
+      since: Instant.optional(),
+      until: Instant.optional(),
       limit: z.number().int().min(1).max(100_000).default(10_000),
     })
-    .refine((b) => b.from <= b.to, { path: ['to'], message: 'must not come before from' })
+    .superRefine((b, ctx) => {
+      const pair = (a: unknown, z2: unknown, first: string, second: string) => {
+        if ((a === undefined) !== (z2 === undefined))
+          ctx.addIssue({
+            code: 'custom',
+            path: [a === undefined ? first : second],
+            message: `is required with ${a === undefined ? second : first}`,
+          });
+        return a !== undefined && z2 !== undefined;
+      };
+      const byGlobal = pair(b.from_global_position, b.to_global_position, 'from_global_position', 'to_global_position');
+      const byTime = pair(b.since, b.until, 'since', 'until');
+      const ranged = [b.from_global_position, b.to_global_position, b.since, b.until].some((v) => v !== undefined);
+      if (!ranged) {
+        if (b.from === undefined)
+          ctx.addIssue({ code: 'custom', path: ['from'], message: 'is required (or a global position or time range)' });
+        if (b.to === undefined) ctx.addIssue({ code: 'custom', path: ['to'], message: 'is required (or a global position or time range)' });
+      }
+      if (b.from !== undefined && b.to !== undefined && b.from > b.to)
+        ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not come before from' });
+      if (byGlobal && BigInt(b.from_global_position!) > BigInt(b.to_global_position!))
+        ctx.addIssue({ code: 'custom', path: ['to_global_position'], message: 'must not be below from_global_position' });
+      if (byTime && new Date(b.since!) > new Date(b.until!))
+        ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
+    })
     .meta({ id: 'ReplayToKafkaRequest' }),
   response: ReplayToKafkaResult,
+});
+
+export const LogImportResult = z
+  .object({
+    /** Events written. */
+    events: z.number().int(),
+    /** Events of this installation's first start that the import replaced (its bootstrap). */
+    replaced_events: z.number().int(),
+    /** The global position of the last event imported (as in the export), null when it held none. */
+    last_global_position: z.string().nullable(),
+    /** Where the imported log ends in this installation: a log read `after` it reads what comes next. */
+    position: z.string(),
+    /** Users erased in the export whose keys were destroyed here too. */
+    erased_subjects: z.number().int(),
+    /** Each read model, rebuilt from the imported log. */
+    projections: z.array(z.object({ name: z.string(), events: z.number().int(), ms: z.number().int() })),
+  })
+  .meta({ id: 'LogImportResult' });
+export type LogImportResultT = z.infer<typeof LogImportResult>;
+
+export const importLogRoute = defineRoute({
+  operationId: 'importEventLog',
+  method: 'POST',
+  path: '/v1/events/import',
+  summary:
+    'Import an export (JSON lines, streamed) into an installation whose log holds only its first start, then rebuild every read model',
+  tags: ['Event log'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 5,
+  query: z.object({ batch_size: queryInt(z.number().int().min(1).max(5000)).default(500) }),
+  streamBody: 'ndjson',
+  response: LogImportResult,
 });

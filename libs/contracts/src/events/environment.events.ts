@@ -90,6 +90,11 @@ export const LogReplayedToKafka = defineEvent(
     last_position: z.string().nullable(),
     next_from: z.string().nullable(),
     replayed_at: z.string(),
+    /** The range asked by global positions or times (ADR 0198); `from`/`to` are then where its events lay ('' when none). */
+    from_global_position: z.string().nullable().optional(),
+    to_global_position: z.string().nullable().optional(),
+    since: z.string().nullable().optional(),
+    until: z.string().nullable().optional(),
   }),
 );
 

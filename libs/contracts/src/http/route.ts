@@ -61,6 +61,11 @@ export interface RouteContract<
    * `text/plain` bodies (Amazon SNS posts JSON as text/plain).
    */
   rawBody?: boolean;
+  /**
+   * Reads the body as a stream of JSON lines (`application/x-ndjson`), handed to the handler
+   * unread and without a size limit (the log import); `body` is then not used.
+   */
+  streamBody?: 'ndjson';
   /** null for an empty (204) response. */
   response: Response;
   status?: number;

@@ -50,6 +50,14 @@ export const WorkflowTriggered = defineEvent(
     trigger_source: TriggerSource,
     triggered_at: z.string(),
   }),
+  {
+    // Trigger data can hold personal data (ADR 0199). It is one payload for every recipient: sealed
+    // for the recipient when there is exactly one user, left in clear when it is shared.
+    personal: {
+      subject: (d) => (d.recipients.length === 1 && d.recipients[0].type === 'user' ? d.recipients[0].id : null),
+      fields: ['data'],
+    },
+  },
 );
 
 /** Stream run-<env>-<run id>: one recipient's run. */
@@ -72,6 +80,8 @@ export const RunEnqueued = defineEvent(
     subscribed_to: RecipientRef.nullable(),
     enqueued_at: z.string(),
   }),
+  // One recipient's copy of the trigger data: sealed for that user (ADR 0199); an object recipient has no key.
+  { personal: { subject: (d) => (d.recipient.type === 'user' ? d.recipient.id : null), fields: ['data'] } },
 );
 
 export const StepStarted = defineEvent(
@@ -140,12 +150,15 @@ export const RunResumed = defineEvent(
     event: z.record(z.string(), z.unknown()).nullable().optional(),
     at: z.string(),
   }),
+  // The batch's activities carry other triggers' data for this recipient: sealed as the run's RunEnqueued was.
+  { personal: { subject: 'stream', fields: ['batch'] } },
 );
 
 export const RunDataUpdated = defineEvent(
   'RunDataUpdated',
   1,
   z.object({ run_id: z.uuid(), step_ref: z.string(), data: z.record(z.string(), z.unknown()), at: z.string() }),
+  { personal: { subject: 'stream', fields: ['data'] } },
 );
 
 export const RunCancelled = defineEvent('RunCancelled', 1, z.object({ run_id: z.uuid(), reason: z.string(), at: z.string() }));

@@ -12,6 +12,10 @@ import {
   ExpectedRevision,
   ImportedEvent,
   LogImporter,
+  LogNotEmptyError,
+  LogRangeQuery,
+  ReplacingImportOptions,
+  ReplacingImportResult,
   LogFilter,
   LogPosition,
   ReadAllOptions,
@@ -329,6 +333,94 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     }
     this.wakeups.notify();
     this.notifyOthers();
+  }
+
+  async locateRange(range: LogRangeQuery): Promise<{ first: LogPosition; last: LogPosition } | null> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (range.globalPositions) {
+      params.push(range.globalPositions.from.toString(), range.globalPositions.to.toString());
+      where.push(`e.global_position BETWEEN $${params.length - 1}::bigint AND $${params.length}::bigint`);
+    }
+    if (range.times) {
+      params.push(range.times.from.toISOString(), range.times.to.toISOString());
+      // Times are read to the millisecond (as the log read shows and filters them): `to` covers its whole millisecond.
+      where.push(
+        `e.created_at >= $${params.length - 1}::timestamptz AND e.created_at < $${params.length}::timestamptz + interval '1 millisecond'`,
+      );
+    }
+    const cond = where.length ? where.join(' AND ') : 'true';
+    const end = (order: 'ASC' | 'DESC') =>
+      `(SELECT e.transaction_id::text AS tx, e.global_position::text AS pos FROM es_events e WHERE ${cond}
+        ORDER BY e.transaction_id ${order}, e.global_position ${order} LIMIT 1)`;
+    const { rows } = await this.pool.query<{ tx: string; pos: string }>(`${end('ASC')} UNION ALL ${end('DESC')}`, params);
+    if (rows.length < 2) return null;
+    return {
+      first: encodePosition(BigInt(rows[0].tx), BigInt(rows[0].pos)),
+      last: encodePosition(BigInt(rows[1].tx), BigInt(rows[1].pos)),
+    };
+  }
+
+  async importReplacing(batches: AsyncIterable<readonly ImportedEvent[]>, options: ReplacingImportOptions): Promise<ReplacingImportResult> {
+    const client = await this.pool.connect();
+    let events = 0;
+    try {
+      await client.query('BEGIN');
+      // Appends (es_append inserts into es_events) wait until the import ends; reads go on.
+      await client.query('LOCK TABLE es_events IN SHARE ROW EXCLUSIVE MODE');
+      const { rows: others } = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM es_events WHERE metadata->>'actor' IS DISTINCT FROM $1`,
+        [options.replaceableActor],
+      );
+      if (Number(others[0].n) > 0) throw new LogNotEmptyError(Number(others[0].n));
+      const removed = await client.query('DELETE FROM es_events');
+      await client.query('DELETE FROM es_streams');
+      await client.query('DELETE FROM es_chain_checkpoints');
+      let last: bigint | undefined;
+      for await (const batch of batches) {
+        if (batch.length === 0) continue;
+        await client.query(
+          `WITH input AS (
+             SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::jsonb[], $7::jsonb[], $8::timestamptz[])
+               WITH ORDINALITY AS t(pos, id, stream, revision, type, data, metadata, at, ord)
+           )
+           SELECT es_import_row(pos, id, stream, revision, type, data, metadata, at) FROM input ORDER BY ord`,
+          [
+            batch.map((e) => e.globalPosition.toString()),
+            batch.map((e) => e.id),
+            batch.map((e) => e.streamId),
+            batch.map((e) => e.revision),
+            batch.map((e) => e.type),
+            batch.map((e) => JSON.stringify(e.data)),
+            batch.map((e) => JSON.stringify(e.metadata)),
+            batch.map((e) => e.createdAt.toISOString()),
+          ],
+        );
+        events += batch.length;
+        last = batch[batch.length - 1].globalPosition;
+      }
+      let position: LogPosition = START;
+      if (last !== undefined) {
+        await client.query(
+          `SELECT setval(pg_get_serial_sequence('es_events', 'global_position'), greatest($1::bigint, (SELECT last_value FROM es_events_global_position_seq)))`,
+          [last.toString()],
+        );
+        const { rows } = await client.query<{ tx: string }>('SELECT pg_current_xact_id()::text AS tx');
+        position = encodePosition(BigInt(rows[0].tx), last);
+      }
+      await options.beforeCommit?.((sql, params) => client.query(sql, params as unknown[]), { position, events });
+      await client.query('COMMIT');
+      if (events) {
+        this.wakeups.notify();
+        this.notifyOthers();
+      }
+      return { events, replaced: removed.rowCount ?? 0, position };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import { decodePosition, encodePosition, EventStore, LogPosition } from '@notify/eventstore';
+import { decodePosition, encodePosition, EventStore, LogPosition, RecordedEvent } from '@notify/eventstore';
 import { KafkaHeaders } from '../envelopes/headers';
 import { DomainEventMapper } from './domain-event.mapper';
 import { MessageEventMapper } from '../mappers/message-event.mapper';
@@ -20,6 +20,8 @@ export interface ReplayRange {
   /** At most this many events in this call; the answer says where to go on. */
   limit: number;
   replayId: string;
+  /** Only the events of the window this accepts (a global-position or time range, ADR 0198). */
+  match?: (event: RecordedEvent) => boolean;
 }
 
 export interface ReplayOutcome {
@@ -55,9 +57,12 @@ export async function replayLogToKafka(
   let events = 0;
   let records = 0;
   let last: LogPosition | null = null;
+  let scanned: LogPosition | null = null;
   while (events < range.limit) {
     const page = await store.readAll({ after, maxCount: Math.min(PAGE, range.limit - events) });
-    const batch = page.events.filter((e) => e.position <= range.to);
+    const inWindow = page.events.filter((e) => e.position <= range.to);
+    if (inWindow.length) scanned = inWindow[inWindow.length - 1].position;
+    const batch = range.match ? inWindow.filter(range.match) : inWindow;
     if (batch.length) {
       const mapped = await registry.map(batch, topics);
       for (const r of mapped) r.headers = { ...r.headers, [KafkaHeaders.replayed]: 'true', [KafkaHeaders.replayId]: range.replayId };
@@ -66,11 +71,11 @@ export async function replayLogToKafka(
       records += mapped.length;
       last = batch[batch.length - 1].position;
     }
-    const done = batch.length < page.events.length || page.events.length === 0 || page.scannedTo >= range.to;
+    const done = inWindow.length < page.events.length || page.events.length === 0 || page.scannedTo >= range.to;
     if (done) return { events, records, last, next: null };
     after = page.events[page.events.length - 1].position;
   }
-  return { events, records, last, next: last !== null && last < range.to ? await nextAfter(store, last, range.to) : null };
+  return { events, records, last, next: scanned !== null && scanned < range.to ? await nextAfter(store, scanned, range.to) : null };
 }
 
 /** The position of the first event after `position` up to `to`, or null when there is none. */

@@ -1,10 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventHistory } from '@notify/application';
-import { objectAsOfRoute, RouteInput, tenantAsOfRoute, workflowAsOfRoute } from '@notify/contracts';
+import { messageAsOfRoute, objectAsOfRoute, RouteInput, tenantAsOfRoute, workflowAsOfRoute } from '@notify/contracts';
 import { Endpoint, Input } from '@notify/http';
 import { EVENT_HISTORY } from '../event-history.provider';
 
-/** Objects, tenants and workflows as the log had them at a point (as_of); users have theirs in user-as-of. */
+/** Objects, tenants, workflows and messages as the log had them at a point (as_of); users have theirs in user-as-of. */
 @Controller()
 export class StateAsOfController {
   constructor(@Inject(EVENT_HISTORY) private readonly history: EventHistory) {}
@@ -17,6 +17,11 @@ export class StateAsOfController {
   @Endpoint(tenantAsOfRoute)
   tenant(@Input() { params, query }: RouteInput<typeof tenantAsOfRoute>) {
     return this.history.tenantAsOf(query.environment, params.tenant_id, query.as_of);
+  }
+
+  @Endpoint(messageAsOfRoute)
+  message(@Input() { params, query }: RouteInput<typeof messageAsOfRoute>) {
+    return this.history.messageAsOf(query.environment, params.message_id, query.as_of);
   }
 
   @Endpoint(workflowAsOfRoute)
