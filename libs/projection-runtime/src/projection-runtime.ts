@@ -14,6 +14,8 @@ const REBUILD_BATCH = 2000;
 
 /** Skipping events that do not concern a projection is remembered in the checkpoint this often. */
 const PERSIST_SKIPPED_EVERY_MS = 500;
+/** How long `waitFor` trusts a running loop's cursors before it also polls the checkpoint table (and then between polls). */
+const LOCAL_FIRST_MS = 100;
 
 export interface ProjectionStatus {
   name: string;
@@ -96,7 +98,12 @@ export class ProjectionRuntime {
     private readonly store: LogReader,
     private readonly dataSource: DataSource,
     readonly projections: readonly Projection[],
-    private readonly options: { batchSize: number; logger?: RuntimeLogger },
+    private readonly options: {
+      batchSize: number;
+      logger?: RuntimeLogger;
+      /** How long `waitFor` trusts this runtime's running loop before (and between) polls of the checkpoint table (default 100 ms). */
+      localFirstMs?: number;
+    },
   ) {
     this.checkpointMoved.setMaxListeners(0);
     this.appliedTo.setMaxListeners(0);
@@ -452,7 +459,12 @@ export class ProjectionRuntime {
   /**
    * Read-your-writes: resolves once every projection that reads any of `events` has moved its
    * checkpoint to or past `position`. Works across processes by polling the checkpoint table;
-   * in-process moves cut the wait short.
+   * in-process moves cut the wait short. While this runtime's loop runs, its cursors answer
+   * first and the table is polled only every `localFirstMs` (100 ms): a runtime that lost a page
+   * to another worker reads that worker's checkpoint on its next step, so the table matters only
+   * when this runtime is slow to notice, and a lagging projection of this process is just as far
+   * in the table. The engine's reactors wait here for every batch (statements per trigger,
+   * BENCHMARKS.md issue 19).
    */
   async waitFor(position: LogPosition, events: readonly Pick<RecordedEvent, 'type' | 'streamId'>[], timeoutMs: number): Promise<boolean> {
     const names = this.projections.filter((p) => events.some((e) => handles(p, e))).map((p) => p.name);
@@ -466,8 +478,16 @@ export class ProjectionRuntime {
       // A projection running in this process knows exactly how far it has got: everything before
       // its cursor that concerns it is applied (what did not concern it was skipped).
       const localDone = () => this.loopState !== undefined && names.every((n) => (this.cursor.get(n)?.position ?? START) >= position);
+      const localFirstMs = this.options.localFirstMs ?? LOCAL_FIRST_MS;
+      let pollFrom = this.loopState !== undefined ? Date.now() + localFirstMs : 0;
       for (;;) {
         if (localDone()) return true;
+        if (Date.now() < pollFrom && Date.now() < deadline) {
+          await sleeper.sleep(Math.min(pause, pollFrom - Date.now(), deadline - Date.now()));
+          pause = Math.min(pause * 2, 50);
+          continue;
+        }
+        if (this.loopState !== undefined) pollFrom = Date.now() + localFirstMs;
         const rows = await this.dataSource.query<{ position: string }[]>(
           'SELECT position FROM projection_checkpoints WHERE name = ANY($1)',
           [names],
