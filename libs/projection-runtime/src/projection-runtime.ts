@@ -271,9 +271,9 @@ export class ProjectionRuntime {
   }
 
   /**
-   * One transaction for several projections' batches: locks their checkpoints (skipping rows
-   * another runner holds), applies the batches of those still at the expected position, and
-   * moves all their checkpoints in one statement. Answers the names it moved. A batch that
+   * One transaction for several projections' batches: one statement locks their checkpoints
+   * (skipping rows another runner holds) and moves those still at the expected position, then
+   * the batches of those are applied. Answers the names it moved. A batch that
    * throws rolls everything back and is reported as ProjectionFailed.
    */
   private async applyInTransaction(
@@ -285,11 +285,19 @@ export class ProjectionRuntime {
       return this.moveCheckpoints(this.dataSource, work);
     }
     return this.dataSource.transaction(async (tx) => {
-      const locked = await tx.query<{ name: string; position: string }[]>(
-        'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE SKIP LOCKED',
-        [names],
+      // Lock (skipping rows another runner holds, in name order) and move in one statement, at
+      // the start: the batches below commit with the move or are rolled back with it.
+      const result: unknown = await tx.query(
+        `WITH locked AS (
+           SELECT name, position FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE SKIP LOCKED
+         )
+         UPDATE projection_checkpoints c SET position = v.position, events_applied = c.events_applied + v.applied, updated_at = now()
+         FROM locked l, unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS v(name, expected, position, applied)
+         WHERE c.name = l.name AND v.name = l.name AND l.position = v.expected RETURNING c.name`,
+        [names, work.map((w) => w.expected), work.map((w) => w.to), work.map((w) => w.events.length)],
       );
-      const owned = work.filter((w) => locked.some((r) => r.name === w.projection.name && r.position === w.expected));
+      const moved = new Set(returnedRows<{ name: string }>(result).map((r) => r.name));
+      const owned = work.filter((w) => moved.has(w.projection.name));
       for (const w of owned) {
         if (!w.events.length) continue;
         try {
@@ -298,7 +306,6 @@ export class ProjectionRuntime {
           throw new ProjectionFailed(w.projection, error);
         }
       }
-      if (owned.length) await this.moveCheckpoints(tx, owned);
       return owned.map((w) => w.projection.name);
     });
   }
