@@ -7,6 +7,8 @@
  *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node dist/bench/query-count.js
  *
  * IDEM=1 sends an Idempotency-Key with every trigger (as the official clients do).
+ * QC_STACKS=<text> also prints where the statements containing <text> were issued from (the
+ * project's own frames of the caller's stack, most frequent first).
  */
 import 'reflect-metadata';
 import { parseConfig } from '@notify/config';
@@ -19,15 +21,38 @@ import { ApiModule } from '../apps/api/src/api.module';
 import { WorkerModule } from '../apps/worker/src/worker.module';
 
 const counts = new Map<string, number>();
+const stacks = new Map<string, number>();
+const stackFilter = process.env.QC_STACKS;
 let counting = false;
 const orig = (pg as any).Client.prototype.query;
 (pg as any).Client.prototype.query = function (q: any, ...rest: any[]) {
   if (counting) {
     const text = (typeof q === 'string' ? q : (q?.text ?? '?')).replace(/\s+/g, ' ').slice(0, 110);
     counts.set(text, (counts.get(text) ?? 0) + 1);
+    if (stackFilter && text.includes(stackFilter)) noteStack();
   }
   return orig.call(this, q, ...rest);
 };
+// pg.Pool#query hands the statement to a client later, out of the caller's async stack: note the
+// caller's frames there too.
+const origPool = (pg as any).Pool.prototype.query;
+(pg as any).Pool.prototype.query = function (q: any, ...rest: any[]) {
+  if (counting && stackFilter) {
+    const text = typeof q === 'string' ? q : (q?.text ?? '?');
+    if (text.replace(/\s+/g, ' ').includes(stackFilter)) noteStack();
+  }
+  return origPool.call(this, q, ...rest);
+};
+function noteStack() {
+  const frames = (new Error().stack ?? '')
+    .split('\n')
+    .slice(3)
+    .filter((f) => f.includes('/dist/') && !f.includes('node_modules') && !f.includes('query-count'))
+    .slice(0, 4)
+    .map((f) => f.trim().replace(/\(.*\/dist\//, '('))
+    .join(' < ');
+  stacks.set(frames, (stacks.get(frames) ?? 0) + 1);
+}
 
 async function main() {
   const serverUrl = process.env.DATABASE_URL!;
@@ -96,6 +121,7 @@ async function main() {
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   console.log(`queries per trigger (api+worker, ${N} triggers): ${(total / N).toFixed(1)}`);
   for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log((v / N).toFixed(2).padStart(7), k);
+  for (const [k, v] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log((v / N).toFixed(2).padStart(7), k);
   await app.close();
   await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
   await admin.end();

@@ -108,8 +108,12 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<ReadAllPage>;
   /** Position of the newest event committed and readable through readAll. */
   headPosition(): Promise<LogPosition>;
-  /** A hint that something may have been appended; never a delivery guarantee. */
-  onAppended(listener: () => void): () => void;
+  /**
+   * A hint that something may have been appended; never a delivery guarantee. For an append made
+   * through this store object the hint carries the position of its last event (the log holds
+   * everything of that append once a reader has passed it); a hint from elsewhere carries none.
+   */
+  onAppended(listener: (appended?: LogPosition) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -40,6 +40,10 @@ export class SharedLogReader implements LogReader {
   private started?: Promise<void>;
   private stopped = false;
   private hinted = false;
+  /** A hint without a position (another process appended) came since the last read. */
+  private foreign = false;
+  /** The furthest position an append of this process reported; the window has it once `head` is there. */
+  private awaited?: LogPosition;
   private loop?: Promise<void>;
   private unlisten?: () => void;
   /** Lowest `after` of anonymous in-window reads in this period and the one before it. */
@@ -75,7 +79,9 @@ export class SharedLogReader implements LogReader {
       const head = await this.store.headPosition();
       this.windowStart = head;
       this.head = head;
-      this.unlisten = this.store.onAppended(() => {
+      this.unlisten = this.store.onAppended((appended) => {
+        if (appended === undefined) this.foreign = true;
+        else if (this.awaited === undefined || appended > this.awaited) this.awaited = appended;
         this.hinted = true;
         this.sleeper.wake();
       });
@@ -91,25 +97,43 @@ export class SharedLogReader implements LogReader {
     await this.loop;
   }
 
+  /**
+   * Reads each new stretch of the log once. After an append of this process (its hint carries
+   * where it ended) one read is enough once the window has passed that position; only when it
+   * has not (an older transaction still open holds the append out of sight) or the hint came
+   * from elsewhere (a NOTIFY of another process, which says nothing of where) does it look
+   * again soon, 5 ms and then less and less often. Idle, it reads once a second.
+   */
   private async tail(): Promise<void> {
     const pageSize = this.options.pageSize ?? 1000;
     let backoff = 0;
+    /** A hint from elsewhere was taken: look again soon, however the next read goes. */
+    let uncertain = false;
     while (!this.stopped) {
       const woken = this.hinted;
       this.hinted = false;
+      if (this.foreign) uncertain = true;
+      this.foreign = false;
       this.sweep();
       try {
         const page = await this.store.readAll({ after: this.head, maxCount: pageSize });
-        if (page.events.length || page.scannedTo > this.head!) {
+        const progressed = page.events.length > 0 || page.scannedTo > this.head!;
+        if (progressed) {
           this.buffer.push(...page.events);
           this.head = page.scannedTo;
           this.sweep();
           this.advanced.notify();
+        }
+        const heldBack = this.awaited !== undefined && this.awaited > this.head!;
+        if (page.events.length >= pageSize || (progressed && uncertain)) {
           backoff = 0;
           continue;
         }
-        // A commit may be held back for a moment by an older open transaction: look again soon.
-        backoff = woken || backoff === 0 ? 5 : Math.min(backoff * 2, 1000);
+        if (heldBack || uncertain) {
+          // A commit may be held back for a moment by an older open transaction: look again soon.
+          backoff = woken || backoff === 0 ? 5 : Math.min(backoff * 2, 1000);
+          if (backoff >= 1000) uncertain = false;
+        } else backoff = 1000;
       } catch {
         backoff = Math.min(Math.max(backoff * 2, 100), 5000);
       }

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { LogPosition } from './event-store';
 
 /** Fan-out of "something was appended" hints to in-process listeners. */
 export class Wakeups {
@@ -8,11 +9,12 @@ export class Wakeups {
     this.emitter.setMaxListeners(0);
   }
 
-  notify(): void {
-    this.emitter.emit('appended');
+  /** `appended`: where an append of this process ended, when the hint is about one. */
+  notify(appended?: LogPosition): void {
+    this.emitter.emit('appended', appended);
   }
 
-  listen(listener: () => void): () => void {
+  listen(listener: (appended?: LogPosition) => void): () => void {
     this.emitter.on('appended', listener);
     return () => this.emitter.off('appended', listener);
   }

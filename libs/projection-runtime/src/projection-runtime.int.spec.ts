@@ -147,6 +147,32 @@ for (const backend of databaseBackends()) {
       }
     });
 
+    it('read-your-writes from a running runtime needs no checkpoint reads; without its loop, the table answers', async () => {
+      let polls = 0;
+      const counting = Object.create(db.database.dataSource) as typeof db.database.dataSource;
+      counting.query = ((text: string, ...rest: unknown[]) => {
+        if (text.startsWith('SELECT position FROM projection_checkpoints')) polls++;
+        return (db.database.dataSource.query as (...a: unknown[]) => unknown).call(db.database.dataSource, text, ...rest);
+      }) as typeof counting.query;
+      // Its own event type: the other tests count every Tick in the log.
+      const projection = recorder('local-wait', ['Tack']);
+      const running = new ProjectionRuntime(store, counting, [projection], { batchSize: 100, localFirstMs: 600_000 });
+      const idle = new ProjectionRuntime(store, counting, [recorder('local-wait', ['Tack'])], { batchSize: 100 });
+      await running.start();
+      try {
+        const result = await store.append(`tack-${randomUUID()}`, [event('Tack', 1), event('Tack', 2)]);
+        expect(await running.waitFor(result.position, [{ type: 'Tack', streamId: 'tack-' }], 30_000)).toBe(true);
+        expect(polls).toBe(0);
+        const applied = await db.database.dataSource.query('SELECT 1 FROM test_applied WHERE name = $1', ['local-wait']);
+        expect(applied).toHaveLength(2);
+        // A runtime whose loop is not running (the api's) learns it from the checkpoint table.
+        expect(await idle.waitFor(result.position, [{ type: 'Tack', streamId: 'tack-' }], 30_000)).toBe(true);
+        expect(polls).toBeGreaterThan(0);
+      } finally {
+        await running.stop();
+      }
+    });
+
     it('applies a batch and moves the checkpoint together, or neither', async () => {
       const projection = counter('atomic');
       projection.failOn = '2';

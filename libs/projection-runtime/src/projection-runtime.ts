@@ -15,6 +15,8 @@ const REBUILD_BATCH = 2000;
 
 /** Skipping events that do not concern a projection is remembered in the checkpoint this often. */
 const PERSIST_SKIPPED_EVERY_MS = 500;
+/** How long `waitFor` trusts a running loop's cursors before it also polls the checkpoint table (and then between polls). */
+const LOCAL_FIRST_MS = 100;
 
 export interface ProjectionStatus {
   name: string;
@@ -97,7 +99,12 @@ export class ProjectionRuntime {
     private readonly store: LogReader,
     private readonly dataSource: DataSource,
     readonly projections: readonly Projection[],
-    private readonly options: { batchSize: number; logger?: RuntimeLogger },
+    private readonly options: {
+      batchSize: number;
+      logger?: RuntimeLogger;
+      /** How long `waitFor` trusts this runtime's running loop before (and between) polls of the checkpoint table (default 100 ms). */
+      localFirstMs?: number;
+    },
   ) {
     this.checkpointMoved.setMaxListeners(0);
     this.appliedTo.setMaxListeners(0);
@@ -286,9 +293,9 @@ export class ProjectionRuntime {
   }
 
   /**
-   * One transaction for several projections' batches: locks their checkpoints (skipping rows
-   * another runner holds), applies the batches of those still at the expected position, and
-   * moves all their checkpoints in one statement. Answers the names it moved. A batch that
+   * One transaction for several projections' batches: one statement locks their checkpoints
+   * (skipping rows another runner holds) and moves those still at the expected position, then
+   * the batches of those are applied. Answers the names it moved. A batch that
    * throws rolls everything back and is reported as ProjectionFailed.
    */
   private async applyInTransaction(
@@ -300,11 +307,19 @@ export class ProjectionRuntime {
       return this.moveCheckpoints(this.dataSource, work);
     }
     return this.dataSource.transaction(async (tx) => {
-      const locked = await tx.query<{ name: string; position: string }[]>(
-        'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE SKIP LOCKED',
-        [names],
+      // Lock (skipping rows another runner holds, in name order) and move in one statement, at
+      // the start: the batches below commit with the move or are rolled back with it.
+      const result: unknown = await tx.query(
+        `WITH locked AS (
+           SELECT name, position FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE SKIP LOCKED
+         )
+         UPDATE projection_checkpoints c SET position = v.position, events_applied = c.events_applied + v.applied, updated_at = now()
+         FROM locked l, unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS v(name, expected, position, applied)
+         WHERE c.name = l.name AND v.name = l.name AND l.position = v.expected RETURNING c.name`,
+        [names, work.map((w) => w.expected), work.map((w) => w.to), work.map((w) => w.events.length)],
       );
-      const owned = work.filter((w) => locked.some((r) => r.name === w.projection.name && r.position === w.expected));
+      const moved = new Set(returnedRows<{ name: string }>(result).map((r) => r.name));
+      const owned = work.filter((w) => moved.has(w.projection.name));
       for (const w of owned) {
         if (!w.events.length) continue;
         try {
@@ -313,7 +328,6 @@ export class ProjectionRuntime {
           throw new ProjectionFailed(w.projection, error);
         }
       }
-      if (owned.length) await this.moveCheckpoints(tx, owned);
       return owned.map((w) => w.projection.name);
     });
   }
@@ -474,7 +488,12 @@ export class ProjectionRuntime {
   /**
    * Read-your-writes: resolves once every projection that reads any of `events` has moved its
    * checkpoint to or past `position`. Works across processes by polling the checkpoint table;
-   * in-process moves cut the wait short.
+   * in-process moves cut the wait short. While this runtime's loop runs, its cursors answer
+   * first and the table is polled only every `localFirstMs` (100 ms): a runtime that lost a page
+   * to another worker reads that worker's checkpoint on its next step, so the table matters only
+   * when this runtime is slow to notice, and a lagging projection of this process is just as far
+   * in the table. The engine's reactors wait here for every batch (statements per trigger,
+   * BENCHMARKS.md issue 19).
    */
   async waitFor(position: LogPosition, events: readonly Pick<RecordedEvent, 'type' | 'streamId'>[], timeoutMs: number): Promise<boolean> {
     const names = this.projections.filter((p) => events.some((e) => handles(p, e))).map((p) => p.name);
@@ -488,8 +507,16 @@ export class ProjectionRuntime {
       // A projection running in this process knows exactly how far it has got: everything before
       // its cursor that concerns it is applied (what did not concern it was skipped).
       const localDone = () => this.loopState !== undefined && names.every((n) => (this.cursor.get(n)?.position ?? START) >= position);
+      const localFirstMs = this.options.localFirstMs ?? LOCAL_FIRST_MS;
+      let pollFrom = this.loopState !== undefined ? Date.now() + localFirstMs : 0;
       for (;;) {
         if (localDone()) return true;
+        if (Date.now() < pollFrom && Date.now() < deadline) {
+          await sleeper.sleep(Math.min(pause, pollFrom - Date.now(), deadline - Date.now()));
+          pause = Math.min(pause * 2, 50);
+          continue;
+        }
+        if (this.loopState !== undefined) pollFrom = Date.now() + localFirstMs;
         const rows = await this.dataSource.query<{ position: string }[]>(
           'SELECT position FROM projection_checkpoints WHERE name = ANY($1)',
           [names],

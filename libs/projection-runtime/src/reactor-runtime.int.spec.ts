@@ -1,7 +1,7 @@
 import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
 import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
-import { Reactor } from './reactor';
+import { NOTHING_DONE, Reactor } from './reactor';
 import { ReactorRuntime } from './reactor-runtime';
 
 const meta = { environment: 'test', schema_version: 1 };
@@ -121,6 +121,49 @@ for (const backend of databaseBackends()) {
       expect(await runtime.drain(reactor.name)).toBe(1);
       expect(seen.map((e) => e.data)).toEqual([{ fresh: true }]);
     });
+    it('a batch handled with no effect is not written at once: a later batch writes it, a restart looks at it again', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const seen: number[] = [];
+      const reactor: Reactor = {
+        name: `noop-${tag}`,
+        filter: { eventTypes: [`Maybe${tag}`] },
+        async handle(events) {
+          seen.push(...events.map((e) => (e.data as { n: number }).n));
+          return events.some((e) => (e.data as { act: boolean }).act) ? undefined : NOTHING_DONE;
+        },
+      };
+      const append = (n: number, act: boolean) =>
+        store.append(`maybe-${tag}`, [{ id: randomUUID(), type: `Maybe${tag}`, data: { n, act }, metadata: meta }]);
+      const row = async () =>
+        (
+          await db.database.dataSource.query<{ position: string; events_handled: string }[]>(
+            'SELECT position, events_handled FROM reactor_checkpoints WHERE name = $1',
+            [reactor.name],
+          )
+        )[0];
+      // No write for skipped progress within the test, however slow the machine.
+      const options = { batchSize: 100, persistSkippedEveryMs: 600_000 };
+      const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], options);
+      await runtime.createCheckpoints();
+      const initial = await row();
+      const first = await append(1, false);
+      await eventually(async () => (await store.headPosition()) >= first.position);
+      expect(await runtime.drain(reactor.name)).toBe(1);
+      expect(await row()).toEqual(initial);
+
+      // A restart (a fresh runtime) starts from the row: it looks at the event again.
+      const restarted = new ReactorRuntime(store, db.database.dataSource, [reactor], options);
+      expect(await restarted.drain(reactor.name)).toBe(1);
+      expect(seen).toEqual([1, 1]);
+
+      // An event with an effect writes the checkpoint, counting what was handled before it.
+      const second = await append(2, true);
+      await eventually(async () => (await store.headPosition()) >= second.position);
+      expect(await restarted.drain(reactor.name)).toBe(1);
+      expect(await row()).toEqual({ position: second.position, events_handled: '2' });
+      expect(seen).toEqual([1, 1, 2]);
+    });
+
     it('reactors finishing together move their checkpoints in one statement, each still a compare-and-set', async () => {
       const tag = randomUUID().slice(0, 8);
       // Both handlers return together, so both checkpoint writes are asked for in one turn.

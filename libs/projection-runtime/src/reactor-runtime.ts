@@ -3,7 +3,7 @@ import { decodePosition, LogPosition, LogReader, RecordedEvent, START } from '@n
 import { followLog, FollowingLoop } from './follow-log';
 import { DataSource } from 'typeorm';
 import { RuntimeLogger } from './projection-runtime';
-import { Reactor } from './reactor';
+import { NOTHING_DONE, Reactor } from './reactor';
 import { returnedRows } from './returning';
 
 export interface ReactorLag {
@@ -93,7 +93,16 @@ async function inParallel<T>(items: readonly T[], limit: number, run: (item: T) 
 export class ReactorRuntime {
   private readonly loops = new Map<string, { stop: () => Promise<void>; lastError?: string }>();
   /** Where each reactor has read to, and what its checkpoint row says (see ProjectionRuntime). */
-  private readonly cursor = new Map<string, { position: LogPosition; persisted: LogPosition; persistedAt: number }>();
+  private readonly cursor = new Map<
+    string,
+    {
+      position: LogPosition;
+      persisted: LogPosition;
+      persistedAt: number;
+      /** Events handled with no effect since the row was written: counted in `events_handled` with the next write. */
+      unwritten?: number;
+    }
+  >();
 
   readonly reactors: readonly Reactor[];
   private pendingMoves: PendingMove[] = [];
@@ -103,7 +112,12 @@ export class ReactorRuntime {
     private readonly store: LogReader,
     private readonly dataSource: DataSource,
     reactors: readonly Reactor[],
-    private readonly options: { batchSize: number; logger?: RuntimeLogger },
+    private readonly options: {
+      batchSize: number;
+      logger?: RuntimeLogger;
+      /** How long progress over events of no concern, or handled with no effect, may go unwritten (default 500 ms). */
+      persistSkippedEveryMs?: number;
+    },
   ) {
     this.reactors = reactors.filter((r) => r.enabled !== false);
   }
@@ -146,6 +160,7 @@ export class ReactorRuntime {
       this.cursor.set(reactor.name, cursor);
     }
     const from = cursor.position;
+    const persistEvery = this.options.persistSkippedEveryMs ?? PERSIST_SKIPPED_EVERY_MS;
     const page = await this.store.readAll({
       after: from,
       maxCount: reactor.batchSize ?? this.options.batchSize,
@@ -154,8 +169,7 @@ export class ReactorRuntime {
     });
     if (page.events.length === 0 && page.scannedTo <= from) {
       // Caught up: if skipped progress has not been written for a while, write it now.
-      if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS)
-        return { handled: 0, idle: true };
+      if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < persistEvery) return { handled: 0, idle: true };
     }
     if (page.events.length && !(await this.stillAt(reactor.name, cursor.persisted))) {
       // Moved meanwhile by another worker, or by an import whose events this page holds (ADR
@@ -163,16 +177,26 @@ export class ReactorRuntime {
       this.cursor.delete(reactor.name);
       return { handled: 0, idle: true };
     }
+    let acted = false;
     if (page.events.length) {
       const concurrency = reactor.concurrency ?? 1;
-      if (concurrency <= 1) await reactor.handle(page.events);
-      else await inParallel(byStream(page.events), concurrency, (group) => reactor.handle(group));
-    } else if (Date.now() - cursor.persistedAt < PERSIST_SKIPPED_EVERY_MS) {
-      // Nothing here for this reactor: remember how far it looked without writing.
-      cursor.position = page.scannedTo;
-      return { handled: 0, idle: false };
+      if (concurrency <= 1) acted = (await reactor.handle(page.events)) !== NOTHING_DONE;
+      else
+        await inParallel(byStream(page.events), concurrency, async (group) => {
+          if ((await reactor.handle(group)) !== NOTHING_DONE) acted = true;
+        });
     }
-    const moved = await this.moveCheckpoint(reactor.name, cursor.persisted, page.scannedTo, page.events.length);
+    if (!acted && Date.now() - cursor.persistedAt < persistEvery) {
+      // Nothing here for this reactor, or nothing done with it: remember how far it looked
+      // without writing (a crash now only makes it look at these events again).
+      if (this.cursor.get(reactor.name) === cursor) {
+        cursor.position = page.scannedTo;
+        cursor.unwritten = (cursor.unwritten ?? 0) + page.events.length;
+      }
+      return { handled: page.events.length, idle: false };
+    }
+    const handled = page.events.length + (cursor.unwritten ?? 0);
+    const moved = await this.moveCheckpoint(reactor.name, cursor.persisted, page.scannedTo, handled);
     if (!moved) {
       // Another worker moved it: continue from there.
       this.cursor.delete(reactor.name);

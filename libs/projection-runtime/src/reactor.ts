@@ -1,6 +1,14 @@
 import { LogFilter, RecordedEvent } from '@notify/eventstore';
 
 /**
+ * What `Reactor.handle` answers when the events had no effect at all (nothing appended, nothing
+ * called or published): the runtime then only remembers how far the reactor has read, as for
+ * events its filter leaves out, and writes the checkpoint with a later batch or after 500 ms.
+ * Handling them again after a crash must do nothing again (or what an idempotent effect would).
+ */
+export const NOTHING_DONE = Symbol('nothing done');
+
+/**
  * Something that reacts to events with effects outside a read-model transaction: appending
  * events (process managers), calling providers, publishing to Kafka. Delivery is at least once:
  * after a crash a batch may be handled again, so every effect must be idempotent
@@ -15,7 +23,7 @@ export interface Reactor {
    * Handle events of one batch. The runtime calls this per stream group in parallel (up to the
    * reactor's concurrency), preserving order within a stream.
    */
-  handle(events: readonly RecordedEvent[]): Promise<void>;
+  handle(events: readonly RecordedEvent[]): Promise<void | typeof NOTHING_DONE>;
   /** Streams handled in parallel within one batch (default 1: strictly in log order). */
   readonly concurrency?: number;
   /** Events per batch (default: the runtime's batch size). */

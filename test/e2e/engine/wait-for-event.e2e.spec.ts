@@ -76,7 +76,8 @@ describe('workflow engine: wait_for_event', () => {
     // The child's completion was recorded before the parent resumed.
     const [childRun] = await finishedRuns(t, childRunId);
     expect(childRun.events.at(-1)!.at.getTime()).toBeLessThanOrEqual(run.events.find((e) => e.type === 'RunResumed')!.at.getTime());
-    expect(await waiting()).toBe('0');
+    // The runs' ends are in the log; the waiting-runs read model applies them a moment later.
+    expect(await eventually(waiting, (c) => c === '0', 15_000)).toBe('0');
   });
 
   it('resumes only on a start of the awaited workflow for the same recipient whose data matches', async () => {
@@ -262,7 +263,8 @@ describe('workflow engine: wait_for_event', () => {
     expect(matched.completed).toMatchObject({ outcome: 'halted', reason: 'wait_for_event_matched' });
     expect(matched.steps.wait.output).toMatchObject({ matched: true });
     expect(await messagesOf(t, c.workflow_run_id)).toEqual([]);
-    expect(await waiting()).toBe('0');
+    // The runs' ends are in the log; the waiting-runs read model applies them a moment later.
+    expect(await eventually(waiting, (c) => c === '0', 15_000)).toBe('0');
   });
 
   it('keeps the waiting-runs read model equal to a rebuild from the log', async () => {

@@ -10,7 +10,7 @@ import {
 } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { RecordedEvent } from '@notify/eventstore';
-import { Reactor } from '@notify/projection-runtime';
+import { NOTHING_DONE, Reactor } from '@notify/projection-runtime';
 import { FANOUT_REACTOR, kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
 
 /** The id at the end of a stream name `<kind>-<env>-<uuid>`. */
@@ -99,10 +99,13 @@ export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
     return this.delivery.stop();
   }
 
-  async handle(events: readonly RecordedEvent[]): Promise<void> {
+  async handle(events: readonly RecordedEvent[]): Promise<void | typeof NOTHING_DONE> {
+    // In-app messages are delivered by being in the feed: a batch of only those does nothing here.
+    let acted = false;
     for (const event of events) {
       if (event.type === 'MessageCreated' && ['in_app_feed', 'in_app'].includes((event.data as { channel: { type: string } }).channel.type))
         continue;
+      acted = true;
       if (event.type === 'MessageDeliveryAttemptCompleted') {
         await this.delivery.dropInvalidTokens(event);
         await this.delivery.suppressBounced(event);
@@ -113,6 +116,7 @@ export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
         timerId: (event.data as { timer_id?: string }).timer_id,
       });
     }
+    return acted ? undefined : NOTHING_DONE;
   }
 }
 
@@ -124,8 +128,9 @@ export class WaitForEventReactor implements Reactor {
 
   constructor(private readonly matcher: WaitMatcher) {}
 
-  async handle(events: readonly RecordedEvent[]): Promise<void> {
-    await this.matcher.handle(events);
+  async handle(events: readonly RecordedEvent[]): Promise<void | typeof NOTHING_DONE> {
+    // Its only effect is resuming runs (RunResumed with a deterministic id).
+    return (await this.matcher.handle(events)) === 0 ? NOTHING_DONE : undefined;
   }
 }
 

@@ -128,7 +128,7 @@ export class PersonalDataEventStore implements EventStore {
     return this.inner.headPosition();
   }
 
-  onAppended(listener: () => void): () => void {
+  onAppended(listener: (appended?: LogPosition) => void): () => void {
     return this.inner.onAppended(listener);
   }
 

@@ -1,5 +1,6 @@
 import { isDatabaseUnavailable } from '@notify/database';
 import { Client, Pool } from 'pg';
+import { randomUUID } from 'node:crypto';
 import { committedRequests } from '../committed-requests';
 import {
   AppendResult,
@@ -105,6 +106,8 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   private relisten?: NodeJS.Timeout;
   private closed = false;
   private notifyPending = false;
+  /** The payload of this store's NOTIFYs, so that its LISTEN connection can tell them from other processes'. */
+  private readonly notifyId = randomUUID();
   private appendsInFlight = 0;
   private queuedAppends: QueuedAppend[] = [];
   private readonly streamsInFlight = new Map<string, number>();
@@ -122,7 +125,11 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
 
   private async startListening(connectionString: string): Promise<void> {
     const client = new Client({ connectionString });
-    client.on('notification', () => this.wakeups.notify());
+    // This store's own NOTIFY comes back here too; its readers were woken at the append already,
+    // with its position.
+    client.on('notification', (message) => {
+      if (message.payload !== this.notifyId) this.wakeups.notify();
+    });
     client.on('error', () => {
       // A lost LISTEN connection only costs latency: subscribers keep polling. Reconnect, unless
       // closed meanwhile: close() clears the wait, so no connection is opened after it.
@@ -252,9 +259,7 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       }
       if (failure) throw Object.assign(new Error('An event id is already stored'), { code: UNIQUE_VIOLATION });
       committedRequests.noteAppends(appends);
-      this.wakeups.notify();
-      this.notifyOthers();
-      return appends.map((a) => {
+      const results = appends.map((a) => {
         const mine = rows.filter((r) => r.o_stream === a.streamId);
         const last = mine.reduce((x, y) => (BigInt(x.o_position) > BigInt(y.o_position) ? x : y));
         return {
@@ -264,6 +269,9 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
           position: encodePosition(BigInt(last.o_tx), BigInt(last.o_position)),
         };
       });
+      this.wakeups.notify(results.reduce((max, r) => (r.position > max ? r.position : max), results[0].position));
+      this.notifyOthers();
+      return results;
     } catch (error) {
       // The same events were appended before (a retry, or a concurrent twin that won the race):
       // answer as the first append did. Checked only on failure, off the hot path.
@@ -433,7 +441,7 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     this.notifyPending = true;
     setTimeout(() => {
       this.notifyPending = false;
-      if (!this.closed) void this.pool.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`).catch(() => undefined);
+      if (!this.closed) void this.pool.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', $1)`, [this.notifyId]).catch(() => undefined);
     }, 3);
   }
 
@@ -676,7 +684,7 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     }
   }
 
-  onAppended(listener: () => void): () => void {
+  onAppended(listener: (appended?: LogPosition) => void): () => void {
     return this.wakeups.listen(listener);
   }
 
