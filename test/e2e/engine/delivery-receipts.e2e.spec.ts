@@ -127,6 +127,20 @@ describe('delivery receipts and suppression', () => {
     expect((await post(bounce, 'msg_bounced')).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
     expect(await receiptsRecorded()).toBe(3);
 
+    // About a message not known (yet): a recent event is answered 503 so the provider delivers it
+    // again later; an old one is someone else's and is ignored. Neither writes anything.
+    const unknown = { ...data, email_id: 'e2e-not-sent-here' };
+    const early = await post({ type: 'email.delivered', created_at: new Date().toISOString(), data: unknown }, 'msg_early');
+    expect(early.status).toBe(503);
+    expect(early.body).toMatchObject({ code: 'receipt_message_unknown', status: 503, type: 'api_error' });
+    const stale = new Date(Date.now() - 60 * 60_000).toISOString();
+    expect((await post({ type: 'email.delivered', created_at: stale, data: unknown }, 'msg_stale')).body).toEqual({
+      recorded: 0,
+      duplicates: 0,
+      ignored: 1,
+    });
+    expect(await receiptsRecorded()).toBe(3);
+
     await messageWithStatus(t, message.id, ['bounced']);
     expect(await knock.messages.get(message.id)).toMatchObject({ id: message.id, status: 'bounced' });
     const types = (await messageEvents(t, message.id)).map((e) => e.type);

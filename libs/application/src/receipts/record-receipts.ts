@@ -35,6 +35,13 @@ export interface ReceiptInput {
   request: Omit<ReceiptRequest, 'now'>;
 }
 
+/**
+ * A receipt about a message the read model does not know yet, this recent, is answered 503 so the
+ * provider delivers it again (its send may still be on its way into the read model); older ones
+ * are someone else's messages and are ignored.
+ */
+export const RECEIPT_RETRY_WINDOW_MS = 15 * 60_000;
+
 export interface ReceiptOutcome {
   recorded: number;
   duplicates: number;
@@ -68,10 +75,19 @@ export async function recordDeliveryReceipts(
   const parsed = source.parse(request);
   if (parsed.subscribeUrl) await deps.confirmSubscription?.(parsed.subscribeUrl);
   const outcome: ReceiptOutcome = { recorded: 0, duplicates: 0, ignored: parsed.ignored };
+  let early = 0;
   for (const receipt of parsed.receipts) {
     const result = await recordOne(deps, input, channel.id, receipt, now, meta);
-    outcome[result]++;
+    if (result === 'early') early++;
+    else outcome[result]++;
   }
+  // Recorded ones are recorded once whatever the retry brings again (ids derive from the receipt).
+  if (early)
+    throw new DomainError(
+      'receipt_message_unknown',
+      `${early} receipt(s) name a message this service does not know yet; deliver them again later`,
+      'unavailable',
+    );
   return outcome;
 }
 
@@ -82,10 +98,13 @@ async function recordOne(
   receipt: ParsedReceipt,
   now: Date,
   meta: CommandMetadata,
-): Promise<'recorded' | 'duplicates' | 'ignored'> {
+): Promise<'recorded' | 'duplicates' | 'ignored' | 'early'> {
   const env = input.environment;
   const messageId = await deps.messageIdOf(env, receipt.providerMessageId);
-  if (!messageId) return 'ignored';
+  if (!messageId) {
+    const age = now.getTime() - Date.parse(receipt.occurredAt);
+    return Number.isFinite(age) && age < RECEIPT_RETRY_WINDOW_MS ? 'early' : 'ignored';
+  }
   const streamId = messageStream(env, messageId);
   const created = (await deps.store.readStream(streamId, { maxCount: 1 }))[0]?.data as MessageCreatedData | undefined;
   // A receipt may only speak about messages sent through the channel whose secret signed it.
