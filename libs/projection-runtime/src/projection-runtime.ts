@@ -87,6 +87,8 @@ export class ProjectionRuntime {
   private readonly appliedTo = new EventEmitter();
   private loopState?: FollowingLoop;
   private readonly isolated = new Map<string, Isolation>();
+  /** Projections this runtime is rebuilding: its own loop leaves them to the rebuild meanwhile. */
+  private readonly rebuilding = new Set<string>();
   /**
    * Where each projection has read to, and what its checkpoint row says. They differ while
    * stretches of the log that hold nothing for the projection are skipped without a write.
@@ -179,6 +181,19 @@ export class ProjectionRuntime {
   ): Promise<{ events: number; ms: number }> {
     const projection = this.get(name);
     const started = Date.now();
+    this.rebuilding.add(name);
+    try {
+      return await this.rebuildFromStart(projection, started, options);
+    } finally {
+      this.rebuilding.delete(name);
+    }
+  }
+
+  private async rebuildFromStart(
+    projection: Projection,
+    started: number,
+    options: { onProgress?: (progress: { events: number; done: number; total: number }) => void },
+  ): Promise<{ events: number; ms: number }> {
     await this.prepare(projection);
     await this.reset(projection);
     const head = await this.store.headPosition();
@@ -356,7 +371,7 @@ export class ProjectionRuntime {
     let idle = true;
     for (const projection of this.projections) {
       const isolation = this.isolated.get(projection.name);
-      if (!isolation || isolation.retryAt > Date.now()) continue;
+      if (!isolation || isolation.retryAt > Date.now() || this.rebuilding.has(projection.name)) continue;
       try {
         const step = await this.step(projection);
         this.isolated.delete(projection.name);
@@ -368,7 +383,7 @@ export class ProjectionRuntime {
         this.options.logger?.error({ projection: projection.name, err: error }, 'projection batch failed; retrying');
       }
     }
-    const active = this.projections.filter((p) => !this.isolated.has(p.name));
+    const active = this.projections.filter((p) => !this.isolated.has(p.name) && !this.rebuilding.has(p.name));
     const cursors = await this.cursors(active);
     const lanes = new Map<string, Map<LogPosition, Projection[]>>();
     for (const p of active) {

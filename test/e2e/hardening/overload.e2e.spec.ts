@@ -157,8 +157,9 @@ describe('overload: bounded in-flight work, refusals before any work', () => {
     // Written exactly for the accepted requests: their triggers and inline recipients, no others.
     const accepted = all.filter((s) => s.status === 200);
     const triggered = await t.sql<{ id: string; recipient: string }>(
-      `SELECT data->>'workflow_run_id' AS id, data->'recipients'->0->>'id' AS recipient FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'data'->>'load' = $1`,
-      [tag],
+      // By the recipient's id: a trigger's data naming one user is sealed with that user's key (ADR 0199).
+      `SELECT data->>'workflow_run_id' AS id, data->'recipients'->0->>'id' AS recipient FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'recipients'->0->>'id' LIKE $1`,
+      [`ov-${tag}-%`],
     );
     expect(triggered.map((r) => r.id).sort()).toEqual(accepted.map((s) => s.body!.workflow_run_id).sort());
     expect(triggered.map((r) => r.recipient).sort()).toEqual(accepted.map((s) => s.recipient).sort());

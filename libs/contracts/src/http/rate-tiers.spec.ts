@@ -16,6 +16,8 @@ const NOT_IN_REFERENCE: Record<string, string> = {
   receiveDeliveryReceipt: "a provider's delivery webhook (tier 5: providers post in bursts, as the trigger)",
   recordTrackedOpen: "an email's open pixel loaded (tier 3, as tracked links)",
   listSuppressions: "the environment's suppression list (tier 3, as listings)",
+  getUserPreferenceLayers: "a user's preference layers and their merge, for the console (tier 4, as reads)",
+  listUserAudiences: "a user's static and dynamic audiences, for the console (tier 4, as reads)",
   addSuppression: 'an address suppressed by hand (tier 2, as writes)',
   removeSuppression: 'an address removed from the suppression list (tier 2, as writes)',
   previewSchedule: "a schedule's next occurrences (tier 4, as the schedule listings)",

@@ -22,7 +22,7 @@ export const url = () =>
 /** Settings every provider takes: its API origin (tests, proxies, regions) and a request deadline. */
 export const commonSettings = {
   base_url: url().optional(),
-  timeout_ms: z.number({ error: 'must be a number of milliseconds' }).int().min(1).max(120_000).optional(),
+  timeout_ms: z.number({ error: 'must be a number of milliseconds' }).int().min(1).max(3_600_000).optional(),
 };
 
 /**
