@@ -164,6 +164,31 @@ for (const backend of databaseBackends()) {
       expect(seen).toEqual([1, 1, 2]);
     });
 
+    it('while the log may still be replaced by an import, reads its row before acting on a page', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const handled: number[] = [];
+      const reactor: Reactor = {
+        name: `Boot-${tag}`,
+        filter: { eventTypes: [`Boot${tag}`] },
+        async handle(events) {
+          handled.push(events.length);
+        },
+      };
+      const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 100 });
+      await runtime.createCheckpoints();
+      const event = (actor: string) => ({ id: randomUUID(), type: `Boot${tag}`, data: {}, metadata: { ...meta, actor } });
+      // Only a first start's events so far: an import may still replace them.
+      const first = await store.append(`boot-${tag}`, [event('system:bootstrap')]);
+      await eventually(async () => (await store.headPosition()) >= first.position);
+      expect(await runtime.drain(reactor.name)).toBe(1);
+      // An import commits its events with the rows moved past them: they are not acted on here.
+      const imported = await store.append(`boot-${tag}`, [event('someone')]);
+      await eventually(async () => (await store.headPosition()) >= imported.position);
+      await db.database.dataSource.query('UPDATE reactor_checkpoints SET position = $2 WHERE name = $1', [reactor.name, imported.position]);
+      expect(await runtime.drain(reactor.name)).toBe(0);
+      expect(handled).toEqual([1]);
+    });
+
     it('reactors finishing together move their checkpoints in one statement, each still a compare-and-set', async () => {
       const tag = randomUUID().slice(0, 8);
       // Both handlers return together, so both checkpoint writes are asked for in one turn.
@@ -197,15 +222,16 @@ for (const backend of databaseBackends()) {
         expect(await checkpoint(a.name)).toBe(first.position);
         expect(await checkpoint(b.name)).toBe(first.position);
 
-        // Another worker handled Left's next event first: Left sees its row moved before handling
-        // it (so it does not handle it again), Right handles and moves.
+        // Another worker handled Left's next event first: Left's write finds its row moved (its
+        // effects are idempotent), Right handles and moves. An import can no longer move rows
+        // here (the log holds events of its own), so Left does not read its row before acting.
         gate = opened();
-        arrived = 1;
+        arrived = 0;
         const second = await append();
         await eventually(async () => (await store.headPosition()) >= second.position);
         await db.database.dataSource.query('UPDATE reactor_checkpoints SET position = $2 WHERE name = $1', [a.name, second.position]);
         const calls = moves();
-        expect(await Promise.all([runtime.drain(a.name), runtime.drain(b.name)])).toEqual([0, 1]);
+        expect(await Promise.all([runtime.drain(a.name), runtime.drain(b.name)])).toEqual([1, 1]);
         expect(moves() - calls).toBe(1);
         expect(await checkpoint(a.name)).toBe(second.position);
         expect(await checkpoint(b.name)).toBe(second.position);

@@ -105,6 +105,13 @@ export class ReactorRuntime {
   >();
 
   readonly reactors: readonly Reactor[];
+  /**
+   * Whether an import may still replace the log under this runtime. It may not once this runtime
+   * has moved a checkpoint past an event appended by someone other than the first start: that
+   * event is in the log for good, and an import refuses a log that holds one (409). Until then
+   * each page is checked against the checkpoint row before it is acted on.
+   */
+  private importPossible = true;
   private pendingMoves: PendingMove[] = [];
   private flushing?: Promise<void>;
 
@@ -117,6 +124,11 @@ export class ReactorRuntime {
       logger?: RuntimeLogger;
       /** How long progress over events of no concern, or handled with no effect, may go unwritten (default 500 ms). */
       persistSkippedEveryMs?: number;
+      /**
+       * The actor of a first start's events (`system:bootstrap`): an import may replace the log
+       * only while every event is theirs (ADR 0197).
+       */
+      replaceableActor?: string;
     },
   ) {
     this.reactors = reactors.filter((r) => r.enabled !== false);
@@ -171,7 +183,7 @@ export class ReactorRuntime {
       // Caught up: if skipped progress has not been written for a while, write it now.
       if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < persistEvery) return { handled: 0, idle: true };
     }
-    if (page.events.length && !(await this.stillAt(reactor.name, cursor.persisted))) {
+    if (page.events.length && this.importPossible && !(await this.stillAt(reactor.name, cursor.persisted))) {
       // Moved meanwhile by another worker, or by an import whose events this page holds (ADR
       // 0197): those were acted on where they came from. Continue from the checkpoint.
       this.cursor.delete(reactor.name);
@@ -203,6 +215,9 @@ export class ReactorRuntime {
       return { handled: page.events.length, idle: true };
     }
     this.cursor.set(reactor.name, { position: page.scannedTo, persisted: page.scannedTo, persistedAt: Date.now() });
+    // The move succeeded, so no import moved the checkpoint: these events were appended here.
+    const replaceable = this.options.replaceableActor ?? 'system:bootstrap';
+    if (this.importPossible && page.events.some((e) => e.metadata.actor !== replaceable)) this.importPossible = false;
     return { handled: page.events.length, idle: false };
   }
 
