@@ -34,7 +34,7 @@ import { SchedulesReadModel1763712016140, schedulesProjection } from './schedule
 import { BroadcastsReadModel1763712017100, broadcastsProjection } from './broadcasts';
 import { SourcesReadModel1763712019500, sourcesProjection } from './sources';
 import { GoalsReadModel1763712019600, goalsProjection } from './goals';
-import { SuppressionsReadModel1763712022100, suppressionsProjection } from './suppressions';
+import { SuppressionsReadModel1763712022100, SuppressionsUser1763712026000, suppressionsProjection } from './suppressions';
 import { MessageProviderIdsReadModel1763712022200, messageProviderIdsProjection } from './message-receipts';
 
 export interface ProjectionSettings {
@@ -115,4 +115,5 @@ export const allMigrations: Function[] = [
   AssetsReadModel1763712019770,
   SuppressionsReadModel1763712022100,
   MessageProviderIdsReadModel1763712022200,
+  SuppressionsUser1763712026000,
 ];

@@ -1,3 +1,4 @@
 export * from './suppressions.migration';
 export * from './suppressions.projection';
 export * from './suppressions.queries';
+export * from './suppressions-user.migration';
