@@ -49,7 +49,7 @@ describe('link tracking', () => {
     expect(out).toBe('See <1>. Or (<2>), not ftp://c.example nor www.d.example!');
   });
 
-  it('tracks email HTML and text, in-app rendered blocks, button actions and action_url, and leaves other content alone', () => {
+  it('tracks email HTML and text, in-app rendered blocks, button actions and action_url, and SMS bodies', () => {
     const to = (url: string) => `https://t.example/l?u=${url.length}`;
     const email = trackContentLinks(
       {
@@ -89,8 +89,8 @@ describe('link tracking', () => {
       action_url: 'https://t.example/l?u=22',
     });
     expect(trackContentLinks({ channel_type: 'in_app_feed', blocks: [], action_url: null }, to)).toMatchObject({ action_url: null });
-    const sms = { channel_type: 'sms' as const, to: '+1', body: 'https://x.example' };
-    expect(trackContentLinks(sms, to)).toBe(sms);
+    const sms = { channel_type: 'sms' as const, to: '+1', body: 'Your code: https://x.example/c?u=1.' };
+    expect(trackContentLinks(sms, to)).toEqual({ ...sms, body: 'Your code: https://t.example/l?u=23.' });
   });
 });
 
@@ -101,6 +101,9 @@ describe('per-channel tracking and the open pixel', () => {
     expect(tracker.tracksLinks({})).toBe(false);
     expect(tracker.tracksLinks({ link_tracking: true })).toBe(true);
     expect(new LinkTracker(randomBytes(32), 'https://n.example').tracksLinks({ link_tracking: false })).toBe(false);
+    // SMS: only its own setting turns tracking on (a longer link can cost another segment).
+    expect(new LinkTracker(randomBytes(32), 'https://n.example').tracksLinks({}, 'sms')).toBe(false);
+    expect(tracker.tracksLinks({ link_tracking: true }, 'sms')).toBe(true);
   });
 
   it('the pixel URL is the same for the same message (a replay renders the same email) and verifies', () => {

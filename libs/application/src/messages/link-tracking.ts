@@ -27,8 +27,13 @@ export class LinkTracker {
     this.key = createHmac('sha256', secretsKey).update('notify/link-tracking/v1').digest();
   }
 
-  /** Whether a channel with these settings tracks link clicks (its `link_tracking`, else the default). */
-  tracksLinks(channelSettings: Record<string, unknown>): boolean {
+  /**
+   * Whether a channel with these settings tracks link clicks (its `link_tracking`, else the
+   * default). An SMS channel tracks only when its own setting says so: a tracked link is longer
+   * and can make a message cost another segment, so the service-wide default does not apply.
+   */
+  tracksLinks(channelSettings: Record<string, unknown>, channelType?: string): boolean {
+    if (channelType === 'sms') return channelSettings.link_tracking === true;
     return typeof channelSettings.link_tracking === 'boolean' ? channelSettings.link_tracking : this.defaultOn;
   }
 
@@ -112,7 +117,8 @@ const trackUrl = (url: string | null | undefined, link: (url: string) => string)
 
 /**
  * The content with its links tracked: email HTML anchors and the URLs of the text body; in-app
- * blocks' rendered HTML, button actions and `action_url` when they are absolute http(s) URLs.
+ * blocks' rendered HTML, button actions and `action_url` when they are absolute http(s) URLs; the
+ * URLs of an SMS body.
  */
 export function trackContentLinks(content: RenderedContentT, link: (url: string) => string): RenderedContentT {
   if (content.channel_type === 'email')
@@ -121,6 +127,7 @@ export function trackContentLinks(content: RenderedContentT, link: (url: string)
       html_body: rewriteHrefs(content.html_body, link),
       text_body: content.text_body && rewriteTextUrls(content.text_body, link),
     };
+  if (content.channel_type === 'sms') return { ...content, body: rewriteTextUrls(content.body, link) };
   if (content.channel_type === 'in_app_feed') {
     return {
       ...content,

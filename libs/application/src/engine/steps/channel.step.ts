@@ -124,7 +124,7 @@ export class ChannelStep implements StepHandler {
     // Per channel (its `link_tracking` / `open_tracking`, step overrides included), else the service default.
     const links = ctx.deps.links;
     const linked =
-      links && links.tracksLinks(channelSettings)
+      links && links.tracksLinks(channelSettings, rendered.content.channel_type)
         ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url }))
         : rendered.content;
     const tracked =
