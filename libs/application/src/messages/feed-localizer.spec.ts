@@ -26,7 +26,7 @@ const steps = [
   { type: 'channel', ref: 'broken', channel_key: 'in-app', template: { markdown_body: '{{ "greet" | t }} {% if data.n %}unclosed' } },
 ];
 
-function setup(options: { links?: LinkTracker | null } = {}) {
+function setup(options: { links?: LinkTracker | null; channelLinkTracking?: boolean } = {}) {
   const queries: string[] = [];
   const db = {
     query: async (sql: string) => {
@@ -37,6 +37,7 @@ function setup(options: { links?: LinkTracker | null } = {}) {
           id: M1,
           workflow_run_id: RUN,
           step_ref: 'feed',
+          channel_key: 'in-app',
           data: { n: 7 },
           tenant: 'acme',
           actors: [{ type: 'user', id: 'boss' }],
@@ -79,6 +80,10 @@ function setup(options: { links?: LinkTracker | null } = {}) {
     },
     recipient: async (_env: string, ref: { id: string }) => (users[ref.id] ? { ref, properties: users[ref.id] } : undefined),
     tenant: async (_env: string, id: string) => ({ id, name: 'Acme' }),
+    channelByKey: async (_env: string, key: string) =>
+      key === 'in-app' && options.channelLinkTracking !== undefined
+        ? { key, settings: { channel_settings: { link_tracking: options.channelLinkTracking }, provider_settings: {} } }
+        : undefined,
     vars: async () => ({ app: 'App' }),
     templateResources: () => ({
       partial: async () => undefined,
@@ -127,6 +132,15 @@ describe('feed localizer', () => {
       messageId: M1,
       url: 'https://x.example/open',
     });
+  });
+
+  it("follows the message's channel: link_tracking false there leaves links as they are", async () => {
+    const { localizer, entries } = setup({ links: new LinkTracker(randomBytes(32), 'https://n.example'), channelLinkTracking: false });
+    const page = entries();
+    await localizer.localize('development', 'ada', page, 'fr');
+    const [body] = page[0].blocks as [{ rendered: string }];
+    expect(body.rendered).toContain('href="https://x.example/7"');
+    expect(body.rendered).not.toContain('/v1/links/');
   });
 
   it('keeps a message rendered in a locale for a while: a second read renders nothing again', async () => {

@@ -19,6 +19,7 @@ interface MessageRow {
   id: string;
   workflow_run_id: string;
   step_ref: string;
+  channel_key: string | null;
   data: Record<string, unknown> | null;
   tenant: string | null;
   actors: RecipientRefT[];
@@ -67,7 +68,7 @@ export class FeedLocalizer {
     const ids = missing.map((e) => e.id);
     const [rows, activities, recipient, vars] = await Promise.all([
       this.db.query<MessageRow[]>(
-        'SELECT id, workflow_run_id, step_ref, data, tenant, actors, total_activities, total_actors FROM rm_messages WHERE environment = $1 AND id = ANY($2::uuid[])',
+        'SELECT id, workflow_run_id, step_ref, channel_key, data, tenant, actors, total_activities, total_actors FROM rm_messages WHERE environment = $1 AND id = ANY($2::uuid[])',
         [environment, ids],
       ),
       this.messages.activitiesOf(environment, ids),
@@ -82,7 +83,7 @@ export class FeedLocalizer {
       const trigger = row && triggers.get(row.workflow_run_id);
       if (!row || !trigger) continue;
       const found = walkSteps(trigger.workflow.steps as WorkflowStepT[]).find(({ step }) => step.ref === row.step_ref)?.step as
-        { template?: Record<string, unknown> } | undefined;
+        { template?: Record<string, unknown>; channel_overrides?: Record<string, unknown> } | undefined;
       if (!found?.template) continue;
       const [actor, tenant] = await Promise.all([
         trigger.actor ? lookups.recipient(environment, trigger.actor) : undefined,
@@ -114,7 +115,11 @@ export class FeedLocalizer {
         this.onError(row.id, rendered.reason);
         continue;
       }
-      const links = this.links?.defaultOn ? this.links : null;
+      // Tracked as the message was at send: the channel's `link_tracking` (step overrides
+      // included), else the service default.
+      const channel = this.links && row.channel_key ? await lookups.channelByKey(environment, row.channel_key) : undefined;
+      const channelSettings = { ...(channel?.settings?.channel_settings ?? {}), ...(found.channel_overrides ?? {}) };
+      const links = this.links?.tracksLinks(channelSettings) ? this.links : null;
       const content = links
         ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment, messageId: row.id, url }))
         : rendered.content;
