@@ -120,7 +120,8 @@ async function acquireLock(file: string): Promise<void> {
   if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) {
     throw new Error(
       `The embedded database in ${path.dirname(file)} is in use by process ${pid}. ` +
-        'Embedded mode runs in one process; set DATABASE_URL to run api and worker separately.',
+        'Embedded mode runs in one process: stop that process first (a CLI command needs the database to itself), ' +
+        'or set DATABASE_URL to run the api, the worker and the CLI beside each other.',
     );
   }
   await writeFile(file, String(process.pid));
