@@ -4,7 +4,8 @@ import { baseUrlOf, isRecord, stringSetting } from '../support/settings';
 import { settingsSchema, text } from '../support/settings-schema';
 import type { DeliveryRequest, DeliveryResult, EmailContent, ProviderConfig } from '../types';
 import { BaseProvider } from './base.provider';
-import { addressList, formatAddress, recipientEmail } from './email-address';
+import { formatAddress } from './email-address';
+import { emailEnvelope, isEnvelope } from './email-common';
 
 /**
  * Email through Resend's HTTP API (`POST /emails`). The message's idempotency key goes in the
@@ -23,20 +24,9 @@ export class ResendProvider extends BaseProvider<EmailContent> {
     config: ProviderConfig,
     exchange: Exchange,
   ): Promise<DeliveryResult> {
-    const to = recipientEmail(request.recipient);
-    if (!to)
-      return exchange.failed({
-        retryable: false,
-        code: 'missing_recipient_email',
-        reason: `recipient ${request.recipient.id} has no email address`,
-      });
-    const from = content.from ?? stringSetting(config.settings, 'from');
-    if (!from)
-      return exchange.failed({
-        retryable: false,
-        code: 'invalid_settings',
-        reason: 'resend: from is required (in the settings or the content)',
-      });
+    const envelope = emailEnvelope(this.id, request, content, config, exchange);
+    if (!isEnvelope(envelope)) return envelope;
+    const { to, from, cc, bcc } = envelope;
     if (request.idempotencyKey.length > 256) {
       return exchange.failed({
         retryable: false,
@@ -45,8 +35,6 @@ export class ResendProvider extends BaseProvider<EmailContent> {
       });
     }
 
-    const cc = addressList(content.cc);
-    const bcc = addressList(content.bcc);
     const outcome = await exchange.http({
       method: 'POST',
       url: `${baseUrlOf(config.baseUrl, 'https://api.resend.com')}/emails`,
