@@ -109,6 +109,13 @@ export interface EventStore {
   /** Position of the newest event committed and readable through readAll. */
   headPosition(): Promise<LogPosition>;
   /**
+   * Position of the newest event committed, even where readAll does not serve it yet (a
+   * transaction that may still add events before it is open, or looks open): an upper bound of
+   * everything appended so far, for waits on "everything the log held then". Never a position to
+   * resume reading after: headPosition is.
+   */
+  newestPosition(): Promise<LogPosition>;
+  /**
    * A hint that something may have been appended; never a delivery guarantee. For an append made
    * through this store object the hint carries the position of its last event (the log holds
    * everything of that append once a reader has passed it); a hint from elsewhere carries none.

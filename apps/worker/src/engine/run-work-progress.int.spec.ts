@@ -43,7 +43,7 @@ describeBoth('RunWorkProgress (the batch closer waits for the runs due before a 
     const progress = new RunWorkProgress(store, db.database, parseConfig({}));
     const timer = await appendOne();
     const later = await appendOne();
-    const head = await store.headPosition();
+    const head = await store.newestPosition();
     await checkpoint(FANOUT_REACTOR, '');
     await checkpoint(RUN_EXECUTOR_REACTOR, head);
     expect(await progress.runsThrough(timer)).toBe(false);
@@ -69,7 +69,9 @@ describeBoth('RunWorkProgress (the batch closer waits for the runs due before a 
     const kafka = createKafka(settings, { role: 'test' });
     const admin = kafka.admin();
     await admin.connect();
-    const producer = kafka.producer();
+    // Idempotent, so that a retried send under load cannot write a record twice; the offsets the
+    // group commits below are still read back from the broker rather than assumed.
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     const progress = new RunWorkProgress(store, db.database, config);
     try {
@@ -83,7 +85,7 @@ describeBoth('RunWorkProgress (the batch closer waits for the runs due before a 
         ],
       });
       const timer = await appendOne();
-      const head = await store.headPosition();
+      const head = await store.newestPosition();
       const dispatcher = runWorkDispatcherName(topic);
       await checkpoint(FANOUT_REACTOR, timer);
       await checkpoint(dispatcher, '');
@@ -91,11 +93,15 @@ describeBoth('RunWorkProgress (the batch closer waits for the runs due before a 
       await checkpoint(dispatcher, head);
       expect(await progress.runsThrough(timer)).toBe(false); // nothing consumed yet
       const groupId = `${prefix}engine`;
-      await admin.setOffsets({ groupId, topic, partitions: [{ partition: 0, offset: '2' }] });
+      const ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, p.high]));
+      expect(Object.fromEntries(ends)).toEqual({ 0: '2', 1: '1' });
+      await admin.setOffsets({ groupId, topic, partitions: [{ partition: 0, offset: ends.get(0)! }] });
       expect(await progress.runsThrough(timer)).toBe(false); // partition 1 not yet
       // Work published after the wait began does not hold the window.
       await producer.send({ topic, messages: [{ partition: 1, value: 'd' }] });
-      await admin.setOffsets({ groupId, topic, partitions: [{ partition: 1, offset: '1' }] });
+      await admin.setOffsets({ groupId, topic, partitions: [{ partition: 1, offset: ends.get(1)! }] });
+      const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      expect(Object.fromEntries(committed!.partitions.map((p) => [p.partition, p.offset]))).toEqual({ 0: '2', 1: '1' });
       expect(await progress.runsThrough(timer)).toBe(true);
     } finally {
       await progress.onApplicationShutdown();

@@ -47,7 +47,7 @@ export class RunWorkProgress implements OnApplicationShutdown {
     );
     const at = (name: string) => rows.find((r) => r.name === name)?.position ?? '';
     if (at(FANOUT_REACTOR) < position) return false;
-    if (this.target?.after !== position) this.target = { after: position, head: String(await this.store.headPosition()) };
+    if (this.target?.after !== position) this.target = { after: position, head: String(await this.store.newestPosition()) };
     const target = this.target;
     if (at(executor) < target.head) return false;
     if (!settings) return true;

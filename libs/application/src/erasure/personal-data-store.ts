@@ -127,6 +127,9 @@ export class PersonalDataEventStore implements EventStore {
   headPosition(): Promise<LogPosition> {
     return this.inner.headPosition();
   }
+  newestPosition(): Promise<LogPosition> {
+    return this.inner.newestPosition();
+  }
 
   onAppended(listener: (appended?: LogPosition) => void): () => void {
     return this.inner.onAppended(listener);

@@ -229,6 +229,11 @@ export class EventStoreDbEventStore implements EventStore {
     return served(() => this.readHead());
   }
 
+  /** EventStoreDB serves every committed event at once: the head is the newest. */
+  newestPosition(): Promise<LogPosition> {
+    return this.headPosition();
+  }
+
   private async readHead(): Promise<LogPosition> {
     const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 100 });
     let head: LogPosition = START;

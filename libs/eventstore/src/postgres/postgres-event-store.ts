@@ -561,6 +561,20 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   private highestHead: LogPosition = START;
 
   /**
+   * Without the visibility bound: es_visible_bound() errs low (a transaction of another database
+   * that ended between the statement's snapshot and its read of pg_stat_activity counts as an open
+   * one of this database), which is safe for readers and wrong for an upper bound.
+   */
+  async newestPosition(): Promise<LogPosition> {
+    const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
+      `SELECT e.transaction_id::text AS transaction_id, e.global_position FROM es_events e
+       ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
+    );
+    const newest = rows[0] ? encodePosition(BigInt(rows[0].transaction_id), BigInt(rows[0].global_position)) : START;
+    return newest > this.highestHead ? newest : this.highestHead;
+  }
+
+  /**
    * Recomputes every event's hash from its content and its predecessor's stored hash, checks
    * revisions are contiguous and reach each stream's head, and that every head a previous
    * verification recorded is still there. With nothing found (and checkpoint not false) records

@@ -164,6 +164,14 @@ export function eventStoreContract(open: () => Promise<ContractTarget>): void {
       expect(await store.readStream(b)).toHaveLength(1);
     });
 
+    it('gives the newest committed position as an upper bound the head reaches', async () => {
+      const { position } = await store.append(stream('newest'), [event('A', {}), event('B', {})]);
+      // At once, whatever other transactions the server has open: it is not held back by them.
+      expect(await store.newestPosition()).toBe(position);
+      await visible(position);
+      expect(await store.headPosition()).toBe(position);
+    });
+
     it('keeps each stream in order in the log when multi-stream and single appends race', async () => {
       const shared = stream('contended');
       const start = await store.headPosition();
