@@ -237,7 +237,7 @@ describeScaleOut(
         'run-work dispatcher started (this worker owns partition 0)';
       // One worker (the owner of partition 0) runs the dispatcher and the relay; the other neither.
       // (Waited for: in a rebalance the new owner may start before the old one has logged its stop.)
-      await until('exactly one worker to run the singletons', async () => isElected(first) !== isElected(second), 60_000);
+      await until('exactly one worker to run the singletons', async () => isElected(first) !== isElected(second), 180_000);
       expect([isElected(first), isElected(second)].sort()).toEqual([false, true]);
       expect(isElected(first) ? assigned(first) : assigned(second)).toContain(0);
       const singletons = [...elected(first), ...elected(second)][0].reactors as string[];

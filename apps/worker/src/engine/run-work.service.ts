@@ -30,6 +30,8 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
   private publisher?: KafkaPublisher;
   private elected?: ReactorRuntime;
   private electionChange: Promise<void> = Promise.resolve();
+  /** Whether the last assignment gave this worker partition 0 (what the singletons should follow). */
+  private ownsPartitionZero = false;
   private stopped = false;
   private readonly sleeper = new Sleeper();
   private starting?: Promise<void>;
@@ -84,12 +86,16 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
         groupId: this.groupId(),
         sessionTimeoutMs: this.config.ENGINE_KAFKA_SESSION_TIMEOUT_MS,
         logger: this.log,
-        onAssignment: (partitions) => void this.setElected(partitions.includes(0)),
+        onAssignment: (partitions) => {
+          this.ownsPartitionZero = partitions.includes(0);
+          void this.setElected(this.ownsPartitionZero);
+        },
         onCrash: (error) => {
           // kafkajs restarts the consumer after retriable failures by itself; this one it gave up on.
           this.log.error({ err: error }, 'the run-work consumer stopped; joining the group again');
           this.consumer = undefined;
           void consumer.stop().catch(() => undefined);
+          this.ownsPartitionZero = false;
           void this.setElected(false);
           if (!this.stopped) this.starting = this.sleeper.sleep(2000).then(() => this.startConsumer());
         },
@@ -141,10 +147,16 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
         this.log.info('run-work dispatcher stopped');
       }
     });
-    // A failed change is logged and does not stop the ones queued after it.
-    this.electionChange = change.catch((error: unknown) =>
-      this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed'),
-    );
+    // A failed change is logged and does not stop the ones queued after it. A failed start is tried
+    // again while this worker still owns partition 0: no one else would run the singletons.
+    this.electionChange = change.catch((error: unknown) => {
+      this.log.error({ err: error }, 'starting or stopping the run-work dispatcher failed');
+      if (owned && !this.stopped) {
+        void this.sleeper.sleep(1000).then(() => {
+          if (this.ownsPartitionZero && !this.stopped) void this.setElected(true);
+        });
+      }
+    });
     return this.electionChange;
   }
 }
