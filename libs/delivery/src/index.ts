@@ -32,5 +32,6 @@ export { TelegramProvider } from './providers/telegram.provider';
 export { MsTeamsProvider, MsTeamsWebhookProvider } from './providers/ms-teams.provider';
 export type { SettingsIssue } from './support/settings-schema';
 export { MsTeamsLookups, SlackLookups } from './lookups/lookups';
+export { MicrosoftTokens } from './support/microsoft';
 export type { GraphQueryOptions, LookupFailure, SlackChannel } from './lookups/lookups';
 export * from './receipts';

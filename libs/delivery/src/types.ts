@@ -11,6 +11,12 @@ export interface ProviderConfig {
   baseUrl?: string;
   /** Per-request timeout; falls back to `settings.timeout_ms`, then 10 s. */
   timeoutMs?: number;
+  /**
+   * This service's delivery receipts endpoint for the channel and provider
+   * (`<PUBLIC_URL>/v1/receipts/<environment>/<channel key>/<provider>`, ADR 0203), when the
+   * service has a PUBLIC_URL: where a provider that takes a callback URL per message reports.
+   */
+  receiptsUrl?: string;
 }
 
 export interface EmailContent {

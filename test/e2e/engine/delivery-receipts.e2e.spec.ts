@@ -1,9 +1,9 @@
 import Knock from '@knocklabs/node';
 import { sign } from 'node:crypto';
-import { snsStringToSign, svixSignature } from '@notify/delivery';
+import { snsStringToSign, svixSignature, twilioSignature } from '@notify/delivery';
 import { selfSignedCertificate } from '@notify/testing';
-import { closedPort, json, startHttpPeer, type Peer } from '@notify/testing/peers';
-import { resendApi } from '@notify/testing/provider-peers';
+import { closedPort, form, json, startHttpPeer, type Peer } from '@notify/testing/peers';
+import { resendApi, slackPosted, twilioMessageCreated } from '@notify/testing/provider-peers';
 import { finishedRuns } from '../../support/engine';
 import { deliveryLogs, eventually, messageEvents, messageOf, messageWithStatus, putChannel, putWorkflow } from '../../support/delivery';
 import { startTestApp, TestApp } from '../../support/test-app';
@@ -18,6 +18,10 @@ describe('delivery receipts and suppression', () => {
   let knock: Knock;
   let resend: Peer;
   let sns: Peer;
+  let slack: Peer;
+  let twilio: Peer;
+  const twilioAccount = 'AC5e1f0e2d3c4b5a69788796a5b4c3d2e1';
+  const twilioToken = 'twilio-auth-token-receipts-e2e';
   const certificate = selfSignedCertificate('sns.test');
   let first: { messageId: string; emailId: string } | undefined;
   const apiKey = 're_e2e_receipts_key';
@@ -49,6 +53,8 @@ describe('delivery receipts and suppression', () => {
     resend = await startHttpPeer(resendApi(apiKey));
     // Stands in for Amazon SNS: its signing certificate, and the subscription confirmation URL.
     sns = await startHttpPeer((req) => (req.url === '/cert.pem' ? { status: 200, text: certificate.pem } : { status: 200, text: '<ok/>' }));
+    slack = await startHttpPeer(slackPosted);
+    twilio = await startHttpPeer(twilioMessageCreated);
     // Tracked links and the open pixel are absolute under PUBLIC_URL: the app listens there.
     const port = await closedPort();
     t = await startTestApp({
@@ -74,7 +80,7 @@ describe('delivery receipts and suppression', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await Promise.all([resend, sns].map((p) => p?.close()));
+    await Promise.all([resend, sns, slack, twilio].map((p) => p?.close()));
   });
 
   it('receipt -> status and delivery logs -> suppression -> the next email is skipped; bad signatures and replays write nothing', async () => {
@@ -236,5 +242,99 @@ describe('delivery receipts and suppression', () => {
     });
     expect((await asSns(confirmation)).body).toEqual({ recorded: 0, duplicates: 0, ignored: 0 });
     expect(sns.requests.map((r) => r.url)).toContain('/confirm?Token=tok');
+  });
+
+  it('chat link tracking: a Slack message carries tracked links with their labels; a click records link_clicked and redirects, an unfurl does not', async () => {
+    const chatChannel = await putChannel(t, 'slack-tracked', {
+      type: 'chat',
+      provider: 'slack',
+      provider_settings: { base_url: slack.url },
+      channel_settings: { link_tracking: true },
+    });
+    await putWorkflow(t, 'chat-links', [
+      {
+        type: 'channel',
+        ref: 'slack',
+        channel_key: 'slack-tracked',
+        template: {
+          markdown_body: 'Build done: <https://ci.example/runs/7?a=1&b=2|run 7>',
+          summary: 'Build done',
+          // Block Kit: the message Slack shows (the markdown body is not sent with blocks).
+          json_body: JSON.stringify({
+            blocks: [
+              { type: 'section', text: { type: 'mrkdwn', text: 'Build done: <https://ci.example/runs/7?a=1&b=2|run 7>' } },
+              {
+                type: 'actions',
+                elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open' }, url: 'https://ci.example/open' }],
+              },
+            ],
+          }),
+        },
+      },
+    ]);
+    await knock.users.update('lin', { name: 'Lin' });
+    await knock.users.setChannelData('lin', chatChannel, {
+      data: { connections: [{ channel_id: 'C0LINKS', access_token: 'xoxb-links-e2e' }] },
+    });
+    const { workflow_run_id } = await knock.workflows.trigger('chat-links', { recipients: ['lin'] });
+    const message = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'slack')).id, ['sent']);
+
+    const posted = json(slack.requests.at(-1)!) as {
+      text: string;
+      blocks: [{ text: { text: string } }, { elements: { url: string }[] }];
+    };
+    expect(posted.text).toBe('Build done');
+    const label = /^Build done: <([^|>]+)\|run 7>$/.exec(posted.blocks[0].text.text);
+    expect(label?.[1].startsWith(`${t.url}/v1/links/`)).toBe(true);
+    const button = posted.blocks[1].elements[0].url;
+    expect(button.startsWith(`${t.url}/v1/links/`)).toBe(true);
+
+    // Slack unfurling the link: redirected, no click recorded.
+    const unfurl = await fetch(label![1], {
+      redirect: 'manual',
+      headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' },
+    });
+    expect(unfurl.status).toBe(302);
+    expect(unfurl.headers.get('location')).toBe('https://ci.example/runs/7?a=1&b=2');
+    // The reader's clicks.
+    const click = await fetch(label![1], { redirect: 'manual' });
+    expect(click.status).toBe(302);
+    expect(click.headers.get('location')).toBe('https://ci.example/runs/7?a=1&b=2');
+    expect((await fetch(button, { redirect: 'manual' })).headers.get('location')).toBe('https://ci.example/open');
+    const clicks = async () =>
+      (await messageEvents(t, message.id)).filter((e) => e.type === 'message.link_clicked').map((e) => e.data.url as string);
+    const recorded = await eventually(async () => ((await clicks()).length >= 2 ? clicks() : undefined));
+    expect(recorded.sort()).toEqual(['https://ci.example/open', 'https://ci.example/runs/7?a=1&b=2']);
+    expect(await knock.messages.get(message.id)).toMatchObject({ id: message.id, link_clicked_at: expect.any(String) });
+  });
+
+  it("Twilio: the status callback is the service's receipts endpoint without configuring it; its signed callback marks the SMS delivered", async () => {
+    await putChannel(t, 'sms', {
+      type: 'sms',
+      provider: 'twilio',
+      provider_settings: { account_sid: twilioAccount, auth_token: twilioToken, from: '+15005550006', base_url: twilio.url },
+    });
+    await putWorkflow(t, 'sms-receipts', [
+      { type: 'channel', ref: 'sms', channel_key: 'sms', template: { text_body: 'Your code is 4242' } },
+    ]);
+    await knock.users.update('lin', { phone_number: '+15558675399' });
+    const { workflow_run_id } = await knock.workflows.trigger('sms-receipts', { recipients: ['lin'] });
+    const message = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'sms')).id, ['sent']);
+    const sent = form(twilio.requests[0]);
+    const callback = `${t.url}/v1/receipts/development/sms/twilio`;
+    expect(sent.StatusCallback).toBe(callback);
+    const sid = (await messageEvents(t, message.id)).find((e) => e.type === 'message.sent')!.data.provider_message_id as string;
+    await eventually(async () => (await t.sql('SELECT 1 FROM rm_message_provider_ids WHERE provider_message_id = $1', [sid])).length);
+
+    // What Twilio posts to the callback URL it was given, signed with the account's auth token.
+    const params = { MessageSid: sid, MessageStatus: 'delivered', To: '+15558675399', AccountSid: twilioAccount };
+    const post = (signature: string) =>
+      t.http('POST', new URL(callback).pathname, {
+        rawBody: new URLSearchParams(params).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+      });
+    expect((await post(twilioSignature('another-token', callback, params))).status).toBe(401);
+    expect((await post(twilioSignature(twilioToken, callback, params))).body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    await messageWithStatus(t, message.id, ['delivered']);
   });
 });

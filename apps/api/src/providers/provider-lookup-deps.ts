@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ProviderLookupDeps, RecipientDeps, SECRET_BOX, SecretBox, unsealValue } from '@notify/application';
+import { EngineLookups, ProviderLookupDeps, RecipientDeps, SECRET_BOX, SecretBox, unsealValue } from '@notify/application';
+import { MicrosoftTokens } from '@notify/delivery';
 import { RequestContext } from '@notify/http';
-import { OUTBOUND_HTTP, ReadYourWrites } from '@notify/platform';
+import { ENGINE_LOOKUPS, OUTBOUND_HTTP, ReadYourWrites } from '@notify/platform';
 import type { OutboundHttp } from '@notify/outbound';
 import { ChannelDataQueries } from '@notify/projections/channel-data';
 import { ChannelQueries } from '@notify/projections/channels';
@@ -12,6 +13,9 @@ import { commandMetadata } from '../shared/command-metadata';
 /** The lookups' ports over the read models, the secret box and the recipient commands, for one request. */
 @Injectable()
 export class ProviderLookupDepsFactory {
+  /** Graph tokens for the whole process: a tenant's token serves every lookup until shortly before it expires. */
+  private readonly graphTokens = new MicrosoftTokens();
+
   constructor(
     private readonly channels: ChannelQueries,
     private readonly channelData: ChannelDataQueries,
@@ -19,11 +23,14 @@ export class ProviderLookupDepsFactory {
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(OUTBOUND_HTTP) private readonly outbound: OutboundHttp,
     private readonly consistency: ReadYourWrites,
+    @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
   ) {}
 
   for(ctx: RequestContext): ProviderLookupDeps {
     return {
       outbound: this.outbound,
+      graphTokens: this.graphTokens,
+      vars: (environment) => this.lookups.vars(environment),
       channel: async (environment, id) => {
         const found = await this.channels.findUsable(environment, { id });
         if (!found?.settings) return undefined;

@@ -1,5 +1,5 @@
 import Knock from '@knocklabs/node';
-import { json, startHttpPeer, type Peer } from '@notify/testing/peers';
+import { form, json, startHttpPeer, type Peer } from '@notify/testing/peers';
 import { microsoftGraphApi, slackWebApi } from '@notify/testing/provider-peers';
 import { deliveryLogs, messageOf, messageWithStatus, putChannel, putWorkflow, secretsAt } from '../../../../test/support/delivery';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
@@ -180,5 +180,45 @@ describe('provider lookups and the Teams bot channel', () => {
     const logs = await deliveryLogs(t, message.id);
     expect(logs.map((l) => l.response?.status)).toEqual(expect.arrayContaining([200, 201]));
     expect(await secretsAt(t, [app.password])).toEqual([]);
+  });
+
+  it('reads {{ vars.x }} references of the channel settings (secret variables too) as delivery does', async () => {
+    for (const [key, value, type] of [
+      ['teams_app_password', app.password, 'secret'],
+      ['microsoft_origin', peer.url, 'public'],
+    ]) {
+      const saved = await t.http('PUT', `/v1/variables/${key}`, { key: t.serviceToken, body: { variable: { value, type } } });
+      expect(saved.status).toBe(200);
+    }
+    const viaVars = await putChannel(t, 'teams-vars', {
+      type: 'chat',
+      provider: 'ms-teams',
+      provider_settings: {
+        app_id: app.appId,
+        app_password: '{{ vars.teams_app_password }}',
+        login_url: '{{ vars.microsoft_origin }}',
+        graph_url: '{{vars.microsoft_origin}}',
+      },
+    });
+    await knock.objects.setChannelData('projects', 'apollo', viaVars, { data: { connections: [], ms_teams_tenant_id: tenant } });
+    const teams = await knock.providers.msTeams.listTeams(viaVars, { ms_teams_tenant_object: object });
+    expect(teams.ms_teams_teams.map((team) => team.displayName)).toEqual(['Engineering', 'Sales']);
+    const signIn = peer.requests.filter((r) => r.url === `/${tenant}/oauth2/v2.0/token`).at(-1)!;
+    expect(form(signIn).client_secret).toBe(app.password);
+
+    // A variable the environment does not have: the reference stays as written, and the sign-in is refused.
+    const missing = await putChannel(t, 'teams-missing-var', {
+      type: 'chat',
+      provider: 'ms-teams',
+      provider_settings: { app_id: app.appId, app_password: '{{ vars.not_there }}', login_url: peer.url, graph_url: peer.url },
+    });
+    await knock.objects.setChannelData('projects', 'apollo', missing, { data: { connections: [], ms_teams_tenant_id: tenant } });
+    const refused = await t.http('GET', `/v1/providers/ms-teams/${missing}/teams?ms_teams_tenant_object=${encodeURIComponent(object)}`, {
+      key: t.env.secretKey,
+    });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { code: 'authorization', message: expect.stringContaining('Invalid client secret') },
+    });
   });
 });

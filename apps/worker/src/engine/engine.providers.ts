@@ -155,6 +155,7 @@ export const engineProviders: Provider[] = [
         },
         {
           concurrency: config.ENGINE_CONCURRENCY,
+          publicUrl: config.PUBLIC_URL ?? null,
           onError: (err, messageId) =>
             logger.error({ err, message_id: messageId }, 'a delivery outcome could not be recorded; its check timer settles it'),
         },

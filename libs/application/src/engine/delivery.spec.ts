@@ -1,7 +1,7 @@
-import { DeliveryProvider, DeliveryRequest, DeliveryResult, ProviderRegistry } from '@notify/delivery';
+import { DeliveryProvider, DeliveryRequest, DeliveryResult, ProviderConfig, ProviderRegistry } from '@notify/delivery';
 import { MessageCreatedData, messageStream } from '@notify/domain';
 import { EventStore, EventToAppend, RecordedEvent, WrongExpectedRevisionError } from '@notify/eventstore';
-import { DeliveryExecutor, DeliveryStoppedError, inFlightBoundMs, resolveVariableReferences } from './delivery';
+import { DeliveryExecutor, DeliveryStoppedError, inFlightBoundMs, receiptsUrlOf, resolveVariableReferences } from './delivery';
 import type { ChannelView, EngineLookups } from './lookups';
 
 /** Just enough of an event store for one message stream: revisions checked, event ids idempotent. */
@@ -78,13 +78,16 @@ function created(provider: string): MessageCreatedData {
 /** A provider whose answer the test controls; `hold` keeps the call open until aborted. */
 function fakeProvider(id: string, channelType: 'sms' | 'email') {
   const calls: DeliveryRequest[] = [];
-  const provider: DeliveryProvider & { calls: DeliveryRequest[]; answer: () => DeliveryResult | 'hold' } = {
+  const configs: ProviderConfig[] = [];
+  const provider: DeliveryProvider & { calls: DeliveryRequest[]; configs: ProviderConfig[]; answer: () => DeliveryResult | 'hold' } = {
     id,
     channelType,
     calls,
+    configs,
     answer: () => ({ outcome: 'sent', providerMessageId: 'p-1', logs: [] }),
-    send(request, _config, signal) {
+    send(request, config, signal) {
       calls.push(request);
+      configs.push(config);
       const answer = provider.answer();
       if (answer !== 'hold') return Promise.resolve(answer);
       return new Promise((resolve) =>
@@ -97,7 +100,7 @@ function fakeProvider(id: string, channelType: 'sms' | 'email') {
   return provider;
 }
 
-function setup(providerId: 'twilio' | 'resend', settings: Record<string, unknown> = {}) {
+function setup(providerId: 'twilio' | 'resend', settings: Record<string, unknown> = {}, publicUrl?: string) {
   const store = new MemoryStore();
   const provider = fakeProvider(providerId, providerId === 'resend' ? 'email' : 'sms');
   const channel: ChannelView = {
@@ -119,7 +122,7 @@ function setup(providerId: 'twilio' | 'resend', settings: Record<string, unknown
     lookups,
     new ProviderRegistry([provider]),
     { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000, jitter: 0 },
-    { clock: () => new Date(now) },
+    { clock: () => new Date(now), publicUrl },
   );
   const create = () => store.append(stream, [{ id: 'e0', type: 'MessageCreated', data: created(providerId), metadata: meta }]);
   const fire = (timerId: string) =>
@@ -280,5 +283,23 @@ describe('DeliveryExecutor', () => {
     });
     expect(inFlightBoundMs({})).toBe(22_000);
     expect(inFlightBoundMs({ timeout_ms: 3000 })).toBe(8_000);
+  });
+
+  it('gives the provider its receipts endpoint under the public URL, and none without one', async () => {
+    expect(receiptsUrlOf('https://notify.example/', 'development', { key: 'sms/eu', provider: 'twilio' })).toBe(
+      'https://notify.example/v1/receipts/development/sms%2Feu/twilio',
+    );
+    const withUrl = setup('twilio', {}, 'https://notify.example');
+    await withUrl.create();
+    await withUrl.executor.handle(env, messageId, { type: 'MessageCreated' });
+    await settle();
+    expect(withUrl.provider.configs.map((c) => c.receiptsUrl)).toEqual(['https://notify.example/v1/receipts/development/ch/twilio']);
+
+    const without = setup('twilio');
+    await without.create();
+    await without.executor.handle(env, messageId, { type: 'MessageCreated' });
+    await settle();
+    expect(without.provider.configs).toHaveLength(1);
+    expect(without.provider.configs[0].receiptsUrl).toBeUndefined();
   });
 });

@@ -105,6 +105,8 @@ export interface DeliveryExecutorOptions {
   /** A provider call whose outcome could not be recorded (its check timer settles the attempt). */
   onError?: (error: unknown, messageId: string) => void;
   clock?: () => Date;
+  /** The service's PUBLIC_URL: providers are given their receipts endpoint under it (`ProviderConfig.receiptsUrl`). */
+  publicUrl?: string | null;
 }
 
 /**
@@ -410,6 +412,7 @@ export class DeliveryExecutor {
         channelType: channel.type as never,
         settings,
         baseUrl: typeof settings.base_url === 'string' ? settings.base_url : undefined,
+        ...(this.options.publicUrl ? { receiptsUrl: receiptsUrlOf(this.options.publicUrl, environment, channel) } : {}),
       },
       this.stopping.signal,
     );
@@ -440,6 +443,12 @@ export class DeliveryExecutor {
     this.slotsTaken--;
     this.waiting.shift()?.();
   }
+}
+
+/** The receipts endpoint of a channel's provider (ADR 0203's route), absolute under the public URL. */
+export function receiptsUrlOf(publicUrl: string, environment: string, channel: { key: string; provider: string }): string {
+  const segments = [environment, channel.key, channel.provider].map(encodeURIComponent).join('/');
+  return `${publicUrl.replace(/\/+$/, '')}/v1/receipts/${segments}`;
 }
 
 /** What the provider is given: the channel's settings with its provider settings (secrets opened) over them. */

@@ -104,6 +104,8 @@ describe('per-channel tracking and the open pixel', () => {
     // SMS: only its own setting turns tracking on (a longer link can cost another segment).
     expect(new LinkTracker(randomBytes(32), 'https://n.example').tracksLinks({}, 'sms')).toBe(false);
     expect(tracker.tracksLinks({ link_tracking: true }, 'sms')).toBe(true);
+    expect(new LinkTracker(randomBytes(32), 'https://n.example').tracksLinks({}, 'chat')).toBe(false);
+    expect(tracker.tracksLinks({ link_tracking: true }, 'chat')).toBe(true);
   });
 
   it('the pixel URL is the same for the same message (a replay renders the same email) and verifies', () => {

@@ -1,5 +1,6 @@
 import type { RenderedContentT } from '@notify/contracts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { chatMarkupOf, trackChatJson, trackChatText } from './chat-link-tracking';
 
 export interface TrackedLink {
   environment: string;
@@ -29,11 +30,12 @@ export class LinkTracker {
 
   /**
    * Whether a channel with these settings tracks link clicks (its `link_tracking`, else the
-   * default). An SMS channel tracks only when its own setting says so: a tracked link is longer
-   * and can make a message cost another segment, so the service-wide default does not apply.
+   * default). SMS and chat channels track only when their own setting says so: a tracked link is
+   * longer and can make an SMS cost another segment, and chat messages were never rewritten
+   * before chat tracking existed (ADR 0222), so the service-wide default does not apply to them.
    */
   tracksLinks(channelSettings: Record<string, unknown>, channelType?: string): boolean {
-    if (channelType === 'sms') return channelSettings.link_tracking === true;
+    if (channelType === 'sms' || channelType === 'chat') return channelSettings.link_tracking === true;
     return typeof channelSettings.link_tracking === 'boolean' ? channelSettings.link_tracking : this.defaultOn;
   }
 
@@ -118,9 +120,14 @@ const trackUrl = (url: string | null | undefined, link: (url: string) => string)
 /**
  * The content with its links tracked: email HTML anchors and the URLs of the text body; in-app
  * blocks' rendered HTML, button actions and `action_url` when they are absolute http(s) URLs; the
- * URLs of an SMS body.
+ * URLs of an SMS body; a chat message's links in its provider's markup (`provider`: the chat
+ * channel's, see chat-link-tracking).
  */
-export function trackContentLinks(content: RenderedContentT, link: (url: string) => string): RenderedContentT {
+export function trackContentLinks(
+  content: RenderedContentT,
+  link: (url: string) => string,
+  options: { provider?: string } = {},
+): RenderedContentT {
   if (content.channel_type === 'email')
     return {
       ...content,
@@ -128,6 +135,17 @@ export function trackContentLinks(content: RenderedContentT, link: (url: string)
       text_body: content.text_body && rewriteTextUrls(content.text_body, link),
     };
   if (content.channel_type === 'sms') return { ...content, body: rewriteTextUrls(content.body, link) };
+  if (content.channel_type === 'chat') {
+    const markup = chatMarkupOf(options.provider ?? '');
+    return {
+      ...content,
+      text: trackChatText(content.text, link, markup),
+      // A notification's summary is shown as plain text except on Slack, where it is mrkdwn too.
+      summary: content.summary && trackChatText(content.summary, link, markup === 'mrkdwn' ? markup : 'unknown'),
+      json: content.json && (trackChatJson(content.json, link, markup) as Record<string, unknown>),
+      ...(content.blocks ? { blocks: trackChatJson(content.blocks, link, markup) as unknown[] } : {}),
+    };
+  }
   if (content.channel_type === 'in_app_feed') {
     return {
       ...content,

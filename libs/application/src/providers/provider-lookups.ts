@@ -1,7 +1,8 @@
 import type { RecipientRefT } from '@notify/contracts';
-import { MsTeamsLookups, SlackLookups, type GraphQueryOptions, type LookupFailure } from '@notify/delivery';
+import { MicrosoftTokens, MsTeamsLookups, SlackLookups, type GraphQueryOptions, type LookupFailure } from '@notify/delivery';
 import { DomainError, invalidParams, resourceMissing } from '@notify/domain';
 import type { OutboundHttp } from '@notify/outbound';
+import { resolveVariableReferences } from '../engine/delivery';
 
 /** A chat channel as the lookups need it: its provider settings opened. */
 export interface LookupChannel {
@@ -18,6 +19,10 @@ export interface ProviderLookupDeps {
   /** Replaces the recipient's data for the channel (through the recipient's own commands). */
   setChannelData(environment: string, recipient: RecipientRefT, channel: LookupChannel, data: Record<string, unknown>): Promise<void>;
   outbound?: OutboundHttp;
+  /** The environment's variables (secret ones opened): `{{ vars.x }}` in the channel's settings are replaced, as delivery does. */
+  vars?(environment: string): Promise<Record<string, unknown>>;
+  /** Microsoft Graph tokens, kept across requests (one instance per process); without it each lookup signs in. */
+  graphTokens?: MicrosoftTokens;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -55,7 +60,8 @@ function lookupError(failure: LookupFailure, provider: string): DomainError {
 async function chatChannel(deps: ProviderLookupDeps, environment: string, id: string, kind: 'slack' | 'teams'): Promise<LookupChannel> {
   const channel = await deps.channel(environment, id);
   if (!channel || channel.type !== 'chat' || !channel.provider.toLowerCase().includes(kind)) throw resourceMissing('channel');
-  return channel;
+  if (!deps.vars || !/\{\{\s*vars\./.test(JSON.stringify(channel.settings))) return channel;
+  return { ...channel, settings: resolveVariableReferences(channel.settings, await deps.vars(environment)) as Record<string, unknown> };
 }
 
 /** Slack lookups for a recipient connected with an access token (`token.access_token` in its channel data). */
@@ -109,14 +115,18 @@ export class SlackProviderLookups {
 
 /** Microsoft Teams lookups for a recipient connected to a Microsoft Entra tenant (`ms_teams_tenant_id` in its channel data). */
 export class MsTeamsProviderLookups {
-  constructor(private readonly deps: ProviderLookupDeps) {}
+  private readonly graphTokens: MicrosoftTokens;
+
+  constructor(private readonly deps: ProviderLookupDeps) {
+    this.graphTokens = deps.graphTokens ?? new MicrosoftTokens();
+  }
 
   private async connection(environment: string, channelId: string, reference: string) {
     const channel = await chatChannel(this.deps, environment, channelId, 'teams');
     const recipient = parseRecipientReference(reference, 'ms_teams_tenant_object');
     const data = (await this.deps.channelData(environment, recipient, channel.id)) ?? {};
     const tenant = typeof data.ms_teams_tenant_id === 'string' && data.ms_teams_tenant_id ? data.ms_teams_tenant_id : undefined;
-    return { channel, recipient, data, tenant, api: new MsTeamsLookups(channel.settings, this.deps.outbound) };
+    return { channel, recipient, data, tenant, api: new MsTeamsLookups(channel.settings, this.deps.outbound, this.graphTokens) };
   }
 
   private static tenantNotSet = () => new DomainError('authorization', 'Microsoft Teams tenant ID not set.', 'forbidden');

@@ -1,6 +1,6 @@
 import type { OutboundHttp } from '@notify/outbound';
 import { Exchange, isSuccess, type HttpOutcome } from '../support/exchange';
-import { GRAPH_SCOPE, microsoftToken } from '../support/microsoft';
+import { GRAPH_SCOPE, MicrosoftTokens } from '../support/microsoft';
 import { Redactor } from '../support/redactor';
 import { baseUrlOf, isRecord, stringSetting } from '../support/settings';
 
@@ -107,35 +107,49 @@ export interface GraphQueryOptions {
   $skiptoken?: string;
 }
 
+/**
+ * Microsoft Graph for a tenant, with an app-only token of the channel's app registration. Tokens
+ * come from `tokens` (kept per tenant and credentials until shortly before they expire, one
+ * request for concurrent callers; pass one instance for the process); Graph refusing a token
+ * (401) drops it and the call is made once more with a new one.
+ */
 export class MsTeamsLookups {
   constructor(
     private readonly settings: Record<string, unknown>,
     private readonly outbound?: OutboundHttp,
+    private readonly tokens: MicrosoftTokens = new MicrosoftTokens(),
   ) {}
 
   private async get(tenant: string, path: string, query: Record<string, string>): Promise<Answer> {
     const exchange = exchangeFor(this.settings, this.outbound);
-    const signIn = await microsoftToken(exchange, this.settings, tenant, GRAPH_SCOPE);
-    if ('failure' in signIn) return { ok: false, kind: signIn.failure.retryable ? 'unavailable' : 'auth', reason: signIn.failure.reason };
     const graph = baseUrlOf(stringSetting(this.settings, 'graph_url'), 'https://graph.microsoft.com');
     const search = new URLSearchParams(query).toString();
-    const outcome = await exchange.http({
-      method: 'GET',
-      url: `${graph}/v1.0${path}${search ? `?${search}` : ''}`,
-      headers: { authorization: `Bearer ${signIn.token}`, accept: 'application/json' },
-    });
-    if (!isSuccess(outcome) || !isRecord(outcome.body)) {
-      const failure = unavailable(outcome);
-      const error = outcome.kind === 'response' && isRecord(outcome.body) && isRecord(outcome.body.error) ? outcome.body.error : undefined;
+    let outcome: HttpOutcome | undefined;
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const signIn = await this.tokens.get(exchange, this.settings, tenant, GRAPH_SCOPE);
+      if ('failure' in signIn) return { ok: false, kind: signIn.failure.retryable ? 'unavailable' : 'auth', reason: signIn.failure.reason };
+      outcome = await exchange.http({
+        method: 'GET',
+        url: `${graph}/v1.0${path}${search ? `?${search}` : ''}`,
+        headers: { authorization: `Bearer ${signIn.token}`, accept: 'application/json' },
+      });
+      if (!(outcome.kind === 'response' && outcome.status === 401)) break;
+      // The token was refused (revoked, or the tenant's consent changed): sign in again, once.
+      this.tokens.drop(this.settings, tenant, GRAPH_SCOPE);
+    }
+    if (!outcome || !isSuccess(outcome) || !isRecord(outcome.body)) {
+      const failure = unavailable(outcome!);
+      const error = outcome?.kind === 'response' && isRecord(outcome.body) && isRecord(outcome.body.error) ? outcome.body.error : undefined;
       return error && typeof error.message === 'string' ? { ...failure, reason: `${failure.reason}: ${error.message}` } : failure;
     }
     return { ok: true, body: outcome.body };
   }
 
-  /** Whether the app can sign in to the tenant (it has consented). */
+  /** Whether the app can sign in to the tenant (it has consented): always a new sign-in, which then serves the next calls. */
   async authCheck(tenant: string): Promise<{ ok: true } | LookupFailure> {
     const exchange = exchangeFor(this.settings, this.outbound);
-    const signIn = await microsoftToken(exchange, this.settings, tenant, GRAPH_SCOPE);
+    this.tokens.drop(this.settings, tenant, GRAPH_SCOPE);
+    const signIn = await this.tokens.get(exchange, this.settings, tenant, GRAPH_SCOPE);
     return 'failure' in signIn ? { ok: false, kind: 'auth', reason: signIn.failure.reason } : { ok: true };
   }
 

@@ -94,6 +94,16 @@ describe('TwilioProvider against a local Twilio-like Messages API', () => {
     expect(leakedSecrets(result, [apiKeySecret, basic(apiKeySid, apiKeySecret).slice(6)])).toEqual([]);
   });
 
+  it("reports status to the service's receipts endpoint unless the settings name a status_callback_url", async () => {
+    const receiptsUrl = 'https://notify.example.com/v1/receipts/development/sms/twilio';
+    expect((await provider.send(request(), { ...config, receiptsUrl })).outcome).toBe('sent');
+    expect(form(peer.requests[0]).StatusCallback).toBe(receiptsUrl);
+
+    const settings = { ...config.settings, status_callback_url: 'https://hooks.example.com/twilio' };
+    expect((await provider.send(request(), { ...config, settings, receiptsUrl })).outcome).toBe('sent');
+    expect(form(peer.requests[1]).StatusCallback).toBe('https://hooks.example.com/twilio');
+  });
+
   it('logs the form and the answer, never the credentials', async () => {
     const result = await provider.send(request(), config);
     expect(result.logs[0]).toMatchObject({

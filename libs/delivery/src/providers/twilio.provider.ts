@@ -11,7 +11,8 @@ import { BaseProvider } from './base.provider';
  * form-encoded, HTTP Basic auth. Twilio takes no idempotency key on this endpoint, so a retry
  * after a lost response can send twice (ADR 0060). Settings: `account_sid`; `auth_token`, or
  * `api_key_sid` and `api_key_secret`; `from` (an E.164 number) or `messaging_service_sid`;
- * optional `status_callback_url`.
+ * optional `status_callback_url`, else this service's receipts endpoint for the channel (when it
+ * has a PUBLIC_URL), so Twilio's status callbacks arrive without configuring them.
  */
 export class TwilioProvider extends BaseProvider<SmsContent> {
   readonly id = 'twilio';
@@ -54,7 +55,7 @@ export class TwilioProvider extends BaseProvider<SmsContent> {
         ? [apiKeySid, stringSetting(settings, 'api_key_secret')!]
         : [accountSid, stringSetting(settings, 'auth_token')!];
     const messagingServiceSid = stringSetting(settings, 'messaging_service_sid');
-    const statusCallback = stringSetting(settings, 'status_callback_url');
+    const statusCallback = stringSetting(settings, 'status_callback_url') ?? config.receiptsUrl;
     const outcome = await exchange.http({
       method: 'POST',
       url: `${baseUrlOf(config.baseUrl, 'https://api.twilio.com')}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`,

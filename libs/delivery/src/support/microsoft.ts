@@ -55,13 +55,17 @@ export async function microsoftToken(
 /** A token is used until a minute before it expires. */
 const EXPIRY_MARGIN_MS = 60_000;
 
+type SignIn = { token: string } | { failure: FailureInit };
+
 /**
  * App-only tokens kept per sign-in (login origin, tenant, scope, app id and password) until a
- * minute before they expire, so a burst of messages signs in once. `drop` forgets one the API
- * refused (its retry signs in again).
+ * minute before they expire, so a burst of messages or lookups signs in once. Concurrent calls
+ * for a sign-in with no usable token share one token request (single flight). `drop` forgets one
+ * the API refused (the next call signs in again). Expired tokens are forgotten as new ones come.
  */
 export class MicrosoftTokens {
   private readonly tokens = new Map<string, { token: string; expiresAt: number }>();
+  private readonly pending = new Map<string, Promise<SignIn>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -72,24 +76,37 @@ export class MicrosoftTokens {
     return [stringSetting(settings, 'login_url') ?? MICROSOFT_LOGIN, tenant, scope, stringSetting(settings, 'app_id'), secret].join('|');
   }
 
-  async get(
-    exchange: Exchange,
-    settings: Record<string, unknown>,
-    tenant: string,
-    scope: string,
-  ): Promise<{ token: string } | { failure: FailureInit }> {
+  async get(exchange: Exchange, settings: Record<string, unknown>, tenant: string, scope: string): Promise<SignIn> {
     const key = this.key(settings, tenant, scope);
     const cached = this.tokens.get(key);
     if (cached && cached.expiresAt > this.now()) {
       exchange.redactor.add(cached.token);
       return { token: cached.token };
     }
-    const signIn = await microsoftToken(exchange, settings, tenant, scope);
-    if ('token' in signIn)
-      this.tokens.set(key, { token: signIn.token, expiresAt: this.now() + (signIn.expiresInMs ?? 3_600_000) - EXPIRY_MARGIN_MS });
-    return signIn;
+    let signIn = this.pending.get(key);
+    if (!signIn) {
+      signIn = this.signIn(key, exchange, settings, tenant, scope);
+      this.pending.set(key, signIn);
+    }
+    const answer = await signIn;
+    if ('token' in answer) exchange.redactor.add(answer.token);
+    return answer;
   }
 
+  private async signIn(key: string, exchange: Exchange, settings: Record<string, unknown>, tenant: string, scope: string): Promise<SignIn> {
+    try {
+      const signIn = await microsoftToken(exchange, settings, tenant, scope);
+      if (!('token' in signIn)) return signIn;
+      const now = this.now();
+      for (const [k, v] of this.tokens) if (v.expiresAt <= now) this.tokens.delete(k);
+      this.tokens.set(key, { token: signIn.token, expiresAt: now + (signIn.expiresInMs ?? 3_600_000) - EXPIRY_MARGIN_MS });
+      return { token: signIn.token };
+    } finally {
+      this.pending.delete(key);
+    }
+  }
+
+  /** Forgets the token of a sign-in; one another call already asked for is still shared. */
   drop(settings: Record<string, unknown>, tenant: string, scope: string): void {
     this.tokens.delete(this.key(settings, tenant, scope));
   }

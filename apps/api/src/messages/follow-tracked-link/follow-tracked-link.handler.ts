@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { engageMessage, LinkTracker } from '@notify/application';
+import { engageMessage, isLinkPreviewer, LinkTracker } from '@notify/application';
 import { DomainError, resourceMissing } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
@@ -10,7 +10,9 @@ import { FollowTrackedLinkCommand } from './follow-tracked-link.command';
 /**
  * A click on a tracked link: records link_clicked on the message (which also marks it read and
  * seen) and sends the browser on. A link whose message is gone still redirects: the recipient
- * asked for the page, not for the record. Unsigned or altered tokens, or tracking off: 404.
+ * asked for the page, not for the record. A chat app's link-preview robot (Slack's, Discord's,
+ * ... unfurling a link posted in a message) is redirected without recording a click (ADR 0222).
+ * Unsigned or altered tokens, or tracking off: 404.
  */
 @CommandHandler(FollowTrackedLinkCommand)
 export class FollowTrackedLinkHandler implements ICommandHandler<FollowTrackedLinkCommand> {
@@ -20,9 +22,10 @@ export class FollowTrackedLinkHandler implements ICommandHandler<FollowTrackedLi
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async execute({ token }: FollowTrackedLinkCommand): Promise<string> {
+  async execute({ token, userAgent }: FollowTrackedLinkCommand): Promise<string> {
     const link = this.links?.verify(token);
     if (!link) throw resourceMissing('link');
+    if (isLinkPreviewer(userAgent)) return link.url;
     try {
       await engageMessage(
         this.store,

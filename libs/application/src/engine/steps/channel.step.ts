@@ -125,7 +125,9 @@ export class ChannelStep implements StepHandler {
     const links = ctx.deps.links;
     const linked =
       links && links.tracksLinks(channelSettings, rendered.content.channel_type)
-        ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url }))
+        ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url }), {
+            provider: channel.provider,
+          })
         : rendered.content;
     const tracked =
       links && linked.channel_type === 'email' && channelSettings.open_tracking === true
