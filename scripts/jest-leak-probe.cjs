@@ -5,8 +5,11 @@
 //
 // Each worker records the handles it opens (sockets, servers, child processes, worker threads,
 // timers) with the stack that opened them and the last spec file seen on that stack. When jest
-// force-exits a worker (SIGTERM), the worker writes the handles still open and still keeping it
-// alive to $LEAK_PROBE_DIR/leak-<pid>.txt, then exits.
+// force-exits a worker (SIGTERM), and 300 ms after jest's END message, the worker writes the handles
+// still open and still keeping it alive to $LEAK_PROBE_DIR/leak-<pid>.txt. exit-<pid>.txt says how
+// long after END the loop emptied ('beforeExit', 'exit'), and, seen from a shell outside, when the
+// process had ended (a zombie) and when jest had reaped it (see scripts/jest-worker-exit.cjs for
+// what this found).
 // Only jest's own worker processes: servers and CLIs the tests spawn inherit NODE_OPTIONS too, and
 // handle SIGTERM themselves.
 if (/processChild|jest-worker/.test(process.argv[1] || '')) {
@@ -80,7 +83,21 @@ if (/processChild|jest-worker/.test(process.argv[1] || '')) {
     // 'exit'): the two events say how long after END each came.
     const note = (what) => fs.appendFileSync(path.join(dir, `exit-${process.pid}.txt`), `${what} ${Date.now() - ended} ms after END\n`);
     process.once('beforeExit', () => note('beforeExit'));
-    process.once('exit', () => note('exit'));
+    process.once('exit', () => {
+      note('exit');
+      // How long the process lingers after 'exit' (the environment's teardown), seen from outside.
+      const file = path.join(dir, `exit-${process.pid}.txt`);
+      const pid = process.pid;
+      const script = [
+        `t0=$(date +%s%N); z=''`,
+        `while kill -0 ${pid} 2>/dev/null; do`,
+        `  if [ -z "$z" ] && grep -q '^State:.*Z' /proc/${pid}/status 2>/dev/null; then z=1; echo "zombie (ended, not yet reaped by jest) $(( ($(date +%s%N) - t0) / 1000000 )) ms after exit" >> ${file}; fi`,
+        `  sleep 0.005`,
+        `done`,
+        `echo "gone $(( ($(date +%s%N) - t0) / 1000000 )) ms after exit" >> ${file}`,
+      ].join('\n');
+      require('node:child_process').spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
+    });
   };
   process.on('message', onMessage);
   process.on('SIGTERM', () => {
