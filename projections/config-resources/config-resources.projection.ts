@@ -179,6 +179,20 @@ export const configResourcesProjection = defineProjection({
     },
     async CommitPromoted(event, tx) {
       const { environment, data: d } = event;
+      const ref = [environment, d.resource.type, d.resource.identifier];
+      // A commit of a resource archived since in the environment it comes from does not bring it
+      // back (ADR 0225: archived everywhere); once that environment serves it again (upserted
+      // anew), its commits are promoted, and a copy archived here is replaced.
+      const archivedAtSource = await tx.query(
+        `SELECT 1 FROM rm_archived_config_resources a WHERE a.environment = $1 AND a.resource_type = $2 AND a.identifier = $3
+           AND NOT EXISTS (SELECT 1 FROM rm_config_resources r WHERE r.environment = $1 AND r.resource_type = $2 AND r.identifier = $3)`,
+        [d.from_environment, d.resource.type, d.resource.identifier],
+      );
+      if (archivedAtSource.length) {
+        await insertVersion(tx, d.resource.type, d.resource.identifier, d.sha, d.content, true, []);
+        return;
+      }
+      await tx.query('DELETE FROM rm_archived_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3', ref);
       // The environment now serves the promoted version; it has no drafts of its own.
       await tx.query(
         `INSERT INTO rm_config_resources (environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, created_at, updated_at)

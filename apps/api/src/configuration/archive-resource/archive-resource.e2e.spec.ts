@@ -1,3 +1,4 @@
+import { rebuildAndCompare } from '../../../../../test/support/rebuild';
 import { startTestApp, TestApp } from '../../../../../test/support/test-app';
 
 const feedStep = { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Hi {{ recipient.id }}' } };
@@ -67,6 +68,15 @@ describe('archiving workflows, layouts and partials', () => {
     );
   });
 
+  it('does not bring an archived workflow back by promoting a commit made before it was archived', async () => {
+    await svc('PUT', '/v1/workflows/late-one?environment=development&commit=true', { workflow: { name: 'Late', steps: [feedStep] } });
+    expect((await svc('DELETE', '/v1/workflows/late-one?environment=development')).status).toBe(200);
+    expect((await svc('PUT', '/v1/commits/promote?to_environment=production')).status).toBe(200);
+    expect(await keys('/v1/workflows?environment=production')).not.toContain('late-one');
+    expect(await keys('/v1/workflows?environment=production&archived=include')).not.toContain('late-one');
+    expect((await svc('GET', '/v1/workflows/late-one?environment=production')).status).toBe(404);
+  });
+
   it('archives layouts and partials: out of the lists unless asked for', async () => {
     const layout = await svc('PUT', '/v1/email_layouts/plain-old?environment=development', {
       email_layout: { name: 'Plain old', html_layout: '<p>{{ content }}</p>', text_layout: '{{ content }}' },
@@ -101,5 +111,11 @@ describe('archiving workflows, layouts and partials', () => {
     expect(archived.status).toBe(200);
     expect(await keys('/v1/workflows?environment=development&branch=tidy-up')).not.toContain('branchy');
     expect(await keys('/v1/workflows?environment=development')).toContain('branchy');
+  });
+
+  it('rebuilds the configuration read model, archived resources included, to exactly the live result', async () => {
+    const { live, rebuilt } = await rebuildAndCompare(t, ['config-resources']);
+    expect(live.rm_archived_config_resources.length).toBeGreaterThan(0);
+    expect(rebuilt).toEqual(live);
   });
 });
