@@ -5,6 +5,7 @@ import {
   BranchDeleted,
   BranchRebased,
   CommitPromoted,
+  EmailLayoutArchived,
   EmailLayoutUpserted,
   GuideActivated,
   GuideArchived,
@@ -12,14 +13,16 @@ import {
   GuideGroupUpdated,
   GuideUpserted,
   MessageTypeUpserted,
+  PartialArchived,
   PartialUpserted,
   ResourcesCommitted,
   TranslationUpserted,
   WorkflowActivated,
+  WorkflowArchived,
   WorkflowDeactivated,
   WorkflowUpserted,
 } from '@notify/contracts';
-import { RESOURCE_TYPE_OF } from '@notify/domain';
+import { ARCHIVED_TYPE_OF, RESOURCE_TYPE_OF } from '@notify/domain';
 import { defineProjection, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
 import { announceGuideChange } from './guide-notifications';
 
@@ -45,6 +48,12 @@ async function upserted(event: ProjectedEventOf<(typeof UPSERTED)[number]>, tx: 
     [environment, resourceType, d.key, JSON.stringify(d.content), d.sha, d.valid, JSON.stringify(d.errors), d.upserted_at],
   );
   await insertVersion(tx, resourceType, d.key, d.sha, d.content, d.valid, d.errors);
+  // Upserted again after being archived: a new resource of that key; the archived one is gone (ADR 0225).
+  await tx.query(`DELETE FROM rm_archived_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3`, [
+    environment,
+    resourceType,
+    d.key,
+  ]);
   if (resourceType === 'guide') await announceGuideChange(tx, event, { key: d.key });
 }
 
@@ -60,15 +69,36 @@ async function activation(
   ]);
 }
 
+/** Moves the row out of the served resources into the archived ones (ADR 0225). */
+async function archived(
+  { type, environment, data }: ProjectedEventOf<typeof WorkflowArchived | typeof PartialArchived | typeof EmailLayoutArchived>,
+  tx: EntityManager,
+): Promise<void> {
+  const params = [environment, ARCHIVED_TYPE_OF[type], data.key];
+  await tx.query(
+    `INSERT INTO rm_archived_config_resources (environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, created_at, updated_at, archived_at)
+     SELECT environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, created_at, updated_at, $4
+     FROM rm_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3
+     ON CONFLICT (environment, resource_type, identifier) DO UPDATE SET draft = EXCLUDED.draft, draft_sha = EXCLUDED.draft_sha, valid = EXCLUDED.valid,
+       errors = EXCLUDED.errors, committed = EXCLUDED.committed, committed_sha = EXCLUDED.committed_sha, created_at = EXCLUDED.created_at,
+       updated_at = EXCLUDED.updated_at, archived_at = EXCLUDED.archived_at`,
+    [...params, data.archived_at],
+  );
+  await tx.query(`DELETE FROM rm_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3`, params);
+}
+
 /** Versioned configuration resources per environment: drafts, committed versions, activation. */
 export const configResourcesProjection = defineProjection({
   name: 'config-resources',
   version: 1,
-  tables: ['rm_config_resources', 'rm_config_versions'],
+  tables: ['rm_config_resources', 'rm_config_versions', 'rm_archived_config_resources'],
   events: [
     ...UPSERTED,
     WorkflowActivated,
     WorkflowDeactivated,
+    WorkflowArchived,
+    PartialArchived,
+    EmailLayoutArchived,
     AudienceArchived,
     GuideActivated,
     GuideDeactivated,
@@ -85,6 +115,7 @@ export const configResourcesProjection = defineProjection({
     BranchRebased: branchTook,
     async BranchDeleted({ data }, tx) {
       await tx.query('DELETE FROM rm_config_resources WHERE environment = $1', [data.environment]);
+      await tx.query('DELETE FROM rm_archived_config_resources WHERE environment = $1', [data.environment]);
     },
     WorkflowUpserted: upserted,
     PartialUpserted: upserted,
@@ -95,6 +126,9 @@ export const configResourcesProjection = defineProjection({
     GuideUpserted: upserted,
     WorkflowActivated: activation,
     WorkflowDeactivated: activation,
+    WorkflowArchived: archived,
+    PartialArchived: archived,
+    EmailLayoutArchived: archived,
     async AudienceArchived({ environment, data }, tx) {
       // Archived audiences leave the lists; upserted again, one starts a new row (ADR 0171).
       await tx.query(`DELETE FROM rm_config_resources WHERE environment = $1 AND resource_type = 'audience' AND identifier = $2`, [
@@ -145,6 +179,20 @@ export const configResourcesProjection = defineProjection({
     },
     async CommitPromoted(event, tx) {
       const { environment, data: d } = event;
+      const ref = [environment, d.resource.type, d.resource.identifier];
+      // A commit of a resource archived since in the environment it comes from does not bring it
+      // back (ADR 0225: archived everywhere); once that environment serves it again (upserted
+      // anew), its commits are promoted, and a copy archived here is replaced.
+      const archivedAtSource = await tx.query(
+        `SELECT 1 FROM rm_archived_config_resources a WHERE a.environment = $1 AND a.resource_type = $2 AND a.identifier = $3
+           AND NOT EXISTS (SELECT 1 FROM rm_config_resources r WHERE r.environment = $1 AND r.resource_type = $2 AND r.identifier = $3)`,
+        [d.from_environment, d.resource.type, d.resource.identifier],
+      );
+      if (archivedAtSource.length) {
+        await insertVersion(tx, d.resource.type, d.resource.identifier, d.sha, d.content, true, []);
+        return;
+      }
+      await tx.query('DELETE FROM rm_archived_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3', ref);
       // The environment now serves the promoted version; it has no drafts of its own.
       await tx.query(
         `INSERT INTO rm_config_resources (environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, created_at, updated_at)

@@ -19,6 +19,8 @@ export interface ResourceRecord {
   hasUncommittedChanges: boolean;
   createdAt: Date;
   updatedAt: Date;
+  /** Set on archived workflows, layouts and partials, which only lists asking for them show (ADR 0225). */
+  archivedAt?: Date | null;
 }
 
 interface Row extends Record<string, unknown> {
@@ -36,12 +38,25 @@ interface Row extends Record<string, unknown> {
   active_until: Date | null;
   created_at: Date;
   updated_at: Date;
+  archived_at?: Date | null;
 }
 
 export interface ReadView {
   /** Only committed versions: a resource never committed is not there. */
   committedOnly?: boolean;
+  /** Lists only: archived resources left out (the default), listed too, or alone (ADR 0225). */
+  archived?: 'exclude' | 'include' | 'only';
 }
+
+const ARCHIVED_COLUMNS =
+  'environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, false AS active, NULL::timestamptz AS active_from, NULL::timestamptz AS active_until, created_at, updated_at, archived_at';
+const SERVED_COLUMNS =
+  'environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, active, active_from, active_until, created_at, updated_at, NULL::timestamptz AS archived_at';
+const LISTED: Record<NonNullable<ReadView['archived']>, string> = {
+  exclude: 'rm_config_resources',
+  only: `(SELECT ${ARCHIVED_COLUMNS} FROM rm_archived_config_resources)`,
+  include: `(SELECT ${SERVED_COLUMNS} FROM rm_config_resources UNION ALL SELECT ${ARCHIVED_COLUMNS} FROM rm_archived_config_resources)`,
+};
 
 const toRecord = (row: Row, view: ReadView): ResourceRecord => {
   const committed = view.committedOnly;
@@ -60,6 +75,7 @@ const toRecord = (row: Row, view: ReadView): ResourceRecord => {
     hasUncommittedChanges: row.committed_sha !== row.draft_sha,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    archivedAt: row.archived_at ?? null,
   };
 };
 
@@ -85,6 +101,15 @@ export class ConfigResourceQueries {
       [environment, audienceKey],
     );
     return rows[0] ? { type: rows[0].type ?? 'static' } : undefined;
+  }
+
+  /** When the resource of this key was archived here, if it was and has not been upserted since (ADR 0225). */
+  async archivedAt(environment: string, type: ResourceType, identifier: string): Promise<Date | undefined> {
+    const rows = await this.db.query<{ archived_at: Date }[]>(
+      'SELECT archived_at FROM rm_archived_config_resources WHERE environment = $1 AND resource_type = $2 AND identifier = $3',
+      [environment, type, identifier],
+    );
+    return rows[0]?.archived_at;
   }
 
   async exists(environment: string, type: ResourceType, identifier: string): Promise<boolean> {
@@ -117,9 +142,10 @@ export class ConfigResourceQueries {
       params.push(tag);
       conditions += ` AND coalesce(${column}->'tags', '[]'::jsonb) ? $${params.length}`;
     }
+    const archived = view.archived ?? 'exclude';
     const { rows, pageInfo } = await keysetPage<Row>(this.db, {
-      select: COLUMNS,
-      from: `FROM rm_config_resources r WHERE r.environment = $1 AND r.resource_type = $2${conditions}`,
+      select: archived === 'exclude' ? COLUMNS : `${COLUMNS}, r.archived_at`,
+      from: `FROM ${LISTED[archived]} r WHERE r.environment = $1 AND r.resource_type = $2${conditions}`,
       params,
       order: [{ expr: 'r.identifier', type: 'text' }],
       direction: 'asc',

@@ -23,10 +23,17 @@ describe('platform conventions', () => {
       expect(res.body).toEqual({ code: 'api_key_missing', message: expect.any(String), status: 401, type: 'authentication_error' });
     });
 
-    it('answers an unknown key, or a malformed header, the same way', async () => {
+    it("answers an unknown key, or a malformed header, with Knock's code for an invalid key, saying it is invalid", async () => {
       expect((await t.http('GET', '/v1/users/u1', { key: 'sk_not_a_real_key_at_all_0000' })).body).toMatchObject({
         code: 'api_key_missing',
         status: 401,
+        message: expect.stringContaining('API key you provided is invalid'),
+      });
+      // A wrong service token on the management API (what the console's sign-in shows).
+      expect((await t.http('GET', '/v1/whoami', { key: 'svc_not_a_real_token_0000000000' })).body).toMatchObject({
+        code: 'api_key_missing',
+        status: 401,
+        message: expect.stringContaining('service token you provided is invalid'),
       });
       const basic = await t.http('GET', '/v1/users/u1', { key: null, headers: { authorization: `Basic ${t.env.secretKey}` } });
       expect(basic.status).toBe(401);

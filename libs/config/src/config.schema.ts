@@ -144,6 +144,13 @@ export const ConfigSchema = z.object({
   PUBLIC_URL: urlWithScheme(['http', 'https']),
   /** Where uploaded asset contents are kept: in the database, or in an S3-compatible bucket (ADR 0159). */
   ASSETS_STORAGE: z.enum(['database', 's3']).default('database'),
+  /** Largest file `POST /v1/assets/upload` takes (streamed; above it: 413). The JSON upload keeps ASSET_MAX_BYTES (ADR 0227). */
+  ASSETS_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(5 * 1024 ** 3)
+    .default(25 * 1024 * 1024),
   /** The bucket asset contents go to when ASSETS_STORAGE=s3 (it must exist). */
   ASSETS_S3_BUCKET: optionalString,
   /** Key prefix of asset contents in the bucket; each object is named by its content's sha256. */

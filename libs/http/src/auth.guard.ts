@@ -22,6 +22,13 @@ import { userTokenOf } from './user-tokens';
 
 export const missingKey = () =>
   new DomainError('api_key_missing', 'A valid API key must be sent as "Authorization: Bearer <key>"', 'unauthenticated');
+/**
+ * A key or token was sent and is not one this service knows (or it was revoked). Knock answers
+ * that with the same code as no key at all (`api_key_missing`: "The API key you provided is
+ * invalid"), which its clients know; the message says which case it is.
+ */
+export const invalidKey = (what = 'API key') =>
+  new DomainError('api_key_missing', `The ${what} you provided is invalid (unknown, revoked or expired)`, 'unauthenticated');
 export const notPermitted = (message = 'This key is not permitted to call this endpoint') =>
   new DomainError('authorization', message, 'forbidden');
 
@@ -55,12 +62,12 @@ export class AuthGuard implements CanActivate {
       const token = await this.auth.serviceToken(bearer);
       if (!token) {
         if (await this.auth.apiKey(bearer)) throw notPermitted('The management API takes a service token, not an API key');
-        throw missingKey();
+        throw invalidKey('service token');
       }
       return this.pinService(request, route, { kind: 'service', id: token.tokenId });
     }
     const key = await this.auth.apiKey(bearer);
-    if (!key) throw missingKey();
+    if (!key) throw invalidKey();
     request.ctx = {
       requestId: String(request.id),
       trace: requestTrace(request),

@@ -14,7 +14,7 @@ export function Endpoint(route: RouteContract) {
     HttpCode(route.status ?? (route.response === null ? 204 : 200)),
     SetMetadata(ROUTE_CONTRACT, route),
     RouteConfig({
-      notifyBody: { limit: route.bodyLimit, hasBody: !!route.body, form: route.formBody, raw: route.rawBody, stream: !!route.streamBody },
+      notifyBody: { limit: route.bodyLimit, hasBody: !!route.body, form: route.formBody, raw: route.rawBody, stream: route.streamBody },
     } satisfies RouteBodyConfig),
   );
 }

@@ -6,7 +6,7 @@ export const NO_BODY_LIMIT_BYTES = 16 * 1024;
 
 /** What the Endpoint decorator records on each route (Fastify route config) for the body parser. */
 export interface RouteBodyConfig {
-  notifyBody?: { limit?: number; hasBody: boolean; form?: boolean; raw?: boolean; stream?: boolean };
+  notifyBody?: { limit?: number; hasBody: boolean; form?: boolean; raw?: boolean; stream?: 'ndjson' | 'binary' };
 }
 
 /**
@@ -139,6 +139,14 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
   // itself is the body, read by the handler as it arrives. Other routes answer 415.
   fastify.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], (request, payload, done) => {
     if (!(request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.stream)
+      return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
+    done(null, payload);
+  });
+
+  // Files, for the routes that read a file's bytes as they arrive (asset uploads), in whatever
+  // content type names the file (types with a parser above go through it first). Others: 415.
+  fastify.addContentTypeParser('*', (request, payload, done) => {
+    if ((request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.stream !== 'binary')
       return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
     done(null, payload);
   });

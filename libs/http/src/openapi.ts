@@ -45,12 +45,17 @@ export function buildOpenApiDocument(routes: readonly RouteContract[], version: 
         ...(route.idempotent ? { headers: IDEMPOTENCY_HEADERS } : {}),
         body: route.body
           ? { content: { 'application/json': { schema: route.body } } }
-          : route.streamBody
+          : route.streamBody === 'ndjson'
             ? {
                 description: 'JSON lines: one JSON value a line, read as it arrives',
                 content: { 'application/x-ndjson': { schema: z.string() } },
               }
-            : undefined,
+            : route.streamBody === 'binary'
+              ? {
+                  description: "The file's bytes, read as they arrive; the Content-Type header names the file's type",
+                  content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+                }
+              : undefined,
       },
       responses: {
         [status]: success,

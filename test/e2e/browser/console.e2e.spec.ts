@@ -59,6 +59,8 @@ describe('operator console in a browser', () => {
     expect(index.headers.get('cache-control')).toBe('no-cache');
     expect(index.headers.get('content-security-policy')).toContain("connect-src 'self'");
     const html = await index.text();
+    // Its icon is inline: browsers then ask for no /favicon.ico, which the service does not serve (headless Chromium never asks).
+    expect(html).toMatch(/<link\s+rel="icon"\s+href="data:image\/svg\+xml,/);
     const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
     const asset = await fetch(`${t.url}${script}`);
@@ -77,7 +79,9 @@ describe('operator console in a browser', () => {
     await page.goto(`${t.url}/console/`);
     await page.getByLabel('Service token').fill('svc_not-a-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Sign-in failed' }).waitFor();
+    const refused = page.getByRole('alert').filter({ hasText: 'Sign-in failed' });
+    await refused.waitFor();
+    expect(await refused.textContent()).toContain('service token you provided is invalid');
 
     await page.getByLabel('Service token').fill(t.serviceToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -144,6 +148,20 @@ describe('operator console in a browser', () => {
     const notValid = page.getByRole('alert').filter({ hasText: 'Not valid' });
     await notValid.waitFor();
     expect(await notValid.textContent()).toContain('steps.0.channel_key');
+    // Nothing can be saved while the server lists problems.
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save and commit' }).isDisabled()).toBe(true);
+
+    // Every problem is listed, not only the first.
+    const twice = structuredClone(broken);
+    twice.name = 7;
+    twice.steps[0].ref = '';
+    await editor.fill(JSON.stringify(twice, null, 2));
+    await notValid.filter({ hasText: 'workflow.name' }).waitFor();
+    const listed = (await notValid.getByRole('listitem').allTextContents()).join('\n');
+    expect(listed).toContain('workflow.name');
+    expect(listed).toContain('steps.0.channel_key');
+    expect(listed).toContain('steps.0.ref');
 
     workflow.name = 'Welcome (edited in the console)';
     workflow.steps[0].template.markdown_body = 'Hi {{ recipient.name }}, {{ data.message }}';

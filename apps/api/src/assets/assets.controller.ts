@@ -1,5 +1,5 @@
-import { Controller, Inject, Module, OnApplicationShutdown, Res } from '@nestjs/common';
-import { AssetBlobs, deleteAsset, uploadAsset } from '@notify/application';
+import { Controller, Inject, Module, OnApplicationShutdown, Req, Res } from '@nestjs/common';
+import { AssetBlobs, deleteAsset, uploadAsset, uploadAssetStream } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import {
   ASSET_MAX_BYTES,
@@ -9,6 +9,7 @@ import {
   listAssetsRoute,
   RouteInput,
   serveAssetRoute,
+  streamAssetRoute,
   uploadAssetRoute,
 } from '@notify/contracts';
 import { Database } from '@notify/database';
@@ -17,7 +18,8 @@ import { EventStore } from '@notify/eventstore';
 import { Ctx, Endpoint, Input, PublicUrl, RequestContext } from '@notify/http';
 import { DATABASE, EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { AssetQueries, AssetRecord, DatabaseAssetBlobs } from '@notify/projections/assets';
-import { FastifyReply } from 'fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { commandMetadata } from '../shared/command-metadata';
 
 /** Where asset contents are kept: the database or an S3-compatible bucket (ASSETS_STORAGE). */
@@ -46,6 +48,7 @@ export class AssetsController implements OnApplicationShutdown {
     private readonly consistency: ReadYourWrites,
     private readonly assets: AssetQueries,
     @Inject(ASSET_BLOBS) private readonly blobs: AssetBlobs,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationShutdown(): void {
@@ -70,6 +73,36 @@ export class AssetsController implements OnApplicationShutdown {
       this.store,
       this.blobs,
       { filename: body.filename, mimeType: body.mime_type, content },
+      commandMetadata(ctx),
+    );
+    await this.consistency.settle(outcome.append, outcome.events);
+    return present((await this.assets.get(id))!, publicUrl);
+  }
+
+  /** The request body is the file, read as it arrives (ADR 0227). */
+  @Endpoint(streamAssetRoute)
+  async stream(
+    @Input() { query }: RouteInput<typeof streamAssetRoute>,
+    @Req() request: FastifyRequest,
+    @Ctx() ctx: RequestContext,
+    @PublicUrl() publicUrl: string,
+  ) {
+    const mimeType = query.mime_type ?? request.headers['content-type']?.split(';')[0].trim();
+    if (!(request.body instanceof Readable) || !mimeType)
+      throw invalidParams(
+        [
+          {
+            field: '(body)',
+            message: "must be the file's bytes in a content type other than JSON, form or text (or use POST /v1/assets)",
+            type: 'invalid',
+          },
+        ],
+        'Send the file itself as the request body',
+      );
+    const { id, outcome } = await uploadAssetStream(
+      this.store,
+      this.blobs,
+      { filename: query.filename, mimeType, content: request.body, maxBytes: this.config.ASSETS_MAX_UPLOAD_BYTES },
       commandMetadata(ctx),
     );
     await this.consistency.settle(outcome.append, outcome.events);

@@ -9,7 +9,8 @@ describe('assets', () => {
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0x10]);
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Small enough for a cheap test of the limit, above BODY_LIMIT_BYTES (1 MiB) to show the stream is not bound by it.
+    t = await startTestApp({ env: { ASSETS_MAX_UPLOAD_BYTES: String(3 * 1024 * 1024) } });
   });
   afterAll(async () => {
     await t?.close();
@@ -63,9 +64,67 @@ describe('assets', () => {
     expect((await t.http('GET', '/v1/assets', { key: t.env.secretKey })).status).toBe(403);
   });
 
+  it('takes a file streamed as the request body, past the JSON body limit, up to ASSETS_MAX_UPLOAD_BYTES (ADR 0227)', async () => {
+    const file = Buffer.alloc(2 * 1024 * 1024 + 17);
+    for (let i = 0; i < file.length; i++) file[i] = (i * 31 + (i >> 9)) & 0xff;
+    const up = await t.http('POST', '/v1/assets/upload?filename=big%20photo.jpg', {
+      key: t.serviceToken,
+      headers: { 'content-type': 'image/jpeg' },
+      rawBody: file as never,
+    });
+    expect(up.status).toBe(201);
+    expect(up.body).toMatchObject({
+      filename: 'big photo.jpg',
+      mime_type: 'image/jpeg',
+      url: `${t.url}/assets/${up.body.id}/big%20photo.jpg`,
+    });
+    const served = await fetch(up.body.url);
+    expect(Buffer.from(await served.arrayBuffer()).equals(file)).toBe(true);
+    const [uploaded] = await t.sql<{ data: { size: number } }>(
+      "SELECT data FROM es_events WHERE event_type = 'AssetUploaded' AND data->>'asset_id' = $1",
+      [up.body.id],
+    );
+    expect(uploaded.data.size).toBe(file.length);
+
+    // The type from the query when the header is not the file's.
+    const typed = await t.http('POST', '/v1/assets/upload?filename=data.json&mime_type=application/json', {
+      key: t.serviceToken,
+      headers: { 'content-type': 'application/octet-stream' },
+      rawBody: '{"a":1}',
+    });
+    expect([typed.status, typed.body.mime_type]).toEqual([201, 'application/json']);
+  });
+
+  it('answers 413 in the error shape above ASSETS_MAX_UPLOAD_BYTES, and 422 for an empty or JSON body; nothing is recorded', async () => {
+    const before = await t.sql<{ c: string }>("SELECT count(*) AS c FROM es_events WHERE event_type = 'AssetUploaded'");
+    const tooBig = await t.http('POST', '/v1/assets/upload?filename=huge.bin', {
+      key: t.serviceToken,
+      headers: { 'content-type': 'application/octet-stream' },
+      rawBody: Buffer.alloc(3 * 1024 * 1024 + 1) as never,
+    });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toMatchObject({ code: 'payload_too_large', status: 413, type: expect.any(String), message: expect.any(String) });
+    const empty = await t.http('POST', '/v1/assets/upload?filename=empty.bin', {
+      key: t.serviceToken,
+      headers: { 'content-type': 'application/octet-stream' },
+      rawBody: '',
+    });
+    expect(empty.body).toMatchObject({ code: 'invalid_params', status: 422 });
+    const json = await t.http('POST', '/v1/assets/upload?filename=x.json', { key: t.serviceToken, body: { a: 1 } });
+    expect(json.body).toMatchObject({ code: 'invalid_params', status: 422, errors: [expect.objectContaining({ field: '(body)' })] });
+    const noName = await t.http('POST', '/v1/assets/upload', {
+      key: t.serviceToken,
+      headers: { 'content-type': 'image/png' },
+      rawBody: 'x',
+    });
+    expect(noName.body.errors).toEqual([expect.objectContaining({ field: 'filename' })]);
+    const after = await t.sql<{ c: string }>("SELECT count(*) AS c FROM es_events WHERE event_type = 'AssetUploaded'");
+    expect(after[0].c).toBe(before[0].c);
+  });
+
   it('rebuilds the assets read model from the log to exactly the live result', async () => {
     const { live, rebuilt } = await rebuildAndCompare(t, ['assets']);
-    expect(live.rm_assets.length).toBe(1);
+    expect(live.rm_assets.length).toBe(3);
     expect(rebuilt).toEqual(live);
   });
 });

@@ -2,6 +2,7 @@ import { GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, S3Serv
 import { AssetBlobs } from '@notify/application';
 import { AppConfig } from '@notify/config';
 import { DomainError } from '@notify/domain';
+import { createReadStream } from 'node:fs';
 
 /** A failure of the bucket itself (unreachable, refused credentials): a 503, not the client's fault. */
 const unavailable = (error: unknown) =>
@@ -61,6 +62,23 @@ export class S3AssetBlobs implements AssetBlobs {
           Key: this.key(sha256),
           Body: content,
           ContentLength: content.length,
+          ContentType: 'application/octet-stream',
+        }),
+      );
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /** From the file on disk as a stream, its length known: the bytes are never all in memory. */
+  async storeBlobFile(sha256: string, path: string, size: number): Promise<void> {
+    try {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(sha256),
+          Body: createReadStream(path),
+          ContentLength: size,
           ContentType: 'application/octet-stream',
         }),
       );

@@ -1,5 +1,7 @@
 import KnockMgmt from '@knocklabs/mgmt';
+import { workflowRunStream } from '@notify/domain';
 import { rebuildAndCompare } from '../../../../test/support/rebuild';
+import { eventually } from '../../../../test/support/runs';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** Branches (ADR 0156): an isolated configuration space off development, rebased onto it and merged into it. */
@@ -81,14 +83,45 @@ describe('branches', () => {
     expect((await svc('GET', '/v1/commits?environment=development&branch=feat-1')).body.entries).toEqual([]);
   });
 
-  it('refuses test runs and audience archiving in a branch; the environment keeps its audience', async () => {
+  it('refuses audience archiving and broadcast sends in a branch, as Knock does; the environment keeps its audience', async () => {
     await svc('PUT', '/v1/audiences/beta?environment=development&commit=true', { audience: { type: 'static', name: 'Beta' } });
     await mgmt.branches.create('archiving', dev);
     const archived = await svc('DELETE', '/v1/audiences/beta?environment=development&branch=archiving');
     expect([archived.status, archived.body.code]).toEqual([400, 'branch_not_supported']);
     expect((await svc('GET', '/v1/audiences/beta?environment=development&branch=archiving')).status).toBe(200);
-    const run = await svc('PUT', '/v1/workflows/welcome/run?environment=development&branch=archiving', { recipients: ['ada'] });
-    expect([run.status, run.body.code]).toEqual([400, 'branch_not_supported']);
+    const send = await svc('PUT', '/v1/broadcasts/news/send?environment=development&branch=archiving', {});
+    expect([send.status, send.body.code]).toEqual([400, 'branch_not_supported']);
+  });
+
+  it("test-runs the branch's version of a workflow, in the environment's recipients and feeds (ADR 0226)", async () => {
+    await svc('PUT', '/v1/workflows/tryout?environment=development&commit=true', feed('Tryout', 'from development'));
+    await mgmt.branches.create('try-it', dev);
+    await svc('PUT', '/v1/workflows/tryout?environment=development&branch=try-it', feed('Tryout', 'from the branch'));
+    const run = await svc('PUT', '/v1/workflows/tryout/run?environment=development&branch=try-it', {
+      recipients: [{ id: 'ada', name: 'Ada' }],
+    });
+    expect(run.status).toBe(200);
+    const { workflow_run_id } = run.body as { workflow_run_id: string };
+    const [triggered] = await t.store.readStream(workflowRunStream('development', workflow_run_id));
+    expect(triggered.data).toMatchObject({ trigger_source: { type: 'test' }, workflow: { key: 'tryout' } });
+    const content = await eventually(async () => {
+      const rows = await t.sql<{ content: { blocks: { content: string }[] } }>(
+        'SELECT content FROM rm_messages WHERE workflow_run_id = $1',
+        [workflow_run_id],
+      );
+      return rows[0]?.content;
+    });
+    expect(content.blocks[0].content).toBe('from the branch');
+    // Development still runs its own version.
+    const main = await svc('PUT', '/v1/workflows/tryout/run?environment=development', { recipients: ['ada'] });
+    const mainContent = await eventually(async () => {
+      const rows = await t.sql<{ content: { blocks: { content: string }[] } }>(
+        'SELECT content FROM rm_messages WHERE workflow_run_id = $1',
+        [main.body.workflow_run_id],
+      );
+      return rows[0]?.content;
+    });
+    expect(mainContent.blocks[0].content).toBe('from development');
   });
 
   it('refuses bad slugs with 422 invalid_params, a second branch of one slug, and branches off a later environment', async () => {

@@ -18,6 +18,8 @@ import { GuideGroupsController } from './guide-groups/guide-groups.controller';
 import { GetGuideGroupHandler, SetGuideGroupHandler } from './guide-groups/guide-groups.handlers';
 import { ActivateGuideHandler } from './activate-guide/activate-guide.handler';
 import { ArchiveGuideController } from './archive-guide/archive-guide.controller';
+import { ArchiveResourceController } from './archive-resource/archive-resource.controller';
+import { ArchiveResourceHandler } from './archive-resource/archive-resource.handler';
 import { ArchiveGuideHandler } from './archive-guide/archive-guide.handler';
 import { ArchiveAudienceController } from './archive-audience/archive-audience.controller';
 import { ArchiveAudienceHandler } from './archive-audience/archive-audience.handler';
@@ -90,6 +92,7 @@ const queries = [
     ActivateGuideController,
     GuideGroupsController,
     ArchiveGuideController,
+    ArchiveResourceController,
   ],
   providers: [
     ...queries,
@@ -116,6 +119,7 @@ const queries = [
     GetGuideGroupHandler,
     SetGuideGroupHandler,
     ArchiveGuideHandler,
+    ArchiveResourceHandler,
   ],
 })
 export class ConfigurationModule {}

@@ -1,10 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CensusPorts, EngineLookups, identifyUser, RecipientDeps, triggerWorkflow } from '@notify/application';
+import {
+  addAudienceMembers,
+  AudienceDeps,
+  DestinationPorts,
+  EngineLookups,
+  identifyUser,
+  RecipientDeps,
+  removeAudienceMembers,
+  triggerWorkflow,
+} from '@notify/application';
 import { RequestContext } from '@notify/http';
 import { ENGINE_LOOKUPS, ReadYourWrites } from '@notify/platform';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { ItemSchemaQueries } from '@notify/projections/item-schemas';
+import { AUDIENCE_DEPS } from '../audiences/audience-deps';
 import { RECIPIENT_DEPS } from '../recipients/recipient-read-models.module';
+import { settleAll } from '../shared/settle';
 import { commandMetadata } from '../shared/command-metadata';
 
 /**
@@ -20,9 +31,10 @@ export class DestinationPortsFactory {
     private readonly consistency: ReadYourWrites,
     private readonly resources: ConfigResourceQueries,
     private readonly schemas: ItemSchemaQueries,
+    @Inject(AUDIENCE_DEPS) private readonly audiences: AudienceDeps,
   ) {}
 
-  for(ctx: RequestContext): CensusPorts {
+  for(ctx: RequestContext): DestinationPorts {
     const environment = ctx.environment;
     const metadata = commandMetadata(ctx);
     return {
@@ -46,6 +58,25 @@ export class DestinationPortsFactory {
           metadata,
         );
         await this.consistency.settleAll(writes.appends);
+      },
+      staticAudiences: async () =>
+        (await this.resources.list(environment, 'audience', { limit: 100 })).entries
+          .filter((a) => (a.content.type ?? 'static') === 'static')
+          .map((a) => ({ key: a.identifier, name: String(a.content.name ?? a.identifier) })),
+      addAudienceMember: async (audienceKey, { userId, tenant }) => {
+        const outcomes = await addAudienceMembers(
+          this.audiences,
+          environment,
+          audienceKey,
+          [{ user: { id: userId }, tenant }],
+          true,
+          metadata,
+        );
+        await settleAll(this.consistency, outcomes);
+      },
+      removeAudienceMember: async (audienceKey, member) => {
+        const outcome = await removeAudienceMembers(this.audiences, environment, audienceKey, [member], metadata);
+        await this.consistency.settle(outcome.append, outcome.events);
       },
     };
   }

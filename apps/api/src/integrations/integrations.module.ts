@@ -3,6 +3,7 @@ import { Database } from '@notify/database';
 import { DATABASE } from '@notify/platform';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { ItemSchemaQueries } from '@notify/projections/item-schemas';
+import { audienceProviders } from '../audiences/audience-deps';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 import { DestinationPortsFactory } from './destination-ports';
 import { CensusRpcController } from './census/census-rpc.controller';
@@ -16,6 +17,7 @@ import { HightouchRpcController, HightouchRpcHandler } from './hightouch/hightou
   providers: [
     { provide: ConfigResourceQueries, inject: [DATABASE], useFactory: (db: Database) => new ConfigResourceQueries(db.dataSource) },
     { provide: ItemSchemaQueries, inject: [DATABASE], useFactory: (db: Database) => new ItemSchemaQueries(db.dataSource) },
+    ...audienceProviders,
     DestinationPortsFactory,
     CensusRpcHandler,
     HightouchRpcHandler,

@@ -405,6 +405,8 @@ function Editor({
     return () => controller.abort();
   }, [api, environment, workflowKey, debounced]);
 
+  // Nothing is saved while the text does not parse or the server lists problems with it.
+  const hasErrors = validation.state === 'invalid' || (format === 'yaml' && !!yamlError);
   const save = async (commit: boolean) => {
     setSaving(true);
     setSaveError(null);
@@ -478,10 +480,10 @@ function Editor({
       </div>
       <Group align="end">
         <TextInput label="Commit message" value={message} onChange={(e) => setMessage(e.currentTarget.value)} w={320} />
-        <Button onClick={() => void save(false)} loading={saving} variant="default" disabled={role === 'viewer'}>
+        <Button onClick={() => void save(false)} loading={saving} variant="default" disabled={role === 'viewer' || hasErrors}>
           Save
         </Button>
-        <Button onClick={() => void save(true)} loading={saving} disabled={role === 'viewer'}>
+        <Button onClick={() => void save(true)} loading={saving} disabled={role === 'viewer' || hasErrors}>
           Save and commit
         </Button>
       </Group>

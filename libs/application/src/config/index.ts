@@ -10,6 +10,7 @@ export * from './tags';
 export * from './item-schemas';
 export * from './preference-center';
 export * from './guides';
+export * from './archive-resource';
 export * from './guide-groups';
 export * from './branches';
 export * from './members';

@@ -38,6 +38,8 @@ export interface GuideView {
  */
 export interface EngineLookups {
   workflow(environment: string, key: string): Promise<WorkflowView | undefined>;
+  /** Whether a workflow of this key was archived here (ADR 0225); only to say so when one is asked for. */
+  workflowArchived?(environment: string, key: string): Promise<boolean>;
   recipient(environment: string, ref: RecipientRefT): Promise<RecipientView | undefined>;
   tenant(environment: string, id: string): Promise<Record<string, unknown> | undefined>;
   preferenceLayers(environment: string, ref: RecipientRefT, tenant: string | null): Promise<PreferenceLayers>;

@@ -84,6 +84,10 @@ export class ReadModelLookups implements EngineLookups {
     };
   }
 
+  async workflowArchived(environment: string, key: string): Promise<boolean> {
+    return (await this.resources.archivedAt(environment, 'workflow', key)) !== undefined;
+  }
+
   async recipient(environment: string, ref: RecipientRefT): Promise<RecipientView | undefined> {
     if (ref.type === 'user') {
       const user = await this.users.get(environment, ref.id);

@@ -102,7 +102,11 @@ export async function checkTrigger(
   body: Pick<TriggerWorkflowBodyT, 'data' | 'actor'>,
 ): Promise<WorkflowView> {
   const workflow = await lookups.workflow(environment, workflowKey);
-  if (!workflow) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
+  if (!workflow) {
+    if (await lookups.workflowArchived?.(environment, workflowKey))
+      throw new DomainError('workflow_archived', `Workflow ${workflowKey} was archived and cannot be triggered`, 'not_found');
+    throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
+  }
   if (!workflow.active || !workflow.valid)
     throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
   if (workflow.triggerDataSchema) {

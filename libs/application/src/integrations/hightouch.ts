@@ -6,11 +6,19 @@ import type { CensusPorts } from './census';
  * list_objects, list_modes, list_fields, list_options, validate, behavior; sync calls: add,
  * change, remove with `{idColumn, configuration, rows}`. The same two kinds of destination
  * object as the Census route (ADR 0193): `user` (mode upsert: add and change identify the user)
- * and `workflow:<key>` (mode insert: add triggers the workflow for the row's recipient). Rows are
- * mapped with the sync's `identifierMapping` and `mappings` ({from: column, to: field}); a row
- * refused by validation is answered in `rejectedRows` and does not stop the batch (ADR 0158).
+ * and `workflow:<key>` (mode insert: add triggers the workflow for the row's recipient), and, as
+ * Knock's own embedded destination, `audience:<key>` for static audiences (mode insert: added rows
+ * join; mode mirror: removed rows leave too). Rows are mapped with the sync's `identifierMapping`
+ * and `mappings` ({from: column, to: field}); a row refused by validation is answered in
+ * `rejectedRows` and does not stop the batch (ADR 0158).
  */
-export type DestinationPorts = CensusPorts;
+export interface DestinationPorts extends CensusPorts {
+  /** The static audiences of the environment (dynamic ones take no members from calls). */
+  staticAudiences(): Promise<{ key: string; name: string }[]>;
+  /** Adds the user (identified if new) to the audience, creating the audience if it does not exist. */
+  addAudienceMember(audienceKey: string, member: { userId: string; tenant: string | null }): Promise<void>;
+  removeAudienceMember(audienceKey: string, member: { userId: string; tenant: string | null }): Promise<void>;
+}
 
 type FieldType = 'STRING' | 'NUMBER' | 'BOOLEAN';
 interface Field {
@@ -27,9 +35,12 @@ interface Configuration {
   object: string;
   identifierMapping?: Mapping;
   mappings: Mapping[];
+  /** The sync's mode (`list_modes`); for audiences `insert` or `mirror`. */
+  mode?: string;
 }
 
 const WORKFLOW_PREFIX = 'workflow:';
+const AUDIENCE_PREFIX = 'audience:';
 const BATCH_SIZE = 100;
 const USER_FIELDS = ['name', 'email', 'phone_number', 'avatar', 'locale', 'timezone'];
 const TYPE_OF: Record<string, FieldType | undefined> = { string: 'STRING', number: 'NUMBER', integer: 'NUMBER', boolean: 'BOOLEAN' };
@@ -50,7 +61,20 @@ async function workflowNamed(ports: DestinationPorts, object: string, at: string
   return workflow;
 }
 
+async function audienceNamed(ports: DestinationPorts, object: string, at: string) {
+  const key = object.slice(AUDIENCE_PREFIX.length);
+  const audience = (await ports.staticAudiences()).find((a) => a.key === key);
+  if (!audience) throw invalidParams([{ field: at, message: `no destination object ${object}`, type: 'reference' }]);
+  return audience;
+}
+
+const isAudience = (object: string) => object.startsWith(AUDIENCE_PREFIX);
+
 async function fieldsOf(ports: DestinationPorts, object: string): Promise<Field[]> {
+  if (isAudience(object)) {
+    await audienceNamed(ports, object, 'params.object');
+    return [field('user_id', 'STRING', true), field('tenant', 'STRING')];
+  }
   if (object === 'user') {
     const declared = (await ports.userSchema())
       .filter((p) => p.type && TYPE_OF[p.type] && !p.key.includes('.') && !USER_FIELDS.includes(p.key))
@@ -67,10 +91,17 @@ async function fieldsOf(ports: DestinationPorts, object: string): Promise<Field[
 
 /** The sync's configuration, checked: what `validate` answers as errors, and what a sync call refuses. */
 async function configurationProblems(ports: DestinationPorts, raw: unknown): Promise<{ configuration?: Configuration; errors: string[] }> {
-  const c = (raw ?? {}) as { object?: unknown; identifierMapping?: unknown; mappings?: unknown };
+  const c = (raw ?? {}) as { object?: unknown; identifierMapping?: unknown; mappings?: unknown; mode?: unknown };
   const errors: string[] = [];
   if (typeof c.object !== 'string') errors.push('configuration.object is required');
-  else if (c.object !== 'user') {
+  else if (isAudience(c.object)) {
+    try {
+      await audienceNamed(ports, c.object, 'configuration.object');
+    } catch {
+      errors.push(`configuration.object: no destination object ${c.object}`);
+    }
+    if (c.mode !== undefined && c.mode !== 'insert' && c.mode !== 'mirror') errors.push('configuration.mode must be insert or mirror');
+  } else if (c.object !== 'user') {
     try {
       await workflowNamed(ports, c.object, 'configuration.object');
     } catch {
@@ -88,6 +119,7 @@ async function configurationProblems(ports: DestinationPorts, raw: unknown): Pro
       object: c.object as string,
       identifierMapping: c.identifierMapping as Mapping | undefined,
       mappings: (c.mappings as Mapping[] | undefined) ?? [],
+      ...(typeof c.mode === 'string' ? { mode: c.mode } : {}),
     },
     errors,
   };
@@ -100,10 +132,20 @@ export async function hightouchRpc(ports: DestinationPorts, method: string, para
         objects: [
           { id: 'user', label: 'Users' },
           ...(await ports.workflows()).map((w) => ({ id: `${WORKFLOW_PREFIX}${w.key}`, label: `Trigger: ${w.name}` })),
+          ...(await ports.staticAudiences()).map((a) => ({ id: `${AUDIENCE_PREFIX}${a.key}`, label: `Audience: ${a.name}` })),
         ],
       };
     case 'list_modes': {
       const object = objectOf(params);
+      if (isAudience(object)) {
+        await audienceNamed(ports, object, 'params.object');
+        return {
+          modes: [
+            { id: 'insert', label: 'Insert', description: 'Adds the user of each new row to the audience.' },
+            { id: 'mirror', label: 'Mirror', description: 'Adds the users of new rows and removes the users of removed rows.' },
+          ],
+        };
+      }
       if (object !== 'user') await workflowNamed(ports, object, 'params.object');
       return {
         modes:
@@ -119,8 +161,9 @@ export async function hightouchRpc(ports: DestinationPorts, method: string, para
     case 'validate':
       return { errors: (await configurationProblems(ports, params.configuration)).errors };
     case 'behavior': {
-      const object = (params.configuration as { object?: unknown } | undefined)?.object;
-      return { batchSize: BATCH_SIZE, operations: { add: true, change: object === 'user', remove: false }, skipInitialRun: false };
+      const { object, mode } = (params.configuration ?? {}) as { object?: unknown; mode?: unknown };
+      const mirror = typeof object === 'string' && isAudience(object) && mode === 'mirror';
+      return { batchSize: BATCH_SIZE, operations: { add: true, change: object === 'user', remove: mirror }, skipInitialRun: false };
     }
     case 'add':
     case 'change':
@@ -139,12 +182,15 @@ async function sync(ports: DestinationPorts, operation: 'add' | 'change' | 'remo
     throw invalidParams([{ field: 'params.rows', message: `must be a list of at most ${BATCH_SIZE} rows`, type: 'invalid' }]);
   const idColumn = typeof params.idColumn === 'string' ? params.idColumn : undefined;
   const { object, identifierMapping, mappings } = configuration;
-  const idOf = (row: Record<string, unknown>) => row[identifierMapping?.from ?? idColumn ?? (object === 'user' ? 'id' : 'recipient_id')];
+  const defaultId = object === 'user' ? 'id' : isAudience(object) ? 'user_id' : 'recipient_id';
+  const idOf = (row: Record<string, unknown>) => row[identifierMapping?.from ?? idColumn ?? defaultId];
+  // Insert-only audience syncs: a removed row changes nothing, as Knock's destination does.
+  if (operation === 'remove' && isAudience(object) && configuration.mode !== 'mirror') return [];
   const rejected: { id: string; reason: string }[] = [];
   for (const row of rows as Record<string, unknown>[]) {
     const id = idOf(row ?? {});
     const rowId = String(idColumn !== undefined ? (row?.[idColumn] ?? id ?? '') : (id ?? ''));
-    const unsupported = operation === 'remove' || (operation === 'change' && object !== 'user');
+    const unsupported = operation === 'change' ? object !== 'user' : operation === 'remove' && !isAudience(object);
     if (unsupported) {
       rejected.push({ id: rowId, reason: `${operation} is not supported for ${object}` });
       continue;
@@ -159,7 +205,13 @@ async function sync(ports: DestinationPorts, operation: 'add' | 'change' | 'remo
       : Object.fromEntries(Object.entries(row).filter(([column]) => column !== identifierMapping?.from && column !== idColumn));
     try {
       if (object === 'user') await ports.identify(String(id), fields);
-      else {
+      else if (isAudience(object)) {
+        const tenant = typeof fields.tenant === 'string' && fields.tenant ? fields.tenant : null;
+        const member = { userId: String(id), tenant };
+        const key = object.slice(AUDIENCE_PREFIX.length);
+        if (operation === 'remove') await ports.removeAudienceMember(key, member);
+        else await ports.addAudienceMember(key, member);
+      } else {
         const { actor_id, tenant, recipient_id: _r, ...data } = fields;
         await ports.trigger(object.slice(WORKFLOW_PREFIX.length), {
           recipients: [String(id)],

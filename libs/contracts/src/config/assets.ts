@@ -85,6 +85,26 @@ export const uploadAssetRoute = defineRoute({
   status: 201,
 });
 
+/** The file's bytes as the body, read as they arrive, up to ASSETS_MAX_UPLOAD_BYTES (ADR 0227). */
+export const streamAssetRoute = defineRoute({
+  operationId: 'streamAsset',
+  method: 'POST',
+  path: '/v1/assets/upload',
+  summary: "Upload an asset as the request body (its bytes, in the file's Content-Type); answers it with its public URL",
+  tags: ['Assets'],
+  auth: 'service',
+  scope: 'account',
+  rateTier: 3,
+  query: z.strictObject({
+    filename: Filename,
+    /** The file's type when the Content-Type header is not it (e.g. application/octet-stream was sent). */
+    mime_type: MimeType.optional(),
+  }),
+  streamBody: 'binary',
+  response: Asset,
+  status: 201,
+});
+
 export const getAssetRoute = defineRoute({
   operationId: 'getAsset',
   method: 'GET',

@@ -36,6 +36,16 @@ export type MgmtPageInfoT = z.infer<typeof MgmtPageInfo>;
 export const mgmtListOf = <T extends z.ZodType>(entry: T) => z.object({ entries: z.array(entry), page_info: MgmtPageInfo });
 
 /** Read options of every versioned resource (workflows, partials, layouts, translations, message types). */
+/**
+ * Not in the reference (ADR 0225): whether archived workflows, layouts or partials are listed:
+ * `exclude` (the default), `include` (with the others) or `only`.
+ */
+export const ArchivedFilter = z.enum(['exclude', 'include', 'only']);
+export type ArchivedFilterT = z.infer<typeof ArchivedFilter>;
+
+/** What archiving a workflow, layout or partial answers, as archiving a guide or an audience does. */
+export const ArchiveResult = z.object({ result: z.string() }).meta({ id: 'ArchiveResourceResponse' });
+
 export const ReadOptions = EnvironmentQuery.extend({ annotate: QueryFlag.optional(), hide_uncommitted_changes: QueryFlag.optional() });
 
 /** Write options of every versioned resource. `force` is accepted and has no effect: only the first environment is editable. */

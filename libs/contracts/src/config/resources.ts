@@ -5,6 +5,8 @@ import { defineRoute } from '../http/route';
 import { CONDITION_OPERATORS, UNARY_OPERATORS } from '../conditions';
 import {
   acceptingCliFiles,
+  ArchivedFilter,
+  ArchiveResult,
   EnvironmentQuery,
   MgmtPageQuery,
   mgmtListOf,
@@ -59,6 +61,8 @@ export const Partial = z
     sha: z.string(),
     inserted_at: z.string(),
     updated_at: z.string(),
+    /** Only on an archived partial, listed with `archived=include|only` (ADR 0225). */
+    archived_at: z.string().optional(),
   })
   .catchall(z.unknown())
   .meta({ id: 'Partial' });
@@ -120,6 +124,8 @@ export const EmailLayout = z
     sha: z.string(),
     created_at: z.string(),
     updated_at: z.string(),
+    /** Only on an archived layout, listed with `archived=include|only` (ADR 0225). */
+    archived_at: z.string().optional(),
   })
   .catchall(z.unknown())
   .meta({ id: 'EmailLayout' });
@@ -305,12 +311,19 @@ export const MessageTypeUpserted = defineEvent('MessageTypeUpserted', 1, resourc
 
 export const AudienceUpserted = defineEvent('AudienceUpserted', 1, resourceUpsertedData);
 
+/** Archived in one environment (ADR 0225), like WorkflowArchived. */
+const ResourceArchivedData = z.object({ key: z.string(), archived_at: z.string() });
+export const PartialArchived = defineEvent('PartialArchived', 1, ResourceArchivedData);
+export const EmailLayoutArchived = defineEvent('EmailLayoutArchived', 1, ResourceArchivedData);
+
 export const resourceEventContracts = [
   PartialUpserted,
   EmailLayoutUpserted,
   TranslationUpserted,
   MessageTypeUpserted,
   AudienceUpserted,
+  PartialArchived,
+  EmailLayoutArchived,
 ] as const;
 
 // Routes
@@ -330,6 +343,8 @@ const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
   getResponse?: z.ZodType;
   /** The upsert without `?environment=` writes to the first environment (see RouteContract.environmentDefault). */
   upsertEnvironmentDefault?: 'first';
+  /** Query fields of the list only. */
+  listQuery?: z.ZodRawShape;
 }) => {
   const params = z.object({ [spec.param]: spec.paramSchema ?? ResourceKey });
   const wrapped = z.object({ [spec.wrapper]: spec.entry });
@@ -343,7 +358,9 @@ const resourceRoutes = <Body extends z.ZodType, Entry extends z.ZodType>(spec: {
       tags: [spec.tag],
       auth: 'service',
       rateTier: 4,
-      query: ReadOptions.extend(MgmtPageQuery.shape).extend(extra),
+      query: ReadOptions.extend(MgmtPageQuery.shape)
+        .extend(extra)
+        .extend(spec.listQuery ?? {}),
       response: mgmtListOf(spec.entry),
     }),
     get: defineRoute({
@@ -397,6 +414,7 @@ export const partialRoutes = resourceRoutes({
   wrapper: 'partial',
   body: PartialRequest,
   entry: Partial,
+  listQuery: { archived: ArchivedFilter.optional() },
 });
 export const emailLayoutRoutes = resourceRoutes({
   name: 'EmailLayout',
@@ -407,7 +425,25 @@ export const emailLayoutRoutes = resourceRoutes({
   wrapper: 'email_layout',
   body: EmailLayoutRequest,
   entry: EmailLayout,
+  listQuery: { archived: ArchivedFilter.optional() },
 });
+
+/** Not in the reference nor the clients (ADR 0225): archives in every environment (only in the branch when one is given). */
+const archiveRoute = (name: string, tag: string, path: string, param: string) =>
+  defineRoute({
+    operationId: `archive${name}`,
+    method: 'DELETE',
+    path: `${path}/{${param}}`,
+    summary: `Archive one of the ${tag.toLowerCase()} in every environment: it leaves the lists`,
+    tags: [tag],
+    auth: 'service',
+    rateTier: 3,
+    params: z.object({ [param]: ResourceKey }),
+    query: EnvironmentQuery,
+    response: ArchiveResult,
+  });
+export const archivePartialRoute = archiveRoute('Partial', 'Partials', '/v1/partials', 'partial_key');
+export const archiveEmailLayoutRoute = archiveRoute('EmailLayout', 'Email layouts', '/v1/email_layouts', 'email_layout_key');
 export const messageTypeRoutes = resourceRoutes({
   name: 'MessageType',
   plural: 'MessageTypes',

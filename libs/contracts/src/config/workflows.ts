@@ -7,6 +7,8 @@ import { jsonSchemaProblems } from './json-schema';
 import {
   acceptingCliFiles,
   Annotation,
+  ArchivedFilter,
+  ArchiveResult,
   EnvironmentQuery,
   MgmtPageQuery,
   mgmtListOf,
@@ -100,6 +102,8 @@ export const Workflow = z
     sha: z.string(),
     created_at: z.string(),
     updated_at: z.string(),
+    /** Only on an archived workflow, listed with `archived=include|only` (ADR 0225). */
+    deleted_at: z.string().optional(),
     __annotation: Annotation.optional(),
   })
   .meta({ id: 'Workflow' });
@@ -128,7 +132,10 @@ export const WorkflowUpserted = defineEvent('WorkflowUpserted', 1, UpsertedData)
 export const WorkflowActivated = defineEvent('WorkflowActivated', 1, z.object({ key: z.string(), activated_at: z.string() }));
 export const WorkflowDeactivated = defineEvent('WorkflowDeactivated', 1, z.object({ key: z.string(), deactivated_at: z.string() }));
 
-export const workflowEventContracts = [WorkflowUpserted, WorkflowActivated, WorkflowDeactivated] as const;
+/** Archived in one environment (ADR 0225): it leaves the lists and cannot be triggered; upserting the key again starts anew. */
+export const WorkflowArchived = defineEvent('WorkflowArchived', 1, z.object({ key: z.string(), archived_at: z.string() }));
+
+export const workflowEventContracts = [WorkflowUpserted, WorkflowActivated, WorkflowDeactivated, WorkflowArchived] as const;
 
 // Routes
 
@@ -143,6 +150,7 @@ export const listWorkflowsRoute = defineRoute({
   query: ReadOptions.extend(MgmtPageQuery.shape).extend({
     /** Not in the reference: only workflows carrying this tag (see the tag catalog, `/v1/tags`). */
     tag: z.string().min(1).max(255).optional(),
+    archived: ArchivedFilter.optional(),
   }),
   response: mgmtListOf(Workflow).meta({ id: 'ListWorkflowsResponse' }),
 });
@@ -188,6 +196,20 @@ export const validateWorkflowRoute = defineRoute({
   query: EnvironmentQuery,
   body: z.object({ workflow: acceptingCliFiles(WorkflowRequest) }),
   response: WrappedWorkflow,
+});
+
+/** Not in the reference nor the clients (ADR 0225): as a guide is archived, in every environment. */
+export const archiveWorkflowRoute = defineRoute({
+  operationId: 'archiveWorkflow',
+  method: 'DELETE',
+  path: '/v1/workflows/{workflow_key}',
+  summary: 'Archive a workflow in every environment (only in the branch when one is given): it leaves the lists and cannot be triggered',
+  tags: ['Workflows'],
+  auth: 'service',
+  rateTier: 3,
+  params: WorkflowPath,
+  query: EnvironmentQuery,
+  response: ArchiveResult,
 });
 
 export const activateWorkflowRoute = defineRoute({

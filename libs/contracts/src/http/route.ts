@@ -62,10 +62,11 @@ export interface RouteContract<
    */
   rawBody?: boolean;
   /**
-   * Reads the body as a stream of JSON lines (`application/x-ndjson`), handed to the handler
-   * unread and without a size limit (the log import); `body` is then not used.
+   * Reads the body as a stream of JSON lines (`application/x-ndjson`, the log import) or of a
+   * file's bytes in any other content type (`binary`, asset uploads), handed to the handler unread
+   * and without the JSON size limit (the handler enforces its own); `body` is then not used.
    */
-  streamBody?: 'ndjson';
+  streamBody?: 'ndjson' | 'binary';
   /** null for an empty (204) response. */
   response: Response;
   status?: number;

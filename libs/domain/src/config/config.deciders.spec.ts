@@ -78,6 +78,34 @@ describe('resource decider', () => {
     spec.given([]).when({ type: 'ArchiveAudience', key: 'news', now }).thenNothing();
     spec.given([audienceUpserted, archived]).when(audience).then([audienceUpserted]);
   });
+
+  it('archives a served workflow, layout or partial (ADR 0225): inactive after it, and the same data upserted again is recorded', () => {
+    const archive = { type: 'ArchiveResource' as const, resourceType: 'workflow' as const, key: 'welcome', served: true, now };
+    const archived = { type: 'WorkflowArchived' as const, data: { key: 'welcome', archived_at: now } };
+    spec
+      .given([upserted('a'), activated])
+      .when(archive)
+      .then([archived]);
+    // Promoted into an environment: no upsert in its stream, served by the read model's word.
+    spec.given([]).when(archive).then([archived]);
+    spec
+      .given([upserted('a')])
+      .when({ ...archive, served: false })
+      .thenNothing();
+    spec
+      .given([upserted('a')])
+      .when({ ...archive, resourceType: 'email_layout' })
+      .then([{ type: 'EmailLayoutArchived', data: archived.data }]);
+    spec
+      .given([upserted('a'), activated, archived])
+      .when(upsert('a'))
+      .then([upserted('a')]);
+    const served = { valid: true, errors: [] };
+    spec
+      .given([upserted('a'), activated, archived, upserted('a')])
+      .when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served, now })
+      .then([activated]);
+  });
 });
 
 describe('commit log decider', () => {

@@ -1,7 +1,7 @@
 import type { ResourceErrorT } from '@notify/contracts';
 import { assertNever, Decider } from '../shared/decider';
 import { DomainError, resourceMissing } from '../shared/errors';
-import { ResourceEvent, ResourceType, UPSERTED_EVENT } from './resource.events';
+import { ArchivableType, ARCHIVED_EVENT, ResourceEvent, ResourceType, UPSERTED_EVENT } from './resource.events';
 
 export type ResourceCommand =
   | {
@@ -36,7 +36,9 @@ export type ResourceCommand =
       now: string;
     }
   /** `served`: whether the environment serves a version of the guide (looked up: promoted guides have no upserts there). */
-  | { type: 'ArchiveGuide'; key: string; served: boolean; now: string };
+  | { type: 'ArchiveGuide'; key: string; served: boolean; now: string }
+  /** Workflows, layouts and partials (ADR 0225); an archived workflow is no longer active. */
+  | { type: 'ArchiveResource'; resourceType: ArchivableType; key: string; served: boolean; now: string };
 
 export interface ResourceState {
   exists: boolean;
@@ -72,6 +74,10 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
         return { ...state, active: true, activeFrom: event.data.active_from, activeUntil: event.data.active_until };
       case 'GuideDeactivated':
         return { ...state, active: false, activeFrom: null, activeUntil: null };
+      case 'WorkflowArchived':
+      case 'PartialArchived':
+      case 'EmailLayoutArchived':
+        return { ...state, archived: true, active: false };
       case 'WorkflowActivated':
         return { ...state, active: true };
       case 'WorkflowDeactivated':
@@ -139,6 +145,11 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
       case 'ArchiveGuide':
         if (!command.served) return [];
         return [{ type: 'GuideArchived', data: { key: command.key, archived_at: command.now } }];
+      case 'ArchiveResource':
+        // As for guides: an environment that got the resource by promotion has no upserts in this
+        // stream, so whether it serves one is looked up (the read model) and comes with the command.
+        if (!command.served) return [];
+        return [{ type: ARCHIVED_EVENT[command.resourceType], data: { key: command.key, archived_at: command.now } } as ResourceEvent];
       default:
         return assertNever(command);
     }

@@ -2,6 +2,7 @@ import type {
   AudienceArchived,
   AudienceUpserted,
   CommitPromoted,
+  EmailLayoutArchived,
   EmailLayoutUpserted,
   EventOf,
   GuideActivated,
@@ -9,10 +10,12 @@ import type {
   GuideDeactivated,
   GuideUpserted,
   MessageTypeUpserted,
+  PartialArchived,
   PartialUpserted,
   ResourcesCommitted,
   TranslationUpserted,
   WorkflowActivated,
+  WorkflowArchived,
   WorkflowDeactivated,
   WorkflowUpserted,
 } from '@notify/contracts';
@@ -35,7 +38,23 @@ export type ResourceEvent =
   | EventOf<typeof AudienceArchived>
   | EventOf<typeof GuideActivated>
   | EventOf<typeof GuideDeactivated>
-  | EventOf<typeof GuideArchived>;
+  | EventOf<typeof GuideArchived>
+  | ResourceArchivedEvent;
+
+/** Workflows, layouts and partials archived (ADR 0225). */
+export type ResourceArchivedEvent =
+  EventOf<typeof WorkflowArchived> | EventOf<typeof PartialArchived> | EventOf<typeof EmailLayoutArchived>;
+export type ArchivableType = 'workflow' | 'partial' | 'email_layout';
+export const ARCHIVED_EVENT: Record<ArchivableType, ResourceArchivedEvent['type']> = {
+  workflow: 'WorkflowArchived',
+  partial: 'PartialArchived',
+  email_layout: 'EmailLayoutArchived',
+};
+export const ARCHIVED_TYPE_OF: Record<ResourceArchivedEvent['type'], ArchivableType> = {
+  WorkflowArchived: 'workflow',
+  PartialArchived: 'partial',
+  EmailLayoutArchived: 'email_layout',
+};
 
 export type CommitLogEvent = EventOf<typeof ResourcesCommitted> | EventOf<typeof CommitPromoted>;
 

@@ -6,6 +6,8 @@ export interface ReadOptions {
   annotate?: boolean;
   hide_uncommitted_changes?: boolean;
   format?: 'json' | 'po';
+  /** Lists of workflows, layouts and partials only (ADR 0225). */
+  archived?: 'exclude' | 'include' | 'only';
 }
 
 export class GetResourceQuery extends Query<Record<string, unknown>> {

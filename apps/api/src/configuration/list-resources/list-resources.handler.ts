@@ -13,7 +13,7 @@ export class ListResourcesHandler implements IQueryHandler<ListResourcesQuery> {
       environment,
       type,
       page,
-      { committedOnly: options.hide_uncommitted_changes },
+      { committedOnly: options.hide_uncommitted_changes, archived: options.archived },
       where,
       tag,
     );

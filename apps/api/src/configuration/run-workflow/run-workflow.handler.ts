@@ -1,19 +1,20 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EngineLookups, RecipientDeps, triggerWorkflow } from '@notify/application';
-import { assertNotBranch } from '@notify/domain';
+import { branchParent } from '@notify/domain';
 import { ENGINE_LOOKUPS } from '@notify/platform';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { commandMetadata } from '../../shared/command-metadata';
 import { RunWorkflowCommand } from './run-workflow.command';
 
 /**
- * What a test run sees: the workflow the environment serves counts as active (a test run is how
- * one tries a workflow before activating it); it must still be valid.
+ * What a test run sees: the workflow `servedIn` serves (the environment, or the branch the run was
+ * asked in) counts as active (a test run is how one tries a workflow before activating it); it
+ * must still be valid.
  */
-function servedWorkflowsActive(lookups: EngineLookups): EngineLookups {
-  const workflow: EngineLookups['workflow'] = async (environment, key) => {
-    const served = await lookups.workflow(environment, key);
+function servedWorkflowsActive(lookups: EngineLookups, servedIn: string): EngineLookups {
+  const workflow: EngineLookups['workflow'] = async (_environment, key) => {
+    const served = await lookups.workflow(servedIn, key);
     return served && { ...served, active: true };
   };
   return new Proxy(lookups, {
@@ -21,26 +22,27 @@ function servedWorkflowsActive(lookups: EngineLookups): EngineLookups {
   });
 }
 
-/** A test run: a trigger like any other (same engine, same events), recorded with trigger source `test`. */
+/**
+ * A test run: a trigger like any other (same engine, same events), recorded with trigger source
+ * `test`. In a branch (ADR 0226) it runs the branch's version of the workflow (carried in the
+ * trigger's snapshot) in the branch's environment, whose recipients, channels and messages the
+ * branch shares.
+ */
 @CommandHandler(RunWorkflowCommand)
 export class RunWorkflowHandler implements ICommandHandler<RunWorkflowCommand> {
-  private readonly lookups: EngineLookups;
-
   constructor(
     @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
-    @Inject(ENGINE_LOOKUPS) lookups: EngineLookups,
-  ) {
-    this.lookups = servedWorkflowsActive(lookups);
-  }
+    @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
+  ) {}
 
   async execute({ ctx, workflowKey, body }: RunWorkflowCommand): Promise<{ workflow_run_id: string }> {
-    assertNotBranch(ctx.environment, 'A test run');
+    const runIn = branchParent(ctx.environment) ?? ctx.environment;
     const { workflow_run_id } = await triggerWorkflow(
-      { recipients: this.recipients, lookups: this.lookups },
-      ctx.environment,
+      { recipients: this.recipients, lookups: servedWorkflowsActive(this.lookups, ctx.environment) },
+      runIn,
       workflowKey,
       body,
-      commandMetadata(ctx),
+      { ...commandMetadata(ctx), environment: runIn },
       { source: { type: 'test' } },
     );
     return { workflow_run_id };

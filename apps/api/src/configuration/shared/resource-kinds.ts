@@ -100,6 +100,9 @@ const PARTIAL_OPTIONAL = ['description', 'icon_name', 'input_schema', 'visual_bl
 const EMAIL_LAYOUT_OPTIONAL = ['branding_overrides', 'footer_links', 'is_mjml'];
 const MESSAGE_TYPE_OPTIONAL = ['icon_name'];
 
+/** Layouts and partials have no field for it in the reference: `archived_at`, as guides and broadcasts name it (ADR 0225). */
+const archivedAt = (record: ResourceRecord) => (record.archivedAt ? { archived_at: record.archivedAt.toISOString() } : {});
+
 const common = (record: ResourceRecord) => ({
   valid: record.valid,
   ...(record.valid ? {} : { errors: record.errors }),
@@ -154,6 +157,8 @@ export const workflowKind: ResourceKind = {
       ...common(record),
       created_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
+      // The reference's own field for it (ADR 0225).
+      ...(record.archivedAt ? { deleted_at: record.archivedAt.toISOString() } : {}),
       ...(options.annotate
         ? {
             steps: annotateSteps(content.steps),
@@ -193,6 +198,7 @@ export const partialKind: ResourceKind = {
       ...common(record),
       inserted_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
+      ...archivedAt(record),
       ...(options.annotate
         ? {
             __annotation: annotation(
@@ -231,6 +237,7 @@ export const emailLayoutKind: ResourceKind = {
       ...common(record),
       created_at: record.createdAt.toISOString(),
       updated_at: record.updatedAt.toISOString(),
+      ...archivedAt(record),
       ...(options.annotate
         ? {
             __annotation: annotation(

@@ -250,6 +250,57 @@ describe('Census custom destination', () => {
       expect(messages.map((m) => m.recipient_id)).toEqual(['ht-ada']);
     });
 
+    it('syncs a static audience: added rows join, removed rows leave in mirror mode only; remove stays refused elsewhere', async () => {
+      const upserted = await t.http('PUT', '/v1/audiences/ht-beta?environment=development', {
+        key: t.serviceToken,
+        body: { audience: { type: 'static', name: 'Beta' } },
+      });
+      expect(upserted.status).toBe(200);
+      expect((await rpc('list_objects')).body.result.objects).toContainEqual({ id: 'audience:ht-beta', label: 'Audience: Beta' });
+      expect((await rpc('list_modes', { object: 'audience:ht-beta' })).body.result.modes.map((m: { id: string }) => m.id)).toEqual([
+        'insert',
+        'mirror',
+      ]);
+      expect((await rpc('list_fields', { object: 'audience:ht-beta' })).body.result.fields.map((f: { id: string }) => f.id)).toEqual([
+        'user_id',
+        'tenant',
+      ]);
+      const mirror = { object: 'audience:ht-beta', mode: 'mirror', identifierMapping: { from: 'uid', to: 'user_id' }, mappings: [] };
+      const insert = { ...mirror, mode: 'insert' };
+      expect((await rpc('behavior', { configuration: mirror })).body.result.operations).toEqual({ add: true, change: false, remove: true });
+      expect((await rpc('behavior', { configuration: insert })).body.result.operations).toEqual({
+        add: true,
+        change: false,
+        remove: false,
+      });
+      expect((await rpc('validate', { configuration: { ...mirror, mode: 'upsert' } })).body.result.errors).toEqual([
+        'configuration.mode must be insert or mirror',
+      ]);
+
+      const members = async () =>
+        ((await t.http('GET', '/v1/audiences/ht-beta/members', { key: t.env.secretKey })).body.entries as { user_id: string }[])
+          .map((m) => m.user_id)
+          .sort();
+      const added = await rpc('add', { idColumn: 'uid', configuration: insert, rows: [{ uid: 'ht-m1' }, { uid: 'ht-m2' }, { uid: null }] });
+      expect(added.body.result).toEqual({ rejectedRows: [{ id: '', reason: 'the identifier column is empty' }] });
+      expect(await members()).toEqual(['ht-m1', 'ht-m2']);
+
+      // Insert only: a removed row changes nothing.
+      expect((await rpc('remove', { idColumn: 'uid', configuration: insert, rows: [{ uid: 'ht-m1' }] })).body.result).toEqual({
+        rejectedRows: [],
+      });
+      expect(await members()).toEqual(['ht-m1', 'ht-m2']);
+      // Mirror: it leaves the audience.
+      expect((await rpc('remove', { idColumn: 'uid', configuration: mirror, rows: [{ uid: 'ht-m1' }] })).body.result).toEqual({
+        rejectedRows: [],
+      });
+      expect(await members()).toEqual(['ht-m2']);
+
+      // Users and workflows still take no removals.
+      const userRemove = await rpc('remove', { idColumn: 'user_id', configuration: userSync, rows: [{ user_id: 'ht-ada' }] });
+      expect(userRemove.body.result).toEqual({ rejectedRows: [{ id: 'ht-ada', reason: 'remove is not supported for user' }] });
+    });
+
     it('refuses an unknown method, object or configuration with 422 invalid_params', async () => {
       const unknown = await rpc('drop_everything');
       expect(unknown.status).toBe(422);
