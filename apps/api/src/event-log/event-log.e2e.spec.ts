@@ -377,6 +377,9 @@ describe('event log (management API and CLI)', () => {
     expect(await runCli(['explain', run.runId], commandGroups, io)).toBe(0);
     expect(out).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
     expect(out).toContain('blocked by channel_types.in_app_feed = false');
+    out = '';
+    expect(await runCli(['events', 'explain', run.runId], commandGroups, io)).toBe(0);
+    expect(out).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
 
     // The inputs are the user's: sealed in the log (the value compared appears nowhere in clear), erased with them.
     const sealed = await t.sql<{ inputs: { $sealed?: string } }>(
