@@ -1,7 +1,10 @@
 import { MemberAdded, MemberRemoved, MemberRoleChanged } from '@notify/contracts';
 import { defineProjection } from '@notify/projection-runtime';
 
-/** The account's members; a removed member's row goes. */
+/**
+ * The account's members; a removed member's row goes. A removed member is erased (ADR 0220): in
+ * a rebuild its MemberAdded opens with the address erased, and no row is written for it.
+ */
 export const membersProjection = defineProjection({
   name: 'members',
   version: 1,
@@ -9,10 +12,11 @@ export const membersProjection = defineProjection({
   events: [MemberAdded, MemberRoleChanged, MemberRemoved],
   on: {
     async MemberAdded({ data: d }, tx) {
+      if (typeof d.email !== 'string') return;
       await tx.query(
         `INSERT INTO rm_members (id, user_id, email, name, role, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
          ON CONFLICT (id) DO NOTHING`,
-        [d.member_id, d.user_id, d.email, d.name, d.role, d.added_at],
+        [d.member_id, d.user_id, d.email, typeof d.name === 'string' ? d.name : null, d.role, d.added_at],
       );
     },
     async MemberRoleChanged({ data: d }, tx) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import KnockMgmt from '@knocklabs/mgmt';
 import Knock from '@knocklabs/node';
-import { addMember } from '@notify/application';
+import { addMember, ERASURE_KEYS } from '@notify/application';
 import { startHttpPeer, type Peer } from '@notify/testing/peers';
 import { microsoftGraphApi, slackWebApi } from '@notify/testing/provider-peers';
 import { eventually } from '../support/runs';
@@ -152,7 +152,12 @@ export class Fixture {
 
   /** A member of the account, added with the use case `notify members add` runs; its id once in the read model. */
   async member(email: string): Promise<string> {
-    const outcome = await addMember(this.t.store, { email, name: 'Contract', role: 'admin' }, { environment: null, actor: 'contract' });
+    const outcome = await addMember(
+      this.t.store,
+      this.t.app.get(ERASURE_KEYS),
+      { email, name: 'Contract', role: 'admin' },
+      { environment: null, actor: 'contract' },
+    );
     const id = outcome.state.current!.memberId;
     await eventually(async () => (await this.t.sql('SELECT id FROM rm_members WHERE id = $1', [id]))[0]);
     return id;

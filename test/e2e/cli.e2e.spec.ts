@@ -1,7 +1,11 @@
+import { eventEnvelope } from '@notify/application';
+import { legacyMemberStream } from '@notify/domain';
 import { requireBackend, testEnv, waitFor } from '@notify/testing';
+import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { secretsAt } from '../support/delivery';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
@@ -141,9 +145,51 @@ describeServer('cli', () => {
     expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['role']);
     expect((await t.http('GET', '/v1/members/not-a-uuid', { key: t.serviceToken })).status).toBe(422);
 
+    // The address is in no stream id and no event in clear (ADR 0220): keyed stream, sealed fields.
+    const streams = await t.sql<{ stream_id: string }>("SELECT DISTINCT stream_id FROM es_events WHERE event_type = 'MemberAdded'");
+    expect(streams.map((r) => r.stream_id)).toContainEqual(expect.stringMatching(/^member-[0-9a-f]{40}$/));
+    expect((await t.sql<{ n: string }>("SELECT count(*) AS n FROM es_events e WHERE e::text LIKE '%jane@example.com%'"))[0].n).toBe('0');
+
     await mgmt.members.delete(member.id);
     expect((await t.http('GET', `/v1/members/${member.id}`, { key: t.serviceToken })).status).toBe(404);
     expect((await t.http('DELETE', `/v1/members/${member.id}`, { key: t.serviceToken })).status).toBe(404);
+
+    // Removing a member erases it: the address and name are in no table, and read as erased in the log.
+    expect(await secretsAt(t, ['jane@example.com', 'Jane Doe'])).toEqual([]);
+    const log = await t.http('GET', '/v1/events?types=MemberAdded&types=MemberRemoved&limit=500', { key: t.serviceToken });
+    const mine = log.body.entries.filter((e: { data: { member_id: string } }) => e.data.member_id === member.id);
+    expect(mine.map((e: { type: string; data: { email: unknown } }) => [e.type, e.data.email])).toEqual([
+      ['MemberAdded', { $erased: true }],
+      ['MemberRemoved', { $erased: true }],
+    ]);
+    expect(JSON.stringify(log.body)).not.toContain('jane@example.com');
+    const rebuilt = await notify('projections', 'rebuild', 'members');
+    expect(rebuilt.stdout).toMatch(/rebuilt members/);
+    expect(await secretsAt(t, ['jane@example.com', 'Jane Doe'])).toEqual([]);
+    // The address can be a member again: a new member, with a key of its own.
+    expect((await notify('members', 'add', 'jane@example.com', '--role', 'support')).stdout).not.toContain(member.id);
+  });
+
+  it('re-keys a member still on its legacy member-<email> stream when it is next changed, keeping its id', async () => {
+    const email = 'legacy-member@example.com';
+    const memberId = randomUUID();
+    const meta = { environment: null, actor: 'test' };
+    const added = { member_id: memberId, user_id: randomUUID(), email, name: null, role: 'admin', added_at: new Date().toISOString() };
+    await t.store.append(legacyMemberStream(email), [eventEnvelope('MemberAdded', added, randomUUID(), meta)], {
+      expectedRevision: 'no_stream',
+    });
+    const changed = await notify('members', 'add', email, '--role', 'owner');
+    expect(changed.stdout).toBe(`member ${memberId}: ${email} (owner)\n`);
+    const legacy = await t.store.readStream(legacyMemberStream(email));
+    expect(legacy.map((e) => e.type)).toEqual(['MemberAdded', 'MemberRekeyed']);
+    const keyed = await t.store.readStream((legacy[1].data as { stream: string }).stream);
+    expect(keyed.map((e) => [e.type, (e.data as { member_id: string }).member_id])).toEqual([
+      ['MemberAdded', memberId],
+      ['MemberRoleChanged', memberId],
+    ]);
+    await waitFor(async () => (await t.sql("SELECT 1 FROM rm_members WHERE id = $1 AND role = 'owner'", [memberId])).length === 1, 'role');
+    expect((await t.http('DELETE', `/v1/members/${memberId}`, { key: t.serviceToken })).status).toBe(204);
+    expect((await t.sql('SELECT 1 FROM rm_members WHERE id = $1', [memberId])).length).toBe(0);
   });
 
   it('rejects bad usage with exit code 2 and the usage line', async () => {

@@ -3,7 +3,7 @@ import { Browser, Page } from 'playwright-core';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { addMember } from '@notify/application';
+import { addMember, ERASURE_KEYS } from '@notify/application';
 import { ConsoleSessionSigner } from '@notify/http';
 import { launchChromium } from '../../support/browser';
 import { messageOf } from '../../support/delivery';
@@ -241,7 +241,12 @@ describe('operator console in a browser', () => {
   it('signs a member in with a one-time login link into an httpOnly session; a viewer may not rebuild', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Service token').waitFor();
-    const added = await addMember(t.store, { email: 'support@example.com', role: 'support' }, { environment: null, actor: 'test' });
+    const added = await addMember(
+      t.store,
+      t.app.get(ERASURE_KEYS),
+      { email: 'support@example.com', role: 'support' },
+      { environment: null, actor: 'test' },
+    );
     await t.runtime.waitFor(added.append!.position, [{ type: 'MemberAdded', streamId: added.streamId }], 10_000);
     const { token } = t.app.get(ConsoleSessionSigner).loginLink(added.state.current!.memberId);
     await page.goto(`${t.url}/console/#/login/${token}`);

@@ -17,11 +17,16 @@ describe('workflow engine: batch', () => {
   });
   afterAll(async () => t?.close());
 
-  const batchEvents = async (workflowKey: string) =>
-    await t.sql<{ stream_id: string; event_type: string; data: any; created_at: Date }>(
-      `SELECT stream_id, event_type, data, created_at FROM es_events WHERE stream_id LIKE $1 ORDER BY global_position`,
-      [`batch-development-${workflowKey}-%`],
-    );
+  /** The batch streams' events, opened (activities are sealed for the recipient, ADR 0221). */
+  const batchEvents = async (workflowKey: string) => {
+    const streams = await t.sql<{ stream_id: string }>('SELECT DISTINCT stream_id FROM es_events WHERE stream_id LIKE $1', [
+      `batch-development-${workflowKey}-%`,
+    ]);
+    const events = (await Promise.all(streams.map((s) => t.store.readStream(s.stream_id)))).flat();
+    return events
+      .sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1))
+      .map((e) => ({ stream_id: e.streamId, event_type: e.type, data: e.data as any, created_at: e.createdAt }));
+  };
   const trigger = async (key: string, recipient: string, data: Record<string, unknown>, actor?: string) =>
     (await knock.workflows.trigger(key, { recipients: [{ id: recipient }], data, ...(actor ? { actor: { id: actor } } : {}) }))
       .workflow_run_id;
@@ -72,6 +77,15 @@ describe('workflow engine: batch', () => {
     expect(messages.map(bodyOf).sort()).toEqual(['1:3,', '3:1,2,4,']);
     const closed = (await batchEvents(key)).filter((e) => e.event_type === 'BatchClosed');
     expect(closed).toHaveLength(2);
+    // The activities (trigger data) are the recipient's: stored sealed for them, opened for readers.
+    const raw = await t.sql<{ event_type: string; sealed: string | null }>(
+      `SELECT event_type, COALESCE(data->'activity'->>'$sealed', data->'activities'->>'$sealed') AS sealed FROM es_events
+        WHERE stream_id LIKE $1 AND event_type IN ('BatchItemAdded', 'BatchClosed')`,
+      [`batch-development-${key}-%`],
+    );
+    expect(raw.length).toBeGreaterThan(0);
+    expect(raw.every((r) => r.sealed === 'aes-256-gcm/v1')).toBe(true);
+    expect(closed[0].data.activities[0]).toMatchObject({ data: expect.any(Object) });
     const opened = (await batchEvents(key)).find((e) => e.event_type === 'BatchOpened' && e.stream_id.endsWith('-a'))!;
     expect(Date.parse(opened.data.closes_at) - Date.parse(opened.data.opened_at)).toBe(WINDOW * 1000);
     expect((await messagesFor(t, key, 'b-acc')).find((m) => m.total_activities === 3).inserted_at.getTime()).toBeGreaterThanOrEqual(

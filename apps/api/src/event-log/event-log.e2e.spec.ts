@@ -320,6 +320,81 @@ describe('event log (management API and CLI)', () => {
     expect(await runCli(['explain', '00000000-0000-4000-8000-000000000000'], commandGroups, io)).toBe(1);
   });
 
+  it("explains a step's inputs: a failing condition's values and the preference layer that opted out, sealed in the log, erased with the user", async () => {
+    const key = uniqueKey('inputs');
+    const who = uniqueKey('inputs-user');
+    const plan = uniqueKey('plan-free');
+    await activeWorkflow(t, key, {
+      steps: [
+        feed('vip', 'for pros', { conditions: { all: [{ variable: 'data.plan', operator: 'equal_to', argument: 'pro' }] } }),
+        feed('feed', 'for everyone'),
+      ],
+    });
+    expect((await t.http('PUT', `/v1/users/${who}`, { body: { name: 'Grace' } })).status).toBe(200);
+    const prefs = await t.http('PUT', `/v1/users/${who}/preferences/default`, { body: { channel_types: { in_app_feed: false } } });
+    expect(prefs.status).toBe(200);
+    const triggered = await t.http('POST', `/v1/workflows/${key}/trigger`, { body: { recipients: [who], data: { plan } } });
+    const [run] = await finishedRuns(t, triggered.body.workflow_run_id);
+
+    const explained = await t.http('GET', `/v1/workflow_recipient_runs/${run.runId}/explain`);
+    expect(explained.status).toBe(200);
+    expect(explained.body.verdict).toBe('not_sent');
+    const [vip, feedStep] = explained.body.steps;
+    expect(vip).toMatchObject({
+      step_ref: 'vip',
+      status: 'skipped',
+      reason: 'step_conditions_not_met',
+      inputs: {
+        user_id: who,
+        conditions: {
+          holds: false,
+          mode: 'all',
+          conditions: [{ variable: 'data.plan', operator: 'equal_to', argument: 'pro', value: plan, compared_to: 'pro', result: false }],
+        },
+      },
+    });
+    expect(feedStep).toMatchObject({
+      step_ref: 'feed',
+      status: 'skipped',
+      reason: 'preference:channel_type_opted_out',
+      inputs: {
+        preferences: {
+          channel_type: 'in_app_feed',
+          decided_by: { setting: 'channel_types.in_app_feed', layer: 'recipient_default', value: false, result: 'opted_out' },
+        },
+      },
+    });
+    expect(explained.body.text).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
+    expect(explained.body.text).toContain("blocked by channel_types.in_app_feed = false from the user's own set (recipient_default)");
+
+    let out = '';
+    const io = {
+      stdout: { write: (x: string) => (out += x) },
+      stderr: { write: () => undefined },
+      env: { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey },
+      signal: new AbortController().signal,
+    };
+    expect(await runCli(['explain', run.runId], commandGroups, io)).toBe(0);
+    expect(out).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
+    expect(out).toContain('blocked by channel_types.in_app_feed = false');
+    out = '';
+    expect(await runCli(['events', 'explain', run.runId], commandGroups, io)).toBe(0);
+    expect(out).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
+
+    // The inputs are the user's: sealed in the log (the value compared appears nowhere in clear), erased with them.
+    const sealed = await t.sql<{ inputs: { $sealed?: string } }>(
+      `SELECT data->'inputs' AS inputs FROM es_events WHERE stream_id = $1 AND event_type = 'StepCompleted' ORDER BY stream_revision`,
+      [`run-development-${run.runId}`],
+    );
+    expect(sealed.map((r) => r.inputs.$sealed)).toEqual(['aes-256-gcm/v1', 'aes-256-gcm/v1']);
+    expect((await t.sql<{ c: string }>('SELECT count(*) AS c FROM es_events WHERE data::text LIKE $1', [`%${plan}%`]))[0].c).toBe('0');
+    expect((await t.http('DELETE', `/v1/users/${who}`)).status).toBe(204);
+    const erased = await t.http('GET', `/v1/workflow_recipient_runs/${run.runId}/explain`);
+    expect(erased.body.steps.map((s: { inputs: unknown }) => s.inputs)).toEqual([{ $erased: true }, { $erased: true }]);
+    expect(erased.body.text).toContain('inputs erased (the recipient was erased)');
+    expect(erased.body.text).not.toContain(plan);
+  });
+
   // Last: it tampers with the log of this file's service.
   it('verifies the hash chain, then names a row edited and a row deleted by SQL, over HTTP and from the CLI', async () => {
     const clean = await t.http('POST', '/v1/events/verify', { key: t.serviceToken });

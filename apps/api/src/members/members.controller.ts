@@ -1,6 +1,6 @@
 import { Controller, Inject, Module } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, ICommandHandler, IQueryHandler, Query, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { removeMember } from '@notify/application';
+import { ERASURE_KEYS, ErasureKeyStore, removeMember } from '@notify/application';
 import { getMemberRoute, listMembersRoute, MemberT, MgmtPageInfoT, removeMemberRoute, RouteInput } from '@notify/contracts';
 import { Database } from '@notify/database';
 import { resourceMissing } from '@notify/domain';
@@ -71,12 +71,14 @@ export class RemoveMemberHandler implements ICommandHandler<RemoveMemberCommand>
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly consistency: ReadYourWrites,
     private readonly members: MemberQueries,
+    @Inject(ERASURE_KEYS) private readonly keys: ErasureKeyStore,
   ) {}
 
   async execute({ ctx, id }: RemoveMemberCommand) {
     const member = await this.members.get(id);
     if (!member) throw resourceMissing('member');
-    const outcome = await removeMember(this.store, member.email, commandMetadata(ctx));
+    // Removing a member erases it (ADR 0220): its key is destroyed, its address and name read as erased in the log.
+    const outcome = await removeMember(this.store, this.keys, member.email, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
   }
 }

@@ -1,6 +1,5 @@
 import { ConsoleSessionSigner } from '@notify/http';
-import { toDomainEvent } from '@notify/application';
-import { fold, MemberEvent, memberDecider, memberStream } from '@notify/domain';
+import { ERASURE_KEYS, ErasureKeyStore, memberByEmail } from '@notify/application';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE } from '@notify/platform';
 import { CommandGroup, UsageError } from '../command';
@@ -21,8 +20,7 @@ export const consoleCommands: CommandGroup = {
         const config = ctx.config();
         const link = await withApp(ctx, async (app) => {
           // From the log, not the read model: no projector runs in the CLI (a member just added is found).
-          const history = await app.get<EventStore>(EVENT_STORE).readStream(memberStream(email));
-          const member = fold(memberDecider, history.map(toDomainEvent) as MemberEvent[]).current;
+          const member = await memberByEmail(app.get<EventStore>(EVENT_STORE), app.get<ErasureKeyStore>(ERASURE_KEYS), email);
           if (!member) throw new UsageError(`${email} is not a member (add it with: notify members add ${email} --role ...)`);
           const { token, claims } = app.get(ConsoleSessionSigner).loginLink(member.memberId);
           return { token, expiresAt: claims.expiresAt, role: member.role };

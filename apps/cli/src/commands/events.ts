@@ -1,6 +1,7 @@
 import { ChainReportT, LogEventPageT, LogEventT, LogImportResultT, ReplayToKafkaResultT } from '@notify/contracts';
 import { Readable } from 'node:stream';
 import { CommandContext, CommandGroup, OptionSpecs, UsageError } from '../command';
+import { eventsExplainCommand } from './explain';
 import { exportCommand, importCommand } from './log-transfer';
 
 /**
@@ -144,6 +145,7 @@ export const eventCommands: CommandGroup = {
   name: 'events',
   summary: 'Read the event log through the management API (service token)',
   commands: [
+    eventsExplainCommand,
     {
       name: 'types',
       summary: 'List the event types the service writes, with their schema versions',

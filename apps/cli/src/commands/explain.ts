@@ -36,6 +36,16 @@ function explain(kinds: ('message' | 'run')[]) {
 const options = { url: { type: 'string' as const }, key: { type: 'string' as const }, json: { type: 'boolean' as const } };
 const usage = '<id> [--json] [--url URL] [--key sk_...]  (or NOTIFY_URL, NOTIFY_API_KEY)';
 
+/** `notify events explain <id>`: the same as `notify explain <id>`, beside the other log reads (a secret key, not a service token). */
+export const eventsExplainCommand = {
+  name: 'explain',
+  summary: "Why a message or run was or was not sent, each step's inputs included (as `notify explain`; secret key)",
+  usage,
+  options,
+  positionals: true,
+  run: explain(['message', 'run']),
+};
+
 export const explainCommands: CommandGroup = {
   name: 'explain',
   summary: 'Why a message or run was or was not sent, from the event log: `notify explain <id>`',

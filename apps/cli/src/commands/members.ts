@@ -1,4 +1,4 @@
-import { addMember } from '@notify/application';
+import { addMember, ERASURE_KEYS, ErasureKeyStore } from '@notify/application';
 import { MemberRole } from '@notify/contracts';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE } from '@notify/platform';
@@ -23,6 +23,7 @@ export const memberCommands: CommandGroup = {
         const outcome = await withApp(ctx, (app) =>
           addMember(
             app.get<EventStore>(EVENT_STORE),
+            app.get<ErasureKeyStore>(ERASURE_KEYS),
             { email, name: (ctx.values.name as string | undefined) ?? null, role: role.data },
             { environment: null, actor: 'cli' },
           ),

@@ -1,30 +1,104 @@
-import { MemberRoleT } from '@notify/contracts';
+import { memberSubject, MemberRoleT } from '@notify/contracts';
 import {
   ConsoleLoginEvent,
   consoleLoginDecider,
   ConsoleLoginState,
   consoleLoginStream,
+  fold,
+  legacyMemberStream,
   MemberEvent,
   memberDecider,
   MemberState,
   memberStream,
 } from '@notify/domain';
-import { EventStore } from '@notify/eventstore';
-import { randomUUID } from 'node:crypto';
-import { CommandMetadata, CommandOutcome, handleCommand } from '../handle-command';
+import { EventStore, WrongExpectedRevisionError } from '@notify/eventstore';
+import { createHmac, randomUUID } from 'node:crypto';
+import { eventEnvelope } from '../envelope';
+import { ErasureKeyStore, erasureSubject } from '../erasure/erasure-keys';
+import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 
 type Outcome = Promise<CommandOutcome<MemberState, MemberEvent>>;
 
-/** Adds a member to the account (`notify members add`), or changes the role of the one with that address. */
-export function addMember(
+/**
+ * The key that hashes member addresses into stream ids (ADR 0220): one per installation, kept with
+ * the erasure keys (created on first use, wrapped with the master key), never destroyed.
+ */
+const STREAM_ID_KEY = '/account/member-stream-ids';
+
+/** The stream of the member with this address: keyed by an HMAC of the lowercased address, not the address. */
+export async function memberStreamOf(keys: ErasureKeyStore, email: string): Promise<string> {
+  const key = await keys.keyFor(STREAM_ID_KEY);
+  return memberStream(createHmac('sha256', key).update(email.trim().toLowerCase()).digest('hex').slice(0, 40));
+}
+
+/** The erasure-key subject a member's personal fields are sealed for (`/user/member-<id>`: account-wide). */
+export const memberErasureSubject = (memberId: string) => erasureSubject(null, memberSubject(memberId));
+
+/**
+ * The member's keyed stream, re-keying a member still on its legacy `member-<email>` stream first
+ * (ADR 0220): its MemberAdded is written again, sealed, on the keyed stream (same ids, role, times)
+ * and the legacy stream ends with MemberRekeyed, both in one append. Nothing when there is none.
+ */
+export async function memberStreamRekeyed(
   store: EventStore,
+  keys: ErasureKeyStore,
+  email: string,
+  metadata: CommandMetadata,
+): Promise<string> {
+  const address = email.trim().toLowerCase();
+  const streamId = await memberStreamOf(keys, address);
+  for (let attempt = 1; ; attempt++) {
+    const [keyed, legacy] = await Promise.all([store.readStream(streamId, { maxCount: 1 }), store.readStream(legacyMemberStream(address))]);
+    if (keyed.length || legacy.length === 0) return streamId;
+    const current = fold(memberDecider, legacy.map(toDomainEvent) as MemberEvent[]).current;
+    if (!current) return streamId;
+    const now = new Date().toISOString();
+    const meta = { ...metadata, environment: null };
+    try {
+      await store.appendMany([
+        {
+          streamId: legacyMemberStream(address),
+          expectedRevision: legacy[legacy.length - 1].revision,
+          events: [eventEnvelope('MemberRekeyed', { member_id: current.memberId, stream: streamId, rekeyed_at: now }, randomUUID(), meta)],
+        },
+        {
+          streamId,
+          expectedRevision: 'no_stream',
+          events: [
+            eventEnvelope(
+              'MemberAdded',
+              {
+                member_id: current.memberId,
+                user_id: current.userId,
+                email: current.email,
+                name: current.name,
+                role: current.role,
+                added_at: current.addedAt,
+              },
+              randomUUID(),
+              meta,
+            ),
+          ],
+        },
+      ]);
+      return streamId;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** Adds a member to the account (`notify members add`), or changes the role of the one with that address. */
+export async function addMember(
+  store: EventStore,
+  keys: ErasureKeyStore,
   member: { email: string; name?: string | null; role: MemberRoleT },
   metadata: CommandMetadata,
 ): Outcome {
   const email = member.email.trim().toLowerCase();
   return handleCommand(
     store,
-    memberStream(email),
+    await memberStreamRekeyed(store, keys, email, metadata),
     memberDecider,
     {
       type: 'AddMember',
@@ -39,18 +113,31 @@ export function addMember(
   );
 }
 
-/** Removes the member with that address (looked up by id from the read model by the caller). */
-export function removeMember(store: EventStore, email: string, metadata: CommandMetadata): Outcome {
-  return handleCommand(
+/**
+ * Removes the member with that address (looked up by id from the read model by the caller) and
+ * erases it (ADR 0220): its key is destroyed, so its address and name read as erased in every
+ * event of its stream, and the read model drops its row.
+ */
+export async function removeMember(store: EventStore, keys: ErasureKeyStore, email: string, metadata: CommandMetadata): Outcome {
+  const outcome = await handleCommand(
     store,
-    memberStream(email),
+    await memberStreamRekeyed(store, keys, email, metadata),
     memberDecider,
     { type: 'RemoveMember', now: new Date().toISOString() },
-    {
-      ...metadata,
-      environment: null,
-    },
+    { ...metadata, environment: null },
   );
+  for (const e of outcome.events) if (e.type === 'MemberRemoved') await keys.destroy(memberErasureSubject(e.data.member_id));
+  return outcome;
+}
+
+/** The member with this address, from the log (its keyed stream, else its legacy one). */
+export async function memberByEmail(store: EventStore, keys: ErasureKeyStore, email: string): Promise<MemberState['current']> {
+  const address = email.trim().toLowerCase();
+  for (const streamId of [await memberStreamOf(keys, address), legacyMemberStream(address)]) {
+    const history = await store.readStream(streamId);
+    if (history.length) return fold(memberDecider, history.map(toDomainEvent) as MemberEvent[]).current;
+  }
+  return undefined;
 }
 
 /**

@@ -3,10 +3,10 @@ import {
   canContinue,
   cancellationCovers,
   cancellationStream,
-  conditionGroupHolds,
   ConditionGroup,
+  DecisionInputsData,
   enterBranch,
-  evaluateCondition,
+  explainConditionGroup,
   fold,
   nextPath,
   decideRun,
@@ -255,8 +255,16 @@ export class RunExecutor {
       // The workflow's own conditions decide, once, whether the run happens at all.
       const group = trigger.workflow.conditions as ConditionGroup;
       const context = await conditionContext(deps.lookups, environment, run, [group], await currentVariables(), at);
-      const holds = conditionGroupHolds(group, (c) => evaluateCondition(c as never, context));
-      if (!holds) record(...decideRun(state, { type: 'Halt', reason: 'workflow_conditions_not_met', now: at }));
+      const trace = explainConditionGroup(group, context);
+      if (!trace.holds)
+        record(
+          ...decideRun(state, {
+            type: 'Halt',
+            reason: 'workflow_conditions_not_met',
+            now: at,
+            inputs: { user_id: inputsSubject(run.recipient), conditions: trace },
+          }),
+        );
     }
 
     for (let i = 0; i < MAX_STEPS_PER_EXECUTION && canContinue(state); i++) {
@@ -319,7 +327,7 @@ export class RunExecutor {
           step: { ref: step.ref, type: stepType(step) },
           resumed,
           attempt: ctx.attempt,
-          decision: stepDecision(outcome, steps, path, timerId),
+          decision: stepDecision(outcome, steps, path, timerId, inputsSubject(run.recipient)),
           now: at,
         }),
       );
@@ -356,9 +364,17 @@ export class RunExecutor {
         await ctx.variables(),
         ctx.now.toISOString(),
       );
-      const holds = conditionGroupHolds(group, (c) => evaluateCondition(c as never, context));
-      if (!holds) return { flow: 'continue', status: 'skipped', reason: 'step_conditions_not_met' };
+      const conditions = explainConditionGroup(group, context);
+      if (!conditions.holds) return { flow: 'continue', status: 'skipped', reason: 'step_conditions_not_met', inputs: { conditions } };
+      // The conditions held: recorded with whatever the step decided from (ADR 0219).
+      const outcome = await this.handle(ctx);
+      return { ...outcome, inputs: { ...outcome.inputs, conditions } };
     }
+    return this.handle(ctx);
+  }
+
+  private async handle(ctx: StepContext): Promise<StepOutcome> {
+    const step = ctx.step;
     const handler = this.handlers.get(step.type);
     if (!handler) return { flow: 'continue', status: 'error', reason: `unsupported_step_type:${step.type}` };
     try {
@@ -404,8 +420,15 @@ export class RunExecutor {
 }
 
 /** A handler's outcome as the run's decider takes it: where the cursor goes next, the pause's timer. */
-function stepDecision(outcome: StepOutcome, steps: StepNode[], path: StepPath, timerId: string | null): StepDecision {
-  const common = { status: outcome.status ?? 'ok', output: outcome.output ?? null };
+function stepDecision(
+  outcome: StepOutcome,
+  steps: StepNode[],
+  path: StepPath,
+  timerId: string | null,
+  userId: string | null,
+): StepDecision {
+  const inputs: DecisionInputsData | null = outcome.inputs ? { user_id: userId, ...outcome.inputs } : null;
+  const common = { status: outcome.status ?? 'ok', output: outcome.output ?? null, inputs };
   if (outcome.flow === 'pause')
     return {
       flow: 'pause',
@@ -418,6 +441,9 @@ function stepDecision(outcome: StepOutcome, steps: StepNode[], path: StepPath, t
   const next = outcome.branch !== undefined ? enterBranch(steps, path, outcome.branch) : nextPath(steps, path);
   return { flow: 'continue', ...common, reason: outcome.reason ?? null, data: outcome.data ?? null, next };
 }
+
+/** Whose a decision's inputs are: the recipient when a user (their key seals them), else nobody (they stay in clear). */
+const inputsSubject = (recipient: RecipientRefT): string | null => (recipient.type === 'user' ? recipient.id : null);
 
 export function stepType(step: StepNode): string {
   return step.type === 'channel' ? String((step as { channel_type?: string }).channel_type ?? 'channel') : step.type;

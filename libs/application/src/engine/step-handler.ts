@@ -2,7 +2,7 @@ import type { LinkTracker } from '../messages/link-tracking';
 import type { PreferenceLinks } from '../messages/preference-links';
 import type { RunPaused } from '@notify/contracts';
 import type { EventOf } from '@notify/contracts';
-import type { RunState, StepNode, StepPath, WorkflowTriggeredData } from '@notify/domain';
+import type { DecisionInputsData, RunState, StepNode, StepPath, WorkflowTriggeredData } from '@notify/domain';
 import type { EventStore, StreamAppend } from '@notify/eventstore';
 import type { OutboundHttp } from '@notify/outbound';
 import type { TemplateRenderer } from '@notify/templating';
@@ -57,6 +57,8 @@ interface Common {
   output?: Record<string, unknown> | null;
   /** Appends to other streams that must happen together with this step (messages, batches, ...). */
   appends?: StreamAppend[];
+  /** What the step decided from: conditions with their values, preference layers (ADR 0219). The engine adds whose they are. */
+  inputs?: Omit<DecisionInputsData, 'user_id'>;
   /** Recipient, actor or tenant properties this step changed (update_user, ...): later steps of this execution see them. */
   variables?: Partial<Pick<RunVariables, 'recipient' | 'actor' | 'tenant'>>;
 }

@@ -121,4 +121,97 @@ describe('explaining a run from its events', () => {
     expect([cancelled.verdict, cancelled.reason]).toEqual(['cancelled', 'cancellation_key']);
     expect(explainRun(trigger()).verdict).toBe('running');
   });
+
+  describe("a decision's inputs (ADR 0219)", () => {
+    const conditions = {
+      holds: false,
+      mode: 'all',
+      conditions: [
+        { variable: 'data.plan', operator: 'equal_to', argument: 'pro', value: 'free', compared_to: 'pro', result: false },
+        { variable: 'recipient.age', operator: 'greater_than', argument: 'vars.min_age', value: 30, compared_to: 18, result: true },
+      ],
+    };
+    const optedOut = { setting: 'channel_types.email', layer: 'recipient_default', value: false, result: 'opted_out' };
+    const preferences = {
+      commercial: false,
+      override_preferences: false,
+      channel_type: 'email',
+      checked: [optedOut],
+      decided_by: optedOut,
+    };
+
+    it('shows the values each condition compared and the layer whose preference decided, as JSON and as text', () => {
+      const x = explainRun([
+        ...trigger(),
+        ev(run, 'StepCompleted', {
+          step_ref: 'vip',
+          step_type: 'in_app_feed',
+          status: 'skipped',
+          reason: 'step_conditions_not_met',
+          output: null,
+          at: 'x',
+          inputs: { user_id: 'u1', conditions },
+        }),
+        ev(run, 'StepCompleted', {
+          step_ref: 'email',
+          step_type: 'email',
+          status: 'skipped',
+          reason: 'preference:channel_type_opted_out',
+          output: null,
+          at: 'y',
+          inputs: { user_id: 'u1', preferences },
+        }),
+        ev(run, 'RunCompleted', { run_id: 'r1', outcome: 'ended', reason: null }),
+      ]);
+      expect(x.steps.map((s) => s.inputs)).toEqual([
+        { user_id: 'u1', conditions },
+        { user_id: 'u1', preferences },
+      ]);
+      const [vip, email] = x.timeline.filter((t) => t.type === 'StepCompleted');
+      expect(vip.details).toEqual([
+        'conditions (all of 2) did not hold',
+        '  data.plan equal_to "pro": data.plan was "free" -> false',
+        '  recipient.age greater_than "vars.min_age" (= 18): recipient.age was 30 -> true',
+      ]);
+      expect(email.details).toEqual([
+        "preferences: blocked by channel_types.email = false from the user's own set (recipient_default): opts out",
+      ]);
+      const text = formatExplanation(x);
+      expect(text).toContain('data.plan equal_to "pro": data.plan was "free" -> false');
+      expect(text).toContain("blocked by channel_types.email = false from the user's own set (recipient_default)");
+    });
+
+    it('shows the workflow conditions that halted a run, inputs that were erased, and nothing for events recorded before', () => {
+      const halted = explainRun([
+        ...trigger(),
+        ev(run, 'RunCompleted', {
+          run_id: 'r1',
+          outcome: 'halted',
+          reason: 'workflow_conditions_not_met',
+          inputs: { user_id: 'u1', conditions },
+        }),
+      ]);
+      expect(halted.workflow_conditions).toEqual({ user_id: 'u1', conditions });
+      expect(halted.timeline[halted.timeline.length - 1].details[0]).toBe('conditions (all of 2) did not hold');
+      const erased = explainRun([
+        ...trigger(),
+        ev(run, 'StepCompleted', {
+          step_ref: 'email',
+          step_type: 'email',
+          status: 'skipped',
+          reason: 'x',
+          at: 'x',
+          inputs: { $erased: true },
+        }),
+      ]);
+      expect(erased.steps[0].inputs).toEqual({ $erased: true });
+      expect(erased.timeline[erased.timeline.length - 1].details).toEqual(['inputs erased (the recipient was erased)']);
+      const before = explainRun([
+        ...trigger(),
+        ev(run, 'StepCompleted', { step_ref: 'email', step_type: 'email', status: 'ok', reason: null, at: 'x' }),
+      ]);
+      expect(before.steps[0].inputs).toBeNull();
+      expect(before.timeline.every((t) => t.details.length === 0)).toBe(true);
+    });
+  });
 });

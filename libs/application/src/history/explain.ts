@@ -1,3 +1,4 @@
+import type { ExplainedInputsT } from '@notify/contracts';
 import { RecordedEvent } from '@notify/eventstore';
 
 /**
@@ -15,6 +16,8 @@ export interface ExplainedStep {
   output: Data | null;
   attempt: number | null;
   at: string;
+  /** What the step decided from (ADR 0219): conditions with their values, branches, preference layers; null before it was recorded. */
+  inputs: ExplainedInputsT | null;
 }
 
 export interface ExplainedMessage {
@@ -32,6 +35,8 @@ export interface TimelineEntry {
   stream: string;
   type: string;
   text: string;
+  /** The decision's inputs, one line each. */
+  details: string[];
 }
 
 export interface RunExplanation {
@@ -44,6 +49,8 @@ export interface RunExplanation {
   /** The decisive reason when nothing was sent: the step that halted or skipped, or the cancellation. */
   reason: string | null;
   trigger: { at: string; source: unknown; actor: unknown; tenant: unknown; data: unknown; correlation_id: string | null } | null;
+  /** The run was halted by the workflow's own conditions: each as evaluated. */
+  workflow_conditions: ExplainedInputsT | null;
   steps: ExplainedStep[];
   messages: ExplainedMessage[];
   timeline: TimelineEntry[];
@@ -94,6 +101,7 @@ export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
     verdict: 'running',
     reason: null,
     trigger: null,
+    workflow_conditions: null,
     steps: [],
     messages: [],
     timeline: [],
@@ -108,6 +116,7 @@ export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
       stream: e.streamId,
       type: e.type,
       text: line(e),
+      details: e.type === 'StepCompleted' || e.type === 'RunCompleted' ? describeInputs(d.inputs) : [],
     });
     switch (e.type) {
       case 'WorkflowTriggered':
@@ -136,6 +145,7 @@ export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
           output: (d.output as Data | null) ?? null,
           attempt: typeof d.attempt === 'number' ? d.attempt : null,
           at: String(d.at),
+          inputs: isObject(d.inputs) ? (d.inputs as ExplainedInputsT) : null,
         });
         break;
       case 'RunCancelled':
@@ -146,6 +156,7 @@ export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
       case 'RunCompleted':
         finished = true;
         if (d.outcome === 'halted') out.reason = str(d.reason);
+        if (isObject(d.inputs)) out.workflow_conditions = d.inputs as ExplainedInputsT;
         break;
       case 'MessageCreated':
         messages.set(String(d.message_id), {
@@ -201,6 +212,70 @@ export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
   return out;
 }
 
+const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const LAYERS: Record<string, string> = {
+  environment_default: "the environment's default",
+  tenant_default: "the tenant's default set",
+  recipient_default: "the user's own set",
+  recipient_in_tenant: "the user's set for the tenant",
+};
+
+/** A recorded value for people: JSON, `(absent)` for null. */
+const shown = (v: unknown): string => (v === null || v === undefined ? '(absent)' : JSON.stringify(v));
+
+function describeCondition(c: Data): string {
+  const argument = c.argument === null || c.argument === undefined ? '' : ` ${JSON.stringify(c.argument)}`;
+  // An argument naming a variable was compared by its value: say which.
+  const resolved = argument && JSON.stringify(c.compared_to) !== JSON.stringify(c.argument) ? ` (= ${shown(c.compared_to)})` : '';
+  return `${c.variable} ${c.operator}${argument}${resolved}: ${c.variable} was ${shown(c.value)} -> ${c.result ? 'true' : 'false'}`;
+}
+
+function describeGroup(label: string, group: unknown): string[] {
+  if (!isObject(group)) return [];
+  const conditions = Array.isArray(group.conditions) ? (group.conditions as Data[]) : [];
+  const lines = [`${label} (${group.mode} of ${conditions.length}) ${group.holds ? 'held' : 'did not hold'}`];
+  for (const c of conditions) {
+    if (Array.isArray(c.all)) {
+      lines.push(`  all of ${c.all.length} ${c.holds ? 'held' : 'did not hold'}`);
+      for (const inner of c.all as Data[]) lines.push(`    ${describeCondition(inner)}`);
+    } else lines.push(`  ${describeCondition(c)}`);
+  }
+  return lines;
+}
+
+function describeCheck(c: Data): string {
+  const layer = typeof c.layer === 'string' ? ` from ${LAYERS[c.layer] ?? c.layer} (${c.layer})` : '';
+  const result = c.result === 'allowed' ? 'allows' : c.result === 'opted_out' ? 'opts out' : 'conditions not met';
+  return `${c.setting} = ${JSON.stringify(c.value)}${layer}: ${result}`;
+}
+
+/** A decision's recorded inputs (StepCompleted, RunCompleted), one line each; none for events recorded before them. */
+export function describeInputs(inputs: unknown): string[] {
+  if (!isObject(inputs)) return [];
+  if (inputs.$erased === true) return ['inputs erased (the recipient was erased)'];
+  const lines = describeGroup('conditions', inputs.conditions);
+  if (Array.isArray(inputs.branches))
+    for (const b of inputs.branches as Data[]) {
+      const name = b.name === null || b.name === undefined ? 'branch' : `branch ${JSON.stringify(b.name)}`;
+      lines.push(...(isObject(b.conditions) ? describeGroup(`${name}: conditions`, b.conditions) : [`${name}: the default, taken`]));
+    }
+  const p = inputs.preferences;
+  if (isObject(p)) {
+    const checked = Array.isArray(p.checked) ? (p.checked as Data[]) : [];
+    const decidedBy = isObject(p.decided_by) ? p.decided_by : null;
+    if (decidedBy) lines.push(`preferences: blocked by ${describeCheck(decidedBy)}`);
+    else if (p.override_preferences === true) lines.push('preferences: overridden by the workflow (override_preferences)');
+    else lines.push(checked.length ? 'preferences: allowed' : 'preferences: allowed (no setting applies)');
+    if (p.commercial === true) lines.push('  the workflow is commercial: commercial_subscribed is checked first');
+    for (const c of checked) if (c !== decidedBy) lines.push(`  ${describeCheck(c)}`);
+    for (const c of checked)
+      for (const cond of Array.isArray(c.conditions) ? (c.conditions as Data[]) : [])
+        lines.push(`  ${c.setting}: ${describeCondition(cond)}`);
+  }
+  return lines;
+}
+
 /** `user u1`, `object projects/p1`. */
 function who(recipient: unknown): string {
   const r = recipient as { type?: string; id?: string; collection?: string } | null;
@@ -211,5 +286,9 @@ function who(recipient: unknown): string {
 /** The timeline as text, one event a line, and the verdict first. */
 export function formatExplanation(x: RunExplanation): string {
   const head = `${x.workflow ?? '?'} run ${x.run_id ?? '?'} for ${who(x.recipient)}: ${x.verdict.replace('_', ' ')}${x.reason ? ` (${x.reason})` : ''}`;
-  return [head, ...x.timeline.map((t) => `${t.at}  #${t.global_position.padEnd(6)} ${t.text}`)].join('\n');
+  const pad = ' '.repeat(34);
+  return [
+    head,
+    ...x.timeline.flatMap((t) => [`${t.at}  #${t.global_position.padEnd(6)} ${t.text}`, ...(t.details ?? []).map((d) => `${pad}${d}`)]),
+  ].join('\n');
 }

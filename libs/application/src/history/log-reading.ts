@@ -97,7 +97,11 @@ export const STREAM_CATEGORIES: readonly StreamCategoryT[] = [
     description: 'An object, its preferences, channel data and subscriptions',
   },
   { category: 'tenant', pattern: 'tenant-{environment}-{tenant_id}', description: 'A tenant and its settings' },
-  { category: 'member', pattern: 'member-{email}', description: 'A member of the account and its role' },
+  {
+    category: 'member',
+    pattern: 'member-{address_hash}',
+    description: 'A member of the account and its role, keyed by a keyed hash of its address (ADR 0220; member-{email} before)',
+  },
   { category: 'console_login', pattern: 'console_login-{link_id}', description: 'A console login link, used at most once (ADR 0210)' },
   { category: 'audience', pattern: 'audience-{environment}-{audience_key}', description: 'Members of a static audience' },
   { category: 'workflow', pattern: 'workflow-{environment}-{key}', description: 'A workflow version history (changes, commits)' },

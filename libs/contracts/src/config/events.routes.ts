@@ -3,6 +3,7 @@ import { EnvironmentSlug } from '../events/environment.events';
 import { defineRoute } from '../http/route';
 import { arrayParam, Cursor, queryInt } from '../http/pagination';
 import { QueryFlag } from './mgmt';
+import { DecisionInputs } from '../runs/run.events';
 
 /**
  * The event log as auditors read it (management API, service token): stream categories, one
@@ -227,6 +228,10 @@ export const verifyLogRoute = defineRoute({
   response: ChainReport,
 });
 
+/** A decision's inputs as recorded (ADR 0219), or `{"$erased": true}` once the recipient was erased. */
+const ExplainedInputs = z.union([DecisionInputs, z.object({ $erased: z.literal(true) })]);
+export type ExplainedInputsT = z.infer<typeof ExplainedInputs>;
+
 const ExplainedStep = z.object({
   step_ref: z.string(),
   step_type: z.string(),
@@ -235,6 +240,8 @@ const ExplainedStep = z.object({
   output: z.record(z.string(), z.unknown()).nullable(),
   attempt: z.number().int().nullable(),
   at: z.string(),
+  /** What the step decided from: its conditions with their values, each branch's, the preference layers; null on events recorded before. */
+  inputs: ExplainedInputs.nullable(),
 });
 
 const ExplainedMessage = z.object({
@@ -273,9 +280,21 @@ export const RunExplanation = z
         correlation_id: z.string().nullable(),
       })
       .nullable(),
+    /** The run was halted by the workflow's own conditions: each of them as evaluated. */
+    workflow_conditions: ExplainedInputs.nullable(),
     steps: z.array(ExplainedStep),
     messages: z.array(ExplainedMessage),
-    timeline: z.array(z.object({ at: z.string(), global_position: z.string(), stream: z.string(), type: z.string(), text: z.string() })),
+    timeline: z.array(
+      z.object({
+        at: z.string(),
+        global_position: z.string(),
+        stream: z.string(),
+        type: z.string(),
+        text: z.string(),
+        /** The decision's inputs, one line each (conditions compared, the preference layer that decided). */
+        details: z.array(z.string()),
+      }),
+    ),
     /** The same timeline as text, one event a line. */
     text: z.string(),
   })

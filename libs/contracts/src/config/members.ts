@@ -28,6 +28,16 @@ export const Member = z
   .meta({ id: 'Member' });
 export type MemberT = z.infer<typeof Member>;
 
+/**
+ * A member's personal fields are sealed for the member (ADR 0220): subject `member-<member id>`
+ * (account-wide: no environment), destroyed when the member is removed. Their stream is keyed by
+ * a keyed hash of the address, not the address.
+ */
+export const memberSubject = (memberId: string) => `member-${memberId}`;
+const sealedForMember = <D extends { member_id: string }>(fields: string[]) => ({
+  personal: { subject: (d: D) => memberSubject(d.member_id), fields },
+});
+
 /** `email` is kept lowercased: one member per address. */
 export const MemberAdded = defineEvent(
   'MemberAdded',
@@ -40,14 +50,26 @@ export const MemberAdded = defineEvent(
     role: MemberRole,
     added_at: z.string(),
   }),
+  sealedForMember(['email', 'name']),
 );
 export const MemberRoleChanged = defineEvent(
   'MemberRoleChanged',
   1,
   z.object({ member_id: z.uuid(), email: z.string(), role: MemberRole, changed_at: z.string() }),
+  sealedForMember(['email']),
 );
-export const MemberRemoved = defineEvent('MemberRemoved', 1, z.object({ member_id: z.uuid(), email: z.string(), removed_at: z.string() }));
-export const memberEventContracts = [MemberAdded, MemberRoleChanged, MemberRemoved] as const;
+export const MemberRemoved = defineEvent(
+  'MemberRemoved',
+  1,
+  z.object({ member_id: z.uuid(), email: z.string(), removed_at: z.string() }),
+  sealedForMember(['email']),
+);
+/**
+ * On a legacy stream `member-<email>` (before ADR 0220): the member moved to its keyed stream
+ * `stream` (same member id); the legacy stream holds no member from here on.
+ */
+export const MemberRekeyed = defineEvent('MemberRekeyed', 1, z.object({ member_id: z.uuid(), stream: z.string(), rekeyed_at: z.string() }));
+export const memberEventContracts = [MemberAdded, MemberRoleChanged, MemberRemoved, MemberRekeyed] as const;
 
 const MemberPath = z.object({ id: z.uuid() });
 

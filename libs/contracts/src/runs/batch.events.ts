@@ -30,7 +30,10 @@ export const BatchItemAdded = defineEvent(
     activity: Activity,
     role: z.enum(['owner', 'leading', 'joined']),
     added_at: z.string(),
+    /** The batch's recipient when a user: the activity (its trigger data) is sealed for them (ADR 0221). Absent before. */
+    user_id: z.string().nullable().optional(),
   }),
+  { personal: { subject: (d) => d.user_id ?? null, fields: ['activity'] } },
 );
 
 export const BatchWindowExtended = defineEvent(
@@ -51,7 +54,10 @@ export const BatchClosed = defineEvent(
     total_activities: z.number().int(),
     total_actors: z.number().int(),
     closed_at: z.string(),
+    /** The batch's recipient when a user: the activities are sealed for them (ADR 0221). Absent before. */
+    user_id: z.string().nullable().optional(),
   }),
+  { personal: { subject: (d) => d.user_id ?? null, fields: ['activities'] } },
 );
 
 /** Stream throttle-<env>-<workflow>-<step>-<recipient>-<throttle key>. */

@@ -84,6 +84,57 @@ export const RunEnqueued = defineEvent(
   { personal: { subject: (d) => (d.recipient.type === 'user' ? d.recipient.id : null), fields: ['data'] } },
 );
 
+/** One condition as evaluated: what the variable held, what it was compared to, the result (ADR 0219). */
+export const ConditionEvaluation = z.object({
+  variable: z.string(),
+  operator: z.string(),
+  argument: z.string().nullable(),
+  value: z.unknown(),
+  compared_to: z.unknown(),
+  result: z.boolean(),
+});
+
+/** A condition group as evaluated: `all` or `any` of its members (a member of `any` may be an `all` group). */
+export const ConditionGroupTrace = z.object({
+  holds: z.boolean(),
+  mode: z.enum(['all', 'any']),
+  conditions: z.array(z.union([ConditionEvaluation, z.object({ all: z.array(ConditionEvaluation), holds: z.boolean() })])),
+});
+
+const PreferenceLayerName = z.enum(['environment_default', 'tenant_default', 'recipient_default', 'recipient_in_tenant']);
+const PreferenceSettingCheck = z.object({
+  setting: z.string(),
+  layer: PreferenceLayerName.nullable(),
+  value: z.unknown(),
+  result: z.enum(['allowed', 'opted_out', 'conditions_not_met']),
+  conditions: z.array(ConditionEvaluation).optional(),
+});
+
+/** What a preference decision was made from: every setting consulted, the layer it came from, which one blocked. */
+export const PreferenceTrace = z.object({
+  commercial: z.boolean(),
+  override_preferences: z.boolean(),
+  channel_type: z.string().nullable(),
+  checked: z.array(PreferenceSettingCheck),
+  decided_by: PreferenceSettingCheck.nullable(),
+});
+
+/**
+ * The inputs of a decision (ADR 0219): the conditions it evaluated and the preferences it applied.
+ * Sealed for `user_id` (the run's recipient when a user); an object recipient's stay in clear.
+ */
+export const DecisionInputs = z.object({
+  user_id: z.string().nullable(),
+  /** The step's own (or the workflow's) conditions. */
+  conditions: ConditionGroupTrace.optional(),
+  /** A branch step: each branch's conditions, up to the one taken. */
+  branches: z.array(z.object({ name: z.string().nullable(), conditions: ConditionGroupTrace.nullable() })).optional(),
+  preferences: PreferenceTrace.optional(),
+});
+export type DecisionInputsT = z.infer<typeof DecisionInputs>;
+
+const sealedInputs = { subject: (d: { inputs?: DecisionInputsT | null }) => d.inputs?.user_id ?? null, fields: ['inputs'] } as const;
+
 export const StepStarted = defineEvent(
   'StepStarted',
   1,
@@ -105,7 +156,10 @@ export const StepCompleted = defineEvent(
     /** Where the run goes next: a path through the (nested) steps; null when the run ends. */
     next_path: z.array(z.number().int()).nullable(),
     at: z.string(),
+    /** What the step decided from (conditions, preferences); absent on events written before ADR 0219. */
+    inputs: DecisionInputs.nullable().optional(),
   }),
+  { personal: sealedInputs },
 );
 
 export const RunPaused = defineEvent(
@@ -172,7 +226,10 @@ export const RunCompleted = defineEvent(
     outcome: z.enum(['ended', 'halted']),
     reason: z.string().nullable(),
     at: z.string(),
+    /** Halted by the workflow's own conditions: each condition as evaluated (ADR 0219). */
+    inputs: DecisionInputs.nullable().optional(),
   }),
+  { personal: sealedInputs },
 );
 
 /** Stream cancellation-<env>-<workflow>-<key>. */

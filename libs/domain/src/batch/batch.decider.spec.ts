@@ -23,6 +23,7 @@ function add(
   policy: BatchPolicy,
   items: [run: number, second: number, actor?: string | null, due?: number][],
   history: BatchEvent[] = [],
+  userId: string | null = null,
 ): BatchEvent[] {
   const events = [...history];
   for (const [r, s, actor, due] of items) {
@@ -33,6 +34,7 @@ function add(
           type: 'AddItem',
           runId: run(r),
           activity: activity(r, actor === undefined ? `actor-${r}` : actor),
+          userId,
           policy,
           now: t(s),
           dueAt: t(due ?? s),
@@ -49,6 +51,38 @@ function add(
 const roles = (events: BatchEvent[]) => events.filter((e) => e.type === 'BatchItemAdded').map((e) => (e.data as { role: string }).role);
 
 describe('batch decider', () => {
+  describe('sealing for the recipient (ADR 0221)', () => {
+    it("records the user a batch is for on its items and on its close (a window's or max_items'), and nothing for an object", () => {
+      const events = add(
+        { ...accumulate, maxItems: 2 },
+        [
+          [1, 0],
+          [2, 1],
+        ],
+        [],
+        'ada',
+      );
+      const sealed = events.filter((e) => e.type === 'BatchItemAdded' || e.type === 'BatchClosed');
+      expect(sealed.map((e) => [e.type, (e.data as { user_id?: string }).user_id])).toEqual([
+        ['BatchItemAdded', 'ada'],
+        ['BatchItemAdded', 'ada'],
+        ['BatchClosed', 'ada'],
+      ]);
+      const open = add(accumulate, [[1, 0]], [], 'ada');
+      const [closed] = batchDecider.decide({ type: 'Close', timerId: `timer@${t(60)}`, now: t(60) }, fold(batchDecider, open));
+      expect(closed.data).toMatchObject({ user_id: 'ada' });
+      expect(add(accumulate, [[1, 0]]).every((e) => !('user_id' in e.data))).toBe(true);
+    });
+
+    it('closes a batch whose activities were erased without inventing actors', () => {
+      const open = add(accumulate, [[1, 0]], [], 'ada').map((e) =>
+        e.type === 'BatchItemAdded' ? { ...e, data: { ...e.data, activity: { $erased: true } as never } } : e,
+      );
+      const [closed] = batchDecider.decide({ type: 'Close', timerId: `timer@${t(60)}`, now: t(60) }, fold(batchDecider, open));
+      expect(closed.data).toMatchObject({ actors: [], total_actors: 0, total_activities: 1 });
+    });
+  });
+
   describe('windows by when the run was due (its trigger accepted), not when it got here', () => {
     it('given a window opened by a run accepted at 0 that got here at 30, it closes 60 s after the accept', () => {
       const [opened] = add(accumulate, [[1, 30, undefined, 0]]);

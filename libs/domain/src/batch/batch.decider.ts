@@ -51,6 +51,8 @@ export interface BatchState {
   open?: OpenBatch;
   /** Every run ever added, with its role: adding it again is a no-op. */
   roles: Record<string, BatchRole>;
+  /** The batches' recipient when a user, as its items recorded it: their activities are sealed for them (ADR 0221). */
+  userId?: string | null;
 }
 
 export type BatchCommand =
@@ -58,6 +60,8 @@ export type BatchCommand =
       type: 'AddItem';
       runId: string;
       activity: Activity;
+      /** The recipient when a user (the activity's data is theirs); null for an object. */
+      userId: string | null;
       policy: BatchPolicy;
       now: string;
       /**
@@ -70,6 +74,9 @@ export type BatchCommand =
     }
   | { type: 'Close'; timerId: string; now: string };
 
+/** `user_id` on the events whose activities are sealed for the recipient; absent for an object (they stay in clear). */
+const sealedFor = (userId: string | null | undefined) => (userId ? { user_id: userId } : {});
+
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 const min = (a: string, b: string | null) => (b !== null && b < a ? b : a);
 
@@ -80,7 +87,8 @@ function flushPayload(open: OpenBatch) {
   const seen = new Set<string>();
   for (const item of items) {
     const actor = item.activity.actor;
-    if (actor === null) continue;
+    // An erased activity (its user's key destroyed) opens as `{ $erased: true }`: no actor.
+    if (actor === null || actor === undefined) continue;
     const key = JSON.stringify(actor);
     if (!seen.has(key)) {
       seen.add(key);
@@ -121,6 +129,7 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
             items: [...open.items, { runId: event.data.run_id, activity: event.data.activity, role: event.data.role }],
           },
           roles: { ...state.roles, [event.data.run_id]: event.data.role },
+          userId: event.data.user_id ?? state.userId,
         };
       }
       case 'BatchWindowExtended':
@@ -147,7 +156,14 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
           // closes now, without this item, and the item opens the next one.
           out.push({
             type: 'BatchClosed',
-            data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'window', ...flushPayload(open), closed_at: now },
+            data: {
+              batch_id: open.batchId,
+              owner_run_id: open.ownerRunId,
+              reason: 'window',
+              ...flushPayload(open),
+              closed_at: now,
+              ...sealedFor(command.userId),
+            },
           });
           open = undefined;
         }
@@ -179,6 +195,7 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
                 activity: command.activity,
                 role: leading ? 'leading' : 'owner',
                 added_at: now,
+                ...sealedFor(command.userId),
               },
             },
             {
@@ -192,7 +209,14 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
         const role: BatchRole = open.ownerRunId === null ? 'owner' : 'joined';
         out.push({
           type: 'BatchItemAdded',
-          data: { batch_id: open.batchId, run_id: command.runId, activity: command.activity, role, added_at: now },
+          data: {
+            batch_id: open.batchId,
+            run_id: command.runId,
+            activity: command.activity,
+            role,
+            added_at: now,
+            ...sealedFor(command.userId),
+          },
         });
         open = {
           ...open,
@@ -202,7 +226,14 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
         if (policy.maxItems !== null && open.items.filter((i) => i.role !== 'leading').length >= policy.maxItems) {
           out.push({
             type: 'BatchClosed',
-            data: { batch_id: open.batchId, owner_run_id: open.ownerRunId, reason: 'max_items', ...flushPayload(open), closed_at: now },
+            data: {
+              batch_id: open.batchId,
+              owner_run_id: open.ownerRunId,
+              reason: 'max_items',
+              ...flushPayload(open),
+              closed_at: now,
+              ...sealedFor(command.userId),
+            },
           });
         } else if (policy.windowType === 'sliding' && policy.windowMs !== null && !policy.untilAt) {
           const closesAt = min(plus(command.dueAt, policy.windowMs), open.extendUntil);
@@ -229,6 +260,7 @@ export const batchDecider: Decider<BatchState, BatchCommand, BatchEvent> = {
               reason: 'window',
               ...flushPayload(open),
               closed_at: command.now,
+              ...sealedFor(state.userId),
             },
           },
         ];

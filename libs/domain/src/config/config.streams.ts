@@ -26,7 +26,12 @@ export const preferenceCenterStream = (environment: string) => `preference_cente
 export const branchStream = (parent: string, slug: string) => `branch-${parent}~${slug}`;
 /** A console login link (ADR 0210): one stream per link, so it is used at most once. */
 export const consoleLoginStream = (linkId: string) => `console_login-${linkId}`;
-/** A member of the account, by lowercased email address (one member per address). */
-export const memberStream = (email: string) => `member-${email.toLowerCase()}`;
+/**
+ * A member of the account, by a keyed hash of its lowercased address (ADR 0220): one member per
+ * address, and no address in the stream id. `addressKey` is that hash (libs/application makes it).
+ */
+export const memberStream = (addressKey: string) => `member-${addressKey}`;
+/** Before ADR 0220 a member's stream was keyed by its address: still read, never written but for its re-keying. */
+export const legacyMemberStream = (email: string) => `member-${email.toLowerCase()}`;
 /** An uploaded asset of the account. */
 export const assetStream = (id: string) => `asset-${id}`;

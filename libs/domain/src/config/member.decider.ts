@@ -1,13 +1,14 @@
-import type { EventOf, MemberAdded, MemberRemoved, MemberRoleChanged, MemberRoleT } from '@notify/contracts';
+import type { EventOf, MemberAdded, MemberRekeyed, MemberRemoved, MemberRoleChanged, MemberRoleT } from '@notify/contracts';
 import { assertNever, Decider } from '../shared/decider';
 
-export type MemberEvent = EventOf<typeof MemberAdded> | EventOf<typeof MemberRoleChanged> | EventOf<typeof MemberRemoved>;
+export type MemberEvent =
+  EventOf<typeof MemberAdded> | EventOf<typeof MemberRoleChanged> | EventOf<typeof MemberRemoved> | EventOf<typeof MemberRekeyed>;
 export type MemberCommand =
   /** `memberId`, `userId`: new ids, used when the address is not a member yet. */
   | { type: 'AddMember'; email: string; name: string | null; role: MemberRoleT; memberId: string; userId: string; now: string }
   | { type: 'RemoveMember'; now: string };
 export interface MemberState {
-  current?: { memberId: string; email: string; role: MemberRoleT };
+  current?: { memberId: string; userId: string; email: string; name: string | null; role: MemberRoleT; addedAt: string };
 }
 
 /**
@@ -19,10 +20,20 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'MemberAdded':
-        return { current: { memberId: event.data.member_id, email: event.data.email, role: event.data.role } };
+        return {
+          current: {
+            memberId: event.data.member_id,
+            userId: event.data.user_id,
+            email: event.data.email,
+            name: event.data.name,
+            role: event.data.role,
+            addedAt: event.data.added_at,
+          },
+        };
       case 'MemberRoleChanged':
         return state.current ? { current: { ...state.current, role: event.data.role } } : state;
       case 'MemberRemoved':
+      case 'MemberRekeyed':
         return {};
       default:
         return assertNever(event);

@@ -1,5 +1,5 @@
 import { CONDITION_OPERATORS } from '@notify/contracts';
-import { Condition, evaluateCondition, toTime } from './conditions';
+import { Condition, evaluateCondition, explainCondition, MAX_RECORDED_JSON, toTime } from './conditions';
 
 const now = '2026-03-10T12:00:00.000Z';
 const variables = {
@@ -110,5 +110,54 @@ describe('condition operators', () => {
     expect(toTime('now', now)).toBe(Date.parse(now));
     expect(toTime('+2 hours', now)).toBe(Date.parse(now) + 7_200_000);
     expect(toTime('nonsense', now)).toBeUndefined();
+  });
+});
+
+describe('explainCondition: what a condition compared (ADR 0219)', () => {
+  it('records the variable, its value, the operator, the argument as written and as compared, and the result', () => {
+    expect(explainCondition({ variable: 'recipient.plan', operator: 'equal_to', argument: 'free' }, ctx)).toEqual({
+      variable: 'recipient.plan',
+      operator: 'equal_to',
+      argument: 'free',
+      value: 'pro',
+      compared_to: 'free',
+      result: false,
+    });
+    // An argument naming a variable is recorded by the value it was compared as.
+    expect(explainCondition({ variable: 'recipient.muted', operator: 'contains', argument: 'data.dino' }, ctx)).toMatchObject({
+      argument: 'data.dino',
+      value: ['rex'],
+      compared_to: 'rex',
+      result: true,
+    });
+    expect(explainCondition({ variable: 'recipient.absent', operator: 'exists', argument: null }, ctx)).toMatchObject({
+      value: null,
+      compared_to: null,
+      result: false,
+    });
+    // Audience operators record the audiences asked about that the recipient is in.
+    expect(explainCondition({ variable: 'recipient', operator: 'is_audience_member', argument: 'churned' }, ctx)).toMatchObject({
+      value: ['beta-testers'],
+      result: false,
+    });
+  });
+
+  it('gives the same result as evaluateCondition for every operator', () => {
+    for (const operator of CONDITION_OPERATORS)
+      for (const [variable, argument] of [
+        ['recipient.plan', 'pro'],
+        ['recipient.tags', 'vip'],
+        ['recipient.signed_up_at', '2026-01-01T00:00:00Z,2026-12-31T00:00:00Z'],
+        ['data.score', '1,10'],
+      ] as const) {
+        const c = { variable, operator, argument };
+        expect(explainCondition(c, ctx).result).toBe(evaluateCondition(c, ctx));
+      }
+  });
+
+  it('cuts a long value to a preview rather than copy it whole into the log', () => {
+    const long = 'x'.repeat(MAX_RECORDED_JSON * 2);
+    const e = explainCondition({ variable: 'data.long', operator: 'equal_to', argument: 'y' }, { variables: { data: { long } }, now });
+    expect(e.value).toEqual({ $truncated: true, length: long.length + 2, preview: JSON.stringify(long).slice(0, 200) });
   });
 });

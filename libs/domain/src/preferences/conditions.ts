@@ -207,6 +207,48 @@ export function evaluateCondition(condition: Condition, ctx: ConditionContext): 
   }
 }
 
+/**
+ * One condition as it was evaluated (ADR 0219): the variable and what it held, the operator, the
+ * argument as written and as compared (a variable it names is resolved), and the result. Values
+ * longer than {@link MAX_RECORDED_JSON} characters of JSON are cut to a preview.
+ */
+export interface ConditionEvaluation {
+  variable: string;
+  operator: string;
+  argument: string | null;
+  /** The variable's value (null when absent); for audience operators, the audiences asked about that the recipient is in. */
+  value: unknown;
+  /** The argument as compared: the value of the variable it names, else the literal. */
+  compared_to: unknown;
+  result: boolean;
+}
+
+export const MAX_RECORDED_JSON = 1024;
+
+/** A value as recorded for an explanation: whole up to MAX_RECORDED_JSON characters of JSON, else a preview. */
+export function recordedValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  const json = JSON.stringify(value);
+  if (json === undefined) return null;
+  if (json.length <= MAX_RECORDED_JSON) return value;
+  return { $truncated: true, length: json.length, preview: json.slice(0, 200) };
+}
+
+const AUDIENCE_OPERATORS = new Set(['is_audience_member', 'is_not_audience_member']);
+
+/** Evaluates one condition and says what it compared: the same result as {@link evaluateCondition}. */
+export function explainCondition(condition: Condition, ctx: ConditionContext): ConditionEvaluation {
+  const audience = AUDIENCE_OPERATORS.has(condition.operator);
+  return {
+    variable: condition.variable,
+    operator: condition.operator,
+    argument: condition.argument ?? null,
+    value: audience ? [...(ctx.audiences ?? [])] : recordedValue(lookup(ctx.variables, condition.variable)),
+    compared_to: recordedValue(resolveArgument(condition.argument ?? null, ctx)),
+    result: evaluateCondition(condition, ctx),
+  };
+}
+
 /** Every condition must hold (an empty list holds). */
 export const allConditionsHold = (conditions: readonly Condition[] | null | undefined, ctx: ConditionContext) =>
   (conditions ?? []).every((c) => evaluateCondition(c, ctx));

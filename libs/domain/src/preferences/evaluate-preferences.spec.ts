@@ -1,4 +1,4 @@
-import { evaluatePreferences, PreferenceDecision, PreferenceLayers } from './evaluate-preferences';
+import { evaluatePreferences, explainPreferences, PreferenceDecision, PreferenceLayers } from './evaluate-preferences';
 import { emptyPreferenceSet, PreferenceSetData } from './preference-set';
 
 const set = (fields: Partial<PreferenceSetData>): PreferenceSetData => ({ ...emptyPreferenceSet(), ...fields });
@@ -162,5 +162,90 @@ describe('preference evaluation: rules', () => {
     expect(evaluate({ recipientDefault: set({ commercial_subscribed: { conditions: free } }) }, { commercial: true })).toMatchObject({
       reason: 'commercial_unsubscribed',
     });
+  });
+});
+
+describe('explainPreferences: which layer decided, with which value (ADR 0219)', () => {
+  const explain = (layers: PreferenceLayers, overrides: Partial<typeof workflow> = {}, channel = email) =>
+    explainPreferences({ layers, workflow: { ...workflow, ...overrides }, channel, context: ctx });
+
+  it.each([
+    ['environmentDefault', 'environment_default'],
+    ['tenantDefault', 'tenant_default'],
+    ['recipientDefault', 'recipient_default'],
+    ['recipientInTenant', 'recipient_in_tenant'],
+  ] as const)('names the %s layer when its opt-out decided', (layer, name) => {
+    const { decision, trace } = explain({ [layer]: set({ channel_types: { email: false } }) });
+    expect(decision).toMatchObject({ send: false, reason: 'channel_type_opted_out' });
+    expect(trace.decided_by).toEqual({ setting: 'channel_types.email', layer: name, value: false, result: 'opted_out' });
+  });
+
+  it('names the most specific layer that set the setting: the one the merge kept', () => {
+    const { trace } = explain({
+      tenantDefault: set({ workflows: { 'new-comment': true }, categories: { social: true } }),
+      recipientDefault: set({ workflows: { 'new-comment': false } }),
+    });
+    expect(trace.decided_by).toEqual({ setting: 'workflows.new-comment', layer: 'recipient_default', value: false, result: 'opted_out' });
+    expect(trace.checked).toEqual([trace.decided_by]);
+  });
+
+  it('records the settings that allowed a message, and scoped settings by the layer of their workflow or category', () => {
+    const { decision, trace } = explain({
+      tenantDefault: set({ categories: { social: { channel_types: { email: true } } } }),
+      recipientDefault: set({ channel_types: { email: false } }),
+    });
+    // The category's scoped channel type setting replaces the user's own channel type setting.
+    expect(decision).toEqual({ send: true, reason: 'allowed' });
+    expect(trace).toEqual({
+      commercial: false,
+      override_preferences: false,
+      channel_type: 'email',
+      decided_by: null,
+      checked: [
+        {
+          setting: 'categories.social',
+          layer: 'tenant_default',
+          value: { channel_types: { email: true } },
+          result: 'allowed',
+          conditions: [],
+        },
+        { setting: 'categories.social.channel_types.email', layer: 'tenant_default', value: true, result: 'allowed' },
+      ],
+    });
+  });
+
+  it("records a setting's conditions with the values they compared", () => {
+    const free = [{ variable: 'recipient.plan', operator: 'equal_to' as const, argument: 'free' }];
+    const { decision, trace } = explain({ recipientInTenant: set({ categories: { digest: { conditions: free } } }) });
+    expect(decision).toMatchObject({ reason: 'category_conditions_not_met' });
+    expect(trace.decided_by).toEqual({
+      setting: 'categories.digest',
+      layer: 'recipient_in_tenant',
+      value: { conditions: free },
+      result: 'conditions_not_met',
+      conditions: [
+        { variable: 'recipient.plan', operator: 'equal_to', argument: 'free', value: 'pro', compared_to: 'free', result: false },
+      ],
+    });
+  });
+
+  it('records a commercial unsubscribe and an override, and nothing checked when no setting applies', () => {
+    const unsubscribed = explain(
+      { environmentDefault: set({ commercial_subscribed: false }) },
+      { commercial: true, overridePreferences: true },
+    );
+    expect(unsubscribed.trace).toMatchObject({
+      commercial: true,
+      override_preferences: true,
+      decided_by: { setting: 'commercial_subscribed', layer: 'environment_default', value: false, result: 'opted_out' },
+    });
+    const overridden = explain({ recipientDefault: set({ channel_types: { email: false } }) }, { overridePreferences: true });
+    expect(overridden).toMatchObject({ decision: { reason: 'preferences_overridden' }, trace: { checked: [], decided_by: null } });
+    expect(explain({}).trace).toMatchObject({ checked: [], decided_by: null });
+  });
+
+  it('decides exactly as evaluatePreferences', () => {
+    const layers = { tenantDefault: set({ channels: { [email.id]: false } }), recipientDefault: set({ categories: { digest: true } }) };
+    expect(explain(layers).decision).toEqual(evaluate(layers));
   });
 });

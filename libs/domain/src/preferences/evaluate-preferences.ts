@@ -1,5 +1,5 @@
 import type { WorkflowCategorySettingT } from '@notify/contracts';
-import { allConditionsHold, Condition, ConditionContext } from './conditions';
+import { Condition, ConditionContext, ConditionEvaluation, explainCondition } from './conditions';
 import { layerPreferenceSets, PreferenceSetData } from './preference-set';
 
 /** The preference sets that apply to one recipient, least specific first. */
@@ -36,6 +36,37 @@ export type PreferenceDecision =
 
 type Toggle = boolean | { conditions: Condition[] };
 
+/** The preference layers by name, least specific first, as the preference layers API names them (ADR 0212). */
+export const PREFERENCE_LAYER_NAMES = ['environment_default', 'tenant_default', 'recipient_default', 'recipient_in_tenant'] as const;
+export type PreferenceLayerName = (typeof PREFERENCE_LAYER_NAMES)[number];
+
+/** One setting the evaluation consulted: which layer it came from, its value, and what it decided. */
+export interface PreferenceSettingCheck {
+  /**
+   * `commercial_subscribed`, `workflows.<key>`, `categories.<key>`, `channel_types.<type>`, `channels.<id>`,
+   * or a scoped `categories.<key>.channel_types.<type>`.
+   */
+  setting: string;
+  /** The most specific layer that set it: the one whose value the merge kept. */
+  layer: PreferenceLayerName | null;
+  value: unknown;
+  result: 'allowed' | 'opted_out' | 'conditions_not_met';
+  /** A setting with conditions: each condition as evaluated. */
+  conditions?: ConditionEvaluation[];
+}
+
+/** What a preference decision was made from (ADR 0219). */
+export interface PreferenceTrace {
+  commercial: boolean;
+  override_preferences: boolean;
+  /** The channel type as preferences name it (`in_app_feed` for in-app); null when preferences have none for it. */
+  channel_type: string | null;
+  /** Every setting consulted, in the order the rules consult them. */
+  checked: PreferenceSettingCheck[];
+  /** The check that blocked the message; null when it was allowed. */
+  decided_by: PreferenceSettingCheck | null;
+}
+
 const PREFERENCE_TYPE: Record<string, string | undefined> = {
   email: 'email',
   sms: 'sms',
@@ -45,15 +76,6 @@ const PREFERENCE_TYPE: Record<string, string | undefined> = {
   in_app: 'in_app_feed',
   in_app_feed: 'in_app_feed',
 };
-
-function toggle(setting: Toggle | undefined, ctx: ConditionContext): 'allowed' | 'opted_out' | 'conditions_not_met' | undefined {
-  if (setting === undefined) return undefined;
-  if (setting === false) return 'opted_out';
-  if (setting === true) return 'allowed';
-  return allConditionsHold(setting.conditions, ctx) ? 'allowed' : 'conditions_not_met';
-}
-
-const block = (reason: BlockReason, source: string): PreferenceDecision => ({ send: false, reason, source });
 
 /**
  * Whether to send one workflow's message over one channel to one recipient, and why not.
@@ -68,67 +90,116 @@ const block = (reason: BlockReason, source: string): PreferenceDecision => ({ se
  * 4. The channel type's setting, then the channel's setting, must allow it. Unset means allowed.
  */
 export function evaluatePreferences(input: PreferenceEvaluationInput): PreferenceDecision {
+  return explainPreferences(input).decision;
+}
+
+/** {@link evaluatePreferences} with what it decided from: every setting consulted, its layer and value. */
+export function explainPreferences(input: PreferenceEvaluationInput): { decision: PreferenceDecision; trace: PreferenceTrace } {
   const { workflow, channel, context } = input;
-  const set = layerPreferenceSets([
+  const ordered = [
     input.layers.environmentDefault,
     input.layers.tenantDefault,
     input.layers.recipientDefault,
     input.layers.recipientInTenant,
-  ]);
-
-  if (workflow.commercial) {
-    const commercial = toggle(set.commercial_subscribed ?? undefined, context);
-    if (commercial === 'opted_out' || commercial === 'conditions_not_met') return block('commercial_unsubscribed', 'commercial_subscribed');
-  }
-  if (workflow.overridePreferences) return { send: true, reason: 'preferences_overridden' };
-
+  ];
+  const set = layerPreferenceSets(ordered);
   const preferenceType = PREFERENCE_TYPE[channel.type];
-  let channelTypeSetting: { value: Toggle; source: string } | undefined =
+  const trace: PreferenceTrace = {
+    commercial: workflow.commercial,
+    override_preferences: workflow.overridePreferences,
+    channel_type: preferenceType ?? null,
+    checked: [],
+    decided_by: null,
+  };
+
+  /** The most specific layer holding `field` (or `field[key]`): the merge keeps that one. */
+  const layerOf = (field: keyof PreferenceSetData, key?: string): PreferenceLayerName | null => {
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      const value = ordered[i]?.[field];
+      if (value === null || value === undefined) continue;
+      if (key === undefined || (value as Record<string, unknown>)[key] !== undefined) return PREFERENCE_LAYER_NAMES[i];
+    }
+    return null;
+  };
+  const check = (setting: string, layer: PreferenceLayerName | null, value: Toggle): PreferenceSettingCheck['result'] => {
+    let result: PreferenceSettingCheck['result'];
+    const entry: PreferenceSettingCheck = { setting, layer, value, result: 'allowed' };
+    if (value === false) result = 'opted_out';
+    else if (value === true) result = 'allowed';
+    else {
+      entry.conditions = (value.conditions ?? []).map((c) => explainCondition(c, context));
+      result = entry.conditions.every((c) => c.result) ? 'allowed' : 'conditions_not_met';
+    }
+    entry.result = result;
+    trace.checked.push(entry);
+    return result;
+  };
+  const block = (reason: BlockReason, source: string) => {
+    trace.decided_by = trace.checked[trace.checked.length - 1] ?? null;
+    return { decision: { send: false, reason, source } as PreferenceDecision, trace };
+  };
+
+  if (workflow.commercial && set.commercial_subscribed !== null && set.commercial_subscribed !== undefined) {
+    const commercial = check('commercial_subscribed', layerOf('commercial_subscribed'), set.commercial_subscribed as Toggle);
+    if (commercial !== 'allowed') return block('commercial_unsubscribed', 'commercial_subscribed');
+  }
+  if (workflow.overridePreferences) return { decision: { send: true, reason: 'preferences_overridden' }, trace };
+
+  type Scoped = { value: Toggle; source: string; layer: PreferenceLayerName | null };
+  let channelTypeSetting: Scoped | undefined =
     preferenceType && set.channel_types?.[preferenceType as keyof typeof set.channel_types] !== undefined
-      ? { value: set.channel_types[preferenceType as keyof typeof set.channel_types] as Toggle, source: `channel_types.${preferenceType}` }
+      ? {
+          value: set.channel_types[preferenceType as keyof typeof set.channel_types] as Toggle,
+          source: `channel_types.${preferenceType}`,
+          layer: layerOf('channel_types', preferenceType),
+        }
       : undefined;
-  let channelSetting: { value: Toggle; source: string } | undefined =
-    set.channels?.[channel.id] !== undefined ? { value: set.channels[channel.id], source: `channels.${channel.id}` } : undefined;
+  let channelSetting: Scoped | undefined =
+    set.channels?.[channel.id] !== undefined
+      ? { value: set.channels[channel.id], source: `channels.${channel.id}`, layer: layerOf('channels', channel.id) }
+      : undefined;
 
   // Workflow or category settings may narrow the channel type and channel settings.
-  const applyScoped = (setting: Exclude<WorkflowCategorySettingT, boolean>, source: string) => {
+  const applyScoped = (setting: Exclude<WorkflowCategorySettingT, boolean>, source: string, layer: PreferenceLayerName | null) => {
     const scopedType = preferenceType
       ? setting.channel_types?.[preferenceType as keyof NonNullable<typeof setting.channel_types>]
       : undefined;
-    if (scopedType !== undefined) channelTypeSetting = { value: scopedType as Toggle, source: `${source}.channel_types.${preferenceType}` };
+    if (scopedType !== undefined)
+      channelTypeSetting = { value: scopedType as Toggle, source: `${source}.channel_types.${preferenceType}`, layer };
     const scopedChannel = setting.channels?.[channel.id];
-    if (scopedChannel !== undefined) channelSetting = { value: scopedChannel, source: `${source}.channels.${channel.id}` };
+    if (scopedChannel !== undefined) channelSetting = { value: scopedChannel, source: `${source}.channels.${channel.id}`, layer };
   };
 
   const workflowSetting = set.workflows?.[workflow.key];
   if (workflowSetting !== undefined) {
     const source = `workflows.${workflow.key}`;
-    if (workflowSetting === false) return block('workflow_opted_out', source);
-    if (workflowSetting !== true) {
-      if (!allConditionsHold(workflowSetting.conditions, context)) return block('workflow_conditions_not_met', source);
-      applyScoped(workflowSetting, source);
-    }
+    const layer = layerOf('workflows', workflow.key);
+    const result = check(source, layer, workflowSetting as Toggle);
+    if (result === 'opted_out') return block('workflow_opted_out', source);
+    if (result === 'conditions_not_met') return block('workflow_conditions_not_met', source);
+    if (typeof workflowSetting === 'object') applyScoped(workflowSetting, source, layer);
   } else {
     for (const category of workflow.categories) {
       const setting = set.categories?.[category];
       if (setting === undefined) continue;
       const source = `categories.${category}`;
-      if (setting === false) return block('category_opted_out', source);
-      if (setting === true) continue;
-      if (!allConditionsHold(setting.conditions, context)) return block('category_conditions_not_met', source);
-      applyScoped(setting, source);
+      const layer = layerOf('categories', category);
+      const result = check(source, layer, setting as Toggle);
+      if (result === 'opted_out') return block('category_opted_out', source);
+      if (result === 'conditions_not_met') return block('category_conditions_not_met', source);
+      if (typeof setting === 'object') applyScoped(setting, source, layer);
     }
   }
 
   if (channelTypeSetting) {
-    const result = toggle(channelTypeSetting.value, context);
+    const result = check(channelTypeSetting.source, channelTypeSetting.layer, channelTypeSetting.value);
     if (result === 'opted_out') return block('channel_type_opted_out', channelTypeSetting.source);
     if (result === 'conditions_not_met') return block('channel_type_conditions_not_met', channelTypeSetting.source);
   }
   if (channelSetting) {
-    const result = toggle(channelSetting.value, context);
+    const result = check(channelSetting.source, channelSetting.layer, channelSetting.value);
     if (result === 'opted_out') return block('channel_opted_out', channelSetting.source);
     if (result === 'conditions_not_met') return block('channel_conditions_not_met', channelSetting.source);
   }
-  return { send: true, reason: 'allowed' };
+  return { decision: { send: true, reason: 'allowed' }, trace };
 }

@@ -144,5 +144,41 @@ describe('run decider', () => {
       const halted = decideRun(given(enqueued), { type: 'Halt', reason: 'workflow_conditions_not_met', now });
       expect(halted[0].data).toEqual(expect.objectContaining({ outcome: 'halted', reason: 'workflow_conditions_not_met' }));
     });
+
+    // ADR 0219: a decision's inputs ride on the event that records it; without any, the event keeps its earlier shape.
+    const inputs = {
+      user_id: 'ada',
+      conditions: {
+        holds: false,
+        mode: 'all' as const,
+        conditions: [{ variable: 'data.plan', operator: 'equal_to', argument: 'pro', value: 'free', compared_to: 'pro', result: false }],
+      },
+    };
+
+    it('records the inputs a step decided from on its StepCompleted, and none when it has none', () => {
+      const skipped: StepDecision = {
+        flow: 'continue',
+        status: 'skipped',
+        reason: 'step_conditions_not_met',
+        output: null,
+        data: null,
+        next: { path: [1], terminated: false },
+        inputs,
+      };
+      const [completed] = decideRun(given(enqueued), apply(skipped));
+      expect(completed).toEqual({ type: 'StepCompleted', data: expect.objectContaining({ status: 'skipped', inputs }) });
+      const [plain] = decideRun(given(enqueued), apply(ok({ path: [1], terminated: false })));
+      expect(plain.data).not.toHaveProperty('inputs');
+      const halted = decideRun(given(enqueued), apply({ flow: 'halt', status: 'skipped', reason: 'throttled', output: null, inputs }));
+      expect(halted[0].data).toEqual(expect.objectContaining({ inputs }));
+    });
+
+    it('records the workflow conditions that halted a run on its RunCompleted', () => {
+      const [halted] = decideRun(given(enqueued), { type: 'Halt', reason: 'workflow_conditions_not_met', now, inputs });
+      expect(halted).toEqual({
+        type: 'RunCompleted',
+        data: { run_id: runId, outcome: 'halted', reason: 'workflow_conditions_not_met', at: now, inputs },
+      });
+    });
   });
 });

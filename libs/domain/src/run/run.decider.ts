@@ -3,6 +3,8 @@ import type { RunEnqueuedData, RunEvent, RunResumedData } from './run.events';
 
 type RunPausedData = Extract<RunEvent, { type: 'RunPaused' }>['data'];
 type StepCompletedData = Extract<RunEvent, { type: 'StepCompleted' }>['data'];
+/** What a decision was made from (conditions with their values, preference layers); recorded on the event that records it (ADR 0219). */
+export type DecisionInputsData = NonNullable<StepCompletedData['inputs']>;
 import type { StepPath } from './workflow-cursor';
 
 export type RunStatus = 'none' | 'queued' | 'processing' | 'paused' | 'completed' | 'cancelled';
@@ -34,7 +36,7 @@ export type RunCommand =
   | { type: 'FireTimer'; timerId: string; now: string }
   | { type: 'Resume'; cause: RunResumedData['cause']; batch: RunResumedData['batch']; now: string }
   /** The workflow's own conditions do not hold: the run ends before its first step. */
-  | { type: 'Halt'; reason: string; now: string }
+  | { type: 'Halt'; reason: string; now: string; inputs?: DecisionInputsData | null }
   /** The cursor is past the last step: the run ends. */
   | { type: 'End'; now: string }
   /** What the step at the cursor decided (its handler looked everything up): recorded as the run's progress. */
@@ -52,6 +54,7 @@ export type StepDecision =
       output: Record<string, unknown> | null;
       data: Record<string, unknown> | null;
       next: { path: StepPath | null; terminated: boolean };
+      inputs?: DecisionInputsData | null;
     }
   | {
       flow: 'pause';
@@ -60,7 +63,7 @@ export type StepDecision =
       resumeAt: string | null;
       waitingFor: Record<string, unknown> | null;
     }
-  | { flow: 'halt'; status: StepStatus; reason: string; output: Record<string, unknown> | null };
+  | { flow: 'halt'; status: StepStatus; reason: string; output: Record<string, unknown> | null; inputs?: DecisionInputsData | null };
 
 type StepStatus = StepCompletedData['status'];
 
@@ -149,7 +152,18 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
         ];
       case 'Halt':
         if (!isActive(state)) return [];
-        return [{ type: 'RunCompleted', data: { run_id: state.run!.run_id, outcome: 'halted', reason: command.reason, at: command.now } }];
+        return [
+          {
+            type: 'RunCompleted',
+            data: {
+              run_id: state.run!.run_id,
+              outcome: 'halted',
+              reason: command.reason,
+              at: command.now,
+              ...(command.inputs ? { inputs: command.inputs } : {}),
+            },
+          },
+        ];
       case 'End':
         if (!isActive(state)) return [];
         return [{ type: 'RunCompleted', data: { run_id: state.run!.run_id, outcome: 'ended', reason: null, at: command.now } }];
@@ -191,11 +205,13 @@ function applyStep(runId: string, command: Extract<RunCommand, { type: 'ApplySte
     return events;
   }
   const base = { run_id: runId, step_ref: step.ref, step_type: step.type, at, attempt: command.attempt + 1 };
+  // Absent rather than null when there is nothing to record: the event keeps its earlier shape.
+  const inputs = decision.inputs ? { inputs: decision.inputs } : {};
   if (decision.flow === 'halt')
     return [
       {
         type: 'StepCompleted',
-        data: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: null },
+        data: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: null, ...inputs },
       },
       { type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: decision.reason, at } },
     ];
@@ -205,7 +221,7 @@ function applyStep(runId: string, command: Extract<RunCommand, { type: 'ApplySte
   const next = decision.next;
   events.push({
     type: 'StepCompleted',
-    data: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: next.path },
+    data: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: next.path, ...inputs },
   });
   if (!next.path)
     events.push({

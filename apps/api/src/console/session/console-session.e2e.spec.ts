@@ -1,4 +1,4 @@
-import { addMember, removeMember } from '@notify/application';
+import { addMember, ERASURE_KEYS, removeMember } from '@notify/application';
 import { ConsoleSessionSigner } from '@notify/http';
 import { startTestApp, TestApp } from '../../../../../test/support/test-app';
 
@@ -28,7 +28,7 @@ describe('console sessions and roles', () => {
     const roles = { viewer: 'support', editor: 'member', admin: 'owner' } as const;
     for (const [who, role] of Object.entries(roles) as [keyof typeof roles, (typeof roles)[keyof typeof roles]][]) {
       const email = `${who}@example.com`;
-      const outcome = await addMember(t.store, { email, role }, { environment: null, actor: 'test' });
+      const outcome = await addMember(t.store, t.app.get(ERASURE_KEYS), { email, role }, { environment: null, actor: 'test' });
       await t.runtime.waitFor(outcome.append!.position, [{ type: 'MemberAdded', streamId: outcome.streamId }], 10_000);
       members[who] = { id: outcome.state.current!.memberId, email };
     }
@@ -102,7 +102,7 @@ describe('console sessions and roles', () => {
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie')).toMatch(/^notify_console_session=; Path=\/; Max-Age=0; HttpOnly/);
 
-    const removed = await removeMember(t.store, members.editor.email, { environment: null, actor: 'test' });
+    const removed = await removeMember(t.store, t.app.get(ERASURE_KEYS), members.editor.email, { environment: null, actor: 'test' });
     await t.runtime.waitFor(removed.append!.position, [{ type: 'MemberRemoved', streamId: removed.streamId }], 10_000);
     const gone = await asMember(cookie, 'GET', '/v1/workflows?environment=development');
     expect(gone.status).toBe(401);

@@ -150,6 +150,7 @@ export class BatchStep implements StepHandler {
         type: 'AddItem',
         runId: run.run_id,
         activity,
+        userId: run.recipient.type === 'user' ? run.recipient.id : null,
         policy,
         now: ctx.now.toISOString(),
         // A run behind a backlog joins the window its trigger was accepted in (issue 19).

@@ -1,5 +1,5 @@
 import type { RecipientRefT } from '@notify/contracts';
-import { evaluatePreferences, MessageCreatedData, messageDecider, messageStream, nextSendTime, SendWindow } from '@notify/domain';
+import { explainPreferences, MessageCreatedData, messageDecider, messageStream, nextSendTime, SendWindow } from '@notify/domain';
 import { engineId, messageIdFor } from '../ids';
 import type { ChannelView } from '../lookups';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
@@ -48,7 +48,7 @@ export class ChannelStep implements StepHandler {
     const workflow = ctx.trigger.workflow;
     const settings = workflow.settings ?? {};
     const layers = await lookups.preferenceLayers(ctx.environment, run.recipient, run.tenant);
-    const preference = evaluatePreferences({
+    const { decision: preference, trace } = explainPreferences({
       layers,
       workflow: {
         key: workflow.key,
@@ -65,9 +65,25 @@ export class ChannelStep implements StepHandler {
         status: 'skipped',
         reason: `preference:${preference.reason}`,
         output: { source: preference.source, channel_id: channel.id },
+        inputs: { preferences: trace },
       };
 
-    if (channel.type === 'in_app_guide') return this.guide(ctx, step, channel);
+    // Whatever follows, the step records the preferences it was allowed by (ADR 0219).
+    const outcome = channel.type === 'in_app_guide' ? await this.guide(ctx, step, channel) : await this.send(ctx, step, channel, recipient);
+    return { ...outcome, inputs: { ...outcome.inputs, preferences: trace } };
+  }
+
+  /** Past the preferences: channel data or an address, the send window, the render, the suppression list, the message. */
+  private async send(
+    ctx: StepContext,
+    step: ChannelStepDef,
+    channel: ChannelView,
+    recipient: NonNullable<Awaited<ReturnType<StepContext['recipient']>>>,
+  ): Promise<StepOutcome> {
+    const { lookups } = ctx.deps;
+    const run = ctx.state.run!;
+    const variables = await ctx.variables();
+    const workflow = ctx.trigger.workflow;
 
     const needsData = channel.type === 'push' || channel.type === 'chat';
     const channelData = needsData ? await lookups.channelData(ctx.environment, run.recipient, channel.id) : undefined;

@@ -1,13 +1,4 @@
-import {
-  cohortBranch,
-  conditionGroupHolds,
-  ConditionGroup,
-  delayUntil,
-  DelaySettings,
-  evaluateCondition,
-  readPath,
-  recipientKey,
-} from '@notify/domain';
+import { cohortBranch, ConditionGroup, delayUntil, DelaySettings, explainConditionGroup, readPath, recipientKey } from '@notify/domain';
 import { conditionContext } from '../condition-context';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { renderJsonSetting } from './render-json';
@@ -43,10 +34,25 @@ export class BranchStep implements StepHandler {
       await ctx.variables(),
       ctx.now.toISOString(),
     );
-    const index = branches.findIndex(
-      (b, i) => i === branches.length - 1 || conditionGroupHolds(b.conditions ?? null, (c) => evaluateCondition(c as never, context)),
-    );
-    return { flow: 'continue', status: 'ok', branch: index, output: { branch: branches[index]?.name ?? index } };
+    // Each branch's conditions up to the one taken, as evaluated (ADR 0219); the last branch is the default and has none checked.
+    const evaluated: { name: string | null; conditions: ReturnType<typeof explainConditionGroup> | null }[] = [];
+    let index = branches.length - 1;
+    for (let i = 0; i < branches.length - 1; i++) {
+      const trace = explainConditionGroup(branches[i].conditions ?? null, context);
+      evaluated.push({ name: branches[i].name ?? null, conditions: trace });
+      if (trace.holds) {
+        index = i;
+        break;
+      }
+    }
+    if (index === branches.length - 1 && branches.length > 0) evaluated.push({ name: branches[index].name ?? null, conditions: null });
+    return {
+      flow: 'continue',
+      status: 'ok',
+      branch: index,
+      output: { branch: branches[index]?.name ?? index },
+      inputs: { branches: evaluated },
+    };
   }
 }
 
