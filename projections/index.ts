@@ -13,7 +13,12 @@ import { AssetsReadModel1763712019770, assetsProjection } from './assets';
 import { ItemSchemasReadModel1763712019310, itemSchemasProjection } from './item-schemas';
 import { ChannelsReadModel1763712000300, channelsProjection } from './channels';
 import { CommitsReadModel1763712002200, commitsProjection } from './commits';
-import { ConfigResourcesReadModel1763712002100, configResourcesProjection, GuideActivationWindow1763712019150 } from './config-resources';
+import {
+  ConfigResourcesReadModel1763712002100,
+  configResourcesProjection,
+  ConfigVersion1763712028000,
+  GuideActivationWindow1763712019150,
+} from './config-resources';
 import {
   ApiKeyLifecycle1763712019752,
   CredentialsVersion1763712013100,
@@ -116,4 +121,5 @@ export const allMigrations: Function[] = [
   SuppressionsReadModel1763712022100,
   MessageProviderIdsReadModel1763712022200,
   SuppressionsUser1763712026000,
+  ConfigVersion1763712028000,
 ];

@@ -3,3 +3,4 @@ export * from './config-resources.projection';
 export * from './config-resources.queries';
 export * from './guide-activation.migration';
 export * from './guide-notifications';
+export * from './config-version.migration';

@@ -18,6 +18,8 @@ export interface TriggerDeps {
 export interface TriggerOptions {
   workflowRunId?: string;
   source?: WorkflowTriggeredData['trigger_source'];
+  /** Where configuration stood when the request's key was read (ADR 0217): the workflow may come from a cache of that version. */
+  configVersion?: string;
 }
 
 const validators = new Map<string, ReturnType<typeof compileJsonSchema>>();
@@ -100,8 +102,9 @@ export async function checkTrigger(
   environment: string,
   workflowKey: string,
   body: Pick<TriggerWorkflowBodyT, 'data' | 'actor'>,
+  configVersion?: string,
 ): Promise<WorkflowView> {
-  const workflow = await lookups.workflow(environment, workflowKey);
+  const workflow = await lookups.workflow(environment, workflowKey, { configVersion });
   if (!workflow) throw new DomainError('workflow_missing', `No workflow ${workflowKey} exists in this environment`, 'not_found');
   if (!workflow.active || !workflow.valid)
     throw new DomainError('workflow_inactive', `Workflow ${workflowKey} is not active in this environment`, 'invalid_request');
@@ -137,7 +140,7 @@ export async function triggerWorkflow(
   metadata: CommandMetadata,
   options: TriggerOptions = {},
 ): Promise<{ workflow_run_id: string; append: AppendResult; writes: TriggerWrites }> {
-  const workflow = await checkTrigger(deps.lookups, environment, workflowKey, body);
+  const workflow = await checkTrigger(deps.lookups, environment, workflowKey, body, options.configVersion);
   const data = body.data ?? {};
 
   const writes: TriggerWrites = { appends: [] };
