@@ -36,6 +36,8 @@ import { Wakeups } from '../wakeups';
 import { ensureEventStoreSchema } from './schema';
 
 const NOTIFY_CHANNEL = 'es_appended';
+/** How long a store that has just started listening waits to hear another process before it stops notifying (ADR 0218). */
+const PEER_QUIET_MS = 2000;
 const UNIQUE_VIOLATION = '23505';
 /** How many log rows a filtered read looks at before it returns what it found. */
 const SCAN_WINDOW = 5000;
@@ -122,6 +124,14 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   private notifyPending = false;
   /** The payload of this store's NOTIFYs, so that its LISTEN connection can tell them from other processes'. */
   private readonly notifyId = randomUUID();
+  /**
+   * Whether another process listens on the channel (ADR 0218): true until this store has listened
+   * for PEER_QUIET_MS after announcing itself without hearing anyone; true again as soon as any
+   * other process's notification (an append, or a newcomer's announcement) arrives.
+   */
+  private othersListening = true;
+  private heardOthers = false;
+  private quietTimer?: NodeJS.Timeout;
   private appendsInFlight = 0;
   private queuedAppends: QueuedAppend[] = [];
   private readonly streamsInFlight = new Map<string, number>();
@@ -156,7 +166,19 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     // This store's own NOTIFY comes back here too; its readers were woken at the append already,
     // with its position.
     client.on('notification', (message) => {
-      if (message.payload !== this.notifyId) this.wakeups.notify();
+      const payload = message.payload ?? '';
+      // Announcements (ADR 0218): `hello:<id>` from a store that has just started listening,
+      // `here:<id>` in answer. Anything from another store means another process listens.
+      const [kind, id] = payload.startsWith('hello:') || payload.startsWith('here:') ? payload.split(':') : ['append', payload];
+      if (id === this.notifyId) return;
+      this.heardOthers = true;
+      this.othersListening = true;
+      if (kind === 'hello') {
+        if (!this.closed)
+          void this.pool.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', $1)`, [`here:${this.notifyId}`]).catch(() => undefined);
+        return;
+      }
+      if (kind === 'append') this.wakeups.notify();
     });
     client.on('error', () => {
       // A lost LISTEN connection only costs latency: subscribers keep polling. Reconnect, unless
@@ -176,8 +198,27 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       throw error;
     }
     // Closed while connecting: this connection is nobody's to end later.
-    if (this.closed) await client.end().catch(() => undefined);
-    else this.listener = client;
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+    // Announce this store: the others answer, and start notifying if they had stopped. Heard by
+    // nobody for a while, this store stops notifying (only it would read them); see notifyOthers.
+    this.heardOthers = false;
+    // (Sent from the pool: the LISTEN connection's last statement stays its LISTEN, as monitoring sees it.)
+    await this.pool.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', $1)`, [`hello:${this.notifyId}`]).catch(() => undefined);
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      if (!this.heardOthers) this.othersListening = false;
+    }, PEER_QUIET_MS);
+    this.quietTimer.unref();
+  }
+
+  /** Whether this store currently sends NOTIFYs after its appends (ADR 0218). */
+  get notifyingOthers(): boolean {
+    return !!this.options.listenConnectionString && (this.listener === undefined || this.othersListening);
   }
 
   /** Whether the LISTEN connection is up (false from the moment it is found lost). */
@@ -486,7 +527,10 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
    * It is only a hint; readers poll anyway.
    */
   private notifyOthers(): void {
-    if (!this.options.listenConnectionString || this.notifyPending) return;
+    // Skipped only while this store's own LISTEN connection is up and has heard no other process
+    // since it announced itself (ADR 0218): then nobody would read the notification. Without the
+    // connection it cannot know, so it notifies.
+    if (!this.notifyingOthers || this.notifyPending) return;
     this.notifyPending = true;
     setTimeout(() => {
       this.notifyPending = false;
@@ -744,6 +788,7 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.relisten);
+    clearTimeout(this.quietTimer);
     await this.listener?.end().catch(() => undefined);
   }
 }
