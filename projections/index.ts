@@ -17,6 +17,7 @@ import {
   ArchivedConfigResources1763712031000,
   ConfigResourcesReadModel1763712002100,
   configResourcesProjection,
+  ConfigVersion1763712028000,
   GuideActivationWindow1763712019150,
 } from './config-resources';
 import {
@@ -121,5 +122,6 @@ export const allMigrations: Function[] = [
   SuppressionsReadModel1763712022100,
   MessageProviderIdsReadModel1763712022200,
   SuppressionsUser1763712026000,
+  ConfigVersion1763712028000,
   ArchivedConfigResources1763712031000,
 ];

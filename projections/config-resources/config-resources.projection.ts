@@ -91,7 +91,8 @@ async function archived(
 export const configResourcesProjection = defineProjection({
   name: 'config-resources',
   version: 1,
-  tables: ['rm_config_resources', 'rm_config_versions', 'rm_archived_config_resources'],
+  // rm_config_version was added without a version bump, as rm_credentials_version was (ADR 0136, 0217).
+  tables: ['rm_config_resources', 'rm_config_versions', 'rm_archived_config_resources', 'rm_config_version'],
   events: [
     ...UPSERTED,
     WorkflowActivated,
@@ -204,6 +205,14 @@ export const configResourcesProjection = defineProjection({
       await insertVersion(tx, d.resource.type, d.resource.identifier, d.sha, d.content, true, []);
       if (d.resource.type === 'guide') await announceGuideChange(tx, event, { key: d.resource.identifier });
     },
+  },
+  // Every event here can change a workflow as the engine reads it: the version moves in the same
+  // transaction as the change, so a reader that sees the new version sees the change (ADR 0217).
+  async afterBatch(events, tx) {
+    await tx.query(
+      `INSERT INTO rm_config_version (id, position) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET position = EXCLUDED.position`,
+      [events[events.length - 1].position],
+    );
   },
 });
 

@@ -4,3 +4,4 @@ export * from './config-resources.queries';
 export * from './guide-activation.migration';
 export * from './guide-notifications';
 export * from './archived-resources.migration';
+export * from './config-version.migration';

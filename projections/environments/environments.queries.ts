@@ -7,6 +7,8 @@ export interface ApiKeyRecord {
   kind: 'secret' | 'publishable';
   /** Where the credentials stood when the key was read (rm_credentials_version; ADR 0136). */
   credentialsVersion: string;
+  /** Where configuration stood (rm_config_version; ADR 0217), same statement; '' when never set. */
+  configVersion: string;
 }
 
 /** A key as its management lists it (never its secret: only the hash is stored). */
@@ -89,13 +91,23 @@ export class EnvironmentQueries {
 
   /** An active key, with the credentials version read in the same statement (one snapshot). */
   async findActiveApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const rows = await this.db.query<{ key_id: string; environment: string; kind: 'secret' | 'publishable'; version: string | null }[]>(
-      `SELECT key_id, environment, kind, (SELECT position FROM rm_credentials_version WHERE id = 1) AS version
+    const rows = await this.db.query<
+      { key_id: string; environment: string; kind: 'secret' | 'publishable'; version: string | null; config_version: string | null }[]
+    >(
+      `SELECT key_id, environment, kind, (SELECT position FROM rm_credentials_version WHERE id = 1) AS version,
+         (SELECT position FROM rm_config_version WHERE id = 1) AS config_version
        FROM rm_api_keys WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
       [keyHash],
     );
+    const row = rows[0];
     return (
-      rows[0] && { keyId: rows[0].key_id, environment: rows[0].environment, kind: rows[0].kind, credentialsVersion: rows[0].version ?? '' }
+      row && {
+        keyId: row.key_id,
+        environment: row.environment,
+        kind: row.kind,
+        credentialsVersion: row.version ?? '',
+        configVersion: row.config_version ?? '',
+      }
     );
   }
 

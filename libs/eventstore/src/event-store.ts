@@ -90,13 +90,51 @@ export interface StreamAppend {
   streamId: string;
   events: readonly EventToAppend[];
   expectedRevision?: ExpectedRevision;
+  /**
+   * Only for a store with `sealingKeyChecks` (ADR 0216): the append lands only if each of these
+   * is, in the append's own statement, the subject's stored (wrapped) erasure key; otherwise it
+   * fails with SealingKeyChangedError and writes nothing.
+   */
+  sealedWith?: readonly SealedWith[];
+}
+
+/** A subject's erasure key an append's events were sealed with, in its wrapped form as stored. */
+export interface SealedWith {
+  subject: string;
+  wrappedKey: string;
+}
+
+/**
+ * A store whose database also holds the erasure keys (ADR 0180, 0216): each read that returns
+ * events also returns the erasure epoch of its own snapshot (given to the listeners before the
+ * read answers), and appends honour `sealedWith`.
+ */
+export interface SealingKeyChecks {
+  readonly sealingKeyChecks: true;
+  onErasureEpoch(listener: (epoch: string) => void): () => void;
+}
+
+export function hasSealingKeyChecks(store: object): store is SealingKeyChecks {
+  return (store as Partial<SealingKeyChecks>).sealingKeyChecks === true;
+}
+
+/** An append conditional on sealing keys found one of them no longer stored (destroyed, or destroyed and made again). */
+export class SealingKeyChangedError extends Error {
+  constructor(readonly subjects: readonly string[]) {
+    super(`An erasure key an append was sealed with is no longer stored (${subjects.join(', ')})`);
+    this.name = 'SealingKeyChangedError';
+  }
 }
 
 export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
   /** Whether appendMany is all-or-nothing (PostgreSQL) or stream by stream (EventStoreDB). */
   readonly atomicMultiStreamAppend: boolean;
-  append(streamId: string, events: readonly EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options?: { expectedRevision?: ExpectedRevision; sealedWith?: readonly SealedWith[] },
+  ): Promise<AppendResult>;
   /**
    * Appends to several streams. Where atomicMultiStreamAppend is false a failure can leave some
    * streams appended: callers use deterministic event ids and simply retry.

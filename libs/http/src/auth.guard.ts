@@ -73,6 +73,7 @@ export class AuthGuard implements CanActivate {
       trace: requestTrace(request),
       environment: key.environment,
       credential: { kind: key.kind, id: key.keyId },
+      ...(key.configVersion ? { configVersion: key.configVersion } : {}),
     };
     if (key.kind === 'secret') return true;
     if (route.auth !== 'public') throw notPermitted('A publishable key cannot call this endpoint; use a secret key');

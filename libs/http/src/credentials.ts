@@ -4,11 +4,14 @@ import { UserTokenPolicy } from './user-tokens';
 export interface CredentialStore {
   /**
    * An active API key, and the credentials version: a value that changes in the same commit as
-   * any change to keys, signing keys or security modes, read with the key in one statement.
+   * any change to keys, signing keys or security modes, read with the key in one statement;
+   * and the configuration version (ADR 0217), read in the same statement, when the store has one.
    */
   findApiKey(
     keyHash: string,
-  ): Promise<{ keyId: string; environment: string; kind: 'secret' | 'publishable'; credentialsVersion: string } | undefined>;
+  ): Promise<
+    { keyId: string; environment: string; kind: 'secret' | 'publishable'; credentialsVersion: string; configVersion?: string } | undefined
+  >;
   /** Notes that a key was used (its last-used time); the store may coarsen it (ADR 0152). */
   recordApiKeyUse(keyId: string): Promise<void>;
   findServiceToken(tokenHash: string): Promise<{ tokenId: string } | undefined>;

@@ -13,6 +13,12 @@ export interface RequestContext {
   userId?: string;
   /** Publishable-key calls: the user they act for (the token's, or the one named); rate limits count per this user. */
   subjectUserId?: string;
+  /**
+   * Where configuration (workflows) stood when the request's key was read, in the same statement
+   * (rm_config_version, ADR 0217): a workflow cached under this version is the one committed.
+   * Absent when unknown; then nothing cached is used.
+   */
+  configVersion?: string;
   /** The request span's W3C trace context, carried into the metadata of the events it appends. */
   trace?: { traceparent?: string; tracestate?: string };
 }

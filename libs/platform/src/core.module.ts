@@ -104,6 +104,9 @@ export class CoreModule implements OnApplicationShutdown {
                   : await PostgresEventStore.create({
                       pool: database.pool,
                       listenConnectionString: database.supportsNotify ? database.url : undefined,
+                      // The erasure tables are in this database (migrated above): reads return
+                      // the epoch and sealed appends check their keys in their own statement (ADR 0216).
+                      sealingKeyChecks: true,
                     }),
                 keys,
               ),

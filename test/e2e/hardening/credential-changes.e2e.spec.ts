@@ -130,4 +130,33 @@ describeServer('credential changes seen by the next request on another api insta
     }
     expect(await readOnB('alice', token)).toMatchObject({ status: 401, body: { code: 'invalid_user_token' } });
   });
+
+  it('a workflow changed through api A is the one the next trigger on api B uses, though B had it cached (ADR 0217)', async () => {
+    const workflow = (schema?: Record<string, unknown>) => ({
+      workflow: {
+        name: 'cached',
+        steps: [{ type: 'channel', ref: 'feed', channel_key: 'in-app', channel_type: 'in_app_feed', template: { markdown_body: 'hi' } }],
+        ...(schema ? { trigger_data_json_schema: schema } : {}),
+      },
+    });
+    const trigger = (data: Record<string, unknown>) =>
+      call(urlB, 'POST', '/v1/workflows/cached/trigger', { key: sk, body: { recipients: ['alice'], data } });
+    await changeOnA('PUT', '/v1/workflows/cached?environment=development', workflow());
+    await changeOnA('PUT', '/v1/workflows/cached/activate?environment=development', { status: true });
+    // B loads the workflow and caches it under the configuration version it read with the key.
+    expect((await trigger({})).status).toBe(200);
+    expect((await trigger({})).status).toBe(200);
+
+    await changeOnA('PUT', '/v1/workflows/cached/activate?environment=development', { status: false });
+    const inactive = await trigger({});
+    expect(inactive.status).toBe(400);
+    expect(inactive.body.code).toBe('workflow_inactive');
+
+    await changeOnA('PUT', '/v1/workflows/cached?environment=development', workflow({ type: 'object', required: ['order_id'] }));
+    await changeOnA('PUT', '/v1/workflows/cached/activate?environment=development', { status: true });
+    const refused = await trigger({});
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('invalid_params');
+    expect((await trigger({ order_id: 'o-1' })).status).toBe(200);
+  });
 });

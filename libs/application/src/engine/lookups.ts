@@ -37,7 +37,11 @@ export interface GuideView {
  * Every method takes the environment.
  */
 export interface EngineLookups {
-  workflow(environment: string, key: string): Promise<WorkflowView | undefined>;
+  /**
+   * `configVersion`: where configuration stood, read in the statement that found the request's
+   * key (ADR 0217); an implementation may answer from a cache loaded under that same version.
+   */
+  workflow(environment: string, key: string, options?: { configVersion?: string }): Promise<WorkflowView | undefined>;
   /** Whether a workflow of this key was archived here (ADR 0225); only to say so when one is asked for. */
   workflowArchived?(environment: string, key: string): Promise<boolean>;
   recipient(environment: string, ref: RecipientRefT): Promise<RecipientView | undefined>;

@@ -19,6 +19,8 @@ import { templateResourcesFor } from '../config/template-resources';
 import type { BatchLookups, ChannelView, EngineLookups, GuideView, RecipientView, WorkflowView } from './lookups';
 
 const SUBSCRIBER_PAGE = 1000;
+/** Workflows kept by `workflow` under a configuration version; past it the oldest is dropped. */
+const MAX_CACHED_WORKFLOWS = 10_000;
 
 /**
  * The engine's reads, from the read models. An environment serves its own version of each
@@ -37,6 +39,8 @@ export class ReadModelLookups implements EngineLookups {
   private readonly resources: ConfigResourceQueries;
   private readonly audienceMembers: AudienceMemberQueries;
   private readonly suppressionQueries: SuppressionQueries;
+  /** Workflows as loaded under a configuration version (ADR 0217), by environment and key. */
+  private readonly workflows = new Map<string, { version: string; view: Promise<WorkflowView | undefined> }>();
 
   constructor(
     db: DataSource,
@@ -62,7 +66,32 @@ export class ReadModelLookups implements EngineLookups {
     return { key, sha: record.sha, channelKey: record.content.channel_key as string, steps: record.content.steps as GuideView['steps'] };
   }
 
-  async workflow(environment: string, key: string): Promise<WorkflowView | undefined> {
+  /**
+   * With a configuration version (read with the request's key, ADR 0217) the workflow is cached
+   * per process as of that version, as the authenticator caches user-token policies (ADR 0136):
+   * used only by a request that read the same version, so a change committed (and seen by the
+   * caller: the version moves in the same commit) is loaded by the first request after it on any
+   * instance. A request that read an older version than the cached entry loads for itself; a
+   * failed load is not kept. Without a version (the worker, schedules) it reads every time.
+   */
+  workflow(environment: string, key: string, options: { configVersion?: string } = {}): Promise<WorkflowView | undefined> {
+    const version = options.configVersion;
+    if (!version) return this.loadWorkflow(environment, key);
+    const id = `${environment}\u0000${key}`;
+    const cached = this.workflows.get(id);
+    if (cached?.version === version) return cached.view;
+    // Versions are log positions, ordered as strings.
+    if (cached && cached.version > version) return this.loadWorkflow(environment, key);
+    const entry = { version, view: this.loadWorkflow(environment, key) };
+    if (!cached && this.workflows.size >= MAX_CACHED_WORKFLOWS) this.workflows.delete(this.workflows.keys().next().value!);
+    this.workflows.set(id, entry);
+    entry.view.catch(() => {
+      if (this.workflows.get(id) === entry) this.workflows.delete(id);
+    });
+    return entry.view;
+  }
+
+  private async loadWorkflow(environment: string, key: string): Promise<WorkflowView | undefined> {
     const record = await this.resources.get(environment, 'workflow', key);
     if (!record) return undefined;
     const w = record.content as Record<string, unknown>;

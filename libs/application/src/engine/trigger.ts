@@ -18,6 +18,8 @@ export interface TriggerDeps {
 export interface TriggerOptions {
   workflowRunId?: string;
   source?: WorkflowTriggeredData['trigger_source'];
+  /** Where configuration stood when the request's key was read (ADR 0217): the workflow may come from a cache of that version. */
+  configVersion?: string;
 }
 
 const validators = new Map<string, ReturnType<typeof compileJsonSchema>>();
@@ -100,8 +102,9 @@ export async function checkTrigger(
   environment: string,
   workflowKey: string,
   body: Pick<TriggerWorkflowBodyT, 'data' | 'actor'>,
+  configVersion?: string,
 ): Promise<WorkflowView> {
-  const workflow = await lookups.workflow(environment, workflowKey);
+  const workflow = await lookups.workflow(environment, workflowKey, { configVersion });
   if (!workflow) {
     if (await lookups.workflowArchived?.(environment, workflowKey))
       throw new DomainError('workflow_archived', `Workflow ${workflowKey} was archived and cannot be triggered`, 'not_found');
@@ -141,7 +144,7 @@ export async function triggerWorkflow(
   metadata: CommandMetadata,
   options: TriggerOptions = {},
 ): Promise<{ workflow_run_id: string; append: AppendResult; writes: TriggerWrites }> {
-  const workflow = await checkTrigger(deps.lookups, environment, workflowKey, body);
+  const workflow = await checkTrigger(deps.lookups, environment, workflowKey, body, options.configVersion);
   const data = body.data ?? {};
 
   const writes: TriggerWrites = { appends: [] };

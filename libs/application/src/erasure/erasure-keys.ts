@@ -6,6 +6,13 @@ export function erasureSubject(environment: string | null, userId: string): stri
   return `${environment ?? ''}/user/${userId}`;
 }
 
+/** A subject's key as used to seal, with its wrapped form as stored (what an append conditional on it compares). */
+export interface SealingKey {
+  subject: string;
+  key: Buffer;
+  wrapped: string;
+}
+
 /**
  * Per-subject keys in Postgres, wrapped with the master key (ADR 0180).
  *
@@ -14,10 +21,17 @@ export function erasureSubject(environment: string | null, userId: string): stri
  * (one per batch of events) first reads the one-row erasure epoch, and any change clears the
  * whole cache, so an erasure done by another process is seen by the next batch every process
  * reads. Absence is cached too: a destroyed key never comes back.
+ *
+ * Cheaper forms of the same guarantee (ADR 0216): a read whose statement also returned the
+ * epoch (`observeEpoch`, then `keysFor(..., { epochObserved: true })`) needs no epoch read of its
+ * own, and a writer that takes `sealingKeys` (no epoch read) makes its append conditional on
+ * those keys still being the stored ones, in the append's own statement.
  */
 export class ErasureKeyStore {
-  private readonly cache = new Map<string, Buffer | null>();
-  private epoch: string | null = null;
+  private readonly cache = new Map<string, { key: Buffer; wrapped: string } | null>();
+  private epoch: bigint | null = null;
+  /** Moves whenever the cache is cleared: a lookup that started before does not put its (possibly stale) answer into it. */
+  private generation = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -28,26 +42,59 @@ export class ErasureKeyStore {
   /** The subject's key, created on first use (concurrent creators agree on the first one written). */
   async keyFor(subject: string): Promise<Buffer> {
     await this.checkEpoch();
+    return (await this.sealingKey(subject)).key;
+  }
+
+  /**
+   * The subject's key for sealing, created on first use, WITHOUT reading the epoch: the caller
+   * must make its write conditional on `wrapped` still being the subject's stored key (the
+   * Postgres store's `sealedWith`, checked in the append's own statement) and call `forget` and
+   * try again when it is not.
+   */
+  async sealingKey(subject: string): Promise<SealingKey> {
+    const generation = this.generation;
     const cached = this.cache.get(subject);
-    if (cached) return cached;
+    if (cached) return { subject, ...cached };
     const key = generateKey();
     await this.pool.query('INSERT INTO erasure_keys (subject, wrapped_key) VALUES ($1, $2) ON CONFLICT (subject) DO NOTHING', [
       subject,
       wrapKey(this.masterKey, subject, key),
     ]);
     const { rows } = await this.pool.query<{ wrapped_key: string }>('SELECT wrapped_key FROM erasure_keys WHERE subject = $1', [subject]);
-    const stored = unwrapKey(this.masterKey, subject, rows[0].wrapped_key);
-    this.remember(subject, stored);
-    return stored;
+    const entry = { key: unwrapKey(this.masterKey, subject, rows[0].wrapped_key), wrapped: rows[0].wrapped_key };
+    this.remember(subject, entry, generation);
+    return { subject, ...entry };
+  }
+
+  /** Drops what is cached of these subjects (a conditional write found one of their keys no longer stored). */
+  forget(subjects: Iterable<string>): void {
+    for (const s of subjects) this.cache.delete(s);
+  }
+
+  /**
+   * An epoch read by another statement (a log read that returned it along with its events):
+   * a newer one than the cache was filled under clears the cache, as `checkEpoch` does. Epochs
+   * only grow, so an older one (a read that was overtaken) changes nothing.
+   */
+  observeEpoch(epoch: string | bigint): void {
+    const seen = BigInt(epoch);
+    if (this.epoch !== null && seen <= this.epoch) return;
+    this.cache.clear();
+    this.generation++;
+    this.epoch = seen;
   }
 
   /** The keys of these subjects in one query: null for a subject whose key is destroyed (or never existed). */
-  async keysFor(subjects: Iterable<string>): Promise<Map<string, Buffer | null>> {
-    await this.checkEpoch();
+  async keysFor(subjects: Iterable<string>, options: { epochObserved?: boolean } = {}): Promise<Map<string, Buffer | null>> {
+    // epochObserved: the caller's events were read by a statement that also returned the epoch,
+    // and it was passed to observeEpoch before this call (ADR 0216).
+    if (!options.epochObserved) await this.checkEpoch();
+    const generation = this.generation;
     const out = new Map<string, Buffer | null>();
     const missing: string[] = [];
     for (const s of new Set(subjects)) {
-      if (this.cache.has(s)) out.set(s, this.cache.get(s)!);
+      const cached = this.cache.get(s);
+      if (cached !== undefined) out.set(s, cached?.key ?? null);
       else missing.push(s);
     }
     if (missing.length > 0) {
@@ -55,11 +102,13 @@ export class ErasureKeyStore {
         'SELECT subject, wrapped_key FROM erasure_keys WHERE subject = ANY($1::text[])',
         [missing],
       );
-      const found = new Map(rows.map((r) => [r.subject, unwrapKey(this.masterKey, r.subject, r.wrapped_key)]));
+      const found = new Map(
+        rows.map((r) => [r.subject, { key: unwrapKey(this.masterKey, r.subject, r.wrapped_key), wrapped: r.wrapped_key }]),
+      );
       for (const s of missing) {
-        const key = found.get(s) ?? null;
-        out.set(s, key);
-        this.remember(s, key);
+        const entry = found.get(s) ?? null;
+        out.set(s, entry?.key ?? null);
+        this.remember(s, entry, generation);
       }
     }
     return out;
@@ -74,10 +123,18 @@ export class ErasureKeyStore {
   async keysForWriting(subjects: Iterable<string>): Promise<Map<string, Buffer>> {
     await this.checkEpoch();
     const out = new Map<string, Buffer>();
+    for (const [s, k] of await this.sealingKeys(subjects)) out.set(s, k.key);
+    return out;
+  }
+
+  /** `keysForWriting` without the epoch read, with the wrapped keys: for writes conditional on them (see `sealingKey`). */
+  async sealingKeys(subjects: Iterable<string>): Promise<Map<string, SealingKey>> {
+    const generation = this.generation;
+    const out = new Map<string, SealingKey>();
     const missing: string[] = [];
     for (const s of new Set(subjects)) {
       const cached = this.cache.get(s);
-      if (cached) out.set(s, cached);
+      if (cached) out.set(s, { subject: s, ...cached });
       else missing.push(s);
     }
     if (missing.length === 0) return out;
@@ -91,9 +148,9 @@ export class ErasureKeyStore {
       [missing],
     );
     for (const r of rows) {
-      const key = unwrapKey(this.masterKey, r.subject, r.wrapped_key);
-      out.set(r.subject, key);
-      this.remember(r.subject, key);
+      const entry = { key: unwrapKey(this.masterKey, r.subject, r.wrapped_key), wrapped: r.wrapped_key };
+      out.set(r.subject, { subject: r.subject, ...entry });
+      this.remember(r.subject, entry, generation);
     }
     return out;
   }
@@ -118,16 +175,14 @@ export class ErasureKeyStore {
 
   private async checkEpoch(): Promise<void> {
     const { rows } = await this.pool.query<{ epoch: string }>('SELECT epoch::text AS epoch FROM erasure_epoch');
-    const epoch = rows[0]?.epoch ?? '0';
-    if (epoch !== this.epoch) {
-      this.cache.clear();
-      this.epoch = epoch;
-    }
+    this.observeEpoch(rows[0]?.epoch ?? '0');
   }
 
-  private remember(subject: string, key: Buffer | null): void {
+  private remember(subject: string, entry: { key: Buffer; wrapped: string } | null, generation: number): void {
+    // Cleared since the lookup started (a newer epoch was seen): its answer may predate an erasure.
+    if (generation !== this.generation) return;
     if (this.cache.size >= this.maxCached) this.cache.clear();
-    this.cache.set(subject, key);
+    this.cache.set(subject, entry);
   }
 }
 

@@ -1,5 +1,5 @@
 import { eventContracts } from '@notify/contracts';
-import { isLogImporter, isLogRangeLocator, isTamperEvident } from '@notify/eventstore';
+import { hasSealingKeyChecks, isLogImporter, isLogRangeLocator, isTamperEvident, SealingKeyChangedError } from '@notify/eventstore';
 import type {
   AppendResult,
   ChainReport,
@@ -14,9 +14,10 @@ import type {
   ReadAllPage,
   ReadStreamOptions,
   RecordedEvent,
+  SealedWith,
   StreamAppend,
 } from '@notify/eventstore';
-import { ErasureKeyStore, erasureSubject } from './erasure-keys';
+import { ErasureKeyStore, erasureSubject, SealingKey } from './erasure-keys';
 import {
   hasPersonalValues,
   isSealedField,
@@ -30,10 +31,18 @@ import {
  * An event store that seals the personal fields its contracts declare before they are appended
  * and opens them on every read (ADR 0180): callers see clear data, or `{ $erased: true }` once the
  * subject's key is destroyed. The wrapped store's SQL is unchanged.
+ *
+ * Over a store with sealing-key checks (Postgres, ADR 0216) no statement of its own reads the
+ * erasure epoch: a read's events are opened under the epoch its own statement returned, and an
+ * append sealed with cached keys lands only if they are still the stored ones (else the cache
+ * of those subjects is dropped and the events sealed again).
  */
 export class PersonalDataEventStore implements EventStore {
   readonly kind: EventStore['kind'];
   readonly atomicMultiStreamAppend: boolean;
+  /** Whether the wrapped store returns the epoch with its reads and checks `sealedWith` (ADR 0216). */
+  private readonly keyChecks: boolean;
+  private readonly stopObserving: () => void = () => undefined;
 
   constructor(
     private readonly inner: EventStore,
@@ -41,6 +50,8 @@ export class PersonalDataEventStore implements EventStore {
   ) {
     this.kind = inner.kind;
     this.atomicMultiStreamAppend = inner.atomicMultiStreamAppend;
+    this.keyChecks = hasSealingKeyChecks(inner);
+    if (hasSealingKeyChecks(inner)) this.stopObserving = inner.onErasureEpoch((epoch) => keys.observeEpoch(epoch));
     // The hash chain (ADR 0176) is the wrapped store's, over the sealed rows: a wrapper over a
     // store that keeps one answers its check, one over a store that does not has none.
     if (isTamperEvident(inner)) this.verifyChain = (options) => inner.verifyChain(options);
@@ -76,7 +87,7 @@ export class PersonalDataEventStore implements EventStore {
     }
     const sealed = new Map<ImportedEvent, ImportedEvent>();
     for (const [streamId, group] of byStream) {
-      const out = await this.seal(streamId, group, undefined, known);
+      const { events: out } = await this.seal(streamId, group, { known });
       group.forEach((e, i) => sealed.set(e, { ...e, data: out[i].data }));
     }
     return events.map((e) => sealed.get(e)!);
@@ -89,23 +100,52 @@ export class PersonalDataEventStore implements EventStore {
     events: readonly EventToAppend[],
     options?: { expectedRevision?: ExpectedRevision },
   ): Promise<AppendResult> {
-    return this.inner.append(streamId, await this.seal(streamId, events), options);
+    return this.conditionally(async () => {
+      const sealed = await this.seal(streamId, events, { conditional: this.keyChecks });
+      return this.inner.append(streamId, sealed.events, { ...options, sealedWith: sealed.sealedWith });
+    });
   }
 
   async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
-    // The keys of every subject named in the events' data, in one lookup for the whole batch.
-    const subjects = new Set<string>();
-    for (const a of appends)
-      for (const event of a.events) {
-        const personal = eventContracts.get(event.type)?.personal;
-        if (!personal || personal.subject === 'stream') continue;
-        const id = personalSubject(personal, event.data as never);
-        if (id !== null) subjects.add(erasureSubject(event.metadata.environment, id));
+    return this.conditionally(async () => {
+      // The keys of every subject named in the events' data, in one lookup for the whole batch.
+      const subjects = new Set<string>();
+      for (const a of appends)
+        for (const event of a.events) {
+          const personal = eventContracts.get(event.type)?.personal;
+          if (!personal || personal.subject === 'stream') continue;
+          const id = personalSubject(personal, event.data as never);
+          if (id !== null) subjects.add(erasureSubject(event.metadata.environment, id));
+        }
+      const prepared =
+        subjects.size <= 1
+          ? undefined
+          : this.keyChecks
+            ? await this.keys.sealingKeys(subjects)
+            : new Map([...(await this.keys.keysForWriting(subjects))].map(([subject, key]) => [subject, { subject, key, wrapped: '' }]));
+      const sealed: StreamAppend[] = [];
+      for (const a of appends) {
+        const out = await this.seal(a.streamId, a.events, { prepared, conditional: this.keyChecks });
+        sealed.push({ ...a, events: out.events, sealedWith: out.sealedWith });
       }
-    const prepared = subjects.size > 1 ? await this.keys.keysForWriting(subjects) : undefined;
-    const sealed: StreamAppend[] = [];
-    for (const a of appends) sealed.push({ ...a, events: await this.seal(a.streamId, a.events, prepared) });
-    return this.inner.appendMany(sealed);
+      return this.inner.appendMany(sealed);
+    });
+  }
+
+  /**
+   * Runs a sealing append again when the store found a key it was sealed with no longer stored
+   * (destroyed by another process since this one cached it): the subjects' cache is dropped and
+   * the events are sealed with the key stored now (a new one after an erasure, as keyFor gives).
+   */
+  private async conditionally<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof SealingKeyChangedError) || tries >= 5) throw error;
+        this.keys.forget(error.subjects);
+      }
+    }
   }
 
   async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
@@ -136,25 +176,34 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   close(): Promise<void> {
+    this.stopObserving();
     return this.inner.close();
   }
 
-  /** Opens a batch with one key lookup for all its subjects. */
-  async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  /**
+   * Opens a batch just read from the wrapped store with one key lookup for all its subjects.
+   * With key checks the read's statement returned the epoch, already observed by the key store.
+   */
+  private async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     const subjects = new Set<string>();
     for (const e of events) sealedSubjects(e.data, subjects);
     if (subjects.size === 0) return events;
-    const keys = await this.keys.keysFor(subjects);
+    const keys = await this.keys.keysFor(subjects, { epochObserved: this.keyChecks });
     return events.map((e) => ({ ...e, data: openPersonalFields(e.data, (s) => keys.get(s) ?? null) }));
   }
 
+  /**
+   * Seals the events' personal fields. `conditional`: the keys are taken without an epoch read
+   * and returned as `sealedWith`, for an append that lands only if they are still stored.
+   */
   private async seal(
     streamId: string,
     events: readonly EventToAppend[],
-    prepared?: Map<string, Buffer>,
-    known?: Map<string, string>,
-  ): Promise<EventToAppend[]> {
+    options: { prepared?: Map<string, SealingKey>; known?: Map<string, string>; conditional?: boolean } = {},
+  ): Promise<{ events: EventToAppend[]; sealedWith?: SealedWith[] }> {
+    const { prepared, known, conditional } = options;
     const out: EventToAppend[] = [];
+    const used = new Map<string, SealedWith>();
     let streamSubject: string | null | undefined;
     for (const event of events) {
       const personal = eventContracts.get(event.type)?.personal;
@@ -175,12 +224,15 @@ export class PersonalDataEventStore implements EventStore {
         continue;
       }
       if (known && !known.has(streamId)) known.set(streamId, subject);
-      out.push({
-        ...event,
-        data: sealPersonalFields(personal, event.data as object, subject, prepared?.get(subject) ?? (await this.keys.keyFor(subject))),
-      });
+      let key: Buffer;
+      if (conditional) {
+        const sealing = prepared?.get(subject) ?? (await this.keys.sealingKey(subject));
+        used.set(subject, { subject, wrappedKey: sealing.wrapped });
+        key = sealing.key;
+      } else key = prepared?.get(subject)?.key ?? (await this.keys.keyFor(subject));
+      out.push({ ...event, data: sealPersonalFields(personal, event.data as object, subject, key) });
     }
-    return out;
+    return { events: out, sealedWith: used.size > 0 ? [...used.values()] : undefined };
   }
 
   /** The subject an earlier event of the stream sealed for (in clear on its sealed fields), this batch first. */

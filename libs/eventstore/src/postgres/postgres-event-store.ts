@@ -23,6 +23,9 @@ import {
   ReadAllPage,
   ReadStreamOptions,
   RecordedEvent,
+  SealedWith,
+  SealingKeyChangedError,
+  SealingKeyChecks,
   START,
   StreamAppend,
   TamperEvidentLog,
@@ -33,6 +36,8 @@ import { Wakeups } from '../wakeups';
 import { ensureEventStoreSchema } from './schema';
 
 const NOTIFY_CHANNEL = 'es_appended';
+/** How long a store that has just started listening waits to hear another process before it stops notifying (ADR 0218). */
+const PEER_QUIET_MS = 2000;
 const UNIQUE_VIOLATION = '23505';
 /** How many log rows a filtered read looks at before it returns what it found. */
 const SCAN_WINDOW = 5000;
@@ -43,6 +48,11 @@ export interface PostgresEventStoreOptions {
   listenConnectionString?: string;
   /** Run the schema DDL on start (default true). */
   ensureSchema?: boolean;
+  /**
+   * The database holds `erasure_keys` and `erasure_epoch` (ADR 0180): reads return the epoch
+   * with their events and appends honour `sealedWith` (ADR 0216). Default false.
+   */
+  sealingKeyChecks?: boolean;
 }
 
 interface EventRow {
@@ -55,6 +65,7 @@ interface EventRow {
   data: unknown;
   metadata: EventMetadata;
   created_at: Date;
+  erasure_epoch?: string | null;
 }
 
 const EVENT_COLUMNS = `e.global_position, e.transaction_id::text AS transaction_id, e.event_id, e.stream_id,
@@ -97,8 +108,13 @@ interface QueuedAppend {
   reject: (error: unknown) => void;
 }
 
-export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImporter {
+export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImporter, Omit<SealingKeyChecks, 'sealingKeyChecks'> {
   readonly kind = 'postgres' as const;
+  /** Whether this store does what SealingKeyChecks says (its option of that name). */
+  readonly sealingKeyChecks: boolean;
+  private readonly epochListeners = new Set<(epoch: string) => void>();
+  /** The erasure epoch column of a read (ADR 0216): an InitPlan, read once per statement in its snapshot. */
+  private readonly epochColumn: string;
   private readonly pool: Pool;
   private readonly wakeups = new Wakeups();
   private listener?: Client;
@@ -108,12 +124,34 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   private notifyPending = false;
   /** The payload of this store's NOTIFYs, so that its LISTEN connection can tell them from other processes'. */
   private readonly notifyId = randomUUID();
+  /**
+   * Whether another process listens on the channel (ADR 0218): true until this store has listened
+   * for PEER_QUIET_MS after announcing itself without hearing anyone; true again as soon as any
+   * other process's notification (an append, or a newcomer's announcement) arrives.
+   */
+  private othersListening = true;
+  private heardOthers = false;
+  private quietTimer?: NodeJS.Timeout;
   private appendsInFlight = 0;
   private queuedAppends: QueuedAppend[] = [];
   private readonly streamsInFlight = new Map<string, number>();
 
   private constructor(private readonly options: PostgresEventStoreOptions) {
     this.pool = options.pool;
+    this.sealingKeyChecks = options.sealingKeyChecks === true;
+    this.epochColumn = options.sealingKeyChecks ? ', (SELECT epoch::text FROM erasure_epoch) AS erasure_epoch' : '';
+  }
+
+  onErasureEpoch(listener: (epoch: string) => void): () => void {
+    this.epochListeners.add(listener);
+    return () => this.epochListeners.delete(listener);
+  }
+
+  /** Hands the epoch a read returned to the listeners, before the read answers. */
+  private sawEpoch(rows: readonly { erasure_epoch?: string | null }[]): void {
+    const epoch = rows[0]?.erasure_epoch;
+    if (epoch === undefined || epoch === null) return;
+    for (const listener of this.epochListeners) listener(epoch);
   }
 
   static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
@@ -128,7 +166,19 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     // This store's own NOTIFY comes back here too; its readers were woken at the append already,
     // with its position.
     client.on('notification', (message) => {
-      if (message.payload !== this.notifyId) this.wakeups.notify();
+      const payload = message.payload ?? '';
+      // Announcements (ADR 0218): `hello:<id>` from a store that has just started listening,
+      // `here:<id>` in answer. Anything from another store means another process listens.
+      const [kind, id] = payload.startsWith('hello:') || payload.startsWith('here:') ? payload.split(':') : ['append', payload];
+      if (id === this.notifyId) return;
+      this.heardOthers = true;
+      this.othersListening = true;
+      if (kind === 'hello') {
+        if (!this.closed)
+          void this.pool.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', $1)`, [`here:${this.notifyId}`]).catch(() => undefined);
+        return;
+      }
+      if (kind === 'append') this.wakeups.notify();
     });
     client.on('error', () => {
       // A lost LISTEN connection only costs latency: subscribers keep polling. Reconnect, unless
@@ -148,8 +198,27 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       throw error;
     }
     // Closed while connecting: this connection is nobody's to end later.
-    if (this.closed) await client.end().catch(() => undefined);
-    else this.listener = client;
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+    // Announce this store: the others answer, and start notifying if they had stopped. Heard by
+    // nobody for a while, this store stops notifying (only it would read them); see notifyOthers.
+    this.heardOthers = false;
+    // (Sent from the pool: the LISTEN connection's last statement stays its LISTEN, as monitoring sees it.)
+    await this.pool.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', $1)`, [`hello:${this.notifyId}`]).catch(() => undefined);
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      if (!this.heardOthers) this.othersListening = false;
+    }, PEER_QUIET_MS);
+    this.quietTimer.unref();
+  }
+
+  /** Whether this store currently sends NOTIFYs after its appends (ADR 0218). */
+  get notifyingOthers(): boolean {
+    return !!this.options.listenConnectionString && (this.listener === undefined || this.othersListening);
   }
 
   /** Whether the LISTEN connection is up (false from the moment it is found lost). */
@@ -170,9 +239,9 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   async append(
     streamId: string,
     events: readonly EventToAppend[],
-    options: { expectedRevision?: ExpectedRevision } = {},
+    options: { expectedRevision?: ExpectedRevision; sealedWith?: readonly SealedWith[] } = {},
   ): Promise<AppendResult> {
-    const request: StreamAppend = { streamId, events, expectedRevision: options.expectedRevision };
+    const request: StreamAppend = { streamId, events, expectedRevision: options.expectedRevision, sealedWith: options.sealedWith };
     if (this.appendsInFlight < APPENDS_IN_FLIGHT && this.queuedAppends.length === 0 && !this.streamsInFlight.has(streamId)) {
       return new Promise<AppendResult>((resolve, reject) => this.send([{ request, resolve, reject }]));
     }
@@ -233,19 +302,40 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event per stream');
     if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('appendMany takes each stream once');
     const events = appends.flatMap((a) => a.events.map((e) => ({ stream: a.streamId, e })));
+    const sealedWith = new Map<string, SealedWith>();
+    for (const a of appends) for (const k of a.sealedWith ?? []) sealedWith.set(`${k.subject}\u0000${k.wrappedKey}`, k);
+    if (sealedWith.size > 0 && !this.options.sealingKeyChecks) throw new Error('sealedWith needs a store created with sealingKeyChecks');
     try {
-      const { rows } = await this.pool.query<{ o_stream: string; o_revision: string; o_position: string; o_tx: string }>(
-        'SELECT * FROM es_append($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
-        [
-          appends.map((a) => a.streamId),
-          appends.map((a) => String(a.expectedRevision ?? 'any')),
-          appends.map((a) => a.events.length),
-          events.map((x) => x.e.id),
-          events.map((x) => x.e.type),
-          events.map((x) => JSON.stringify(x.e.data)),
-          events.map((x) => JSON.stringify(x.e.metadata)),
-        ],
-      );
+      const params: unknown[] = [
+        appends.map((a) => a.streamId),
+        appends.map((a) => String(a.expectedRevision ?? 'any')),
+        appends.map((a) => a.events.length),
+        events.map((x) => x.e.id),
+        events.map((x) => x.e.type),
+        events.map((x) => JSON.stringify(x.e.data)),
+        events.map((x) => JSON.stringify(x.e.metadata)),
+      ];
+      const append = 'es_append($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])';
+      let text = `SELECT * FROM ${append}`;
+      if (sealedWith.size > 0) {
+        // ADR 0216: the append runs only when every key its events were sealed with is still the
+        // subject's stored key, in the same statement (so after no erasure committed before it).
+        // The append is a lateral subquery fenced by OFFSET 0 whose only condition refers to the
+        // check: Postgres evaluates it as a one-time filter, so es_append is not called when the
+        // check fails and the statement answers no row.
+        const keys = [...sealedWith.values()];
+        params.push(
+          keys.map((k) => k.subject),
+          keys.map((k) => k.wrappedKey),
+          keys.length,
+        );
+        text = `SELECT a.* FROM (
+            SELECT count(*) = $10::int AS ok FROM erasure_keys k
+            JOIN unnest($8::text[], $9::text[]) AS w(subject, wrapped) ON k.subject = w.subject AND k.wrapped_key = w.wrapped
+          ) g CROSS JOIN LATERAL (SELECT * FROM ${append} WHERE g.ok OFFSET 0) a`;
+      }
+      const { rows } = await this.pool.query<{ o_stream: string; o_revision: string; o_position: string; o_tx: string }>(text, params);
+      if (rows.length === 0) throw new SealingKeyChangedError([...new Set([...sealedWith.values()].map((k) => k.subject))]);
       // A failed append answers with exactly one row, its reason in o_tx, and has written nothing.
       const failure = rows.find((r) => r.o_tx === 'conflict' || r.o_tx === 'duplicate');
       if (failure && rows.length !== 1) throw new Error(`es_append answered a ${failure.o_tx} along with ${rows.length - 1} written rows`);
@@ -437,7 +527,10 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
    * It is only a hint; readers poll anyway.
    */
   private notifyOthers(): void {
-    if (!this.options.listenConnectionString || this.notifyPending) return;
+    // Skipped only while this store's own LISTEN connection is up and has heard no other process
+    // since it announced itself (ADR 0218): then nobody would read the notification. Without the
+    // connection it cannot know, so it notifies.
+    if (!this.notifyingOthers || this.notifyPending) return;
     this.notifyPending = true;
     setTimeout(() => {
       this.notifyPending = false;
@@ -475,10 +568,11 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       bound = backwards ? 'AND e.stream_revision <= $3' : 'AND e.stream_revision >= $3';
     }
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.stream_id = $1 ${bound}
+      `SELECT ${EVENT_COLUMNS}${this.epochColumn} FROM es_events e WHERE e.stream_id = $1 ${bound}
        ORDER BY e.stream_revision ${backwards ? 'DESC' : 'ASC'} LIMIT $2`,
       params,
     );
+    this.sawEpoch(rows);
     return rows.map(toRecorded);
   }
 
@@ -486,9 +580,10 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     const out = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
     if (streamIds.length === 0) return out;
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.stream_id = ANY($1::text[]) ORDER BY e.stream_id, e.stream_revision`,
+      `SELECT ${EVENT_COLUMNS}${this.epochColumn} FROM es_events e WHERE e.stream_id = ANY($1::text[]) ORDER BY e.stream_id, e.stream_revision`,
       [streamIds],
     );
+    this.sawEpoch(rows);
     for (const row of rows) out.get(row.stream_id)?.push(toRecorded(row));
     return out;
   }
@@ -505,10 +600,11 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       AND e.transaction_id < (SELECT es_visible_bound())`;
     if (!filtered) {
       const { rows } = await this.pool.query<EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE ${visible}
+        `SELECT ${EVENT_COLUMNS}${this.epochColumn} FROM es_events e WHERE ${visible}
          ORDER BY e.transaction_id, e.global_position LIMIT $3`,
         [major.toString(), minor.toString(), maxCount],
       );
+      this.sawEpoch(rows);
       const events = rows.map(toRecorded);
       return { events, scannedTo: events.length ? events[events.length - 1].position : after };
     }
@@ -520,7 +616,7 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
        ), bound AS (
          SELECT transaction_id, global_position FROM win ORDER BY transaction_id DESC, global_position DESC LIMIT 1
        )
-       SELECT b.transaction_id::text AS bound_tx, b.global_position AS bound_pos, m.*, m.event_id IS NOT NULL AS matched
+       SELECT b.transaction_id::text AS bound_tx, b.global_position AS bound_pos, m.*, m.event_id IS NOT NULL AS matched${this.epochColumn}
        FROM bound b LEFT JOIN LATERAL (
          -- A range of the log-order index up to the window's end, not a join with the window: a
          -- join may be planned as a scan of the whole table (on a table not analysed yet, every
@@ -534,6 +630,7 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       [major.toString(), minor.toString(), SCAN_WINDOW, maxCount, ...params],
     );
     if (rows.length === 0) return { events: [], scannedTo: after };
+    this.sawEpoch(rows);
     const events = rows.filter((r) => r.matched).map(toRecorded);
     const windowEnd = encodePosition(BigInt(rows[0].bound_tx), BigInt(rows[0].bound_pos));
     const scannedTo = events.length === maxCount ? events[events.length - 1].position : windowEnd;
@@ -705,6 +802,7 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.relisten);
+    clearTimeout(this.quietTimer);
     await this.listener?.end().catch(() => undefined);
   }
 }

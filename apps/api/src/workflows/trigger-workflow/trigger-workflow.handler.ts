@@ -22,6 +22,7 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
       workflowKey,
       body,
       commandMetadata(ctx),
+      { configVersion: ctx.configVersion },
     );
     // Inline identification is a write the caller may read next; the runs themselves are asynchronous.
     await this.consistency.settleAll(writes.appends);
