@@ -5,9 +5,14 @@ import { engineId, runIdFor } from './ids';
 import type { EngineLookups } from './lookups';
 import { engineMetadata, eventEnvelope } from '../envelope';
 
+/** Runs decided with a read of their frequency stream (once per recipient), appended together. */
 const CHUNK = 200;
-/** Runs of one object's subscribers appended together: a page of subscribers (the lookup's page is 1,000). */
-const OBJECT_CHUNK = 1000;
+/**
+ * Runs that need nothing read (every_trigger), appended together: a page of an object's
+ * subscribers (the lookup's page is 1,000), or the runs of many small triggers (a minute's
+ * schedules, a broadcast page) in one statement and one transaction.
+ */
+const WIDE_CHUNK = 1000;
 
 interface Target {
   recipient: RecipientRefT;
@@ -51,7 +56,7 @@ export class Fanout {
           data.recipients.map((recipient) => ({ recipient, subscribedTo: null })),
         )),
       );
-      if (pending.length >= CHUNK) await flush();
+      if (pending.length >= WIDE_CHUNK) await flush();
     }
     await flush();
     return count;
@@ -75,7 +80,7 @@ export class Fanout {
       // Its failure is thrown where it is awaited (the next flush), not reported as unhandled meanwhile.
       inFlight.catch(() => undefined);
     };
-    const size = data.workflow.trigger_frequency === 'every_trigger' ? OBJECT_CHUNK : CHUNK;
+    const size = data.workflow.trigger_frequency === 'every_trigger' ? WIDE_CHUNK : CHUNK;
     for (const recipient of data.recipients) {
       chunk.push({ recipient, subscribedTo: null });
       if (chunk.length >= size) await flush();

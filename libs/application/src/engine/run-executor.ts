@@ -48,7 +48,7 @@ export interface RunPlan {
 }
 
 /** Runs committed together in one transaction at most. */
-const RUNS_PER_APPEND = 200;
+const RUNS_PER_APPEND = 100;
 /** A round that committed at least this many runs is worth another batched round for the rest. */
 const MIN_COMMITTED_FOR_ANOTHER_ROUND = 10;
 const MAX_ROUNDS = 64;
@@ -133,73 +133,53 @@ export class RunExecutor {
       }
       for (const [environment, refs] of byEnvironment) await batch.prefetch(environment, refs);
     }
+    const plans: { run: (typeof runs)[number]; plan: RunPlan }[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, runs.length) }, async () => {
+        while (next < runs.length) {
+          const run = runs[next++];
+          plans.push({
+            run,
+            plan: await this.plan(run.environment, run.runId, now, {
+              history: histories.get(runStream(run.environment, run.runId)),
+              lookups,
+              readModelsChecked: true,
+            }),
+          });
+        }
+      }),
+    );
     const again: (typeof runs)[number][] = [];
-    let group: { run: (typeof runs)[number]; plan: RunPlan }[] = [];
+    let group: typeof plans = [];
     let committed = 0;
     // Streams some plan of this round already appends to: a later plan touching one of them (two
     // runs of one recipient adding to the same batch) was decided on stale state and goes again.
     const touched = new Set<string>();
-    // Groups are appended while the rest of the batch is still being planned (the database works
-    // on one group while this process plans the next), one append in flight at a time.
-    let appending: Promise<void> = Promise.resolve();
-    let failure: { error: unknown } | undefined;
-    const flush = () => {
+    const flush = async () => {
       if (group.length === 0) return;
-      const taken = group;
+      try {
+        await this.deps.store.appendMany(group.flatMap((g) => g.plan.appends));
+        const unfinished = group.filter((g) => g.plan.again).map((g) => g.run);
+        again.push(...unfinished);
+        committed += group.length - unfinished.length;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError)) throw error;
+        again.push(...group.map((g) => g.run));
+      }
       group = [];
-      appending = appending.then(async () => {
-        if (failure) {
-          again.push(...taken.map((g) => g.run));
-          return;
-        }
-        try {
-          await this.deps.store.appendMany(taken.flatMap((g) => g.plan.appends));
-          const unfinished = taken.filter((g) => g.plan.again).map((g) => g.run);
-          again.push(...unfinished);
-          committed += taken.length - unfinished.length;
-        } catch (error) {
-          if (!(error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError)) failure = { error };
-          again.push(...taken.map((g) => g.run));
-        }
-      });
     };
-    // Taken in the order plans are made (synchronously, so the workers never interleave in here).
-    let closed = false;
-    const take = (planned: { run: (typeof runs)[number]; plan: RunPlan }) => {
-      // After a plan threw, what the other workers still finish is dropped (the batch is retried).
-      if (closed || planned.plan.appends.length === 0) return;
+    for (const planned of plans) {
+      if (planned.plan.appends.length === 0) continue;
       if (planned.plan.appends.some((a) => touched.has(a.streamId))) {
         again.push(planned.run);
-        return;
+        continue;
       }
       for (const a of planned.plan.appends) touched.add(a.streamId);
       group.push(planned);
-      if (group.length >= RUNS_PER_APPEND) flush();
-    };
-    let next = 0;
-    try {
-      await Promise.all(
-        Array.from({ length: Math.min(concurrency, runs.length) }, async () => {
-          while (next < runs.length && !failure) {
-            const run = runs[next++];
-            take({
-              run,
-              plan: await this.plan(run.environment, run.runId, now, {
-                history: histories.get(runStream(run.environment, run.runId)),
-                lookups,
-                readModelsChecked: true,
-              }),
-            });
-          }
-        }),
-      );
-      flush();
-    } finally {
-      // Whatever planning threw, the appends already started are waited for before this returns.
-      closed = true;
-      await appending;
+      if (group.length >= RUNS_PER_APPEND) await flush();
     }
-    if (failure) throw failure.error;
+    await flush();
     if (again.length === 0) return;
     // Another batched round while rounds make real progress (many recipients, a few runs each);
     // when they do not (one hot stream), one by one is cheaper than planning everything again.
