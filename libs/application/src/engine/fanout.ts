@@ -1,11 +1,18 @@
 import { RecipientRefT } from '@notify/contracts';
 import { fold, frequencyDecider, frequencyStream, recipientKey, RunEnqueuedData, runStream, WorkflowTriggeredData } from '@notify/domain';
-import { EventStore, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { DuplicateEventIdError, EventStore, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { engineId, runIdFor } from './ids';
 import type { EngineLookups } from './lookups';
 import { engineMetadata, eventEnvelope } from '../envelope';
 
+/** Runs decided with a read of their frequency stream (once per recipient), appended together. */
 const CHUNK = 200;
+/**
+ * Runs that need nothing read (every_trigger), appended together: a page of an object's
+ * subscribers (the lookup's page is 1,000), or the runs of many small triggers (a minute's
+ * schedules, a broadcast page) in one statement and one transaction.
+ */
+const WIDE_CHUNK = 1000;
 
 interface Target {
   recipient: RecipientRefT;
@@ -31,7 +38,7 @@ export class Fanout {
     let count = 0;
     let pending: StreamAppend[] = [];
     const flush = async () => {
-      if (pending.length) await this.store.appendMany(pending);
+      if (pending.length) await this.appendRuns(pending);
       count += pending.length;
       pending = [];
     };
@@ -49,7 +56,7 @@ export class Fanout {
           data.recipients.map((recipient) => ({ recipient, subscribedTo: null })),
         )),
       );
-      if (pending.length >= CHUNK) await flush();
+      if (pending.length >= WIDE_CHUNK) await flush();
     }
     await flush();
     return count;
@@ -60,33 +67,67 @@ export class Fanout {
     const data = trigger.data as WorkflowTriggeredData;
     let count = 0;
     let chunk: Target[] = [];
+    // One chunk's append runs while the next page of subscribers is read and the next chunk
+    // built: at most one append in flight, awaited before the next one starts (and at the end).
+    let inFlight: Promise<number> = Promise.resolve(0);
     const flush = async () => {
-      if (chunk.length) count += await this.enqueue(environment, trigger, data, chunk);
+      count += await inFlight;
+      inFlight = Promise.resolve(0);
+      if (chunk.length === 0) return;
+      const targets = chunk;
       chunk = [];
+      inFlight = this.enqueue(environment, trigger, data, targets);
+      // Its failure is thrown where it is awaited (the next flush), not reported as unhandled meanwhile.
+      inFlight.catch(() => undefined);
     };
+    const size = data.workflow.trigger_frequency === 'every_trigger' ? WIDE_CHUNK : CHUNK;
     for (const recipient of data.recipients) {
       chunk.push({ recipient, subscribedTo: null });
-      if (chunk.length >= CHUNK) await flush();
+      if (chunk.length >= size) await flush();
       if (recipient.type !== 'object') continue;
       let after: string | undefined;
       do {
         const page = await this.lookups.subscribers(environment, recipient.collection, recipient.id, after);
         for (const subscriber of page.recipients) {
           chunk.push({ recipient: subscriber, subscribedTo: recipient });
-          if (chunk.length >= CHUNK) await flush();
+          if (chunk.length >= size) await flush();
         }
         after = page.after ?? undefined;
       } while (after);
     }
     await flush();
-    return count;
+    return count + (await inFlight);
+  }
+
+  /**
+   * Appends runs (and frequency claims) all-or-nothing. A chunk can hold runs already appended
+   * before a crash or by a twin worker, next to new ones, when the chunks are cut differently
+   * the second time (subscribers added or removed meanwhile, another batch of triggers): the
+   * store refuses the whole append for the stored event ids. Those runs are then left out, as
+   * the log has them, and the rest appended: every run is in the log once.
+   */
+  private async appendRuns(appends: StreamAppend[]): Promise<void> {
+    for (let left = appends; left.length;) {
+      try {
+        await this.store.appendMany(left);
+        return;
+      } catch (error) {
+        if (!(error instanceof DuplicateEventIdError)) throw error;
+        const stored = await this.store.readStreams(left.filter((a) => a.streamId.startsWith('run-')).map((a) => a.streamId));
+        const known = new Set([...stored.values()].flat().map((e) => e.id));
+        const rest = left.filter((a) => !a.events.every((e) => known.has(e.id)));
+        // Nothing of ours is stored: the duplicate is someone else's, not a resumed chunk.
+        if (rest.length === left.length) throw error;
+        left = rest;
+      }
+    }
   }
 
   private async enqueue(environment: string, trigger: RecordedEvent, data: WorkflowTriggeredData, targets: Target[]): Promise<number> {
     for (let attempt = 1; ; attempt++) {
       try {
         const appends = await this.appendsFor(environment, trigger, data, targets);
-        if (appends.length) await this.store.appendMany(appends);
+        if (appends.length) await this.appendRuns(appends);
         return appends.filter((a) => a.streamId.startsWith('run-')).length;
       } catch (error) {
         // A concurrent trigger claimed a once-per-recipient slot first: decide again.
