@@ -142,7 +142,7 @@ describeServer('events export and import', () => {
         headers: { authorization: `Bearer ${fresh.serviceToken}`, 'content-type': 'application/json' },
         body: '{}',
       });
-      expect(json.status).toBe(400);
+      expect(json.status).toBe(415);
 
       const imported = await run(process.execPath, [cli, 'events', 'import', '--http', '--batch', '7', file], {
         env: { PATH: process.env.PATH, NOTIFY_URL: fresh.url, NOTIFY_SERVICE_TOKEN: fresh.serviceToken, LOG_LEVEL: 'error' },

@@ -18,6 +18,7 @@ const KIND: Record<ErrorKind, { status: number; type: string }> = {
   forbidden: { status: 403, type: 'authentication_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
+  unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   unavailable: { status: 503, type: 'api_error' },
 };
 
@@ -31,7 +32,7 @@ function fromFastify(error: { code?: string; statusCode?: number; message: strin
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new DomainError('payload_too_large', 'The request body is larger than the server accepts', 'payload_too_large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request');
+      return new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'unsupported_media_type');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new DomainError('invalid_content_length', 'The Content-Length header does not match the body', 'invalid_request');
   }
@@ -106,7 +107,7 @@ function fromHttpException(exception: HttpException): DomainError {
   const status = exception.getStatus();
   if (status === 413)
     return new DomainError('payload_too_large', 'The request body is larger than the server accepts', 'payload_too_large');
-  if (status === 415) return new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request');
+  if (status === 415) return new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'unsupported_media_type');
   if (status === 400 && /JSON|Unexpected|token/i.test(exception.message)) {
     return new DomainError('invalid_json', `The request body is not valid JSON: ${exception.message}`, 'invalid_request');
   }

@@ -122,7 +122,10 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
   // Only routes that declare `form` read them; the others answer 415 as for any other type.
   const form = (parse: (text: string) => Record<string, string>) => (request: FastifyRequest, raw: Buffer, done: ParserDone) => {
     if (!(request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.form)
-      return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
+      return done(
+        new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'unsupported_media_type'),
+        undefined,
+      );
     const limit = routeBodyLimit(request, limits);
     if (raw.length > limit) return done(tooLarge(limit), undefined);
     const text = raw.toString('utf8');
@@ -139,7 +142,10 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
   // itself is the body, read by the handler as it arrives. Other routes answer 415.
   fastify.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], (request, payload, done) => {
     if (!(request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.stream)
-      return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
+      return done(
+        new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'unsupported_media_type'),
+        undefined,
+      );
     done(null, payload);
   });
 
@@ -154,7 +160,10 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
   // Text bodies, for the routes that keep raw bodies only (Amazon SNS posts its JSON as text/plain).
   fastify.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (request, raw, done) => {
     if (!(request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.raw)
-      return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
+      return done(
+        new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'unsupported_media_type'),
+        undefined,
+      );
     const bytes = raw as Buffer;
     const limit = routeBodyLimit(request, limits);
     if (bytes.length > limit) return done(tooLarge(limit), undefined);

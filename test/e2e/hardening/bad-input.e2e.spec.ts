@@ -198,7 +198,7 @@ describe('bad input', () => {
       expect(
         (await refused('PUT', '/v1/users/u1', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
           .status,
-      ).toBe(400);
+      ).toBe(415);
       expect((await refused('GET', '/v1/no-such-thing')).body).toMatchObject({ code: 'route_not_found', status: 404 });
     });
   });

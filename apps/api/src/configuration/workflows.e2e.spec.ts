@@ -1,5 +1,6 @@
 import KnockMgmt from '@knocklabs/mgmt';
 import { workflowStream } from '@notify/domain';
+import { configureChannel } from '../../../../test/support/channels';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 const feedStep = (ref = 'feed', over: Record<string, unknown> = {}) => ({
@@ -123,6 +124,54 @@ describe('workflows (management API)', () => {
     });
     expect(validate.status).toBe(422);
     expect(validate.body.errors).toEqual([expect.objectContaining({ field: 'workflow.steps.0.channel_key' })]);
+  });
+
+  it('saves an email step without template settings invalid, naming settings, and refuses activation with the error shape', async () => {
+    const email = await configureChannel(t, { type: 'email', provider: 'postmark', environments: ['development'] });
+    const step = { type: 'channel', ref: 'mail', channel_key: email.key, template: { subject: 'Hi', html_body: '<p>Hi</p>' } };
+    const saved = await svc('PUT', '/v1/workflows/mail-no-settings?environment=development', { workflow: { name: 'Mail', steps: [step] } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.workflow).toMatchObject({
+      valid: false,
+      errors: [
+        expect.objectContaining({
+          field: 'steps.0.template.settings',
+          message: expect.stringContaining('is required'),
+          type: 'template_shape',
+        }),
+      ],
+    });
+    const activate = await svc('PUT', '/v1/workflows/mail-no-settings/activate?environment=development', { status: true });
+    expect(activate.status).toBe(422);
+    expect(activate.body).toMatchObject({
+      code: 'workflow_invalid',
+      message: expect.stringContaining('invalid'),
+      status: 422,
+      type: 'invalid_request_error',
+      errors: [expect.objectContaining({ field: 'steps.0.template.settings' })],
+    });
+    const byClient = await t
+      .mgmt()
+      .workflows.activate('mail-no-settings', { ...env, status: true })
+      .then(
+        () => undefined,
+        (e: { status: number; error: unknown }) => e,
+      );
+    expect(byClient?.status).toBe(422);
+    expect(byClient?.error).toMatchObject({
+      code: 'workflow_invalid',
+      errors: [expect.objectContaining({ field: 'steps.0.template.settings' })],
+    });
+    const byQuery = await t.http('PUT', '/v1/workflows/mail-no-settings/activate?environment=development&status=true', {
+      key: t.serviceToken,
+    });
+    expect(byQuery.status).toBe(422);
+    expect(byQuery.body).toMatchObject({ code: 'workflow_invalid', message: expect.any(String), errors: [expect.any(Object)] });
+    const declared = await svc('PUT', '/v1/workflows/mail-declared?environment=development', {
+      workflow: { name: 'Mail', steps: [{ ...step, channel_type: 'email' }] },
+    });
+    expect(declared.status).toBe(422);
+    expect(declared.body.errors).toEqual([expect.objectContaining({ field: 'workflow.steps.0.template.settings' })]);
   });
 
   it('rejects malformed workflows with 422 naming each field, writing nothing', async () => {

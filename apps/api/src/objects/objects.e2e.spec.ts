@@ -148,6 +148,22 @@ describe('objects, their preferences and channel data through @knocklabs/node', 
     expect((await rejection(knock.objects.get('rooms', 'bad'))).status).toBe(404);
   });
 
+  it('takes Microsoft Teams ids of any 8-4-4-4-12 hexadecimal shape and names the field of one that is not', async () => {
+    const data = { ms_teams_tenant_id: '11111111-2222-3333-4444-555555555555', connections: [] };
+    expect(await knock.objects.setChannelData('rooms', 'teams-room', teams.id, { data } as never)).toMatchObject({ data });
+    const before = await countEvents(t);
+    const bad = await rejection(
+      knock.objects.setChannelData('rooms', 'teams-room', teams.id, {
+        data: { ms_teams_tenant_id: 'tenant-abc', connections: [] },
+      } as never),
+    );
+    expect(bad.status).toBe(422);
+    expect(bad.error.errors).toEqual([
+      { field: 'data.ms_teams_tenant_id', message: expect.stringContaining('8-4-4-4-12'), type: 'invalid_format' },
+    ]);
+    expect(await countEvents(t)).toBe(before);
+  });
+
   it('refuses ids and collections over the length limit', async () => {
     const before = await countEvents(t);
     expect((await rejection(knock.objects.set('projects', 'x'.repeat(256), { name: 'long' }))).error.errors).toEqual([

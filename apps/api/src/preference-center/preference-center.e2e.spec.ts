@@ -167,6 +167,21 @@ describe('preference center links and hosted page', () => {
     expect(await (await fetch(url)).text()).toContain('name="categories:marketing:email" value="on">');
   });
 
+  it('takes the page only as a form: JSON or no body is refused with 415 in the error shape, writing nothing', async () => {
+    const { url } = await t.knock().users.preferenceCenter.generateSignedURL('ada');
+    const before = await t.knock().users.getPreferences('ada', 'default');
+    const asJson = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(asJson.status).toBe(415);
+    expect(await asJson.json()).toEqual({
+      code: 'unsupported_media_type',
+      message: expect.stringContaining('application/x-www-form-urlencoded'),
+      status: 415,
+      type: 'invalid_request_error',
+    });
+    expect((await fetch(url, { method: 'POST' })).status).toBe(415);
+    expect(await t.knock().users.getPreferences('ada', 'default')).toEqual(before);
+  });
+
   it('writes a tenant link into the user set of that tenant', async () => {
     const { url } = await t.knock().post<{ url: string }>('/v1/users/ada/preference_center/signed_url?tenant=acme');
     expect((await form(url, {})).status).toBe(200);

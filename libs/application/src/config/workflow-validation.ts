@@ -7,6 +7,7 @@ import {
   WorkflowRequestT,
   WorkflowStepT,
 } from '@notify/contracts';
+import { fieldErrors } from '../validation/zod-errors';
 import { TemplateChecker } from './template-checker';
 
 /** Other resources a workflow refers to, looked up in the environment it is saved in. */
@@ -145,9 +146,9 @@ async function checkChannelStep(
     // The request could not be checked against a template shape without knowing the channel: do it now.
     const parsed = schema.safeParse(template);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues)
+      for (const issue of fieldErrors(parsed.error))
         errors.push({
-          field: at([...path, 'template', ...issue.path.map(String)]),
+          field: at([...path, 'template', ...(issue.field === '(root)' ? [] : [issue.field])]),
           message: `${issue.message} (for a ${effective} channel)`,
           type: 'template_shape',
         });

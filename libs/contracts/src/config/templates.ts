@@ -81,11 +81,20 @@ export const EmailVisualBlock = z.discriminatedUnion('type', [
 export const EmailTemplate = z
   .strictObject({
     subject: Liquid.max(10_000),
-    settings: z.strictObject({
-      layout_key: z.string().max(255).nullable().optional(),
-      attachment_key: z.string().max(255).nullable().optional(),
-      pre_content: Liquid.nullable().optional(),
-    }),
+    // Required by the reference (EmailTemplate.required); `{ "layout_key": null }` sends without a layout.
+    settings: z.strictObject(
+      {
+        layout_key: z.string().max(255).nullable().optional(),
+        attachment_key: z.string().max(255).nullable().optional(),
+        pre_content: Liquid.nullable().optional(),
+      },
+      {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'is required: an object with at least layout_key (the key of an email layout, or null for none)'
+            : undefined,
+      },
+    ),
     html_body: Liquid.nullable().optional(),
     text_body: Liquid.nullable().optional(),
     is_mjml: z.boolean().nullable().optional(),

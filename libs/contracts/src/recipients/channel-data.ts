@@ -22,8 +22,14 @@ const SnsDevicesOnly = z.strictObject({ devices: z.array(SnsDevice).max(1000) })
 const SnsFull = z.strictObject({ target_arns: z.array(Token).max(1000), devices: z.array(SnsDevice).max(1000) });
 export const AwsSnsChannelData = z.union([SnsFull, SnsArnsOnly, SnsDevicesOnly]);
 
+/**
+ * An id the reference types as `format: uuid`: any RFC 4122 hexadecimal 8-4-4-4-12 shape, whatever
+ * its version and variant bits (ids issued by Microsoft or OneSignal need not be version 4).
+ */
+const ProviderUuid = z.guid({ message: 'Invalid UUID: expected 32 hexadecimal digits as 8-4-4-4-12' });
+
 // OneSignal push: player ids.
-export const OneSignalChannelData = z.strictObject({ player_ids: z.array(z.uuid()).max(1000) });
+export const OneSignalChannelData = z.strictObject({ player_ids: z.array(ProviderUuid).max(1000) });
 
 const WebhookUrl = z.url().max(2048);
 const IncomingWebhook = z.strictObject({ incoming_webhook: z.strictObject({ url: WebhookUrl }) });
@@ -45,14 +51,14 @@ export const SlackChannelData = z.strictObject({
 
 // Microsoft Teams: connections to a channel or user (by ids) or incoming webhook.
 const TeamsTokenConnection = z.strictObject({
-  ms_teams_channel_id: z.uuid().nullable().optional(),
-  ms_teams_team_id: z.uuid().nullable().optional(),
-  ms_teams_tenant_id: z.uuid().nullable().optional(),
-  ms_teams_user_id: z.uuid().nullable().optional(),
+  ms_teams_channel_id: ProviderUuid.nullable().optional(),
+  ms_teams_team_id: ProviderUuid.nullable().optional(),
+  ms_teams_tenant_id: ProviderUuid.nullable().optional(),
+  ms_teams_user_id: ProviderUuid.nullable().optional(),
 });
 export const MsTeamsChannelData = z.strictObject({
   connections: z.array(z.union([IncomingWebhook, TeamsTokenConnection])).max(1000),
-  ms_teams_tenant_id: z.uuid().nullable().optional(),
+  ms_teams_tenant_id: ProviderUuid.nullable().optional(),
 });
 
 // Discord: connections to a channel or incoming webhook.

@@ -69,6 +69,24 @@ describe('resource decider', () => {
     spec.given([]).when({ type: 'SetWorkflowActive', key: 'welcome', active: true, served: null, now }).thenThrows('resource_missing');
   });
 
+  it('names a reason when refusing to activate an invalid workflow saved without its errors', () => {
+    const refusal = (errors: { field: string; message: string; type: string }[]) => {
+      try {
+        const state = { ...resourceDecider.initialState(), exists: true };
+        resourceDecider.decide({ type: 'SetWorkflowActive', key: 'welcome', active: true, served: { valid: false, errors }, now }, state);
+      } catch (error) {
+        return error as { code: string; message: string; fields: unknown[] };
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(refusal([])).toMatchObject({
+      code: 'workflow_invalid',
+      fields: [expect.objectContaining({ field: 'workflow', type: 'invalid' })],
+    });
+    const saved = [{ field: 'steps.0.template.settings', message: 'is required', type: 'template_shape' }];
+    expect(refusal(saved).fields).toEqual(saved);
+  });
+
   it('archives an audience definition once; the same data upserted after it is recorded again', () => {
     const audience = { ...upsert('a'), resourceType: 'audience' as const, key: 'news' };
     const audienceUpserted = { type: 'AudienceUpserted' as const, data: { ...upserted('a').data, key: 'news' } };

@@ -1,6 +1,6 @@
 import type { ResourceErrorT } from '@notify/contracts';
 import { assertNever, Decider } from '../shared/decider';
-import { DomainError, resourceMissing } from '../shared/errors';
+import { DomainError, FieldError, resourceMissing } from '../shared/errors';
 import { ArchivableType, ARCHIVED_EVENT, ResourceEvent, ResourceType, UPSERTED_EVENT } from './resource.events';
 
 export type ResourceCommand =
@@ -50,6 +50,15 @@ export interface ResourceState {
   /** Guides only: the bounds of a scheduled activation. */
   activeFrom?: string | null;
   activeUntil?: string | null;
+}
+
+/**
+ * Why an invalid resource cannot be activated: the errors saved with it, or (for a resource saved
+ * invalid without them, e.g. by an older version) one naming the resource, never an empty list.
+ */
+function invalidReasons(errors: FieldError[] | undefined, kind: string): FieldError[] {
+  if (errors?.length) return errors;
+  return [{ field: kind, message: `was saved invalid; upsert it again to see why`, type: 'invalid' }];
 }
 
 export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEvent> = {
@@ -109,7 +118,7 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
             'workflow_invalid',
             'An invalid workflow cannot be activated; fix the errors listed and upsert it again',
             'invalid_params',
-            command.served.errors,
+            invalidReasons(command.served.errors, 'workflow'),
           );
         }
         if (state.active === command.active) return [];
@@ -127,7 +136,7 @@ export const resourceDecider: Decider<ResourceState, ResourceCommand, ResourceEv
             'guide_invalid',
             'An invalid guide cannot be activated; fix the errors listed and upsert it again',
             'invalid_params',
-            command.served.errors,
+            invalidReasons(command.served.errors, 'guide'),
           );
         }
         if (!command.active) {

@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'rate_limited'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'unavailable';
 
 export interface FieldError {

@@ -25,7 +25,11 @@ export class LogImporter {
 
   async import(body: unknown, batchSize: number): Promise<LogImportResultT> {
     if (!(body instanceof Readable))
-      throw new DomainError('unsupported_media_type', 'Send the export as application/x-ndjson (one event a line)', 'invalid_request');
+      throw new DomainError(
+        'unsupported_media_type',
+        'Send the export as application/x-ndjson (one event a line)',
+        'unsupported_media_type',
+      );
     const started = Date.now();
     const result = await importLogReplacing(this.store, this.keys, linesOf(body), {
       batchSize,

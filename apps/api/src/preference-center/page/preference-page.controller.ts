@@ -6,6 +6,7 @@ import {
   savePreferencePageRoute,
   unsubscribePageRoute,
 } from '@notify/contracts';
+import { DomainError } from '@notify/domain';
 import { Endpoint, Input } from '@notify/http';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { HtmlAnswer, PreferencePage } from './preference-page.service';
@@ -26,6 +27,15 @@ export class PreferencePageController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ) {
+    // The page posts an HTML form, where a box left unticked is not sent and means off. Any other
+    // encoding (JSON above all, where absent keys mean "unchanged" everywhere else in this API) would
+    // read as every box unticked: refused, writing nothing.
+    if (!isForm(request.headers['content-type']))
+      throw new DomainError(
+        'unsupported_media_type',
+        'The preference page takes its form as application/x-www-form-urlencoded or multipart/form-data; use the preferences API for JSON',
+        'unsupported_media_type',
+      );
     return send(request, reply, await this.page.save(params.token, body ?? {}));
   }
 
@@ -64,3 +74,6 @@ function send(request: FastifyRequest, reply: FastifyReply, answer: HtmlAnswer) 
     .type('text/html; charset=utf-8')
     .send(answer.html);
 }
+
+const isForm = (contentType: string | undefined) =>
+  /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(contentType ?? '');
