@@ -18,7 +18,15 @@ async function startServer(dataDir: string) {
   return { ...server, url: String(listening.url) };
 }
 
-const stopServer = (server: ServiceProcess) => server.stop();
+/** A clean stop exits 0; otherwise the server's last warnings and errors say why. */
+async function stopServer(server: ServiceProcess): Promise<number | null> {
+  const code = await server.stop();
+  if (code === 0) return code;
+  const said = server.logs.filter((l) => Number(l.level) >= 40 || ['warn', 'error', 'fatal'].includes(String(l.level))).slice(-15);
+  throw new Error(
+    `the server exited ${code} on SIGTERM; its last warnings and errors:\n${said.map((l) => JSON.stringify(l)).join('\n')}\nstderr: ${server.stderr().slice(-2000)}`,
+  );
+}
 
 /** The highest resident set size a process has reached (Linux VmHWM), in MiB. */
 async function peakResidentMb(pid: number): Promise<number> {
