@@ -9,7 +9,10 @@
 //
 // Once the loop is empty after END ('beforeExit': nothing keeps the process alive), this exits at
 // once, skipping that teardown. A worker that does leak a handle never reaches 'beforeExit', so
-// jest still reports it as before.
+// jest still reports it as before, and 300 ms after END the worker writes the kinds of resource
+// still open to stderr ("jest worker <pid> still has [...]": the PipeWraps are its own stdio and
+// IPC). A force-exit warning with no such line means the worker had ended and jest, on a saturated
+// machine, took more than 500 ms to see it.
 if (/processChild/.test(process.argv[1] || '')) {
   const END = 2; // jest-worker's CHILD_MESSAGE_END
   const onMessage = (message) => {
@@ -17,6 +20,11 @@ if (/processChild/.test(process.argv[1] || '')) {
     // The listener goes now, or it would keep the IPC channel, and so the worker, alive itself.
     process.removeListener('message', onMessage);
     process.once('beforeExit', (code) => process.exit(code));
+    // Still alive 300 ms later: something was left open. Say what (the leak probe says where).
+    setTimeout(() => {
+      const open = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap');
+      process.stderr.write(`jest worker ${process.pid} still has ${JSON.stringify(open)} open 300 ms after jest's end message\n`);
+    }, 300).unref();
   };
   process.on('message', onMessage);
 }
