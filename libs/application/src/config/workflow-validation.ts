@@ -188,3 +188,33 @@ async function checkEmail(
     }
   }
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function* strings(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const item of value) yield* strings(item);
+  else if (value && typeof value === 'object') for (const item of Object.values(value)) yield* strings(item);
+}
+
+/**
+ * Whether a workflow version uses the email layout or partial `key`: a step's `layout_key`; a
+ * partial block, or a `{% render "key" %}` in any of its Liquid. What archiving refuses to take
+ * away from a workflow that still uses it (ADR 0231).
+ */
+export function workflowUses(content: Record<string, unknown>, type: 'email_layout' | 'partial', key: string): boolean {
+  const steps = Array.isArray(content.steps) ? (content.steps as WorkflowStepT[]) : [];
+  const render = new RegExp(`\\{%-?\\s*render\\s+(["'])${escapeRegExp(key)}\\1`);
+  for (const { step } of walkSteps(steps)) {
+    if (step.type !== 'channel') continue;
+    const template = (step.template ?? {}) as Record<string, unknown>;
+    if (type === 'email_layout') {
+      if ((template.settings as Record<string, unknown> | undefined)?.layout_key === key) return true;
+      continue;
+    }
+    const blocks = Array.isArray(template.visual_blocks) ? (template.visual_blocks as Record<string, unknown>[]) : [];
+    if (blocks.some((block) => block.type === 'partial' && block.key === key)) return true;
+    for (const source of strings(template)) if (render.test(source)) return true;
+  }
+  return false;
+}
