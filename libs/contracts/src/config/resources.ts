@@ -463,7 +463,7 @@ export const audienceRoutes = resourceRoutes({
   wrapper: 'audience',
   body: AudienceRequest,
   entry: Audience,
-  // The Knock CLI's `audience push` (and `push --all`) sends its upsert with no query string at all.
+  // The Knock CLI's `audience push` (and `push --knock-dir`, every type) sends its upsert with no query string at all.
   upsertEnvironmentDefault: 'first',
 });
 /** Archives the audience in every environment it exists in (ADR 0171). */
