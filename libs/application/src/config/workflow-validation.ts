@@ -13,6 +13,8 @@ import { TemplateChecker } from './template-checker';
 /** Other resources a workflow refers to, looked up in the environment it is saved in. */
 export interface WorkflowReferences {
   channel(key: string): Promise<{ type: ChannelTypeT } | undefined>;
+  /** Whether a channel of this key exists at all (maybe without settings in this environment), for messages. */
+  channelExists?(key: string): Promise<boolean>;
   channelGroup(key: string): Promise<{ channel_type: ChannelTypeT } | undefined>;
   emailLayout(key: string): Promise<boolean>;
   partial(key: string): Promise<boolean>;
@@ -104,6 +106,13 @@ export async function checkWorkflow(
   return { content: { ...content, steps }, errors };
 }
 
+/** Why a channel is not usable here: none of that key, or one without settings in this environment. */
+export async function missingChannelMessage(key: string, refs: Pick<WorkflowReferences, 'channelExists'>): Promise<string> {
+  if (refs.channelExists && (await refs.channelExists(key)))
+    return `channel ${key} has no settings in this environment: add them to its environment_settings (PUT /v1/channels/${key})`;
+  return `no channel ${key} is configured in this environment`;
+}
+
 async function checkChannelStep(
   step: WorkflowStepT,
   path: (string | number)[],
@@ -117,7 +126,7 @@ async function checkChannelStep(
     if (!channel)
       errors.push({
         field: at([...path, 'channel_key']),
-        message: `no channel ${step.channel_key} is configured in this environment`,
+        message: await missingChannelMessage(step.channel_key, refs),
         type: 'reference',
       });
     type = channel?.type;
