@@ -55,6 +55,12 @@ export class ChannelQueries {
     return rows[0] && toRecord(environment, rows[0]);
   }
 
+  /** Whether a channel of this key exists (not archived), whichever environments it has settings in. */
+  async exists(key: string): Promise<boolean> {
+    const rows = await this.db.query('SELECT 1 FROM rm_channels WHERE key = $1 AND archived_at IS NULL', [key]);
+    return rows.length > 0;
+  }
+
   async listUsable(environment: string): Promise<ChannelRecord[]> {
     const rows = await this.db.query<ChannelRow[]>(
       'SELECT * FROM rm_channels WHERE archived_at IS NULL AND environment_settings ? $1 ORDER BY key',

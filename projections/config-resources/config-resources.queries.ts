@@ -120,6 +120,15 @@ export class ConfigResourceQueries {
     return rows.length > 0;
   }
 
+  /** Every served workflow's latest and committed versions, for checks across all of them (ADR 0225). */
+  async workflowVersions(environment: string): Promise<{ identifier: string; versions: Record<string, unknown>[] }[]> {
+    const rows = await this.db.query<{ identifier: string; draft: Record<string, unknown>; committed: Record<string, unknown> | null }[]>(
+      "SELECT identifier, draft, committed FROM rm_config_resources WHERE environment = $1 AND resource_type = 'workflow' ORDER BY identifier",
+      [environment],
+    );
+    return rows.map((r) => ({ identifier: r.identifier, versions: r.committed ? [r.draft, r.committed] : [r.draft] }));
+  }
+
   /** By identifier; `where` narrows on the shown version's content, e.g. `{ locale_code: 'en' }`. */
   async list(
     environment: string,

@@ -8,7 +8,8 @@ export async function rebuildAndCompare(
   const tables = names.flatMap((n) => t.runtime.get(n).tables);
   const snapshot = async () => {
     const out: Record<string, unknown[]> = {};
-    for (const table of tables) out[table] = await t.sql(`SELECT * FROM ${table} ORDER BY 1, 2, 3`);
+    // Ordered by the whole row: tables have any number of columns (rm_config_version has two).
+    for (const table of tables) out[table] = await t.sql(`SELECT * FROM ${table} r ORDER BY r::text`);
     return out;
   };
   const live = await snapshot();

@@ -149,8 +149,14 @@ export function refuseUnusableInput(fastify: FastifyInstance, limits: InputLimit
     done(null, payload);
   });
 
-  // Files, for the routes that read a file's bytes as they arrive (asset uploads), in whatever
-  // content type names the file (types with a parser above go through it first). Others: 415.
+  // Files, for the routes that read a file's bytes as they arrive (asset uploads), whatever
+  // content type names the file: the type is kept aside (`fileContentTypeOf`) and the body reaches
+  // the parser below as octet-stream, so JSON, form and text files are not parsed. Others: 415.
+  fastify.addHook('onRequest', async (request) => {
+    if ((request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.stream !== 'binary') return;
+    (request as FileBodyRequest).fileContentType = request.headers['content-type'];
+    request.headers['content-type'] = 'application/octet-stream';
+  });
   fastify.addContentTypeParser('*', (request, payload, done) => {
     if ((request.routeOptions.config as RouteBodyConfig | undefined)?.notifyBody?.stream !== 'binary')
       return done(new DomainError('unsupported_media_type', 'Send request bodies as application/json', 'invalid_request'), undefined);
@@ -194,6 +200,13 @@ function keepRawBody(request: FastifyRequest, text: string): void {
 }
 
 type RawBodyRequest = FastifyRequest & { rawBody?: string };
+
+type FileBodyRequest = FastifyRequest & { fileContentType?: string };
+
+/** The Content-Type the client sent, on routes whose body is a file (`stream: 'binary'`). */
+export function fileContentTypeOf(request: FastifyRequest): string | undefined {
+  return (request as FileBodyRequest).fileContentType;
+}
 
 /** The text of the request's body as received, on routes declared with `rawBody` (else undefined). */
 export function rawBodyOf(request: FastifyRequest): string | undefined {

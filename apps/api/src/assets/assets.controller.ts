@@ -15,7 +15,7 @@ import {
 import { Database } from '@notify/database';
 import { invalidParams, resourceMissing } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
-import { Ctx, Endpoint, Input, PublicUrl, RequestContext } from '@notify/http';
+import { Ctx, Endpoint, fileContentTypeOf, Input, PublicUrl, RequestContext } from '@notify/http';
 import { DATABASE, EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { AssetQueries, AssetRecord, DatabaseAssetBlobs } from '@notify/projections/assets';
 import { FastifyReply, FastifyRequest } from 'fastify';
@@ -87,16 +87,12 @@ export class AssetsController implements OnApplicationShutdown {
     @Ctx() ctx: RequestContext,
     @PublicUrl() publicUrl: string,
   ) {
-    const mimeType = query.mime_type ?? request.headers['content-type']?.split(';')[0].trim();
-    if (!(request.body instanceof Readable) || !mimeType)
+    // Whatever the Content-Type (JSON, form and text included), the body is the file's bytes and the
+    // type is the file's, unless `mime_type` says otherwise; none given: application/octet-stream.
+    const mimeType = query.mime_type ?? (fileContentTypeOf(request)?.split(';')[0].trim() || 'application/octet-stream');
+    if (!(request.body instanceof Readable))
       throw invalidParams(
-        [
-          {
-            field: '(body)',
-            message: "must be the file's bytes in a content type other than JSON, form or text (or use POST /v1/assets)",
-            type: 'invalid',
-          },
-        ],
+        [{ field: '(body)', message: "must be the file's bytes", type: 'invalid' }],
         'Send the file itself as the request body',
       );
     const { id, outcome } = await uploadAssetStream(

@@ -95,7 +95,36 @@ describe('assets', () => {
     expect([typed.status, typed.body.mime_type]).toEqual([201, 'application/json']);
   });
 
-  it('answers 413 in the error shape above ASSETS_MAX_UPLOAD_BYTES, and 422 for an empty or JSON body; nothing is recorded', async () => {
+  it('takes the body as the file whatever its Content-Type, JSON, form and text included, byte for byte', async () => {
+    const cases: { type: string | undefined; body: Buffer; query?: string; stored: string }[] = [
+      { type: 'text/plain', body: Buffer.from('k: v\n'), stored: 'text/plain' },
+      { type: 'text/plain; charset=utf-8', body: Buffer.from('Grüße {"not": json\n', 'utf8'), stored: 'text/plain' },
+      { type: 'application/x-www-form-urlencoded', body: Buffer.from('a=1&a=2&b=%ZZ'), stored: 'application/x-www-form-urlencoded' },
+      {
+        type: 'multipart/form-data; boundary=xyz',
+        body: Buffer.from('--xyz\r\nContent-Disposition: form-data; name="f"\r\n\r\nv\r\n--xyz--\r\n'),
+        stored: 'multipart/form-data',
+      },
+      { type: 'application/json', body: Buffer.from('{ "a" : [1, 2],\n "b": null }'), stored: 'application/json' },
+      // Not even valid JSON: still a file.
+      { type: 'application/json', body: Buffer.from('{ half'), stored: 'application/json' },
+      { type: 'application/x-ndjson', body: Buffer.from('{"a":1}\n{"a":2}\n'), stored: 'application/x-ndjson' },
+      { type: 'text/plain', body: Buffer.from('typed by the query'), query: '&mime_type=text/markdown', stored: 'text/markdown' },
+      { type: undefined, body: Buffer.from([0, 1, 2, 255]), stored: 'application/octet-stream' },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const up = await t.http('POST', `/v1/assets/upload?filename=k${i}.txt${c.query ?? ''}`, {
+        key: t.serviceToken,
+        headers: c.type ? { 'content-type': c.type } : {},
+        rawBody: c.body as never,
+      });
+      expect([c.type, up.status, up.body.mime_type]).toEqual([c.type, 201, c.stored]);
+      const served = await fetch(up.body.url);
+      expect([c.type, Buffer.from(await served.arrayBuffer()).equals(c.body)]).toEqual([c.type, true]);
+    }
+  });
+
+  it('answers 413 in the error shape above ASSETS_MAX_UPLOAD_BYTES, whatever the type, and 422 for an empty body; nothing is recorded', async () => {
     const before = await t.sql<{ c: string }>("SELECT count(*) AS c FROM es_events WHERE event_type = 'AssetUploaded'");
     const tooBig = await t.http('POST', '/v1/assets/upload?filename=huge.bin', {
       key: t.serviceToken,
@@ -110,8 +139,17 @@ describe('assets', () => {
       rawBody: '',
     });
     expect(empty.body).toMatchObject({ code: 'invalid_params', status: 422 });
-    const json = await t.http('POST', '/v1/assets/upload?filename=x.json', { key: t.serviceToken, body: { a: 1 } });
-    expect(json.body).toMatchObject({ code: 'invalid_params', status: 422, errors: [expect.objectContaining({ field: '(body)' })] });
+    // Above the limit whatever the type, JSON and text included (not parsed, not buffered as JSON is).
+    for (const type of ['application/json', 'text/plain'])
+      expect(
+        (
+          await t.http('POST', '/v1/assets/upload?filename=huge.txt', {
+            key: t.serviceToken,
+            headers: { 'content-type': type },
+            rawBody: Buffer.alloc(3 * 1024 * 1024 + 1, 0x20) as never,
+          })
+        ).body,
+      ).toMatchObject({ code: 'payload_too_large', status: 413 });
     const noName = await t.http('POST', '/v1/assets/upload', {
       key: t.serviceToken,
       headers: { 'content-type': 'image/png' },
@@ -124,7 +162,7 @@ describe('assets', () => {
 
   it('rebuilds the assets read model from the log to exactly the live result', async () => {
     const { live, rebuilt } = await rebuildAndCompare(t, ['assets']);
-    expect(live.rm_assets.length).toBe(3);
+    expect(live.rm_assets.length).toBe(12);
     expect(rebuilt).toEqual(live);
   });
 });

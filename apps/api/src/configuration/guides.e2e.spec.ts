@@ -111,6 +111,36 @@ describe('guides (management API)', () => {
     expect(await countEvents()).toBe(before);
   });
 
+  it('says when the guide channel exists but has no settings in the environment, rather than that it does not exist', async () => {
+    const channel = { name: 'Prod guides', type: 'in_app_guide', provider: 'knock-guide', environment_settings: { production: {} } };
+    expect((await svc('PUT', '/v1/channels/prod-guides', { channel })).status).toBe(200);
+    const unset = await svc('PUT', '/v1/guides/bad?environment=development', { guide: { ...banner, channel_key: 'prod-guides' } });
+    expect(unset.body.errors).toEqual([
+      expect.objectContaining({
+        field: 'guide.channel_key',
+        message: expect.stringContaining('channel prod-guides has no settings in this environment'),
+      }),
+    ]);
+    const missing = await svc('PUT', '/v1/guides/bad?environment=development', { guide: { ...banner, channel_key: 'nowhere' } });
+    expect(missing.body.errors).toEqual([
+      expect.objectContaining({ field: 'guide.channel_key', message: 'no channel nowhere is configured in this environment' }),
+    ]);
+  });
+
+  it('requires a message type description, as the reference does: null is fine, left out is a 422 naming it', async () => {
+    const messageType = { name: 'Card', preview: '<div>{{ title }}</div>', variants: [{ key: 'default', name: 'Default', fields: [] }] };
+    const without = await svc('PUT', '/v1/message_types/card?environment=development', { message_type: messageType });
+    expect(without.body).toMatchObject({
+      code: 'invalid_params',
+      status: 422,
+      errors: [expect.objectContaining({ field: 'message_type.description' })],
+    });
+    const withNull = await svc('PUT', '/v1/message_types/card?environment=development', {
+      message_type: { ...messageType, description: null },
+    });
+    expect(withNull.status).toBe(200);
+  });
+
   it('activates now or for a window, and deactivates, each an event on the guide', async () => {
     const now = await mgmt.guides.activate('getting-started', { ...env, status: true });
     expect(now.guide).toMatchObject({ active: true, active_from: null, active_until: null });

@@ -289,7 +289,7 @@ describe('Knock CLI', () => {
     );
   });
 
-  it('pull --all writes every resource type the service has, and push --all of it changes nothing', async () => {
+  it('pull --knock-dir (no resource type) writes every resource type the service has, and push --knock-dir of it changes nothing', async () => {
     const cwd = await mkdtemp(path.join(tmpdir(), 'knock-all-'));
     await put('/v1/audiences/beta-testers', { audience: { type: 'static', name: 'Beta testers', description: 'Early access' } });
     await knock(cwd, 'pull', '--knock-dir', 'resources', '--force');

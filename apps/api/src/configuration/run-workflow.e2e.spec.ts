@@ -57,6 +57,29 @@ describe('test runs (management API)', () => {
     await eventually(async () => (await t.sql('SELECT id FROM rm_messages WHERE workflow_run_id = $1', [workflow_run_id])).length === 1);
   });
 
+  it('answers workflow_archived for a workflow archived in the branch only, and runs it where it is still served', async () => {
+    const svc = (method: string, path: string, body?: unknown) => t.http(method, path, { key: t.serviceToken, body });
+    const saved = await svc('PUT', '/v1/workflows/shelved?environment=development&commit=true', {
+      workflow: { name: 'Shelved', steps: [feedStep('feed')] },
+    });
+    expect(saved.body.workflow).toMatchObject({ valid: true });
+    expect((await svc('POST', '/v1/branches/shelve-it?environment=development')).status).toBe(201);
+    expect((await svc('DELETE', '/v1/workflows/shelved?environment=development&branch=shelve-it')).status).toBe(200);
+
+    const inBranch = await svc('PUT', '/v1/workflows/shelved/run?environment=development&branch=shelve-it', { recipients: ['ada'] });
+    expect(inBranch.status).toBe(404);
+    expect(inBranch.body).toMatchObject({ code: 'workflow_archived', status: 404, type: expect.any(String), message: expect.any(String) });
+    const inEnvironment = await svc('PUT', '/v1/workflows/shelved/run?environment=development', { recipients: ['ada'] });
+    expect([inEnvironment.status, inEnvironment.body.workflow_run_id]).toEqual([200, expect.any(String)]);
+
+    // Archived in the environment too: the same answer there.
+    expect((await svc('DELETE', '/v1/workflows/shelved?environment=development')).status).toBe(200);
+    expect((await svc('PUT', '/v1/workflows/shelved/run?environment=development', { recipients: ['ada'] })).body).toMatchObject({
+      code: 'workflow_archived',
+      status: 404,
+    });
+  });
+
   it('refuses unknown workflows, bad data, missing environments and API keys, writing nothing', async () => {
     const count = async () => Number((await t.sql("SELECT count(*) AS c FROM es_events WHERE event_type = 'WorkflowTriggered'"))[0].c);
     // Saved with valid: false (its channel does not exist): a test run needs a valid workflow.

@@ -1,5 +1,5 @@
 import { WorkflowRequest } from '@notify/contracts';
-import { checkWorkflow, normalizeWorkflow, WorkflowReferences } from './workflow-validation';
+import { checkWorkflow, normalizeWorkflow, WorkflowReferences, workflowUses } from './workflow-validation';
 import { TemplateChecker } from './template-checker';
 
 const fieldsOf = (raw: unknown): string[] => {
@@ -406,5 +406,28 @@ describe('checkWorkflow (references and Liquid)', () => {
       { field: 'steps.0.template.markdown_body', message: 'line 1: tag not closed', type: 'template' },
       { field: 'steps.1.settings.data', message: 'line 1: tag not closed', type: 'template' },
     ]);
+  });
+});
+
+describe('workflowUses (what archiving a layout or partial refuses to take away, ADR 0231)', () => {
+  const mail = (template: Record<string, unknown>) => ({ type: 'channel', ref: 'mail', channel_key: 'email', template });
+  const inBranch = (step: unknown) => ({
+    name: 'W',
+    steps: [{ type: 'branch', ref: 'b', branches: [{ name: 'x', terminates: false, steps: [step] }] }],
+  });
+
+  it('finds a layout key and partials, in blocks or rendered from Liquid, nested steps included', () => {
+    expect(workflowUses(inBranch(mail({ settings: { layout_key: 'lay3' } })), 'email_layout', 'lay3')).toBe(true);
+    expect(workflowUses(inBranch(mail({ visual_blocks: [{ type: 'partial', key: 'sig' }] })), 'partial', 'sig')).toBe(true);
+    for (const source of ['{% render "sig" %}', "{%- render 'sig', name: 'x' -%}", '<p>{%render "sig"%}</p>'])
+      expect([source, workflowUses(workflowWith(mail({ html_body: source })), 'partial', 'sig')]).toEqual([source, true]);
+  });
+
+  it('does not confuse other keys, other kinds, or steps that are not channel steps', () => {
+    expect(workflowUses(workflowWith(mail({ settings: { layout_key: 'lay30' } })), 'email_layout', 'lay3')).toBe(false);
+    expect(workflowUses(workflowWith(mail({ settings: { layout_key: 'sig' } })), 'partial', 'sig')).toBe(false);
+    expect(workflowUses(workflowWith(mail({ html_body: '{% render "signature" %} sig' })), 'partial', 'sig')).toBe(false);
+    expect(workflowUses(workflowWith(mail({ html_body: '{% render "s.g" %}' })), 'partial', 's+g')).toBe(false);
+    expect(workflowUses(workflowWith({ type: 'delay', ref: 'd', settings: { layout_key: 'lay3' } }), 'email_layout', 'lay3')).toBe(false);
   });
 });

@@ -13,6 +13,8 @@ import { TemplateChecker } from './template-checker';
 /** Other resources a workflow refers to, looked up in the environment it is saved in. */
 export interface WorkflowReferences {
   channel(key: string): Promise<{ type: ChannelTypeT } | undefined>;
+  /** Whether a channel of this key exists at all (maybe without settings in this environment), for messages. */
+  channelExists?(key: string): Promise<boolean>;
   channelGroup(key: string): Promise<{ channel_type: ChannelTypeT } | undefined>;
   emailLayout(key: string): Promise<boolean>;
   partial(key: string): Promise<boolean>;
@@ -104,6 +106,13 @@ export async function checkWorkflow(
   return { content: { ...content, steps }, errors };
 }
 
+/** Why a channel is not usable here: none of that key, or one without settings in this environment. */
+export async function missingChannelMessage(key: string, refs: Pick<WorkflowReferences, 'channelExists'>): Promise<string> {
+  if (refs.channelExists && (await refs.channelExists(key)))
+    return `channel ${key} has no settings in this environment: add them to its environment_settings (PUT /v1/channels/${key})`;
+  return `no channel ${key} is configured in this environment`;
+}
+
 async function checkChannelStep(
   step: WorkflowStepT,
   path: (string | number)[],
@@ -117,7 +126,7 @@ async function checkChannelStep(
     if (!channel)
       errors.push({
         field: at([...path, 'channel_key']),
-        message: `no channel ${step.channel_key} is configured in this environment`,
+        message: await missingChannelMessage(step.channel_key, refs),
         type: 'reference',
       });
     type = channel?.type;
@@ -187,4 +196,34 @@ async function checkEmail(
       });
     }
   }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function* strings(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const item of value) yield* strings(item);
+  else if (value && typeof value === 'object') for (const item of Object.values(value)) yield* strings(item);
+}
+
+/**
+ * Whether a workflow version uses the email layout or partial `key`: a step's `layout_key`; a
+ * partial block, or a `{% render "key" %}` in any of its Liquid. What archiving refuses to take
+ * away from a workflow that still uses it (ADR 0231).
+ */
+export function workflowUses(content: Record<string, unknown>, type: 'email_layout' | 'partial', key: string): boolean {
+  const steps = Array.isArray(content.steps) ? (content.steps as WorkflowStepT[]) : [];
+  const render = new RegExp(`\\{%-?\\s*render\\s+(["'])${escapeRegExp(key)}\\1`);
+  for (const { step } of walkSteps(steps)) {
+    if (step.type !== 'channel') continue;
+    const template = (step.template ?? {}) as Record<string, unknown>;
+    if (type === 'email_layout') {
+      if ((template.settings as Record<string, unknown> | undefined)?.layout_key === key) return true;
+      continue;
+    }
+    const blocks = Array.isArray(template.visual_blocks) ? (template.visual_blocks as Record<string, unknown>[]) : [];
+    if (blocks.some((block) => block.type === 'partial' && block.key === key)) return true;
+    for (const source of strings(template)) if (render.test(source)) return true;
+  }
+  return false;
 }

@@ -97,7 +97,7 @@ export const streamAssetRoute = defineRoute({
   rateTier: 3,
   query: z.strictObject({
     filename: Filename,
-    /** The file's type when the Content-Type header is not it (e.g. application/octet-stream was sent). */
+    /** The file's type when the Content-Type header is not it (any Content-Type is taken as the file's, JSON and text too). */
     mime_type: MimeType.optional(),
   }),
   streamBody: 'binary',

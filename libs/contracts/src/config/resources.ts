@@ -429,12 +429,12 @@ export const emailLayoutRoutes = resourceRoutes({
 });
 
 /** Not in the reference nor the clients (ADR 0225): archives in every environment (only in the branch when one is given). */
-const archiveRoute = (name: string, tag: string, path: string, param: string) =>
+const archiveRoute = (name: string, tag: string, path: string, param: string, note = '') =>
   defineRoute({
     operationId: `archive${name}`,
     method: 'DELETE',
     path: `${path}/{${param}}`,
-    summary: `Archive one of the ${tag.toLowerCase()} in every environment: it leaves the lists`,
+    summary: `Archive one of the ${tag.toLowerCase()} in every environment: it leaves the lists${note}`,
     tags: [tag],
     auth: 'service',
     rateTier: 3,
@@ -442,8 +442,9 @@ const archiveRoute = (name: string, tag: string, path: string, param: string) =>
     query: EnvironmentQuery,
     response: ArchiveResult,
   });
-export const archivePartialRoute = archiveRoute('Partial', 'Partials', '/v1/partials', 'partial_key');
-export const archiveEmailLayoutRoute = archiveRoute('EmailLayout', 'Email layouts', '/v1/email_layouts', 'email_layout_key');
+const IN_USE = ' (409 resource_in_use while a workflow uses it, ADR 0231)';
+export const archivePartialRoute = archiveRoute('Partial', 'Partials', '/v1/partials', 'partial_key', IN_USE);
+export const archiveEmailLayoutRoute = archiveRoute('EmailLayout', 'Email layouts', '/v1/email_layouts', 'email_layout_key', IN_USE);
 export const messageTypeRoutes = resourceRoutes({
   name: 'MessageType',
   plural: 'MessageTypes',
@@ -463,7 +464,7 @@ export const audienceRoutes = resourceRoutes({
   wrapper: 'audience',
   body: AudienceRequest,
   entry: Audience,
-  // The Knock CLI's `audience push` (and `push --all`) sends its upsert with no query string at all.
+  // The Knock CLI's `audience push` (and `push --knock-dir`, every type) sends its upsert with no query string at all.
   upsertEnvironmentDefault: 'first',
 });
 /** Archives the audience in every environment it exists in (ADR 0171). */

@@ -1,4 +1,5 @@
 import { rebuildAndCompare } from '../../../../../test/support/rebuild';
+import { configureChannel } from '../../../../../test/support/channels';
 import { startTestApp, TestApp } from '../../../../../test/support/test-app';
 
 const feedStep = { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Hi {{ recipient.id }}' } };
@@ -102,6 +103,59 @@ describe('archiving workflows, layouts and partials', () => {
 
     const bad = await svc('GET', '/v1/partials?environment=development&archived=maybe');
     expect(bad.body).toMatchObject({ code: 'invalid_params', status: 422, errors: [expect.objectContaining({ field: 'archived' })] });
+  });
+
+  it('refuses to archive a layout or partial a workflow still uses, naming the workflows, until none does', async () => {
+    const email = await configureChannel(t, { type: 'email', provider: 'postmark', environments: ['development', 'production'] });
+    await svc('PUT', '/v1/email_layouts/lay3?environment=development', {
+      email_layout: { name: 'Lay 3', html_layout: '<div>{{ content }}</div>', text_layout: '{{ content }}' },
+    });
+    await svc('PUT', '/v1/partials/sig?environment=development', { partial: { name: 'Sig', type: 'html', content: '<p>Sig</p>' } });
+    await svc('PUT', '/v1/partials/rendered?environment=development', { partial: { name: 'R', type: 'html', content: '<p>R</p>' } });
+    const template = {
+      subject: 'Hi',
+      visual_blocks: [
+        { type: 'markdown', content: 'Hello {% render "rendered" %}' },
+        { type: 'partial', key: 'sig', name: 'Sig', attrs: {} },
+      ],
+      settings: { layout_key: 'lay3' },
+    };
+    const saved = await svc('PUT', '/v1/workflows/mailer?environment=development&commit=true', {
+      workflow: { name: 'Mailer', steps: [{ type: 'channel', ref: 'mail', channel_key: email.key, template }] },
+    });
+    expect(saved.body.workflow).toMatchObject({ valid: true });
+    expect((await svc('PUT', '/v1/workflows/mailer/activate?environment=development', { status: true })).status).toBe(200);
+
+    for (const path of ['/v1/email_layouts/lay3', '/v1/partials/sig', '/v1/partials/rendered']) {
+      const refused = await svc('DELETE', `${path}?environment=development`);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({
+        code: 'resource_in_use',
+        status: 409,
+        type: expect.any(String),
+        message: expect.stringContaining('workflow mailer'),
+      });
+    }
+    // Nothing was archived: still served, the workflow still valid.
+    expect(await keys('/v1/email_layouts?environment=development')).toContain('lay3');
+    expect(await keys('/v1/partials?environment=development')).toEqual(expect.arrayContaining(['sig', 'rendered']));
+
+    // Only the latest version uses the layout no longer, the committed one does: still refused.
+    await svc('PUT', '/v1/workflows/mailer?environment=development', {
+      workflow: {
+        name: 'Mailer',
+        steps: [{ type: 'channel', ref: 'mail', channel_key: email.key, template: { ...template, settings: {} } }],
+      },
+    });
+    expect((await svc('DELETE', '/v1/email_layouts/lay3?environment=development')).status).toBe(409);
+    // Once committed without it, the layout can go (the partials, still used, cannot).
+    expect((await svc('PUT', '/v1/commits?environment=development&commit_message=no-layout')).status).toBe(200);
+    expect((await svc('DELETE', '/v1/email_layouts/lay3?environment=development')).body).toEqual({ result: 'success' });
+    expect((await svc('DELETE', '/v1/partials/sig?environment=development')).status).toBe(409);
+
+    // Archiving the workflow frees what it used.
+    expect((await svc('DELETE', '/v1/workflows/mailer?environment=development')).status).toBe(200);
+    expect((await svc('DELETE', '/v1/partials/sig?environment=development')).body).toEqual({ result: 'success' });
   });
 
   it('archives in a branch only the branch copy', async () => {

@@ -28,6 +28,7 @@ export class ArchiveResourceHandler implements ICommandHandler<ArchiveResourceCo
       branchParent(ctx.environment) !== undefined ? [ctx.environment] : await this.environments.slugs(),
       (environment) => this.resources.exists(environment, type, key),
       commandMetadata(ctx),
+      (environment) => this.resources.workflowVersions(environment),
     );
     await this.consistency.settleAll(outcomes.flatMap((o) => (o.append ? [{ append: o.append, events: o.events }] : [])));
     return { result: 'success' };

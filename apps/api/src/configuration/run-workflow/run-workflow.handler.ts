@@ -10,15 +10,19 @@ import { RunWorkflowCommand } from './run-workflow.command';
 /**
  * What a test run sees: the workflow `servedIn` serves (the environment, or the branch the run was
  * asked in) counts as active (a test run is how one tries a workflow before activating it); it
- * must still be valid.
+ * must still be valid. Whether it was archived is asked there too.
  */
 function servedWorkflowsActive(lookups: EngineLookups, servedIn: string): EngineLookups {
   const workflow: EngineLookups['workflow'] = async (_environment, key) => {
     const served = await lookups.workflow(servedIn, key);
     return served && { ...served, active: true };
   };
+  // Asked where the workflow is served too, so a workflow archived in the branch only is `workflow_archived`.
+  const workflowArchived: EngineLookups['workflowArchived'] = async (_environment, key) =>
+    (await lookups.workflowArchived?.(servedIn, key)) ?? false;
+  const overridden: Partial<Record<string | symbol, unknown>> = { workflow, workflowArchived };
   return new Proxy(lookups, {
-    get: (target, property, receiver) => (property === 'workflow' ? workflow : Reflect.get(target, property, receiver)),
+    get: (target, property, receiver) => (property in overridden ? overridden[property] : Reflect.get(target, property, receiver)),
   });
 }
 

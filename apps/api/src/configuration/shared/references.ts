@@ -17,6 +17,7 @@ export function referencesIn(
       const channel = await q.channels.findUsable(own, { key });
       return channel && { type: channel.type };
     },
+    channelExists: (key) => q.channels.exists(key),
     channelGroup: async (key) => {
       const group = await q.groups.get(key);
       return group && { channel_type: group.channel_type };

@@ -1,4 +1,4 @@
-import { checkWorkflow, normalizeWorkflow, TemplateChecker, WorkflowReferences } from '@notify/application';
+import { checkWorkflow, missingChannelMessage, normalizeWorkflow, TemplateChecker, WorkflowReferences } from '@notify/application';
 import {
   AudienceRequest,
   EmailLayoutRequest,
@@ -370,7 +370,11 @@ export const guideKind: ResourceKind = {
     const channel = await deps.references.channel(content.channel_key as string);
     const errors: ResourceErrorT[] = [];
     if (!channel)
-      errors.push({ field: 'guide.channel_key', message: `no channel ${String(content.channel_key)} exists`, type: 'reference' });
+      errors.push({
+        field: 'guide.channel_key',
+        message: await missingChannelMessage(String(content.channel_key), deps.references),
+        type: 'reference',
+      });
     else if (channel.type !== 'in_app_guide')
       errors.push({ field: 'guide.channel_key', message: `is a ${channel.type} channel, not an in_app_guide channel`, type: 'mismatch' });
     const steps = content.steps as { schema_key: string; schema_variant_key: string; values: Record<string, unknown> }[];
