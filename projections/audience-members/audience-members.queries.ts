@@ -2,7 +2,7 @@ import { AudienceMemberT, PageInfoT } from '@notify/contracts';
 import { keysetPage } from '@notify/database';
 import { DataSource } from 'typeorm';
 import { toUser } from '../users/users.queries';
-import { dynamicPairsSql } from './dynamic-tenant-membership';
+import { dynamicPairsSql, unsetTenantSide, unsetTenantSideParams, unsetTenantSideSql } from './dynamic-tenant-membership';
 
 interface Row extends Record<string, unknown> {
   user_id: string;
@@ -95,12 +95,22 @@ export class AudienceMemberQueries {
     at: Date = new Date(),
   ): Promise<string[]> {
     if (audienceKeys.length === 0) return [];
+    // A tenant never set meets tenant conditions as `{id}` alone (ADR 0232): its side is computed here.
+    const unset =
+      tenant !== null &&
+      (await this.db.query<unknown[]>('SELECT 1 FROM rm_tenants WHERE environment = $1 AND id = $2', [environment, tenant])).length === 0;
+    const side = unset ? await unsetTenantSide(this.db, environment, audienceKeys, tenant) : [];
     const rows = await this.db.query<{ audience_key: string }[]>(
       `SELECT audience_key FROM rm_audience_members WHERE environment = $1 AND user_id = $2 AND audience_key = ANY($3)
          AND tenant IN ('', coalesce($4::text, ''))
        UNION
-       SELECT audience_key FROM (${dynamicPairsSql('m.environment = $1 AND m.user_id = $2 AND m.audience_key = ANY($3)', '$5', '$4')}) d`,
-      [environment, userId, audienceKeys, tenant, at],
+       SELECT audience_key FROM (${dynamicPairsSql(
+         'm.environment = $1 AND m.user_id = $2 AND m.audience_key = ANY($3)',
+         '$5',
+         '$4',
+         unset ? unsetTenantSideSql('$1', 6) : undefined,
+       )}) d`,
+      [environment, userId, audienceKeys, tenant, at, ...(unset ? unsetTenantSideParams(side) : [])],
     );
     return rows.map((r) => r.audience_key);
   }

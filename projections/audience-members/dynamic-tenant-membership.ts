@@ -1,5 +1,5 @@
 import type { AudienceSegmentT } from '@notify/contracts';
-import { membershipWindows, tenantSegments } from '@notify/domain';
+import { membershipWindows, tenantNeverSet, tenantSegments } from '@notify/domain';
 import type { EntityManager } from 'typeorm';
 import type { AudienceContent } from './dynamic-membership';
 
@@ -48,6 +48,41 @@ async function insert(tx: EntityManager, environment: string, rows: ReturnType<t
     ],
   );
 }
+
+/**
+ * The tenant side of these audiences for a tenant that was never set (no row in rm_tenants): it is
+ * evaluated as the tenant `{id}` alone, as the engine sees it in a run (ADR 0232), so `tenant.id`
+ * equals its id and every other property is missing (`is_not_set` holds). Rows as
+ * rm_dynamic_audience_tenants holds them, for `unsetTenantSideSql`.
+ */
+export async function unsetTenantSide(
+  db: { query<T>(sql: string, params?: unknown[]): Promise<T> },
+  environment: string,
+  audienceKeys: readonly string[],
+  tenantId: string,
+): Promise<ReturnType<typeof rowsOf>> {
+  const rules = await db.query<Rules[]>(
+    'SELECT audience_key, segments, tenant_segments FROM rm_dynamic_audience_tenant_rules WHERE environment = $1 AND audience_key = ANY($2)',
+    [environment, audienceKeys],
+  );
+  return rules.flatMap((r) => rowsOf(r, tenantId, tenantNeverSet(tenantId)));
+}
+
+/** A relation of the rows of `unsetTenantSide`, bound to the five array parameters named (from `first`) and the environment's. */
+export function unsetTenantSideSql(environmentParam: string, first: number): string {
+  const p = (i: number) => `$${first + i}`;
+  return `(SELECT ${environmentParam}::text AS environment, a AS audience_key, s AS segment, t AS tenant_id, f AS member_from, u AS member_until
+             FROM unnest(${p(0)}::text[], ${p(1)}::int[], ${p(2)}::text[], ${p(3)}::timestamptz[], ${p(4)}::timestamptz[]) AS v(a, s, t, f, u))`;
+}
+
+/** The array parameters of `unsetTenantSideSql` for these rows. */
+export const unsetTenantSideParams = (rows: ReturnType<typeof rowsOf>) => [
+  rows.map((r) => r.audience),
+  rows.map((r) => r.segment),
+  rows.map((r) => r.tenant),
+  rows.map((r) => r.from),
+  rows.map((r) => r.until),
+];
 
 /** A tenant was set (its properties as they now stand, as conditions see `tenant`) or deleted (null). */
 export async function followTenant(tx: EntityManager, environment: string, tenantId: string, tenant: TenantVariables): Promise<void> {
@@ -114,7 +149,13 @@ export async function defineAudienceTenants<R extends { id: string }>(
  * environment, audience_key, user_id, tenant, added_at (when the pair's membership began).
  * With `tenantParam`, only the pairs that count in that tenant's context (null: none).
  */
-export function dynamicPairsSql(where: string, atParam: string, tenantParam?: string): string {
+export function dynamicPairsSql(
+  where: string,
+  atParam: string,
+  tenantParam?: string,
+  /** The tenant side's relation (columns of rm_dynamic_audience_tenants); a tenant never set is given as rows of its own. */
+  tenantSide = 'rm_dynamic_audience_tenants',
+): string {
   const holds = (t: string) =>
     `(${t}.member_from IS NULL OR ${t}.member_from <= ${atParam}::timestamptz) AND (${t}.member_until IS NULL OR ${t}.member_until > ${atParam}::timestamptz)`;
   return `SELECT m.environment, m.audience_key, m.user_id, COALESCE(t.tenant_id, '') AS tenant,
@@ -122,7 +163,7 @@ export function dynamicPairsSql(where: string, atParam: string, tenantParam?: st
             FROM rm_dynamic_audience_members m
             LEFT JOIN rm_dynamic_audience_tenant_rules r
               ON r.environment = m.environment AND r.audience_key = m.audience_key AND m.segment = ANY(r.tenant_segments)
-            LEFT JOIN rm_dynamic_audience_tenants t
+            LEFT JOIN ${tenantSide} t
               ON r.audience_key IS NOT NULL AND t.environment = m.environment AND t.audience_key = m.audience_key AND t.segment = m.segment
                  AND ${holds('t')}${tenantParam ? ` AND t.tenant_id = COALESCE(${tenantParam}::text, '')` : ''}
            WHERE ${where} AND ${holds('m')} AND (r.audience_key IS NULL OR t.tenant_id IS NOT NULL)

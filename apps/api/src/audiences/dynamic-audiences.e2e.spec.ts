@@ -167,6 +167,44 @@ describe('dynamic audiences through @knocklabs/mgmt and @knocklabs/node', () => 
     expect((await messagesOf(t, noTenant)).map((m) => bodyOf(m))).toEqual(['OUT']);
   });
 
+  it('a run in a tenant never set: conditions see the tenant as its id alone (ADR 0232)', async () => {
+    const ghost = uniqueKey('ghost');
+    const admin = uniqueKey('gadmin');
+    await knock.users.update(admin, { role: 'admin' } as never);
+    // Tenant conditions of a dynamic audience: one on a property the tenant lacks, one on its id.
+    const [unplanned, byId] = [uniqueKey('unplanned'), uniqueKey('by-id')];
+    await upsert(unplanned, [
+      {
+        conditions: [
+          { property: 'tenant.plan', operator: 'not_exists' },
+          { property: 'recipient.role', operator: 'equal_to', argument: 'admin' },
+        ],
+      },
+    ]);
+    await upsert(byId, [{ conditions: [{ property: 'tenant.id', operator: 'equal_to', argument: ghost }] }]);
+    await settled(t);
+    const when = (variable: string, operator: string, argument?: string) => ({
+      all: [{ variable, operator, ...(argument === undefined ? {} : { argument }) }],
+    });
+    const workflow = uniqueKey('ghost-tenant');
+    await activeWorkflow(t, workflow, {
+      steps: [
+        feed('id', 'ID', { conditions: when('tenant.id', 'equal_to', ghost) }),
+        feed('plan', 'PLAN', { conditions: when('tenant.plan', 'exists') }),
+        feed('no-plan', 'NO PLAN', { conditions: when('tenant.plan', 'not_exists') }),
+        feed('pro', 'PRO', { conditions: when('tenant.plan', 'equal_to', 'pro') }),
+        feed('unplanned', 'UNPLANNED', { conditions: when('recipient', 'is_audience_member', unplanned) }),
+        feed('by-id', 'BY ID', { conditions: when('recipient', 'is_audience_member', byId) }),
+      ],
+    });
+    const run = (await knock.workflows.trigger(workflow, { recipients: [admin], tenant: ghost })).workflow_run_id!;
+    await finishedRuns(t, run, 1);
+    const bodies = (await messagesOf(t, run)).map((m) => bodyOf(m)).sort();
+    expect(bodies).toEqual(['BY ID', 'ID', 'NO PLAN', 'UNPLANNED']);
+    // Still never set: the tenants API does not know it.
+    expect((await rejection(knock.tenants.get(ghost))).status).toBe(404);
+  });
+
   it('a promoted audience is defined in the target environment: members API, dynamic members and broadcasts work there', async () => {
     const prod = 'production';
     const issued = await issueApiKey(t.store, { environment: prod, kind: 'secret' }, { environment: prod, actor: 'test' });

@@ -197,6 +197,64 @@ for (const backend of databaseBackends()) {
       expect(runs).toHaveLength(29);
     });
 
+    /** Sender A triggers page `stopAt` and stops before recording it; `leave` leave the audience; a new sender resumes. */
+    async function stopRemoveResume(name: string, stopAt: number, leave: { userId: string; tenant: string | null }[]) {
+      const sendId = await sendingTo(name, 25);
+      let reached!: () => void;
+      const stopped = new Promise<void>((resolve) => (reached = resolve));
+      let pages = 0;
+      void sender(await worker(), {
+        afterTrigger: () => (++pages === stopAt ? (reached(), new Promise<never>(() => undefined)) : undefined),
+      }).tick();
+      await stopped;
+      await handleCommand(
+        store,
+        audienceStream(ENV, name),
+        audienceDecider,
+        {
+          type: 'RemoveAudienceMembers',
+          audienceKey: name,
+          members: leave.map((m) => ({ ...m, present: true })),
+          now: clock.toISOString(),
+        },
+        meta,
+      );
+      await settled();
+      clock = new Date(clock.getTime() + 31_000);
+      expect(await sender(await worker()).tick()).toBe(1);
+      await settled();
+      return sendId;
+    }
+
+    it('a tenant whose members of a page all leave between a stop and the resume: its run (which went out) is counted', async () => {
+      // Page 1 holds both acme members (u000/acme, u001/acme); they leave after A triggered it.
+      const sendId = await stopRemoveResume('gone', 1, [
+        { userId: 'gone-u000', tenant: 'acme' },
+        { userId: 'gone-u001', tenant: 'acme' },
+      ]);
+      const runs = await runsPerMember(sendId);
+      expect(runs.filter((r) => Number(r.n) !== 1)).toEqual([]);
+      expect(runs.filter((r) => r.member.endsWith('/acme')).map((r) => r.member)).toEqual(['gone-u000/acme', 'gone-u001/acme']);
+      expect(runs).toHaveLength(27);
+      const state = await stateOf('gone');
+      expect(state.status).toBe('sent');
+      expect(state.recipients).toBe(runs.length);
+      expect((await sql<{ recipients: number }>(`SELECT recipients FROM rm_broadcasts WHERE key = 'gone'`))[0].recipients).toBe(27);
+    });
+
+    it('every member of the last page leaves between a stop and the resume: the page is still counted, the send completes', async () => {
+      // Pages of 10 over 27 members: the third holds u018..u024 (no tenant).
+      const leave = Array.from({ length: 7 }, (_, i) => ({ userId: `tail-u0${18 + i}`, tenant: null }));
+      const sendId = await stopRemoveResume('tail', 3, leave);
+      const runs = await runsPerMember(sendId);
+      expect(runs.filter((r) => Number(r.n) !== 1)).toEqual([]);
+      expect(runs).toHaveLength(27);
+      const state = await stateOf('tail');
+      expect(state.status).toBe('sent');
+      expect(state.recipients).toBe(27);
+      expect((await sql<{ recipients: number }>(`SELECT recipients FROM rm_broadcasts WHERE key = 'tail'`))[0].recipients).toBe(27);
+    });
+
     it('a cancel while sending stops the send after the page in progress; nothing more is triggered', async () => {
       const sendId = await sendingTo('cancel', 25);
       const w = await worker();

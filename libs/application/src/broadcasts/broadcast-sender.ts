@@ -147,7 +147,10 @@ export class BroadcastSender {
           parseCursor(state.cursor),
           this.options.pageSize,
         );
-        if (page.length === 0) {
+        const pageStart = state.cursor ?? '';
+        // Tenants a sender that stopped before recording this page may have triggered runs in.
+        const earlier = state.pageTenants;
+        if (page.length === 0 && earlier.length === 0) {
           await handleCommand(
             this.store,
             stream,
@@ -157,9 +160,28 @@ export class BroadcastSender {
           );
           return;
         }
-        const pageStart = state.cursor ?? '';
         const byTenant = new Map<string, BroadcastRecipientRef[]>();
         for (const r of page) byTenant.set(r.tenant, [...(byTenant.get(r.tenant) ?? []), r]);
+        // The page's tenants are recorded before any run of them is triggered (ADR 0232).
+        if ([...byTenant.keys()].some((t) => !earlier.includes(t))) {
+          const started = await handleCommand(
+            this.store,
+            stream,
+            broadcastDecider,
+            {
+              type: 'StartPage',
+              key,
+              sendId,
+              pageStart: state.cursor,
+              tenants: [...byTenant.keys()],
+              now: this.now().toISOString(),
+            },
+            metadata,
+          );
+          state = started.state;
+          // Canceled (or continued by another sender) meanwhile: nothing of this page is triggered.
+          if (state.status !== 'sending' || state.sendId !== sendId || (state.cursor ?? '') !== pageStart) break;
+        }
         const workflow = broadcastSnapshot(key, (await this.sha(environment, key)) ?? sendId, content);
         const trigger = (runId: string, tenant: string, members: BroadcastRecipientRef[]) =>
           this.trigger(environment, runId, key, sendId, tenant, members, workflow, content);
@@ -171,18 +193,39 @@ export class BroadcastSender {
           resumed ||= before !== undefined;
           triggered.set(tenant, before ?? members);
         }
-        let last = page[page.length - 1];
+        // A tenant of the page as first triggered that has no member in it now: its run went out all the same.
+        for (const tenant of earlier) {
+          if (byTenant.has(tenant)) continue;
+          const before = await this.existingMembers(workflowRunStream(environment, broadcastRunId(sendId, pageStart, tenant)), tenant);
+          if (!before) continue;
+          resumed = true;
+          triggered.set(tenant, before);
+        }
+        const everyone = [...triggered.values()].flat();
+        if (page.length === 0 && everyone.length === 0) {
+          // Its tenants were recorded, but no run of it was triggered and no member is left: done.
+          await handleCommand(
+            this.store,
+            stream,
+            broadcastDecider,
+            { type: 'CompleteSend', key, sendId, now: this.now().toISOString() },
+            metadata,
+          );
+          return;
+        }
+        let last = page.length > 0 ? page[page.length - 1] : undefined;
         let recipients = page.length;
         if (resumed) {
           // Membership may have changed since the page was first triggered: the page runs to the
           // later end, and whoever is in it and in no run yet gets one of their own (ADR 0172).
-          const end = await this.ports.lastOf([last, ...[...triggered.values()].flat()]);
-          const beyond = await this.range(environment, content.target_audience_key, last, end);
+          const end = await this.ports.lastOf(last ? [last, ...everyone] : everyone);
+          const beyond = last ? await this.range(environment, content.target_audience_key, last, end) : [];
           const { extras, recipients: counted } = resumedPage([...page, ...beyond], triggered);
           for (const m of extras) await trigger(extraRunId(sendId, pageStart, m), m.tenant, [m]);
           last = end;
           recipients = counted;
         }
+        if (!last) break; // unreachable: a page with no member and no run continued above
         const cursor = cursorOf(last);
         await this.afterTrigger?.({ key, cursor, recipients });
         const recorded = await handleCommand(

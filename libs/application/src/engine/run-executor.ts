@@ -19,6 +19,7 @@ import {
   RunState,
   StepNode,
   stepAt,
+  tenantNeverSet,
   workflowRunStream,
   WorkflowTriggeredData,
 } from '@notify/domain';
@@ -236,7 +237,7 @@ export class RunExecutor {
           trigger,
           recipient: r?.properties ?? refToProperties(run.recipient),
           actor: actor?.properties ?? refToProperties(run.actor),
-          tenant: tenant ?? (run.tenant ? { id: run.tenant } : null),
+          tenant: tenant ?? (run.tenant ? tenantNeverSet(run.tenant) : null),
           vars,
         });
         if (run.subscribed_to)

@@ -206,6 +206,16 @@ export const BroadcastSendStarted = defineEvent(
   1,
   z.object({ key: z.string(), send_id: z.uuid(), content: BroadcastContent, sha: z.string(), started_at: z.string() }),
 );
+/**
+ * A page of recipients is about to be triggered: the tenants it has runs in (ADR 0232), recorded
+ * first so that a sender continuing the page after a stop finds every run of it, even of a tenant
+ * whose members all left meanwhile. `page_start` is the cursor the page follows (null: the first).
+ */
+export const BroadcastPageStarted = defineEvent(
+  'BroadcastPageStarted',
+  1,
+  z.object({ key: z.string(), send_id: z.uuid(), page_start: z.string().nullable(), tenants: z.array(z.string()), started_at: z.string() }),
+);
 /** A page of recipients was triggered; `cursor` is the last member of the page (where the next one starts). */
 export const BroadcastPageSent = defineEvent(
   'BroadcastPageSent',
@@ -228,6 +238,7 @@ export const broadcastEventContracts = [
   BroadcastUpserted,
   BroadcastScheduled,
   BroadcastSendStarted,
+  BroadcastPageStarted,
   BroadcastPageSent,
   BroadcastSent,
   BroadcastCanceled,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { AudienceSegmentT } from '@notify/contracts';
 import { evaluateCondition } from '../preferences/conditions';
-import { membershipWindows, pairHolds, tenantSegments, windowHolds } from './segments';
+import { membershipWindows, pairHolds, tenantNeverSet, tenantSegments, windowHolds } from './segments';
 
 const DAY = 86_400_000;
 const at = (iso: string) => Date.parse(iso);
@@ -27,6 +27,24 @@ describe('dynamic audience segments', () => {
       expect(membershipWindows([pro], tenant(null), 'tenant')).toEqual([]);
       expect(membershipWindows([vips], tenant(null), 'tenant').map((w) => w.segment)).toEqual([0]);
       expect(tenantSegments([vips, adminsOfPro, pro])).toEqual([1, 2]);
+    });
+
+    it('a tenant never set is its id alone: tenant.id equals it, its other properties are missing (ADR 0232)', () => {
+      const ghost = { tenant: tenantNeverSet('ghost') };
+      const condition = (variable: string, operator: string, argument: unknown = null) =>
+        evaluateCondition({ variable, operator, argument } as never, { variables: ghost, now: '2026-01-01T00:00:00.000Z' });
+      expect(condition('tenant.id', 'equal_to', 'ghost')).toBe(true);
+      expect(condition('tenant.id', 'exists')).toBe(true);
+      expect(condition('tenant.plan', 'equal_to', 'pro')).toBe(false);
+      expect(condition('tenant.plan', 'not_exists')).toBe(true);
+      expect(condition('tenant.plan', 'exists')).toBe(false);
+      expect(condition('tenant.plan', 'empty')).toBe(true);
+      expect(condition('tenant.name', 'not_equal_to', 'Acme')).toBe(true);
+      // In segments: a tenant condition holds as for any tenant with only an id.
+      const unset = segment({ property: 'tenant.plan', operator: 'not_exists' });
+      const byId = segment({ property: 'tenant.id', operator: 'equal_to', argument: 'ghost' });
+      expect(membershipWindows([pro, unset, byId], ghost, 'tenant').map((w) => w.segment)).toEqual([1, 2]);
+      expect(holds([unset], {}, null)).toBe(true);
     });
 
     it('tenant.plan equal_to pro: every user, in a pro tenant only', () => {

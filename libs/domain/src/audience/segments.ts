@@ -118,6 +118,14 @@ function timeBound(c: SegmentCondition, value: unknown): Bound | undefined {
 export type SegmentSide = 'recipient' | 'tenant';
 export const sideOf = (property: string): SegmentSide => (property.startsWith('tenant.') ? 'tenant' : 'recipient');
 
+/**
+ * A tenant named by a run (or a membership) that was never set, or was deleted, as conditions see
+ * `tenant` (ADR 0232): its id alone, so `tenant.id` equals it and every other property is missing
+ * (`not_exists` holds, `equal_to` does not). The engine's run variables and the dynamic audiences'
+ * tenant side both use it.
+ */
+export const tenantNeverSet = (id: string): Record<string, unknown> => ({ id });
+
 /** Indexes of the segments that have conditions on the tenant. */
 export const tenantSegments = (segments: readonly AudienceSegmentT[]): number[] =>
   segments.flatMap((s, i) => (s.conditions.some((c) => sideOf(c.property) === 'tenant') ? [i] : []));

@@ -106,6 +106,54 @@ describe('broadcast decider', () => {
       .thenNothing();
   });
 
+  it("records a page's tenants before its runs, each tenant once per page, and forgets them when the page is recorded (ADR 0232)", () => {
+    const pageStarted = (pageStart: string | null, tenants: string[]): BroadcastEvent => ({
+      type: 'BroadcastPageStarted',
+      data: { key: 'launch', send_id: sendId, page_start: pageStart, tenants, started_at: now },
+    });
+    const start = (pageStart: string | null, tenants: string[]) => ({
+      type: 'StartPage' as const,
+      key: 'launch',
+      sendId,
+      pageStart,
+      tenants,
+      now,
+    });
+    spec
+      .given([upserted(), started()])
+      .when(start(null, ['', 'acme', 'acme']))
+      .then([pageStarted(null, ['', 'acme'])]);
+    // Continued after a stop: only tenants not recorded yet.
+    spec
+      .given([upserted(), started(), pageStarted(null, ['', 'acme'])])
+      .when(start(null, ['', 'beta']))
+      .then([pageStarted(null, ['beta'])]);
+    spec
+      .given([upserted(), started(), pageStarted(null, ['', 'acme'])])
+      .when(start(null, ['acme']))
+      .then([]);
+    const given = [upserted(), started(), pageStarted(null, ['', 'acme']), pageStarted(null, ['beta'])];
+    expect(given.reduce(broadcastDecider.evolve, broadcastDecider.initialState()).pageTenants).toEqual(['', 'acme', 'beta']);
+    expect([...given, page('u2', 2)].reduce(broadcastDecider.evolve, broadcastDecider.initialState()).pageTenants).toEqual([]);
+    // Another page than the cursor's, a canceled send or another send: nothing is started.
+    spec
+      .given([upserted(), started(), page('u2', 2)])
+      .when(start(null, ['']))
+      .then([]);
+    spec
+      .given([
+        upserted(),
+        started(),
+        { type: 'BroadcastCanceled', data: { key: 'launch', send_id: sendId, was: 'sending', canceled_at: now } },
+      ])
+      .when(start(null, ['']))
+      .then([]);
+    spec
+      .given([upserted(), started()])
+      .when({ ...start(null, ['']), sendId: '00000000-0000-4000-8000-000000000009' })
+      .then([]);
+  });
+
   it('records pages while sending and completes with the recipients counted', () => {
     const record = { type: 'RecordPage' as const, key: 'launch', sendId, cursor: 'u2', recipients: 2, now };
     spec

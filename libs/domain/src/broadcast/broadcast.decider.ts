@@ -28,6 +28,8 @@ export type BroadcastCommand =
     }
   /** The timer of a scheduled send fired. */
   | { type: 'StartScheduledSend'; key: string; sendId: string; now: string }
+  /** The sender is about to trigger the page after the cursor, with runs in these tenants (ADR 0232). */
+  | { type: 'StartPage'; key: string; sendId: string; pageStart: string | null; tenants: string[]; now: string }
   /** The sender triggered a page of recipients up to `cursor`. */
   | { type: 'RecordPage'; key: string; sendId: string; cursor: string; recipients: number; now: string }
   | { type: 'CompleteSend'; key: string; sendId: string; now: string }
@@ -47,6 +49,11 @@ export interface BroadcastState {
   sending: BroadcastContentT | null;
   /** Where the sender continues: the last member of the last page triggered. */
   cursor: string | null;
+  /**
+   * The tenants whose runs of the page after the cursor may have been triggered already (recorded
+   * before triggering, ADR 0232): a sender continuing the page reads each of them.
+   */
+  pageTenants: string[];
   recipients: number;
 }
 
@@ -69,6 +76,7 @@ export const broadcastDecider: Decider<BroadcastState, BroadcastCommand, Broadca
     sendAt: null,
     sending: null,
     cursor: null,
+    pageTenants: [],
     recipients: 0,
   }),
 
@@ -86,9 +94,19 @@ export const broadcastDecider: Decider<BroadcastState, BroadcastCommand, Broadca
       case 'BroadcastScheduled':
         return { ...state, status: 'scheduled', sendId: event.data.send_id, sendAt: event.data.send_at };
       case 'BroadcastSendStarted':
-        return { ...state, status: 'sending', sendId: event.data.send_id, sending: event.data.content, cursor: null, recipients: 0 };
+        return {
+          ...state,
+          status: 'sending',
+          sendId: event.data.send_id,
+          sending: event.data.content,
+          cursor: null,
+          pageTenants: [],
+          recipients: 0,
+        };
+      case 'BroadcastPageStarted':
+        return { ...state, pageTenants: [...new Set([...state.pageTenants, ...event.data.tenants])] };
       case 'BroadcastPageSent':
-        return { ...state, cursor: event.data.cursor, recipients: state.recipients + event.data.recipients };
+        return { ...state, cursor: event.data.cursor, pageTenants: [], recipients: state.recipients + event.data.recipients };
       case 'BroadcastSent':
         return { ...state, status: 'sent' };
       case 'BroadcastCanceled':
@@ -155,6 +173,19 @@ export const broadcastDecider: Decider<BroadcastState, BroadcastCommand, Broadca
           {
             type: 'BroadcastSendStarted',
             data: { key: command.key, send_id: command.sendId, content: state.content, sha: state.sha, started_at: command.now },
+          },
+        ];
+      }
+      case 'StartPage': {
+        // Not sending (canceled meanwhile) or moved on: nothing to start, the sender stops.
+        if (state.status !== 'sending' || state.sendId !== command.sendId || state.cursor !== command.pageStart) return [];
+        // Tenants recorded already (a page continued after a stop) are not recorded again.
+        const tenants = [...new Set(command.tenants)].filter((t) => !state.pageTenants.includes(t));
+        if (tenants.length === 0) return [];
+        return [
+          {
+            type: 'BroadcastPageStarted',
+            data: { key: command.key, send_id: command.sendId, page_start: command.pageStart, tenants, started_at: command.now },
           },
         ];
       }

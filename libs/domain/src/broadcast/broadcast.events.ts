@@ -1,6 +1,7 @@
 import type {
   BroadcastCanceled,
   BroadcastPageSent,
+  BroadcastPageStarted,
   BroadcastScheduled,
   BroadcastSendStarted,
   BroadcastSent,
@@ -12,6 +13,7 @@ export type BroadcastEvent =
   | EventOf<typeof BroadcastUpserted>
   | EventOf<typeof BroadcastScheduled>
   | EventOf<typeof BroadcastSendStarted>
+  | EventOf<typeof BroadcastPageStarted>
   | EventOf<typeof BroadcastPageSent>
   | EventOf<typeof BroadcastSent>
   | EventOf<typeof BroadcastCanceled>;
