@@ -15,7 +15,12 @@ export interface RunWorkConsumerOptions {
   onAssignment?: (partitions: number[]) => void;
   /** The consumer stopped for good (kafkajs does not restart it); the caller decides what next. */
   onCrash?: (error: Error) => void;
+  /** How long stop() waits for kafkajs to leave the group (default STOP_TIMEOUT_MS). */
+  stopTimeoutMs?: number;
 }
+
+/** Within the boot's 15 s shutdown bound, with room for the rest of the shutdown. */
+const STOP_TIMEOUT_MS = 8000;
 
 /**
  * One member of the consumer group that shares recipient runs: Kafka assigns it some
@@ -74,8 +79,23 @@ export class RunWorkConsumer {
   async stop(): Promise<void> {
     const consumer = this.consumer;
     this.consumer = undefined;
+    if (!consumer) return;
     // Waits for the batch in progress; its executed chunks are committed, the rest is redelivered.
-    if (consumer) await consumer.disconnect();
+    // In the middle of a rebalance kafkajs waits for the group's join to finish, which lasts until
+    // a member that went away without leaving times out: the wait is bounded so that a shutdown
+    // ends within its own bound (boot: 15 s). What was not committed is redelivered to whoever
+    // owns the partition next, and executing a run again appends nothing twice.
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.options.stopTimeoutMs ?? STOP_TIMEOUT_MS);
+    });
+    const outcome = await Promise.race([consumer.disconnect().then(() => 'stopped' as const), gaveUp]);
+    clearTimeout(timer);
+    if (outcome === 'timeout')
+      this.options.logger?.warn(
+        { group: this.options.groupId },
+        'the run-work consumer did not leave its group in time (a rebalance in progress); stopping without it',
+      );
   }
 
   private async batch(
