@@ -148,16 +148,18 @@ export class BroadcastSender {
           this.options.pageSize,
         );
         const pageStart = state.cursor ?? '';
-        // Tenants a sender that stopped before recording this page may have triggered runs in.
-        const earlier = state.pageTenants;
-        if (page.length === 0 && earlier.length === 0) {
-          await handleCommand(
+        const completeSend = () =>
+          handleCommand(
             this.store,
             stream,
             broadcastDecider,
             { type: 'CompleteSend', key, sendId, now: this.now().toISOString() },
             metadata,
           );
+        // Tenants a sender that stopped before recording this page may have triggered runs in.
+        const earlier = state.pageTenants;
+        if (page.length === 0 && earlier.length === 0) {
+          await completeSend();
           return;
         }
         const byTenant = new Map<string, BroadcastRecipientRef[]>();
@@ -204,13 +206,7 @@ export class BroadcastSender {
         const everyone = [...triggered.values()].flat();
         if (page.length === 0 && everyone.length === 0) {
           // Its tenants were recorded, but no run of it was triggered and no member is left: done.
-          await handleCommand(
-            this.store,
-            stream,
-            broadcastDecider,
-            { type: 'CompleteSend', key, sendId, now: this.now().toISOString() },
-            metadata,
-          );
+          await completeSend();
           return;
         }
         let last = page.length > 0 ? page[page.length - 1] : undefined;
