@@ -90,6 +90,13 @@ export class RunWorkService implements OnApplicationBootstrap, BeforeApplication
           this.ownsPartitionZero = partitions.includes(0);
           void this.setElected(this.ownsPartitionZero);
         },
+        // Whatever this worker owned may go to another member in this rebalance: the singletons
+        // stop until an assignment gives it partition 0 again, so that two workers never run them
+        // at once (a member dropped for missed heartbeats keeps running until it learns it here).
+        onRebalancing: () => {
+          this.ownsPartitionZero = false;
+          void this.setElected(false);
+        },
         onCrash: (error) => {
           // kafkajs restarts the consumer after retriable failures by itself; this one it gave up on.
           this.log.error({ err: error }, 'the run-work consumer stopped; joining the group again');

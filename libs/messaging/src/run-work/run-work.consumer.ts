@@ -13,6 +13,11 @@ export interface RunWorkConsumerOptions {
   logger?: Logger;
   /** Called after every rebalance with the work topic's partitions this member now owns. */
   onAssignment?: (partitions: number[]) => void;
+  /**
+   * The group is rebalancing and this member is joining it again: until the next onAssignment it
+   * may own nothing (a member the coordinator dropped, say after missing heartbeats, learns it here).
+   */
+  onRebalancing?: () => void;
   /** The consumer stopped for good (kafkajs does not restart it); the caller decides what next. */
   onCrash?: (error: Error) => void;
   /** How long stop() waits for kafkajs to leave the group (default STOP_TIMEOUT_MS). */
@@ -52,7 +57,7 @@ export class RunWorkConsumer {
     const consumer = kafka.consumer({
       groupId: this.options.groupId,
       sessionTimeout: this.options.sessionTimeoutMs,
-      heartbeatInterval: Math.max(500, Math.floor(this.options.sessionTimeoutMs / 10)),
+      heartbeatInterval: this.heartbeatIntervalMs(),
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 250,
     });
@@ -62,6 +67,7 @@ export class RunWorkConsumer {
       this.options.logger?.info({ topic, partitions, group: this.options.groupId }, 'run-work partitions assigned');
       this.options.onAssignment?.(partitions);
     });
+    consumer.on(consumer.events.REBALANCING, () => this.options.onRebalancing?.());
     consumer.on(consumer.events.CRASH, (event) => {
       if (!event.payload.restart) this.options.onCrash?.(event.payload.error);
     });
@@ -98,6 +104,10 @@ export class RunWorkConsumer {
       );
   }
 
+  private heartbeatIntervalMs(): number {
+    return Math.max(500, Math.floor(this.options.sessionTimeoutMs / 10));
+  }
+
   private async batch(
     { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload,
     execute: (items: RunWorkV1[]) => Promise<void>,
@@ -116,7 +126,18 @@ export class RunWorkConsumer {
             'run-work record is not a RunWorkV1; skipped',
           );
       }
-      if (items.length) await execute(items);
+      if (items.length) {
+        // kafkajs heartbeats only when asked to inside a batch: a chunk that takes longer than the
+        // session timeout (a loaded machine) would get this member dropped from the group while it
+        // works, and its partitions handed to another. Heartbeat while the chunk executes; a failed
+        // heartbeat (a rebalance) surfaces in the one after the chunk.
+        const beating = setInterval(() => void heartbeat().catch(() => undefined), this.heartbeatIntervalMs());
+        try {
+          await execute(items);
+        } finally {
+          clearInterval(beating);
+        }
+      }
       resolveOffset(chunk[chunk.length - 1].offset);
       await commitOffsetsIfNecessary();
       await heartbeat();
