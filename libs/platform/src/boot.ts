@@ -6,6 +6,7 @@ import { createHttpApp } from '@notify/http';
 import { createLogger, Logger, PinoNestLogger } from '@notify/logging';
 import { BootResources } from './boot-resources';
 import { CoreModule } from './core.module';
+import { trackShutdownHooks } from './shutdown-hooks';
 
 export type Role = 'server' | 'api' | 'worker' | 'cli';
 
@@ -83,9 +84,10 @@ function closeOnSignals(app: INestApplicationContext, logger: Logger): void {
     if (closing) process.exit(1);
     closing = true;
     logger.info({ signal }, 'shutting down');
+    const pendingHooks = trackShutdownHooks(app);
     // In-flight work is at-least-once and idempotent: never let a stuck close keep the process.
     setTimeout(() => {
-      logger.error({ signal }, 'shutdown took longer than 15 s; exiting');
+      logger.error({ signal, waiting_for: pendingHooks() }, 'shutdown took longer than 15 s; exiting');
       process.exit(1);
     }, 15_000).unref();
     app
