@@ -1,4 +1,5 @@
 import { handleCommand } from '@notify/application';
+import { schemaVersionOf } from '@notify/contracts';
 import { messageDecider, messageStream } from '@notify/domain';
 import { MessageEventEnvelopeV1, RunWorkV1, WorkflowRunEventEnvelopeV1 } from '@notify/messaging';
 import { ReactorRuntime } from '@notify/projection-runtime';
@@ -8,6 +9,7 @@ import { twilioMessageCreated } from '@notify/testing/provider-peers';
 import { eventually, messageOf, messageWithStatus, putChannel, putWorkflow } from '../support/delivery';
 import { finishedRuns, pausedRuns } from '../support/engine';
 import { startTestApp, TestApp } from '../support/test-app';
+import { timerFiredEventId } from '../../apps/worker/src/timers/timer.service';
 
 requireBackend('kafka', !!testEnv.kafkaBrokers);
 const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
@@ -147,7 +149,9 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
 
   it('batches and throttles per recipient with runs executed from the work topic', async () => {
     await putWorkflow(t, 'k-batch', [
-      { type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'seconds', value: 3 } } },
+      // An hour: the window is closed below by firing its timer once all four are in it, so that
+      // how long the four triggers take (a loaded CI runner) cannot split them over two windows.
+      { type: 'batch', ref: 'collect', settings: { batch_window: { unit: 'hours', value: 1 } } },
       { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: '{{ total_activities }}' } },
     ]);
     await putWorkflow(t, 'k-throttle', [
@@ -160,6 +164,24 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
       batched.push((await t.knock().workflows.trigger('k-batch', { recipients: ['malcolm'], data: { n } })).workflow_run_id);
       throttled.push((await t.knock().workflows.trigger('k-throttle', { recipients: ['malcolm'], data: { n } })).workflow_run_id);
     }
+    // All four activities are in malcolm's batch: close its window as the timer service would.
+    const batchStream = await eventually(async () => {
+      const [row] = await t.sql<{ stream_id: string; n: string }>(
+        `SELECT stream_id, count(*) FILTER (WHERE event_type = 'BatchItemAdded') AS n FROM es_events
+          WHERE stream_id LIKE 'batch-development-k-batch-%' GROUP BY stream_id`,
+      );
+      return row && Number(row.n) === 4 ? row.stream_id : undefined;
+    }, 60_000);
+    const scheduled = (await t.store.readStream(batchStream)).filter((e) => e.type === 'TimerScheduled').at(-1)!;
+    const timerId = (scheduled.data as { timer_id: string }).timer_id;
+    await t.store.append(batchStream, [
+      {
+        id: timerFiredEventId(timerId),
+        type: 'TimerFired',
+        data: { timer_id: timerId, fired_at: new Date().toISOString() },
+        metadata: { environment: 'development', schema_version: schemaVersionOf('TimerFired'), actor: 'system:timers' },
+      },
+    ]);
     const batchRuns = await Promise.all(batched.map(async (id) => (await finishedRuns(t, id, 1, 60_000))[0]));
     const throttleRuns = await Promise.all(throttled.map(async (id) => (await finishedRuns(t, id, 1, 60_000))[0]));
     // One message for the four triggers (the first run owns the batch; the others were added to it).
