@@ -2,7 +2,8 @@
 // node_modules/.bin/jest`: the workers inherit the parent's execArgv).
 //
 // jest ends a worker with its END message and force-exits it ("A worker process has failed to exit
-// gracefully") if the process has not ended 500 ms later. Found with scripts/jest-leak-probe.cjs:
+// gracefully") if the process has not ended `workerGracefulExitTimeout` later (500 ms by default;
+// 5 s in jest.config.js since the runs below). Found with scripts/jest-leak-probe.cjs:
 // at the end of a CI run every worker's event loop was empty within 1-11 ms of END (nothing left
 // open), but Node's teardown of the environment after that took another 0.2-1.5 s with the heap a
 // long-running worker has built up, so jest killed workers that were in fact exiting.
