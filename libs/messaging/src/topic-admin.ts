@@ -29,19 +29,27 @@ export function topicConfigs(settings: KafkaSettings): ITopicConfig[] {
  * changed: adding partitions would move keys to other partitions and break per-key order for
  * consumers mid-stream, so a mismatch is only reported.
  */
-export async function ensureTopics(admin: Admin, settings: KafkaSettings, logger?: Logger): Promise<TopicReport[]> {
+export async function ensureTopics(
+  admin: Admin,
+  settings: KafkaSettings,
+  logger?: Logger,
+  options: { leaderWaitMs?: number } = {},
+): Promise<TopicReport[]> {
   const wanted = topicConfigs(settings);
   const existing = new Set(await admin.listTopics());
   const missing = wanted.filter((t) => !existing.has(t.topic));
   if (missing.length) {
     try {
-      await admin.createTopics({ topics: missing, waitForLeaders: true });
+      // kafkajs' own wait for leaders gives up on UNKNOWN_TOPIC_OR_PARTITION, which a KRaft broker
+      // answers until its metadata has caught up with the controller's (seconds on a loaded
+      // machine): the wait is done below instead.
+      await admin.createTopics({ topics: missing, waitForLeaders: false });
     } catch (error) {
       // Another process may have created it in between; anything else is re-thrown below by the metadata read.
       if (!/already exists/i.test((error as Error).message)) throw error;
     }
   }
-  const metadata = await admin.fetchTopicMetadata({ topics: wanted.map((t) => t.topic) });
+  const metadata = await topicsWithLeaders(admin, wanted, options.leaderWaitMs ?? LEADER_WAIT_MS);
   return wanted.map((t) => {
     const partitions = metadata.topics.find((m) => m.name === t.topic)?.partitions.length ?? 0;
     const report: TopicReport = { topic: t.topic, created: missing.includes(t), partitions };
@@ -51,4 +59,33 @@ export async function ensureTopics(admin: Admin, settings: KafkaSettings, logger
     }
     return report;
   });
+}
+
+const LEADER_WAIT_MS = 60_000;
+/** What a broker answers for a topic it has not fully learnt of yet. */
+const NOT_YET = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
+
+type TopicsMetadata = Awaited<ReturnType<Admin['fetchTopicMetadata']>>;
+
+/** The topics' metadata once every partition of each has a leader; an error after `waitMs`. */
+async function topicsWithLeaders(admin: Admin, wanted: ITopicConfig[], waitMs: number): Promise<TopicsMetadata> {
+  const deadline = Date.now() + waitMs;
+  for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
+    let reason: string;
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics: wanted.map((t) => t.topic) });
+      const waiting = wanted.filter((t) => {
+        const partitions = metadata.topics.find((m) => m.name === t.topic)?.partitions ?? [];
+        return partitions.length === 0 || partitions.some((p) => p.leader < 0);
+      });
+      if (waiting.length === 0) return metadata;
+      reason = `no leader yet for ${waiting.map((t) => t.topic).join(', ')}`;
+    } catch (error) {
+      const type = (error as { type?: string }).type ?? '';
+      if (!NOT_YET.has(type)) throw error;
+      reason = type;
+    }
+    if (Date.now() + delay > deadline) throw new Error(`Kafka topics not ready after ${waitMs} ms (${reason})`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
 }
