@@ -30,6 +30,8 @@ const wanted = (name: string) => only.size === 0 || only.has(name);
 const scenarios: [string, () => Promise<Figure[]>][] = [
   ['baseline', () => baseline(quick ? 5 : 10)],
   ['accept', () => acceptRate(quick ? 5 : 10)],
+  // The api in its own process with the worker stopped: the accept path's own cost.
+  ['accept-api', () => acceptRate(quick ? 5 : 10, true)],
   ['sustained', () => sustained(quick ? [250, 500] : [250, 500, 750, 1000, 1250], quick ? 5 : 10)],
   ['latency', () => latency(200, quick ? 5 : 20)],
   // Twice the sustained rate the issue measured (300 runs/s); BENCH_OVERLOAD_RATE sets another.

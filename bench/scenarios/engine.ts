@@ -1,7 +1,9 @@
 import autocannon from 'autocannon';
+import { Pool } from 'pg';
 import { BenchService, defineWorkflow, freshDatabase, inAppStep, spawnListening, startService, stopChild } from '../support/service';
 import { atRate, BoundedClient, closedLoop, percentile, round, until } from '../support/load';
 import { Seeder } from '../support/seed';
+import { cpuMs, databaseCpuMs, databaseCpuSince } from '../support/rss';
 
 export interface Figure {
   scenario: string;
@@ -34,46 +36,76 @@ async function hammer(url: string, body: unknown, headers: Record<string, string
 export async function baseline(seconds: number): Promise<Figure[]> {
   const db = await freshDatabase('bench_baseline');
   const { child, url } = await spawnListening('dist/bench/baseline-server.js', { DATABASE_URL: db.url, DATABASE_POOL_SIZE: '20' });
+  const sql = new Pool({ connectionString: db.url, max: 1 });
   try {
     await hammer(`${url}/insert`, { warm: true }, {}, 2);
+    const database = new URL(db.url).pathname.slice(1);
+    const [cpuBefore, dbBefore] = [await cpuMs(child.pid!), await databaseCpuMs(sql, database)];
     const r = await hammer(`${url}/insert`, { n: 1 }, {}, seconds);
+    const cpu = (await cpuMs(child.pid!)) - cpuBefore;
+    const dbCpu = databaseCpuSince(dbBefore, await databaseCpuMs(sql, database));
     return [
       {
         scenario: 'baseline: bare HTTP endpoint, one INSERT per request',
         metric: 'throughput',
         value: round(r.rps),
         unit: 'req/s',
-        note: `p50 ${r.p50} ms, p99 ${r.p99} ms, 32 connections`,
+        note: `p50 ${r.p50} ms, p99 ${r.p99} ms, 32 connections; ${cpuPerRequest(cpu, r.total)} CPU ms per request in the server process, ${cpuPerRequest(dbCpu, r.total)} in its PostgreSQL backends`,
       },
     ];
   } finally {
+    await sql.end();
     await stopChild(child);
     await db.drop();
   }
 }
 
-/** The trigger endpoint alone: how many triggers it records per second (runs execute meanwhile). */
-export async function acceptRate(seconds: number): Promise<Figure[]> {
-  const service = await startService('accept');
+/**
+ * The trigger endpoint alone: how many triggers it records per second (runs execute meanwhile,
+ * in the same process). `apiAlone`: the api in its own process with no worker running (the
+ * worker projects the setup, then stops), so the figure is the api's own cost.
+ */
+export async function acceptRate(seconds: number, apiAlone = false): Promise<Figure[]> {
+  const service = await startService(apiAlone ? 'accept_api' : 'accept', {}, { split: apiAlone });
   try {
     await defineWorkflow(service, 'bench-inapp', [inAppStep()]);
     await service.call('PUT', '/v1/users/u1', { name: 'U1' });
     const url = `${service.url}/v1/workflows/bench-inapp/trigger`;
     const auth = { authorization: `Bearer ${service.secretKey}` };
+    if (apiAlone) {
+      // The worker has projected what the trigger reads once one is accepted; then it stops.
+      const accepted = await until(
+        async () =>
+          (await service.call('POST', '/v1/workflows/bench-inapp/trigger', { recipients: ['u1'], data: { n: 0 } })).status === 200,
+        30_000,
+        50,
+      );
+      if (!accepted) throw new Error('accept-api: no trigger was accepted within 30 s');
+      await service.stopWorker();
+    }
     await hammer(url, { recipients: ['u1'], data: { n: 0 } }, auth, 2);
+    const database = new URL(service.databaseUrl).pathname.slice(1);
+    const [cpuBefore, dbBefore] = [await cpuMs(service.pid), await databaseCpuMs(service.sql, database)];
     const r = await hammer(url, { recipients: ['u1'], data: { n: 1 } }, auth, seconds);
+    const cpu = (await cpuMs(service.pid)) - cpuBefore;
+    const dbCpu = databaseCpuSince(dbBefore, await databaseCpuMs(service.sql, database));
     return [
       {
-        scenario: 'trigger endpoint alone (1 recipient)',
+        scenario: apiAlone ? 'trigger endpoint, api process alone (no worker; 1 recipient)' : 'trigger endpoint alone (1 recipient)',
         metric: 'accepted',
         value: round(r.rps),
         unit: 'triggers/s',
-        note: `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.non2xx} non-2xx`,
+        note: `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.non2xx} non-2xx; ${cpuPerRequest(cpu, r.total)} CPU ms per trigger in the ${apiAlone ? 'api' : 'service'} process, ${cpuPerRequest(dbCpu, r.total)} in its PostgreSQL backends`,
       },
     ];
   } finally {
     await service.stop();
   }
+}
+
+/** CPU milliseconds per request, from a process's CPU time over a load run (10 ms clock ticks: meaningful over thousands of requests). */
+function cpuPerRequest(cpuMsUsed: number, requests: number): string {
+  return requests > 0 ? (cpuMsUsed / requests).toFixed(2) : 'n/a';
 }
 
 async function visibleCount(service: BenchService): Promise<number> {

@@ -62,3 +62,40 @@ export function sampleTreeMemory(root: number, everyMs: number): { stop(): Promi
     },
   };
 }
+
+/**
+ * CPU time a process has used so far (user + system), in milliseconds, from /proc/<pid>/stat:
+ * what a request costs the service, which varies much less than throughput with what else the
+ * machine runs. Linux only; clock ticks taken as 100 per second (the kernel's USER_HZ).
+ */
+export async function cpuMs(pid: number): Promise<number> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time used so far by the PostgreSQL backends connected to one database (the service's
+ * pool), in milliseconds: the database's share of a request. Backends that end in between are
+ * lost from the sum, so measure over a run where the pool stays open.
+ */
+export async function databaseCpuMs(
+  sql: { query: (text: string, values: unknown[]) => Promise<{ rows: { pid: number }[] }> },
+  database: string,
+): Promise<Map<number, number>> {
+  const { rows } = await sql.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    const used = await cpuMs(pid).catch(() => undefined);
+    if (used !== undefined) out.set(pid, used);
+  }
+  return out;
+}
+
+/** The CPU the backends in `after` used since `before` (a backend that started in between counts from zero). */
+export function databaseCpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, used] of after) total += used - (before.get(pid) ?? 0);
+  return total;
+}

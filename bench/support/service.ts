@@ -16,6 +16,8 @@ export interface BenchService {
   /** A pool on the service's database, for measurements. */
   sql: Pool;
   call<T = any>(method: string, p: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
+  /** Split services only: stops the worker process, leaving the api alone (nothing projects or runs after). */
+  stopWorker(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,13 +78,8 @@ export function spawnListening(entry: string, env: Record<string, string>): Prom
   });
 }
 
-/** Starts a built entry point (after `nodeArgs`) and resolves once it answers /healthz on the given port. */
-export async function spawnReady(
-  entry: string,
-  port: number,
-  env: Record<string, string>,
-  nodeArgs: string[] = [],
-): Promise<{ child: ChildProcess; url: string }> {
+/** Starts a built entry point (after `nodeArgs`) with the bench's profiling and node options; `stderr` reads what it wrote there so far. */
+function spawnService(entry: string, env: Record<string, string>, nodeArgs: string[] = []): { child: ChildProcess; stderr: () => string } {
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service (open it in Chrome DevTools).
   // BENCH_NODE_ARGS adds node options to the service's command line (e.g. --trace-gc).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
@@ -93,15 +90,26 @@ export async function spawnReady(
   });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
+  return { child, stderr: () => stderr };
+}
+
+/** Starts a built entry point (after `nodeArgs`) and resolves once it answers /healthz on the given port. */
+export async function spawnReady(
+  entry: string,
+  port: number,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
+  const { child, stderr } = spawnService(entry, env, nodeArgs);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}; stderr: ${stderr}`);
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}; stderr: ${stderr()}`);
     const ok = await fetch(`${url}/healthz`)
       .then((r) => r.ok)
       .catch(() => false);
     if (ok) return { child, url };
-    if (Date.now() > deadline) throw new Error(`${entry} did not answer on ${url}; stderr: ${stderr}`);
+    if (Date.now() > deadline) throw new Error(`${entry} did not answer on ${url}; stderr: ${stderr()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -140,13 +148,19 @@ export function freePort(): Promise<number> {
 /**
  * The whole service (api and worker in one process, as `npm start`) on a fresh database. It logs
  * at warn level (request logs at info would be part of what is measured), so readiness is polled.
+ * `split` starts the api and the worker as two processes instead (the api's own cost, measured
+ * once the worker is stopped).
  */
-export async function startService(name: string, env: Record<string, string> = {}): Promise<BenchService> {
+export async function startService(
+  name: string,
+  env: Record<string, string> = {},
+  options: { split?: boolean } = {},
+): Promise<BenchService> {
   const db = await freshDatabase(`bench_${name}`);
   const secretKey = `sk_bench_${randomBytes(16).toString('hex')}`;
   const serviceToken = `svc_bench_${randomBytes(16).toString('hex')}`;
   const port = await freePort();
-  const { child, url } = await spawnReady('dist/apps/server/src/main.js', port, {
+  const serviceEnv = {
     DATABASE_URL: db.url,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -158,7 +172,9 @@ export async function startService(name: string, env: Record<string, string> = {
     SECRETS_KEY: randomBytes(32).toString('hex'),
     ...env,
     ...extraServiceEnv(),
-  });
+  };
+  const worker = options.split ? spawnService('dist/apps/worker/src/main.js', serviceEnv).child : undefined;
+  const { child, url } = await spawnReady(options.split ? 'dist/apps/api/src/main.js' : 'dist/apps/server/src/main.js', port, serviceEnv);
   const sql = new Pool({ connectionString: db.url, max: 4 });
   const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${url}${p}`, {
@@ -179,8 +195,13 @@ export async function startService(name: string, env: Record<string, string> = {
     pid: child.pid!,
     sql,
     call,
+    async stopWorker() {
+      if (!worker) throw new Error('stopWorker: the service was not started split');
+      await stopChild(worker);
+    },
     async stop() {
       await stopChild(child);
+      if (worker) await stopChild(worker);
       await sql.end();
       await db.drop();
     },

@@ -1,9 +1,9 @@
-import { INTERCEPTORS_METADATA } from '@nestjs/common/constants';
+import { GUARDS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteContract } from '@notify/contracts';
 import { ROUTE_CONTRACT } from '@notify/http';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyKeyGuard, idempotencyScopeFactory } from './idempotent-route';
 
 function controllerFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -13,7 +13,7 @@ function controllerFiles(dir: string): string[] {
 }
 
 describe('idempotent routes', () => {
-  // Every controller method of the api, with the contract it serves and its interceptors.
+  // Every controller method of the api, with the contract it serves, its guards and whether it takes @Idempotency().
   const methods = controllerFiles(path.resolve(__dirname, '..')).flatMap((file) =>
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- every controller file, found on disk
     Object.values(require(file) as Record<string, unknown>)
@@ -23,9 +23,12 @@ describe('idempotent routes', () => {
           const handler = (controller.prototype as Record<string, unknown>)[name];
           const route =
             typeof handler === 'function' ? (Reflect.getMetadata(ROUTE_CONTRACT, handler) as RouteContract | undefined) : undefined;
-          const interceptors =
-            typeof handler === 'function' ? ((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? []) : [];
-          return route ? [{ at: `${controller.name}.${name}`, route, interceptors }] : [];
+          if (typeof handler !== 'function' || !route) return [];
+          const guards = (Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[] | undefined) ?? [];
+          const args = Object.values(
+            (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) as Record<string, { factory?: unknown }> | undefined) ?? {},
+          );
+          return [{ at: `${controller.name}.${name}`, route, guards, scoped: args.some((a) => a.factory === idempotencyScopeFactory) }];
         }),
       ),
   );
@@ -46,11 +49,12 @@ describe('idempotent routes', () => {
     ]);
   });
 
-  it('puts the idempotency interceptor on exactly the routes whose contract is idempotent', () => {
+  it('marks exactly the routes whose contract is idempotent, and their handlers take the key', () => {
     for (const m of methods)
-      expect({ at: m.at, intercepted: m.interceptors.includes(IdempotencyInterceptor) }).toEqual({
+      expect({ at: m.at, checked: m.guards.includes(IdempotencyKeyGuard), scoped: m.scoped }).toEqual({
         at: m.at,
-        intercepted: m.route.idempotent === true,
+        checked: m.route.idempotent === true,
+        scoped: m.route.idempotent === true,
       });
   });
 });

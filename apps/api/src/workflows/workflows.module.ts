@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { idempotencyProviders } from '../shared/idempotency.interceptor';
+import { idempotencyProviders } from '../shared/idempotent-route';
 import { CancelWorkflowController } from './cancel-workflow/cancel-workflow.controller';
 import { CancelWorkflowHandler } from './cancel-workflow/cancel-workflow.handler';
 import { NotifyController } from './notify/notify.controller';

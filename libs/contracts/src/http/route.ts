@@ -74,7 +74,7 @@ export interface RouteContract<
   produces?: string;
   /**
    * Honours an `Idempotency-Key` header: a repeat within 24 hours answers the first 2xx response
-   * again (ADR 0093). Applied by the api's one idempotency interceptor.
+   * again (ADR 0093). Applied by the api's `@IdempotentRoute()` (ADR 0238).
    */
   idempotent?: boolean;
   /**

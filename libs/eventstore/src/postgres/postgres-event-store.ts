@@ -312,10 +312,14 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
         appends.map((a) => a.events.length),
         events.map((x) => x.e.id),
         events.map((x) => x.e.type),
-        events.map((x) => JSON.stringify(x.e.data)),
-        events.map((x) => JSON.stringify(x.e.metadata)),
+        // Data and metadata as one JSON array each, not as jsonb[]: pg writes an array parameter as
+        // an array literal, escaping every quote of every event's JSON (a third of an append's
+        // client CPU for a trigger), and the server parses that literal before the JSON.
+        JSON.stringify(events.map((x) => x.e.data)),
+        JSON.stringify(events.map((x) => x.e.metadata)),
       ];
-      const append = 'es_append($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])';
+      const elements = (n: number) => `ARRAY(SELECT x FROM jsonb_array_elements($${n}::jsonb) WITH ORDINALITY AS j(x, i) ORDER BY j.i)`;
+      const append = `es_append($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], ${elements(6)}, ${elements(7)})`;
       let text = `SELECT * FROM ${append}`;
       if (sealedWith.size > 0) {
         // ADR 0216: the append runs only when every key its events were sealed with is still the

@@ -1,17 +1,24 @@
-import { Controller, UseInterceptors } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { RouteInput, triggerWorkflowRoute } from '@notify/contracts';
 import { Ctx, Endpoint, Input, RequestContext } from '@notify/http';
-import { IdempotencyInterceptor } from '../../shared/idempotency.interceptor';
+import { Idempotency, IdempotencyScope, IdempotentRoute, IdempotentRoutes } from '../../shared/idempotent-route';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 
 @Controller()
 export class TriggerWorkflowController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly idempotency: IdempotentRoutes,
+  ) {}
 
   @Endpoint(triggerWorkflowRoute)
-  @UseInterceptors(IdempotencyInterceptor)
-  trigger(@Input() { params, body }: RouteInput<typeof triggerWorkflowRoute>, @Ctx() ctx: RequestContext) {
-    return this.commands.execute(new TriggerWorkflowCommand(ctx, params.key, body));
+  @IdempotentRoute()
+  trigger(
+    @Input() { params, body }: RouteInput<typeof triggerWorkflowRoute>,
+    @Ctx() ctx: RequestContext,
+    @Idempotency() once: IdempotencyScope,
+  ) {
+    return this.idempotency.run(once, () => this.commands.execute(new TriggerWorkflowCommand(ctx, params.key, body)));
   }
 }
