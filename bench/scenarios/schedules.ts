@@ -28,7 +28,7 @@ export async function scheduleBurst(count: number): Promise<Figure[]> {
     // The due minute: far enough ahead for the schedules to be seeded and projected (500-1,000/s
     // on a busy 2-core machine; measured and reported below), on a whole minute. The service is
     // idle between the end of the seeding and the due minute.
-    const seedMs = Math.max(90_000, count * 5);
+    const seedMs = Number(process.env.BENCH_SCHEDULES_SEED_MS ?? Math.max(90_000, count * 5));
     const due = new Date(Math.ceil((Date.now() + seedMs) / 60_000) * 60_000);
     const seeding = Date.now();
     await seeder.schedules('bench-digest', users, [

@@ -61,7 +61,8 @@ export const workflowRunsProjection = defineProjection({
           trigger_source: run.trigger_source,
           cancellation_key: run.cancellation_key,
           subscribed_to: run.subscribed_to,
-          trigger_position: run.trigger_position,
+          // Empty when the run was appended with its trigger (ADR 0235): its own position stands for the trigger's.
+          trigger_position: run.trigger_position || recorded.position,
           inserted_at: at,
         });
       }

@@ -6,6 +6,8 @@ import { allMigrations } from '@notify/projections';
 import { audienceMembersProjection } from '@notify/projections/audience-members';
 import { BroadcastQueries, broadcastsProjection, BroadcastTimers } from '@notify/projections/broadcasts';
 import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
+import { Fanout } from '../engine/fanout';
+import type { EngineLookups } from '../engine/lookups';
 import { handleCommand, toDomainEvent } from '../handle-command';
 import { BroadcastSender, BroadcastSenderOptions } from './broadcast-sender';
 import { cancelBroadcast, sendBroadcast, upsertBroadcast } from './broadcast-use-cases';
@@ -127,6 +129,26 @@ for (const backend of databaseBackends()) {
         [sendId],
       );
 
+    /**
+     * Each member's run is in the log as RunEnqueued, appended with the page's trigger (ADR 0235):
+     * the same members, once each, as the triggers hold; the fan-out adds nothing to those triggers.
+     */
+    async function expectRunsEnqueued(sendId: string, runs: { member: string; n: string }[]) {
+      const enqueued = await sql<{ member: string; n: string }>(
+        `SELECT data->'recipient'->>'id' || '/' || coalesce(data->>'tenant', '-') AS member, count(*) AS n
+           FROM es_events WHERE event_type = 'RunEnqueued' AND data->'trigger_source'->>'broadcast_send_id' = $1 GROUP BY 1 ORDER BY 1`,
+        [sendId],
+      );
+      expect(enqueued).toEqual(runs);
+      const streams = await sql<{ stream_id: string }>(
+        `SELECT stream_id FROM es_events WHERE event_type = 'WorkflowTriggered' AND data->'trigger_source'->>'broadcast_send_id' = $1`,
+        [sendId],
+      );
+      const triggers = [...(await store.readStreams(streams.map((t) => t.stream_id))).values()].map((h) => h[0]);
+      expect(triggers.every((t) => (t.data as { runs_enqueued?: boolean }).runs_enqueued === true)).toBe(true);
+      expect(await new Fanout(store, {} as EngineLookups).fanOutMany(triggers)).toBe(0);
+    }
+
     const stateOf = async (key: string) =>
       fold(broadcastDecider, (await store.readStream(broadcastStream(ENV, key))).map(toDomainEvent) as BroadcastEvent[]);
 
@@ -158,6 +180,7 @@ for (const backend of databaseBackends()) {
       expect(runs).toHaveLength(27);
       expect(runs.filter((r) => Number(r.n) !== 1)).toEqual([]);
       expect(runs.filter((r) => r.member.endsWith('/acme')).map((r) => r.member)).toEqual(['resume-u000/acme', 'resume-u001/acme']);
+      await expectRunsEnqueued(sendId, runs);
       await settled();
       expect((await sql<{ status: string }>(`SELECT status FROM rm_broadcasts WHERE key = 'resume'`))[0].status).toBe('sent');
     });
@@ -195,6 +218,7 @@ for (const backend of databaseBackends()) {
       expect(runs.filter((r) => Number(r.n) !== 1)).toEqual([]);
       expect(runs.map((r) => r.member)).toEqual(expect.arrayContaining(['shift-u002a/-', 'shift-u002b/-', 'shift-u007/-']));
       expect(runs).toHaveLength(29);
+      await expectRunsEnqueued(sendId, runs);
     });
 
     /** Sender A triggers page `stopAt` and stops before recording it; `leave` leave the audience; a new sender resumes. */
@@ -236,6 +260,7 @@ for (const backend of databaseBackends()) {
       expect(runs.filter((r) => Number(r.n) !== 1)).toEqual([]);
       expect(runs.filter((r) => r.member.endsWith('/acme')).map((r) => r.member)).toEqual(['gone-u000/acme', 'gone-u001/acme']);
       expect(runs).toHaveLength(27);
+      await expectRunsEnqueued(sendId, runs);
       const state = await stateOf('gone');
       expect(state.status).toBe('sent');
       expect(state.recipients).toBe(runs.length);
@@ -249,6 +274,7 @@ for (const backend of databaseBackends()) {
       const runs = await runsPerMember(sendId);
       expect(runs.filter((r) => Number(r.n) !== 1)).toEqual([]);
       expect(runs).toHaveLength(27);
+      await expectRunsEnqueued(sendId, runs);
       const state = await stateOf('tail');
       expect(state.status).toBe('sent');
       expect(state.recipients).toBe(27);

@@ -11,6 +11,7 @@ import {
 } from '@notify/domain';
 import { DuplicateEventIdError, EventStore, WrongExpectedRevisionError } from '@notify/eventstore';
 import { v5 as uuidv5 } from 'uuid';
+import { canEnqueueWithTrigger, withEnqueuedRuns } from '../engine/fanout';
 import { eventEnvelope } from '../envelope';
 import { handleCommand, toDomainEvent } from '../handle-command';
 
@@ -86,7 +87,8 @@ export function broadcastSnapshot(key: string, sha: string, content: BroadcastCo
  * time came, or a send in progress), starts a scheduled send on the broadcast's stream, then
  * pages the audience (or every user) from the read model after the cursor the stream records.
  * Each page becomes one WorkflowTriggered per tenant, on a run stream whose id is derived from
- * (send, page start, tenant) and appended with 'no_stream': a page triggered again by a sender
+ * (send, page start, tenant) and appended with 'no_stream' together with its members' runs
+ * (RunEnqueued, ADR 0235; the next page is read meanwhile): a page triggered again by a sender
  * that continues another's work is refused by the store and changes nothing, so no member gets
  * two runs. The page's progress (its last member) is then recorded on the broadcast's stream;
  * a cancel recorded meanwhile makes that record, and so the send, stop.
@@ -126,6 +128,10 @@ export class BroadcastSender {
     const { environment, key } = first;
     const metadata = { environment, actor: 'broadcast-sender' };
     const stream = broadcastStream(environment, key);
+    // The next page, read ahead: for this send, after that cursor.
+    let next: { sendId: string; after: string; page: Promise<BroadcastRecipientRef[]> } | undefined;
+    // The sha of the content being sent, read once per send.
+    let sent: { sendId: string; sha: string | undefined } | undefined;
     try {
       let state = await this.state(environment, key);
       if (state.status === 'scheduled' && state.sendId) {
@@ -141,13 +147,20 @@ export class BroadcastSender {
       while (state.status === 'sending' && state.sendId && state.sending && claim) {
         const sendId = state.sendId;
         const content = state.sending;
-        const page = await this.ports.recipients(
-          environment,
-          content.target_audience_key,
-          parseCursor(state.cursor),
-          this.options.pageSize,
-        );
+        const page =
+          next && next.sendId === sendId && next.after === state.cursor
+            ? await next.page
+            : await this.ports.recipients(environment, content.target_audience_key, parseCursor(state.cursor), this.options.pageSize);
+        next = undefined;
         const pageStart = state.cursor ?? '';
+        // The next page is read while this one is triggered and recorded (its start is this
+        // page's last member, unless the page is resumed and ends elsewhere: then it is read again).
+        if (page.length === this.options.pageSize) {
+          const after = cursorOf(page[page.length - 1]);
+          const read = this.ports.recipients(environment, content.target_audience_key, page[page.length - 1], this.options.pageSize);
+          read.catch(() => undefined); // a failed read is thrown where it is awaited, or dropped with the prefetch
+          next = { sendId, after, page: read };
+        }
         const completeSend = () =>
           handleCommand(
             this.store,
@@ -163,7 +176,11 @@ export class BroadcastSender {
           return;
         }
         const byTenant = new Map<string, BroadcastRecipientRef[]>();
-        for (const r of page) byTenant.set(r.tenant, [...(byTenant.get(r.tenant) ?? []), r]);
+        for (const r of page) {
+          const members = byTenant.get(r.tenant);
+          if (members) members.push(r);
+          else byTenant.set(r.tenant, [r]);
+        }
         // The page's tenants are recorded before any run of them is triggered (ADR 0232).
         if ([...byTenant.keys()].some((t) => !earlier.includes(t))) {
           const started = await handleCommand(
@@ -184,7 +201,8 @@ export class BroadcastSender {
           // Canceled (or continued by another sender) meanwhile: nothing of this page is triggered.
           if (state.status !== 'sending' || state.sendId !== sendId || (state.cursor ?? '') !== pageStart) break;
         }
-        const workflow = broadcastSnapshot(key, (await this.sha(environment, key)) ?? sendId, content);
+        if (sent?.sendId !== sendId) sent = { sendId, sha: await this.sha(environment, key) };
+        const workflow = broadcastSnapshot(key, sent.sha ?? sendId, content);
         const trigger = (runId: string, tenant: string, members: BroadcastRecipientRef[]) =>
           this.trigger(environment, runId, key, sendId, tenant, members, workflow, content);
         // Each tenant's run of the page: the members it holds, just triggered or (a resumed page) before.
@@ -292,17 +310,17 @@ export class BroadcastSender {
     // Read first: an append of the same event again succeeds (appends are idempotent by event id).
     const existing = await this.existingMembers(stream, tenant);
     if (existing) return existing;
+    const event = eventEnvelope('WorkflowTriggered', triggered, uuidv5(`triggered:${runId}`, NAMESPACE), {
+      environment,
+      actor: 'broadcast-sender',
+    });
     try {
-      await this.store.append(
-        stream,
-        [
-          eventEnvelope('WorkflowTriggered', triggered, uuidv5(`triggered:${runId}`, NAMESPACE), {
-            environment,
-            actor: 'broadcast-sender',
-          }),
-        ],
-        { expectedRevision: 'no_stream' },
-      );
+      // Its runs with it, in the same atomic append (ADR 0235); where appends are not atomic the
+      // fan-out appends them, as a crash between the two must not leave a trigger without runs.
+      if (this.store.atomicMultiStreamAppend && canEnqueueWithTrigger(triggered)) {
+        const { trigger, runs } = withEnqueuedRuns(environment, event);
+        await this.store.appendMany([{ streamId: stream, expectedRevision: 'no_stream', events: [trigger] }, ...runs]);
+      } else await this.store.append(stream, [event], { expectedRevision: 'no_stream' });
       return undefined;
     } catch (error) {
       // Triggered meanwhile by a sender that took the row over: what it triggered stands.

@@ -1,9 +1,17 @@
 import { RecipientRefT } from '@notify/contracts';
 import { fold, frequencyDecider, frequencyStream, recipientKey, RunEnqueuedData, runStream, WorkflowTriggeredData } from '@notify/domain';
-import { DuplicateEventIdError, EventStore, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import {
+  DuplicateEventIdError,
+  EventStore,
+  EventToAppend,
+  RecordedEvent,
+  StreamAppend,
+  WrongExpectedRevisionError,
+} from '@notify/eventstore';
 import { engineId, runIdFor } from './ids';
 import type { EngineLookups } from './lookups';
 import { engineMetadata, eventEnvelope } from '../envelope';
+import type { CommandMetadata } from '../handle-command';
 
 /** Runs decided with a read of their frequency stream (once per recipient), appended together. */
 const CHUNK = 200;
@@ -17,6 +25,72 @@ const WIDE_CHUNK = 1000;
 interface Target {
   recipient: RecipientRefT;
   subscribedTo: RecipientRefT | null;
+}
+
+/** Whether a trigger's runs can be appended with it: nothing to read to decide them (ADR 0235). */
+export const canEnqueueWithTrigger = (data: Pick<WorkflowTriggeredData, 'workflow' | 'recipients'>) =>
+  data.workflow.trigger_frequency === 'every_trigger' && data.recipients.every((r) => r.type === 'user');
+
+/**
+ * The runs of a trigger, to append together with it in one atomic append (schedules and broadcast
+ * pages, ADR 0235), and the trigger marked as such so the fan-out leaves it. The runs are the ones
+ * the fan-out would append (same run ids, event ids and data), except `trigger_position`, unknown
+ * before the append: it is left empty, the run's own position standing for it (nothing can come
+ * between the two in one atomic append). Only for every_trigger workflows and user recipients.
+ */
+export function withEnqueuedRuns(
+  environment: string,
+  trigger: EventToAppend<WorkflowTriggeredData>,
+): { trigger: EventToAppend<WorkflowTriggeredData>; runs: StreamAppend[] } {
+  const data = trigger.data;
+  if (!canEnqueueWithTrigger(data)) throw new Error('runs appended with their trigger: every_trigger workflows and user recipients only');
+  const marked = { ...trigger, data: { ...data, runs_enqueued: true } };
+  const meta = engineMetadata({
+    environment,
+    correlationId: data.workflow_run_id,
+    causationId: trigger.id,
+    actor: trigger.metadata.actor ?? 'system:engine',
+    cause: trigger.metadata,
+  });
+  const seen = new Set<string>();
+  const runs: StreamAppend[] = [];
+  for (const recipient of data.recipients) {
+    const key = recipientKey(recipient);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    runs.push(enqueuedRun(environment, data, { recipient, subscribedTo: null }, runIdFor(data.workflow_run_id, key), '', meta));
+  }
+  return { trigger: marked, runs };
+}
+
+/** One run's RunEnqueued, on its own stream. */
+function enqueuedRun(
+  environment: string,
+  data: WorkflowTriggeredData,
+  target: Target,
+  runId: string,
+  triggerPosition: string,
+  meta: CommandMetadata,
+): StreamAppend {
+  const run: RunEnqueuedData = {
+    run_id: runId,
+    workflow_run_id: data.workflow_run_id,
+    workflow_key: data.workflow.key,
+    recipient: target.recipient,
+    actor: data.actor,
+    tenant: data.tenant,
+    data: data.data,
+    cancellation_key: data.cancellation_key,
+    trigger_source: data.trigger_source,
+    trigger_position: triggerPosition,
+    subscribed_to: target.subscribedTo,
+    enqueued_at: data.triggered_at,
+  };
+  return {
+    streamId: runStream(environment, runId),
+    expectedRevision: 'any',
+    events: [eventEnvelope('RunEnqueued', run, engineId('enqueued', runId), meta)],
+  };
 }
 
 /**
@@ -44,6 +118,7 @@ export class Fanout {
     };
     for (const trigger of triggers) {
       const data = trigger.data as WorkflowTriggeredData;
+      if (data.runs_enqueued) continue; // its runs were appended with it (ADR 0235)
       if (data.workflow.trigger_frequency !== 'every_trigger' || data.recipients.some((r) => r.type === 'object')) {
         count += await this.fanOut(trigger);
         continue;
@@ -65,6 +140,7 @@ export class Fanout {
   async fanOut(trigger: RecordedEvent): Promise<number> {
     const environment = trigger.metadata.environment!;
     const data = trigger.data as WorkflowTriggeredData;
+    if (data.runs_enqueued) return 0;
     let count = 0;
     let chunk: Target[] = [];
     // One chunk's append runs while the next page of subscribers is read and the next chunk
@@ -178,25 +254,7 @@ export class Fanout {
             events: claim.map((e) => eventEnvelope(e.type, e.data, engineId('frequency', runId), meta)),
           });
       }
-      const run: RunEnqueuedData = {
-        run_id: runId,
-        workflow_run_id: data.workflow_run_id,
-        workflow_key: data.workflow.key,
-        recipient: target.recipient,
-        actor: data.actor,
-        tenant: data.tenant,
-        data: data.data,
-        cancellation_key: data.cancellation_key,
-        trigger_source: data.trigger_source,
-        trigger_position: trigger.position,
-        subscribed_to: target.subscribedTo,
-        enqueued_at: data.triggered_at,
-      };
-      appends.push({
-        streamId: runStream(environment, runId),
-        expectedRevision: 'any',
-        events: [eventEnvelope('RunEnqueued', run, engineId('enqueued', runId), meta)],
-      });
+      appends.push(enqueuedRun(environment, data, target, runId, trigger.position, meta));
     }
     return appends;
   }

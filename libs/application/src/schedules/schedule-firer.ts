@@ -10,9 +10,10 @@ import {
   WorkflowTriggeredData,
   workflowRunStream,
 } from '@notify/domain';
-import { DuplicateEventIdError, EventStore, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { DuplicateEventIdError, EventStore, EventToAppend, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { v5 as uuidv5 } from 'uuid';
 import { toDomainEvent } from '../handle-command';
+import { canEnqueueWithTrigger, withEnqueuedRuns } from '../engine/fanout';
 import type { EngineLookups, WorkflowView } from '../engine/lookups';
 import { checkTrigger } from '../engine/trigger';
 
@@ -77,7 +78,8 @@ interface Decision {
  * schedules from the read model (rows locked, other workers skip them); for each, the schedule's
  * stream decides which occurrences are due; each decision is OccurrenceFired on the schedule's
  * stream (expected revision as read) and, when it triggers, WorkflowTriggered on the run's
- * stream (deterministic id, 'no_stream'), appended together. Whatever crashes or races, an
+ * stream (deterministic id, 'no_stream') with the recipient's RunEnqueued (ADR 0235), appended
+ * together. Whatever crashes or races, an
  * occurrence is decided once: a second decision finds it in the stream, a concurrent one loses
  * the revision, and its run can only be created once.
  */
@@ -190,18 +192,17 @@ export class ScheduleFirer {
         trigger_source: { type: 'schedule', schedule_id: id, occurrence: fired.occurrence },
         triggered_at: fired.fired_at,
       };
-      decision.appends.push({
-        streamId: workflowRunStream(environment, runId),
-        expectedRevision: 'no_stream',
-        events: [
-          {
-            id: triggerEventId(runId),
-            type: 'WorkflowTriggered',
-            data: triggered,
-            metadata: meta('WorkflowTriggered', occurrenceEventId(id, fired.occurrence)),
-          },
-        ],
-      });
+      const trigger: EventToAppend<WorkflowTriggeredData> = {
+        id: triggerEventId(runId),
+        type: 'WorkflowTriggered',
+        data: triggered,
+        metadata: meta('WorkflowTriggered', occurrenceEventId(id, fired.occurrence)),
+      };
+      // The run is appended with its trigger where the append is atomic (ADR 0235); otherwise
+      // (or when deciding it needs a read: once-per-recipient, objects) the fan-out appends it.
+      const direct = this.store.atomicMultiStreamAppend && canEnqueueWithTrigger(triggered);
+      const { trigger: event, runs } = direct ? withEnqueuedRuns(environment, trigger) : { trigger, runs: [] };
+      decision.appends.push({ streamId: workflowRunStream(environment, runId), expectedRevision: 'no_stream', events: [event] }, ...runs);
     }
     decision.appends.push({
       streamId: stream,

@@ -129,6 +129,15 @@ for (const backend of databaseBackends()) {
         [ids],
       );
 
+    /** Runs enqueued per (schedule, occurrence): appended with their trigger (ADR 0235), so the same as `triggers`. */
+    const runsEnqueued = (ids: string[]) =>
+      sql<{ schedule_id: string; occurrence: string; n: string }>(
+        `SELECT data->'trigger_source'->>'schedule_id' AS schedule_id, data->'trigger_source'->>'occurrence' AS occurrence, count(*) AS n
+           FROM es_events WHERE event_type = 'RunEnqueued' AND data->'trigger_source'->>'type' = 'schedule' AND data->'trigger_source'->>'schedule_id' = ANY($1)
+          GROUP BY 1, 2 ORDER BY 1, 2`,
+        [ids],
+      );
+
     beforeAll(async () => {
       db = await createTestDatabase(backend);
       store = await PostgresEventStore.create({
@@ -175,6 +184,7 @@ for (const backend of databaseBackends()) {
       const fired = await decisions(ids);
       expect(fired.map((d) => [d.occurrence, d.status, d.n])).toEqual(ids.map(() => ['2030-01-06T09:00', 'triggered', '1']));
       expect((await triggers(ids)).map((t) => t.n)).toEqual(['1', '1', '1']);
+      expect(await runsEnqueued(ids)).toEqual(await triggers(ids));
       // The timers moved on to the next day.
       const rows = await sql<{ next_occurrence: string }>('SELECT next_occurrence FROM rm_schedules WHERE id = ANY($1)', [ids]);
       expect(rows.map((r) => r.next_occurrence)).toEqual(['2030-01-07T09:00', '2030-01-07T09:00', '2030-01-07T09:00']);
@@ -202,6 +212,7 @@ for (const backend of databaseBackends()) {
         ['2030-01-06T10:00', 'triggered', '1'],
       ]);
       expect((await triggers(ids)).map((t) => t.n)).toEqual(['1', '1']);
+      expect(await runsEnqueued(ids)).toEqual(await triggers(ids));
     });
 
     it('two workers started at once (leases off, so both decide the same schedules): every occurrence once', async () => {
@@ -221,6 +232,7 @@ for (const backend of databaseBackends()) {
       const runs = await triggers(ids);
       expect(runs).toHaveLength(users.length);
       expect(runs.every((r) => r.n === '1')).toBe(true);
+      expect(await runsEnqueued(ids)).toEqual(await triggers(ids));
       // (The workers' own counts may add up to more: a re-append of the very same events is a no-op the store reports as done.)
     });
 

@@ -49,6 +49,11 @@ export const WorkflowTriggered = defineEvent(
     settings: TriggerSettings,
     trigger_source: TriggerSource,
     triggered_at: z.string(),
+    /**
+     * True when the trigger's runs (RunEnqueued) were appended with it, in the same atomic append
+     * (schedules and broadcasts, ADR 0235): the fan-out leaves it alone. Absent otherwise.
+     */
+    runs_enqueued: z.boolean().optional(),
   }),
   {
     // Trigger data can hold personal data (ADR 0199). It is one payload for every recipient: sealed
@@ -74,7 +79,10 @@ export const RunEnqueued = defineEvent(
     data: z.record(z.string(), z.unknown()),
     cancellation_key: z.string().nullable(),
     trigger_source: TriggerSource,
-    /** Log position of the trigger: a cancellation recorded after it applies to this run. */
+    /**
+     * Log position of the trigger: a cancellation recorded after it applies to this run. Empty when
+     * the run was appended with its trigger (ADR 0235): the run's own position then stands for it.
+     */
     trigger_position: z.string(),
     /** Set when the run fans out from an object recipient to one of its subscribers. */
     subscribed_to: RecipientRef.nullable(),
