@@ -1,6 +1,10 @@
+import { startHttpPeer } from '@notify/testing/peers';
+import { slackPosted } from '@notify/testing/provider-peers';
+import { createHash } from 'node:crypto';
 import { runCli } from '../../../cli/src/cli';
 import { commandGroups } from '../../../cli/src/commands';
-import { activeWorkflow, eventually, feed, finishedRuns, uniqueKey } from '../../../../test/support/engine';
+import { activeWorkflow, eventually, feed, finishedRuns, pausedRuns, uniqueKey } from '../../../../test/support/engine';
+import { messageOf, messageWithStatus, putChannel } from '../../../../test/support/delivery';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /** The event log for auditors over the management API (ADR 0175), and `notify events` against it. */
@@ -393,6 +397,80 @@ describe('event log (management API and CLI)', () => {
     expect(erased.body.steps.map((s: { inputs: unknown }) => s.inputs)).toEqual([{ $erased: true }, { $erased: true }]);
     expect(erased.body.text).toContain('inputs erased (the recipient was erased)');
     expect(erased.body.text).not.toContain(plan);
+  });
+
+  it('explains the throttle window a run counted, the chat connection it used (as a reference), the provider answer, and what paused it', async () => {
+    const slack = await startHttpPeer(slackPosted);
+    try {
+      const key = uniqueKey('inputs-more');
+      const who = uniqueKey('inputs-chat');
+      const connection = uniqueKey('C');
+      const channelKey = uniqueKey('chat');
+      const channelId = await putChannel(t, channelKey, { type: 'chat', provider: 'slack', provider_settings: { base_url: slack.url } });
+      const later = new Date(Date.now() + 7 * 86_400_000).toISOString();
+      await activeWorkflow(t, key, {
+        steps: [
+          { type: 'throttle', ref: 'gate', settings: { throttle_limit: 1, throttle_window: { unit: 'hours', value: 1 } } },
+          { type: 'channel', ref: 'chat', channel_key: channelKey, template: { markdown_body: 'Hi' } },
+          { type: 'delay', ref: 'wait', settings: { delay_until_field_path: 'data.later' } },
+        ],
+      });
+      expect((await t.http('PUT', `/v1/users/${who}`, { body: { name: 'Lin' } })).status).toBe(200);
+      const data = await t.http('PUT', `/v1/users/${who}/channel_data/${channelId}`, {
+        body: { data: { connections: [{ channel_id: connection, access_token: 'xoxb-e2e-token' }] } },
+      });
+      expect(data.status).toBe(200);
+
+      const first = await t.http('POST', `/v1/workflows/${key}/trigger`, { body: { recipients: [who], data: { later } } });
+      const [paused] = await pausedRuns(t, first.body.workflow_run_id);
+      await messageWithStatus(t, (await messageOf(t, first.body.workflow_run_id, 'chat')).id, ['sent']);
+      const second = await t.http('POST', `/v1/workflows/${key}/trigger`, { body: { recipients: [who], data: { later } } });
+      const [limited] = await finishedRuns(t, second.body.workflow_run_id);
+
+      const explained = await t.http('GET', `/v1/workflow_recipient_runs/${paused.runId}/explain`);
+      expect(explained.status).toBe(200);
+      const [gate, chat] = explained.body.steps;
+      expect(gate.inputs.throttle).toMatchObject({ key: 'default', limit: 1, window_ms: 3_600_000, passes_in_window: 0, result: 'passed' });
+      const ref = `channel_id:sha256:${createHash('sha256').update(connection).digest('hex').slice(0, 12)}`;
+      expect(chat.inputs.channel_data).toEqual({
+        channel_id: channelId,
+        kind: 'connections',
+        present: true,
+        source: 'channel_data',
+        count: 1,
+        refs: [ref],
+      });
+      expect(JSON.stringify(explained.body.steps)).not.toContain(connection);
+      expect(explained.body.pauses).toEqual([
+        {
+          step_ref: 'wait',
+          reason: 'delay',
+          resume_at: later,
+          at: expect.any(String),
+          inputs: expect.objectContaining({
+            pause: {
+              reason: 'delay',
+              resume_at: later,
+              delay: { delay_for: null, delay_until_field_path: 'data.later', field_value: later },
+            },
+          }),
+        },
+      ]);
+      // The attempt's provider answer: Slack's 200 and its message ts, as the delivery recorded them.
+      const [attempt] = explained.body.messages[0].attempts;
+      expect(attempt).toMatchObject({ outcome: 'sent', provider: 'slack', provider_message_id: expect.any(String) });
+      expect(attempt.responses).toEqual([{ status: 200, error: null, duration_ms: expect.any(Number) }]);
+      expect(explained.body.text).toContain('throttle "default": 0 of 1 passed');
+      expect(explained.body.text).toContain(`1 connections from channel data: ${ref}`);
+      expect(explained.body.text).toContain('provider answered HTTP 200');
+      expect(explained.body.text).toContain(`paused until ${later} by the delay: data.later was "${later}"`);
+
+      const second_ = await t.http('GET', `/v1/workflow_recipient_runs/${limited.runId}/explain`);
+      expect(second_.body).toMatchObject({ verdict: 'not_sent', reason: 'throttled' });
+      expect(second_.body.steps[0].inputs.throttle).toMatchObject({ passes_in_window: 1, result: 'limited' });
+    } finally {
+      await slack.close();
+    }
   });
 
   // Last: it tampers with the log of this file's service.

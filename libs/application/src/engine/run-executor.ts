@@ -437,6 +437,7 @@ function stepDecision(
       timerId,
       resumeAt: outcome.resumeAt?.toISOString() ?? null,
       waitingFor: outcome.waitingFor ?? null,
+      inputs,
     };
   if (outcome.flow === 'halt') return { flow: 'halt', ...common, reason: outcome.reason };
   const next = outcome.branch !== undefined ? enterBranch(steps, path, outcome.branch) : nextPath(steps, path);

@@ -215,3 +215,117 @@ describe('explaining a run from its events', () => {
     });
   });
 });
+
+describe('throttle and batch state, channel data, pauses and provider responses (ADR 0239)', () => {
+  it('shows the window a throttle counted, the batch a run joined, the channel data used, what set a pause, and what the provider answered', () => {
+    const throttle = {
+      key: 'default',
+      limit: 1,
+      window_ms: 3_600_000,
+      window_start: '2026-01-01T00:00:00.000Z',
+      passes_in_window: 0,
+      result: 'passed',
+    };
+    const batch = {
+      key: 'default',
+      batch_id: 'b1',
+      role: 'owner',
+      mode: 'accumulate',
+      window_type: 'fixed',
+      opened_at: '2026-01-01T00:00:05.000Z',
+      closes_at: '2026-01-01T00:05:05.000Z',
+      extend_until: null,
+      items: 1,
+      max_items: null,
+      closed: null,
+    };
+    const channelData = {
+      channel_id: 'ch1',
+      kind: 'tokens',
+      present: true,
+      source: 'channel_data',
+      count: 1,
+      refs: ['sha256:0123456789ab'],
+    };
+    const x = explainRun([
+      ...trigger(),
+      ev(run, 'StepCompleted', {
+        step_ref: 'th',
+        step_type: 'throttle',
+        status: 'ok',
+        reason: null,
+        at: 'x',
+        inputs: { user_id: 'u1', throttle },
+      }),
+      ev(run, 'RunPaused', {
+        step_ref: 'b',
+        reason: 'batch',
+        resume_at: null,
+        at: 'x',
+        inputs: { user_id: 'u1', batch, pause: { reason: 'batch', resume_at: batch.closes_at } },
+      }),
+      ev(run, 'RunPaused', {
+        step_ref: 'd',
+        reason: 'delay',
+        resume_at: '2026-01-02T00:00:00.000Z',
+        at: 'x',
+        inputs: {
+          user_id: 'u1',
+          pause: {
+            reason: 'delay',
+            resume_at: '2026-01-02T00:00:00.000Z',
+            delay: { delay_for: null, delay_until_field_path: 'data.at', field_value: '2026-01-02T00:00:00.000Z' },
+          },
+        },
+      }),
+      ev(run, 'StepCompleted', {
+        step_ref: 'push',
+        step_type: 'push',
+        status: 'ok',
+        reason: null,
+        at: 'x',
+        inputs: { user_id: 'u1', channel_data: channelData },
+      }),
+      ev(msg, 'MessageCreated', { message_id: 'm1', channel: { key: 'fcm' }, step_ref: 'push' }),
+      ev(msg, 'MessageDeliveryAttemptCompleted', {
+        message_id: 'm1',
+        attempt: 1,
+        outcome: 'sent',
+        reason: null,
+        provider: 'fcm',
+        provider_message_id: 'projects/p/messages/42',
+        logs: [{ request: {}, response: { status: 200, headers: {}, body: {} }, duration_ms: 12 }],
+      }),
+      ev(msg, 'MessageDeliveryAttemptCompleted', {
+        message_id: 'm1',
+        attempt: 2,
+        outcome: 'failed',
+        reason: 'erased',
+        provider: 'fcm',
+        provider_message_id: null,
+        logs: { $erased: true },
+      }),
+    ]);
+    expect(x.steps[0].inputs).toMatchObject({ throttle });
+    expect(x.pauses.map((p) => [p.step_ref, p.reason, p.resume_at])).toEqual([
+      ['b', 'batch', null],
+      ['d', 'delay', '2026-01-02T00:00:00.000Z'],
+    ]);
+    expect(x.pauses[0].inputs).toMatchObject({ batch, pause: { resume_at: batch.closes_at } });
+    expect(x.messages[0].attempts.map((a) => [a.provider_message_id, a.responses])).toEqual([
+      ['projects/p/messages/42', [{ status: 200, error: null, duration_ms: 12 }]],
+      [null, 'erased'],
+    ]);
+    const details = x.timeline.map((t) => t.details);
+    expect(details[2]).toEqual(['throttle "default": 0 of 1 passed since 2026-01-01T00:00:00.000Z (window 3600000 ms) -> passed']);
+    expect(details[3]).toEqual([
+      'batch b1 (accumulate, fixed, key "default"): owner, 1 item(s), window 2026-01-01T00:00:05.000Z to 2026-01-01T00:05:05.000Z',
+      "paused until 2026-01-01T00:05:05.000Z: the batch window's timer",
+    ]);
+    expect(details[4]).toEqual(['paused until 2026-01-02T00:00:00.000Z by the delay: data.at was "2026-01-02T00:00:00.000Z"']);
+    expect(details[5]).toEqual(['channel ch1: 1 tokens from channel data: sha256:0123456789ab']);
+    expect(details[7]).toEqual(['provider answered HTTP 200 in 12 ms', 'provider message id projects/p/messages/42']);
+    expect(details[8]).toEqual(['provider responses erased (the recipient was erased)']);
+    expect(formatExplanation(x)).toContain('provider answered HTTP 200 in 12 ms');
+  });
+});

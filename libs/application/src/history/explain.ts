@@ -26,7 +26,27 @@ export interface ExplainedMessage {
   step_ref: string | null;
   status: 'sent' | 'delivered' | 'not_sent' | 'undelivered' | 'bounced' | 'pending';
   reason: string | null;
-  attempts: { attempt: number; outcome: string; reason: string | null; provider: string; provider_message_id: string | null }[];
+  attempts: ExplainedAttempt[];
+}
+
+/** A delivery attempt with what the provider answered (ADR 0239): each request's HTTP status or error, the provider's message id. */
+export interface ExplainedAttempt {
+  attempt: number;
+  outcome: string;
+  reason: string | null;
+  provider: string;
+  provider_message_id: string | null;
+  /** One per request the attempt made (from its delivery logs); `erased` when the recipient was. */
+  responses: { status: number | null; error: string | null; duration_ms: number | null }[] | 'erased';
+}
+
+/** A pause of the run: what set it, with the step's inputs so far (ADR 0239); null inputs before they were recorded. */
+export interface ExplainedPause {
+  step_ref: string;
+  reason: string;
+  resume_at: string | null;
+  at: string;
+  inputs: ExplainedInputsT | null;
 }
 
 export interface TimelineEntry {
@@ -52,6 +72,8 @@ export interface RunExplanation {
   /** The run was halted by the workflow's own conditions: each as evaluated. */
   workflow_conditions: ExplainedInputsT | null;
   steps: ExplainedStep[];
+  /** Each time the run paused, in order. */
+  pauses: ExplainedPause[];
   messages: ExplainedMessage[];
   timeline: TimelineEntry[];
 }
@@ -103,6 +125,7 @@ export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
     trigger: null,
     workflow_conditions: null,
     steps: [],
+    pauses: [],
     messages: [],
     timeline: [],
   };
@@ -116,7 +139,12 @@ export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
       stream: e.streamId,
       type: e.type,
       text: line(e),
-      details: e.type === 'StepCompleted' || e.type === 'RunCompleted' ? describeInputs(d.inputs) : [],
+      details:
+        e.type === 'StepCompleted' || e.type === 'RunCompleted' || e.type === 'RunPaused'
+          ? describeInputs(d.inputs)
+          : e.type === 'MessageDeliveryAttemptCompleted'
+            ? describeResponses(d)
+            : [],
     });
     switch (e.type) {
       case 'WorkflowTriggered':
@@ -144,6 +172,15 @@ export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
           reason: str(d.reason),
           output: (d.output as Data | null) ?? null,
           attempt: typeof d.attempt === 'number' ? d.attempt : null,
+          at: String(d.at),
+          inputs: isObject(d.inputs) ? (d.inputs as ExplainedInputsT) : null,
+        });
+        break;
+      case 'RunPaused':
+        out.pauses.push({
+          step_ref: String(d.step_ref),
+          reason: String(d.reason),
+          resume_at: str(d.resume_at),
           at: String(d.at),
           inputs: isObject(d.inputs) ? (d.inputs as ExplainedInputsT) : null,
         });
@@ -178,6 +215,7 @@ export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
             reason: str(d.reason),
             provider: String(d.provider),
             provider_message_id: str(d.provider_message_id),
+            responses: responsesOf(d.logs),
           });
         const status = (
           {
@@ -250,7 +288,7 @@ function describeCheck(c: Data): string {
   return `${c.setting} = ${JSON.stringify(c.value)}${layer}: ${result}`;
 }
 
-/** A decision's recorded inputs (StepCompleted, RunCompleted), one line each; none for events recorded before them. */
+/** A decision's recorded inputs (StepCompleted, RunCompleted, RunPaused), one line each; none for events recorded before them. */
 export function describeInputs(inputs: unknown): string[] {
   if (!isObject(inputs)) return [];
   if (inputs.$erased === true) return ['inputs erased (the recipient was erased)'];
@@ -260,6 +298,10 @@ export function describeInputs(inputs: unknown): string[] {
       const name = b.name === null || b.name === undefined ? 'branch' : `branch ${JSON.stringify(b.name)}`;
       lines.push(...(isObject(b.conditions) ? describeGroup(`${name}: conditions`, b.conditions) : [`${name}: the default, taken`]));
     }
+  if (isObject(inputs.throttle)) lines.push(describeThrottle(inputs.throttle));
+  if (isObject(inputs.batch)) lines.push(describeBatch(inputs.batch));
+  if (isObject(inputs.channel_data)) lines.push(describeChannelData(inputs.channel_data));
+  if (isObject(inputs.pause)) lines.push(describePause(inputs.pause));
   const p = inputs.preferences;
   if (isObject(p)) {
     const checked = Array.isArray(p.checked) ? (p.checked as Data[]) : [];
@@ -274,6 +316,71 @@ export function describeInputs(inputs: unknown): string[] {
         lines.push(`  ${c.setting}: ${describeCondition(cond)}`);
   }
   return lines;
+}
+
+/** What the provider answered each request of an attempt, from its delivery logs (sealed: erased with the recipient). */
+function responsesOf(logs: unknown): ExplainedAttempt['responses'] {
+  if (isObject(logs) && logs.$erased === true) return 'erased';
+  if (!Array.isArray(logs)) return [];
+  return logs.filter(isObject).map((log) => {
+    const response = isObject(log.response) ? log.response : null;
+    return {
+      status: typeof response?.status === 'number' ? response.status : null,
+      error: str(log.error),
+      duration_ms: typeof log.duration_ms === 'number' ? log.duration_ms : null,
+    };
+  });
+}
+
+function describeResponses(d: Data): string[] {
+  const responses = responsesOf(d.logs);
+  const lines =
+    responses === 'erased'
+      ? ['provider responses erased (the recipient was erased)']
+      : responses.map(
+          (r) =>
+            `provider answered ${r.status !== null ? `HTTP ${r.status}` : 'nothing'}${r.error ? ` (${r.error})` : ''}${r.duration_ms !== null ? ` in ${r.duration_ms} ms` : ''}`,
+        );
+  if (typeof d.provider_message_id === 'string') lines.push(`provider message id ${d.provider_message_id}`);
+  return lines;
+}
+
+function describeThrottle(t: Data): string {
+  const verdict = t.result === 'passed' ? 'passed' : 'limited';
+  return `throttle ${JSON.stringify(t.key)}: ${t.passes_in_window} of ${t.limit} passed since ${t.window_start} (window ${t.window_ms} ms) -> ${verdict}${t.repeated ? ' (decided before)' : ''}`;
+}
+
+function describeBatch(b: Data): string {
+  const window = b.closes_at
+    ? `, window ${b.opened_at ?? '?'} to ${b.closes_at}${b.extend_until ? ` (extends to ${b.extend_until} at most)` : ''}`
+    : '';
+  const limit = b.max_items !== null && b.max_items !== undefined ? ` of at most ${b.max_items}` : '';
+  const closed = b.closed ? `; closed by ${b.closed === 'max_items' ? 'its items limit' : 'its window'}` : '';
+  const id = b.batch_id ? ` ${b.batch_id}` : '';
+  return `batch${id} (${b.mode}, ${b.window_type}${b.key !== null && b.key !== undefined ? `, key ${JSON.stringify(b.key)}` : ''}): ${b.role ?? 'no role'}, ${b.items} item(s)${limit}${window}${closed}`;
+}
+
+function describeChannelData(c: Data): string {
+  const refs = Array.isArray(c.refs) && c.refs.length ? `: ${(c.refs as string[]).join(', ')}` : '';
+  if (c.kind === 'none') return `channel ${c.channel_id}: needs no address`;
+  if (c.present !== true) return `channel ${c.channel_id}: ${c.kind} missing`;
+  const from = c.source === 'override' ? "the step's override" : c.source === 'recipient' ? "the recipient's properties" : 'channel data';
+  return `channel ${c.channel_id}: ${c.count} ${c.kind} from ${from}${refs}`;
+}
+
+function describePause(p: Data): string {
+  const until = p.resume_at ? `until ${p.resume_at}` : 'until something resumes it';
+  if (isObject(p.delay)) {
+    const d = p.delay;
+    const parts = [
+      d.delay_for !== null && d.delay_for !== undefined ? `delay_for ${JSON.stringify(d.delay_for)}` : null,
+      d.delay_until_field_path ? `${d.delay_until_field_path} was ${shown(d.field_value)}` : null,
+    ].filter(Boolean);
+    return `paused ${until} by the delay: ${parts.join(', ')}`;
+  }
+  if (isObject(p.send_window)) return `paused ${until}: outside the send windows in ${p.send_window.timezone}`;
+  if (p.reason === 'batch') return `paused ${until}: the batch window's timer`;
+  return `paused ${until} (${p.reason})`;
 }
 
 /** `user u1`, `object projects/p1`. */

@@ -257,8 +257,22 @@ const ExplainedMessage = z.object({
       reason: z.string().nullable(),
       provider: z.string(),
       provider_message_id: z.string().nullable(),
+      /** What the provider answered each request of the attempt (from its delivery logs), or `erased` with the recipient. */
+      responses: z.union([
+        z.array(z.object({ status: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().nullable() })),
+        z.literal('erased'),
+      ]),
     }),
   ),
+});
+
+/** A pause of the run: what set it (its timer's due time, the window) and the step's inputs so far (ADR 0239). */
+const ExplainedPause = z.object({
+  step_ref: z.string(),
+  reason: z.string(),
+  resume_at: z.string().nullable(),
+  at: z.string(),
+  inputs: ExplainedInputs.nullable(),
 });
 
 /** Why a run sent (or did not send) its messages, folded from the log. */
@@ -283,6 +297,7 @@ export const RunExplanation = z
     /** The run was halted by the workflow's own conditions: each of them as evaluated. */
     workflow_conditions: ExplainedInputs.nullable(),
     steps: z.array(ExplainedStep),
+    pauses: z.array(ExplainedPause),
     messages: z.array(ExplainedMessage),
     timeline: z.array(
       z.object({

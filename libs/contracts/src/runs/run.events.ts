@@ -127,6 +127,68 @@ export const PreferenceTrace = z.object({
   decided_by: PreferenceSettingCheck.nullable(),
 });
 
+/** A throttle step's view of its window (ADR 0239): how many runs had passed in it, against the limit. */
+export const ThrottleTrace = z.object({
+  key: z.string(),
+  limit: z.number().int(),
+  window_ms: z.number(),
+  /** Passes after this instant counted. */
+  window_start: z.string(),
+  passes_in_window: z.number().int(),
+  result: z.enum(['passed', 'limited']),
+  /** The run was decided before (the step executed again): the result is the recorded one, the count includes it. */
+  repeated: z.boolean().optional(),
+});
+
+/** A batch step's view of its batch (ADR 0239): the window it joined or opened, the items in it after this one. */
+export const BatchTrace = z.object({
+  key: z.string().nullable(),
+  batch_id: z.string().nullable(),
+  role: z.enum(['owner', 'leading', 'joined']).nullable(),
+  mode: z.enum(['accumulate', 'flush_leading']).nullable(),
+  window_type: z.enum(['fixed', 'sliding']).nullable(),
+  opened_at: z.string().nullable(),
+  /** When the window's timer is due (after any extension by this item). */
+  closes_at: z.string().nullable(),
+  extend_until: z.string().nullable(),
+  /** Items in the batch once this one was added (the flush's total when the run resumed with it). */
+  items: z.number().int(),
+  max_items: z.number().int().nullable(),
+  /** The batch closed in this decision: by its items limit, or a window already over. */
+  closed: z.enum(['window', 'max_items']).nullable(),
+});
+
+/**
+ * The channel data or address a channel step looked for (ADR 0239): present or missing, and which
+ * entries were used, as references (`sha256:` and 12 hex digits of each token or connection id),
+ * never the values.
+ */
+export const ChannelDataTrace = z.object({
+  channel_id: z.string(),
+  kind: z.enum(['tokens', 'player_ids', 'connections', 'email', 'phone_number', 'none']),
+  present: z.boolean(),
+  /** Where it came from: the recipient's channel data, their properties, or the step's override (`to_address`, `to_number`). */
+  source: z.enum(['channel_data', 'recipient', 'override', 'none']),
+  count: z.number().int(),
+  refs: z.array(z.string()),
+});
+
+/** What paused a step (ADR 0239): the timer's due time and what set it (delay, send window, batch window). */
+export const PauseTrace = z.object({
+  reason: z.enum(['delay', 'batch', 'throttle', 'wait_for_event', 'fetch_retry', 'send_window']),
+  /** When the run's (or the batch's) timer is due; null when it waits for something else. */
+  resume_at: z.string().nullable(),
+  delay: z
+    .object({
+      delay_for: z.unknown().nullable(),
+      delay_until_field_path: z.string().nullable(),
+      /** What the field held (a timestamp), when a path was set. */
+      field_value: z.unknown().optional(),
+    })
+    .optional(),
+  send_window: z.object({ timezone: z.string(), windows: z.array(z.record(z.string(), z.unknown())), opens_at: z.string() }).optional(),
+});
+
 /**
  * The inputs of a decision (ADR 0219): the conditions it evaluated and the preferences it applied.
  * Sealed for `user_id` (the run's recipient when a user); an object recipient's stay in clear.
@@ -138,8 +200,20 @@ export const DecisionInputs = z.object({
   /** A branch step: each branch's conditions, up to the one taken. */
   branches: z.array(z.object({ name: z.string().nullable(), conditions: ConditionGroupTrace.nullable() })).optional(),
   preferences: PreferenceTrace.optional(),
+  /** A throttle step: the window it counted (ADR 0239). */
+  throttle: ThrottleTrace.optional(),
+  /** A batch step: the batch it joined, opened or resumed with. */
+  batch: BatchTrace.optional(),
+  /** A channel step: the channel data or address it looked for. */
+  channel_data: ChannelDataTrace.optional(),
+  /** On RunPaused: what set the pause. */
+  pause: PauseTrace.optional(),
 });
 export type DecisionInputsT = z.infer<typeof DecisionInputs>;
+export type ThrottleTraceT = z.infer<typeof ThrottleTrace>;
+export type BatchTraceT = z.infer<typeof BatchTrace>;
+export type ChannelDataTraceT = z.infer<typeof ChannelDataTrace>;
+export type PauseTraceT = z.infer<typeof PauseTrace>;
 
 const sealedInputs = { subject: (d: { inputs?: DecisionInputsT | null }) => d.inputs?.user_id ?? null, fields: ['inputs'] } as const;
 
@@ -181,7 +255,10 @@ export const RunPaused = defineEvent(
     resume_at: z.string().nullable(),
     waiting_for: z.record(z.string(), z.unknown()).nullable(),
     at: z.string(),
+    /** What the pause was decided from: its timer's due time and what set it, and the step's inputs so far (ADR 0239). */
+    inputs: DecisionInputs.nullable().optional(),
   }),
+  { personal: sealedInputs },
 );
 
 /** Timers live in any stream that needs one (runs, messages, batches); the worker fires them when due. */

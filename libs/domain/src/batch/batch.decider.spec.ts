@@ -1,5 +1,13 @@
 import { fold } from '../shared/decider';
-import { BatchEvent, batchDecider, BatchPolicy, frequencyDecider, throttleDecider } from './batch.decider';
+import {
+  BatchEvent,
+  batchDecider,
+  BatchPolicy,
+  explainBatchAdd,
+  explainThrottle,
+  frequencyDecider,
+  throttleDecider,
+} from './batch.decider';
 
 const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const activity = (n: number, actor: string | null = `actor-${n}`) => ({
@@ -228,6 +236,83 @@ describe('throttle decider', () => {
     expect(pass(3, 20)).toEqual(['ThrottleLimited']);
     expect(pass(3, 21)).toEqual([]);
     expect(pass(4, 61)).toEqual(['ThrottlePassed']); // the first pass left the window
+  });
+});
+
+describe('what a throttle decision saw (ADR 0239)', () => {
+  const pass = (r: number, s: number) => ({ type: 'Pass' as const, runId: run(r), windowMs: 60_000, limit: 2, now: t(s) });
+  it('counts the passes in the window it decided by, and keeps the recorded result of a run decided before', () => {
+    let events: ReturnType<typeof throttleDecider.decide> = [];
+    const traces = [pass(1, 0), pass(2, 10), pass(3, 20), pass(3, 21), pass(4, 61)].map((command) => {
+      const state = fold(throttleDecider, events);
+      events = [...events, ...throttleDecider.decide(command, state)];
+      return explainThrottle(state, command, 'default');
+    });
+    expect(traces.map((x) => [x.passes_in_window, x.result, x.repeated ?? false])).toEqual([
+      [0, 'passed', false],
+      [1, 'passed', false],
+      [2, 'limited', false],
+      [2, 'limited', true],
+      [1, 'passed', false],
+    ]);
+    expect(traces[2]).toEqual({
+      key: 'default',
+      limit: 2,
+      window_ms: 60_000,
+      window_start: new Date(Date.parse(t(20)) - 60_000).toISOString(),
+      passes_in_window: 2,
+      result: 'limited',
+    });
+  });
+});
+
+describe('what a batch decision saw (ADR 0239)', () => {
+  function addAndExplain(policy: BatchPolicy, history: BatchEvent[], r: number, s: number) {
+    const state = fold(batchDecider, history);
+    const command = {
+      type: 'AddItem' as const,
+      runId: run(r),
+      activity: activity(r),
+      userId: null,
+      policy,
+      now: t(s),
+      dueAt: t(s),
+      newBatchId: `b${r}`,
+      newTimerId: (at: string) => `timer-${at}`,
+    };
+    const events = batchDecider.decide(command, state);
+    return { events: [...history, ...events], trace: explainBatchAdd(state, command, events, 'k') };
+  }
+
+  it('gives the window a run opened, the one a later run joined (extended when sliding), and a close by the items limit', () => {
+    const sliding: BatchPolicy = { ...accumulate, windowType: 'sliding', extensionLimitMs: 300_000, maxItems: 3 };
+    const first = addAndExplain(sliding, [], 1, 0);
+    expect(first.trace).toEqual({
+      key: 'k',
+      batch_id: 'b1',
+      role: 'owner',
+      mode: 'accumulate',
+      window_type: 'sliding',
+      opened_at: t(0),
+      closes_at: t(60),
+      extend_until: t(300),
+      items: 1,
+      max_items: 3,
+      closed: null,
+    });
+    const second = addAndExplain(sliding, first.events, 2, 30);
+    expect(second.trace).toMatchObject({ batch_id: 'b1', role: 'joined', items: 2, closes_at: t(90), closed: null });
+    const third = addAndExplain(sliding, second.events, 3, 40);
+    expect(third.trace).toMatchObject({ batch_id: 'b1', role: 'joined', items: 3, closed: 'max_items' });
+    // Decided before: nothing new, the batch still open shows it.
+    expect(addAndExplain(sliding, second.events, 2, 45).trace).toMatchObject({ batch_id: 'b1', role: 'joined', items: 2 });
+  });
+
+  it('puts a run due after the open window into the next batch, not the one that closed', () => {
+    const first = addAndExplain(accumulate, [], 1, 0);
+    const late = addAndExplain(accumulate, first.events, 2, 61);
+    expect(late.events.map((e) => e.type)).toContain('BatchClosed');
+    expect(late.trace).toMatchObject({ batch_id: 'b2', role: 'owner', items: 1, opened_at: t(61), closed: null });
   });
 });
 

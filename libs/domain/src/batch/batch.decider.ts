@@ -1,4 +1,6 @@
 import type {
+  BatchTraceT,
+  ThrottleTraceT,
   BatchClosed,
   BatchItemAdded,
   BatchOpened,
@@ -293,11 +295,70 @@ export const throttleDecider: Decider<ThrottleState, ThrottleCommand, ThrottleEv
   },
   decide(command, state) {
     if (state.decided[command.runId]) return [];
-    const since = new Date(Date.parse(command.now) - command.windowMs).toISOString();
-    const recent = state.passes.filter((at) => at > since).length;
-    return [{ type: recent < command.limit ? 'ThrottlePassed' : 'ThrottleLimited', data: { run_id: command.runId, at: command.now } }];
+    const { passed } = throttleWindow(state, command);
+    return [{ type: passed ? 'ThrottlePassed' : 'ThrottleLimited', data: { run_id: command.runId, at: command.now } }];
   },
 };
+
+/** The window a throttle decision counts: passes after `since`; the run passes while fewer than the limit did. */
+function throttleWindow(state: ThrottleState, command: ThrottleCommand) {
+  const since = new Date(Date.parse(command.now) - command.windowMs).toISOString();
+  const recent = state.passes.filter((at) => at > since).length;
+  return { since, recent, passed: recent < command.limit };
+}
+
+/**
+ * What a throttle decision saw (ADR 0239), from the same count `decide` makes: the window's start,
+ * the passes in it, the limit. A run decided before keeps its recorded result (`repeated`).
+ */
+export function explainThrottle(state: ThrottleState, command: ThrottleCommand, key: string): ThrottleTraceT {
+  const { since, recent, passed } = throttleWindow(state, command);
+  const prior = state.decided[command.runId];
+  return {
+    key,
+    limit: command.limit,
+    window_ms: command.windowMs,
+    window_start: since,
+    passes_in_window: recent,
+    result: (prior ? prior === 'passed' : passed) ? 'passed' : 'limited',
+    ...(prior ? { repeated: true } : {}),
+  };
+}
+
+/**
+ * What a batch decision saw and did (ADR 0239): the batch the run's item went into (from `state`
+ * and the `events` decided for it), its window, its items once the run's was added, and whether it
+ * closed there and then. A run added before (no events) is shown in the open batch holding it.
+ */
+export function explainBatchAdd(
+  state: BatchState,
+  command: Extract<BatchCommand, { type: 'AddItem' }>,
+  events: readonly BatchEvent[],
+  key: string | null,
+): BatchTraceT {
+  let current = state;
+  let mine: OpenBatch | undefined = state.open?.items.some((i) => i.runId === command.runId) ? state.open : undefined;
+  let closed: BatchTraceT['closed'] = null;
+  for (const event of events) {
+    if (event.type === 'BatchClosed' && mine && event.data.batch_id === mine.batchId) closed = event.data.reason as BatchTraceT['closed'];
+    current = batchDecider.evolve(current, event);
+    if (current.open?.items.some((i) => i.runId === command.runId)) mine = current.open;
+  }
+  const role = current.roles[command.runId] ?? null;
+  return {
+    key,
+    batch_id: mine?.batchId ?? null,
+    role,
+    mode: command.policy.mode,
+    window_type: command.policy.windowType,
+    opened_at: mine?.openedAt ?? null,
+    closes_at: mine?.closesAt ?? null,
+    extend_until: mine?.extendUntil ?? null,
+    items: mine ? mine.items.filter((i) => i.role !== 'leading').length : 0,
+    max_items: command.policy.maxItems,
+    closed,
+  };
+}
 
 export type FrequencyEvent = EventOf<typeof FrequencyClaimed>;
 export interface FrequencyState {

@@ -115,6 +115,14 @@ describe('run decider', () => {
       expect(decideRun(state, apply({ ...delay, timerId: 't2' }, true)).map((e) => e.type)).toEqual(['TimerScheduled', 'RunPaused']);
     });
 
+    it('records what set a pause on RunPaused, and nothing on a pause decided without inputs', () => {
+      const inputs = { user_id: 'u1', pause: { reason: 'delay' as const, resume_at: '2026-03-02T10:05:00.000Z' } };
+      const delay: StepDecision = { flow: 'pause', reason: 'delay', timerId: 't1', resumeAt: '2026-03-02T10:05:00.000Z', waitingFor: null };
+      const paused = decideRun(given(enqueued), apply({ ...delay, inputs }))[2];
+      expect(paused).toMatchObject({ type: 'RunPaused', data: { inputs } });
+      expect(decideRun(given(enqueued), apply(delay))[2].data).not.toHaveProperty('inputs');
+    });
+
     it('pauses without a timer when waiting for something else', () => {
       const wait: StepDecision = { flow: 'pause', reason: 'batch', timerId: null, resumeAt: null, waitingFor: { batch: 'b1' } };
       const [, paused] = decideRun(given(enqueued), apply(wait));

@@ -62,6 +62,8 @@ export type StepDecision =
       timerId: string | null;
       resumeAt: string | null;
       waitingFor: Record<string, unknown> | null;
+      /** What set the pause (its timer's due time, the window) and the step's inputs so far (ADR 0239). */
+      inputs?: DecisionInputsData | null;
     }
   | { flow: 'halt'; status: StepStatus; reason: string; output: Record<string, unknown> | null; inputs?: DecisionInputsData | null };
 
@@ -200,6 +202,7 @@ function applyStep(runId: string, command: Extract<RunCommand, { type: 'ApplySte
         resume_at: decision.resumeAt,
         waiting_for: decision.waitingFor,
         at,
+        ...(decision.inputs ? { inputs: decision.inputs } : {}),
       },
     });
     return events;

@@ -6,6 +6,8 @@ import {
   batchStream,
   durationMs,
   Duration,
+  explainBatchAdd,
+  explainThrottle,
   fold,
   readPath,
   recipientKey,
@@ -57,23 +59,18 @@ export class ThrottleStep implements StepHandler {
       if (typeof value === 'number') windowMs = value * 1000;
       else if (value && typeof value === 'object') windowMs = durationMs(value, ctx.now);
     }
-    const streamId = throttleStream(
-      ctx.environment,
-      ctx.trigger.workflow.key,
-      ctx.step.ref,
-      recipientKey(run.recipient),
-      keyFrom(vars, settings.throttle_key),
-    );
+    const throttleKey = keyFrom(vars, settings.throttle_key);
+    const streamId = throttleStream(ctx.environment, ctx.trigger.workflow.key, ctx.step.ref, recipientKey(run.recipient), throttleKey);
     const history = await ctx.deps.store.readStream(streamId);
     const state = fold(
       throttleDecider,
       history.map((e) => ({ type: e.type, data: e.data }) as ThrottleEvent),
     );
     const prior = state.decided[run.run_id];
-    const events = throttleDecider.decide(
-      { type: 'Pass', runId: run.run_id, windowMs, limit: settings.throttle_limit ?? 1, now: ctx.now.toISOString() },
-      state,
-    );
+    const command = { type: 'Pass' as const, runId: run.run_id, windowMs, limit: settings.throttle_limit ?? 1, now: ctx.now.toISOString() };
+    const events = throttleDecider.decide(command, state);
+    // The window it counted, for explain (ADR 0239).
+    const inputs = { throttle: explainThrottle(state, command, throttleKey) };
     const passed = prior ? prior === 'passed' : events[0]?.type === 'ThrottlePassed';
     const appends: StreamAppend[] = events.length
       ? [
@@ -85,8 +82,8 @@ export class ThrottleStep implements StepHandler {
         ]
       : [];
     return passed
-      ? { flow: 'continue', status: 'ok', output: { throttled: false }, appends }
-      : { flow: 'halt', status: 'ok', reason: 'throttled', output: { throttled: true }, appends };
+      ? { flow: 'continue', status: 'ok', output: { throttled: false }, appends, inputs }
+      : { flow: 'halt', status: 'ok', reason: 'throttled', output: { throttled: true }, appends, inputs };
   }
 }
 
@@ -116,7 +113,18 @@ export class BatchStep implements StepHandler {
     if (ctx.resumed) {
       const batch = ctx.state.resumedWith?.batch;
       if (!batch) return { flow: 'continue', status: 'error', reason: 'batch_resumed_without_items' };
-      return { flow: 'continue', status: 'ok', output: { batch: shape(batch, settings) } };
+      // What the run resumed with: the flush's items (the window was recorded when it paused).
+      const inputs = {
+        batch: {
+          ...NO_BATCH,
+          role: 'owner' as const,
+          mode: settings.batch_execution_mode ?? 'accumulate',
+          window_type: settings.batch_window_type ?? 'fixed',
+          items: batch.total_activities,
+          max_items: settings.batch_items_max_limit ?? null,
+        },
+      };
+      return { flow: 'continue', status: 'ok', output: { batch: shape(batch, settings) }, inputs };
     }
     const vars = await ctx.variables();
     const untilAt = settings.batch_until_field_path
@@ -131,13 +139,8 @@ export class BatchStep implements StepHandler {
       maxItems: settings.batch_items_max_limit ?? null,
     };
     if (policy.windowMs === null && policy.untilAt === null) policy.windowMs = 0;
-    const streamId = batchStream(
-      ctx.environment,
-      ctx.trigger.workflow.key,
-      ctx.step.ref,
-      recipientKey(run.recipient),
-      keyFrom(vars, settings.batch_key),
-    );
+    const batchKey = keyFrom(vars, settings.batch_key);
+    const streamId = batchStream(ctx.environment, ctx.trigger.workflow.key, ctx.step.ref, recipientKey(run.recipient), batchKey);
     const history = await ctx.deps.store.readStream(streamId);
     const state = fold(
       batchDecider,
@@ -145,22 +148,22 @@ export class BatchStep implements StepHandler {
     );
     // An activity happened when it was triggered: batch_order sorts by that, not by when its run got here.
     const activity = { id: run.run_id, actor: run.actor, data: ctx.state.data, inserted_at: run.enqueued_at };
-    const events = batchDecider.decide(
-      {
-        type: 'AddItem',
-        runId: run.run_id,
-        activity,
-        userId: run.recipient.type === 'user' ? run.recipient.id : null,
-        policy,
-        now: ctx.now.toISOString(),
-        // A run behind a backlog joins the window its trigger was accepted in (issue 19).
-        dueAt: ctx.state.pausedOnce || run.enqueued_at > ctx.now.toISOString() ? ctx.now.toISOString() : run.enqueued_at,
-        newBatchId: engineId('batch', streamId, history.length),
-        newTimerId: (closesAt) => engineId('batch-timer', streamId, closesAt),
-      },
-      state,
-    );
+    const command = {
+      type: 'AddItem' as const,
+      runId: run.run_id,
+      activity,
+      userId: run.recipient.type === 'user' ? run.recipient.id : null,
+      policy,
+      now: ctx.now.toISOString(),
+      // A run behind a backlog joins the window its trigger was accepted in (issue 19).
+      dueAt: ctx.state.pausedOnce || run.enqueued_at > ctx.now.toISOString() ? ctx.now.toISOString() : run.enqueued_at,
+      newBatchId: engineId('batch', streamId, history.length),
+      newTimerId: (closesAt: string) => engineId('batch-timer', streamId, closesAt),
+    };
+    const events = batchDecider.decide(command, state);
     const after = events.reduce((s, e) => batchDecider.evolve(s, e), state);
+    // The batch it went into, its window and items (ADR 0239); a pause also records when the window's timer is due.
+    const trace = explainBatchAdd(state, command, events, batchKey);
     const role = after.roles[run.run_id];
     const appends: StreamAppend[] = events.length
       ? [
@@ -180,18 +183,48 @@ export class BatchStep implements StepHandler {
       : [];
     if (role === 'leading') {
       const own = { activities: [activity], actors: run.actor ? [run.actor] : [], total_activities: 1, total_actors: run.actor ? 1 : 0 };
-      return { flow: 'continue', status: 'ok', output: { batch_role: role, batch: own }, appends };
+      return { flow: 'continue', status: 'ok', output: { batch_role: role, batch: own }, appends, inputs: { batch: trace } };
     }
     if (role === 'owner') {
       // Closed at once (items limit reached by this run's own add): nothing to wait for.
       const closed = events.find((e) => e.type === 'BatchClosed');
       if (closed)
-        return { flow: 'continue', status: 'ok', output: { batch_role: role, batch: shape(closed.data as never, settings) }, appends };
-      return { flow: 'pause', reason: 'batch', resumeAt: null, waitingFor: { batch_stream: streamId }, appends };
+        return {
+          flow: 'continue',
+          status: 'ok',
+          output: { batch_role: role, batch: shape(closed.data as never, settings) },
+          appends,
+          inputs: { batch: trace },
+        };
+      return {
+        flow: 'pause',
+        reason: 'batch',
+        resumeAt: null,
+        waitingFor: { batch_stream: streamId },
+        appends,
+        inputs: { batch: trace, pause: { reason: 'batch', resume_at: trace.closes_at } },
+      };
     }
-    return { flow: 'halt', status: 'ok', reason: 'batched_into_another_run', output: { batch_role: 'joined' }, appends };
+    return {
+      flow: 'halt',
+      status: 'ok',
+      reason: 'batched_into_another_run',
+      output: { batch_role: 'joined' },
+      appends,
+      inputs: { batch: trace },
+    };
   }
 }
+
+/** A batch trace's fields the resumed step does not know (the window was recorded at the pause). */
+const NO_BATCH = {
+  key: null,
+  batch_id: null,
+  opened_at: null,
+  closes_at: null,
+  extend_until: null,
+  closed: null,
+};
 
 /** Orders the activities and keeps the render limit; totals count every item. */
 function shape(

@@ -1,5 +1,5 @@
 import { TemplateContext, TemplateEngine, TemplateResources } from '@notify/templating';
-import { destinationFor, renderChannelContent } from './channel-content';
+import { channelDataRef, channelDataTrace, destinationFor, renderChannelContent } from './channel-content';
 
 const engine = new TemplateEngine();
 const resources: TemplateResources = { partial: async () => undefined };
@@ -75,6 +75,60 @@ describe('destinationFor', () => {
       missing: 'recipient_missing_chat_connections',
     });
     expect(JSON.stringify(destinationFor('chat', 'slack-webhook', {}, data))).not.toContain('secretpart');
+  });
+});
+
+describe('channelDataTrace (ADR 0239)', () => {
+  it('references the push tokens used, never copying them', () => {
+    const trace = channelDataTrace('ch1', 'push', 'fcm', {}, { tokens: ['tok-a', 'tok-b', 'tok-a'], devices: [{ token: 'tok-c' }] });
+    expect(trace).toEqual({
+      channel_id: 'ch1',
+      kind: 'tokens',
+      present: true,
+      source: 'channel_data',
+      count: 3,
+      refs: [channelDataRef('tok-a'), channelDataRef('tok-b'), channelDataRef('tok-c')],
+    });
+    expect(trace.refs[0]).toMatch(/^sha256:[0-9a-f]{12}$/);
+    expect(JSON.stringify(trace)).not.toContain('tok-');
+    expect(channelDataTrace('ch1', 'push', 'onesignal', {}, { player_ids: ['p1'] })).toMatchObject({ kind: 'player_ids', count: 1 });
+  });
+
+  it('names which chat connection was used by the field that addresses it, and only those the provider can use', () => {
+    const data = {
+      connections: [
+        { channel_id: 'C123', access_token: 'xoxb-secret' },
+        { incoming_webhook: { url: 'https://hooks.slack.com/services/T/B/secret' } },
+      ],
+    };
+    const slack = channelDataTrace('ch2', 'chat', 'slack', {}, data);
+    expect(slack).toMatchObject({ kind: 'connections', present: true, count: 1, refs: [`channel_id:${channelDataRef('C123')}`] });
+    const webhook = channelDataTrace('ch2', 'chat', 'slack-webhook', {}, data);
+    expect(webhook.refs).toEqual([`incoming_webhook:${channelDataRef('https://hooks.slack.com/services/T/B/secret')}`]);
+    expect(JSON.stringify([slack, webhook])).not.toMatch(/C123|secret/);
+  });
+
+  it('says what is missing, and where an address came from without copying it', () => {
+    expect(channelDataTrace('ch3', 'push', 'apns', {}, undefined)).toEqual({
+      channel_id: 'ch3',
+      kind: 'tokens',
+      present: false,
+      source: 'none',
+      count: 0,
+      refs: [],
+    });
+    expect(channelDataTrace('ch4', 'email', 'smtp', { email: 'ada@example.org' }, undefined)).toMatchObject({
+      kind: 'email',
+      present: true,
+      source: 'recipient',
+      refs: [],
+    });
+    expect(channelDataTrace('ch4', 'email', 'smtp', {}, undefined, { to_address: 'ops@example.org' })).toMatchObject({
+      present: true,
+      source: 'override',
+    });
+    expect(channelDataTrace('ch5', 'sms', 'twilio', {}, undefined)).toMatchObject({ kind: 'phone_number', present: false });
+    expect(channelDataTrace('ch6', 'in_app_feed', 'knock', {}, undefined)).toMatchObject({ kind: 'none', present: true });
   });
 });
 

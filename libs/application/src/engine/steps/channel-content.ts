@@ -1,4 +1,5 @@
-import { REDACTED, type RenderedContentT } from '@notify/contracts';
+import { REDACTED, type ChannelDataTraceT, type RenderedContentT } from '@notify/contracts';
+import { createHash } from 'node:crypto';
 import {
   renderMarkdown,
   TemplateContext,
@@ -59,6 +60,58 @@ export function destinationFor(
       return { destination: {} };
     default:
       return { missing: `unsupported_channel_type:${channelType}` };
+  }
+}
+
+/** A reference to a token or connection id for the record: `sha256:` and 12 hex digits, not the value (ADR 0239). */
+export const channelDataRef = (value: string): string => `sha256:${createHash('sha256').update(value).digest('hex').slice(0, 12)}`;
+
+/** Which field of a connection names where a chat message goes. */
+const CONNECTION_IDS = ['channel_id', 'user_id', 'ms_teams_channel_id', 'ms_teams_user_id', 'ms_teams_team_id'] as const;
+
+/**
+ * What a channel step looked for to reach the recipient and what it found (ADR 0239): the kind of
+ * destination, present or missing, where it came from, and which entries it used, as references
+ * (tokens, player ids, connections: `channelDataRef` of each; an address is never copied).
+ */
+export function channelDataTrace(
+  channelId: string,
+  channelType: string,
+  provider: string,
+  recipient: Record<string, unknown>,
+  channelData: Record<string, unknown> | undefined,
+  settings: { to_address?: unknown; to_number?: unknown } = {},
+): ChannelDataTraceT {
+  const found = destinationFor(channelType, provider, recipient, channelData, settings);
+  const destination = 'destination' in found ? found.destination : undefined;
+  const base = { channel_id: channelId, present: destination !== undefined };
+  switch (channelType) {
+    case 'email':
+    case 'sms': {
+      const override = channelType === 'email' ? nonEmpty(settings.to_address) : nonEmpty(settings.to_number);
+      const kind = channelType === 'email' ? ('email' as const) : ('phone_number' as const);
+      const source = override ? ('override' as const) : destination ? ('recipient' as const) : ('none' as const);
+      return { ...base, kind, source, count: destination ? 1 : 0, refs: [] };
+    }
+    case 'push': {
+      const ids = (destination?.player_ids ?? destination?.tokens ?? []) as string[];
+      const kind = destination?.player_ids ? ('player_ids' as const) : ('tokens' as const);
+      return { ...base, kind, source: destination ? 'channel_data' : 'none', count: ids.length, refs: ids.map(channelDataRef) };
+    }
+    case 'chat': {
+      const connections = ((channelData?.connections as unknown[] | undefined) ?? [])
+        .filter(isRecord)
+        .filter((c) => reachableBy(provider, c));
+      const refs = connections.map((c) => {
+        if (isRecord(c.incoming_webhook) && nonEmpty(c.incoming_webhook.url))
+          return `incoming_webhook:${channelDataRef(String(c.incoming_webhook.url))}`;
+        const field = CONNECTION_IDS.find((f) => nonEmpty(c[f]));
+        return field ? `${field}:${channelDataRef(String(c[field]))}` : `connection:${channelDataRef(JSON.stringify(c))}`;
+      });
+      return { ...base, kind: 'connections', source: destination ? 'channel_data' : 'none', count: refs.length, refs };
+    }
+    default:
+      return { ...base, kind: 'none', source: 'none', count: 0, refs: [] };
   }
 }
 

@@ -1,12 +1,20 @@
 import type { RecipientRefT } from '@notify/contracts';
-import { explainPreferences, MessageCreatedData, messageDecider, messageStream, nextSendTime, SendWindow } from '@notify/domain';
+import {
+  explainPreferences,
+  MessageCreatedData,
+  messageDecider,
+  messageStream,
+  nextSendTime,
+  SendWindow,
+  sendWindowTimeZone,
+} from '@notify/domain';
 import { engineId, messageIdFor } from '../ids';
 import type { ChannelView } from '../lookups';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { trackContentLinks, withOpenPixel } from '../../messages/link-tracking';
 import { bareAddress } from '../../receipts/suppressions';
 import { channelTemplateContext } from '../variables';
-import { destinationFor, renderChannelContent } from './channel-content';
+import { channelDataTrace, destinationFor, renderChannelContent } from './channel-content';
 import { engineMetadata, eventEnvelope } from '../../envelope';
 import { guideMessage, guideStepMessageIds } from '../../guides/guide-messages';
 
@@ -89,16 +97,24 @@ export class ChannelStep implements StepHandler {
     const channelData = needsData ? await lookups.channelData(ctx.environment, run.recipient, channel.id) : undefined;
     const channelSettings = { ...(channel.settings?.channel_settings ?? {}), ...(step.channel_overrides ?? {}) };
     const templateSettings = (step.template?.settings ?? {}) as { to_number?: unknown };
-    const destination = destinationFor(channel.type, channel.provider, recipient.properties, channelData, {
-      to_address: channelSettings.to_address,
-      to_number: templateSettings.to_number ?? channelSettings.to_number,
-    });
+    const overrides = { to_address: channelSettings.to_address, to_number: templateSettings.to_number ?? channelSettings.to_number };
+    const destination = destinationFor(channel.type, channel.provider, recipient.properties, channelData, overrides);
+    // Which channel data or address the step found, as references (ADR 0239): recorded whatever it decides next.
+    const inputs = {
+      channel_data: channelDataTrace(channel.id, channel.type, channel.provider, recipient.properties, channelData, overrides),
+    };
     if ('missing' in destination)
-      return { flow: 'continue', status: 'skipped', reason: destination.missing, output: { channel_id: channel.id } };
+      return { flow: 'continue', status: 'skipped', reason: destination.missing, output: { channel_id: channel.id }, inputs };
 
-    const sendAt = nextSendTime(step.send_windows, recipient.properties.timezone as string | undefined, ctx.now);
-    if (!sendAt) return { flow: 'continue', status: 'skipped', reason: 'no_send_window' };
-    if (sendAt.getTime() > ctx.now.getTime()) return { flow: 'pause', reason: 'send_window', resumeAt: sendAt };
+    const timezone = recipient.properties.timezone as string | undefined;
+    const sendAt = nextSendTime(step.send_windows, timezone, ctx.now);
+    if (!sendAt) return { flow: 'continue', status: 'skipped', reason: 'no_send_window', inputs };
+    if (sendAt.getTime() > ctx.now.getTime()) {
+      const windows = (step.send_windows ?? []).map((w) => ({ ...w }));
+      const window = { timezone: sendWindowTimeZone(timezone), windows, opens_at: sendAt.toISOString() };
+      const pause = { reason: 'send_window' as const, resume_at: sendAt.toISOString(), send_window: window };
+      return { flow: 'pause', reason: 'send_window', resumeAt: sendAt, inputs: { ...inputs, pause } };
+    }
 
     const batch = ctx.state.batch;
     const actor = run.actor;
@@ -126,7 +142,7 @@ export class ChannelStep implements StepHandler {
       context,
       lookups.templateResources(ctx.environment, { tenant: run.tenant }),
     );
-    if (!rendered.ok) return { flow: 'continue', status: 'error', reason: rendered.reason, output: { channel_id: channel.id } };
+    if (!rendered.ok) return { flow: 'continue', status: 'error', reason: rendered.reason, output: { channel_id: channel.id }, inputs };
     const suppression = await suppressionOf(ctx, rendered.content);
     if (suppression)
       return {
@@ -134,6 +150,7 @@ export class ChannelStep implements StepHandler {
         status: 'skipped',
         reason: `suppressed:${suppression.reason}`,
         output: { channel_id: channel.id, address: suppression.address },
+        inputs,
       };
 
     const messageId = messageIdFor(run.run_id, step.ref, ctx.path);
@@ -192,6 +209,7 @@ export class ChannelStep implements StepHandler {
       flow: 'continue',
       status: 'ok',
       output: { message_id: messageId, channel_id: channel.id, channel_type: channel.type, delivery },
+      inputs,
       appends: [
         {
           streamId: messageStream(ctx.environment, messageId),

@@ -1,4 +1,13 @@
-import { cohortBranch, ConditionGroup, delayUntil, DelaySettings, explainConditionGroup, readPath, recipientKey } from '@notify/domain';
+import {
+  cohortBranch,
+  ConditionGroup,
+  delayUntil,
+  DelaySettings,
+  explainConditionGroup,
+  readPath,
+  recipientKey,
+  recordedValue,
+} from '@notify/domain';
 import { conditionContext } from '../condition-context';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { renderJsonSetting } from './render-json';
@@ -12,7 +21,19 @@ export class DelayStep implements StepHandler {
     const settings = (ctx.step.settings ?? {}) as DelaySettings;
     const until = delayUntil(settings, await ctx.variables(), ctx.now, ctx.trigger.settings.skip_delay === true);
     if (!until) return { flow: 'continue', status: 'ok', output: { delayed: false } };
-    return { flow: 'pause', reason: 'delay', resumeAt: until };
+    // What set the timer (ADR 0239): the settings and, for a field path, what the field held.
+    const field = settings.delay_until_field_path ? readPath(await ctx.variables(), settings.delay_until_field_path) : undefined;
+    const delay = {
+      delay_for: settings.delay_for ?? null,
+      delay_until_field_path: settings.delay_until_field_path ?? null,
+      ...(settings.delay_until_field_path ? { field_value: recordedValue(field) } : {}),
+    };
+    return {
+      flow: 'pause',
+      reason: 'delay',
+      resumeAt: until,
+      inputs: { pause: { reason: 'delay', resume_at: until.toISOString(), delay } },
+    };
   }
 }
 

@@ -60,7 +60,7 @@ export function nextSendTime(
   now: Date,
 ): Date | null {
   if (!windows?.length) return now;
-  const tz = timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
+  const tz = sendWindowTimeZone(timeZone);
   if (allowed(windows, local(now, tz))) return now;
   // Look minute by minute is wasteful; windows change only at their boundaries, so check those.
   const start = Math.ceil(now.getTime() / 60_000) * 60_000;
@@ -78,6 +78,9 @@ export function nextSendTime(
   }
   return null;
 }
+
+/** The time zone send windows are read in: the recipient's `timezone` when it is one, else UTC. */
+export const sendWindowTimeZone = (timeZone: string | null | undefined): string => (timeZone && isTimeZone(timeZone) ? timeZone : 'UTC');
 
 function isTimeZone(tz: string): boolean {
   try {
