@@ -122,6 +122,18 @@ async function main() {
   console.log(`queries per trigger (api+worker, ${N} triggers): ${(total / N).toFixed(1)}`);
   for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log((v / N).toFixed(2).padStart(7), k);
   for (const [k, v] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log((v / N).toFixed(2).padStart(7), k);
+  // Log entries per run (issue 19): every run and message stream entry of the workflow, by type.
+  const db = new Client({ connectionString: url.toString() });
+  await db.connect();
+  const { rows: logged } = await db.query<{ type: string; n: string; runs: string }>(
+    `SELECT event_type AS type, count(*) AS n, (SELECT count(*) FROM es_events WHERE event_type = 'RunEnqueued') AS runs
+     FROM es_events WHERE stream_id LIKE 'run-%' OR stream_id LIKE 'message-%' GROUP BY 1 ORDER BY 2 DESC`,
+  );
+  const runs = Number(logged[0]?.runs ?? 0);
+  const entries = logged.reduce((a, r) => a + Number(r.n), 0);
+  console.log(`log entries per run (runs and messages, ${runs} runs): ${(entries / runs).toFixed(2)}`);
+  for (const r of logged) console.log((Number(r.n) / runs).toFixed(2).padStart(7), r.type);
+  await db.end();
   await app.close();
   await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
   await admin.end();

@@ -35,7 +35,7 @@ import { recipientMigrations, recipientProjections } from './recipients';
 import { PreferenceCenterReadModel1763712019100, preferenceCenterProjection } from './preference-center';
 import { VariablesReadModel1763712002300, variablesProjection } from './variables';
 import { WaitingRunsReadModel1763712005000, waitingRunsProjection } from './waiting-runs';
-import { WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
+import { EventParts1763712040000, WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
 import { SchedulesReadModel1763712016140, schedulesProjection } from './schedules';
 import { BroadcastsReadModel1763712017100, broadcastsProjection } from './broadcasts';
 import { SourcesReadModel1763712019500, sourcesProjection } from './sources';
@@ -124,4 +124,5 @@ export const allMigrations: Function[] = [
   SuppressionsUser1763712026000,
   ConfigVersion1763712028000,
   ArchivedConfigResources1763712031000,
+  EventParts1763712040000,
 ];

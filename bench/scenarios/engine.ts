@@ -304,6 +304,14 @@ export async function fanout(subscribers: number): Promise<Figure[]> {
     if (res.status !== 200) throw new Error(`trigger failed: ${res.status} ${JSON.stringify(res.body)}`);
     const done = await until(async () => (await visibleCount(service)) - base >= subscribers && Date.now(), 300_000, 100);
     const ms = (done ?? Date.now()) - t0;
+    // Log entries of the runs and their messages, per run (issue 19).
+    const {
+      rows: [logged],
+    } = await service.sql.query(
+      `SELECT count(*) FILTER (WHERE event_type = 'RunEnqueued') AS runs, count(*) AS entries
+       FROM es_events WHERE stream_id LIKE 'run-%' OR stream_id LIKE 'message-%'`,
+    );
+    const perRun = Number(logged.entries) / Number(logged.runs);
     return [
       {
         scenario: `one trigger to an object with ${subscribers} subscribers`,
@@ -311,6 +319,13 @@ export async function fanout(subscribers: number): Promise<Figure[]> {
         value: round(ms / 1000, 2),
         unit: 's',
         note: done ? `${round(subscribers / (ms / 1000))} messages/s` : 'did not finish in 300 s',
+      },
+      {
+        scenario: `one trigger to an object with ${subscribers} subscribers`,
+        metric: 'log entries per run (run and message streams)',
+        value: round(perRun, 2),
+        unit: '',
+        note: `${logged.entries} entries, ${logged.runs} runs`,
       },
     ];
   } finally {

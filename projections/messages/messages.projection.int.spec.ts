@@ -1,3 +1,4 @@
+import { eventParts } from '@notify/contracts';
 import { messageDecider, MessageCommand, MessageEvent, messageStream } from '@notify/domain';
 import { PostgresEventStore } from '@notify/eventstore';
 import { ProjectionRuntime } from '@notify/projection-runtime';
@@ -7,20 +8,45 @@ import { messagesProjection } from './messages.projection';
 
 const meta = { environment: 'development', schema_version: 1 };
 
+type Write = (id: string, events: MessageEvent[]) => Promise<string>;
+
+const inDevelopment =
+  (store: PostgresEventStore): Write =>
+  async (id, events) =>
+    (
+      await store.append(
+        messageStream('development', id),
+        events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })),
+      )
+    ).position;
+
+/**
+ * Each write twice in one transaction (so both read the same log time): in environment `old` as
+ * older code wrote it, a message created delivered as MessageCreated + MessageDelivered, and in
+ * `new` as it is written now, one MessageCreated carrying `delivered_at` (ADR 0233).
+ */
+const inBothShapes =
+  (store: PostgresEventStore): Write =>
+  async (id, events) => {
+    const envelopes = (environment: string, list: { type: string; data: unknown }[]) =>
+      list.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { ...meta, environment } }));
+    const separate = events.flatMap((e) => eventParts(e.type, e.data as Record<string, unknown>));
+    const [, written] = await store.appendMany([
+      { streamId: messageStream('old', id), events: envelopes('old', separate) },
+      { streamId: messageStream('new', id), events: envelopes('new', events) },
+    ]);
+    return written.position;
+  };
+
 /** A realistic history: messages created, delivered or retried, engaged with in every order. */
-async function writeHistory(store: PostgresEventStore): Promise<string> {
+async function writeHistory(write: Write): Promise<string> {
   let last = '';
   const apply = async (id: string, state: { events: MessageEvent[] }, command: MessageCommand) => {
     const current = state.events.reduce((s, e) => messageDecider.evolve(s, e), messageDecider.initialState());
     const events = messageDecider.decide(command, current);
     if (!events.length) return;
     state.events.push(...events);
-    last = (
-      await store.append(
-        messageStream('development', id),
-        events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })),
-      )
-    ).position;
+    last = await write(id, events);
   };
   for (let i = 0; i < 25; i++) {
     const id = randomUUID();
@@ -118,7 +144,7 @@ for (const backend of databaseBackends()) {
     });
 
     it('gives the same rows whether events arrive one at a time, in small batches or all at once', async () => {
-      const last = await writeHistory(store);
+      const last = await writeHistory(inDevelopment(store));
       const deadline = Date.now() + 10_000;
       while ((await store.headPosition()) < last && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const results = [];
@@ -137,6 +163,52 @@ for (const backend of databaseBackends()) {
       expect(results[0].messages.some((m: { read_at: Date | null }) => m.read_at !== null)).toBe(true);
       expect(results[1]).toEqual(results[0]);
       expect(results[2]).toEqual(results[0]);
+    });
+
+    it('projects a log of compound events (ADR 0233) as it projects the same history written as separate events', async () => {
+      const last = await writeHistory(inBothShapes(store));
+      const deadline = Date.now() + 10_000;
+      while ((await store.headPosition()) < last && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const written = await db.database.dataSource.query(
+        `SELECT stream_id LIKE 'message-old-%' AS old, count(*)::int AS n FROM es_events WHERE stream_id LIKE 'message-old-%' OR stream_id LIKE 'message-new-%' GROUP BY 1 ORDER BY 1`,
+      );
+      // 25 messages, 16 of them in-app: one entry fewer each in the new shape.
+      expect(written).toEqual([
+        { old: false, n: expect.any(Number) },
+        { old: true, n: expect.any(Number) },
+      ]);
+      expect(written[1].n - written[0].n).toBe(16);
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [messagesProjection], { batchSize: 7 });
+      await runtime.rebuild('messages');
+      const q = (sql: string, environment: string) => db.database.dataSource.query(sql, [environment]);
+      // Ids of log entries and revisions differ between the two logs; what readers see must not.
+      const rows = async (environment: string) => ({
+        messages: (await q('SELECT * FROM rm_messages WHERE environment = $1 ORDER BY id', environment)).map(
+          ({ environment: _e, ...m }: Record<string, unknown>) => m,
+        ),
+        events: (
+          await q(
+            'SELECT message_id, type, data, inserted_at FROM rm_message_events WHERE environment = $1 ORDER BY message_id, revision, part',
+            environment,
+          )
+        ).map((e: Record<string, unknown>) => e),
+        logs: await q(
+          'SELECT message_id, attempt, service_name, request, response, inserted_at FROM rm_message_delivery_logs WHERE environment = $1 ORDER BY message_id',
+          environment,
+        ),
+        activities: await q(
+          'SELECT message_id, id, actor, data, inserted_at FROM rm_message_activities WHERE environment = $1 ORDER BY message_id, id',
+          environment,
+        ),
+        counts: (await q('SELECT * FROM rm_feed_counts WHERE environment = $1 ORDER BY user_id, tenant', environment)).map(
+          ({ environment: _e, ...c }: Record<string, unknown>) => c,
+        ),
+      });
+      const [old, compound] = [await rows('old'), await rows('new')];
+      expect(old.messages).toHaveLength(25);
+      expect(old.messages.filter((m: { status: string }) => m.status === 'delivered')).toHaveLength(16);
+      expect(old.events.filter((e: { type: string }) => e.type === 'message.delivered')).toHaveLength(16);
+      expect(compound).toEqual(old);
     });
   });
 }

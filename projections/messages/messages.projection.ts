@@ -1,4 +1,4 @@
-import { MESSAGE_EVENT_TYPES, messageEventContracts, UserErased } from '@notify/contracts';
+import { expandRecorded, MESSAGE_EVENT_TYPES, messageEventContracts, UserErased } from '@notify/contracts';
 import { MessageCreatedData, MessageEvent } from '@notify/domain';
 import { defineProjection, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
 import { v5 as uuidv5 } from 'uuid';
@@ -96,7 +96,8 @@ async function applyMessages(events: readonly MessageProjected[], tx: EntityMana
   const activities: unknown[][] = [];
   const announcements: FeedNotification[] = [];
   const announceAfter = Date.now() - FEED_NOTIFY_MAX_AGE_MS;
-  for (const event of events) {
+  // A compound entry (a message created delivered, ADR 0233) is read as the events it stands for.
+  for (const event of events.flatMap((e) => expandRecorded(e))) {
     const environment = event.environment;
     const messageId = event.data.message_id;
     const key = `${environment}/${messageId}`;
@@ -164,6 +165,7 @@ async function applyMessages(events: readonly MessageProjected[], tx: EntityMana
         JSON.stringify(event.type === 'MessageCreated' ? null : data),
         event.createdAt.toISOString(),
         event.revision,
+        event.part,
       ]);
     }
   }
@@ -269,8 +271,8 @@ async function applyMessages(events: readonly MessageProjected[], tx: EntityMana
   await insertRows(
     tx,
     'rm_message_events',
-    ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision'],
-    ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int'],
+    ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision', 'part'],
+    ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int', 'smallint'],
     publicEvents,
   );
   await insertRows(

@@ -275,7 +275,11 @@ export class MessageQueries {
         select: 'e.id, e.type, e.data, e.inserted_at',
         from: 'FROM rm_message_events e WHERE e.environment = $1 AND e.message_id = $2',
         params: [environment, message.id],
-        order: [{ expr: 'e.revision', type: 'integer' }],
+        // A compound entry's events share its revision; `part` orders them (ADR 0233).
+        order: [
+          { expr: 'e.revision', type: 'integer' },
+          { expr: 'e.part', type: 'integer' },
+        ],
         direction: 'desc',
         pageSize: page.page_size,
         after: page.after,

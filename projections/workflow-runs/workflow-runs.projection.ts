@@ -9,7 +9,7 @@ import {
   StepStarted,
   TimerFired,
 } from '@notify/contracts';
-import type { RunStatusT } from '@notify/contracts';
+import { expandRecorded, type RunStatusT } from '@notify/contracts';
 import { defineProjection } from '@notify/projection-runtime';
 import { runEventView, runStatusAfter } from './run-event-view';
 
@@ -40,7 +40,8 @@ export const workflowRunsProjection = defineProjection({
     const runs: Record<string, unknown>[] = [];
     const history: Record<string, unknown>[] = [];
     const changes = new Map<string, RunChange>();
-    for (const recorded of events) {
+    // A compound entry (a run's last step in its RunCompleted, ADR 0233) is read as the events it stands for.
+    for (const recorded of events.flatMap((e) => expandRecorded(e))) {
       const environment = recorded.environment;
       if (!environment) continue;
       const runId = recorded.streamId.slice(-36);
@@ -68,7 +69,15 @@ export const workflowRunsProjection = defineProjection({
       }
       const view = runEventView(recorded.type, data);
       if (view)
-        history.push({ environment, id: recorded.id, run_id: runId, seq: recorded.globalPosition.toString(), ...view, inserted_at: at });
+        history.push({
+          environment,
+          id: recorded.id,
+          run_id: runId,
+          seq: recorded.globalPosition.toString(),
+          part: recorded.part,
+          ...view,
+          inserted_at: at,
+        });
       const key = `${environment}\u0000${runId}`;
       const change = changes.get(key) ?? { environment, id: runId, status: null, errors: 0, updated_at: at };
       change.status = runStatusAfter(recorded.type) ?? change.status;
@@ -90,9 +99,9 @@ export const workflowRunsProjection = defineProjection({
     }
     if (history.length) {
       await tx.query(
-        `INSERT INTO rm_workflow_recipient_run_events (environment, id, run_id, seq, event, status, step_ref, step_type, attempt, data, inserted_at)
-         SELECT environment, id, run_id, seq, event, status, step_ref, step_type, attempt, data, inserted_at
-         FROM jsonb_to_recordset($1::jsonb) AS e(environment text, id uuid, run_id uuid, seq bigint, event text, status text, step_ref text, step_type text,
+        `INSERT INTO rm_workflow_recipient_run_events (environment, id, run_id, seq, part, event, status, step_ref, step_type, attempt, data, inserted_at)
+         SELECT environment, id, run_id, seq, part, event, status, step_ref, step_type, attempt, data, inserted_at
+         FROM jsonb_to_recordset($1::jsonb) AS e(environment text, id uuid, run_id uuid, seq bigint, part smallint, event text, status text, step_ref text, step_type text,
            attempt integer, data jsonb, inserted_at timestamptz)
          ON CONFLICT (environment, id) DO NOTHING`,
         [JSON.stringify(history)],

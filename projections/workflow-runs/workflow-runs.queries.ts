@@ -102,7 +102,7 @@ export class WorkflowRunQueries {
     if (!row) return undefined;
     const events = await this.db.query<EventRow[]>(
       `SELECT id, event, status, step_ref, step_type, attempt, data, inserted_at FROM rm_workflow_recipient_run_events
-       WHERE environment = $1 AND run_id = $2 ORDER BY seq`,
+       WHERE environment = $1 AND run_id = $2 ORDER BY seq, part`,
       [environment, id],
     );
     return {

@@ -15,6 +15,7 @@ import {
 } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { STEP_COMPLETIONS } from '../support/engine';
 import { ServiceProcess, startProcess } from '../support/processes';
 
 requireBackend('kafka', !!testEnv.kafkaBrokers);
@@ -305,7 +306,7 @@ describeScaleOut(
 
       // Every run ran its two channel steps once.
       const [steps] = await sql<{ n: string }>(
-        `SELECT count(*) AS n FROM es_events e JOIN es_events s ON s.stream_id = e.stream_id AND s.event_type = 'RunEnqueued' AND s.data->>'workflow_run_id' = $1 WHERE e.event_type = 'StepCompleted'`,
+        `SELECT count(*) AS n FROM ${STEP_COMPLETIONS} e JOIN es_events s ON s.stream_id = e.stream_id AND s.event_type = 'RunEnqueued' AND s.data->>'workflow_run_id' = $1`,
         [workflowRunId],
       );
       expect(Number(steps.n)).toBe(2 * RECIPIENTS);

@@ -1,3 +1,4 @@
+import { expandRecorded } from '@notify/contracts';
 import { runStream } from '@notify/domain';
 import { ReactorRuntime } from '@notify/projection-runtime';
 import { waitFor } from '@notify/testing';
@@ -37,6 +38,15 @@ export async function activeWorkflow(
   await mgmt.workflows.activate(key, { environment, status: true });
 }
 
+/**
+ * Every step completion in the log as a row (stream_id, global_position, stream_revision, data):
+ * the StepCompleted entries and the steps RunCompleted entries carry (ADR 0233), the latter's data
+ * shaped as a StepCompleted's. Use as `FROM ${STEP_COMPLETIONS} e`.
+ */
+export const STEP_COMPLETIONS = `(SELECT stream_id, global_position, stream_revision,
+    CASE WHEN event_type = 'RunCompleted' THEN jsonb_build_object('run_id', data->'run_id') || (data->'step') ELSE data END AS data
+  FROM es_events WHERE event_type = 'StepCompleted' OR (event_type = 'RunCompleted' AND data ? 'step'))`;
+
 /** The recipient runs of one trigger, each with its events, read from the log. */
 export async function runsOf(t: TestApp, workflowRunId: string, environment = 'development'): Promise<RunView[]> {
   const heads = await t.sql<{ stream_id: string }>(
@@ -52,7 +62,8 @@ export async function runsOf(t: TestApp, workflowRunId: string, environment = 'd
 }
 
 export async function runView(t: TestApp, environment: string, runId: string): Promise<RunView> {
-  const recorded = await t.store.readStream(runStream(environment, runId));
+  // Read as the events the entries stand for: a run's last step is recorded in its RunCompleted (ADR 0233).
+  const recorded = (await t.store.readStream(runStream(environment, runId))).flatMap((e) => expandRecorded(e));
   const events = recorded.map((e) => ({ type: e.type, data: e.data as any, at: e.createdAt }));
   const steps: Record<string, any> = {};
   for (const e of events) if (e.type === 'StepCompleted') steps[e.data.step_ref] = e.data;

@@ -155,7 +155,8 @@ describe('delivery: sms, chat and webhook', () => {
     // The in-app message next to it is delivered at once, without a provider attempt.
     const feed = await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'feed')).id, ['delivered']);
     expect((await messageEvents(t, feed.id)).map((e) => e.type)).toEqual(['message.created', 'message.delivered']);
-    expect(await messageStreamTypes(t, feed.id)).toEqual(['MessageCreated', 'MessageDelivered']);
+    // Delivered in the event that creates it (ADR 0233).
+    expect(await messageStreamTypes(t, feed.id)).toEqual(['MessageCreated']);
     const created = await messageOf(t, workflow_run_id, 'hook');
     const message = await messageWithStatus(t, created.id, ['delivered']);
 

@@ -1,3 +1,4 @@
+import { STEP_COMPLETIONS } from '../../support/engine';
 import { eventually } from '../../support/recipients';
 import { startTestApp, TestApp } from '../../support/test-app';
 
@@ -18,8 +19,7 @@ describe('recipients identified inline with back-to-back triggers', () => {
     const ids = Array.from({ length: 30 }, (_, i) => `inline-${i}`);
     for (const id of ids) await knock.workflows.trigger('welcome', { recipients: [{ id, name: id }], data: { message: 'hi' } });
     const rows = await eventually(
-      () =>
-        t.sql("SELECT data->>'reason' AS reason FROM es_events WHERE event_type = 'StepCompleted' AND stream_id LIKE 'run-development-%'"),
+      () => t.sql(`SELECT data->>'reason' AS reason FROM ${STEP_COMPLETIONS} e WHERE stream_id LIKE 'run-development-%'`),
       (r) => r.length === ids.length,
       30_000,
     );

@@ -1,6 +1,6 @@
 import Knock from '@knocklabs/node';
 import { userStream, workflowRunStream } from '@notify/domain';
-import { activeWorkflow, bodyOf, eventually, feed, finishedRuns, messagesOf, uniqueKey } from '../../support/engine';
+import { activeWorkflow, bodyOf, eventually, feed, finishedRuns, messagesOf, STEP_COMPLETIONS, uniqueKey } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /** update_user / update_object / update_tenant and trigger_workflow. */
@@ -289,7 +289,7 @@ describe('workflow engine: steps that change recipients and trigger workflows', 
       const runs = await eventually(
         () =>
           t.sql<{ reason: string | null; status: string }>(
-            `SELECT data->>'status' AS status, data->>'reason' AS reason FROM es_events WHERE event_type = 'StepCompleted' AND data->>'step_ref' = 'again' AND stream_id IN (
+            `SELECT data->>'status' AS status, data->>'reason' AS reason FROM ${STEP_COMPLETIONS} e WHERE data->>'step_ref' = 'again' AND stream_id IN (
              SELECT stream_id FROM es_events WHERE event_type = 'RunEnqueued' AND data->>'workflow_key' = $1)`,
             [loop],
           ),

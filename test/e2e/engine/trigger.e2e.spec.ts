@@ -36,8 +36,17 @@ describe('triggering a workflow', () => {
       rendered: expect.stringContaining('<strong>Ada</strong>'),
     });
     expect(message.content.action_url).toBe('https://example.com/r/1');
-    const runEvents = await t.sql("SELECT event_type FROM es_events WHERE stream_id LIKE 'run-development-%' ORDER BY global_position");
-    expect(runEvents.map((e: { event_type: string }) => e.event_type)).toEqual(['RunEnqueued', 'StepCompleted', 'RunCompleted']);
+    // The run's one step is recorded in its RunCompleted, the message's delivery in its MessageCreated (ADR 0233).
+    const runEvents = await t.sql(
+      "SELECT event_type, data FROM es_events WHERE stream_id LIKE 'run-development-%' ORDER BY global_position",
+    );
+    expect(runEvents.map((e: { event_type: string }) => e.event_type)).toEqual(['RunEnqueued', 'RunCompleted']);
+    expect(runEvents[1].data).toMatchObject({
+      outcome: 'ended',
+      step: { status: 'ok', next_path: null, output: { message_id: message.id } },
+    });
+    const messageEvents = await t.sql('SELECT event_type, data FROM es_events WHERE stream_id = $1', [`message-development-${message.id}`]);
+    expect(messageEvents).toEqual([{ event_type: 'MessageCreated', data: expect.objectContaining({ delivered_at: expect.any(String) }) }]);
   });
 
   it('inline-identifies recipients, actor and tenant, and answers before the runs execute', async () => {

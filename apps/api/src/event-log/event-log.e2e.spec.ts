@@ -387,7 +387,9 @@ describe('event log (management API and CLI)', () => {
 
     // The inputs are the user's: sealed in the log (the value compared appears nowhere in clear), erased with them.
     const sealed = await t.sql<{ inputs: { $sealed?: string } }>(
-      `SELECT data->'inputs' AS inputs FROM es_events WHERE stream_id = $1 AND event_type = 'StepCompleted' ORDER BY stream_revision`,
+      // The last step's inputs are on the RunCompleted that carries it (ADR 0233).
+      `SELECT coalesce(data->'step'->'inputs', data->'inputs') AS inputs FROM es_events
+       WHERE stream_id = $1 AND (event_type = 'StepCompleted' OR (event_type = 'RunCompleted' AND data ? 'step')) ORDER BY stream_revision`,
       [`run-development-${run.runId}`],
     );
     expect(sealed.map((r) => r.inputs.$sealed)).toEqual(['aes-256-gcm/v1', 'aes-256-gcm/v1']);

@@ -1,4 +1,4 @@
-import { MESSAGE_EVENT_TYPES, RecipientRefT } from '@notify/contracts';
+import { expandRecorded, MESSAGE_EVENT_TYPES, RecipientRefT } from '@notify/contracts';
 import {
   EventOccurrence,
   fold,
@@ -73,7 +73,8 @@ export class WaitMatcher {
     const awaited = await this.waiting.awaitedKinds(environments);
     if (awaited.size === 0) return 0;
     const found: Found[] = [];
-    for (const event of events) found.push(...(await this.occurrences(event, awaited)));
+    // A compound entry (ADR 0233) is what each event it stands for is: a message created delivered is also `delivered`.
+    for (const event of events) for (const part of expandRecorded(event)) found.push(...(await this.occurrences(part, awaited)));
     let resumed = 0;
     const byEnvironment = new Map<string, Found[]>();
     for (const f of found) byEnvironment.set(f.environment, [...(byEnvironment.get(f.environment) ?? []), f]);

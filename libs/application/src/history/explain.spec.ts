@@ -38,6 +38,34 @@ function trigger() {
 }
 
 describe('explaining a run from its events', () => {
+  it('explains compound entries (ADR 0233) as the separate events older code wrote', () => {
+    const step = { step_ref: 'inbox', step_type: 'channel', status: 'ok', reason: null, output: { message_id: 'm1' }, attempt: 1, at: 'x' };
+    const created = { message_id: 'm1', channel: { key: 'in-app' }, step_ref: 'inbox' };
+    const separate = explainRun([
+      ...trigger(),
+      ev(run, 'StepCompleted', { run_id: 'r1', ...step }),
+      ev(run, 'RunCompleted', { run_id: 'r1', outcome: 'ended', reason: null, at: 'x' }),
+      ev(msg, 'MessageCreated', created),
+      ev(msg, 'MessageDelivered', { message_id: 'm1', at: 'x' }),
+    ]);
+    const compound = explainRun([
+      ...trigger(),
+      ev(run, 'RunCompleted', { run_id: 'r1', outcome: 'ended', reason: null, at: 'x', step }),
+      ev(msg, 'MessageCreated', { ...created, delivered_at: 'x' }),
+    ]);
+    const withoutLogPlaces = (x: typeof separate) => ({ ...x, timeline: x.timeline.map(({ at: _a, global_position: _g, ...t }) => t) });
+    expect(withoutLogPlaces(compound)).toEqual(withoutLogPlaces(separate));
+    expect(compound).toMatchObject({ verdict: 'sent', steps: [{ step_ref: 'inbox', status: 'ok' }], messages: [{ status: 'delivered' }] });
+    expect(compound.timeline.map((t) => t.type)).toEqual([
+      'WorkflowTriggered',
+      'RunEnqueued',
+      'StepCompleted',
+      'RunCompleted',
+      'MessageCreated',
+      'MessageDelivered',
+    ]);
+  });
+
   it('says a run sent when a message of it was sent, with the trigger, steps, attempts and a timeline in log order', () => {
     const events = [
       ...trigger(),

@@ -1,4 +1,4 @@
-import type { ExplainedInputsT } from '@notify/contracts';
+import { expandRecorded, type ExplainedInputsT } from '@notify/contracts';
 import { RecordedEvent } from '@notify/eventstore';
 
 /**
@@ -114,7 +114,10 @@ function line(e: RecordedEvent): string {
 
 /** Folds the events of a trigger, one run and its messages (any order; they are sorted by log position). */
 export function explainRun(events: readonly RecordedEvent[]): RunExplanation {
-  const ordered = [...events].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+  // A compound entry (ADR 0233) is explained as the events it stands for, in their order.
+  const ordered = [...events]
+    .sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0))
+    .flatMap((e) => expandRecorded(e));
   const out: RunExplanation = {
     run_id: null,
     workflow_run_id: null,

@@ -104,6 +104,11 @@ export const MessageCreated = defineEvent(
     metadata: z.record(z.string(), z.unknown()).nullable(),
     sandbox: z.boolean(),
     created_at: z.string(),
+    /**
+     * Delivered as it was created (in-app channels, ADR 0233): when. Recorded here instead of a
+     * MessageDelivered of its own; absent on events written before it and for other channels.
+     */
+    delivered_at: z.string().optional(),
   }),
   {
     personal: {

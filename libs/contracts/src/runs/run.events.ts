@@ -223,26 +223,24 @@ export const StepStarted = defineEvent(
   z.object({ run_id: z.uuid(), step_ref: z.string(), step_type: z.string(), at: z.string() }),
 );
 
-export const StepCompleted = defineEvent(
-  'StepCompleted',
-  1,
-  z.object({
-    run_id: z.uuid(),
-    step_ref: z.string(),
-    step_type: z.string(),
-    status: z.enum(['ok', 'skipped', 'error']),
-    /** Why a step was skipped or failed: preference, condition, missing channel data, ... */
-    reason: z.string().nullable(),
-    output: z.record(z.string(), z.unknown()).nullable(),
-    attempt: z.number().int().nullable(),
-    /** Where the run goes next: a path through the (nested) steps; null when the run ends. */
-    next_path: z.array(z.number().int()).nullable(),
-    at: z.string(),
-    /** What the step decided from (conditions, preferences); absent on events written before ADR 0219. */
-    inputs: DecisionInputs.nullable().optional(),
-  }),
-  { personal: sealedInputs },
-);
+/** A step's outcome: StepCompleted's data, and RunCompleted's `step` when the step ended the run (ADR 0233). */
+const StepCompletion = z.object({
+  run_id: z.uuid(),
+  step_ref: z.string(),
+  step_type: z.string(),
+  status: z.enum(['ok', 'skipped', 'error']),
+  /** Why a step was skipped or failed: preference, condition, missing channel data, ... */
+  reason: z.string().nullable(),
+  output: z.record(z.string(), z.unknown()).nullable(),
+  attempt: z.number().int().nullable(),
+  /** Where the run goes next: a path through the (nested) steps; null when the run ends. */
+  next_path: z.array(z.number().int()).nullable(),
+  at: z.string(),
+  /** What the step decided from (conditions, preferences); absent on events written before ADR 0219. */
+  inputs: DecisionInputs.nullable().optional(),
+});
+
+export const StepCompleted = defineEvent('StepCompleted', 1, StepCompletion, { personal: sealedInputs });
 
 export const RunPaused = defineEvent(
   'RunPaused',
@@ -313,8 +311,19 @@ export const RunCompleted = defineEvent(
     at: z.string(),
     /** Halted by the workflow's own conditions: each condition as evaluated (ADR 0219). */
     inputs: DecisionInputs.nullable().optional(),
+    /**
+     * The step that ended the run, when one did (ADR 0233): the run's last StepCompleted, recorded
+     * in this event instead of one of its own. Absent on events written before it, and when the run
+     * ended without a step (workflow conditions, cancelled by its end).
+     */
+    step: StepCompletion.omit({ run_id: true }).optional(),
   }),
-  { personal: sealedInputs },
+  {
+    personal: {
+      subject: (d) => d.inputs?.user_id ?? d.step?.inputs?.user_id ?? null,
+      fields: ['inputs', 'step.inputs'],
+    },
+  },
 );
 
 /** Stream cancellation-<env>-<workflow>-<key>. */

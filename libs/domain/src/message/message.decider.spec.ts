@@ -1,4 +1,5 @@
 import { deciderSpec } from '@notify/testing/decider-spec';
+import { fold } from '../shared/decider';
 import { engagementStatuses, messageDecider } from './message.decider';
 import { MessageCreatedData, MessageEvent } from './message.events';
 
@@ -52,17 +53,29 @@ const completed = (attempt: number, outcome: 'sent' | 'failed' | 'delivered', re
 describe('message decider: creation and delivery', () => {
   const spec = deciderSpec(messageDecider);
 
-  it('creates once; in-app is delivered at once; sandbox is not sent', () => {
-    spec.given([]).when({ type: 'CreateMessage', message, delivery: 'provider', now: t0 }).then([created]);
-    spec
-      .given([])
-      .when({ type: 'CreateMessage', message, delivery: 'now', now: t0 })
-      .then([created, { type: 'MessageDelivered', data: { message_id: id, at: t0 } }]);
+  it('creates once; in-app is delivered at once, in the one event that creates it (ADR 0233); sandbox is not sent', () => {
+    spec.given([]).when({ type: 'CreateMessage', message, delivery: 'provider', now: t1 }).then([created]);
+    const createdDelivered: MessageEvent = { type: 'MessageCreated', data: { ...message, delivered_at: t1 } };
+    spec.given([]).when({ type: 'CreateMessage', message, delivery: 'now', now: t1 }).then([createdDelivered]);
+    spec.given([createdDelivered]).when({ type: 'CreateMessage', message, delivery: 'now', now: t1 }).thenNothing();
     spec
       .given([])
       .when({ type: 'CreateMessage', message, delivery: 'sandbox', now: t0 })
       .then([created, { type: 'MessageNotSent', data: { message_id: id, at: t0, reason: 'sandbox_mode' } }]);
     spec.given([created]).when({ type: 'CreateMessage', message, delivery: 'provider', now: t1 }).thenNothing();
+  });
+
+  it('folds a message created delivered as MessageCreated + MessageDelivered (the shape older code wrote)', () => {
+    const delivered: MessageEvent = { type: 'MessageDelivered', data: { message_id: id, at: t1 } };
+    const compound = fold(messageDecider, [{ type: 'MessageCreated', data: { ...message, delivered_at: t1 } }]);
+    expect(compound).toEqual(fold(messageDecider, [created, delivered]));
+    expect(compound.status).toBe('delivered');
+    // A delivered message takes no delivery attempt, either way it was recorded.
+    spec
+      .given([{ type: 'MessageCreated', data: { ...message, delivered_at: t1 } }])
+      .when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 })
+      .thenNothing();
+    spec.given([created, delivered]).when({ type: 'StartDeliveryAttempt', attempt: 1, now: t1, checkAt: t2 }).thenNothing();
   });
 
   it('records an attempt before the provider is called, with the timer that checks it ended, once per attempt number', () => {

@@ -39,7 +39,8 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'MessageCreated':
-        return { ...state, exists: true, id: event.data.message_id, status: 'queued' };
+        // Delivered as it was created (ADR 0233): the MessageDelivered it stands for, folded in.
+        return { ...state, exists: true, id: event.data.message_id, status: event.data.delivered_at ? 'delivered' : 'queued' };
       case 'MessageDeliveryAttemptStarted':
         return { ...state, attemptsStarted: Math.max(state.attemptsStarted, event.data.attempt) };
       case 'MessageDeliveryAttemptCompleted':
@@ -88,7 +89,8 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
         if (state.exists) return [];
         const id = command.message.message_id;
         const created: MessageEvent = { type: 'MessageCreated', data: command.message };
-        if (command.delivery === 'now') return [created, { type: 'MessageDelivered', data: { message_id: id, at: command.now } }];
+        // Delivered at creation: one event carrying its delivery, not MessageCreated + MessageDelivered (ADR 0233).
+        if (command.delivery === 'now') return [{ type: 'MessageCreated', data: { ...command.message, delivered_at: command.now } }];
         if (command.delivery === 'sandbox')
           return [created, { type: 'MessageNotSent', data: { message_id: id, at: command.now, reason: 'sandbox_mode' } }];
         return [created];

@@ -92,12 +92,40 @@ describe('run decider', () => {
       expect(fold(runDecider, [enqueued, ...events]).path).toEqual([1]);
     });
 
-    it('ends the run with the last step, halts it when a branch terminates', () => {
+    const lastStep = {
+      step_ref: 'inbox',
+      step_type: 'in_app_feed',
+      at: now,
+      attempt: 1,
+      status: 'ok' as const,
+      reason: null,
+      output: { message_id: 'm1' },
+      next_path: null,
+    };
+
+    it('ends the run with the last step, in one RunCompleted carrying it (ADR 0233); halts it when a branch terminates', () => {
       const last = decideRun(given(enqueued), apply(ok({ path: null, terminated: false })));
-      expect(last.map((e) => e.type)).toEqual(['StepCompleted', 'RunCompleted']);
-      expect(last[1].data).toEqual({ run_id: runId, outcome: 'ended', reason: null, at: now });
+      expect(last).toEqual([{ type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at: now, step: lastStep } }]);
       const terminated = decideRun(given(enqueued), apply(ok({ path: null, terminated: true })));
-      expect(terminated[1].data).toEqual(expect.objectContaining({ outcome: 'halted', reason: 'branch_terminated' }));
+      expect(terminated).toEqual([
+        { type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: 'branch_terminated', at: now, step: lastStep } },
+      ]);
+    });
+
+    it('folds a RunCompleted carrying its last step as StepCompleted + RunCompleted (the shape older code wrote)', () => {
+      const step = { ...lastStep, status: 'error' as const, reason: 'boom' };
+      const compound = fold(runDecider, [
+        enqueued,
+        { type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at: now, step } },
+      ]);
+      const separate = fold(runDecider, [
+        enqueued,
+        { type: 'StepCompleted', data: { run_id: runId, ...step } },
+        { type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at: now } },
+      ]);
+      expect(compound).toEqual(separate);
+      expect(compound).toEqual(expect.objectContaining({ status: 'completed', errorCount: 1, attempts: { inbox: 1 } }));
+      expect(decideRun(compound, { type: 'End', now })).toEqual([]);
     });
 
     it('records the data a step changed before the step itself', () => {
@@ -131,9 +159,18 @@ describe('run decider', () => {
 
     it('halts the run with the step that halted it', () => {
       const events = decideRun(given(enqueued), apply({ flow: 'halt', status: 'ok', reason: 'throttled', output: null }));
-      expect(events.map((e) => e.type)).toEqual(['StepCompleted', 'RunCompleted']);
-      expect(events[0].data).toEqual(expect.objectContaining({ next_path: null, reason: 'throttled' }));
-      expect(events[1].data).toEqual(expect.objectContaining({ outcome: 'halted', reason: 'throttled' }));
+      expect(events).toEqual([
+        {
+          type: 'RunCompleted',
+          data: {
+            run_id: runId,
+            outcome: 'halted',
+            reason: 'throttled',
+            at: now,
+            step: { ...lastStep, output: null, reason: 'throttled' },
+          },
+        },
+      ]);
     });
 
     it('decides nothing for a run that cannot continue: paused on an unfired timer, ended, cancelled', () => {
@@ -178,7 +215,8 @@ describe('run decider', () => {
       const [plain] = decideRun(given(enqueued), apply(ok({ path: [1], terminated: false })));
       expect(plain.data).not.toHaveProperty('inputs');
       const halted = decideRun(given(enqueued), apply({ flow: 'halt', status: 'skipped', reason: 'throttled', output: null, inputs }));
-      expect(halted[0].data).toEqual(expect.objectContaining({ inputs }));
+      expect(halted).toEqual([{ type: 'RunCompleted', data: expect.objectContaining({ step: expect.objectContaining({ inputs }) }) }]);
+      expect(halted[0].data).not.toHaveProperty('inputs');
     });
 
     it('records the workflow conditions that halted a run on its RunCompleted', () => {

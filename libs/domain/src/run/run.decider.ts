@@ -83,16 +83,7 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
       case 'StepStarted':
         return { ...state, status: 'processing' };
       case 'StepCompleted':
-        return {
-          ...state,
-          batch: (event.data.output?.batch as RunState['batch'] | undefined) ?? state.batch,
-          status: 'processing',
-          path: event.data.next_path,
-          pause: undefined,
-          resumedWith: undefined,
-          errorCount: state.errorCount + (event.data.status === 'error' ? 1 : 0),
-          attempts: { ...state.attempts, [event.data.step_ref]: (state.attempts[event.data.step_ref] ?? 0) + 1 },
-        };
+        return stepCompleted(state, event.data);
       case 'RunPaused': {
         const pause = {
           stepRef: event.data.step_ref,
@@ -120,8 +111,12 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
         return { ...state, data: { ...state.data, ...event.data.data } };
       case 'RunCancelled':
         return { ...state, status: 'cancelled', pause: undefined };
-      case 'RunCompleted':
-        return { ...state, status: 'completed', path: null, pause: undefined };
+      case 'RunCompleted': {
+        // The run's last step, recorded in the same event (ADR 0233), completes first.
+        const { step } = event.data;
+        const before = step ? stepCompleted(state, { run_id: event.data.run_id, ...step }) : state;
+        return { ...before, status: 'completed', path: null, pause: undefined };
+      }
       default:
         return assertNever(event);
     }
@@ -177,6 +172,19 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
   },
 };
 
+function stepCompleted(state: RunState, data: StepCompletedData): RunState {
+  return {
+    ...state,
+    batch: (data.output?.batch as RunState['batch'] | undefined) ?? state.batch,
+    status: 'processing',
+    path: data.next_path,
+    pause: undefined,
+    resumedWith: undefined,
+    errorCount: state.errorCount + (data.status === 'error' ? 1 : 0),
+    attempts: { ...state.attempts, [data.step_ref]: (state.attempts[data.step_ref] ?? 0) + 1 },
+  };
+}
+
 /**
  * The run's decisions, pure: what `command` records given `state` (an empty list when it changes
  * nothing). The engine reads the run, its trigger and what the step's handler looked up, then
@@ -207,29 +215,40 @@ function applyStep(runId: string, command: Extract<RunCommand, { type: 'ApplySte
     });
     return events;
   }
-  const base = { run_id: runId, step_ref: step.ref, step_type: step.type, at, attempt: command.attempt + 1 };
+  const base = { step_ref: step.ref, step_type: step.type, at, attempt: command.attempt + 1 };
   // Absent rather than null when there is nothing to record: the event keeps its earlier shape.
   const inputs = decision.inputs ? { inputs: decision.inputs } : {};
+  // A step that ends the run is recorded in its RunCompleted (ADR 0233): one event, not two.
   if (decision.flow === 'halt')
     return [
       {
-        type: 'StepCompleted',
-        data: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: null, ...inputs },
+        type: 'RunCompleted',
+        data: {
+          run_id: runId,
+          outcome: 'halted',
+          reason: decision.reason,
+          at,
+          step: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: null, ...inputs },
+        },
       },
-      { type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: decision.reason, at } },
     ];
   const events: RunEvent[] = [];
   if (decision.data && Object.keys(decision.data).length)
     events.push({ type: 'RunDataUpdated', data: { run_id: runId, step_ref: step.ref, data: decision.data, at } });
   const next = decision.next;
-  events.push({
-    type: 'StepCompleted',
-    data: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: next.path, ...inputs },
-  });
-  if (!next.path)
+  const { status, reason, output } = decision;
+  const completion = { ...base, status, reason, output, next_path: next.path, ...inputs };
+  if (next.path) events.push({ type: 'StepCompleted', data: { run_id: runId, ...completion } });
+  else
     events.push({
       type: 'RunCompleted',
-      data: { run_id: runId, outcome: next.terminated ? 'halted' : 'ended', reason: next.terminated ? 'branch_terminated' : null, at },
+      data: {
+        run_id: runId,
+        outcome: next.terminated ? 'halted' : 'ended',
+        reason: next.terminated ? 'branch_terminated' : null,
+        at,
+        step: completion,
+      },
     });
   return events;
 }

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@notify/eventstore';
-import { workflowVersionId } from '@notify/contracts';
+import { partEventId, workflowVersionId } from '@notify/contracts';
 import { MessageEventEnvelopeV1 } from '../envelopes/message-event.v1';
 import { WorkflowRunEventEnvelopeV1 } from '../envelopes/workflow-run-event.v1';
 import { RelayMapperRegistry } from '../relay/relay-mapper';
@@ -140,6 +140,26 @@ describe('MessageEventMapper', () => {
       engagement_statuses: ['seen', 'read', 'link_clicked', 'archived'],
       updated_at: events[6].createdAt.toISOString(),
     });
+  });
+
+  it('publishes a message created delivered (one entry, ADR 0233) as created, queued and delivered, as the two entries older code wrote', async () => {
+    const withoutTimes = (v: unknown) => {
+      const { created_at: _c, data, ...rest } = v as { created_at: string; data: Record<string, unknown> };
+      const { updated_at: _u, ...message } = data;
+      return { ...rest, data: message };
+    };
+    const old = new MemoryLog();
+    const oldEvents = [created(old, 'in_app_feed'), old.append(MESSAGE_STREAM, 'MessageDelivered', at(1))];
+    const before = await new RelayMapperRegistry([new MessageEventMapper(old)]).map(oldEvents, topics);
+    const log = new MemoryLog();
+    const entry = created(log, 'in_app_feed');
+    (entry.data as Record<string, unknown>).delivered_at = at(1).at;
+    const after = await new RelayMapperRegistry([new MessageEventMapper(log)]).map([entry], topics);
+    expect(after.map((r) => r.headers['event-type'])).toEqual(['message.created', 'message.queued', 'message.delivered']);
+    expect(after.map((r) => (r.value as MessageEventEnvelopeV1).data.status)).toEqual(['queued', 'queued', 'delivered']);
+    expect(after.map((r) => r.headers['event-id'])).toEqual([entry.id, queuedEventId(entry.id), partEventId(entry.id, 1)]);
+    expect(after.map((r) => withoutTimes(r.value))).toEqual(before.map((r) => withoutTimes(r.value)));
+    expect(after.map((r) => [r.topic, r.key])).toEqual(before.map((r) => [r.topic, r.key]));
   });
 
   it('maps the same event to the same records whatever was appended to the stream since (pure in the log)', async () => {
@@ -288,6 +308,45 @@ describe('WorkflowRunEventMapper', () => {
       event_data: { outcome: 'ended', reason: null },
       data: { status: 'completed', error_count: 1, updated_at: events[4].createdAt.toISOString() },
     });
+  });
+
+  it('publishes a RunCompleted carrying its failed last step (ADR 0233) as error then completed, as the two entries older code wrote', async () => {
+    const step = {
+      step_ref: 'fetch_1',
+      step_type: 'http_fetch',
+      status: 'error',
+      reason: 'http_500',
+      output: null,
+      attempt: 3,
+      next_path: null,
+      at: 'x',
+    };
+    const withoutTimes = (v: unknown) => {
+      const { created_at: _c, data, ...rest } = v as { created_at: string; data: Record<string, unknown> };
+      const { updated_at: _u, ...run } = data;
+      return { ...rest, data: run };
+    };
+    const old = new MemoryLog();
+    const oldEvents = [
+      enqueued(old),
+      old.append(RUN_STREAM, 'StepCompleted', { run_id: RUN_ID, ...step }),
+      old.append(RUN_STREAM, 'RunCompleted', { run_id: RUN_ID, outcome: 'ended', reason: null, at: 'x' }),
+    ];
+    const before = await new RelayMapperRegistry([new WorkflowRunEventMapper(old)]).map(oldEvents, topics);
+    const log = new MemoryLog();
+    const events = [
+      enqueued(log),
+      log.append(RUN_STREAM, 'RunCompleted', { run_id: RUN_ID, outcome: 'ended', reason: null, at: 'x', step }),
+    ];
+    const after = await new RelayMapperRegistry([new WorkflowRunEventMapper(log)]).map(events, topics);
+    expect(after.map((r) => r.headers['event-type'])).toEqual([
+      'workflow_recipient_run.started',
+      'workflow_recipient_run.error',
+      'workflow_recipient_run.completed',
+    ]);
+    expect(after.map((r) => r.headers['event-id'])).toEqual([events[0].id, partEventId(events[1].id, 0), events[1].id]);
+    expect(after.map((r) => withoutTimes(r.value))).toEqual(before.map((r) => withoutTimes(r.value)));
+    expect(after.map((r) => (r.value as WorkflowRunEventEnvelopeV1).data.status)).toEqual(['queued', 'processing', 'completed']);
   });
 
   it('leaves out successful steps and runs that do not start with RunEnqueued', async () => {

@@ -1,3 +1,4 @@
+import { expandRecorded } from '@notify/contracts';
 import type { RecordedEvent } from '@notify/eventstore';
 import { v5 as uuidv5 } from 'uuid';
 import { messageEventRecord } from '../relay/knock-event.records';
@@ -34,7 +35,8 @@ export const queuedEventId = (createdEventId: string) => uuidv5(createdEventId, 
  * Knock MessageEvents on `<prefix>message-events.v1`: for each message event in the log, the
  * message as its stream reads up to that event, keyed by recipient. MessageCreated yields
  * `message.created` and then `message.queued` (the message enters the delivery queue; its
- * status is `queued` in both), the latter with a derived event id so each record has its own.
+ * status is `queued` in both), the latter with a derived event id so each record has its own;
+ * one created delivered (ADR 0233) then yields `message.delivered` as a MessageDelivered would.
  */
 export class MessageEventMapper implements RelayMapper {
   readonly name = 'message-events';
@@ -50,25 +52,34 @@ export class MessageEventMapper implements RelayMapper {
   }
 
   async map(event: RecordedEvent, topics: KafkaTopics): Promise<OutboundRecord[]> {
-    const type = publicMessageEventType(event.type);
     const environment = event.metadata.environment;
-    if (!type || !environment || !event.streamId.startsWith('message-')) return [];
-    const data = messageView(await this.histories.upTo(event.streamId, event.revision), environment);
-    if (!data) return [];
-    const envelope = {
-      __typename: 'Event' as const,
-      type,
-      created_at: event.createdAt.toISOString(),
-      environment,
-      data,
-      event_data: messageEventData(event),
-    };
-    const records = [messageEventRecord(event, topics.messageEvents, envelope)];
-    if (event.type === 'MessageCreated') {
-      records.push(
-        messageEventRecord({ ...event, id: queuedEventId(event.id) }, topics.messageEvents, { ...envelope, type: 'message.queued' }),
-      );
-    }
+    if (!environment || !event.streamId.startsWith('message-')) return [];
+    // A compound entry (a message created delivered, ADR 0233) yields the records of the events it
+    // stands for, each with the message as it stood after that event.
+    const parts = expandRecorded(event);
+    if (!parts.some((p) => publicMessageEventType(p.type))) return [];
+    const history = (await this.histories.upTo(event.streamId, event.revision)).flatMap((e) => expandRecorded(e));
+    const start = history.length - parts.length;
+    const records: OutboundRecord[] = [];
+    parts.forEach((part, i) => {
+      const type = publicMessageEventType(part.type);
+      const data = type && messageView(history.slice(0, start + i + 1), environment);
+      if (!type || !data) return;
+      const envelope = {
+        __typename: 'Event' as const,
+        type,
+        created_at: event.createdAt.toISOString(),
+        environment,
+        data,
+        event_data: messageEventData(part),
+      };
+      records.push(messageEventRecord(part, topics.messageEvents, envelope));
+      if (part.type === 'MessageCreated') {
+        records.push(
+          messageEventRecord({ ...part, id: queuedEventId(part.id) }, topics.messageEvents, { ...envelope, type: 'message.queued' }),
+        );
+      }
+    });
     return records;
   }
 }
