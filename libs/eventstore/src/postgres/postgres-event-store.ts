@@ -448,10 +448,15 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       );
     }
     const cond = where.length ? where.join(' AND ') : 'true';
+    // By time, the window's rows are found first (the created_at BRIN index reads only the block
+    // ranges of that time, ADR 0241) and ordered after: walking the log-order index until a row
+    // of the window turns up would read the whole log before it.
+    const source = range.times ? 'w e' : 'es_events e';
     const end = (order: 'ASC' | 'DESC') =>
-      `(SELECT e.transaction_id::text AS tx, e.global_position::text AS pos FROM es_events e WHERE ${cond}
+      `(SELECT e.transaction_id::text AS tx, e.global_position::text AS pos FROM ${source} WHERE ${range.times ? 'true' : cond}
         ORDER BY e.transaction_id ${order}, e.global_position ${order} LIMIT 1)`;
-    const { rows } = await this.pool.query<{ tx: string; pos: string }>(`${end('ASC')} UNION ALL ${end('DESC')}`, params);
+    const window = range.times ? `WITH w AS MATERIALIZED (SELECT e.transaction_id, e.global_position FROM es_events e WHERE ${cond}) ` : '';
+    const { rows } = await this.pool.query<{ tx: string; pos: string }>(`${window}${end('ASC')} UNION ALL ${end('DESC')}`, params);
     if (rows.length < 2) return null;
     return {
       first: encodePosition(BigInt(rows[0].tx), BigInt(rows[0].pos)),
