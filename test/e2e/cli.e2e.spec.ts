@@ -192,6 +192,49 @@ describeServer('cli', () => {
     expect((await t.sql('SELECT 1 FROM rm_members WHERE id = $1', [memberId])).length).toBe(0);
   });
 
+  it('purges legacy member-<email> streams: the address is in no table afterwards, the deletion is recorded and verify is clean', async () => {
+    const email = 'legacy-purge@example.com';
+    const memberId = randomUUID();
+    const meta = { environment: null, actor: 'test' };
+    const added = { member_id: memberId, user_id: randomUUID(), email, name: null, role: 'member', added_at: new Date().toISOString() };
+    await t.store.append(legacyMemberStream(email), [eventEnvelope('MemberAdded', added, randomUUID(), meta)], {
+      expectedRevision: 'no_stream',
+    });
+    await waitFor(async () => (await t.sql('SELECT 1 FROM rm_members WHERE id = $1', [memberId])).length === 1, 'member row');
+    // Removing erases the member, but the legacy stream's id still holds the address (the gap ADR 0240 closes).
+    expect((await t.http('DELETE', `/v1/members/${memberId}`, { key: t.serviceToken })).status).toBe(204);
+    await waitFor(async () => (await t.sql('SELECT 1 FROM rm_members WHERE id = $1', [memberId])).length === 0, 'member row gone');
+    expect(await secretsAt(t, [email])).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^es_events/), expect.stringMatching(/^es_streams/)]),
+    );
+    // A member still on a legacy stream is re-keyed by the purge, not lost.
+    const kept = 'legacy-kept@example.com';
+    const keptId = randomUUID();
+    await t.store.append(
+      legacyMemberStream(kept),
+      [eventEnvelope('MemberAdded', { ...added, member_id: keptId, email: kept }, randomUUID(), meta)],
+      {
+        expectedRevision: 'no_stream',
+      },
+    );
+    expect((await t.http('POST', '/v1/events/verify', { key: t.serviceToken })).body).toMatchObject({ ok: true, findings: [] });
+
+    const { stdout } = await notify('members', 'purge-legacy-streams', '--reason', 'e2e');
+    // This file's earlier test left one more legacy stream (re-keyed): each ends with MemberRekeyed after its MemberAdded.
+    expect(stdout).toMatch(/^purged \d+ legacy member stream\(s\), \d+ event\(s\); recorded in log_redaction-[0-9a-f-]{36}\n$/);
+    expect(await secretsAt(t, [email])).toEqual([]);
+    const record = await t.sql<{ data: { streams: { member_stream: string; events: number }[]; reason: string } }>(
+      "SELECT data FROM es_events WHERE event_type = 'LegacyMemberStreamsPurged'",
+    );
+    expect(record[0].data.reason).toBe('e2e');
+    expect(record[0].data.streams.length).toBeGreaterThanOrEqual(2);
+    expect(record[0].data.streams.every((x) => x.events === 2 && /^member-[0-9a-f]{40}$/.test(x.member_stream))).toBe(true);
+    expect(JSON.stringify(record)).not.toContain('@example.com');
+    expect((await notify('members', 'add', kept, '--role', 'admin')).stdout).toBe(`member ${keptId}: ${kept} (admin)\n`);
+    expect((await t.http('POST', '/v1/events/verify', { key: t.serviceToken })).body).toMatchObject({ ok: true, findings: [] });
+    expect((await notify('members', 'purge-legacy-streams')).stdout).toBe('no legacy member stream\n');
+  });
+
   it('rejects bad usage with exit code 2 and the usage line', async () => {
     const failure = await notify('keys', 'create', '--environment', 'staging', '--kind', 'root').catch((e) => e);
     expect(failure.code).toBe(2);

@@ -282,6 +282,28 @@ export class LogNotEmptyError extends Error {
   }
 }
 
+/**
+ * Deletes whole streams from the log and appends the record of it in the same transaction (ADR
+ * 0240: legacy streams whose ids hold personal data). Their hash-chain checkpoints go too; the
+ * record lists what was deleted. PostgreSQL only.
+ */
+export interface StreamRedactor {
+  deleteStreams(
+    streamIds: readonly string[],
+    record: (deleted: DeletedStream[]) => StreamAppend,
+  ): Promise<{ deleted: DeletedStream[]; position: LogPosition | null }>;
+}
+export interface DeletedStream {
+  streamId: string;
+  events: number;
+  globalPositions: bigint[];
+  /** The hash of its last event (hex), null before the chain. */
+  headHash: string | null;
+}
+export function isStreamRedactor(store: EventStore): store is EventStore & StreamRedactor {
+  return typeof (store as Partial<StreamRedactor>).deleteStreams === 'function';
+}
+
 export function isLogImporter(store: EventStore): store is EventStore & LogImporter {
   return typeof (store as Partial<LogImporter>).importEvents === 'function';
 }

@@ -89,6 +89,15 @@ describe('event log (management API and CLI)', () => {
     const after = await get(`/v1/events?after=${positions[0]}&limit=1`);
     expect(after.body.entries[0].position > positions[0]).toBe(true);
     expect((await get('/v1/events?environment=production&types=UserIdentified')).body.entries).toEqual([]);
+    // By time: the read starts where the range begins in commit order (ADR 0241), the first page holds its first event.
+    const all = (await get('/v1/events?limit=500')).body.entries as { position: string; recorded_at: string }[];
+    const pick = all[Math.floor(all.length / 2)];
+    const since = await get(`/v1/events?since=${pick.recorded_at}&limit=1`);
+    const first = all.find((e) => e.recorded_at >= pick.recorded_at)!;
+    expect(since.body.entries.map((e: { position: string }) => e.position)).toEqual([first.position]);
+    const until = await get(`/v1/events?since=${pick.recorded_at}&until=${pick.recorded_at}&limit=500`);
+    expect(until.body.entries.every((e: { recorded_at: string }) => e.recorded_at === pick.recorded_at)).toBe(true);
+    expect(until.body.entries.map((e: { position: string }) => e.position)).toContain(pick.position);
   });
 
   it('gives the history of one user: its stream, the trigger, the run and the message, in log order', async () => {

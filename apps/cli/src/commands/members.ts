@@ -1,4 +1,4 @@
-import { addMember, ERASURE_KEYS, ErasureKeyStore } from '@notify/application';
+import { addMember, ERASURE_KEYS, ErasureKeyStore, purgeLegacyMemberStreams } from '@notify/application';
 import { MemberRole } from '@notify/contracts';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE } from '@notify/platform';
@@ -30,6 +30,28 @@ export const memberCommands: CommandGroup = {
         );
         const member = outcome.state.current!;
         ctx.io.stdout.write(`member ${member.memberId}: ${member.email} (${member.role})${outcome.events.length ? '' : ', unchanged'}\n`);
+      },
+    },
+    {
+      name: 'purge-legacy-streams',
+      summary: 'Re-key every member still on a member-<email> stream, then delete those streams from the log, recorded (ADR 0240)',
+      usage: '[--reason TEXT]',
+      options: { reason: { type: 'string' } },
+      async run(ctx) {
+        const reason = (ctx.values.reason as string | undefined) ?? 'legacy member stream ids hold addresses (ADR 0240)';
+        const result = await withApp(ctx, (app) =>
+          purgeLegacyMemberStreams(
+            app.get<EventStore>(EVENT_STORE),
+            app.get<ErasureKeyStore>(ERASURE_KEYS),
+            { environment: null, actor: 'cli' },
+            reason,
+          ),
+        );
+        ctx.io.stdout.write(
+          result.streams
+            ? `purged ${result.streams} legacy member stream(s), ${result.events} event(s); recorded in ${result.recordStream}\n`
+            : 'no legacy member stream\n',
+        );
       },
     },
   ],

@@ -10,8 +10,9 @@ import {
   memberDecider,
   MemberState,
   memberStream,
+  DomainError,
 } from '@notify/domain';
-import { EventStore, WrongExpectedRevisionError } from '@notify/eventstore';
+import { EventStore, isStreamRedactor, LogPosition, START, WrongExpectedRevisionError } from '@notify/eventstore';
 import { createHmac, randomUUID } from 'node:crypto';
 import { eventEnvelope } from '../envelope';
 import { ErasureKeyStore, erasureSubject } from '../erasure/erasure-keys';
@@ -156,4 +157,66 @@ export function redeemLoginLink(
     { type: 'RedeemLoginLink', ...link },
     { ...metadata, environment: null },
   );
+}
+
+/** A legacy member stream id: `member-` and an address (keyed ones are 40 hex digits). */
+const isLegacyMemberStream = (streamId: string) => streamId.startsWith('member-') && streamId.includes('@');
+
+/**
+ * `notify members purge-legacy-streams` (ADR 0240): the legacy `member-<email>` streams written
+ * before ADR 0220 hold the address in their id (and their events in clear). Every member still on
+ * one is re-keyed first (its keyed stream gets its MemberAdded, sealed), then the legacy streams
+ * are deleted from the log in one transaction with a `LegacyMemberStreamsPurged` record naming
+ * each by its keyed stream, the rows deleted and its last hash. Removed members are covered too.
+ */
+export async function purgeLegacyMemberStreams(
+  store: EventStore,
+  keys: ErasureKeyStore,
+  metadata: CommandMetadata,
+  reason: string,
+): Promise<{ streams: number; events: number; recordStream: string | null; position: LogPosition | null }> {
+  if (!isStreamRedactor(store))
+    throw new DomainError('not_supported', 'This event store cannot delete streams (PostgreSQL only)', 'invalid_request');
+  const legacy = new Set<string>();
+  let after: LogPosition = START;
+  for (;;) {
+    const page = await store.readAll({ after, maxCount: 1000, filter: { streamPrefixes: ['member-'] } });
+    for (const e of page.events) if (isLegacyMemberStream(e.streamId)) legacy.add(e.streamId);
+    if (page.scannedTo === after) break;
+    after = page.scannedTo;
+  }
+  const keyedOf = new Map<string, string>();
+  for (const streamId of legacy) {
+    const address = streamId.slice('member-'.length);
+    keyedOf.set(streamId, await memberStreamRekeyed(store, keys, address, metadata));
+  }
+  const recordStream = `log_redaction-${randomUUID()}`;
+  const meta = { ...metadata, environment: null };
+  const { deleted, position } = await store.deleteStreams([...legacy], (streams) => ({
+    streamId: recordStream,
+    expectedRevision: 'no_stream',
+    events: [
+      eventEnvelope(
+        'LegacyMemberStreamsPurged',
+        {
+          streams: streams.map((d) => ({
+            member_stream: keyedOf.get(d.streamId)!,
+            events: d.events,
+            global_positions: d.globalPositions.map(String),
+            head_hash: d.headHash,
+          })),
+          reason,
+          purged_at: new Date().toISOString(),
+        },
+        randomUUID(),
+        meta,
+      ),
+    ],
+  }));
+  return {
+    streams: deleted.length,
+    events: deleted.reduce((n, d) => n + d.events, 0),
+    recordStream: deleted.length ? recordStream : null,
+    position,
+  };
 }

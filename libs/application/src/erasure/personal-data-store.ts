@@ -1,5 +1,12 @@
 import { eventContracts } from '@notify/contracts';
-import { hasSealingKeyChecks, isLogImporter, isLogRangeLocator, isTamperEvident, SealingKeyChangedError } from '@notify/eventstore';
+import {
+  hasSealingKeyChecks,
+  isLogImporter,
+  isLogRangeLocator,
+  isStreamRedactor,
+  isTamperEvident,
+  SealingKeyChangedError,
+} from '@notify/eventstore';
 import type {
   AppendResult,
   ChainReport,
@@ -10,6 +17,7 @@ import type {
   LogImporter,
   LogPosition,
   LogRangeLocator,
+  StreamRedactor,
   ReadAllOptions,
   ReadAllPage,
   ReadStreamOptions,
@@ -56,6 +64,8 @@ export class PersonalDataEventStore implements EventStore {
     // store that keeps one answers its check, one over a store that does not has none.
     if (isTamperEvident(inner)) this.verifyChain = (options) => inner.verifyChain(options);
     if (isLogRangeLocator(inner)) this.locateRange = (range) => inner.locateRange(range);
+    // The record of a deletion has no personal field: written as given.
+    if (isStreamRedactor(inner)) this.deleteStreams = (ids, record) => inner.deleteStreams(ids, record);
     if (isLogImporter(inner)) {
       this.isEmpty = () => inner.isEmpty();
       this.importEvents = async (events) => inner.importEvents(await this.sealImported(events));
@@ -76,6 +86,7 @@ export class PersonalDataEventStore implements EventStore {
   importEvents?: (events: readonly ImportedEvent[]) => Promise<void>;
   importReplacing?: LogImporter['importReplacing'];
   locateRange?: LogRangeLocator['locateRange'];
+  deleteStreams?: StreamRedactor['deleteStreams'];
 
   /** Seals imported events stream by stream (a `'stream'` subject is found on the stream's earlier events), in their order. */
   private async sealImported(events: readonly ImportedEvent[], known?: Map<string, string>): Promise<ImportedEvent[]> {

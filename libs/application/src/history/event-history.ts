@@ -18,7 +18,16 @@ import {
   workflowRunStream,
   workflowStream,
 } from '@notify/domain';
-import { EventStore, isTamperEvident, LogFilter, LogPosition, START } from '@notify/eventstore';
+import {
+  decodePosition,
+  encodePosition,
+  EventStore,
+  isLogRangeLocator,
+  isTamperEvident,
+  LogFilter,
+  LogPosition,
+  START,
+} from '@notify/eventstore';
 import {
   decodeHistoryCursor,
   encodeHistoryCursor,
@@ -105,6 +114,17 @@ export class EventHistory {
     const refine = request.refine ?? {};
     const found = [];
     let position = request.after ?? START;
+    // A read by time starts where the time range begins in commit order (ADR 0241), not at the log's start.
+    if ((refine.since || refine.until) && isLogRangeLocator(this.store)) {
+      const located = await this.store.locateRange({
+        times: { from: refine.since ?? new Date(0), to: refine.until ?? new Date('9999-12-31T23:59:59.999Z') },
+      });
+      if (located) {
+        const { major, minor } = decodePosition(located.first);
+        const before = encodePosition(major, minor - 1n);
+        if (before > position) position = before;
+      }
+    }
     for (let pages = 0; pages < SCAN_PAGES && found.length < request.limit; pages++) {
       const page = await this.store.readAll({ after: position, maxCount: request.limit, filter: request.filter });
       let stoppedEarly = false;

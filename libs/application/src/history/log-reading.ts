@@ -102,6 +102,11 @@ export const STREAM_CATEGORIES: readonly StreamCategoryT[] = [
     pattern: 'member-{address_hash}',
     description: 'A member of the account and its role, keyed by a keyed hash of its address (ADR 0220; member-{email} before)',
   },
+  {
+    category: 'log_redaction',
+    pattern: 'log_redaction-{id}',
+    description: 'Streams deleted from the log and why (legacy member-{email} streams, ADR 0240)',
+  },
   { category: 'console_login', pattern: 'console_login-{link_id}', description: 'A console login link, used at most once (ADR 0210)' },
   { category: 'audience', pattern: 'audience-{environment}-{audience_key}', description: 'Members of a static audience' },
   { category: 'workflow', pattern: 'workflow-{environment}-{key}', description: 'A workflow version history (changes, commits)' },

@@ -69,7 +69,28 @@ export const MemberRemoved = defineEvent(
  * `stream` (same member id); the legacy stream holds no member from here on.
  */
 export const MemberRekeyed = defineEvent('MemberRekeyed', 1, z.object({ member_id: z.uuid(), stream: z.string(), rekeyed_at: z.string() }));
-export const memberEventContracts = [MemberAdded, MemberRoleChanged, MemberRemoved, MemberRekeyed] as const;
+/**
+ * Stream log_redaction-<id> (ADR 0240): legacy `member-<email>` streams deleted from the log, each
+ * named by its member's keyed stream (no address), with the rows deleted and the stream's last
+ * hash (what a copy of the log from before would show there).
+ */
+export const LegacyMemberStreamsPurged = defineEvent(
+  'LegacyMemberStreamsPurged',
+  1,
+  z.object({
+    streams: z.array(
+      z.object({
+        member_stream: z.string(),
+        events: z.number().int(),
+        global_positions: z.array(z.string()),
+        head_hash: z.string().nullable(),
+      }),
+    ),
+    reason: z.string(),
+    purged_at: z.string(),
+  }),
+);
+export const memberEventContracts = [MemberAdded, MemberRoleChanged, MemberRemoved, MemberRekeyed, LegacyMemberStreamsPurged] as const;
 
 const MemberPath = z.object({ id: z.uuid() });
 

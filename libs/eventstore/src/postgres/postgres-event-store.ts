@@ -6,6 +6,7 @@ import {
   AppendResult,
   ChainFinding,
   ChainReport,
+  DeletedStream,
   DuplicateEventIdError,
   EventMetadata,
   EventStore,
@@ -437,6 +438,67 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     this.notifyOthers();
   }
 
+  async deleteStreams(
+    streamIds: readonly string[],
+    record: (deleted: DeletedStream[]) => StreamAppend,
+  ): Promise<{ deleted: DeletedStream[]; position: LogPosition | null }> {
+    if (streamIds.length === 0) return { deleted: [], position: null };
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // The streams' appends wait (their advisory locks, taken as es_append takes them).
+      await client.query(
+        `SELECT pg_advisory_xact_lock(l.h) FROM (SELECT DISTINCT hashtextextended(s, 0) AS h FROM unnest($1::text[]) s ORDER BY 1) l`,
+        [streamIds],
+      );
+      const { rows } = await client.query<{ stream_id: string; positions: string[]; head: string | null }>(
+        `SELECT stream_id, array_agg(global_position::text ORDER BY stream_revision) AS positions,
+           (array_agg(encode(hash, 'hex') ORDER BY stream_revision DESC))[1] AS head
+         FROM es_events WHERE stream_id = ANY($1::text[]) GROUP BY stream_id ORDER BY stream_id`,
+        [streamIds],
+      );
+      const deleted: DeletedStream[] = rows.map((r) => ({
+        streamId: r.stream_id,
+        events: r.positions.length,
+        globalPositions: r.positions.map(BigInt),
+        headHash: r.head,
+      }));
+      if (deleted.length === 0) {
+        await client.query('ROLLBACK');
+        return { deleted, position: null };
+      }
+      const ids = deleted.map((d) => d.streamId);
+      await client.query('DELETE FROM es_events WHERE stream_id = ANY($1::text[])', [ids]);
+      await client.query('DELETE FROM es_streams WHERE stream_id = ANY($1::text[])', [ids]);
+      await client.query('DELETE FROM es_chain_checkpoints WHERE stream_id = ANY($1::text[])', [ids]);
+      const a = record(deleted);
+      const { rows: written } = await client.query<{ o_revision: string; o_position: string; o_tx: string }>(
+        'SELECT * FROM es_append($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
+        [
+          [a.streamId],
+          [String(a.expectedRevision ?? 'any')],
+          [a.events.length],
+          a.events.map((e) => e.id),
+          a.events.map((e) => e.type),
+          a.events.map((e) => JSON.stringify(e.data)),
+          a.events.map((e) => JSON.stringify(e.metadata)),
+        ],
+      );
+      const last = written[written.length - 1];
+      if (!last || last.o_tx === 'conflict' || last.o_tx === 'duplicate')
+        throw new Error(`the record of the deletion was refused (${last?.o_tx})`);
+      await client.query('COMMIT');
+      this.wakeups.notify();
+      this.notifyOthers();
+      return { deleted, position: encodePosition(BigInt(last.o_tx), BigInt(last.o_position)) };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   async locateRange(range: LogRangeQuery): Promise<{ first: LogPosition; last: LogPosition } | null> {
     const where: string[] = [];
     const params: unknown[] = [];
@@ -452,10 +514,15 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       );
     }
     const cond = where.length ? where.join(' AND ') : 'true';
+    // By time, the window's rows are found first (the created_at BRIN index reads only the block
+    // ranges of that time, ADR 0241) and ordered after: walking the log-order index until a row
+    // of the window turns up would read the whole log before it.
+    const source = range.times ? 'w e' : 'es_events e';
     const end = (order: 'ASC' | 'DESC') =>
-      `(SELECT e.transaction_id::text AS tx, e.global_position::text AS pos FROM es_events e WHERE ${cond}
+      `(SELECT e.transaction_id::text AS tx, e.global_position::text AS pos FROM ${source} WHERE ${range.times ? 'true' : cond}
         ORDER BY e.transaction_id ${order}, e.global_position ${order} LIMIT 1)`;
-    const { rows } = await this.pool.query<{ tx: string; pos: string }>(`${end('ASC')} UNION ALL ${end('DESC')}`, params);
+    const window = range.times ? `WITH w AS MATERIALIZED (SELECT e.transaction_id, e.global_position FROM es_events e WHERE ${cond}) ` : '';
+    const { rows } = await this.pool.query<{ tx: string; pos: string }>(`${window}${end('ASC')} UNION ALL ${end('DESC')}`, params);
     if (rows.length < 2) return null;
     return {
       first: encodePosition(BigInt(rows[0].tx), BigInt(rows[0].pos)),
