@@ -1,4 +1,4 @@
-import { ChainReportT, eventContracts, LogEventPageT, RecipientRefT, RunExplanationT } from '@notify/contracts';
+import { ChainReportT, eventContracts, expandRecorded, LogEventPageT, RecipientRefT, RunExplanationT } from '@notify/contracts';
 import {
   commitLogStream,
   Decider,
@@ -132,7 +132,8 @@ export class EventHistory {
     const enqueued = run.find((e) => e.type === 'RunEnqueued')?.data as { workflow_run_id?: string } | undefined;
     if (!enqueued?.workflow_run_id) throw resourceMissing('workflow recipient run');
     const messageIds = new Set<string>();
-    for (const e of run) {
+    // The last step's output is on the RunCompleted that carries it (ADR 0233).
+    for (const e of run.flatMap((r) => expandRecorded(r))) {
       const id = (e.data as { output?: { message_id?: unknown } | null }).output?.message_id;
       if (typeof id === 'string') messageIds.add(id);
     }
