@@ -152,8 +152,8 @@ export class EventHistory {
     const enqueued = run.find((e) => e.type === 'RunEnqueued')?.data as { workflow_run_id?: string } | undefined;
     if (!enqueued?.workflow_run_id) throw resourceMissing('workflow recipient run');
     const messageIds = new Set<string>();
-    // A run's last step completes inside its RunCompleted (a compound entry, ADR 0233).
-    for (const e of run.flatMap((event) => expandRecorded(event))) {
+    // The last step's output is on the RunCompleted that carries it (ADR 0233).
+    for (const e of run.flatMap((r) => expandRecorded(r))) {
       const id = (e.data as { output?: { message_id?: unknown } | null }).output?.message_id;
       if (typeof id === 'string') messageIds.add(id);
     }
