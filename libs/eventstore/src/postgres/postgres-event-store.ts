@@ -666,20 +666,23 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     const filter = options.filter;
     const filtered = !!(filter?.eventTypes?.length || filter?.streamPrefixes?.length);
     // Only transactions older than the oldest one of this database still running are read, so
-    // nothing that commits later can land behind a position a reader has already passed.
+    // nothing that commits later can land behind a position a reader has already passed. The
+    // bound never falls below what this store has read before ($4, see `finishedBelow`).
     const visible = `(e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
-      AND e.transaction_id < (SELECT es_visible_bound())`;
+      AND e.transaction_id < GREATEST((SELECT es_visible_bound()), $4::text::xid8)`;
+    const floor = this.finishedBelow.toString();
     if (!filtered) {
       const { rows } = await this.pool.query<EventRow>(
         `SELECT ${EVENT_COLUMNS}${this.epochColumn} FROM es_events e WHERE ${visible}
          ORDER BY e.transaction_id, e.global_position LIMIT $3`,
-        [major.toString(), minor.toString(), maxCount],
+        [major.toString(), minor.toString(), maxCount, floor],
       );
       this.sawEpoch(rows);
       const events = rows.map(toRecorded);
+      if (events.length) this.readUpTo(events[events.length - 1].position);
       return { events, scannedTo: events.length ? events[events.length - 1].position : after };
     }
-    const { clause, params } = filterClause(filter!, 5);
+    const { clause, params } = filterClause(filter!, 6);
     const { rows } = await this.pool.query<EventRow & { bound_tx: string; bound_pos: string; matched: boolean }>(
       `WITH win AS (
          SELECT e.transaction_id, e.global_position FROM es_events e WHERE ${visible}
@@ -696,14 +699,15 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
          WHERE (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
            AND (e.transaction_id, e.global_position) <= (b.transaction_id, b.global_position)
            AND ${clause}
-         ORDER BY e.transaction_id, e.global_position LIMIT $4
+         ORDER BY e.transaction_id, e.global_position LIMIT $5
        ) m ON true`,
-      [major.toString(), minor.toString(), SCAN_WINDOW, maxCount, ...params],
+      [major.toString(), minor.toString(), SCAN_WINDOW, floor, maxCount, ...params],
     );
     if (rows.length === 0) return { events: [], scannedTo: after };
     this.sawEpoch(rows);
     const events = rows.filter((r) => r.matched).map(toRecorded);
     const windowEnd = encodePosition(BigInt(rows[0].bound_tx), BigInt(rows[0].bound_pos));
+    this.readUpTo(windowEnd);
     const scannedTo = events.length === maxCount ? events[events.length - 1].position : windowEnd;
     return { events, scannedTo };
   }
@@ -718,15 +722,31 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   async headPosition(): Promise<LogPosition> {
     const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
       `SELECT e.transaction_id::text AS transaction_id, e.global_position FROM es_events e
-       WHERE e.transaction_id < (SELECT es_visible_bound())
+       WHERE e.transaction_id < GREATEST((SELECT es_visible_bound()), $1::text::xid8)
        ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
+      [this.finishedBelow.toString()],
     );
     const head = rows[0] ? encodePosition(BigInt(rows[0].transaction_id), BigInt(rows[0].global_position)) : START;
     if (head > this.highestHead) this.highestHead = head;
+    if (rows[0]) this.readUpTo(head);
     return this.highestHead;
   }
 
   private highestHead: LogPosition = START;
+
+  /**
+   * One past the newest transaction this store has read an event of. That transaction had
+   * finished and every older one with it (the visible bound was above it), so reads may always
+   * include them: es_visible_bound() can err low for a moment (see `newestPosition`), and a read
+   * must never answer less than an earlier one did, or a reader that compares two reads (the
+   * shared log reader against the store, an auditor paging twice) sees an event vanish.
+   */
+  private finishedBelow = 0n;
+
+  private readUpTo(position: LogPosition): void {
+    const next = decodePosition(position).major + 1n;
+    if (next > this.finishedBelow) this.finishedBelow = next;
+  }
 
   /**
    * Without the visibility bound: es_visible_bound() errs low (a transaction of another database
