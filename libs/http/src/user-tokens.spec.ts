@@ -7,7 +7,9 @@ describe('user tokens', () => {
   let mine: Keys;
   let other: Keys;
   let policy: { enhancedSecurityMode: boolean; signingKeys: { id: string; publicKey: string }[] };
-  const now = () => Math.floor(Date.now() / 1000);
+  /** The verifier's clock, fixed: the claims below are relative to it, never to the wall clock. */
+  const clock = () => Date.UTC(2026, 0, 1, 12);
+  const now = () => Math.floor(clock() / 1000);
   const sign = (keys: Keys, claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...header }).sign(keys.privateKey);
   const code = (p: Promise<unknown>) =>
@@ -29,35 +31,35 @@ describe('user tokens', () => {
   });
 
   it('returns the user of a token signed by any active key of the environment', async () => {
-    await expect(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }), policy)).resolves.toBe('alice');
-    await expect(verifyUserToken(await sign(other, { sub: 'bob', exp: now() + 60, iat: now() }), policy)).resolves.toBe('bob');
+    await expect(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }), policy, clock)).resolves.toBe('alice');
+    await expect(verifyUserToken(await sign(other, { sub: 'bob', exp: now() + 60, iat: now() }), policy, clock)).resolves.toBe('bob');
     // A kid naming a key restricts verification to it.
     await expect(
-      verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { kid: policy.signingKeys[1].id }), policy),
+      verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { kid: policy.signingKeys[1].id }), policy, clock),
     ).resolves.toBe('alice');
     expect(
-      await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { kid: policy.signingKeys[0].id }), policy)),
+      await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { kid: policy.signingKeys[0].id }), policy, clock)),
     ).toMatch(/^invalid_user_token/);
   });
 
   it('refuses expired, unsigned-by-us, claim-less and wrong-type tokens with their codes', async () => {
     const stranger = await generateKeyPair('RS256');
-    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() - 60 }), policy))).toMatch(
+    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() - 60 }), policy, clock))).toMatch(
       /^invalid_user_token: .*expired/,
     );
-    expect(await code(verifyUserToken(await sign(stranger, { sub: 'alice', exp: now() + 60 }), policy))).toMatch(
+    expect(await code(verifyUserToken(await sign(stranger, { sub: 'alice', exp: now() + 60 }), policy, clock))).toMatch(
       /^invalid_user_token: .*signature/,
     );
-    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice' }), policy))).toMatch(/^invalid_user_token: .*exp/);
-    expect(await code(verifyUserToken(await sign(mine, { exp: now() + 60 }), policy))).toMatch(/^invalid_user_token: .*sub/);
-    expect(await code(verifyUserToken(await sign(mine, { sub: '', exp: now() + 60 }), policy))).toMatch(/^invalid_user_token/);
-    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60, nbf: now() + 600 }), policy))).toMatch(
+    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice' }), policy, clock))).toMatch(/^invalid_user_token: .*exp/);
+    expect(await code(verifyUserToken(await sign(mine, { exp: now() + 60 }), policy, clock))).toMatch(/^invalid_user_token: .*sub/);
+    expect(await code(verifyUserToken(await sign(mine, { sub: '', exp: now() + 60 }), policy, clock))).toMatch(/^invalid_user_token/);
+    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60, nbf: now() + 600 }), policy, clock))).toMatch(
       /^invalid_user_token/,
     );
     const hs = await new SignJWT({ sub: 'alice', exp: now() + 60 }).setProtectedHeader({ alg: 'HS256' }).sign(new Uint8Array(32));
     expect(await code(verifyUserToken(hs, policy))).toMatch(/^incorrect_token_type/);
     expect(await code(verifyUserToken('pk_test_abcdef', policy))).toMatch(/^incorrect_token_type/);
-    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { typ: 'at+jwt' }), policy))).toMatch(
+    expect(await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }, { typ: 'at+jwt' }), policy, clock))).toMatch(
       /^incorrect_token_type/,
     );
     const [h, p, s] = (await sign(mine, { sub: 'alice', exp: now() + 60 })).split('.');
@@ -69,7 +71,9 @@ describe('user tokens', () => {
 
   it('needs a signing key to verify anything', async () => {
     expect(
-      await code(verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }), { enhancedSecurityMode: true, signingKeys: [] })),
+      await code(
+        verifyUserToken(await sign(mine, { sub: 'alice', exp: now() + 60 }), { enhancedSecurityMode: true, signingKeys: [] }, clock),
+      ),
     ).toMatch(/^missing_jwt_signing_key/);
   });
 

@@ -47,12 +47,19 @@ function importKey(id: string, pem: string): Promise<PublicKey> {
  * (`sub`). A token signed by another environment's key fails the signature check like any
  * forgery. `exp` is required: a browser token that never expires cannot be taken back.
  */
-export async function verifyUserToken(token: string, policy: UserTokenPolicy): Promise<string> {
-  return (await verifyUserTokenClaims(token, policy)).userId;
+export async function verifyUserToken(token: string, policy: UserTokenPolicy, now?: () => number): Promise<string> {
+  return (await verifyUserTokenClaims(token, policy, now)).userId;
 }
 
-/** As verifyUserToken, with the time (epoch ms) the token stops being valid. */
-export async function verifyUserTokenClaims(token: string, policy: UserTokenPolicy): Promise<{ userId: string; expiresAt: number }> {
+/**
+ * As verifyUserToken, with the time (epoch ms) the token stops being valid. `now` (epoch ms) is
+ * the clock `exp` and `nbf` are checked against; tests pass a fixed one.
+ */
+export async function verifyUserTokenClaims(
+  token: string,
+  policy: UserTokenPolicy,
+  now: () => number = Date.now,
+): Promise<{ userId: string; expiresAt: number }> {
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(token);
@@ -69,6 +76,7 @@ export async function verifyUserTokenClaims(token: string, policy: UserTokenPoli
       const { payload } = await jwtVerify(token, await importKey(candidate.id, candidate.publicKey), {
         algorithms: ['RS256'],
         clockTolerance: 5,
+        currentDate: new Date(now()),
         requiredClaims: ['sub', 'exp'],
       });
       if (typeof payload.sub !== 'string' || payload.sub === '') throw invalidUserToken('the sub claim must be the user id');
