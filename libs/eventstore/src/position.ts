@@ -16,3 +16,7 @@ export function decodePosition(position: LogPosition): { major: bigint; minor: b
 export function maxPosition(a: LogPosition, b: LogPosition): LogPosition {
   return a > b ? a : b;
 }
+
+export function minPosition(a: LogPosition, b: LogPosition): LogPosition {
+  return a < b ? a : b;
+}

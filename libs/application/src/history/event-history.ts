@@ -26,6 +26,7 @@ import {
   isTamperEvident,
   LogFilter,
   LogPosition,
+  minPosition,
   START,
 } from '@notify/eventstore';
 import {
@@ -121,7 +122,10 @@ export class EventHistory {
       });
       if (located) {
         const { major, minor } = decodePosition(located.first);
-        const before = encodePosition(major, minor - 1n);
+        // Never past the head: a transaction still open began after `since` and can commit
+        // events of the range at positions before the range's first visible one; the head is
+        // older than every transaction still open, so starting there misses none of them.
+        const before = minPosition(encodePosition(major, minor - 1n), await this.store.headPosition());
         if (before > position) position = before;
       }
     }
