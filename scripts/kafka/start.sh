@@ -74,6 +74,9 @@ transaction.state.log.min.isr=1
 share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
+# The cleaner looks for compactable logs every second, not every 15 s: the erasure tombstones test
+# waits for compaction (ADR 0179).
+log.cleaner.backoff.ms=1000
 # One node: 50 partitions per internal topic only slow down the first group join.
 offsets.topic.num.partitions=1
 transaction.state.log.num.partitions=1

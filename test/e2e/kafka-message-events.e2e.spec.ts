@@ -35,6 +35,8 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
         // Fetch retries 0.2-1 s apart: the failing fetch step below ends in seconds (default 5 s doubling: 75 s).
         FETCH_RETRY_BASE_MS: '200',
         FETCH_RETRY_MAX_MS: '1000',
+        // A user's erasure publishes tombstones on the recipient-keyed topics (ADR 0179).
+        KAFKA_ERASURE_TOMBSTONES: 'true',
       },
     });
     await putChannel(t, 'sms-kafka', {
@@ -55,7 +57,9 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
     if (settings) await deleteTestTopics(settings);
   });
 
-  const ofRun = (records: ConsumedRecord[], workflowRunId: string) => records.filter((r) => r.value.data.workflow_run_id === workflowRunId);
+  // Tombstones (value null) belong to no run.
+  const ofRun = (records: ConsumedRecord[], workflowRunId: string) =>
+    records.filter((r) => r.value?.data.workflow_run_id === workflowRunId);
 
   it('publishes message.created/queued/sent/delivered/seen and workflow_recipient_run.started/completed, keyed by recipient', async () => {
     expect(t.app.get(ReactorRuntime).reactors.map((r) => r.name)).not.toContain('engine-runs');
@@ -236,6 +240,33 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
       event_data: { step_ref: 'fetch', step_type: 'http_fetch', error: expect.any(String) },
       data: { error_count: 1 },
     });
+  });
+
+  it("ends a deleted user's records on both recipient-keyed topics with a tombstone", async () => {
+    await t.knock().users.update('nedry', { name: 'Dennis Nedry' });
+    await putWorkflow(t, 'erasable', [
+      { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Hi {{ recipient.name }}' } },
+    ]);
+    const { workflow_run_id } = await t.knock().workflows.trigger('erasable', { recipients: ['nedry'] });
+    await messageOf(t, workflow_run_id, 'feed');
+    await t.knock().users.delete('nedry');
+    const key = 'development:user:nedry';
+    for (const topic of [settings.topics.messageEvents, settings.topics.workflowRunEvents]) {
+      const mine = await eventually(
+        async () => {
+          const records = (await readTopicToEnd(settings, topic)).filter((r) => r.key === key);
+          return records.some((r) => r.value === null) && records;
+        },
+        60_000,
+        `the tombstone on ${topic}`,
+      );
+      // Published after everything else of the user, so compaction leaves none of it.
+      expect(mine.length).toBeGreaterThan(1);
+      expect(mine[mine.length - 1]).toMatchObject({
+        value: null,
+        headers: { 'event-type': 'recipient.erased', environment: 'development' },
+      });
+    }
   });
 });
 

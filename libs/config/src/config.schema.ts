@@ -75,6 +75,17 @@ export const ConfigSchema = z.object({
   KAFKA_MIN_INSYNC_REPLICAS: z.coerce.number().int().min(1).max(32).optional(),
   /** Topic-level retention.ms for created topics; unset: the broker's default; -1 keeps forever. */
   KAFKA_RETENTION_MS: z.coerce.number().int().min(-1).optional(),
+  /**
+   * A user's erasure publishes tombstones under the user's key on the message-events and
+   * workflow-run-events topics, and those topics are created compacted, so the broker drops the
+   * user's records (ADR 0179).
+   */
+  KAFKA_ERASURE_TOMBSTONES: flag(false),
+  /**
+   * With KAFKA_ERASURE_TOMBSTONES: how long records of the compacted topics stay whole before
+   * compaction keeps only a recipient's newest.
+   */
+  KAFKA_MIN_COMPACTION_LAG_MS: z.coerce.number().int().min(0).default(604_800_000),
   /** Create missing topics at start; turn off where topics are managed elsewhere. */
   KAFKA_CREATE_TOPICS: flag(true),
   /** Run the relay in this worker (with KAFKA_BROKERS set). Turn off on all but one worker to avoid duplicate publishing work. */

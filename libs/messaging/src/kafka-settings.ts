@@ -12,6 +12,12 @@ export interface KafkaSettings {
   replicationFactor?: number;
   minInsyncReplicas?: number;
   retentionMs?: number;
+  /**
+   * ADR 0179: a user's erasure publishes tombstones on the recipient-keyed topics, which are
+   * created compacted (`compact,delete`) with records kept whole for `minCompactionLagMs` first.
+   */
+  erasureTombstones: boolean;
+  minCompactionLagMs: number;
   createTopics: boolean;
   maxRequestBytes: number;
   connectionTimeoutMs: number;
@@ -31,6 +37,8 @@ export function kafkaSettingsFrom(config: AppConfig): KafkaSettings | undefined 
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     minInsyncReplicas: config.KAFKA_MIN_INSYNC_REPLICAS,
     retentionMs: config.KAFKA_RETENTION_MS,
+    erasureTombstones: config.KAFKA_ERASURE_TOMBSTONES,
+    minCompactionLagMs: config.KAFKA_MIN_COMPACTION_LAG_MS,
     createTopics: config.KAFKA_CREATE_TOPICS,
     maxRequestBytes: config.KAFKA_MAX_REQUEST_BYTES,
     connectionTimeoutMs: config.KAFKA_CONNECTION_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import type { Logger } from '@notify/logging';
-import { Admin, ITopicConfig } from 'kafkajs';
+import { Admin, ConfigResourceTypes, ITopicConfig } from 'kafkajs';
 import { KafkaSettings } from './kafka-settings';
 
 export interface TopicReport {
@@ -15,12 +15,20 @@ export function topicConfigs(settings: KafkaSettings): ITopicConfig[] {
   const configEntries: { name: string; value: string }[] = [{ name: 'cleanup.policy', value: 'delete' }];
   if (settings.minInsyncReplicas) configEntries.push({ name: 'min.insync.replicas', value: String(settings.minInsyncReplicas) });
   if (settings.retentionMs !== undefined) configEntries.push({ name: 'retention.ms', value: String(settings.retentionMs) });
+  // The recipient-keyed topics are compacted when erasures publish tombstones (ADR 0179).
+  const compacted = settings.erasureTombstones ? [settings.topics.messageEvents, settings.topics.workflowRunEvents] : [];
   return Object.values(settings.topics).map((topic) => ({
     topic,
     numPartitions: settings.partitions,
     // -1 lets the broker apply its default.replication.factor.
     replicationFactor: settings.replicationFactor ?? -1,
-    configEntries,
+    configEntries: compacted.includes(topic)
+      ? [
+          ...configEntries.filter((e) => e.name !== 'cleanup.policy'),
+          { name: 'cleanup.policy', value: 'compact,delete' },
+          { name: 'min.compaction.lag.ms', value: String(settings.minCompactionLagMs) },
+        ]
+      : configEntries,
   }));
 }
 
@@ -50,15 +58,45 @@ export async function ensureTopics(
     }
   }
   const metadata = await topicsWithLeaders(admin, wanted, options.leaderWaitMs ?? LEADER_WAIT_MS);
+  const policies = await existingCleanupPolicies(
+    admin,
+    wanted.filter((t) => existing.has(t.topic) && t.configEntries?.some((e) => e.name === 'cleanup.policy' && e.value !== 'delete')),
+  );
   return wanted.map((t) => {
     const partitions = metadata.topics.find((m) => m.name === t.topic)?.partitions.length ?? 0;
     const report: TopicReport = { topic: t.topic, created: missing.includes(t), partitions };
+    const warnings: string[] = [];
     if (partitions !== t.numPartitions) {
-      report.warning = `has ${partitions} partitions, settings say ${t.numPartitions}; left unchanged (adding partitions would move keys)`;
+      warnings.push(`has ${partitions} partitions, settings say ${t.numPartitions}; left unchanged (adding partitions would move keys)`);
       logger?.warn({ topic: t.topic, partitions, wanted: t.numPartitions }, 'kafka topic partition count differs from the settings');
     }
+    const policy = policies.get(t.topic);
+    const wantedPolicy = t.configEntries?.find((e) => e.name === 'cleanup.policy')?.value;
+    if (policy !== undefined && policy !== wantedPolicy) {
+      // An erasure's tombstones are still published; without compaction the broker keeps the records until retention.
+      warnings.push(
+        `has cleanup.policy ${policy}, settings say ${wantedPolicy}; left unchanged (set it with kafka-configs to compact erased users away)`,
+      );
+      logger?.warn({ topic: t.topic, policy, wanted: wantedPolicy }, 'kafka topic cleanup policy differs from the settings');
+    }
+    if (warnings.length) report.warning = warnings.join('; ');
     return report;
   });
+}
+
+/** The cleanup.policy of existing topics that the settings want compacted (ADR 0179). */
+async function existingCleanupPolicies(admin: Admin, topics: ITopicConfig[]): Promise<Map<string, string>> {
+  if (topics.length === 0) return new Map();
+  const described = await admin.describeConfigs({
+    resources: topics.map((t) => ({ type: ConfigResourceTypes.TOPIC, name: t.topic, configNames: ['cleanup.policy'] })),
+    includeSynonyms: false,
+  });
+  const policies = new Map<string, string>();
+  for (const r of described.resources) {
+    const value = r.configEntries.find((e) => e.configName === 'cleanup.policy')?.configValue;
+    if (value !== undefined) policies.set(r.resourceName, value);
+  }
+  return policies;
 }
 
 const LEADER_WAIT_MS = 60_000;

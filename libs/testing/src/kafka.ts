@@ -59,7 +59,9 @@ export async function readTopicToEnd(settings: KafkaSettings, topic: string, tim
       if (offset >= (ends.get(partition) ?? 0)) return;
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = v.toString();
-      records.push({ partition, offset, key: message.key?.toString() ?? '', headers, value: JSON.parse(message.value!.toString()) });
+      // A tombstone (no value) reads as null.
+      const value = message.value === null ? null : JSON.parse(message.value.toString());
+      records.push({ partition, offset, key: message.key?.toString() ?? '', headers, value });
       if (offset === ends.get(partition)! - 1) {
         pending.delete(partition);
         if (pending.size === 0) finish();

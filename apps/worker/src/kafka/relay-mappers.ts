@@ -1,4 +1,5 @@
 import { Provider } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@notify/config';
 import { EventStore } from '@notify/eventstore';
 import { logRelayMappers } from '@notify/messaging';
 import { EVENT_STORE } from '@notify/platform';
@@ -13,6 +14,6 @@ export const RELAY_MAPPERS = Symbol('RELAY_MAPPERS');
  */
 export const relayMappersProvider: Provider = {
   provide: RELAY_MAPPERS,
-  inject: [EVENT_STORE],
-  useFactory: (store: EventStore) => logRelayMappers(store),
+  inject: [EVENT_STORE, APP_CONFIG],
+  useFactory: (store: EventStore, config: AppConfig) => logRelayMappers(store, { erasureTombstones: config.KAFKA_ERASURE_TOMBSTONES }),
 };

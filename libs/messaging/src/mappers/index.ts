@@ -3,3 +3,4 @@ export * from './message-view';
 export * from './run-view';
 export * from './message-event.mapper';
 export * from './workflow-run-event.mapper';
+export * from './erasure-tombstone.mapper';

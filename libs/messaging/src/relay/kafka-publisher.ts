@@ -22,8 +22,9 @@ interface Serialized {
 const RECORD_OVERHEAD = 64;
 
 function serialize(record: OutboundRecord): Serialized {
-  const value = Buffer.from(JSON.stringify(record.value));
-  let bytes = RECORD_OVERHEAD + Buffer.byteLength(record.key) + value.length;
+  // null is a tombstone: a record with no value (ADR 0179).
+  const value = record.value === null ? null : Buffer.from(JSON.stringify(record.value));
+  let bytes = RECORD_OVERHEAD + Buffer.byteLength(record.key) + (value?.length ?? 0);
   for (const [k, v] of Object.entries(record.headers)) bytes += Buffer.byteLength(k) + Buffer.byteLength(v) + 8;
   return { topic: record.topic, message: { key: record.key, value, headers: record.headers }, bytes };
 }

@@ -5,6 +5,7 @@ export interface OutboundRecord {
   topic: string;
   /** Decides the partition: records with one key keep their relative order. */
   key: string;
+  /** Serialized as JSON; null publishes a tombstone (no value). */
   value: unknown;
   headers: RecordHeaders;
 }

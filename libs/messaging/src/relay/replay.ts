@@ -3,13 +3,16 @@ import { KafkaHeaders } from '../envelopes/headers';
 import { DomainEventMapper } from './domain-event.mapper';
 import { MessageEventMapper } from '../mappers/message-event.mapper';
 import { WorkflowRunEventMapper } from '../mappers/workflow-run-event.mapper';
+import { ErasureTombstoneMapper } from '../mappers/erasure-tombstone.mapper';
 import { KafkaTopics } from '../topics';
 import { RecordPublisher } from './kafka-publisher';
 import { RelayMapper, RelayMapperRegistry } from './relay-mapper';
 
 /** What the relay publishes for the log, built on a store (the worker's relay and a replay to Kafka both use it). */
-export function logRelayMappers(store: EventStore): RelayMapper[] {
-  return [new DomainEventMapper(), new MessageEventMapper(store), new WorkflowRunEventMapper(store)];
+export function logRelayMappers(store: EventStore, options: { erasureTombstones?: boolean } = {}): RelayMapper[] {
+  const mappers: RelayMapper[] = [new DomainEventMapper(), new MessageEventMapper(store), new WorkflowRunEventMapper(store)];
+  if (options.erasureTombstones) mappers.push(new ErasureTombstoneMapper());
+  return mappers;
 }
 
 export interface ReplayRange {

@@ -22,7 +22,7 @@ export class KafkaReplayer implements OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {
-    this.registry = new RelayMapperRegistry(logRelayMappers(store));
+    this.registry = new RelayMapperRegistry(logRelayMappers(store, { erasureTombstones: config.KAFKA_ERASURE_TOMBSTONES }));
   }
 
   async replay(request: ReplayRequest, metadata: CommandMetadata): Promise<ReplayToKafkaResultT> {
