@@ -176,6 +176,16 @@ describe('delivery receipts and suppression', () => {
     const [run] = await finishedRuns(t, next.workflow_run_id);
     expect(run.steps.email).toMatchObject({ status: 'skipped', reason: 'suppressed:hard_bounce', output: { address: 'ada@example.org' } });
     expect(resend.requests).toHaveLength(1);
+    // Explain names the entry and the receipt behind it: the bounced message and its provider (ADR 0181).
+    const explained = (await t.http('GET', `/v1/workflow_recipient_runs/${run.runId}/explain`)).body;
+    const email = explained.steps.find((st: { step_ref: string }) => st.step_ref === 'email');
+    expect(email).toMatchObject({
+      status: 'skipped',
+      inputs: {
+        suppression: { reason: 'hard_bounce', message_id: message.id, source: 'resend', suppressed_at: list.entries[0].inserted_at },
+      },
+    });
+    expect(explained.text).toContain(`for a hard bounce of message ${message.id} (resend)`);
   });
 
   it('manages the list: remove (then 404 on a second remove), add by hand, with validation in the error shape', async () => {

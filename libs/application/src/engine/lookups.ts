@@ -2,6 +2,16 @@ import type { PreferenceSetDataT, RecipientRefT, WorkflowSnapshotT } from '@noti
 import type { PreferenceLayers } from '@notify/domain';
 import type { TemplateResources } from '@notify/templating';
 
+/** A suppression list entry (ADR 0204), with the receipt that made it (ADR 0181). */
+export interface SuppressionEntry {
+  address: string;
+  reason: string;
+  message_id: string | null;
+  source: string | null;
+  detail: string | null;
+  suppressed_at: string;
+}
+
 export interface ChannelView {
   id: string;
   key: string;
@@ -67,7 +77,7 @@ export interface EngineLookups {
   audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null, at?: string): Promise<string[]>;
   templateResources(environment: string, options: { tenant: string | null }): TemplateResources;
   /** Which of these (lower-cased) addresses are on the environment's suppression list, and why (ADR 0204). */
-  suppressions?(environment: string, addresses: readonly string[]): Promise<{ address: string; reason: string }[]>;
+  suppressions?(environment: string, addresses: readonly string[]): Promise<SuppressionEntry[]>;
   /**
    * Lookups for one batch of runs: answers are remembered for the batch, and `prefetch` loads
    * many recipients (and their preference sets) in a few queries. Optional.

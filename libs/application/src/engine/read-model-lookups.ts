@@ -16,7 +16,7 @@ import type { TemplateResources } from '@notify/templating';
 import { DataSource } from 'typeorm';
 import { SecretBox, unsealValue } from '../config/secret-box';
 import { templateResourcesFor } from '../config/template-resources';
-import type { BatchLookups, ChannelView, EngineLookups, GuideView, RecipientView, WorkflowView } from './lookups';
+import type { BatchLookups, ChannelView, EngineLookups, GuideView, RecipientView, SuppressionEntry, WorkflowView } from './lookups';
 
 const SUBSCRIBER_PAGE = 1000;
 /** Workflows kept by `workflow` under a configuration version; past it the oldest is dropped. */
@@ -203,8 +203,15 @@ export class ReadModelLookups implements EngineLookups {
     return templateResourcesFor(this.resources, this.users, environment, options.tenant);
   }
 
-  async suppressions(environment: string, addresses: readonly string[]): Promise<{ address: string; reason: string }[]> {
-    return (await this.suppressionQueries.find(environment, addresses)).map((r) => ({ address: r.address, reason: r.reason }));
+  async suppressions(environment: string, addresses: readonly string[]): Promise<SuppressionEntry[]> {
+    return (await this.suppressionQueries.find(environment, addresses)).map((r) => ({
+      address: r.address,
+      reason: r.reason,
+      message_id: r.message_id,
+      source: r.source,
+      detail: r.detail,
+      suppressed_at: r.inserted_at.toISOString(),
+    }));
   }
 
   forBatch(): BatchLookups {

@@ -305,6 +305,7 @@ export function describeInputs(inputs: unknown): string[] {
   if (isObject(inputs.batch)) lines.push(describeBatch(inputs.batch));
   if (isObject(inputs.channel_data)) lines.push(describeChannelData(inputs.channel_data));
   if (isObject(inputs.pause)) lines.push(describePause(inputs.pause));
+  if (isObject(inputs.suppression)) lines.push(describeSuppression(inputs.suppression));
   const p = inputs.preferences;
   if (isObject(p)) {
     const checked = Array.isArray(p.checked) ? (p.checked as Data[]) : [];
@@ -369,6 +370,13 @@ function describeChannelData(c: Data): string {
   if (c.present !== true) return `channel ${c.channel_id}: ${c.kind} missing`;
   const from = c.source === 'override' ? "the step's override" : c.source === 'recipient' ? "the recipient's properties" : 'channel data';
   return `channel ${c.channel_id}: ${c.count} ${c.kind} from ${from}${refs}`;
+}
+
+function describeSuppression(s: Data): string {
+  const why = s.reason === 'hard_bounce' ? 'a hard bounce' : s.reason === 'complaint' ? 'a complaint' : String(s.reason);
+  const by = typeof s.message_id === 'string' ? ` of message ${s.message_id}${typeof s.source === 'string' ? ` (${s.source})` : ''}` : '';
+  const detail = typeof s.detail === 'string' && s.detail ? `: ${s.detail}` : '';
+  return `suppressed: the address is on the suppression list since ${s.suppressed_at}, for ${why}${by}${detail}`;
 }
 
 function describePause(p: Data): string {

@@ -173,6 +173,20 @@ export const ChannelDataTrace = z.object({
   refs: z.array(z.string()),
 });
 
+/**
+ * The suppression list entry that skipped a channel step (ADR 0181): why the address is on the
+ * list, and the receipt that put it there (the message it was about, the provider that sent it).
+ */
+export const SuppressionTrace = z.object({
+  reason: z.string(),
+  /** The message whose bounce or complaint suppressed the address; null when added by hand. */
+  message_id: z.string().nullable(),
+  /** The receipt's provider (`sendgrid`, `smtp`, ...); null when added by hand. */
+  source: z.string().nullable(),
+  detail: z.string().nullable(),
+  suppressed_at: z.string(),
+});
+
 /** What paused a step (ADR 0239): the timer's due time and what set it (delay, send window, batch window). */
 export const PauseTrace = z.object({
   reason: z.enum(['delay', 'batch', 'throttle', 'wait_for_event', 'fetch_retry', 'send_window']),
@@ -208,11 +222,14 @@ export const DecisionInputs = z.object({
   channel_data: ChannelDataTrace.optional(),
   /** On RunPaused: what set the pause. */
   pause: PauseTrace.optional(),
+  /** A channel step skipped for a suppressed address: the entry, and the receipt behind it. */
+  suppression: SuppressionTrace.optional(),
 });
 export type DecisionInputsT = z.infer<typeof DecisionInputs>;
 export type ThrottleTraceT = z.infer<typeof ThrottleTrace>;
 export type BatchTraceT = z.infer<typeof BatchTrace>;
 export type ChannelDataTraceT = z.infer<typeof ChannelDataTrace>;
+export type SuppressionTraceT = z.infer<typeof SuppressionTrace>;
 export type PauseTraceT = z.infer<typeof PauseTrace>;
 
 const sealedInputs = { subject: (d: { inputs?: DecisionInputsT | null }) => d.inputs?.user_id ?? null, fields: ['inputs'] } as const;

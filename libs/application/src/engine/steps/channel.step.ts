@@ -9,7 +9,7 @@ import {
   sendWindowTimeZone,
 } from '@notify/domain';
 import { engineId, messageIdFor } from '../ids';
-import type { ChannelView } from '../lookups';
+import type { ChannelView, SuppressionEntry } from '../lookups';
 import type { StepContext, StepHandler, StepOutcome } from '../step-handler';
 import { trackContentLinks, withOpenPixel } from '../../messages/link-tracking';
 import { bareAddress } from '../../receipts/suppressions';
@@ -150,7 +150,16 @@ export class ChannelStep implements StepHandler {
         status: 'skipped',
         reason: `suppressed:${suppression.reason}`,
         output: { channel_id: channel.id, address: suppression.address },
-        inputs,
+        inputs: {
+          ...inputs,
+          suppression: {
+            reason: suppression.reason,
+            message_id: suppression.message_id,
+            source: suppression.source,
+            detail: suppression.detail,
+            suppressed_at: suppression.suppressed_at,
+          },
+        },
       };
 
     const messageId = messageIdFor(run.run_id, step.ref, ctx.path);
@@ -303,10 +312,7 @@ export class ChannelStep implements StepHandler {
  * The suppression entry (hard bounce, complaint, manual) of the address an email or SMS would go
  * to, if any (ADR 0204). Checked on the rendered `to`, so a `to_address` override counts too.
  */
-async function suppressionOf(
-  ctx: StepContext,
-  content: MessageCreatedData['content'],
-): Promise<{ address: string; reason: string } | undefined> {
+async function suppressionOf(ctx: StepContext, content: MessageCreatedData['content']): Promise<SuppressionEntry | undefined> {
   if (content.channel_type !== 'email' && content.channel_type !== 'sms') return undefined;
   const address = bareAddress(content.to);
   if (!address || !ctx.deps.lookups.suppressions) return undefined;
