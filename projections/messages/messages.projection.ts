@@ -1,7 +1,7 @@
 import { expandRecorded, MESSAGE_EVENT_TYPES, messageEventContracts, UserErased } from '@notify/contracts';
 import { MessageCreatedData, MessageEvent } from '@notify/domain';
 import { defineProjection, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { announceFeedMessages, FEED_NOTIFY_MAX_AGE_MS, FeedNotification, feedNotificationOf } from './feed-notifications';
 import { CountedState, FeedCountDeltas } from './feed-counts';
 import { erasedOr } from '../erased';

@@ -13,3 +13,4 @@ export * from './goals/goals';
 export * from './integrations';
 export * from './guides/user-guides';
 export * from './receipts/receipts';
+export * from './uuid-v5';

@@ -1,4 +1,4 @@
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from './uuid-v5';
 
 /**
  * Ids the API shows for things the service identifies otherwise (ADR 0115). Each is a uuid v5,

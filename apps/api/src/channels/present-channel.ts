@@ -1,7 +1,7 @@
 import { channelSettingsIssues, redactSettings, SecretBox } from '@notify/application';
 import { ChannelT } from '@notify/contracts';
 import { ChannelAdminRow } from '@notify/projections/channels';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 
 const SETTINGS_NAMESPACE = '5d0c7e8e-2f7a-4c0b-8d53-1c6f9e2b4a10';
 

@@ -6,7 +6,7 @@ import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { DATABASE, EVENT_STORE } from '@notify/platform';
 import { DueTimer, TimerQueries } from '@notify/projections/timers';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { DueWorkLoop } from './due-work-loop';
 
 const TIMER_NAMESPACE = '9b2f6c1d-2e3a-4b5c-8d7e-6f5a4b3c2d1e';

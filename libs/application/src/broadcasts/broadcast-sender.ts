@@ -10,7 +10,7 @@ import {
   workflowRunStream,
 } from '@notify/domain';
 import { DuplicateEventIdError, EventStore, WrongExpectedRevisionError } from '@notify/eventstore';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { canEnqueueWithTrigger, withEnqueuedRuns } from '../engine/fanout';
 import { eventEnvelope } from '../envelope';
 import { handleCommand, toDomainEvent } from '../handle-command';

@@ -1,4 +1,4 @@
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 
 const ENGINE_NAMESPACE = '7c0a3f52-1d6e-4b8a-9f3c-5e2d1a0b9c8d';
 

@@ -12,7 +12,7 @@ import { createHmac } from 'node:crypto';
 import { generateSecret, hashSecret, hintOf, SECRET_ALPHABET } from './credential-secrets';
 import { toDomainEvent } from '../handle-command';
 import type { SecretBox } from '../config/secret-box';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { CommandMetadata, handleCommand } from '../handle-command';
 
 const NAMESPACE = '6f1d3c1e-8a0b-4c53-9d8e-3b1f0c2a7e55';

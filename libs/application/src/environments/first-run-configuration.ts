@@ -2,7 +2,7 @@ import { WorkflowRequest } from '@notify/contracts';
 import { ChannelCommand, channelDecider, channelStream, resourceDecider, workflowStream } from '@notify/domain';
 import { IN_APP_FEED_PROVIDER_ID } from '@notify/delivery';
 import { EventStore } from '@notify/eventstore';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { contentSha } from '../config/content-hash';
 import { normalizeWorkflow } from '../config/workflow-validation';
 import { CommandMetadata, handleCommand } from '../handle-command';

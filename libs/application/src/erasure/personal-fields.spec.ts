@@ -61,6 +61,16 @@ describe('sealing and opening personal fields', () => {
     expect(openPersonalFields(sealed, () => key)).toEqual(identified);
   });
 
+  it('gives every sealed value an IV of its own, past refills of the random pool, and each opens', () => {
+    const key = generateKey();
+    const sealed = Array.from({ length: 3000 }, (_, i) => sealValue('u-1', key, { i }));
+    expect(new Set(sealed.map((v) => v.iv)).size).toBe(3000);
+    expect(sealed.every((v) => Buffer.from(v.iv, 'base64').length === 12)).toBe(true);
+    expect(sealed.map((v) => openValue(v, key))).toEqual(sealed.map((_, i) => ({ i })));
+    const wrapped = wrapKey(key, 'u-2', generateKey());
+    expect(unwrapKey(key, 'u-2', wrapped)).toHaveLength(32);
+  });
+
   it('reads a field as erased once the key is destroyed', () => {
     const sealed = sealPersonalFields(UserIdentified.personal!, identified, 'u-1', generateKey());
     const opened = openPersonalFields(sealed, () => null);

@@ -34,9 +34,25 @@ export function isErased(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { $erased?: unknown }).$erased === true;
 }
 
+const IV_BYTES = 12;
+/** Random bytes drawn once for many IVs: a call to the CSPRNG per sealed value was most of its cost (ADR 0184). */
+let ivPool = Buffer.alloc(0);
+let ivOffset = 0;
+
+/** A fresh random 96-bit IV; each is used once, never handed out twice. */
+function nextIv(): Buffer {
+  if (ivOffset + IV_BYTES > ivPool.length) {
+    ivPool = randomBytes(IV_BYTES * 1024);
+    ivOffset = 0;
+  }
+  const iv = ivPool.subarray(ivOffset, ivOffset + IV_BYTES);
+  ivOffset += IV_BYTES;
+  return iv;
+}
+
 function encrypt(key: Buffer, plaintext: Buffer, aad: Buffer): { iv: Buffer; tag: Buffer; ct: Buffer } {
   if (key.length !== KEY_BYTES) throw new Error(`An erasure key is ${KEY_BYTES} bytes, got ${key.length}`);
-  const iv = randomBytes(12);
+  const iv = nextIv();
   const cipher = createCipheriv(ALGORITHM, key, iv);
   cipher.setAAD(aad);
   const ct = Buffer.concat([cipher.update(plaintext), cipher.final()]);

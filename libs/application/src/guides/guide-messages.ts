@@ -8,7 +8,7 @@ import {
   resourceMissing,
 } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { CommandMetadata, CommandOutcome, handleCommand, toDomainEvent } from '../handle-command';
 import { engageMessage } from '../messages/engagement';
 

@@ -1,4 +1,4 @@
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 
 const NAMESPACE = '2c7c6f52-3a9e-4b8e-9a51-6f0e1d9b7c11';
 

@@ -11,7 +11,7 @@ import {
   workflowRunStream,
 } from '@notify/domain';
 import { DuplicateEventIdError, EventStore, EventToAppend, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { toDomainEvent } from '../handle-command';
 import { canEnqueueWithTrigger, withEnqueuedRuns } from '../engine/fanout';
 import type { EngineLookups, WorkflowView } from '../engine/lookups';

@@ -1,4 +1,4 @@
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '../uuid-v5';
 
 /**
  * Compound events (ADR 0233). To write fewer log entries per run, one entry stands for two of the

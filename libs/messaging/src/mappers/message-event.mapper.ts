@@ -1,6 +1,6 @@
 import { expandRecorded } from '@notify/contracts';
 import type { RecordedEvent } from '@notify/eventstore';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { messageEventRecord } from '../relay/knock-event.records';
 import { OutboundRecord } from '../relay/outbound-record';
 import { RelayMapper } from '../relay/relay-mapper';
