@@ -14,14 +14,18 @@ function recorder() {
 
 describe('chat link tracking', () => {
   it('knows the markup of each chat provider', () => {
-    expect(['slack', 'slack-webhook'].map(chatMarkupOf)).toEqual(['mrkdwn', 'mrkdwn']);
-    expect(['ms-teams', 'ms-teams-webhook', 'discord', 'mattermost'].map(chatMarkupOf)).toEqual([
+    expect(['slack', 'slack-webhook'].map((id) => chatMarkupOf(id))).toEqual(['mrkdwn', 'mrkdwn']);
+    expect(['ms-teams', 'ms-teams-webhook', 'discord', 'mattermost'].map((id) => chatMarkupOf(id))).toEqual([
       'markdown',
       'markdown',
       'markdown',
       'markdown',
     ]);
     expect(chatMarkupOf('telegram')).toBe('unknown');
+    // Telegram's markup is its parse mode: HTML is known; Markdown's labels would need escaping.
+    expect(chatMarkupOf('telegram', { parse_mode: 'HTML' })).toBe('html');
+    expect(chatMarkupOf('telegram', { parse_mode: 'MarkdownV2' })).toBe('unknown');
+    expect(chatMarkupOf('slack', { parse_mode: 'HTML' })).toBe('mrkdwn');
   });
 
   describe('Slack mrkdwn', () => {
@@ -232,6 +236,62 @@ describe('chat link tracking', () => {
       reply_markup: { inline_keyboard: [[{ text: 'Go https://x.example', url: 'https://t.example/2' }]] },
     });
     expect(seen).toEqual(['https://t.me.example/a', 'https://x.example/go']);
+  });
+
+  describe('HTML (Telegram with parse_mode HTML)', () => {
+    it('replaces the href of anchors, keeping their text and other attributes; a bare URL becomes an anchor; pre, code and tag attributes stay', () => {
+      const { seen, link } = recorder();
+      const text = [
+        '<b>News</b>: <a href="https://app.example/a?x=1&amp;y=2">read <i>it</i></a>,',
+        'see https://app.example/b. <a href="tg://user?id=1">you</a> <a href=\'https://app.example/c\'>c</a>',
+        '<code>https://app.example/code</code> <pre><code class="language-sh">curl https://app.example/pre</code></pre>',
+        '<tg-emoji emoji-id="5368324170671202286">👍</tg-emoji> <span class="tg-spoiler">https://app.example/d</span>',
+      ].join('\n');
+      expect(trackChatText(text, link, 'html')).toBe(
+        [
+          '<b>News</b>: <a href="https://t.example/1">read <i>it</i></a>,',
+          'see <a href="https://t.example/2">https://app.example/b</a>. <a href="tg://user?id=1">you</a> <a href=\'https://t.example/3\'>c</a>',
+          '<code>https://app.example/code</code> <pre><code class="language-sh">curl https://app.example/pre</code></pre>',
+          '<tg-emoji emoji-id="5368324170671202286">👍</tg-emoji> <span class="tg-spoiler"><a href="https://t.example/4">https://app.example/d</a></span>',
+        ].join('\n'),
+      );
+      // Entities are decoded before tracking; the tracked URL is written back encoded.
+      expect(seen).toEqual(['https://app.example/a?x=1&y=2', 'https://app.example/b', 'https://app.example/c', 'https://app.example/d']);
+      const amp = trackChatText('https://app.example/e?x=1&amp;y=2', () => 'https://t.example/q?a=1&b=2', 'html');
+      expect(amp).toBe('<a href="https://t.example/q?a=1&amp;b=2">https://app.example/e?x=1&amp;y=2</a>');
+    });
+
+    it("takes the markup from the channel's parse_mode through trackContentLinks: the text and the payload's text, keyboard buttons too", () => {
+      const { seen, link } = recorder();
+      const content = {
+        channel_type: 'chat' as const,
+        connections: [{ channel_id: '-100200' }],
+        text: 'Open https://app.example/a',
+        summary: null,
+        json: { reply_markup: { inline_keyboard: [[{ text: 'Go', url: 'https://app.example/go' }]] } },
+      };
+      const html = trackContentLinks(content, link, { provider: 'telegram', settings: { bot_token: 'x', parse_mode: 'HTML' } });
+      if (html.channel_type !== 'chat') throw new Error('chat content expected');
+      expect(html.text).toBe('Open <a href="https://t.example/1">https://app.example/a</a>');
+      expect(html.json).toEqual({ reply_markup: { inline_keyboard: [[{ text: 'Go', url: 'https://t.example/2' }]] } });
+      // A payload's own parse_mode (sent over the settings) decides too.
+      const fromPayload = trackContentLinks({ ...content, json: { parse_mode: 'HTML', text: 'See https://app.example/p' } }, link, {
+        provider: 'telegram',
+      });
+      if (fromPayload.channel_type !== 'chat') throw new Error('chat content expected');
+      expect(fromPayload.json).toEqual({ parse_mode: 'HTML', text: 'See <a href="https://t.example/4">https://app.example/p</a>' });
+      // Markdown parse modes: bare URLs stay.
+      const markdown = trackContentLinks(content, link, { provider: 'telegram', settings: { parse_mode: 'MarkdownV2' } });
+      if (markdown.channel_type !== 'chat') throw new Error('chat content expected');
+      expect(markdown.text).toBe('Open https://app.example/a');
+      expect(seen).toEqual([
+        'https://app.example/a',
+        'https://app.example/go',
+        'https://app.example/a',
+        'https://app.example/p',
+        'https://app.example/go',
+      ]);
+    });
   });
 
   it('tracks a chat message through trackContentLinks with real tracked links, by its provider, text, summary and payload', () => {
