@@ -15,12 +15,8 @@ function recorder() {
 describe('chat link tracking', () => {
   it('knows the markup of each chat provider', () => {
     expect(['slack', 'slack-webhook'].map((id) => chatMarkupOf(id))).toEqual(['mrkdwn', 'mrkdwn']);
-    expect(['ms-teams', 'ms-teams-webhook', 'discord', 'mattermost'].map((id) => chatMarkupOf(id))).toEqual([
-      'markdown',
-      'markdown',
-      'markdown',
-      'markdown',
-    ]);
+    expect(['ms-teams', 'ms-teams-webhook', 'mattermost'].map((id) => chatMarkupOf(id))).toEqual(['markdown', 'markdown', 'markdown']);
+    expect(chatMarkupOf('discord')).toBe('discord');
     expect(chatMarkupOf('telegram')).toBe('unknown');
     // Telegram's markup is its parse mode: HTML is known; Markdown's labels would need escaping.
     expect(chatMarkupOf('telegram', { parse_mode: 'HTML' })).toBe('html');
@@ -200,7 +196,7 @@ describe('chat link tracking', () => {
         ],
         components: [{ type: 1, components: [{ type: 2, style: 5, label: 'Open', url: 'https://gh.example/open' }] }],
       };
-      const out = trackChatJson(payload, link, 'markdown') as typeof payload;
+      const out = trackChatJson(payload, link, 'discord') as typeof payload;
       expect(seen).toEqual([
         'https://gh.example/r/1',
         'https://gh.example/v1',
@@ -211,7 +207,8 @@ describe('chat link tracking', () => {
       ]);
       expect(out.embeds[0]).toMatchObject({
         url: 'https://t.example/2',
-        description: 'Notes: [https://gh.example/notes](https://t.example/3)',
+        // Discord prints `[https://…](…)` as it is written, so the bare URL is replaced by the tracked one.
+        description: 'Notes: https://t.example/3',
         author: { url: 'https://t.example/4', icon_url: 'https://img.example/bot.png' },
         image: { url: 'https://img.example/shot.png' },
         fields: [{ name: 'Diff', value: '[diff](https://t.example/5)' }],
@@ -219,6 +216,18 @@ describe('chat link tracking', () => {
       expect(out.content).toBe('New [release](https://t.example/1)');
       expect(out.components[0].components[0].url).toBe('https://t.example/6');
     });
+  });
+
+  it('on Discord, replaces a bare URL by the tracked URL (a label that looks like a URL is not rendered there); links keep their labels', () => {
+    const { seen, link } = recorder();
+    expect(
+      trackChatText(
+        'Deployed: https://app.example/d?x=1&amp;y=2. [notes](https://app.example/n) <https://app.example/q> `https://app.example/c`',
+        link,
+        'discord',
+      ),
+    ).toBe('Deployed: https://t.example/1. [notes](https://t.example/2) <https://t.example/3> `https://app.example/c`');
+    expect(seen).toEqual(['https://app.example/d?x=1&y=2', 'https://app.example/n', 'https://app.example/q']);
   });
 
   it('leaves bare URLs alone when the markup is not known (Telegram), tracking explicit links and keyboard buttons', () => {

@@ -7,6 +7,8 @@ import { decodeEntities, rewriteHrefs } from './html-links';
  *
  * - Slack mrkdwn `<url|label>` and `<url>` (also Discord's embed-free `<url>`);
  * - Markdown `[label](url)` (Microsoft Teams, Discord, Mattermost, Google Chat cards' text);
+ *   Discord's is Markdown too, except that a bare URL becomes the tracked URL itself (Discord
+ *   does not render a masked link labelled with a URL);
  *   images `![alt](url)` are not links and are left alone;
  * - a bare URL, when the provider's markup is known, becomes a link labelled with the URL itself
  *   (`<tracked|url>` in mrkdwn, `[url](tracked)` in Markdown), so the reader sees what the
@@ -22,7 +24,7 @@ import { decodeEntities, rewriteHrefs } from './html-links';
  * the URL fields of links and buttons are replaced; image URLs are not links and stay.
  */
 
-export type ChatMarkup = 'mrkdwn' | 'markdown' | 'html' | 'unknown';
+export type ChatMarkup = 'mrkdwn' | 'markdown' | 'discord' | 'html' | 'unknown';
 
 /**
  * The markup a chat provider's text is written in; for Telegram, the `parse_mode` of the
@@ -31,7 +33,8 @@ export type ChatMarkup = 'mrkdwn' | 'markdown' | 'html' | 'unknown';
 export function chatMarkupOf(provider: string, settings: Record<string, unknown> = {}): ChatMarkup {
   const id = provider.toLowerCase();
   if (id.includes('slack')) return 'mrkdwn';
-  if (['teams', 'discord', 'mattermost', 'google'].some((name) => id.includes(name))) return 'markdown';
+  if (id.includes('discord')) return 'discord';
+  if (['teams', 'mattermost', 'google'].some((name) => id.includes(name))) return 'markdown';
   if (id.includes('telegram') && settings.parse_mode === 'HTML') return 'html';
   return 'unknown';
 }
@@ -98,6 +101,13 @@ export function trackChatText(text: string, link: Link, markup: ChatMarkup): str
     if (g.angleUrl) return `<${link(decodeEntities(g.angleUrl))}${g.angleLabel ?? ''}>`;
     const bare = g.bare!;
     if (markup === 'unknown') return bare;
+    // Discord shows a masked link whose label looks like a URL as its raw Markdown (an
+    // anti-phishing rule), so a bare URL there is replaced by the tracked URL, as in an SMS.
+    if (markup === 'discord') {
+      const tail = TRAILING.exec(bare)?.[0] ?? '';
+      const url = bare.slice(0, bare.length - tail.length);
+      return url.replace(/^https?:\/\//i, '') ? `${link(decodeEntities(url))}${tail}` : bare;
+    }
     const tail = TRAILING.exec(bare)?.[0] ?? '';
     const url = bare.slice(0, bare.length - tail.length);
     if (!url.replace(/^https?:\/\//i, '')) return bare;
