@@ -201,6 +201,27 @@ describe('delivery receipts and suppression', () => {
     });
     const invalid = await t.http('GET', '/v1/suppressions?reason=nope');
     expect(invalid).toMatchObject({ status: 422, body: { code: 'invalid_params', type: 'invalid_request_error' } });
+
+    // A phone number as users hold it is an address; a word is neither an email address nor a number.
+    const phone = await t.http('PUT', `/v1/suppressions/${encodeURIComponent('+1 (555) 010-9999')}`);
+    expect(phone).toMatchObject({ status: 200, body: { address: '+1 (555) 010-9999', reason: 'manual' } });
+    for (const bad of ['not-an-address', 'ada@', '12'])
+      expect(await t.http('PUT', `/v1/suppressions/${encodeURIComponent(bad)}`)).toMatchObject({
+        status: 422,
+        body: {
+          code: 'invalid_params',
+          status: 422,
+          type: 'invalid_request_error',
+          errors: [
+            expect.objectContaining({
+              field: 'address',
+              message: expect.stringMatching(/^(must be an email address or a phone number|Too small.*)$/),
+            }),
+          ],
+        },
+      });
+    const listed = await t.http('GET', '/v1/suppressions');
+    expect(listed.body.entries.map((e: { address: string }) => e.address).sort()).toEqual(['+1 (555) 010-9999', 'grace@example.org']);
   });
 
   it('Amazon SES through SNS: the signing certificate is fetched from an allowed origin; a confirmation is confirmed; a bad signature is 401', async () => {
@@ -316,6 +337,47 @@ describe('delivery receipts and suppression', () => {
     const recorded = await eventually(async () => ((await clicks()).length >= 2 ? clicks() : undefined));
     expect(recorded.sort()).toEqual(['https://ci.example/open', 'https://ci.example/runs/7?a=1&b=2']);
     expect(await knock.messages.get(message.id)).toMatchObject({ id: message.id, link_clicked_at: expect.any(String) });
+  });
+
+  it('chat link tracking on Telegram in HTML (parse_mode): anchors and bare URLs are tracked, code stays; a click redirects', async () => {
+    const telegram = await startHttpPeer(() => ({ status: 200, json: { ok: true, result: { message_id: 42 } } }));
+    try {
+      const channelId = await putChannel(t, 'telegram-tracked', {
+        type: 'chat',
+        provider: 'telegram',
+        provider_settings: { bot_token: '123456:ABC-e2e', parse_mode: 'HTML', base_url: telegram.url },
+        channel_settings: { link_tracking: true },
+      });
+      await putWorkflow(t, 'telegram-links', [
+        {
+          type: 'channel',
+          ref: 'telegram',
+          channel_key: 'telegram-tracked',
+          template: {
+            markdown_body:
+              '<b>Build done</b>: <a href="https://ci.example/runs/8?a=1&amp;b=2">run 8</a>, log at https://ci.example/log. <code>https://ci.example/raw</code>',
+          },
+        },
+      ]);
+      await knock.users.update('tove', { name: 'Tove' });
+      await knock.users.setChannelData('tove', channelId, { data: { connections: [{ channel_id: '-1001234567890' }] } });
+      const { workflow_run_id } = await knock.workflows.trigger('telegram-links', { recipients: ['tove'] });
+      await messageWithStatus(t, (await messageOf(t, workflow_run_id, 'telegram')).id, ['sent']);
+
+      const sent = json(telegram.requests.at(-1)!) as { text: string; parse_mode: string };
+      expect(sent.parse_mode).toBe('HTML');
+      const tracked = `${t.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/v1/links/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+`;
+      expect(sent.text).toMatch(
+        new RegExp(
+          `^<b>Build done</b>: <a href="(${tracked})">run 8</a>, log at <a href="(${tracked})">https://ci\\.example/log</a>\\. <code>https://ci\\.example/raw</code>$`,
+        ),
+      );
+      const [anchor, bare] = [...sent.text.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+      expect((await fetch(anchor, { redirect: 'manual' })).headers.get('location')).toBe('https://ci.example/runs/8?a=1&b=2');
+      expect((await fetch(bare, { redirect: 'manual' })).headers.get('location')).toBe('https://ci.example/log');
+    } finally {
+      await telegram.close();
+    }
   });
 
   it("Twilio: the status callback is the service's receipts endpoint without configuring it; its signed callback marks the SMS delivered", async () => {

@@ -14,14 +14,14 @@ function recorder() {
 
 describe('chat link tracking', () => {
   it('knows the markup of each chat provider', () => {
-    expect(['slack', 'slack-webhook'].map(chatMarkupOf)).toEqual(['mrkdwn', 'mrkdwn']);
-    expect(['ms-teams', 'ms-teams-webhook', 'discord', 'mattermost'].map(chatMarkupOf)).toEqual([
-      'markdown',
-      'markdown',
-      'markdown',
-      'markdown',
-    ]);
+    expect(['slack', 'slack-webhook'].map((id) => chatMarkupOf(id))).toEqual(['mrkdwn', 'mrkdwn']);
+    expect(['ms-teams', 'ms-teams-webhook', 'mattermost'].map((id) => chatMarkupOf(id))).toEqual(['markdown', 'markdown', 'markdown']);
+    expect(chatMarkupOf('discord')).toBe('discord');
     expect(chatMarkupOf('telegram')).toBe('unknown');
+    // Telegram's markup is its parse mode: HTML is known; Markdown's labels would need escaping.
+    expect(chatMarkupOf('telegram', { parse_mode: 'HTML' })).toBe('html');
+    expect(chatMarkupOf('telegram', { parse_mode: 'MarkdownV2' })).toBe('unknown');
+    expect(chatMarkupOf('slack', { parse_mode: 'HTML' })).toBe('mrkdwn');
   });
 
   describe('Slack mrkdwn', () => {
@@ -196,7 +196,7 @@ describe('chat link tracking', () => {
         ],
         components: [{ type: 1, components: [{ type: 2, style: 5, label: 'Open', url: 'https://gh.example/open' }] }],
       };
-      const out = trackChatJson(payload, link, 'markdown') as typeof payload;
+      const out = trackChatJson(payload, link, 'discord') as typeof payload;
       expect(seen).toEqual([
         'https://gh.example/r/1',
         'https://gh.example/v1',
@@ -207,7 +207,8 @@ describe('chat link tracking', () => {
       ]);
       expect(out.embeds[0]).toMatchObject({
         url: 'https://t.example/2',
-        description: 'Notes: [https://gh.example/notes](https://t.example/3)',
+        // Discord prints `[https://…](…)` as it is written, so the bare URL is replaced by the tracked one.
+        description: 'Notes: https://t.example/3',
         author: { url: 'https://t.example/4', icon_url: 'https://img.example/bot.png' },
         image: { url: 'https://img.example/shot.png' },
         fields: [{ name: 'Diff', value: '[diff](https://t.example/5)' }],
@@ -215,6 +216,18 @@ describe('chat link tracking', () => {
       expect(out.content).toBe('New [release](https://t.example/1)');
       expect(out.components[0].components[0].url).toBe('https://t.example/6');
     });
+  });
+
+  it('on Discord, replaces a bare URL by the tracked URL (a label that looks like a URL is not rendered there); links keep their labels', () => {
+    const { seen, link } = recorder();
+    expect(
+      trackChatText(
+        'Deployed: https://app.example/d?x=1&amp;y=2. [notes](https://app.example/n) <https://app.example/q> `https://app.example/c`',
+        link,
+        'discord',
+      ),
+    ).toBe('Deployed: https://t.example/1. [notes](https://t.example/2) <https://t.example/3> `https://app.example/c`');
+    expect(seen).toEqual(['https://app.example/d?x=1&y=2', 'https://app.example/n', 'https://app.example/q']);
   });
 
   it('leaves bare URLs alone when the markup is not known (Telegram), tracking explicit links and keyboard buttons', () => {
@@ -232,6 +245,62 @@ describe('chat link tracking', () => {
       reply_markup: { inline_keyboard: [[{ text: 'Go https://x.example', url: 'https://t.example/2' }]] },
     });
     expect(seen).toEqual(['https://t.me.example/a', 'https://x.example/go']);
+  });
+
+  describe('HTML (Telegram with parse_mode HTML)', () => {
+    it('replaces the href of anchors, keeping their text and other attributes; a bare URL becomes an anchor; pre, code and tag attributes stay', () => {
+      const { seen, link } = recorder();
+      const text = [
+        '<b>News</b>: <a href="https://app.example/a?x=1&amp;y=2">read <i>it</i></a>,',
+        'see https://app.example/b. <a href="tg://user?id=1">you</a> <a href=\'https://app.example/c\'>c</a>',
+        '<code>https://app.example/code</code> <pre><code class="language-sh">curl https://app.example/pre</code></pre>',
+        '<tg-emoji emoji-id="5368324170671202286">👍</tg-emoji> <span class="tg-spoiler">https://app.example/d</span>',
+      ].join('\n');
+      expect(trackChatText(text, link, 'html')).toBe(
+        [
+          '<b>News</b>: <a href="https://t.example/1">read <i>it</i></a>,',
+          'see <a href="https://t.example/2">https://app.example/b</a>. <a href="tg://user?id=1">you</a> <a href=\'https://t.example/3\'>c</a>',
+          '<code>https://app.example/code</code> <pre><code class="language-sh">curl https://app.example/pre</code></pre>',
+          '<tg-emoji emoji-id="5368324170671202286">👍</tg-emoji> <span class="tg-spoiler"><a href="https://t.example/4">https://app.example/d</a></span>',
+        ].join('\n'),
+      );
+      // Entities are decoded before tracking; the tracked URL is written back encoded.
+      expect(seen).toEqual(['https://app.example/a?x=1&y=2', 'https://app.example/b', 'https://app.example/c', 'https://app.example/d']);
+      const amp = trackChatText('https://app.example/e?x=1&amp;y=2', () => 'https://t.example/q?a=1&b=2', 'html');
+      expect(amp).toBe('<a href="https://t.example/q?a=1&amp;b=2">https://app.example/e?x=1&amp;y=2</a>');
+    });
+
+    it("takes the markup from the channel's parse_mode through trackContentLinks: the text and the payload's text, keyboard buttons too", () => {
+      const { seen, link } = recorder();
+      const content = {
+        channel_type: 'chat' as const,
+        connections: [{ channel_id: '-100200' }],
+        text: 'Open https://app.example/a',
+        summary: null,
+        json: { reply_markup: { inline_keyboard: [[{ text: 'Go', url: 'https://app.example/go' }]] } },
+      };
+      const html = trackContentLinks(content, link, { provider: 'telegram', settings: { bot_token: 'x', parse_mode: 'HTML' } });
+      if (html.channel_type !== 'chat') throw new Error('chat content expected');
+      expect(html.text).toBe('Open <a href="https://t.example/1">https://app.example/a</a>');
+      expect(html.json).toEqual({ reply_markup: { inline_keyboard: [[{ text: 'Go', url: 'https://t.example/2' }]] } });
+      // A payload's own parse_mode (sent over the settings) decides too.
+      const fromPayload = trackContentLinks({ ...content, json: { parse_mode: 'HTML', text: 'See https://app.example/p' } }, link, {
+        provider: 'telegram',
+      });
+      if (fromPayload.channel_type !== 'chat') throw new Error('chat content expected');
+      expect(fromPayload.json).toEqual({ parse_mode: 'HTML', text: 'See <a href="https://t.example/4">https://app.example/p</a>' });
+      // Markdown parse modes: bare URLs stay.
+      const markdown = trackContentLinks(content, link, { provider: 'telegram', settings: { parse_mode: 'MarkdownV2' } });
+      if (markdown.channel_type !== 'chat') throw new Error('chat content expected');
+      expect(markdown.text).toBe('Open https://app.example/a');
+      expect(seen).toEqual([
+        'https://app.example/a',
+        'https://app.example/go',
+        'https://app.example/a',
+        'https://app.example/p',
+        'https://app.example/go',
+      ]);
+    });
   });
 
   it('tracks a chat message through trackContentLinks with real tracked links, by its provider, text, summary and payload', () => {

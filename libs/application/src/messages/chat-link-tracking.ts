@@ -1,3 +1,5 @@
+import { decodeEntities, rewriteHrefs } from './html-links';
+
 /**
  * Link tracking for chat messages (ADR 0222). A chat message's links are written in its
  * provider's markup, so they are found there and only their URL is replaced; labels, mentions,
@@ -5,10 +7,16 @@
  *
  * - Slack mrkdwn `<url|label>` and `<url>` (also Discord's embed-free `<url>`);
  * - Markdown `[label](url)` (Microsoft Teams, Discord, Mattermost, Google Chat cards' text);
+ *   Discord's is Markdown too, except that a bare URL becomes the tracked URL itself (Discord
+ *   does not render a masked link labelled with a URL);
  *   images `![alt](url)` are not links and are left alone;
  * - a bare URL, when the provider's markup is known, becomes a link labelled with the URL itself
  *   (`<tracked|url>` in mrkdwn, `[url](tracked)` in Markdown), so the reader sees what the
- *   author wrote; with a markup not known (Telegram's parse modes) bare URLs stay;
+ *   author wrote; with a markup not known (Telegram without a parse mode or in Markdown, whose
+ *   labels would need escaping) bare URLs stay;
+ * - HTML (Telegram's `parse_mode: HTML`): the `href` of `<a>` anchors, as email HTML's are
+ *   rewritten, and a bare URL becomes `<a href="tracked">url</a>`; tags' attributes and the
+ *   contents of `<pre>` and `<code>` stay;
  * - URLs inside code spans and code blocks are text, not links, and stay.
  *
  * In a provider payload (`json_body`: Slack Block Kit and attachments, Adaptive Cards, Discord
@@ -16,13 +24,18 @@
  * the URL fields of links and buttons are replaced; image URLs are not links and stay.
  */
 
-export type ChatMarkup = 'mrkdwn' | 'markdown' | 'unknown';
+export type ChatMarkup = 'mrkdwn' | 'markdown' | 'discord' | 'html' | 'unknown';
 
-/** The markup a chat provider's text is written in. */
-export function chatMarkupOf(provider: string): ChatMarkup {
+/**
+ * The markup a chat provider's text is written in; for Telegram, the `parse_mode` of the
+ * channel's settings (or of the message's payload, which is sent over them).
+ */
+export function chatMarkupOf(provider: string, settings: Record<string, unknown> = {}): ChatMarkup {
   const id = provider.toLowerCase();
   if (id.includes('slack')) return 'mrkdwn';
-  if (['teams', 'discord', 'mattermost', 'google'].some((name) => id.includes(name))) return 'markdown';
+  if (id.includes('discord')) return 'discord';
+  if (['teams', 'mattermost', 'google'].some((name) => id.includes(name))) return 'markdown';
+  if (id.includes('telegram') && settings.parse_mode === 'HTML') return 'html';
   return 'unknown';
 }
 
@@ -49,10 +62,38 @@ const CHAT_LINKS = new RegExp(
   'gi',
 );
 const TRAILING = /[.,;:!?*_~]+$/;
-const decodeEntities = (url: string) => url.replace(/&amp;/g, '&');
+
+/**
+ * Chat text in HTML, alternatives in this order at each position: a `<pre>` or `<code>` element
+ * (left whole), an `<a>` element (its `href` tracked, its text left), any other tag (attributes
+ * are not text), a bare URL.
+ */
+const HTML_CHAT_LINKS = new RegExp(
+  [
+    /(?<pre><pre\b[\s\S]*?<\/pre>)/.source,
+    /(?<code><code\b[\s\S]*?<\/code>)/.source,
+    /(?<anchor><a\b[^>]*>[\s\S]*?<\/a>)/.source,
+    /(?<tag><[^>]*>)/.source,
+    /(?<bare>\bhttps?:\/\/[^\s<>"'()[\]{}|`]+)/.source,
+  ].join('|'),
+  'gi',
+);
+
+function trackHtmlText(text: string, link: Link): string {
+  return text.replace(HTML_CHAT_LINKS, (whole: string, ...args: unknown[]) => {
+    const g = args.at(-1) as Record<string, string | undefined>;
+    if (g.anchor) return rewriteHrefs(g.anchor, link);
+    if (!g.bare) return whole;
+    const tail = TRAILING.exec(g.bare)?.[0] ?? '';
+    const url = g.bare.slice(0, g.bare.length - tail.length);
+    if (!url.replace(/^https?:\/\//i, '')) return whole;
+    return `<a href="${link(decodeEntities(url)).replace(/&/g, '&amp;')}">${url}</a>${tail}`;
+  });
+}
 
 /** The text with its links tracked, written in the given markup. */
 export function trackChatText(text: string, link: Link, markup: ChatMarkup): string {
+  if (markup === 'html') return trackHtmlText(text, link);
   return text.replace(CHAT_LINKS, (whole: string, ...args: unknown[]) => {
     const g = args.at(-1) as Record<string, string | undefined>;
     if (g.fence || g.code || g.image) return whole;
@@ -60,6 +101,13 @@ export function trackChatText(text: string, link: Link, markup: ChatMarkup): str
     if (g.angleUrl) return `<${link(decodeEntities(g.angleUrl))}${g.angleLabel ?? ''}>`;
     const bare = g.bare!;
     if (markup === 'unknown') return bare;
+    // Discord shows a masked link whose label looks like a URL as its raw Markdown (an
+    // anti-phishing rule), so a bare URL there is replaced by the tracked URL, as in an SMS.
+    if (markup === 'discord') {
+      const tail = TRAILING.exec(bare)?.[0] ?? '';
+      const url = bare.slice(0, bare.length - tail.length);
+      return url.replace(/^https?:\/\//i, '') ? `${link(decodeEntities(url))}${tail}` : bare;
+    }
     const tail = TRAILING.exec(bare)?.[0] ?? '';
     const url = bare.slice(0, bare.length - tail.length);
     if (!url.replace(/^https?:\/\//i, '')) return bare;

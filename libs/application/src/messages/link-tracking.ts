@@ -1,6 +1,9 @@
 import type { RenderedContentT } from '@notify/contracts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { chatMarkupOf, trackChatJson, trackChatText } from './chat-link-tracking';
+import { rewriteHrefs } from './html-links';
+
+export { rewriteHrefs } from './html-links';
 
 export interface TrackedLink {
   environment: string;
@@ -90,18 +93,6 @@ export class LinkTracker {
   }
 }
 
-const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi;
-
-/** Rewrites absolute http(s) links of HTML anchors; everything else (mailto:, relative, text) stays. */
-export function rewriteHrefs(html: string, link: (url: string) => string): string {
-  return html.replace(
-    HREF,
-    (_m, head: string, quote: string, url: string) => `${head}${quote}${link(decodeEntities(url)).replace(/&/g, '&amp;')}${quote}`,
-  );
-}
-
-const decodeEntities = (url: string) => url.replace(/&amp;/g, '&');
-
 /** A URL in plain text, up to whitespace or a bracket; punctuation that ends a sentence is not part of it. */
 const TEXT_URL = /\bhttps?:\/\/[^\s<>"'()[\]{}]+/gi;
 const TRAILING = /[.,;:!?]+$/;
@@ -120,13 +111,13 @@ const trackUrl = (url: string | null | undefined, link: (url: string) => string)
 /**
  * The content with its links tracked: email HTML anchors and the URLs of the text body; in-app
  * blocks' rendered HTML, button actions and `action_url` when they are absolute http(s) URLs; the
- * URLs of an SMS body; a chat message's links in its provider's markup (`provider`: the chat
- * channel's, see chat-link-tracking).
+ * URLs of an SMS body; a chat message's links in its provider's markup (`provider` and
+ * `settings`: the chat channel's, which tell the markup; see chat-link-tracking).
  */
 export function trackContentLinks(
   content: RenderedContentT,
   link: (url: string) => string,
-  options: { provider?: string } = {},
+  options: { provider?: string; settings?: Record<string, unknown> } = {},
 ): RenderedContentT {
   if (content.channel_type === 'email')
     return {
@@ -136,7 +127,7 @@ export function trackContentLinks(
     };
   if (content.channel_type === 'sms') return { ...content, body: rewriteTextUrls(content.body, link) };
   if (content.channel_type === 'chat') {
-    const markup = chatMarkupOf(options.provider ?? '');
+    const markup = chatMarkupOf(options.provider ?? '', { ...options.settings, ...content.json });
     return {
       ...content,
       text: trackChatText(content.text, link, markup),

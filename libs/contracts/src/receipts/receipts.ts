@@ -89,6 +89,16 @@ const Address = z
   .max(320)
   .transform((s) => s.trim().toLowerCase());
 
+/**
+ * What email and SMS steps are checked against: an email address (`local@domain`), or a phone
+ * number as users' `phone_number` holds it (digits, an optional leading `+`, spaces, dots,
+ * dashes, parentheses). Anything else could never match a message, so adding it is refused.
+ */
+const SUPPRESSIBLE = /^(?:[^\s@<>]+@[^\s@<>]+|\+?[\d\s().-]*\d[\d\s().-]*)$/;
+const NewAddress = Address.refine((s) => SUPPRESSIBLE.test(s) && (s.includes('@') || (s.match(/\d/g)?.length ?? 0) >= 3), {
+  message: 'must be an email address or a phone number',
+});
+
 export const suppressionRoutes = {
   list: defineRoute({
     operationId: 'listSuppressions',
@@ -109,7 +119,7 @@ export const suppressionRoutes = {
     tags: ['Suppressions'],
     auth: 'secret',
     rateTier: 2,
-    params: z.object({ address: Address }),
+    params: z.object({ address: NewAddress }),
     body: z.object({ detail: z.string().max(1000).nullable().optional() }).optional(),
     response: Suppression,
   }),

@@ -203,11 +203,27 @@ export const deleteObjectPreferencesRoute = defineRoute({
 // merges into the stored set, so the rest of it is kept, and answers the whole set.
 
 const Subscribed = z.strictObject({ subscribed: z.boolean() });
-const SettingObject = z.strictObject({
-  channel_types: PreferenceSetChannelTypes.nullable().optional(),
-  channels: PreferenceSetChannels.nullable().optional(),
-  conditions: z.array(Condition).max(100).nullable().optional(),
-});
+/**
+ * A setting object. `subscribed` is refused in it (given alone, it is the other shape), but it
+ * is declared here rather than left to the unknown-key check, which zod prefers to a wrong type:
+ * so `{"subscribed": "yes"}` is answered with what `subscribed` takes, and `subscribed` beside
+ * setting fields with why it is refused.
+ */
+const SettingObject = z
+  .strictObject({
+    subscribed: z.boolean().optional().describe('Not allowed here: `{"subscribed": true|false}` is sent alone'),
+    channel_types: PreferenceSetChannelTypes.nullable().optional(),
+    channels: PreferenceSetChannels.nullable().optional(),
+    conditions: z.array(Condition).max(100).nullable().optional(),
+  })
+  .superRefine((setting, ctx) => {
+    if (setting.subscribed !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['subscribed'],
+        message: 'is given alone ({"subscribed": true|false}), not with other settings',
+      });
+  });
 /** One workflow's or category's setting: `{subscribed}`, or the setting object. */
 export const GranularSettingBody = z.union([Subscribed, SettingObject]);
 /** One channel type's setting: `{subscribed}`, or `{conditions}`. */

@@ -46,7 +46,24 @@ describe('granular preference updates', () => {
 
   it('refuses bad input with the offending fields, and an unknown channel type', async () => {
     const bad = await put('/v1/users/gran-ada/preferences/default/workflows/welcome', { subscribed: 'no' });
-    expect(bad.status).toBe(422);
+    // Named as the wrong type it is (zod alone would call `subscribed` an unknown key of the setting object).
+    expect(bad).toMatchObject({
+      status: 422,
+      body: {
+        code: 'invalid_params',
+        type: 'invalid_request_error',
+        errors: [{ field: 'subscribed', type: 'invalid_type', message: expect.stringContaining('expected boolean') }],
+      },
+    });
+    const mixed = await put('/v1/users/gran-ada/preferences/default/categories/billing', {
+      subscribed: true,
+      channel_types: { sms: false },
+    });
+    expect(mixed).toMatchObject({ status: 422, body: { errors: [{ field: 'subscribed', message: expect.stringContaining('alone') }] } });
+    // Nothing written: the set is as the test before left it.
+    const after = await t.http('GET', '/v1/users/gran-ada/preferences/default');
+    expect(after.body.workflows.welcome).toBe(false);
+    expect(after.body.categories.billing).toEqual({ channel_types: { push: false } });
     expect((await put('/v1/users/gran-ada/preferences/default/channel_types/fax', { subscribed: false })).status).toBe(422);
     expect((await put('/v1/users/gran-ada/preferences/default/categories', { marketing: false })).status).toBe(422);
   });

@@ -169,6 +169,8 @@ export class ChannelStep implements StepHandler {
       links && links.tracksLinks(channelSettings, rendered.content.channel_type)
         ? trackContentLinks(rendered.content, (url) => links.urlFor({ environment: ctx.environment, messageId, url }), {
             provider: channel.provider,
+            // As delivery reads them (provider settings over channel settings): Telegram's parse_mode is the markup.
+            settings: { ...channelSettings, ...(channel.settings?.provider_settings ?? {}) },
           })
         : rendered.content;
     const tracked =
