@@ -13,6 +13,10 @@ const cli = path.resolve(__dirname, '../../dist/apps/cli/src/main.js');
 
 /** The operator CLI against the same database as a running service. */
 requireBackend('postgres', !!testEnv.postgresUrl);
+// Each test starts up to ten CLI processes, each a cold node start that loads the service's
+// modules and opens the database: on a saturated 2-core machine (CI beside other work) one took
+// over 10 s, and the signing-keys test ran past the default 120 s bound. The bound stops a hang.
+jest.setTimeout(300_000);
 const describeServer = testEnv.postgresUrl ? describe : describe.skip;
 
 describeServer('cli', () => {

@@ -29,6 +29,7 @@ export interface ProjectionStatus {
 
 export interface RuntimeLogger {
   info(obj: object, msg: string): void;
+  warn?(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 

@@ -67,6 +67,34 @@ for (const backend of databaseBackends()) {
       }
     });
 
+    it('names the reactors still in a batch when a stop waits for them', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const entered = opened();
+      const release = opened();
+      const reactor: Reactor = {
+        name: `slow-stop-${tag}`,
+        filter: { eventTypes: [`Hold${tag}`] },
+        async handle() {
+          entered.resolve();
+          await release.promise;
+        },
+      };
+      const warned: object[] = [];
+      const logger = { info: () => undefined, error: () => undefined, warn: (obj: object) => void warned.push(obj) };
+      const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 1, logger });
+      await runtime.start();
+      await store.append(`hold-${tag}`, [{ id: randomUUID(), type: `Hold${tag}`, data: {}, metadata: meta }]);
+      await entered.promise;
+      const stopped = runtime.stop(1);
+      try {
+        await eventually(() => warned.length > 0);
+        expect(warned).toEqual([{ reactors: [`slow-stop-${tag}`] }]);
+      } finally {
+        release.resolve();
+        await stopped;
+      }
+    });
+
     it('runs streams of one batch in parallel while keeping each stream in order', async () => {
       const tag = randomUUID().slice(0, 8);
       const perStream = new Map<string, number[]>();

@@ -141,8 +141,23 @@ export class ReactorRuntime {
     }
   }
 
-  async stop(): Promise<void> {
-    await Promise.all([...this.loops.values()].map((l) => l.stop()));
+  /**
+   * Stops every loop once its current batch is done. A stop still waiting after `slowStopMs`
+   * (10 s) logs which reactors are still in a batch, so a shutdown that runs over its bound says
+   * which reactor held it.
+   */
+  async stop(slowStopMs = 10_000): Promise<void> {
+    const stopping = new Set(this.loops.keys());
+    const slow = setTimeout(() => {
+      const log = this.options.logger;
+      (log?.warn ?? log?.info)?.call(log, { reactors: [...stopping] }, 'reactors still finishing their batch before stopping');
+    }, slowStopMs);
+    slow.unref();
+    try {
+      await Promise.all([...this.loops].map(([name, l]) => l.stop().finally(() => stopping.delete(name))));
+    } finally {
+      clearTimeout(slow);
+    }
     this.loops.clear();
   }
 
