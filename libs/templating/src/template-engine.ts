@@ -1,4 +1,4 @@
-import { Context, Liquid, toPromise, type Emitter, type Template } from 'liquidjs';
+import { Context, Liquid, Output, TokenKind, toPromise, type Emitter, type Template } from 'liquidjs';
 import { TemplateFailure, toTemplateError, toTemplateErrors } from './errors';
 import { KNOCK_FILTERS } from './filters';
 import { LimitedEmitter, guardFilters, installGuards } from './guards';
@@ -24,6 +24,81 @@ import type {
 // Parsed templates are reused across renders; bounded by count and by total source size.
 const PARSE_CACHE_ENTRIES = 500;
 const PARSE_CACHE_CHARACTERS = 4_000_000;
+
+/**
+ * Filters whose work grows with their input alone (no loop of the template's making, no lookup, no
+ * backtracking pattern): a template of text and outputs using only these does work in proportion
+ * to its size and its data's, under the same limits, and can be rendered on the calling thread
+ * (ADR 0191: `straightLine`). Left out on purpose: the data lookups and
+ * `t` (resources), `from_markdown` (a parser), `strip_html` (a lazy-quantifier pattern), `intersect`
+ * (quadratic), the collection sorters.
+ */
+const LINEAR_FILTERS = new Set([
+  'abs',
+  'append',
+  'at_least',
+  'at_most',
+  'capitalize',
+  'ceil',
+  'currency',
+  'date',
+  'default',
+  'divided_by',
+  'downcase',
+  'escape',
+  'escape_once',
+  'first',
+  'floor',
+  'format_date_in_locale',
+  'format_datetime_in_locale',
+  'format_number',
+  'join',
+  'json',
+  'last',
+  'lstrip',
+  'minus',
+  'modulo',
+  'newline_to_br',
+  'pluralize',
+  'plus',
+  'prepend',
+  'remove',
+  'remove_first',
+  'replace',
+  'replace_first',
+  'round',
+  'rounded_currency',
+  'rstrip',
+  'size',
+  'slice',
+  'split',
+  'strip',
+  'strip_newlines',
+  'timezone',
+  'times',
+  'titlecase',
+  'truncate',
+  'truncatewords',
+  'upcase',
+  'url_decode',
+  'url_encode',
+]);
+const STRAIGHT_LINE_MEMO = 2_000;
+/** Values an output may name: variables, their properties, literals. A range (`(1..n)`) builds an array: not among them. */
+const PLAIN_VALUES = new Set([TokenKind.PropertyAccess, TokenKind.Word, TokenKind.Quoted, TokenKind.Number, TokenKind.Literal]);
+
+function plainValue(token: unknown): boolean {
+  if (Array.isArray(token)) return plainValue(token[1]); // a keyword argument: [name, value]
+  const t = token as { kind?: number; props?: unknown[] } | undefined;
+  if (!t || t.kind === undefined || !PLAIN_VALUES.has(t.kind)) return false;
+  return !t.props || t.props.every(plainValue);
+}
+
+function straightOutput(t: Template): boolean {
+  if (!(t instanceof Output)) return false;
+  const { initial, filters } = t.value;
+  return initial.postfix.every(plainValue) && filters.every((f) => LINEAR_FILTERS.has(f.name) && f.args.every(plainValue));
+}
 
 function createLiquid(limits: TemplateLimits, options: { escapeHtml: boolean; collectErrors: boolean }): Liquid {
   const liquid = new Liquid({
@@ -71,6 +146,28 @@ export class TemplateEngine {
     this.htmlLiquid = createLiquid(this.limits, { escapeHtml: true, collectErrors: false });
     this.textLiquid = createLiquid(this.limits, { escapeHtml: false, collectErrors: false });
     this.checker = createLiquid(this.limits, { escapeHtml: false, collectErrors: true });
+  }
+
+  private readonly straight = new Map<string, boolean>();
+
+  /**
+   * Whether a template is only text and outputs whose filters are all linear (no tag: no loop,
+   * branch, partial, translation or assignment): its render does no work beyond its size and its
+   * data's, so the isolated renderer need not hand it to a thread. False for anything else,
+   * templates that do not parse included. Remembered per source (a bounded memo).
+   */
+  straightLine(source: string): boolean {
+    const known = this.straight.get(source);
+    if (known !== undefined) return known;
+    let answer: boolean;
+    try {
+      answer = this.parse(this.textLiquid, source).every((t) => t.token.kind === TokenKind.HTML || straightOutput(t));
+    } catch {
+      answer = false;
+    }
+    if (this.straight.size >= STRAIGHT_LINE_MEMO) this.straight.delete(this.straight.keys().next().value as string);
+    this.straight.set(source, answer);
+    return answer;
   }
 
   /** Parse-time problems: syntax, unknown tags and filters, size. Empty when the template is valid. */

@@ -87,6 +87,41 @@ describe('IsolatedRenderer', () => {
     expect(await isolated.render('{{ 1 | plus: 1 }}', aContext())).toEqual({ ok: true, output: '2' });
   });
 
+  it('renders straight-line templates on the calling thread, anything with a tag or a non-linear filter on a thread, with the same results', async () => {
+    const isolated = renderer({ threads: 1, hardTimeoutMs: 20_000 });
+    const engine = new TemplateEngine();
+    const context = aContext({ data: { n: 3, items: ['b', 'a'] } });
+    const inline = [
+      'Hi {{ recipient.name | upcase }}, {{ data.n | plus: 1 }}',
+      'plain text',
+      '{{ data.items | join: ", " | default: "none" }}',
+    ];
+    const threaded = [
+      '{% if data.n %}yes{% endif %}',
+      '{{ data.items | sort | join }}',
+      '{{ (1..3) | join }}',
+      '{{ data.items | join: (1..2) }}',
+      '{{ recipient.name | strip_html }}',
+      '{% render "footer" %}',
+      '{{ "k" | t }}',
+    ];
+    for (const source of inline) {
+      const before = { ...isolated.counts };
+      expect(await isolated.render(source, context, resources())).toEqual(await engine.render(source, context, resources()));
+      expect(isolated.counts).toEqual({ threaded: before.threaded, inline: before.inline + 1 });
+    }
+    for (const source of threaded) {
+      const before = { ...isolated.counts };
+      expect(await isolated.render(source, context, resources())).toEqual(await engine.render(source, context, resources()));
+      expect(isolated.counts).toEqual({ threaded: before.threaded + 1, inline: before.inline });
+    }
+    // Escaping follows the options on either thread.
+    expect(await isolated.render('<b>{{ data.html }}</b>', aContext({ data: { html: '<i>' } }), undefined, { escape: 'html' })).toEqual({
+      ok: true,
+      output: '<b>&lt;i&gt;</b>',
+    });
+  });
+
   it('refuses nonsense options', () => {
     expect(() => new IsolatedRenderer({ threads: 0, hardTimeoutMs: 100 })).toThrow(TypeError);
   });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { resolveLimits, type TemplateLimits } from '../limits';
+import { TemplateEngine } from '../template-engine';
 import type {
   EmailRenderInput,
   EmailRenderResult,
@@ -38,11 +39,16 @@ type Task =
 export class IsolatedRenderer implements TemplateRenderer {
   readonly limits: TemplateLimits;
   private readonly pool: Piscina;
+  /** Renders straight-line templates on the calling thread (ADR 0191), under the same limits. */
+  private readonly inline: TemplateEngine;
+  /** Renders handed to a thread and renders done on the calling thread, since the start. */
+  readonly counts = { threaded: 0, inline: 0 };
 
   constructor(private readonly options: IsolatedRendererOptions) {
     if (!(options.threads >= 1) || !(options.hardTimeoutMs > 0))
       throw new TypeError('threads must be at least 1 and hardTimeoutMs positive');
     this.limits = resolveLimits(options.limits);
+    this.inline = new TemplateEngine(this.limits);
     this.pool = new Piscina({
       filename: path.join(__dirname, 'render-worker.js'),
       minThreads: 1,
@@ -51,7 +57,16 @@ export class IsolatedRenderer implements TemplateRenderer {
     });
   }
 
+  /**
+   * A template of text and outputs with linear filters only (`TemplateEngine.straightLine`) does
+   * no work a thread would need to contain: it is rendered here, saving the hand-over (a message
+   * channel and a copy of the context each way), which cost more than such a render (ADR 0191).
+   */
   render(source: string, context: TemplateContext, resources?: TemplateResources, options?: RenderOptions): Promise<RenderResult> {
+    if (this.inline.straightLine(source)) {
+      this.counts.inline++;
+      return this.inline.render(source, context, resources, options);
+    }
     return this.run({ kind: 'text', source, context, ...(options ? { options } : {}) }, resources);
   }
 
@@ -65,6 +80,7 @@ export class IsolatedRenderer implements TemplateRenderer {
   }
 
   private async run<R extends RenderResult | EmailRenderResult>(task: Task, resources: TemplateResources | undefined): Promise<R> {
+    this.counts.threaded++;
     const { port1, port2 } = new MessageChannel();
     const stop = new AbortController();
     let timer: NodeJS.Timeout | undefined;
