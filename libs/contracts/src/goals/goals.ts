@@ -170,8 +170,12 @@ export const RunConverted = defineEvent(
     workflow_run_id: z.uuid(),
     workflow_key: z.string(),
     recipient: RecipientRef,
-    /** What happened: the source event that met the goal. */
-    cause: z.object({ type: z.enum(['source_event']), source_key: z.string().nullable(), log_id: z.string().nullable() }),
+    /** What happened: the source event (its source and log) or the recipient update (ADR 0247) that met the goal. */
+    cause: z.object({
+      type: z.enum(['source_event', 'recipient_event']),
+      source_key: z.string().nullable(),
+      log_id: z.string().nullable(),
+    }),
     run_started_at: z.string(),
     converted_at: z.string(),
   }),
