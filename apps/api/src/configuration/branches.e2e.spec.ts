@@ -103,6 +103,11 @@ describe('branches', () => {
       broadcast: { ...draft.broadcast, scheduled_at: later },
     });
     expect([scheduled.status, scheduled.body.code]).toEqual([400, 'branch_not_supported']);
+    // Sources are not versioned and belong to the environment: not configured from a branch either.
+    const source = await svc('PUT', '/v1/sources/app?environment=development&branch=archiving', {
+      source: { name: 'App', environment_settings: { development: { mappings: [] } } },
+    });
+    expect([source.status, source.body.code]).toEqual([400, 'branch_not_supported']);
     const kept = await svc('GET', '/v1/broadcasts/news?environment=development&branch=archiving');
     expect(kept.body).toMatchObject({ key: 'news', status: 'draft' });
     expect(
