@@ -187,4 +187,55 @@ describe('goals: CRUD, attachments on workflows, conversions from source events'
     await eventually(counts, (e) => e[0]?.conversions === 3);
     expect(await t.sql(`SELECT 1 FROM es_events WHERE event_type = 'RunConverted' AND data->>'goal_key' = $1`, [goal])).toHaveLength(3);
   });
+
+  it('users entering or exiting a static audience meet its audience goals (ADR 0247)', async () => {
+    const audience = uniqueKey('vip');
+    const [entered, exited] = [uniqueKey('enter'), uniqueKey('exit')];
+    for (const [goal, event] of [
+      [entered, 'enter'],
+      [exited, 'exit'],
+    ])
+      expect(
+        (
+          await mgmt('PUT', `/v1/goals/${goal}`, {
+            goal: { name: goal, condition: { event: { event_type: 'audience', audience_key: audience, event_key: event } } },
+          })
+        ).status,
+      ).toBe(200);
+    const [onEnter, onExit] = [uniqueKey('wf-enter'), uniqueKey('wf-exit')];
+    await activeWorkflow(t, onEnter, { steps: [feed('feed', 'Join?')], goal_attachment: { goal_key: entered } });
+    await activeWorkflow(t, onExit, { steps: [feed('feed', 'Stay?')], goal_attachment: { goal_key: exited } });
+    const [ada, bob] = [uniqueKey('ada'), uniqueKey('bob')];
+    const knock = t.knock();
+    for (const user of [ada, bob]) await knock.users.update(user, { name: user });
+    const runIds: string[] = [];
+    for (const wf of [onEnter, onExit])
+      for (const user of [ada, bob]) runIds.push((await knock.workflows.trigger(wf, { recipients: [user] })).workflow_run_id!);
+    for (const id of runIds) await finishedRuns(t, id);
+    const conversions = (goal: string) =>
+      t.sql<{ id: string; cause: string }>(
+        `SELECT data->'recipient'->>'id' AS id, data->'cause'->>'type' AS cause FROM es_events WHERE event_type = 'RunConverted' AND data->>'goal_key' = $1`,
+        [goal],
+      );
+
+    await knock.audiences.addMembers(audience, { members: [{ user: { id: ada } }] }, { query: { create_audience: true } } as never);
+    expect(
+      await eventually(
+        () => conversions(entered),
+        (rows) => rows.length > 0,
+      ),
+    ).toEqual([{ id: ada, cause: 'audience_event' }]);
+    await knock.audiences.removeMembers(audience, { members: [{ user: { id: ada } }] });
+    expect(
+      await eventually(
+        () => conversions(exited),
+        (rows) => rows.length > 0,
+      ),
+    ).toEqual([{ id: ada, cause: 'audience_event' }]);
+    // Entering is not exiting: Ada converted once on each goal, Bob (never a member) on none.
+    expect(await conversions(entered)).toEqual([{ id: ada, cause: 'audience_event' }]);
+    expect((await mgmt('GET', `/v1/goals/${exited}/conversions`)).body.entries).toEqual([
+      { workflow_key: onExit, conversions: 1, last_converted_at: expect.any(String) },
+    ]);
+  });
 });

@@ -10,12 +10,13 @@ import { GoalQueries } from '@notify/projections/goals';
 const CATCH_UP_MS = 30_000;
 
 /**
- * Marks runs converted when a user update meets a `recipient` goal (ADR 0247). It starts at the
+ * Marks runs converted when a user update meets a `recipient` goal, or users enter or exit the
+ * static audience of an `audience` goal (ADR 0247). It starts at the
  * end of the log: a new deployment does not convert runs for updates made before it.
  */
 @Injectable()
 export class GoalRecipientReactor implements Reactor {
-  readonly name = 'goals-recipient-updated';
+  readonly name = 'goals-recipient-and-audience-events';
   readonly filter = { eventTypes: GOAL_RECIPIENT_EVENT_TYPES, streamPrefixes: GOAL_RECIPIENT_STREAM_PREFIXES };
   readonly startFrom = 'end' as const;
   private readonly matcher: GoalRecipientMatcher;

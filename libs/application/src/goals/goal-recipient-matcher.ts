@@ -4,12 +4,16 @@ import { AppendResult, EventStore, RecordedEvent } from '@notify/eventstore';
 import { toDomainEvent } from '../handle-command';
 import { convertForGoalEvent, GoalLookups } from './goal-use-cases';
 
-/** The events a recipient goal is met by: a user identified again (ADR 0247). */
-export const GOAL_RECIPIENT_EVENT_TYPES: readonly string[] = ['UserIdentified'];
-export const GOAL_RECIPIENT_STREAM_PREFIXES: readonly string[] = ['user-'];
+/** The events recipient and audience goals are met by (ADR 0247): a user identified again, users entering or exiting a static audience. */
+export const GOAL_RECIPIENT_EVENT_TYPES: readonly string[] = ['UserIdentified', 'AudienceMembersAdded', 'AudienceMembersRemoved'];
+export const GOAL_RECIPIENT_STREAM_PREFIXES: readonly string[] = ['user-', 'audience-'];
+
+type Written = { append: AppendResult; events: { type: string }[] }[];
 
 /**
- * Meets `recipient` goals (`{"event": {"event_type": "recipient", "event_key": "updated"}}`) when
+ * Meets `audience` goals (`{"event_type": "audience", "audience_key", "event_key": "enter" |
+ * "exit"}`) when users are added to or removed from that static audience (each member a user
+ * whose runs may convert), and `recipient` goals (`{"event": {"event_type": "recipient", "event_key": "updated"}}`) when
  * a user is updated: the goal's match conditions see the user's properties as they were right
  * after this event (the user's stream folded up to it, so a later change or a lagging read model
  * cannot change the answer) under `recipient`, and what the update set under
@@ -22,8 +26,8 @@ export class GoalRecipientMatcher {
     private readonly goals: GoalLookups,
   ) {}
 
-  async handle(events: readonly RecordedEvent[]): Promise<{ append: AppendResult; events: { type: string }[] }[]> {
-    const written: { append: AppendResult; events: { type: string }[] }[] = [];
+  async handle(events: readonly RecordedEvent[]): Promise<Written> {
+    const written: Written = [];
     // Most environments have no recipient goal: one read per environment and batch finds out.
     const hasGoals = new Map<string, Promise<boolean>>();
     const anyIn = (environment: string) => {
@@ -36,7 +40,12 @@ export class GoalRecipientMatcher {
     };
     for (const recorded of events) {
       const environment = recorded.metadata.environment;
-      if (!environment || !recorded.streamId.startsWith('user-')) continue;
+      if (!environment) continue;
+      if (recorded.streamId.startsWith('audience-')) {
+        written.push(...(await this.audienceEvent(environment, recorded)));
+        continue;
+      }
+      if (!recorded.streamId.startsWith('user-')) continue;
       for (const event of expandRecorded(recorded)) {
         if (event.type !== 'UserIdentified') continue;
         if (!(await anyIn(environment))) continue;
@@ -67,6 +76,27 @@ export class GoalRecipientMatcher {
         );
       }
     }
+    return written;
+  }
+
+  private async audienceEvent(environment: string, recorded: RecordedEvent): Promise<Written> {
+    if (recorded.type !== 'AudienceMembersAdded' && recorded.type !== 'AudienceMembersRemoved') return [];
+    const data = recorded.data as { audience_key: string; members: { user_id: string }[]; added_at?: string; removed_at?: string };
+    const event = recorded.type === 'AudienceMembersAdded' ? 'enter' : 'exit';
+    if ((await this.goals.forAudienceEvent(environment, data.audience_key, event)).length === 0) return [];
+    const at = data.added_at ?? data.removed_at ?? recorded.createdAt.toISOString();
+    const written: Written = [];
+    for (const userId of new Set(data.members.map((m) => m.user_id)))
+      written.push(
+        ...(await convertForGoalEvent(
+          this.store,
+          this.goals,
+          environment,
+          { type: 'audience_event', audience_key: data.audience_key, event, at },
+          userId,
+          { environment, correlation_id: recorded.metadata.correlation_id, causation_id: recorded.id },
+        )),
+      );
     return written;
   }
 }

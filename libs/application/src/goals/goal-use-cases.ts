@@ -55,6 +55,8 @@ export interface GoalLookups {
   forSourceEvent(environment: string, sourceKey: string, event: string): Promise<{ key: string; condition: GoalConditionT }[]>;
   /** The environment's live goals on recipient events (ADR 0247). */
   forRecipientEvent(environment: string): Promise<{ key: string; condition: GoalConditionT }[]>;
+  /** The environment's live goals on entering or exiting an audience (ADR 0247). */
+  forAudienceEvent(environment: string, audienceKey: string, event: string): Promise<{ key: string; condition: GoalConditionT }[]>;
   convertibleRuns(
     environment: string,
     goalKey: string,
@@ -84,7 +86,9 @@ export async function convertForGoalEvent(
   const candidates =
     event.type === 'source_event'
       ? await goals.forSourceEvent(environment, event.source_key, event.event)
-      : await goals.forRecipientEvent(environment);
+      : event.type === 'audience_event'
+        ? await goals.forAudienceEvent(environment, event.audience_key, event.event)
+        : await goals.forRecipientEvent(environment);
   // Match conditions first: runs are read only for goals the event meets.
   for (const goal of candidates.filter((g) => meetsGoal(g.condition, event))) {
     const { runs, converted } = await goals.convertibleRuns(environment, goal.key, userId, new Date(Date.parse(event.at) - MAX_WINDOW_MS));

@@ -31,15 +31,23 @@ export interface RecipientGoalEvent {
   at: string;
 }
 
-export type GoalEventSeen = SourceGoalEvent | RecipientGoalEvent;
+/** A user entering (added to) or exiting (removed from) a static audience (ADR 0247). */
+export interface AudienceGoalEvent {
+  type: 'audience_event';
+  audience_key: string;
+  event: 'enter' | 'exit';
+  at: string;
+}
+
+export type GoalEventSeen = SourceGoalEvent | RecipientGoalEvent | AudienceGoalEvent;
 
 const DAY_MS = 86_400_000;
 
 /**
  * Whether an event meets a goal's condition: a source event of the goal's source and event key,
- * or a recipient update for a `recipient` goal whose match conditions (when it has any) hold for
- * at least one group, with the recipient's properties after the update (ADR 0247). Audience
- * goals are met by nothing yet.
+ * a user entering or exiting the goal's static audience, or a recipient update for a `recipient`
+ * goal whose match conditions (when it has any) hold for at least one group, with the
+ * recipient's properties after the update (ADR 0247).
  */
 export function meetsGoal(condition: GoalConditionT, event: GoalEventSeen): boolean {
   const wanted = condition.event;
@@ -47,6 +55,8 @@ export function meetsGoal(condition: GoalConditionT, event: GoalEventSeen): bool
     return (
       wanted.event_type === 'integration_source' && wanted.integration_source_key === event.source_key && wanted.event_key === event.event
     );
+  if (event.type === 'audience_event')
+    return wanted.event_type === 'audience' && wanted.audience_key === event.audience_key && wanted.event_key === event.event;
   if (wanted.event_type !== 'recipient' || (wanted.event_key ?? 'updated') !== event.event) return false;
   const groups = condition.match_conditions ?? [];
   if (groups.length === 0) return true;
@@ -58,7 +68,9 @@ export function meetsGoal(condition: GoalConditionT, event: GoalEventSeen): bool
 const causeOf = (event: GoalEventSeen) =>
   event.type === 'source_event'
     ? { type: 'source_event' as const, source_key: event.source_key, log_id: event.log_id }
-    : { type: 'recipient_event' as const, source_key: null, log_id: null };
+    : event.type === 'audience_event'
+      ? { type: 'audience_event' as const, source_key: null, log_id: null, audience_key: event.audience_key }
+      : { type: 'recipient_event' as const, source_key: null, log_id: null };
 
 /**
  * The conversions a goal event causes (pure): each of the recipient's runs of an attached

@@ -141,4 +141,25 @@ describe('conversion decider', () => {
     };
     expect(goalDecider.decide({ ...upsert(), condition: recipientCondition }, goalDecider.initialState())).toHaveLength(1);
   });
+
+  it('meets an audience goal on entering or exiting that audience only (ADR 0247)', () => {
+    const audienceGoal = {
+      key: 'vip',
+      condition: { event: { event_type: 'audience' as const, audience_key: 'vip', event_key: 'enter' as const } },
+      archived: false,
+    };
+    const runs = [run('r', '2026-03-09T00:00:00Z')];
+    const seen = (audience_key: string, e: 'enter' | 'exit'): GoalEventSeen => ({
+      type: 'audience_event',
+      audience_key,
+      event: e,
+      at: event.at,
+    });
+    const convert = (e: GoalEventSeen) => decideConversions({ goal: audienceGoal, event: e, recipient, runs, converted: new Set() });
+    expect(convert(seen('vip', 'enter')).map((c) => c.data.cause)).toEqual([
+      { type: 'audience_event', source_key: null, log_id: null, audience_key: 'vip' },
+    ]);
+    expect(convert(seen('vip', 'exit'))).toEqual([]);
+    expect(convert(seen('beta', 'enter'))).toEqual([]);
+  });
 });
