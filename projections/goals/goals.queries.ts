@@ -80,6 +80,25 @@ export class GoalQueries {
     return rows.map(toRecord);
   }
 
+  /** The live goals met by recipient updates (ADR 0247); their match conditions are evaluated by the caller. */
+  async forRecipientEvent(environment: string): Promise<GoalRecord[]> {
+    const rows = await this.db.query<Row[]>(
+      `SELECT ${COLUMNS} FROM rm_goals g WHERE g.environment = $1 AND NOT g.archived AND g.condition->'event'->>'event_type' = 'recipient'`,
+      [environment],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** The live goals met by entering or exiting an audience (ADR 0247). */
+  async forAudienceEvent(environment: string, audienceKey: string, event: string): Promise<GoalRecord[]> {
+    const rows = await this.db.query<Row[]>(
+      `SELECT ${COLUMNS} FROM rm_goals g WHERE g.environment = $1 AND NOT g.archived AND g.condition->'event'->>'event_type' = 'audience'
+         AND g.condition->'event'->>'audience_key' = $2 AND g.condition->'event'->>'event_key' = $3`,
+      [environment, audienceKey, event],
+    );
+    return rows.map(toRecord);
+  }
+
   /**
    * A user's runs of the workflows that attach the goal in the version this environment serves
    * (the draft in the first environment, the committed version elsewhere), and of the broadcasts

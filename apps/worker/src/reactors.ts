@@ -4,6 +4,7 @@ import { BulkOperationWorker } from './bulk-operations/bulk-operation.reactor';
 import { CancellationReactor } from './engine/cancellation.reactor';
 import { ErasureReactor } from './erasure/erasure.reactor';
 import { engineReactors } from './engine/engine.reactors';
+import { GoalRecipientReactor } from './goals/goal-recipient.reactor';
 import { KafkaRelayReactor } from './kafka/kafka-relay.reactor';
 import { ScheduleCleanupReactor } from './schedules/schedule-cleanup.reactor';
 
@@ -18,4 +19,5 @@ export const workerReactors: Type<Reactor>[] = [
   CancellationReactor,
   ScheduleCleanupReactor,
   ErasureReactor,
+  GoalRecipientReactor,
 ];

@@ -24,6 +24,7 @@ describeS3('assets in S3-compatible storage', () => {
     ASSETS_S3_FORCE_PATH_STYLE: 'true',
     ASSETS_S3_ACCESS_KEY_ID: s3.accessKeyId,
     ASSETS_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    ASSETS_MAX_UPLOAD_BYTES: String(3 * 1024 * 1024),
   });
 
   beforeAll(async () => {
@@ -73,6 +74,38 @@ describeS3('assets in S3-compatible storage', () => {
     expect(Buffer.from(await (await fetch(again.body.url)).arrayBuffer())).toEqual(bytes);
   });
 
+  it('streams a file past the JSON body limit into the bucket, and refuses one above ASSETS_MAX_UPLOAD_BYTES with 413 (ADR 0227)', async () => {
+    const file = Buffer.alloc(2 * 1024 * 1024 + 5);
+    for (let i = 0; i < file.length; i++) file[i] = (i * 13 + (i >> 11)) & 0xff;
+    const sha256 = createHash('sha256').update(file).digest('hex');
+    const up = await t.http('POST', '/v1/assets/upload?filename=big%20photo.jpg', {
+      key: t.serviceToken,
+      headers: { 'content-type': 'image/jpeg' },
+      rawBody: file as never,
+    });
+    expect(up.status).toBe(201);
+    expect(up.body).toMatchObject({ filename: 'big photo.jpg', mime_type: 'image/jpeg' });
+    const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: `acme/${sha256}` }));
+    expect(object.ContentLength).toBe(file.length);
+    expect(Buffer.from(await object.Body!.transformToByteArray()).equals(file)).toBe(true);
+    expect(await t.sql('SELECT sha256 FROM asset_blobs')).toEqual([]);
+    expect(Buffer.from(await (await fetch(up.body.url)).arrayBuffer()).equals(file)).toBe(true);
+
+    const keys = async () => (await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'acme/' }))).Contents?.map((o) => o.Key);
+    const before = await keys();
+    const tooBig = await t.http('POST', '/v1/assets/upload?filename=huge.bin', {
+      key: t.serviceToken,
+      headers: { 'content-type': 'application/octet-stream' },
+      rawBody: Buffer.alloc(3 * 1024 * 1024 + 1, 7) as never,
+    });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toMatchObject({ code: 'payload_too_large', status: 413, type: expect.any(String), message: expect.any(String) });
+    // Nothing reached the bucket, nothing was recorded.
+    expect(await keys()).toEqual(before);
+    const listed = await svc('GET', '/v1/assets?limit=10');
+    expect(listed.body.entries.map((a: { filename: string }) => a.filename)).not.toContain('huge.bin');
+  });
+
   it('refuses to start on a bucket that does not exist, naming it', async () => {
     const blobs = S3AssetBlobs.fromConfig(parseConfig({ ...env(), ASSETS_S3_BUCKET: 'no-such-bucket' }));
     try {
@@ -92,7 +125,7 @@ describeS3('assets in S3-compatible storage', () => {
     expect(up.status).toBe(503);
     expect(up.body).toMatchObject({ code: 'asset_storage_unavailable', status: 503, type: 'api_error' });
     const listed = await svc('GET', '/v1/assets?limit=10');
-    expect(listed.body.entries.map((a: { filename: string }) => a.filename)).toEqual(['copy.gif']);
+    expect(listed.body.entries.map((a: { filename: string }) => a.filename)).toEqual(['big photo.jpg', 'copy.gif']);
   });
 });
 

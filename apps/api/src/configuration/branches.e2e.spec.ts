@@ -83,7 +83,7 @@ describe('branches', () => {
     expect((await svc('GET', '/v1/commits?environment=development&branch=feat-1')).body.entries).toEqual([]);
   });
 
-  it('refuses audience archiving and broadcast sends in a branch, as Knock does; the environment keeps its audience', async () => {
+  it('refuses audience archiving and broadcast sends and schedules in a branch, as Knock does; the environment keeps its audience, nothing is sent', async () => {
     await svc('PUT', '/v1/audiences/beta?environment=development&commit=true', { audience: { type: 'static', name: 'Beta' } });
     await mgmt.branches.create('archiving', dev);
     const archived = await svc('DELETE', '/v1/audiences/beta?environment=development&branch=archiving');
@@ -91,6 +91,28 @@ describe('branches', () => {
     expect((await svc('GET', '/v1/audiences/beta?environment=development&branch=archiving')).status).toBe(200);
     const send = await svc('PUT', '/v1/broadcasts/news/send?environment=development&branch=archiving', {});
     expect([send.status, send.body.code]).toEqual([400, 'branch_not_supported']);
+    expect(send.body).toMatchObject({ status: 400, type: expect.any(String), message: expect.stringContaining('branch') });
+
+    // A broadcast saved in the branch (a draft is configuration) is still neither sent nor scheduled from it.
+    const draft = { broadcast: { name: 'News', target_audience_key: 'beta', steps: feed('News', 'News').workflow.steps } };
+    expect((await svc('PUT', '/v1/broadcasts/news?environment=development&branch=archiving', draft)).status).toBe(200);
+    const sendSaved = await svc('PUT', '/v1/broadcasts/news/send?environment=development&branch=archiving', {});
+    expect([sendSaved.status, sendSaved.body.code]).toEqual([400, 'branch_not_supported']);
+    const later = new Date(Date.parse('2100-01-01T00:00:00Z')).toISOString();
+    const scheduled = await svc('PUT', '/v1/broadcasts/news?environment=development&branch=archiving', {
+      broadcast: { ...draft.broadcast, scheduled_at: later },
+    });
+    expect([scheduled.status, scheduled.body.code]).toEqual([400, 'branch_not_supported']);
+    // Sources are not versioned and belong to the environment: not configured from a branch either.
+    const source = await svc('PUT', '/v1/sources/app?environment=development&branch=archiving', {
+      source: { name: 'App', environment_settings: { development: { mappings: [] } } },
+    });
+    expect([source.status, source.body.code]).toEqual([400, 'branch_not_supported']);
+    const kept = await svc('GET', '/v1/broadcasts/news?environment=development&branch=archiving');
+    expect(kept.body).toMatchObject({ key: 'news', status: 'draft' });
+    expect(
+      await t.sql("SELECT 1 FROM es_events WHERE event_type IN ('BroadcastScheduled', 'BroadcastSendStarted', 'BroadcastSent') LIMIT 1"),
+    ).toEqual([]);
   });
 
   it("test-runs the branch's version of a workflow, in the environment's recipients and feeds (ADR 0226)", async () => {

@@ -270,6 +270,23 @@ describe('Knock CLI', () => {
     );
   });
 
+  it('audience pull then push, unchanged and edited, and audience archive', async () => {
+    await put('/v1/audiences/vip', { audience: { type: 'static', name: 'VIP', description: 'Best customers' } });
+    await roundTrip(
+      'audience',
+      'vip',
+      'audience.json',
+      (json) => json.replace('"VIP"', '"VIP customers"'),
+      () => mgmt().audiences.retrieve('vip', { environment: 'development' }),
+      { key: 'vip', name: 'VIP customers', description: 'Best customers', type: 'static' },
+    );
+    const cwd = await mkdtemp(path.join(tmpdir(), 'knock-audience-archive-'));
+    const { stdout } = await knock(cwd, 'audience', 'archive', 'vip', '--environment', 'development', '--force');
+    expect(stdout).toContain('archived');
+    expect((await t.http('GET', '/v1/audiences/vip?environment=development', { key: t.serviceToken })).status).toBe(404);
+    await rm(cwd, { recursive: true, force: true });
+  });
+
   it('translation pull then push, unchanged and edited', async () => {
     await put('/v1/translations/fr', {
       translation: { format: 'json', content: JSON.stringify({ greeting: 'Bonjour {{ recipient.name }}' }) },

@@ -140,4 +140,102 @@ describe('goals: CRUD, attachments on workflows, conversions from source events'
     expect((await mgmt('GET', `/v1/goals/${goal}/conversions`)).body.entries[0].conversions).toBe(2);
     expect(await t.sql(`SELECT 1 FROM es_events WHERE event_type = 'RunConverted' AND data->>'goal_key' = $1`, [goal])).toHaveLength(2);
   });
+
+  it("a user update meeting a recipient goal and its match conditions converts that user's runs of the attached workflow (ADR 0247)", async () => {
+    const goal = uniqueKey('upgraded');
+    const saved = await mgmt('PUT', `/v1/goals/${goal}`, {
+      goal: {
+        name: 'Upgraded',
+        condition: {
+          event: { event_type: 'recipient', event_key: 'updated' },
+          match_conditions: [{ all: [{ variable: 'recipient.plan', operator: 'equal_to', argument: 'paid' }] }],
+        },
+      },
+    });
+    expect(saved.status).toBe(200);
+    const attached = uniqueKey('trial-nudge');
+    await activeWorkflow(t, attached, { steps: [feed('feed', 'Upgrade?')], goal_attachment: { goal_key: goal } });
+    const [payer, browser, later] = [uniqueKey('payer'), uniqueKey('browser'), uniqueKey('later')];
+    const knock = t.knock();
+    for (const user of [payer, browser, later]) await knock.users.update(user, { name: user, plan: 'trial' } as never);
+    const runIds: string[] = [];
+    for (const user of [payer, browser, later])
+      runIds.push((await knock.workflows.trigger(attached, { recipients: [user] })).workflow_run_id!);
+    for (const id of runIds) await finishedRuns(t, id);
+    const counts = () => mgmt('GET', `/v1/goals/${goal}/conversions`).then((r) => r.body.entries);
+
+    await knock.users.update(payer, { plan: 'paid' } as never);
+    expect(await eventually(counts, (e) => e.length > 0)).toEqual([
+      { workflow_key: attached, conversions: 1, last_converted_at: expect.any(String) },
+    ]);
+    // Updates that leave the conditions unmet convert nothing; the reactor takes updates in log
+    // order, so once the last user's conversion is in, the browser's updates were decided.
+    await knock.users.update(browser, { name: 'Renamed' } as never);
+    await knock.users.update(browser, { plan: 'free' } as never);
+    await knock.users.update(later, { plan: 'paid' } as never);
+    await eventually(counts, (e) => e[0]?.conversions === 2);
+    const recorded = await t.sql(`SELECT data FROM es_events WHERE event_type = 'RunConverted' AND data->>'goal_key' = $1`, [goal]);
+    expect(recorded.map((r) => [r.data.recipient.id, r.data.cause.type]).sort()).toEqual(
+      [
+        [payer, 'recipient_event'],
+        [later, 'recipient_event'],
+      ].sort(),
+    );
+    // The goal met again converts nothing twice.
+    await knock.users.update(payer, { plan: 'paid', seats: 3 } as never);
+    await knock.users.update(browser, { plan: 'paid' } as never);
+    await eventually(counts, (e) => e[0]?.conversions === 3);
+    expect(await t.sql(`SELECT 1 FROM es_events WHERE event_type = 'RunConverted' AND data->>'goal_key' = $1`, [goal])).toHaveLength(3);
+  });
+
+  it('users entering or exiting a static audience meet its audience goals (ADR 0247)', async () => {
+    const audience = uniqueKey('vip');
+    const [entered, exited] = [uniqueKey('enter'), uniqueKey('exit')];
+    for (const [goal, event] of [
+      [entered, 'enter'],
+      [exited, 'exit'],
+    ])
+      expect(
+        (
+          await mgmt('PUT', `/v1/goals/${goal}`, {
+            goal: { name: goal, condition: { event: { event_type: 'audience', audience_key: audience, event_key: event } } },
+          })
+        ).status,
+      ).toBe(200);
+    const [onEnter, onExit] = [uniqueKey('wf-enter'), uniqueKey('wf-exit')];
+    await activeWorkflow(t, onEnter, { steps: [feed('feed', 'Join?')], goal_attachment: { goal_key: entered } });
+    await activeWorkflow(t, onExit, { steps: [feed('feed', 'Stay?')], goal_attachment: { goal_key: exited } });
+    const [ada, bob] = [uniqueKey('ada'), uniqueKey('bob')];
+    const knock = t.knock();
+    for (const user of [ada, bob]) await knock.users.update(user, { name: user });
+    const runIds: string[] = [];
+    for (const wf of [onEnter, onExit])
+      for (const user of [ada, bob]) runIds.push((await knock.workflows.trigger(wf, { recipients: [user] })).workflow_run_id!);
+    for (const id of runIds) await finishedRuns(t, id);
+    const conversions = (goal: string) =>
+      t.sql<{ id: string; cause: string }>(
+        `SELECT data->'recipient'->>'id' AS id, data->'cause'->>'type' AS cause FROM es_events WHERE event_type = 'RunConverted' AND data->>'goal_key' = $1`,
+        [goal],
+      );
+
+    await knock.audiences.addMembers(audience, { members: [{ user: { id: ada } }] }, { query: { create_audience: true } } as never);
+    expect(
+      await eventually(
+        () => conversions(entered),
+        (rows) => rows.length > 0,
+      ),
+    ).toEqual([{ id: ada, cause: 'audience_event' }]);
+    await knock.audiences.removeMembers(audience, { members: [{ user: { id: ada } }] });
+    expect(
+      await eventually(
+        () => conversions(exited),
+        (rows) => rows.length > 0,
+      ),
+    ).toEqual([{ id: ada, cause: 'audience_event' }]);
+    // Entering is not exiting: Ada converted once on each goal, Bob (never a member) on none.
+    expect(await conversions(entered)).toEqual([{ id: ada, cause: 'audience_event' }]);
+    expect((await mgmt('GET', `/v1/goals/${exited}/conversions`)).body.entries).toEqual([
+      { workflow_key: onExit, conversions: 1, last_converted_at: expect.any(String) },
+    ]);
+  });
 });

@@ -4,13 +4,19 @@ import {
   AudienceDeps,
   DestinationPorts,
   EngineLookups,
+  eraseUser,
+  ERASURE_KEYS,
+  ErasureKeyStore,
+  erasureSubject,
   identifyUser,
   RecipientDeps,
   removeAudienceMembers,
+  requestCancellation,
   triggerWorkflow,
 } from '@notify/application';
+import { EventStore } from '@notify/eventstore';
 import { RequestContext } from '@notify/http';
-import { ENGINE_LOOKUPS, ReadYourWrites } from '@notify/platform';
+import { ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { ItemSchemaQueries } from '@notify/projections/item-schemas';
 import { AUDIENCE_DEPS } from '../audiences/audience-deps';
@@ -20,8 +26,8 @@ import { commandMetadata } from '../shared/command-metadata';
 
 /**
  * What a reverse-ETL destination (Census, Hightouch) reads and writes in the calling key's
- * environment: its workflows and user schema, and the identify and trigger use cases, each
- * settled for reads as a single write is.
+ * environment: its workflows and user schema, and the identify, delete, trigger and cancel use
+ * cases, each settled for reads as a single write is.
  */
 @Injectable()
 export class DestinationPortsFactory {
@@ -32,6 +38,8 @@ export class DestinationPortsFactory {
     private readonly resources: ConfigResourceQueries,
     private readonly schemas: ItemSchemaQueries,
     @Inject(AUDIENCE_DEPS) private readonly audiences: AudienceDeps,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(ERASURE_KEYS) private readonly keys: ErasureKeyStore,
   ) {}
 
   for(ctx: RequestContext): DestinationPorts {
@@ -77,6 +85,21 @@ export class DestinationPortsFactory {
       removeAudienceMember: async (audienceKey, member) => {
         const outcome = await removeAudienceMembers(this.audiences, environment, audienceKey, [member], metadata);
         await this.consistency.settle(outcome.append, outcome.events);
+      },
+      deleteUser: async (userId) => {
+        // As DELETE /v1/users/{id}: UserDeleted then UserErased, and the user's key destroyed (ADR 0144, 0180).
+        const outcome = await eraseUser(this.recipients, environment, userId, null, metadata);
+        await this.keys.destroy(erasureSubject(environment, userId));
+        await this.consistency.settle(outcome.append, outcome.events);
+      },
+      cancelRuns: async (workflowKey, cancellationKey, recipient) => {
+        await requestCancellation(
+          { store: this.store, lookups: this.lookups },
+          environment,
+          workflowKey,
+          { cancellation_key: cancellationKey, recipients: [recipient] },
+          metadata,
+        );
       },
     };
   }

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { EngineLookups, RecipientDeps, rehearseSource, SourceTemplates, upsertSource } from '@notify/application';
-import { resourceMissing } from '@notify/domain';
+import { assertNotBranch, resourceMissing } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { SourceQueries } from '@notify/projections/sources';
@@ -64,6 +64,8 @@ export class UpsertSourceHandler implements ICommandHandler<UpsertSourceCommand>
   ) {}
 
   async execute({ ctx, key, source, publicUrl }: UpsertSourceCommand) {
+    // Sources are per environment and not versioned (ADR 0195): a branch has none, as in Knock (ADR 0226).
+    assertNotBranch(ctx.environment, 'Configuring a source');
     const outcome = await upsertSource(
       { store: this.store, templates: this.templates, existing: () => this.sources.get(ctx.environment, key) },
       ctx.environment,

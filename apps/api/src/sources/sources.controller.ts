@@ -3,6 +3,7 @@ import { QueryBus, CommandBus } from '@nestjs/cqrs';
 import { RouteInput, sourceRoutes } from '@notify/contracts';
 import { DomainError } from '@notify/domain';
 import { Ctx, Endpoint, Input, PublicUrl, RequestContext } from '@notify/http';
+import { ReplaySourceEventCommand } from './replay-source-event/replay-source-event.command';
 import { SOURCE_PROVIDERS } from './source-providers';
 import {
   GetSourceQuery,
@@ -56,6 +57,11 @@ export class SourcesController {
   logs(@Input() { params, query }: RouteInput<typeof sourceRoutes.logs>, @Ctx() ctx: RequestContext) {
     const { after, before, limit, ...filter } = query;
     return this.queries.execute(new ListSourceLogsQuery(ctx.environment, params.key, filter, { after, before, limit }));
+  }
+
+  @Endpoint(sourceRoutes.replay)
+  replay(@Input() { params }: RouteInput<typeof sourceRoutes.replay>, @Ctx() ctx: RequestContext) {
+    return this.commands.execute(new ReplaySourceEventCommand(ctx, params.key, params.log_id));
   }
 
   @Endpoint(sourceRoutes.providers)

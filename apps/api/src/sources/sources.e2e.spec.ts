@@ -107,6 +107,56 @@ describe('sources: mappings, ingest, rehearse, logs', () => {
     );
   });
 
+  it("replays a recorded event through the source's current mappings as a new log; erased or unknown logs are refused (ADR 0246)", async () => {
+    const workflow = uniqueKey('replayed');
+    const user = uniqueKey('u');
+    await t.knock().users.update(user, { name: 'Ada' });
+    // The mapping names a workflow that does not exist yet: the event is recorded, its trigger fails.
+    const { key, env } = await sourceWith([signupMapping(workflow)]);
+    const event = { event: 'user.signed_up', id: uniqueKey('evt'), plan: 'team', user: { id: user, name: 'Ada' } };
+    const first = await ingest(env.settings.endpoint, env.settings.ingest_key, event);
+    expect(first.status).toBe(202);
+    const [failed] = (await mgmt('GET', `/v1/sources/${key}/logs?id=${first.body.log_id}`)).body.entries;
+    expect(failed.actions[0]).toMatchObject({ action_status: 'error' });
+
+    // Fixed (the workflow made), the event is run again: a new log naming the first, one run, one message.
+    await activeWorkflow(t, workflow, { steps: [feed('feed', '{{ data.greeting }} on {{ data.plan }}')] });
+    const replayed = await mgmt('POST', `/v1/sources/${key}/logs/${first.body.log_id}/replay`);
+    expect(replayed.status).toBe(202);
+    expect(replayed.body).toEqual({ log_id: expect.any(String), status: 'accepted', replay_of: first.body.log_id });
+    expect(replayed.body.log_id).not.toBe(first.body.log_id);
+    const [log] = (await mgmt('GET', `/v1/sources/${key}/logs?id=${replayed.body.log_id}`)).body.entries;
+    expect(log).toMatchObject({ event: 'user.signed_up', source: key, data: event });
+    expect(log.actions).toEqual([expect.objectContaining({ action_status: 'ok', action_result: { workflow_run_id: expect.any(String) } })]);
+    await finishedRuns(t, log.actions[0].action_result.workflow_run_id);
+    const messages = await messagesOf(t, log.actions[0].action_result.workflow_run_id);
+    expect(messages.map((m) => bodyOf(m))).toEqual(['Welcome ADA on team']);
+    const [received] = await t.sql<{ data: { replay_of: string } }>(
+      `SELECT data FROM es_events WHERE stream_id = $1 AND event_type = 'SourceEventReceived'`,
+      [`source_log-${environment}-${replayed.body.log_id}`],
+    );
+    expect(received.data.replay_of).toBe(first.body.log_id);
+    // The first log is left as it was.
+    expect((await mgmt('GET', `/v1/sources/${key}/logs?id=${first.body.log_id}`)).body.entries[0].actions).toEqual(failed.actions);
+
+    const missing = await mgmt('POST', `/v1/sources/${key}/logs/00000000-0000-4000-8000-000000000000/replay`);
+    expect(missing.body).toMatchObject({ code: 'resource_missing', status: 404 });
+    const other = await sourceWith([]);
+    expect((await mgmt('POST', `/v1/sources/${other.key}/logs/${first.body.log_id}/replay`)).status).toBe(404);
+    const malformed = await mgmt('POST', `/v1/sources/${key}/logs/not-a-log/replay`);
+    expect([malformed.status, malformed.body.code]).toEqual([422, 'invalid_params']);
+    expect(malformed.body.errors.map((e: { field: string }) => e.field)).toEqual(['log_id']);
+
+    // Once the user is deleted, their event's payload is erased and cannot be replayed.
+    expect((await t.http('DELETE', `/v1/users/${user}`, { key: t.env.secretKey })).status).toBe(204);
+    await settled(t);
+    const before = await countEvents(t);
+    const erased = await mgmt('POST', `/v1/sources/${key}/logs/${first.body.log_id}/replay`);
+    expect(erased.body).toMatchObject({ code: 'source_event_erased', status: 409, type: expect.any(String) });
+    await settled(t);
+    expect(await countEvents(t)).toBe(before);
+  });
+
   it('refuses a wrong or missing ingest key with 401 and writes nothing', async () => {
     const { env } = await sourceWith([signupMapping('anything')]);
     await settled(t);

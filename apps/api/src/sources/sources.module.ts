@@ -6,6 +6,7 @@ import { SourceQueries } from '@notify/projections/sources';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 import { IngestSourceEventController } from './ingest-source-event/ingest-source-event.controller';
 import { IngestSourceEventHandler } from './ingest-source-event/ingest-source-event.handler';
+import { ReplaySourceEventHandler } from './replay-source-event/replay-source-event.handler';
 import { sourceDepsProviders } from './source-deps';
 import { sourceHandlers } from './source.handlers';
 import { SourcesController } from './sources.controller';
@@ -20,6 +21,7 @@ import { SourcesController } from './sources.controller';
     ...sourceDepsProviders,
     ...sourceHandlers,
     IngestSourceEventHandler,
+    ReplaySourceEventHandler,
   ],
 })
 export class SourcesModule {}

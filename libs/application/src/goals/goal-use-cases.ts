@@ -8,6 +8,7 @@ import {
   GoalEventSeen,
   GoalState,
   goalStream,
+  meetsGoal,
   RunConvertedEvent,
 } from '@notify/domain';
 import { AppendResult, EventStore, WrongExpectedRevisionError } from '@notify/eventstore';
@@ -52,6 +53,10 @@ export function archiveGoal(store: EventStore, environment: string, key: string,
 /** What conversion needs to read: the goals an event meets and a recipient's runs that could convert. */
 export interface GoalLookups {
   forSourceEvent(environment: string, sourceKey: string, event: string): Promise<{ key: string; condition: GoalConditionT }[]>;
+  /** The environment's live goals on recipient events (ADR 0247). */
+  forRecipientEvent(environment: string): Promise<{ key: string; condition: GoalConditionT }[]>;
+  /** The environment's live goals on entering or exiting an audience (ADR 0247). */
+  forAudienceEvent(environment: string, audienceKey: string, event: string): Promise<{ key: string; condition: GoalConditionT }[]>;
   convertibleRuns(
     environment: string,
     goalKey: string,
@@ -78,7 +83,14 @@ export async function convertForGoalEvent(
 ): Promise<{ append: AppendResult; events: RunConvertedEvent[] }[]> {
   const recipient: RecipientRefT = { type: 'user', id: userId };
   const written: { append: AppendResult; events: RunConvertedEvent[] }[] = [];
-  for (const goal of await goals.forSourceEvent(environment, event.source_key, event.event)) {
+  const candidates =
+    event.type === 'source_event'
+      ? await goals.forSourceEvent(environment, event.source_key, event.event)
+      : event.type === 'audience_event'
+        ? await goals.forAudienceEvent(environment, event.audience_key, event.event)
+        : await goals.forRecipientEvent(environment);
+  // Match conditions first: runs are read only for goals the event meets.
+  for (const goal of candidates.filter((g) => meetsGoal(g.condition, event))) {
     const { runs, converted } = await goals.convertibleRuns(environment, goal.key, userId, new Date(Date.parse(event.at) - MAX_WINDOW_MS));
     const conversions = decideConversions({ goal: { ...goal, archived: false }, event, recipient, runs, converted });
     for (const conversion of conversions) {

@@ -1,1 +1,2 @@
 export * from './goal-use-cases';
+export * from './goal-recipient-matcher';

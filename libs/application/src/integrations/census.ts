@@ -33,7 +33,7 @@ export interface CensusPorts {
   identify(userId: string, properties: Record<string, unknown>): Promise<void>;
   trigger(
     workflowKey: string,
-    body: { recipients: string[]; actor?: string; tenant?: string; data: Record<string, unknown> },
+    body: { recipients: string[]; actor?: string; tenant?: string; cancellation_key?: string; data: Record<string, unknown> },
   ): Promise<void>;
 }
 

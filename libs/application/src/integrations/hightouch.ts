@@ -5,12 +5,14 @@ import type { CensusPorts } from './census';
  * Hightouch embedded destination (JSON-RPC 2.0 with named params). Configuration calls:
  * list_objects, list_modes, list_fields, list_options, validate, behavior; sync calls: add,
  * change, remove with `{idColumn, configuration, rows}`. The same two kinds of destination
- * object as the Census route (ADR 0193): `user` (mode upsert: add and change identify the user)
- * and `workflow:<key>` (mode insert: add triggers the workflow for the row's recipient), and, as
- * Knock's own embedded destination, `audience:<key>` for static audiences (mode insert: added rows
- * join; mode mirror: removed rows leave too). Rows are mapped with the sync's `identifierMapping`
- * and `mappings` ({from: column, to: field}); a row refused by validation is answered in
- * `rejectedRows` and does not stop the batch (ADR 0158).
+ * object as the Census route (ADR 0193): `user` (add and change identify the user; a removed row
+ * clears the synced fields in mode upsert, deletes the user in mode mirror) and `workflow:<key>`
+ * (mode insert: add triggers the workflow for the row's recipient with the row's key as
+ * cancellation key, remove cancels what that trigger still has to do), and, as Knock's own
+ * embedded destination, `audience:<key>` for static audiences (mode insert: added rows join; mode
+ * mirror: removed rows leave too). Rows are mapped with the sync's `identifierMapping` and
+ * `mappings` ({from: column, to: field}); a row refused by validation is answered in
+ * `rejectedRows` and does not stop the batch (ADR 0158, ADR 0245).
  */
 export interface DestinationPorts extends CensusPorts {
   /** The static audiences of the environment (dynamic ones take no members from calls). */
@@ -18,6 +20,10 @@ export interface DestinationPorts extends CensusPorts {
   /** Adds the user (identified if new) to the audience, creating the audience if it does not exist. */
   addAudienceMember(audienceKey: string, member: { userId: string; tenant: string | null }): Promise<void>;
   removeAudienceMember(audienceKey: string, member: { userId: string; tenant: string | null }): Promise<void>;
+  /** Deletes the user and erases their personal data, as DELETE /v1/users/{id} does. */
+  deleteUser(userId: string): Promise<void>;
+  /** Cancels the recipient's runs of the workflow triggered with the cancellation key, as POST /v1/workflows/{key}/cancel does. */
+  cancelRuns(workflowKey: string, cancellationKey: string, recipient: string): Promise<void>;
 }
 
 type FieldType = 'STRING' | 'NUMBER' | 'BOOLEAN';
@@ -35,7 +41,7 @@ interface Configuration {
   object: string;
   identifierMapping?: Mapping;
   mappings: Mapping[];
-  /** The sync's mode (`list_modes`); for audiences `insert` or `mirror`. */
+  /** The sync's mode (`list_modes`): `upsert` or `mirror` for users, `insert` or `mirror` for audiences. */
   mode?: string;
 }
 
@@ -101,7 +107,9 @@ async function configurationProblems(ports: DestinationPorts, raw: unknown): Pro
       errors.push(`configuration.object: no destination object ${c.object}`);
     }
     if (c.mode !== undefined && c.mode !== 'insert' && c.mode !== 'mirror') errors.push('configuration.mode must be insert or mirror');
-  } else if (c.object !== 'user') {
+  } else if (c.object === 'user') {
+    if (c.mode !== undefined && c.mode !== 'upsert' && c.mode !== 'mirror') errors.push('configuration.mode must be upsert or mirror');
+  } else {
     try {
       await workflowNamed(ports, c.object, 'configuration.object');
     } catch {
@@ -150,8 +158,25 @@ export async function hightouchRpc(ports: DestinationPorts, method: string, para
       return {
         modes:
           object === 'user'
-            ? [{ id: 'upsert', label: 'Upsert', description: 'Identifies each user: new rows and changed rows.' }]
-            : [{ id: 'insert', label: 'Insert', description: 'Triggers the workflow once for each new row.' }],
+            ? [
+                {
+                  id: 'upsert',
+                  label: 'Upsert',
+                  description: 'Identifies each user from new and changed rows; a removed row clears the fields the sync maps.',
+                },
+                {
+                  id: 'mirror',
+                  label: 'Mirror',
+                  description: 'Identifies each user from new and changed rows; a removed row deletes the user.',
+                },
+              ]
+            : [
+                {
+                  id: 'insert',
+                  label: 'Insert',
+                  description: "Triggers the workflow once for each new row; a removed row cancels that trigger's pending steps.",
+                },
+              ],
       };
     }
     case 'list_fields':
@@ -162,8 +187,9 @@ export async function hightouchRpc(ports: DestinationPorts, method: string, para
       return { errors: (await configurationProblems(ports, params.configuration)).errors };
     case 'behavior': {
       const { object, mode } = (params.configuration ?? {}) as { object?: unknown; mode?: unknown };
-      const mirror = typeof object === 'string' && isAudience(object) && mode === 'mirror';
-      return { batchSize: BATCH_SIZE, operations: { add: true, change: object === 'user', remove: mirror }, skipInitialRun: false };
+      // Audiences in insert mode ask for no removals (they would change nothing); every other object takes them.
+      const remove = typeof object === 'string' && (!isAudience(object) || mode === 'mirror');
+      return { batchSize: BATCH_SIZE, operations: { add: true, change: object === 'user', remove }, skipInitialRun: false };
     }
     case 'add':
     case 'change':
@@ -173,6 +199,12 @@ export async function hightouchRpc(ports: DestinationPorts, method: string, para
       throw invalidParams([{ field: 'method', message: `is not a Hightouch embedded destination method: ${method}`, type: 'unsupported' }]);
   }
 }
+
+/**
+ * The cancellation key of a workflow row: its key in the model (`idColumn`), else its recipient,
+ * so that the row's removal cancels what its addition started (ADR 0245).
+ */
+const cancellationKey = (rowId: string, recipient: string | number) => `hightouch:${rowId || String(recipient)}`;
 
 async function sync(ports: DestinationPorts, operation: 'add' | 'change' | 'remove', params: Record<string, unknown>) {
   const { configuration, errors } = await configurationProblems(ports, params.configuration);
@@ -190,8 +222,7 @@ async function sync(ports: DestinationPorts, operation: 'add' | 'change' | 'remo
   for (const row of rows as Record<string, unknown>[]) {
     const id = idOf(row ?? {});
     const rowId = String(idColumn !== undefined ? (row?.[idColumn] ?? id ?? '') : (id ?? ''));
-    const unsupported = operation === 'change' ? object !== 'user' : operation === 'remove' && !isAudience(object);
-    if (unsupported) {
+    if (operation === 'change' && object !== 'user') {
       rejected.push({ id: rowId, reason: `${operation} is not supported for ${object}` });
       continue;
     }
@@ -204,19 +235,27 @@ async function sync(ports: DestinationPorts, operation: 'add' | 'change' | 'remo
       ? Object.fromEntries(mappings.map((m) => [m.to, row[m.from]]))
       : Object.fromEntries(Object.entries(row).filter(([column]) => column !== identifierMapping?.from && column !== idColumn));
     try {
-      if (object === 'user') await ports.identify(String(id), fields);
+      if (object === 'user' && operation === 'remove') {
+        // Hightouch's delete behaviours: mirror deletes the record, upsert clears the fields it synced.
+        if (configuration.mode === 'mirror') await ports.deleteUser(String(id));
+        else if (Object.keys(fields).length)
+          await ports.identify(String(id), Object.fromEntries(Object.keys(fields).map((k) => [k, null])));
+      } else if (object === 'user') await ports.identify(String(id), fields);
       else if (isAudience(object)) {
         const tenant = typeof fields.tenant === 'string' && fields.tenant ? fields.tenant : null;
         const member = { userId: String(id), tenant };
         const key = object.slice(AUDIENCE_PREFIX.length);
         if (operation === 'remove') await ports.removeAudienceMember(key, member);
         else await ports.addAudienceMember(key, member);
+      } else if (operation === 'remove') {
+        await ports.cancelRuns(object.slice(WORKFLOW_PREFIX.length), cancellationKey(rowId, id), String(id));
       } else {
         const { actor_id, tenant, recipient_id: _r, ...data } = fields;
         await ports.trigger(object.slice(WORKFLOW_PREFIX.length), {
           recipients: [String(id)],
           ...(typeof actor_id === 'string' && actor_id ? { actor: actor_id } : {}),
           ...(typeof tenant === 'string' && tenant ? { tenant } : {}),
+          cancellation_key: cancellationKey(rowId, id),
           data,
         });
       }

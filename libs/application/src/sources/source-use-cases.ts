@@ -223,6 +223,23 @@ export async function ingestSourceEvent(
 
   const keyed = idempotencyKeyOf(source.settings, payload);
   const logId = keyed === null ? randomUUID() : engineId('source-log', environment, key, keyed);
+  return recordAndRun(deps, environment, source, payload, logId, metadata);
+}
+
+/**
+ * Records the event on its log stream with the actions planned from today's mappings, runs each
+ * trigger, records the results and, for a first reception, converts the goals it meets.
+ */
+async function recordAndRun(
+  deps: Omit<IngestDeps, 'ingestSecret'>,
+  environment: string,
+  source: SourceConfig,
+  payload: SourcePayload,
+  logId: string,
+  metadata: CommandMetadata,
+  replayOf?: string,
+): Promise<IngestResult> {
+  const key = source.key;
   const plan = await planSourceEvent(deps.templates, source, payload, logId);
   if (plan.event === null) {
     throw invalidParams([
@@ -245,6 +262,7 @@ export async function ingestSourceEvent(
       actions: plan.actions,
       subject: firstUserOf(plan.actions),
       now: receivedAt,
+      ...(replayOf ? { replayOf } : {}),
     },
     metadata,
   );
@@ -285,8 +303,9 @@ export async function ingestSourceEvent(
   // The goal event's user: the one at the source's `recipient_path` (default body.user_id), else the first the actions address.
   const at = valueAt(payload, typeof source.settings.recipient_path === 'string' ? source.settings.recipient_path : 'body.user_id');
   const userId = typeof at === 'string' || typeof at === 'number' ? String(at) : firstUserOf(plan.actions);
+  // A replay converts nothing: goals met by the event were met when it was first received (ADR 0246).
   const conversions =
-    deps.goals && userId
+    deps.goals && userId && !replayOf
       ? await convertForGoalEvent(
           deps.store,
           deps.goals,
@@ -297,6 +316,31 @@ export async function ingestSourceEvent(
         )
       : [];
   return { log_id: logId, status: received.events.length ? 'accepted' : 'duplicate', outcome: ran, triggers, conversions };
+}
+
+/**
+ * Runs a recorded event again (ADR 0246): its payload, read from the log (so an erased subject's
+ * event cannot be replayed), through the source's current settings and mappings, as a new log
+ * that names the one it replays. Each replay is its own log with its own runs; goals are not
+ * met again.
+ */
+export async function replaySourceEvent(
+  deps: Omit<IngestDeps, 'ingestSecret'>,
+  environment: string,
+  key: string,
+  logId: string,
+  metadata: CommandMetadata,
+): Promise<IngestResult & { replay_of: string }> {
+  const source = await deps.source(environment, key);
+  if (!source) throw resourceMissing('source');
+  const recorded = (await deps.store.readStream(sourceLogStream(environment, logId))).find((e) => e.type === 'SourceEventReceived');
+  const data = recorded?.data as { source_key?: string; payload?: unknown } | undefined;
+  if (!data || data.source_key !== key) throw resourceMissing('source log');
+  const payload = data.payload as SourcePayload & { $erased?: boolean };
+  if (!payload || payload.$erased)
+    throw new DomainError('source_event_erased', 'The personal data of this event was erased, so it cannot be replayed', 'conflict');
+  const result = await recordAndRun(deps, environment, source, payload, randomUUID(), metadata, logId);
+  return { ...result, replay_of: logId };
 }
 
 const isAlreadyTriggered = (error: unknown) => (error as { name?: string })?.name === 'WrongExpectedRevisionError';

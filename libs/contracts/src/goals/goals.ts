@@ -170,8 +170,14 @@ export const RunConverted = defineEvent(
     workflow_run_id: z.uuid(),
     workflow_key: z.string(),
     recipient: RecipientRef,
-    /** What happened: the source event that met the goal. */
-    cause: z.object({ type: z.enum(['source_event']), source_key: z.string().nullable(), log_id: z.string().nullable() }),
+    /** What happened: the source event (its source and log), the recipient update or the audience entry or exit (ADR 0247). */
+    cause: z.object({
+      type: z.enum(['source_event', 'recipient_event', 'audience_event']),
+      source_key: z.string().nullable(),
+      log_id: z.string().nullable(),
+      /** The audience entered or exited (audience events). */
+      audience_key: z.string().optional(),
+    }),
     run_started_at: z.string(),
     converted_at: z.string(),
   }),

@@ -338,6 +338,19 @@ export const sourceRoutes = {
     }),
     response: SourceProvider,
   }),
+  replay: defineRoute({
+    operationId: 'replaySourceEvent',
+    method: 'POST',
+    path: '/v1/sources/{key}/logs/{log_id}/replay',
+    summary: "Run a recorded event again through the source's current settings and mappings, as a new log (an addition to the reference)",
+    tags: ['Sources'],
+    auth: 'service',
+    rateTier: 3,
+    params: z.object({ key: ResourceKey, log_id: z.uuid() }),
+    query: EnvironmentQuery,
+    status: 202,
+    response: z.object({ log_id: z.string(), status: z.enum(['accepted']), replay_of: z.string() }).meta({ id: 'SourceReplayResponse' }),
+  }),
   ingest: defineRoute({
     operationId: 'ingestSourceEvent',
     method: 'POST',
@@ -395,6 +408,8 @@ export const SourceEventReceived = defineEvent(
     /** The first user the actions address: the subject of the payload's personal data. */
     subject: z.string().nullable(),
     received_at: z.string(),
+    /** Set when the event is a replay (ADR 0246): the log whose payload was run again through today's mappings. */
+    replay_of: z.uuid().optional(),
   }),
   { personal: { subject: (d) => d.subject, fields: ['payload', 'actions'] } },
 );

@@ -31,11 +31,12 @@ export const goalDecider: Decider<GoalState, GoalCommand, GoalEvent> = {
   decide(command, state) {
     switch (command.type) {
       case 'UpsertGoal':
-        if (command.condition.match_conditions?.length)
+        // Match conditions are evaluated on recipient updates (ADR 0247); on other events they are not yet.
+        if (command.condition.match_conditions?.length && command.condition.event.event_type !== 'recipient')
           throw invalidParams([
             {
               field: 'goal.condition.match_conditions',
-              message: 'are not supported yet: a goal converts on its event alone',
+              message: 'are supported on recipient events only: a source or audience goal converts on its event alone',
               type: 'unsupported',
             },
           ]);

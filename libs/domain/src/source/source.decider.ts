@@ -105,6 +105,8 @@ export type SourceLogCommand =
       actions: PlannedSourceActionT[];
       subject: string | null;
       now: string;
+      /** The log this event replays (ADR 0246). */
+      replayOf?: string;
     }
   | {
       type: 'RecordActionResults';
@@ -150,6 +152,7 @@ export const sourceLogDecider: Decider<SourceLogState, SourceLogCommand, SourceL
               actions: command.actions,
               subject: command.subject,
               received_at: command.now,
+              ...(command.replayOf ? { replay_of: command.replayOf } : {}),
             },
           },
         ];

@@ -1,3 +1,4 @@
+import { userStream } from '@notify/domain';
 import { activeWorkflow } from '../../../../../test/support/engine';
 import { eventually } from '../../../../../test/support/runs';
 import { startTestApp, TestApp } from '../../../../../test/support/test-app';
@@ -177,7 +178,10 @@ describe('Census custom destination', () => {
           { id: 'workflow:ht-welcome', label: 'Trigger: ht-welcome' },
         ]),
       );
-      expect((await rpc('list_modes', { object: 'user' })).body.result.modes.map((m: { id: string }) => m.id)).toEqual(['upsert']);
+      expect((await rpc('list_modes', { object: 'user' })).body.result.modes.map((m: { id: string }) => m.id)).toEqual([
+        'upsert',
+        'mirror',
+      ]);
       expect((await rpc('list_modes', { object: 'workflow:ht-welcome' })).body.result.modes.map((m: { id: string }) => m.id)).toEqual([
         'insert',
       ]);
@@ -194,9 +198,17 @@ describe('Census custom destination', () => {
       ]);
       expect((await rpc('behavior', { configuration: userSync })).body.result).toEqual({
         batchSize: 100,
-        operations: { add: true, change: true, remove: false },
+        operations: { add: true, change: true, remove: true },
         skipInitialRun: false,
       });
+      expect((await rpc('behavior', { configuration: { object: 'workflow:ht-welcome', mode: 'insert' } })).body.result.operations).toEqual({
+        add: true,
+        change: false,
+        remove: true,
+      });
+      expect((await rpc('validate', { configuration: { ...userSync, mode: 'insert' } })).body.result.errors).toEqual([
+        'configuration.mode must be upsert or mirror',
+      ]);
     });
 
     it('identifies users from added and changed rows through the mappings; a row against the user schema is rejected alone', async () => {
@@ -250,7 +262,7 @@ describe('Census custom destination', () => {
       expect(messages.map((m) => m.recipient_id)).toEqual(['ht-ada']);
     });
 
-    it('syncs a static audience: added rows join, removed rows leave in mirror mode only; remove stays refused elsewhere', async () => {
+    it('syncs a static audience: added rows join, removed rows leave in mirror mode only', async () => {
       const upserted = await t.http('PUT', '/v1/audiences/ht-beta?environment=development', {
         key: t.serviceToken,
         body: { audience: { type: 'static', name: 'Beta' } },
@@ -295,10 +307,79 @@ describe('Census custom destination', () => {
         rejectedRows: [],
       });
       expect(await members()).toEqual(['ht-m2']);
+    });
 
-      // Users and workflows still take no removals.
-      const userRemove = await rpc('remove', { idColumn: 'user_id', configuration: userSync, rows: [{ user_id: 'ht-ada' }] });
-      expect(userRemove.body.result).toEqual({ rejectedRows: [{ id: 'ht-ada', reason: 'remove is not supported for user' }] });
+    it('removed user rows: upsert clears the fields the sync maps, mirror deletes the user (ADR 0245)', async () => {
+      const user = (id: string) => t.http('GET', `/v1/users/${id}`, { key: t.env.secretKey });
+      const rows = [
+        { user_id: 'ht-rm-1', email_address: 'one@example.com', employees: 3, name: 'One' },
+        { user_id: 'ht-rm-2', email_address: 'two@example.com', employees: 4 },
+      ];
+      const nameSync = { ...userSync, mappings: [...userSync.mappings, { from: 'name', to: 'name' }] };
+      expect((await rpc('add', { idColumn: 'user_id', configuration: nameSync, rows })).body.result).toEqual({ rejectedRows: [] });
+      expect((await user('ht-rm-1')).body).toMatchObject({ email: 'one@example.com', company_size: 3 });
+
+      // Hightouch sends the removed rows as they last were; the user stays, without what the sync wrote.
+      const cleared = await rpc('remove', { idColumn: 'user_id', configuration: userSync, rows: [rows[0]] });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.result).toEqual({ rejectedRows: [] });
+      const one = await user('ht-rm-1');
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({ id: 'ht-rm-1', name: 'One' });
+      expect([one.body.email ?? null, one.body.company_size ?? null]).toEqual([null, null]);
+
+      const mirror = { ...userSync, mode: 'mirror' };
+      const deleted = await rpc('remove', { idColumn: 'user_id', configuration: mirror, rows: [rows[1], { user_id: null }] });
+      expect(deleted.body.result).toEqual({ rejectedRows: [{ id: '', reason: 'the identifier column is empty' }] });
+      expect((await user('ht-rm-2')).status).toBe(404);
+      const events = await t.sql<{ event_type: string }>(
+        `SELECT event_type FROM es_events WHERE stream_id = $1 AND event_type IN ('UserDeleted', 'UserErased') ORDER BY global_position`,
+        [userStream('development', 'ht-rm-2')],
+      );
+      expect(events.map((e) => e.event_type)).toEqual(['UserDeleted', 'UserErased']);
+    });
+
+    it("a removed workflow row cancels what its added row started, for that row's recipient only (ADR 0245)", async () => {
+      await activeWorkflow(t, 'ht-later', {
+        steps: [
+          { type: 'delay', ref: 'wait', settings: { delay_for: { unit: 'hours', value: 1 } } },
+          { type: 'channel', ref: 'feed', channel_key: 'in-app', template: { markdown_body: 'Later' } },
+        ],
+      });
+      const sync = { object: 'workflow:ht-later', mode: 'insert', identifierMapping: { from: 'uid', to: 'recipient_id' }, mappings: [] };
+      const rows = [
+        { row_id: 'trial-1', uid: 'ht-later-ada' },
+        { row_id: 'trial-2', uid: 'ht-later-bob' },
+      ];
+      expect((await rpc('add', { idColumn: 'row_id', configuration: sync, rows })).body.result).toEqual({ rejectedRows: [] });
+      const runs = () =>
+        t.sql<{ recipient_id: string; status: string; cancellation_key: string }>(
+          `SELECT recipient_id, status, cancellation_key FROM rm_workflow_recipient_runs WHERE workflow = 'ht-later' ORDER BY recipient_id`,
+        );
+      const paused = await eventually(
+        async () => {
+          const r = await runs();
+          return r.length === 2 && r.every((x) => x.status === 'paused') ? r : undefined;
+        },
+        20_000,
+        'both runs paused at the delay',
+      );
+      expect(paused.map((r) => r.cancellation_key)).toEqual(['hightouch:trial-1', 'hightouch:trial-2']);
+
+      const removed = await rpc('remove', { idColumn: 'row_id', configuration: sync, rows: [rows[0]] });
+      expect(removed.body.result).toEqual({ rejectedRows: [] });
+      const after = await eventually(
+        async () => {
+          const r = await runs();
+          return r.some((x) => x.status === 'cancelled') ? r : undefined;
+        },
+        20_000,
+        "the removed row's run cancelled",
+      );
+      expect(after.map((r) => [r.recipient_id, r.status])).toEqual([
+        ['ht-later-ada', 'cancelled'],
+        ['ht-later-bob', 'paused'],
+      ]);
     });
 
     it('refuses an unknown method, object or configuration with 422 invalid_params', async () => {
