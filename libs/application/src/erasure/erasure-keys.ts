@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { forgetSealed, generateKey, unwrapKey, wrapKey } from './personal-fields';
+import { generateKey, unwrapKey, wrapKey } from './personal-fields';
 
 /** The key-table name of a subject: user ids are per environment. */
 export function erasureSubject(environment: string | null, userId: string): string {
@@ -80,8 +80,6 @@ export class ErasureKeyStore {
     const seen = BigInt(epoch);
     if (this.epoch !== null && seen <= this.epoch) return;
     this.cache.clear();
-    // A key was destroyed somewhere: what this process remembers in clear goes too (ADR 0184).
-    if (this.epoch !== null) forgetSealed();
     this.generation++;
     this.epoch = seen;
   }
@@ -166,7 +164,6 @@ export class ErasureKeyStore {
       await client.query('UPDATE erasure_epoch SET epoch = epoch + 1');
       await client.query('COMMIT');
       this.cache.set(subject, null);
-      forgetSealed([subject]);
       return (rowCount ?? 0) > 0;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);

@@ -66,47 +66,15 @@ function decrypt(key: Buffer, sealed: { iv: Buffer; tag: Buffer; ct: Buffer }, a
   return Buffer.concat([decipher.update(sealed.ct), decipher.final()]);
 }
 
-/**
- * The JSON of values this process sealed a moment ago, by subject, IV and tag: the engine reads
- * back what it has just written (a run's trigger data, a message's content, by the projections
- * and the executor), and decrypting it again was most of the cost of those reads (ADR 0184).
- * Consulted only once the subject's key has been found, and only when it is the key the value was
- * sealed with, so an erased subject still reads as erased; bounded, oldest dropped first.
- */
-const recentlySealed = new Map<string, { json: string; key: Buffer }>();
-const RECENTLY_SEALED = 4096;
-const sealedKey = (subject: string, iv: string, tag: string) => `${subject}\u0000${iv}\u0000${tag}`;
-
 /** Seals one value for a subject; the subject is bound as associated data, so a sealed field cannot be moved to another subject. */
 export function sealValue(subject: string, key: Buffer, value: unknown): SealedField {
-  const json = JSON.stringify(value ?? null);
-  const { iv, tag, ct } = encrypt(key, Buffer.from(json, 'utf8'), Buffer.from(subject, 'utf8'));
-  const sealed: SealedField = {
-    $sealed: 'aes-256-gcm/v1',
-    subject,
-    iv: iv.toString('base64'),
-    tag: tag.toString('base64'),
-    ct: ct.toString('base64'),
-  };
-  if (recentlySealed.size >= RECENTLY_SEALED) recentlySealed.delete(recentlySealed.keys().next().value as string);
-  recentlySealed.set(sealedKey(subject, sealed.iv, sealed.tag), { json, key });
-  return sealed;
-}
-
-/** Drops what {@link sealValue} remembered of these subjects (their keys were destroyed), or all of it. */
-export function forgetSealed(subjects?: Iterable<string>): void {
-  if (!subjects) return recentlySealed.clear();
-  const gone = new Set(subjects);
-  if (gone.size === 0) return;
-  for (const k of recentlySealed.keys()) if (gone.has(k.slice(0, k.indexOf('\u0000')))) recentlySealed.delete(k);
+  const { iv, tag, ct } = encrypt(key, Buffer.from(JSON.stringify(value ?? null), 'utf8'), Buffer.from(subject, 'utf8'));
+  return { $sealed: 'aes-256-gcm/v1', subject, iv: iv.toString('base64'), tag: tag.toString('base64'), ct: ct.toString('base64') };
 }
 
 /** Opens one sealed value: the value with the key, {@link ERASED} without one (destroyed) or when it does not open. */
 export function openValue(sealed: SealedField, key: Buffer | null): unknown {
   if (!key) return ERASED;
-  // Only under the key it was sealed with: after an erasure the subject has a new key, under which the old value does not open.
-  const known = recentlySealed.get(sealedKey(sealed.subject, sealed.iv, sealed.tag));
-  if (known && (known.key === key || known.key.equals(key))) return JSON.parse(known.json);
   try {
     const plain = decrypt(
       key,
