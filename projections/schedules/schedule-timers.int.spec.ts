@@ -72,6 +72,7 @@ describeOnPostgres('schedule timers on postgres: a deadlock with the projection 
         lastOccurrenceAt: due.toISOString(),
         next: { local: '2030-01-01T11:00', at: '2030-01-01T11:00:00.000Z' },
         revision: 2,
+        timeZone: r.timeZone,
       }));
     });
     await expect(claimed).resolves.toBe(2);
