@@ -72,6 +72,7 @@ describeOnPostgres('schedule timers on postgres: a deadlock with the projection 
         lastOccurrenceAt: due.toISOString(),
         next: { local: '2030-01-01T11:00', at: '2030-01-01T11:00:00.000Z' },
         revision: 2,
+        timeZone: r.timeZone,
       }));
     });
     await expect(claimed).resolves.toBe(2);
@@ -135,5 +136,106 @@ describeOnPostgres('schedule timers on postgres: a deadlock with the projection 
       { id: first, data: { v: 6 }, revision: 6 },
       { id: second, data: { v: 5 }, revision: 5 },
     ]);
+  });
+
+  const insertDue = (id: string, zone = 'UTC') =>
+    db.database.dataSource.query(
+      `INSERT INTO rm_schedules (environment, id, workflow, recipient_type, recipient_collection, recipient_id, repeats, count_from,
+                                 time_zone, next_occurrence, next_occurrence_at, revision, inserted_at, updated_at)
+       VALUES ($1, $2::uuid, 'w', 'user', '$users', $2::text, '[{"frequency":"hourly","interval":1,"days":null,"day_of_month":null,"hours":null,"minutes":0}]',
+               $3, $4, '2030-01-01T10:00', $3, 1, $3, $3)`,
+      [ENV, id, due, zone],
+    );
+  const row = (id: string) =>
+    db.database.dataSource
+      .query<
+        {
+          time_zone: string;
+          last_occurrence: string | null;
+          next_occurrence: string | null;
+          claimed_until: Date | null;
+          revision: number;
+        }[]
+      >(
+        'SELECT time_zone, last_occurrence, next_occurrence, claimed_until, revision FROM rm_schedules WHERE environment = $1 AND id = $2',
+        [ENV, id],
+      )
+      .then((rows) => rows[0]);
+
+  it("does not move a row whose zone changed while the firer decided (the recipient's new zone stands); the lease ends", async () => {
+    const id = '00000000-0000-4000-8000-000000000021';
+    await insertDue(id);
+    const timers = new ScheduleTimers(db.database.dataSource);
+    const claimed = await timers.claim(due, 10, async (rows) => {
+      // The recipient's time zone changes meanwhile (the projection's rezone).
+      await db.database.dataSource.query(
+        `UPDATE rm_schedules SET time_zone = 'Europe/Berlin', next_occurrence = '2030-01-01T11:00' WHERE environment = $1 AND id = $2`,
+        [ENV, id],
+      );
+      return rows
+        .filter((r) => r.id === id)
+        .map((r) => ({
+          environment: r.environment,
+          id: r.id,
+          lastOccurrence: '2030-01-01T10:00',
+          lastOccurrenceAt: due.toISOString(),
+          next: { local: '2030-01-01T11:00', at: '2030-01-01T11:00:00.000Z' },
+          revision: 2,
+          timeZone: r.timeZone,
+        }));
+    });
+    expect(claimed).toBeGreaterThanOrEqual(1);
+    expect(await row(id)).toEqual({
+      time_zone: 'Europe/Berlin',
+      last_occurrence: null,
+      next_occurrence: '2030-01-01T11:00',
+      claimed_until: null,
+      revision: 1,
+    });
+  });
+
+  it('OccurrenceFired leaves a row the firer already moved past it, and updates one the firer moved without it', async () => {
+    const fired = (id: string, revision: number, occurrence: string): RecordedEvent =>
+      ({
+        id: `f-${id}-${revision}`,
+        type: 'OccurrenceFired',
+        streamId: `schedule-${ENV}-${id}`,
+        revision,
+        globalPosition: BigInt(100 + revision),
+        position: String(100 + revision),
+        data: {
+          schedule_id: id,
+          occurrence,
+          due_at: `${occurrence}:00.000Z`,
+          time_zone: 'UTC',
+          status: 'triggered',
+          reason: null,
+          workflow_run_id: '00000000-0000-4000-8000-0000000000ff',
+          fired_at: `${occurrence}:01.000Z`,
+        },
+        metadata: { environment: ENV, schema_version: 1 },
+        createdAt: new Date(0),
+      }) as unknown as RecordedEvent;
+    const moved = '00000000-0000-4000-8000-000000000031';
+    const stale = '00000000-0000-4000-8000-000000000032';
+    await insertDue(moved);
+    await insertDue(stale);
+    // The firer moved `moved` with the occurrence (revision 2, last 10:00, next deliberately
+    // marked so a recomputation would show); it moved `stale` to revision 2 having decided nothing
+    // new itself (its last occurrence still the row's older one).
+    await db.database.dataSource.query(
+      `UPDATE rm_schedules SET revision = 2, last_occurrence = '2030-01-01T10:00', last_occurrence_at = $3, next_occurrence = 'as-the-firer-left-it'
+        WHERE environment = $1 AND id = $2`,
+      [ENV, moved, due],
+    );
+    await db.database.dataSource.query(
+      `UPDATE rm_schedules SET revision = 2, last_occurrence = '2030-01-01T09:00', next_occurrence = 'as-the-firer-left-it' WHERE environment = $1 AND id = $2`,
+      [ENV, stale],
+    );
+    await db.database.dataSource.transaction((tx) =>
+      schedulesProjection('UTC').apply([fired(moved, 2, '2030-01-01T10:00'), fired(stale, 2, '2030-01-01T10:00')], tx),
+    );
+    expect(await row(moved)).toMatchObject({ last_occurrence: '2030-01-01T10:00', next_occurrence: 'as-the-firer-left-it', revision: 2 });
+    expect(await row(stale)).toMatchObject({ last_occurrence: '2030-01-01T10:00', next_occurrence: '2030-01-01T11:00', revision: 2 });
   });
 });

@@ -18,6 +18,8 @@ export interface ScheduleAdvance {
   next: { local: string; at: string } | null;
   /** The stream revision the decision was made at (its own events included). */
   revision: number;
+  /** The zone the decision was made in: a row whose zone changed meanwhile is not moved (it is due again and decided anew). */
+  timeZone: string;
 }
 
 const SCHEDULE_LEASES = {
@@ -62,19 +64,21 @@ export class ScheduleTimers {
           advances.map((a) => a.next?.local ?? null),
           advances.map((a) => a.next?.at ?? null),
           advances.map((a) => a.revision),
+          advances.map((a) => a.timeZone),
         ];
         // The rows are locked in key order first, then moved.
         await retryingDeadlocks(() =>
           this.db.query(
-            `WITH v AS (SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::int[])
-                          AS v(environment, id, last, last_at, next, next_at, revision)),
+            `WITH v AS (SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::int[], $8::text[])
+                          AS v(environment, id, last, last_at, next, next_at, revision, time_zone)),
                   locked AS (SELECT s.environment, s.id FROM rm_schedules s JOIN v ON s.environment = v.environment AND s.id = v.id
-                              WHERE s.revision <= v.revision ORDER BY s.environment, s.id FOR UPDATE OF s)
+                              WHERE s.revision <= v.revision AND s.time_zone = v.time_zone ORDER BY s.environment, s.id FOR UPDATE OF s)
              UPDATE rm_schedules s
                 SET last_occurrence = COALESCE(v.last, s.last_occurrence), last_occurrence_at = COALESCE(v.last_at, s.last_occurrence_at),
                     next_occurrence = v.next, next_occurrence_at = v.next_at, revision = v.revision
                FROM v, locked l
-              WHERE s.environment = l.environment AND s.id = l.id AND v.environment = l.environment AND v.id = l.id AND s.revision <= v.revision`,
+              WHERE s.environment = l.environment AND s.id = l.id AND v.environment = l.environment AND v.id = l.id
+                AND s.revision <= v.revision AND s.time_zone = v.time_zone`,
             params,
           ),
         );

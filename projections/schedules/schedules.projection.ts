@@ -9,6 +9,7 @@ import {
   UserDeleted,
   UserIdentified,
 } from '@notify/contracts';
+import { returnedRows } from '@notify/database';
 import { defineProjection, EntityManager, Projection, ProjectedEventOf } from '@notify/projection-runtime';
 import { recipientColumns } from '../recipient-columns';
 import { nextOf, ScheduleRow, scheduleZone, timingOf } from './schedule-row';
@@ -202,19 +203,25 @@ export function schedulesProjection(defaultZone: string): Projection {
         await tx.query('DELETE FROM rm_schedules WHERE environment = $1 AND id = $2', [environment, data.schedule_id]);
       },
       async OccurrenceFired({ environment: env, data: d, revision }, tx) {
-        // The firer may have advanced the row already (ADR 0142); an older occurrence changes nothing.
-        await tx.query(
-          `UPDATE rm_schedules SET revision = GREATEST(revision, $5),
-              last_occurrence = CASE WHEN last_occurrence IS NULL OR last_occurrence < $3 THEN $3 ELSE last_occurrence END,
-              last_occurrence_at = CASE WHEN last_occurrence IS NULL OR last_occurrence < $3 THEN $4::timestamptz ELSE last_occurrence_at END
-            WHERE environment = $1 AND id = $2`,
-          [env, d.schedule_id, d.occurrence, d.due_at, revision],
+        // The firer has usually moved the row already (ADR 0142, ADR 0248): at this revision or a
+        // later one, with this occurrence or a later one as its last, and its next computed as
+        // below. Such a row is left alone (one statement instead of three and no recurrence to
+        // compute per occurrence); any other is updated and its next occurrence computed. An older
+        // occurrence changes nothing.
+        const rows = returnedRows<TimingRow>(
+          await tx.query(
+            `UPDATE rm_schedules SET revision = GREATEST(revision, $5),
+                last_occurrence = CASE WHEN last_occurrence IS NULL OR last_occurrence < $3 THEN $3 ELSE last_occurrence END,
+                last_occurrence_at = CASE WHEN last_occurrence IS NULL OR last_occurrence < $3 THEN $4::timestamptz ELSE last_occurrence_at END
+              WHERE environment = $1 AND id = $2 AND (revision < $5 OR last_occurrence IS NULL OR last_occurrence < $3)
+              RETURNING ${TIMING_COLUMNS}`,
+            [env, d.schedule_id, d.occurrence, d.due_at, revision],
+          ),
         );
-        const rows = await tx.query<TimingRow[]>(
-          `SELECT ${TIMING_COLUMNS} FROM rm_schedules WHERE environment = $1 AND id = $2 AND last_occurrence = $3`,
-          [env, d.schedule_id, d.occurrence],
+        await retime(
+          tx,
+          rows.filter((r) => r.last_occurrence === d.occurrence),
         );
-        await retime(tx, rows);
       },
       async UserIdentified({ environment, data }, tx) {
         if ('timezone' in data.properties)

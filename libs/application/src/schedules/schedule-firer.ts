@@ -6,6 +6,7 @@ import {
   OccurrenceFiredData,
   ScheduleEvent,
   scheduleDecider,
+  ScheduleState,
   scheduleStream,
   WorkflowTriggeredData,
   workflowRunStream,
@@ -40,6 +41,8 @@ export interface ScheduleTimerPort {
         lastOccurrenceAt: string | null;
         next: { local: string; at: string } | null;
         revision: number;
+        /** The zone the decision was made in (the row is not moved if its zone changed meanwhile). */
+        timeZone: string;
       }[]
     >,
   ): Promise<number>;
@@ -56,6 +59,19 @@ export interface ScheduleFirerOptions {
   afterAppend?: (appended: number) => void | Promise<void>;
 }
 
+/** What a batch's decisions look up: workflows by workflowKey, refusal reasons by reasonKey. */
+interface Checks {
+  workflows: Map<string, WorkflowView | undefined>;
+  reasons: Map<string, string | null>;
+}
+
+const workflowKey = (environment: string, workflow: string) => `${environment}\u0000${workflow}`;
+/** The trigger check reads the schedule's data only when the workflow has a trigger data schema. */
+const reasonKey = (environment: string, definition: { workflow: string; data: unknown }, workflow: WorkflowView | undefined) =>
+  workflow?.triggerDataSchema
+    ? `${workflowKey(environment, definition.workflow)}\u0000${JSON.stringify(definition.data ?? {})}`
+    : workflowKey(environment, definition.workflow);
+
 interface Decision {
   environment: string;
   id: string;
@@ -70,6 +86,7 @@ interface Decision {
     lastOccurrenceAt: string | null;
     next: { local: string; at: string } | null;
     revision: number;
+    timeZone: string;
   };
 }
 
@@ -97,17 +114,23 @@ export class ScheduleFirer {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Decides one batch of due schedules; returns how many were claimed. */
+  /**
+   * Decides one batch of due schedules; returns how many were claimed. The batch's streams are
+   * read in one statement; the workflows (and, where a trigger data schema makes it depend on
+   * the data, the trigger check) are looked up once per batch before any decision; then every
+   * decision is made without waiting on anything, so concurrent claims do not interleave their
+   * decisions and each appends as soon as its own are made.
+   */
   async fireDue(): Promise<number> {
     const now = this.now();
     return this.timers.claim(now, this.options.batchSize, async (due) => {
       const streams = await this.store.readStreams(due.map((d) => scheduleStream(d.environment, d.id)));
-      const workflows = new Map<string, Promise<WorkflowView | undefined>>();
-      const decisions: Decision[] = [];
-      for (const d of due) {
+      const folded = due.map((d) => {
         const history = streams.get(scheduleStream(d.environment, d.id)) ?? [];
-        decisions.push(await this.decide(d, history, now, workflows));
-      }
+        return { due: d, history, state: fold(scheduleDecider, history.map(toDomainEvent) as ScheduleEvent[]) };
+      });
+      const checks = await this.checks(folded.map((f) => ({ environment: f.due.environment, state: f.state })));
+      const decisions = folded.map((f) => this.decide(f.due, f.history, f.state, now, checks));
       await this.append(decisions);
       const appended = decisions.reduce((n, d) => n + d.fired.length, 0);
       await this.options.afterAppend?.(appended);
@@ -116,30 +139,50 @@ export class ScheduleFirer {
     });
   }
 
-  private async decide(
+  /** The workflow and the reason its trigger is refused (or null), per schedule of the batch, each looked up once. */
+  private async checks(schedules: { environment: string; state: ScheduleState }[]): Promise<Checks> {
+    const workflows = new Map<string, Promise<WorkflowView | undefined>>();
+    for (const { environment, state } of schedules) {
+      if (!state.definition) continue;
+      const key = workflowKey(environment, state.definition.workflow);
+      if (!workflows.has(key)) workflows.set(key, this.lookups.workflow(environment, state.definition.workflow));
+    }
+    const found = new Map(await Promise.all([...workflows].map(async ([key, view]) => [key, await view] as const)));
+    const reasons = new Map<string, Promise<string | null>>();
+    for (const { environment, state } of schedules) {
+      if (!state.definition) continue;
+      const workflow = found.get(workflowKey(environment, state.definition.workflow));
+      const key = reasonKey(environment, state.definition, workflow);
+      if (!reasons.has(key)) reasons.set(key, this.skipReason(environment, state.definition, workflow));
+    }
+    return {
+      workflows: found,
+      reasons: new Map(await Promise.all([...reasons].map(async ([key, reason]) => [key, await reason] as const))),
+    };
+  }
+
+  private decide(
     due: { environment: string; id: string; timeZone: string },
     history: Awaited<ReturnType<EventStore['readStream']>>,
+    state: ScheduleState,
     now: Date,
-    workflows: Map<string, Promise<WorkflowView | undefined>>,
-  ): Promise<Decision> {
+    checks: Checks,
+  ): Decision {
     const { environment, id, timeZone } = due;
     const stream = scheduleStream(environment, id);
-    const state = fold(scheduleDecider, history.map(toDomainEvent) as ScheduleEvent[]);
     const revision = history.length ? history[history.length - 1].revision : undefined;
     const decision: Decision = {
       environment,
       id,
       appends: [],
       fired: [],
-      advance: { environment, id, lastOccurrence: null, lastOccurrenceAt: null, next: null, revision: revision ?? -1 },
+      advance: { environment, id, lastOccurrence: null, lastOccurrenceAt: null, next: null, revision: revision ?? -1, timeZone },
     };
     if (!state.exists || state.deleted || !state.definition || !state.timing) return decision;
 
     const definition = state.definition;
-    const key = `${environment}\u0000${definition.workflow}`;
-    if (!workflows.has(key)) workflows.set(key, this.lookups.workflow(environment, definition.workflow));
-    const workflow = await workflows.get(key)!;
-    const skipReason = await this.skipReason(environment, definition, workflow);
+    const workflow = checks.workflows.get(workflowKey(environment, definition.workflow));
+    const skipReason = checks.reasons.get(reasonKey(environment, definition, workflow)) ?? null;
 
     const events = scheduleDecider.decide(
       {
@@ -164,6 +207,7 @@ export class ScheduleFirer {
       lastOccurrenceAt: last?.due_at ?? null,
       next: next && { local: next.local, at: next.at },
       revision: (revision ?? -1) + events.length,
+      timeZone,
     };
     if (events.length === 0) return decision;
 

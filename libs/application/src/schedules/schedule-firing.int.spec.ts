@@ -215,6 +215,56 @@ for (const backend of databaseBackends()) {
       expect(await runsEnqueued(ids)).toEqual(await triggers(ids));
     });
 
+    it('a worker stopped in the middle of concurrent claims (one moved on, one stopped after its append, one during it): nothing lost, nothing twice', async () => {
+      clock = new Date('2030-01-06T00:00:00.000Z');
+      const users = Array.from({ length: 30 }, (_, i) => `mid-${i}`);
+      const ids = await schedule('mid-batch', users, [{ frequency: 'daily', hours: 11 }]);
+      clock = new Date('2030-01-06T11:00:02.000Z');
+      const a = await worker();
+      // Worker A's store: its second append lands and then A stops (the promise never settles);
+      // its third never reaches the database (A stops while sending it).
+      let appends = 0;
+      let stopped = 0;
+      let bothStopped!: () => void;
+      const stopping = new Promise<void>((resolve) => (bothStopped = resolve));
+      const stop = () => (++stopped === 2 && bothStopped(), new Promise<never>(() => undefined));
+      const store = new Proxy(a.store, {
+        get(target, prop, receiver) {
+          if (prop !== 'appendMany') return Reflect.get(target, prop, receiver);
+          return async (...args: Parameters<PostgresEventStore['appendMany']>) => {
+            const n = ++appends;
+            if (n === 3) return stop();
+            const result = await target.appendMany(...args);
+            if (n === 2) return stop();
+            return result;
+          };
+        },
+      });
+      const f = new ScheduleFirer(store, lookups, new ScheduleTimers(a.database.dataSource), {
+        catchUpMs: HOUR,
+        batchSize: 10,
+        now: () => clock,
+      });
+      const hung = Promise.all([f.fireDue(), f.fireDue(), f.fireDue()]);
+      await Promise.race([stopping, hung.then(() => Promise.reject(new Error('worker A finished instead of stopping')))]);
+      // Two claims' occurrences are in the log: the one that moved on and the one stopped after its append.
+      expect(await triggers(ids)).toHaveLength(20);
+
+      // Worker B, once A's leases end, fires the claim that never reached the log and nothing else.
+      clock = new Date(clock.getTime() + 31_000);
+      await fireAll(firer(await worker()));
+      const fired = await decisions(ids);
+      expect(fired).toHaveLength(users.length);
+      expect(fired.every((d) => d.occurrence === '2030-01-06T11:00' && d.status === 'triggered' && d.n === '1')).toBe(true);
+      const runs = await triggers(ids);
+      expect(runs).toHaveLength(users.length);
+      expect(runs.every((r) => r.n === '1')).toBe(true);
+      expect(await runsEnqueued(ids)).toEqual(runs);
+      const rows = await sql<{ next_occurrence: string }>('SELECT next_occurrence FROM rm_schedules WHERE id = ANY($1)', [ids]);
+      expect(new Set(rows.map((r) => r.next_occurrence))).toEqual(new Set(['2030-01-07T11:00']));
+      void hung;
+    });
+
     it('two workers started at once (leases off, so both decide the same schedules): every occurrence once', async () => {
       clock = new Date('2030-01-06T00:30:00.000Z');
       const users = Array.from({ length: 120 }, (_, i) => `two-${i}`);

@@ -70,6 +70,8 @@ export function resolveLocal(local: Temporal.PlainDateTime, timeZone: string): {
 
 const mod = (a: number, n: number) => ((a % n) + n) % n;
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+/** `THH:mm` of each minute of a day (a key is built for every time a rule names). */
+const TIMES = Array.from({ length: 24 * 60 }, (_, minute) => `T${pad(Math.floor(minute / 60))}:${pad(minute % 60)}`);
 
 /**
  * A calendar date as plain numbers. Walking day by day through dates is calendar arithmetic
@@ -104,6 +106,11 @@ function dayAt(epoch: number): Day {
 }
 
 const dayOf = (date: Temporal.PlainDate) => dayAt(Date.UTC(date.year, date.month - 1, date.day) / 86_400_000);
+/** The day of a local date-time key (`YYYY-MM-DDTHH:mm`, as occurrences name themselves). */
+const dayOfKey = (key: string) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(key);
+  return m ? dayAt(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / 86_400_000) : dayOf(Temporal.PlainDate.from(key.slice(0, 10)));
+};
 const mondayEpoch = (day: Day) => day.epoch - WEEKDAYS.indexOf(day.weekday);
 
 /** The local times (minutes after midnight) one rule names on one date. */
@@ -166,9 +173,63 @@ function resolveCached(day: Day, minute: number, key: string, timeZone: string):
 }
 
 const knownZones = new Set<string>();
-const instantMs = (iso: string) => Temporal.Instant.from(iso).epochMilliseconds;
-const localOf = (ms: number, timeZone: string) => Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(timeZone).toPlainDateTime();
-const keyOf = (d: Temporal.PlainDateTime) => `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}T${pad(d.hour)}:${pad(d.minute)}`;
+
+/**
+ * An instant's epoch milliseconds. The ISO forms the service writes itself (toISOString, an
+ * offset, at most millisecond digits) are read by Date.parse, which reads them exactly as
+ * Temporal does at a fraction of the cost (the firer reads four per schedule); anything else
+ * goes through Temporal.
+ */
+const PLAIN_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+const instantMs = (iso: string) => (PLAIN_INSTANT.test(iso) ? Date.parse(iso) : Temporal.Instant.from(iso).epochMilliseconds);
+
+/** A wall-clock date-time to the minute (seconds never matter to an occurrence). */
+interface Wall {
+  y: number;
+  m: number;
+  d: number;
+  hour: number;
+  minute: number;
+}
+
+/**
+ * The wall time of an instant in a zone, to the minute, remembered by (zone, minute): the firer
+ * asks it three times per schedule, and schedules created or fired in the same minute ask the
+ * same questions. The zone's rules are Temporal's; an offset that is not a whole number of
+ * minutes (local mean time before 1900 in some zones) is not remembered, as the minute's answer
+ * could then differ from the instant's.
+ */
+const walls = new Map<string, Wall>();
+const WALLS_MAX = 100_000;
+
+function localOf(ms: number, timeZone: string): Wall {
+  const minuteMs = Math.floor(ms / 60_000) * 60_000;
+  const cacheKey = `${timeZone}|${minuteMs}`;
+  const hit = walls.get(cacheKey);
+  if (hit) return hit;
+  const zoned = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(timeZone);
+  const wall = { y: zoned.year, m: zoned.month, d: zoned.day, hour: zoned.hour, minute: zoned.minute };
+  if (zoned.offsetNanoseconds % 60_000_000_000 === 0) {
+    if (walls.size >= WALLS_MAX) walls.clear();
+    walls.set(cacheKey, wall);
+  }
+  return wall;
+}
+
+const keyOf = (w: Wall) => `${pad(w.y, 4)}-${pad(w.m)}-${pad(w.d)}T${pad(w.hour)}:${pad(w.minute)}`;
+const dayOfWall = (w: Wall) => dayAt(Date.UTC(w.y, w.m - 1, w.d) / 86_400_000);
+
+/** A wall time some hours earlier, as plain calendar arithmetic (a wall time has no zone). */
+function hoursBefore(w: Wall, hours: number): Wall {
+  const date = new Date(Date.UTC(w.y, w.m - 1, w.d, w.hour, w.minute) - hours * 3_600_000);
+  return {
+    y: date.getUTCFullYear(),
+    m: date.getUTCMonth() + 1,
+    d: date.getUTCDate(),
+    hour: date.getUTCHours(),
+    minute: date.getUTCMinutes(),
+  };
+}
 
 /**
  * The occurrences of a recurrence in a time zone, in order, within a window. Several rules are
@@ -195,18 +256,18 @@ export function occurrences(recurrence: Recurrence, timeZone: string, window: Oc
   }
 
   const anchorLocal = localOf(instantMs(recurrence.anchor), timeZone);
-  const anchor = dayOf(anchorLocal.toPlainDate());
+  const anchor = dayOfWall(anchorLocal);
   const lowestLocal = localOf(lowest, timeZone);
-  let first = dayOf(lowestLocal.toPlainDate()).epoch;
-  if (window.afterLocal !== null) first = Math.max(first, dayOf(Temporal.PlainDate.from(window.afterLocal.slice(0, 10))).epoch);
+  let first = dayOfWall(lowestLocal).epoch;
+  if (window.afterLocal !== null) first = Math.max(first, dayOfKey(window.afterLocal).epoch);
   // One day earlier: a gap at midnight can move the previous day's last time onto this day.
   first -= 1;
-  const lastDay = last === Infinity ? Infinity : dayOf(localOf(last, timeZone).toPlainDate()).epoch + 1;
+  const lastDay = last === Infinity ? Infinity : dayOfWall(localOf(last, timeZone)).epoch + 1;
 
   // Local times well before the window (the largest DST shift is two hours) or already fired
   // are passed over unresolved; only the one just before the first kept is resolved, for the
   // same-instant rule below.
-  const skipBelow = keyOf(lowestLocal.subtract({ hours: 3 }));
+  const skipBelow = keyOf(hoursBefore(lowestLocal, 3));
   const found: Occurrence[] = [];
   let previous: number | null = null;
   let passedOver: { day: Day; minute: number; key: string } | null = null;
@@ -218,7 +279,7 @@ export function occurrences(recurrence: Recurrence, timeZone: string, window: Oc
         : [...new Set(recurrence.repeats.flatMap((rule) => timesOn(rule, day, anchor, anchorLocal.hour)))].sort((a, b) => a - b);
     for (const minute of minutes) {
       if (found.length >= window.limit) break;
-      const key = `${day.key}T${pad(Math.floor(minute / 60))}:${pad(minute % 60)}`;
+      const key = day.key + (TIMES[minute] ?? `T${pad(Math.floor(minute / 60))}:${pad(minute % 60)}`);
       if (key < skipBelow || (window.afterLocal !== null && key <= window.afterLocal)) {
         passedOver = { day, minute, key };
         continue;

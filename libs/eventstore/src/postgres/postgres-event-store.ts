@@ -354,14 +354,26 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       }
       if (failure) throw Object.assign(new Error('An event id is already stored'), { code: UNIQUE_VIOLATION });
       committedRequests.noteAppends(appends);
+      // Each stream's last row (highest position, and so highest revision): one pass over the rows,
+      // not one per stream (a schedule claim appends 1,500 streams at once).
+      const lastOf = new Map<string, { row: (typeof rows)[number]; position: bigint; revision: number }>();
+      for (const row of rows) {
+        const position = BigInt(row.o_position);
+        const revision = Number(row.o_revision);
+        const seen = lastOf.get(row.o_stream);
+        if (!seen) lastOf.set(row.o_stream, { row, position, revision });
+        else {
+          if (position > seen.position) Object.assign(seen, { row, position });
+          seen.revision = Math.max(seen.revision, revision);
+        }
+      }
       const results = appends.map((a) => {
-        const mine = rows.filter((r) => r.o_stream === a.streamId);
-        const last = mine.reduce((x, y) => (BigInt(x.o_position) > BigInt(y.o_position) ? x : y));
+        const { row: last, position, revision } = lastOf.get(a.streamId)!;
         return {
           streamId: a.streamId,
-          nextExpectedRevision: Number(mine.reduce((m, r) => (BigInt(r.o_revision) > BigInt(m) ? r.o_revision : m), '0')),
-          globalPosition: BigInt(last.o_position),
-          position: encodePosition(BigInt(last.o_tx), BigInt(last.o_position)),
+          nextExpectedRevision: revision,
+          globalPosition: position,
+          position: encodePosition(BigInt(last.o_tx), position),
         };
       });
       this.wakeups.notify(results.reduce((max, r) => (r.position > max ? r.position : max), results[0].position));
