@@ -1,6 +1,7 @@
 import { ChainReportT, LogEventPageT, LogEventT, LogImportResultT, ReplayToKafkaResultT } from '@notify/contracts';
 import { Readable } from 'node:stream';
 import { CommandContext, CommandGroup, OptionSpecs, UsageError } from '../command';
+import { apiErrorMessage } from './api-error';
 import { eventsExplainCommand } from './explain';
 import { exportCommand, importCommand } from './log-transfer';
 
@@ -26,7 +27,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly body: unknown,
   ) {
-    super(`${status}: ${(body as { message?: string })?.message ?? JSON.stringify(body)}`);
+    super(apiErrorMessage(status, body));
   }
 }
 

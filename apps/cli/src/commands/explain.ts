@@ -1,5 +1,6 @@
 import { RunExplanationT } from '@notify/contracts';
 import { CommandContext, CommandGroup, UsageError } from '../command';
+import { apiErrorMessage } from './api-error';
 
 /** `notify explain <message or run id>`: why it was or was not sent, from the event log (secret key of the environment). */
 
@@ -25,7 +26,7 @@ function explain(kinds: ('message' | 'run')[]) {
       if (last.status !== 404) break;
     }
     if (last!.status !== 200) {
-      ctx.io.stderr.write(`${last!.status}: ${last!.body.message ?? JSON.stringify(last!.body)}\n`);
+      ctx.io.stderr.write(`${apiErrorMessage(last!.status, last!.body)}\n`);
       return 1;
     }
     ctx.io.stdout.write(`${ctx.values.json ? JSON.stringify(last!.body, null, 2) : last!.body.text}\n`);

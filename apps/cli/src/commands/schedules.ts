@@ -1,5 +1,6 @@
 import { SchedulePreviewT } from '@notify/contracts';
 import { CommandGroup, UsageError } from '../command';
+import { apiErrorMessage } from './api-error';
 
 /** `local_at` without its offset's seconds noise: `2030-03-10 03:00 (-04:00)`. */
 const wall = (localAt: string) => `${localAt.slice(0, 10)} ${localAt.slice(11, 16)} (${localAt.slice(19)})`;
@@ -52,7 +53,7 @@ export const scheduleCommands: CommandGroup = {
         });
         const body = (await res.json()) as SchedulePreviewT & { message?: string };
         if (!res.ok) {
-          ctx.io.stderr.write(`${res.status}: ${body.message ?? JSON.stringify(body)}\n`);
+          ctx.io.stderr.write(`${apiErrorMessage(res.status, body)}\n`);
           return 1;
         }
         ctx.io.stdout.write(`${ctx.values.json ? JSON.stringify(body, null, 2) : formatPreview(body)}\n`);

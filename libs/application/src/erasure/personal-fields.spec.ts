@@ -1,6 +1,7 @@
 import { eventContracts, MessageCreated, UserIdentified } from '@notify/contracts';
 import {
   ERASED,
+  ErasureMasterKeyMismatchError,
   generateKey,
   isErased,
   isSealedField,
@@ -125,5 +126,13 @@ describe('sealing and opening personal fields', () => {
     expect(unwrapKey(master, 'u-1', wrapped).equals(key)).toBe(true);
     expect(() => unwrapKey(master, 'u-2', wrapped)).toThrow();
     expect(() => unwrapKey(generateKey(), 'u-1', wrapped)).toThrow();
+  });
+
+  it('names the master key setting when a stored key does not open with this master key', () => {
+    const wrapped = wrapKey(generateKey(), 'development/user/u-1', generateKey());
+    expect(() => unwrapKey(generateKey(), 'development/user/u-1', wrapped)).toThrow(ErasureMasterKeyMismatchError);
+    expect(() => unwrapKey(generateKey(), 'development/user/u-1', wrapped)).toThrow(
+      /development\/user\/u-1 does not open with this process's ERASURE_MASTER_KEY: set ERASURE_MASTER_KEY \(or DATA_DIR/,
+    );
   });
 });

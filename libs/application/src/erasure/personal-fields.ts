@@ -93,13 +93,32 @@ export function wrapKey(masterKey: Buffer, subject: string, key: Buffer): string
   return Buffer.concat([iv, tag, ct]).toString('base64');
 }
 
+/**
+ * A stored subject key that this process's master key does not open: the process runs with another
+ * `ERASURE_MASTER_KEY` than the one that wrapped it (typically a CLI started elsewhere, which
+ * generated its own key into its `DATA_DIR`). Named so that the operator knows what to set.
+ */
+export class ErasureMasterKeyMismatchError extends Error {
+  constructor(readonly subject: string) {
+    super(
+      `The personal-data key of ${subject} does not open with this process's ERASURE_MASTER_KEY: ` +
+        'set ERASURE_MASTER_KEY (or DATA_DIR, where it is generated as erasure.key) to the one the service uses',
+    );
+    this.name = 'ErasureMasterKeyMismatchError';
+  }
+}
+
 export function unwrapKey(masterKey: Buffer, subject: string, wrapped: string): Buffer {
   const raw = Buffer.from(wrapped, 'base64');
-  return decrypt(
-    masterKey,
-    { iv: raw.subarray(0, 12), tag: raw.subarray(12, 28), ct: raw.subarray(28) },
-    Buffer.from(`erasure-key:${subject}`, 'utf8'),
-  );
+  try {
+    return decrypt(
+      masterKey,
+      { iv: raw.subarray(0, 12), tag: raw.subarray(12, 28), ct: raw.subarray(28) },
+      Buffer.from(`erasure-key:${subject}`, 'utf8'),
+    );
+  } catch {
+    throw new ErasureMasterKeyMismatchError(subject);
+  }
 }
 
 function getPath(data: Record<string, unknown>, path: string): { parent: Record<string, unknown>; key: string } | null {
