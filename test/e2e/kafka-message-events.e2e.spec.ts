@@ -267,6 +267,20 @@ describeKafka(`MessageEvents and run events on Kafka${testEnv.kafkaBrokers ? '' 
         headers: { 'event-type': 'recipient.erased', environment: 'development' },
       });
     }
+    // events.v1 carries the log as it is: the user's personal fields sealed, from the start (ADR 0182).
+    const events = await eventually(
+      async () => {
+        const all = await readTopicToEnd(settings, settings.topics.events);
+        return all.some((r) => r.value?.type === 'UserErased' && r.key === 'user-development-nedry') && all;
+      },
+      60_000,
+      'the erasure on events.v1',
+    );
+    const identified = events.find((r) => r.key === 'user-development-nedry' && r.value.type === 'UserIdentified')!;
+    expect(identified.value.data.properties).toMatchObject({ $sealed: 'aes-256-gcm/v1' });
+    const created = events.find((r) => r.value.type === 'MessageCreated' && JSON.stringify(r.value.data).includes(workflow_run_id));
+    expect(created).toBeDefined();
+    expect(JSON.stringify(events.map((r) => r.value))).not.toContain('Dennis Nedry');
   });
 });
 

@@ -50,11 +50,13 @@ describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' 
     expect(identified!.key).toBe(identified!.value.stream_id);
     expect(identified!.key).toContain('kafka-user');
     expect(identified!.headers).toMatchObject({ 'event-type': 'UserIdentified', environment: 'development', 'schema-version': '1' });
+    // As the log holds it: the user's properties sealed with the user's key (ADR 0182).
     expect(identified!.value).toMatchObject({
       environment: 'development',
       metadata: { environment: 'development' },
-      data: { properties: { name: 'Streamed' } },
+      data: { properties: { $sealed: 'aes-256-gcm/v1', subject: 'development/user/kafka-user' } },
     });
+    expect(JSON.stringify(identified!.value)).not.toContain('Streamed');
     // The bootstrap (environment, keys) happened before; the relay started from the beginning of the log.
     expect(records.some((r) => r.value.type === 'EnvironmentCreated')).toBe(true);
 

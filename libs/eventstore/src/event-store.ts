@@ -327,3 +327,17 @@ export interface LogRangeLocator {
 export function isLogRangeLocator(store: EventStore): store is EventStore & LogRangeLocator {
   return typeof (store as Partial<LogRangeLocator>).locateRange === 'function';
 }
+
+/**
+ * A store that opens sealed personal fields on read (ADR 0180) and can give back, for events it
+ * handed out, their data as the log holds it: sealed. The Kafka relay publishes `events.v1` in
+ * that form (ADR 0182).
+ */
+export interface SealedForms {
+  /** Each event's data as logged (sealed fields sealed), by the event object a read returned. */
+  sealedForms(events: readonly RecordedEvent[]): Promise<Map<RecordedEvent, unknown>>;
+}
+
+export function hasSealedForms(store: unknown): store is SealedForms {
+  return typeof (store as Partial<SealedForms> | null)?.sealedForms === 'function';
+}

@@ -147,6 +147,16 @@ for (const backend of databaseBackends()) {
       }
     });
 
+    it('a stop ends the waits for read models at once (a reactor waiting must not hold a shutdown)', async () => {
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [environmentsProjection], { batchSize: 100 });
+      await runtime.start();
+      // Longer than the test's own bound: only the stop can end it in time.
+      const waiting = runtime.waitFor('f'.repeat(32), [{ type: 'EnvironmentCreated', streamId: 'environment-x' }], 600_000);
+      await runtime.stop();
+      expect(await waiting).toBe(false);
+      expect(await runtime.waitFor('f'.repeat(32), [{ type: 'EnvironmentCreated', streamId: 'environment-x' }], 600_000)).toBe(false);
+    });
+
     it('read-your-writes from a running runtime needs no checkpoint reads; without its loop, the table answers', async () => {
       let polls = 0;
       const counting = Object.create(db.database.dataSource) as typeof db.database.dataSource;

@@ -126,6 +126,7 @@ export class ProjectionRuntime {
 
   async start(): Promise<void> {
     if (this.loopState) return;
+    this.stopping = false;
     for (const projection of this.projections) await this.prepare(projection);
     this.loopState = followLog(
       this.store,
@@ -137,8 +138,15 @@ export class ProjectionRuntime {
   async stop(): Promise<void> {
     const loop = this.loopState;
     this.loopState = undefined;
+    // Waits for read models end now: nothing here moves a checkpoint any more, and a reactor
+    // waiting out its timeout held the whole shutdown past its bound (ci, embedded-boot).
+    this.stopping = true;
+    this.checkpointMoved.emit('moved');
     await loop?.stop();
   }
+
+  /** Set by stop(): `waitFor` answers false at once instead of waiting for checkpoints. */
+  private stopping = false;
 
   /** Creates the checkpoint row; a version change empties the read model so it is rebuilt. */
   private async prepare(projection: Projection): Promise<void> {
@@ -527,6 +535,7 @@ export class ProjectionRuntime {
       let pollFrom = this.loopState !== undefined ? Date.now() + localFirstMs : 0;
       for (;;) {
         if (localDone()) return true;
+        if (this.stopping) return false;
         if (Date.now() < pollFrom && Date.now() < deadline) {
           await sleeper.sleep(Math.min(pause, pollFrom - Date.now(), deadline - Date.now()));
           pause = Math.min(pause * 2, 50);

@@ -5,6 +5,7 @@ import {
   isLogRangeLocator,
   isStreamRedactor,
   isTamperEvident,
+  SealedForms,
   SealingKeyChangedError,
 } from '@notify/eventstore';
 import type {
@@ -45,7 +46,7 @@ import {
  * append sealed with cached keys lands only if they are still the stored ones (else the cache
  * of those subjects is dropped and the events sealed again).
  */
-export class PersonalDataEventStore implements EventStore {
+export class PersonalDataEventStore implements EventStore, SealedForms {
   readonly kind: EventStore['kind'];
   readonly atomicMultiStreamAppend: boolean;
   /** Whether the wrapped store returns the epoch with its reads and checks `sealedWith` (ADR 0216). */
@@ -200,7 +201,32 @@ export class PersonalDataEventStore implements EventStore {
     for (const e of events) sealedSubjects(e.data, subjects);
     if (subjects.size === 0) return events;
     const keys = await this.keys.keysFor(subjects, { epochObserved: this.keyChecks });
-    return events.map((e) => ({ ...e, data: openPersonalFields(e.data, (s) => keys.get(s) ?? null) }));
+    return events.map((e) => {
+      const data = openPersonalFields(e.data, (s) => keys.get(s) ?? null);
+      if (data === e.data) return e;
+      const opened = { ...e, data };
+      this.logged.set(opened, e.data);
+      return opened;
+    });
+  }
+
+  /** The sealed data of events this store opened, by the opened object (kept only as long as it is). */
+  private readonly logged = new WeakMap<RecordedEvent, unknown>();
+
+  /**
+   * Events' data as the log holds it (ADR 0182). An event this store opened gives back the data
+   * it read; any other (one it returned as read, with nothing sealed, or one made elsewhere) is
+   * sealed again under its subject's key, so a personal value is never given out in clear.
+   */
+  async sealedForms(events: readonly RecordedEvent[]): Promise<Map<RecordedEvent, unknown>> {
+    const out = new Map<RecordedEvent, unknown>();
+    for (const event of events) {
+      const logged = this.logged.get(event);
+      if (logged !== undefined) out.set(event, logged);
+      else if (!eventContracts.get(event.type)?.personal) out.set(event, event.data);
+      else out.set(event, (await this.seal(event.streamId, [event])).events[0].data);
+    }
+    return out;
   }
 
   /**

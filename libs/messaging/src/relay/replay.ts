@@ -1,4 +1,4 @@
-import { decodePosition, encodePosition, EventStore, LogPosition, RecordedEvent } from '@notify/eventstore';
+import { decodePosition, encodePosition, EventStore, hasSealedForms, LogPosition, RecordedEvent } from '@notify/eventstore';
 import { KafkaHeaders } from '../envelopes/headers';
 import { DomainEventMapper } from './domain-event.mapper';
 import { MessageEventMapper } from '../mappers/message-event.mapper';
@@ -10,7 +10,11 @@ import { RelayMapper, RelayMapperRegistry } from './relay-mapper';
 
 /** What the relay publishes for the log, built on a store (the worker's relay and a replay to Kafka both use it). */
 export function logRelayMappers(store: EventStore, options: { erasureTombstones?: boolean } = {}): RelayMapper[] {
-  const mappers: RelayMapper[] = [new DomainEventMapper(), new MessageEventMapper(store), new WorkflowRunEventMapper(store)];
+  const mappers: RelayMapper[] = [
+    new DomainEventMapper(hasSealedForms(store) ? store : undefined),
+    new MessageEventMapper(store),
+    new WorkflowRunEventMapper(store),
+  ];
   if (options.erasureTombstones) mappers.push(new ErasureTombstoneMapper());
   return mappers;
 }
