@@ -38,7 +38,7 @@ import { WaitingRunsReadModel1763712005000, waitingRunsProjection } from './wait
 import { EventParts1763712040000, WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
 import { SchedulesReadModel1763712016140, schedulesProjection } from './schedules';
 import { BroadcastsReadModel1763712017100, broadcastsProjection } from './broadcasts';
-import { SourcesReadModel1763712019500, sourcesProjection } from './sources';
+import { SourceLogSubjects1763712095000, SourcesReadModel1763712019500, sourcesProjection } from './sources';
 import { GoalsReadModel1763712019600, goalsProjection } from './goals';
 import { SuppressionsReadModel1763712022100, SuppressionsUser1763712026000, suppressionsProjection } from './suppressions';
 import { MessageProviderIdsReadModel1763712022200, messageProviderIdsProjection } from './message-receipts';
@@ -125,4 +125,5 @@ export const allMigrations: Function[] = [
   ConfigVersion1763712028000,
   ArchivedConfigResources1763712031000,
   EventParts1763712040000,
+  SourceLogSubjects1763712095000,
 ];

@@ -1,12 +1,17 @@
-import { SourceActionsRan, SourceEventReceived, SourceUpserted } from '@notify/contracts';
+import { SourceActionsRan, SourceEventReceived, SourceUpserted, UserErased } from '@notify/contracts';
 import { defineProjection } from '@notify/projection-runtime';
+import { erasedOr } from '../erased';
 
-/** Sources per environment (ADR 0195), and the log of the events they received with what their actions did. */
+/**
+ * Sources per environment (ADR 0195), and the log of the events they received with what their
+ * actions did. A log's payload and actions are its subject's personal data: erasing the user drops
+ * their logs, and a rebuild skips the events whose payload reads as erased (ADR 0194).
+ */
 export const sourcesProjection = defineProjection({
   name: 'sources',
-  version: 1,
+  version: 2,
   tables: ['rm_sources', 'rm_source_logs'],
-  events: [SourceUpserted, SourceEventReceived, SourceActionsRan],
+  events: [SourceUpserted, SourceEventReceived, SourceActionsRan, UserErased],
   on: {
     async SourceUpserted({ environment, data: d }, tx) {
       await tx.query(
@@ -18,10 +23,13 @@ export const sourcesProjection = defineProjection({
       );
     },
     async SourceEventReceived({ environment, data: d }, tx) {
+      const payload = erasedOr<typeof d.payload | null>(d.payload, null);
+      const actions = erasedOr<typeof d.actions | null>(d.actions, null);
+      if (payload === null || actions === null) return;
       await tx.query(
-        `INSERT INTO rm_source_logs (environment, id, source_key, event, payload, actions, inserted_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-        [environment, d.log_id, d.source_key, d.event, JSON.stringify(d.payload), JSON.stringify(d.actions), d.received_at],
+        `INSERT INTO rm_source_logs (environment, id, source_key, event, payload, actions, inserted_at, subject)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+        [environment, d.log_id, d.source_key, d.event, JSON.stringify(payload), JSON.stringify(actions), d.received_at, d.subject],
       );
     },
     async SourceActionsRan({ environment, data: d }, tx) {
@@ -30,6 +38,9 @@ export const sourcesProjection = defineProjection({
         d.log_id,
         JSON.stringify(d.results),
       ]);
+    },
+    async UserErased({ environment, data }, tx) {
+      await tx.query('DELETE FROM rm_source_logs WHERE environment = $1 AND subject = $2', [environment, data.user_id]);
     },
   },
 });

@@ -147,6 +147,11 @@ describe('sources: mappings, ingest, rehearse, logs', () => {
     expect([malformed.status, malformed.body.code]).toEqual([422, 'invalid_params']);
     expect(malformed.body.errors.map((e: { field: string }) => e.field)).toEqual(['log_id']);
 
+    // Another user's event through the same source, which the erasure below must leave alone.
+    const bystander = uniqueKey('u');
+    const kept = await ingest(env.settings.endpoint, env.settings.ingest_key, { ...event, id: uniqueKey('evt'), user: { id: bystander } });
+    expect(kept.status).toBe(202);
+
     // Once the user is deleted, their event's payload is erased and cannot be replayed.
     expect((await t.http('DELETE', `/v1/users/${user}`, { key: t.env.secretKey })).status).toBe(204);
     await settled(t);
@@ -155,6 +160,17 @@ describe('sources: mappings, ingest, rehearse, logs', () => {
     expect(erased.body).toMatchObject({ code: 'source_event_erased', status: 409, type: expect.any(String) });
     await settled(t);
     expect(await countEvents(t)).toBe(before);
+
+    // Their logs (the event and its replay) leave the read model, the bystander's stays; a rebuild
+    // does not bring them back (ADR 0194).
+    const logIds = async () => (await mgmt('GET', `/v1/sources/${key}/logs`)).body.entries.map((e: { id: string }) => e.id);
+    expect(await logIds()).toEqual([kept.body.log_id]);
+    const rows = async () =>
+      (await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM rm_source_logs WHERE payload::text LIKE $1`, [`%${user}%`]))[0].n;
+    expect(await rows()).toBe(0);
+    await t.runtime.rebuild('sources');
+    expect(await logIds()).toEqual([kept.body.log_id]);
+    expect(await rows()).toBe(0);
   });
 
   it('refuses a wrong or missing ingest key with 401 and writes nothing', async () => {
