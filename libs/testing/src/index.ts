@@ -8,3 +8,4 @@ export * from './outbound';
 export * from './wait';
 export * from './s3proxy';
 export * from './self-signed-certificate';
+export * from './slow-appends';

@@ -1,4 +1,4 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, installSlowAppends, requireBackend, SlowAppends, testEnv, TestDatabase, waitFor } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { LogPosition, RecordedEvent } from '../event-store';
@@ -11,45 +11,20 @@ import { PostgresEventStore } from './postgres-event-store';
  * earlier one. Only a server has concurrent transactions (the embedded database runs one at a
  * time), so this runs on Postgres.
  *
- * The order is forced, not hoped for: a trigger makes the 'Slow' append wait, after its row is
- * inserted, for an advisory lock the test holds, and the test sees it waiting in pg_locks.
+ * The order is forced, not hoped for: the 'Slow' append waits, after its row is inserted, for an
+ * advisory lock the test holds, and the test sees it waiting in pg_locks (installSlowAppends).
  */
 requireBackend('postgres', !!testEnv.postgresUrl);
 const describeServer = testEnv.postgresUrl ? describe : describe.skip;
 
-const HOLD = 727274101;
-
 describeServer('PostgreSQL event store: transactions committing out of order', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
-  let holder: Client;
+  let slowAppends: SlowAppends;
   const meta = { environment: 'test', schema_version: 1 };
   const append = (type: string) =>
     store.append(`${type.toLowerCase()}-${randomUUID()}`, [{ id: randomUUID(), type, data: {}, metadata: meta }]);
 
-  let holding = false;
-  /** Holds 'Slow' appends open after their row (and so their position) exists. */
-  const holdSlowAppends = async () => {
-    await holder.query('SELECT pg_advisory_lock($1)', [HOLD]);
-    holding = true;
-  };
-  const releaseSlowAppends = async () => {
-    if (!holding) return;
-    holding = false;
-    await holder.query('SELECT pg_advisory_unlock($1)', [HOLD]);
-  };
-  const slowAppendWaiting = () =>
-    waitFor(
-      async () =>
-        (
-          await holder.query(
-            `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1
-               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-            [HOLD],
-          )
-        ).rowCount === 1,
-      'the slow append to wait with its row inserted',
-    );
   /** readAll shows a commit once every older transaction on the server has finished. */
   const visible = (position: LogPosition) =>
     waitFor(async () => (await store.headPosition()) >= position, `position ${position} to become readable`);
@@ -57,15 +32,10 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
   beforeAll(async () => {
     db = await createTestDatabase('postgres', { migrate: false });
     store = await PostgresEventStore.create({ pool: db.database.pool, listenConnectionString: db.url });
-    holder = new Client({ connectionString: db.url });
-    await holder.connect();
-    await holder.query(`
-      CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.event_type = 'Slow' THEN PERFORM pg_advisory_xact_lock(${HOLD}); END IF; RETURN NEW; END $$;
-      CREATE TRIGGER slow_commit AFTER INSERT ON es_events FOR EACH ROW EXECUTE FUNCTION slow_commit();`);
+    slowAppends = await installSlowAppends(db.url, 727274101);
   });
   afterAll(async () => {
-    await holder?.end();
+    await slowAppends?.close();
     await store?.close();
     await db?.close();
   });
@@ -81,14 +51,14 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
       },
     });
     try {
-      await holdSlowAppends();
+      await slowAppends.hold();
       const slow = append('Slow');
-      await slowAppendWaiting();
+      await slowAppends.waiting();
       const fast = await append('Fast');
       // The slow transaction is still open: nothing after `start` is readable, the fast commit included.
       expect((await store.readAll({ after: start })).events).toEqual([]);
       expect(received).toEqual([]);
-      await releaseSlowAppends();
+      await slowAppends.release();
       const slowResult = await slow;
       expect(slowResult.globalPosition).toBeLessThan(fast.globalPosition); // positions were taken in one order...
 
@@ -99,7 +69,7 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
       expect(received.map((e) => e.type)).toEqual(['Slow', 'Fast', 'End']);
       expect(new Set(received.map((e) => e.id)).size).toBe(3);
     } finally {
-      await releaseSlowAppends();
+      await slowAppends.release();
       await subscription.stop();
     }
   });
@@ -134,20 +104,20 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
     const { rows } = await db.database.pool.query<{ max: string | null }>('SELECT max(global_position) AS max FROM es_events');
     const before = BigInt(rows[0].max ?? 0);
     const start = await store.headPosition();
-    await holdSlowAppends();
+    await slowAppends.hold();
     const slow = append('Slow');
     try {
-      await slowAppendWaiting();
+      await slowAppends.waiting();
       const fast = await append('Fast');
       const seenEarly = await naive(before);
       expect(seenEarly.map((r) => r.event_type)).toEqual(['Fast']);
-      await releaseSlowAppends();
+      await slowAppends.release();
       await slow;
       const afterCheckpoint = await naive(BigInt(seenEarly[0].global_position));
       expect(afterCheckpoint.map((r) => r.event_type)).toEqual([]); // the Slow event is behind the checkpoint: lost
       await visible(fast.position);
     } finally {
-      await releaseSlowAppends();
+      await slowAppends.release();
       await slow.catch(() => undefined);
     }
     // The store's own reader, from the same starting point, returns both, the slow one first.
