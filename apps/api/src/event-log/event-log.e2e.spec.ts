@@ -253,6 +253,62 @@ describe('event log (management API and CLI)', () => {
     expect((await get('/v1/events?environment=nowhere')).status).toBe(404);
   });
 
+  it('erases a user over the management API with the reason recorded on UserErased, and from the CLI with --http', async () => {
+    const erasable = uniqueKey('erasable');
+    const email = `${erasable}@example.org`;
+    expect((await t.http('PUT', `/v1/users/${erasable}`, { body: { name: 'Eve', email } })).status).toBe(200);
+    const erase = (id: string, body: unknown, key?: string) =>
+      t.http('POST', `/v1/events/users/${id}/erase?environment=development`, { key: key ?? t.serviceToken, body });
+
+    // No reason, an empty one, or not a string: 422 naming it; nothing erased.
+    for (const body of [{}, { reason: '  ' }, { reason: 7 }]) {
+      const refused = await erase(erasable, body);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'invalid_params', status: 422, errors: [expect.objectContaining({ field: 'reason' })] });
+    }
+    expect((await erase(erasable, { reason: 'x' }, t.env.secretKey)).status).toBe(403);
+    const unknown = await erase(uniqueKey('never'), { reason: 'request #1' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'resource_missing', status: 404, type: expect.any(String), message: expect.any(String) });
+    expect((await t.http('GET', `/v1/users/${erasable}`)).status).toBe(200);
+
+    const erased = await erase(erasable, { reason: 'GDPR request #4712' });
+    expect(erased.status).toBe(200);
+    expect(erased.body).toMatchObject({
+      user_id: erasable,
+      environment: 'development',
+      reason: 'GDPR request #4712',
+      deleted: true,
+      events: ['UserDeleted', 'UserErased'],
+      global_position: expect.stringMatching(/^\d+$/),
+    });
+    expect((await t.http('GET', `/v1/users/${erasable}`)).status).toBe(404);
+    // The erasure is in the log with its reason and who asked; the user's personal fields read as erased.
+    const stream = (await get(`/v1/events/streams/user-development-${erasable}`)).body.entries;
+    const record = stream.find((e: { type: string }) => e.type === 'UserErased');
+    expect(record).toMatchObject({
+      data: { user_id: erasable, reason: 'GDPR request #4712' },
+      actor: expect.stringMatching(/^service/),
+      position: erased.body.position,
+      global_position: erased.body.global_position,
+    });
+    expect(stream[0].data.properties).toEqual({ $erased: true });
+    expect(await t.sql(`SELECT 1 FROM es_events WHERE data::text LIKE '%' || $1 || '%'`, [email])).toEqual([]);
+    // Nothing recorded since: nothing to erase again.
+    expect((await erase(erasable, { reason: 'again' })).status).toBe(404);
+
+    const byCli = uniqueKey('cli-erasable');
+    await t.http('PUT', `/v1/users/${byCli}`, { body: { name: 'Carl', email: `${byCli}@example.org` } });
+    const cmd = cli();
+    expect(await cmd.run('recipients', 'erase', byCli, '--environment', 'development', '--reason', 'ticket 9', '--http')).toBe(0);
+    expect(cmd.out.join('')).toMatch(new RegExp(`^erased user ${byCli} in development \\(UserDeleted, UserErased\\) at #\\d+\\n$`));
+    const again = cli();
+    expect(await again.run('recipients', 'erase', byCli, '--environment', 'development', '--reason', 'ticket 9', '--http')).toBe(1);
+    expect(again.err.join('')).toContain('404');
+    const cliRecord = (await t.store.readStream(`user-development-${byCli}`)).find((e) => e.type === 'UserErased')!;
+    expect(cliRecord.data).toMatchObject({ reason: 'ticket 9' });
+  });
+
   it('prints types, a stream and a history from the CLI', async () => {
     const types = cli();
     expect(await types.run('events', 'types')).toBe(0);

@@ -163,6 +163,46 @@ export const userHistoryRoute = defineRoute({
   response: LogEventPage,
 });
 
+export const EraseUserBody = z
+  .strictObject({
+    /** Why (a request's reference, a legal basis): recorded on the `UserErased` event. */
+    reason: z.string().trim().min(1).max(1000),
+  })
+  .meta({ id: 'EraseUserRequest' });
+
+export const UserErasure = z
+  .object({
+    user_id: z.string(),
+    environment: z.string(),
+    reason: z.string(),
+    erased_at: z.string(),
+    /** Whether the user still existed: a `UserDeleted` was recorded before the `UserErased`. */
+    deleted: z.boolean(),
+    /** The types of the events recorded, in order. */
+    events: z.array(z.string()),
+    /** The `UserErased` event's place in the log (a log read's `after`, its global position). */
+    position: z.string(),
+    global_position: z.string(),
+  })
+  .meta({ id: 'UserErasure' });
+export type UserErasureT = z.infer<typeof UserErasure>;
+
+export const eraseUserRoute = defineRoute({
+  operationId: 'eraseUser',
+  method: 'POST',
+  path: '/v1/events/users/{user_id}/erase',
+  summary:
+    "Delete a user and erase their personal data (the right to be forgotten), recording the reason: the user's key is destroyed and the read models drop their data",
+  tags: ['Event log'],
+  auth: 'service',
+  access: 'admin',
+  rateTier: 2,
+  params: z.strictObject({ user_id: z.string().min(1).max(255) }),
+  query: z.object({ environment: z.string() }),
+  body: EraseUserBody,
+  response: UserErasure,
+});
+
 export const objectHistoryRoute = defineRoute({
   operationId: 'readObjectHistory',
   method: 'GET',
