@@ -241,6 +241,18 @@ describe('event log (management API and CLI)', () => {
       errors: [expect.objectContaining({ field: 'since' })],
     });
     expect((await get('/v1/events?limit=0')).status).toBe(422);
+    // A type the service never writes, or a time window that ends before it starts, would answer an empty page: refused instead.
+    const unknownType = await get('/v1/events?types=UserIdentified&types=NoSuchEvent');
+    expect(unknownType.status).toBe(422);
+    expect(unknownType.body).toMatchObject({
+      code: 'invalid_params',
+      errors: [{ field: 'types', message: expect.stringContaining('"NoSuchEvent" is not an event type') }],
+    });
+    expect((await get('/v1/events/tail?types=NoSuchEvent')).body).toMatchObject({ status: 422, errors: [{ field: 'types' }] });
+    const backwards = await get('/v1/events?since=2026-11-02T00:00:00Z&until=2026-11-01T00:00:00Z');
+    expect(backwards.status).toBe(422);
+    expect(backwards.body).toMatchObject({ code: 'invalid_params', errors: [{ field: 'until', message: 'must not be before since' }] });
+    expect((await get('/v1/events?since=2026-11-01T00:00:00Z&until=2026-11-01T00:00:00Z')).status).toBe(200);
     const streamCursor = (await get(`/v1/events/streams/user-development-${user}?limit=1`)).body.page_info.after;
     expect((await get(`/v1/events?after=${streamCursor}`)).status).toBe(422);
     expect((await get(`/v1/events/users/${user}?environment=development&after=${streamCursor}`)).status).toBe(422);

@@ -4,6 +4,7 @@ import { defineRoute } from '../http/route';
 import { arrayParam, Cursor, queryInt } from '../http/pagination';
 import { QueryFlag } from './mgmt';
 import { DecisionInputs } from '../runs/run.events';
+import { eventContracts } from '../events/registry';
 
 /**
  * The event log as auditors read it (management API, service token): stream categories, one
@@ -105,7 +106,7 @@ export const readStreamRoute = defineRoute({
 
 const Instant = z.iso.datetime({ offset: true });
 
-const ReadLogQuery = z.object({
+const ReadLogFields = z.object({
   /** A cursor from page_info.after, or the `position` of an event: read what follows it. */
   after: z.string().max(1024).optional(),
   limit: Limit,
@@ -115,6 +116,23 @@ const ReadLogQuery = z.object({
   until: Instant.optional(),
   /** Only events recorded in this environment (account-level events have none). */
   environment: EnvironmentSlug.optional(),
+});
+
+/** A filter naming a type the service never writes would match nothing, silently: it is refused, naming `types`. */
+function checkTypes(q: { types?: string[] }, ctx: z.RefinementCtx): void {
+  const unknown = (q.types ?? []).filter((t) => !eventContracts.has(t));
+  if (unknown.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['types'],
+      message: `${unknown.map((t) => JSON.stringify(t)).join(', ')} ${unknown.length === 1 ? 'is not an event type' : 'are not event types'} (GET /v1/events/types lists them)`,
+    });
+}
+
+const ReadLogQuery = ReadLogFields.superRefine((q, ctx) => {
+  checkTypes(q, ctx);
+  if (q.since !== undefined && q.until !== undefined && Date.parse(q.since) > Date.parse(q.until))
+    ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
 });
 
 export const readLogRoute = defineRoute({
@@ -145,7 +163,7 @@ export const tailLogRoute = defineRoute({
   auth: 'service',
   scope: 'account',
   rateTier: 4,
-  query: ReadLogQuery.omit({ until: true }),
+  query: ReadLogFields.omit({ until: true }).superRefine(checkTypes),
   response: LogEventPage,
   produces: 'text/event-stream',
 });
