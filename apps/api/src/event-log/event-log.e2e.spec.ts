@@ -278,6 +278,8 @@ describe('event log (management API and CLI)', () => {
       expect(refused.status).toBe(422);
       expect(refused.body).toMatchObject({ code: 'invalid_params', status: 422, errors: [expect.objectContaining({ field: 'reason' })] });
     }
+    const bodiless = await t.http('POST', `/v1/events/users/${erasable}/erase?environment=development`, { key: t.serviceToken });
+    expect(bodiless.body).toMatchObject({ code: 'invalid_params', status: 422, errors: [expect.objectContaining({ field: 'reason' })] });
     expect((await erase(erasable, { reason: 'x' }, t.env.secretKey)).status).toBe(403);
     const unknown = await erase(uniqueKey('never'), { reason: 'request #1' });
     expect(unknown.status).toBe(404);
