@@ -172,4 +172,36 @@ describeServer('events export and import', () => {
       await fresh.close();
     }
   });
+
+  it(
+    'imports over HTTP into the embedded installation, whose one connection the import holds (ADR 0249)',
+    async () => {
+      const file = path.join(dir, 'embedded.jsonl');
+      await run(process.execPath, [cli, 'events', 'export', '--output', file], { env: mgmtEnv() });
+      const lines = (await readFile(file, 'utf8')).trim().split('\n');
+      // The export holds an erasure (the first test's user "gone"): its key is destroyed inside the import.
+      expect(lines.some((l) => JSON.parse(l).type === 'UserErased')).toBe(true);
+      const embedded = await startTestApp({ backend: 'embedded' });
+      try {
+        // Was 503 after the pool's 30 s acquire timeout: the erasure keys asked the one-connection pool for another.
+        const imported = await run(process.execPath, [cli, 'events', 'import', '--http', '--batch', '50', file], {
+          env: { PATH: process.env.PATH, NOTIFY_URL: embedded.url, NOTIFY_SERVICE_TOKEN: embedded.serviceToken, LOG_LEVEL: 'error' },
+        });
+        expect(imported.stdout).toContain(`imported ${lines.length} events`);
+        const [{ n }] = await embedded.sql<{ n: string }>('SELECT count(*)::text AS n FROM es_events');
+        expect(Number(n)).toBe(lines.length);
+        // Sealed under the embedded installation's keys, created in the import's transaction: readable; the erased user's key is gone.
+        const kept = await embedded.http('GET', '/v1/users/keep');
+        expect(kept.status).toBe(200);
+        expect(kept.body).toMatchObject({ id: 'keep', email: 'kept@example.com' });
+        expect(await embedded.sql(`SELECT subject FROM erasure_keys WHERE subject LIKE '%/user/gone'`)).toEqual([]);
+        expect(await embedded.sql(`SELECT subject FROM erasure_keys WHERE subject LIKE '%/user/keep'`)).toHaveLength(1);
+        expect((await embedded.http('GET', '/v1/users/gone')).status).toBe(404);
+      } finally {
+        await embedded.close();
+      }
+    },
+    // The embedded (WebAssembly) Postgres starts and migrates first: slow on a loaded machine.
+    240_000,
+  );
 });

@@ -49,7 +49,38 @@ const groups: CommandGroup[] = [
   },
 ];
 
+const bare: CommandGroup = {
+  name: 'me',
+  summary: 'Who am I',
+  default: 'show',
+  commands: [
+    {
+      name: 'show',
+      summary: 'Show me',
+      options: { json: { type: 'boolean' } },
+      async run(ctx) {
+        ctx.io.stdout.write(`shown${ctx.values.json ? ' as json' : ''}\n`);
+      },
+    },
+  ],
+};
+
 describe('CLI dispatcher', () => {
+  it("runs a group's default command when none is named, with the options given", async () => {
+    for (const [argv, text] of [
+      [['me'], 'shown\n'],
+      [['me', '--json'], 'shown as json\n'],
+      [['me', 'show', '--json'], 'shown as json\n'],
+    ] as const) {
+      const t = io();
+      expect(await runCli(argv, [bare], t.io)).toBe(0);
+      expect(t.out.join('')).toBe(text);
+    }
+    const help = io();
+    expect(await runCli(['me', '--help'], [bare], help.io)).toBe(0);
+    expect(help.out.join('')).toContain('notify me: Who am I');
+  });
+
   it('runs a command with its parsed options', async () => {
     const t = io();
     expect(await runCli(['things', 'list', '--limit', '3', '--all'], groups, t.io)).toBe(0);

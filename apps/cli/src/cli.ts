@@ -52,7 +52,12 @@ export async function runCli(argv: readonly string[], groups: readonly CommandGr
   }
   const group = groups.find((g) => g.name === groupName);
   if (!group) return fail(`Unknown command group '${groupName}'.\n\n${mainHelp(groups)}`);
-  if (!commandName || commandName === '--help' || commandName === '-h') {
+  const help = commandName === '--help' || commandName === '-h';
+  // A group with a default command runs it when no command is named (`notify whoami`, `notify whoami --json`).
+  if (group.default && !help && (!commandName || commandName.startsWith('-'))) {
+    return runCli([groupName, group.default, ...(commandName ? [commandName] : []), ...rest], groups, io);
+  }
+  if (!commandName || help) {
     print(groupHelp(group));
     return commandName ? 0 : 2;
   }

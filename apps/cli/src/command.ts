@@ -38,6 +38,8 @@ export interface CommandGroup {
   commands: CliCommand[];
   /** The command `notify <group> <argument>` runs when the argument names no command (`notify explain <id>`). */
   fallback?: string;
+  /** The command `notify <group>` runs with no command named, or only options (`notify whoami --json`). */
+  default?: string;
 }
 
 /** A problem the operator can fix (bad flag, missing setting): printed without a stack trace. */

@@ -253,9 +253,23 @@ export interface LogImporter {
    * The whole import in one transaction (the HTTP import, ADR 0197): refuses (LogNotEmptyError,
    * before reading a batch) unless every event in the log was recorded by `replaceableActor` (what
    * a first start writes), removes those, writes every batch, runs `beforeCommit` in the same
-   * transaction and commits; any error rolls everything back. Appends wait meanwhile.
+   * transaction and commits; any error rolls everything back. Appends wait meanwhile. `batches` is
+   * called once, with the transaction, when it is open.
    */
-  importReplacing(batches: AsyncIterable<readonly ImportedEvent[]>, options: ReplacingImportOptions): Promise<ReplacingImportResult>;
+  importReplacing(
+    batches: (tx: ImportTransaction) => AsyncIterable<readonly ImportedEvent[]>,
+    options: ReplacingImportOptions,
+  ): Promise<ReplacingImportResult>;
+}
+
+/**
+ * The import's own transaction, given to whoever produces its batches (ADR 0249): what they read
+ * or write in the database while the import is open (erasure keys) goes through it, never through
+ * another connection, which a one-connection pool (the embedded database) could not give while the
+ * import holds its one. The same object for the whole import.
+ */
+export interface ImportTransaction {
+  query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
 }
 
 export interface ReplacingImportOptions {

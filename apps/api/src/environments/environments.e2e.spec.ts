@@ -1,6 +1,8 @@
 import { credentialId, hashSecret, revokeApiKey } from '@notify/application';
 import { waitFor } from '@notify/testing';
 import { issueServiceToken, startTestApp, TestApp } from '../../../../test/support/test-app';
+import { runCli } from '../../../cli/src/cli';
+import { commandGroups } from '../../../cli/src/commands';
 
 /** `GET /v1/environments[/{slug}]` and `GET /v1/whoami` through @knocklabs/mgmt and raw HTTP. */
 describe('environments and whoami (management API)', () => {
@@ -122,5 +124,54 @@ describe('environments and whoami (management API)', () => {
       service_token_name: 'bootstrap',
       user_id: null,
     });
+  });
+
+  it('notify environments list, environments get and whoami print what these routes answer', async () => {
+    const cli = (...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = {
+        stdout: { write: (x: string) => out.push(x) },
+        stderr: { write: (x: string) => err.push(x) },
+        env: { NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: t.serviceToken },
+        signal: new AbortController().signal,
+      };
+      return runCli(argv, commandGroups, io).then((code) => ({ code, out: out.join(''), err: err.join('') }));
+    };
+    const listed = await cli('environments', 'list');
+    expect(listed.code).toBe(0);
+    const slugs = listed.out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('  ')[0]);
+    const { entries } = (await t.http('GET', '/v1/environments?limit=100', { key: t.serviceToken })).body;
+    expect(slugs).toEqual(entries.map((e: { slug: string }) => e.slug));
+    expect(listed.out).toMatch(/^development {2}Development {2}order 0 {2}system {2}created \S+ {2}(last commit \S+|no commit)$/m);
+    const json = await cli('environments', 'list', '--json');
+    expect(
+      json.out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(entries);
+
+    const one = await cli('environments', 'get', 'development');
+    expect(one.code).toBe(0);
+    expect(one.out).toContain('slug: development\nname: Development\norder: 0\nowner: system\n');
+    expect(JSON.parse((await cli('environments', 'get', 'development', '--json')).out)).toEqual(
+      (await t.http('GET', '/v1/environments/development', { key: t.serviceToken })).body,
+    );
+    const missing = await cli('environments', 'get', 'nowhere');
+    expect(missing).toMatchObject({ code: 1, err: expect.stringContaining('404') });
+
+    expect(await cli('whoami')).toEqual({ code: 0, out: 'service token bootstrap on account Notify (notify)\n', err: '' });
+    expect(JSON.parse((await cli('whoami', '--json')).out)).toMatchObject({ type: 'service_token', service_token_name: 'bootstrap' });
+    const refused = await runCli(['whoami'], commandGroups, {
+      stdout: { write: () => undefined },
+      stderr: { write: () => undefined },
+      env: { NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: 'svc_nope' },
+      signal: new AbortController().signal,
+    });
+    expect(refused).toBe(1);
   });
 });

@@ -241,6 +241,18 @@ describe('event log (management API and CLI)', () => {
       errors: [expect.objectContaining({ field: 'since' })],
     });
     expect((await get('/v1/events?limit=0')).status).toBe(422);
+    // A type the service never writes, or a time window that ends before it starts, would answer an empty page: refused instead.
+    const unknownType = await get('/v1/events?types=UserIdentified&types=NoSuchEvent');
+    expect(unknownType.status).toBe(422);
+    expect(unknownType.body).toMatchObject({
+      code: 'invalid_params',
+      errors: [{ field: 'types', message: expect.stringContaining('"NoSuchEvent" is not an event type') }],
+    });
+    expect((await get('/v1/events/tail?types=NoSuchEvent')).body).toMatchObject({ status: 422, errors: [{ field: 'types' }] });
+    const backwards = await get('/v1/events?since=2026-11-02T00:00:00Z&until=2026-11-01T00:00:00Z');
+    expect(backwards.status).toBe(422);
+    expect(backwards.body).toMatchObject({ code: 'invalid_params', errors: [{ field: 'until', message: 'must not be before since' }] });
+    expect((await get('/v1/events?since=2026-11-01T00:00:00Z&until=2026-11-01T00:00:00Z')).status).toBe(200);
     const streamCursor = (await get(`/v1/events/streams/user-development-${user}?limit=1`)).body.page_info.after;
     expect((await get(`/v1/events?after=${streamCursor}`)).status).toBe(422);
     expect((await get(`/v1/events/users/${user}?environment=development&after=${streamCursor}`)).status).toBe(422);
@@ -251,6 +263,64 @@ describe('event log (management API and CLI)', () => {
     expect((await get('/v1/events', t.env.secretKey)).status).toBe(403);
     expect((await get('/v1/events', 'svc_nope')).status).toBe(401);
     expect((await get('/v1/events?environment=nowhere')).status).toBe(404);
+  });
+
+  it('erases a user over the management API with the reason recorded on UserErased, and from the CLI with --http', async () => {
+    const erasable = uniqueKey('erasable');
+    const email = `${erasable}@example.org`;
+    expect((await t.http('PUT', `/v1/users/${erasable}`, { body: { name: 'Eve', email } })).status).toBe(200);
+    const erase = (id: string, body: unknown, key?: string) =>
+      t.http('POST', `/v1/events/users/${id}/erase?environment=development`, { key: key ?? t.serviceToken, body });
+
+    // No reason, an empty one, or not a string: 422 naming it; nothing erased.
+    for (const body of [{}, { reason: '  ' }, { reason: 7 }]) {
+      const refused = await erase(erasable, body);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'invalid_params', status: 422, errors: [expect.objectContaining({ field: 'reason' })] });
+    }
+    const bodiless = await t.http('POST', `/v1/events/users/${erasable}/erase?environment=development`, { key: t.serviceToken });
+    expect(bodiless.body).toMatchObject({ code: 'invalid_params', status: 422, errors: [expect.objectContaining({ field: 'reason' })] });
+    expect((await erase(erasable, { reason: 'x' }, t.env.secretKey)).status).toBe(403);
+    const unknown = await erase(uniqueKey('never'), { reason: 'request #1' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'resource_missing', status: 404, type: expect.any(String), message: expect.any(String) });
+    expect((await t.http('GET', `/v1/users/${erasable}`)).status).toBe(200);
+
+    const erased = await erase(erasable, { reason: 'GDPR request #4712' });
+    expect(erased.status).toBe(200);
+    expect(erased.body).toMatchObject({
+      user_id: erasable,
+      environment: 'development',
+      reason: 'GDPR request #4712',
+      deleted: true,
+      events: ['UserDeleted', 'UserErased'],
+      global_position: expect.stringMatching(/^\d+$/),
+    });
+    expect((await t.http('GET', `/v1/users/${erasable}`)).status).toBe(404);
+    // The erasure is in the log with its reason and who asked; the user's personal fields read as erased.
+    const stream = (await get(`/v1/events/streams/user-development-${erasable}`)).body.entries;
+    const record = stream.find((e: { type: string }) => e.type === 'UserErased');
+    expect(record).toMatchObject({
+      data: { user_id: erasable, reason: 'GDPR request #4712' },
+      actor: expect.stringMatching(/^service/),
+      position: erased.body.position,
+      global_position: erased.body.global_position,
+    });
+    expect(stream[0].data.properties).toEqual({ $erased: true });
+    expect(await t.sql(`SELECT 1 FROM es_events WHERE data::text LIKE '%' || $1 || '%'`, [email])).toEqual([]);
+    // Nothing recorded since: nothing to erase again.
+    expect((await erase(erasable, { reason: 'again' })).status).toBe(404);
+
+    const byCli = uniqueKey('cli-erasable');
+    await t.http('PUT', `/v1/users/${byCli}`, { body: { name: 'Carl', email: `${byCli}@example.org` } });
+    const cmd = cli();
+    expect(await cmd.run('recipients', 'erase', byCli, '--environment', 'development', '--reason', 'ticket 9', '--http')).toBe(0);
+    expect(cmd.out.join('')).toMatch(new RegExp(`^erased user ${byCli} in development \\(UserDeleted, UserErased\\) at #\\d+\\n$`));
+    const again = cli();
+    expect(await again.run('recipients', 'erase', byCli, '--environment', 'development', '--reason', 'ticket 9', '--http')).toBe(1);
+    expect(again.err.join('')).toContain('404');
+    const cliRecord = (await t.store.readStream(`user-development-${byCli}`)).find((e) => e.type === 'UserErased')!;
+    expect(cliRecord.data).toMatchObject({ reason: 'ticket 9' });
   });
 
   it('prints types, a stream and a history from the CLI', async () => {

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DeleteUserController } from './delete-user/delete-user.controller';
 import { DeleteUserHandler } from './delete-user/delete-user.handler';
+import { EraseUserController } from './erase-user/erase-user.controller';
+import { EraseUserHandler } from './erase-user/erase-user.handler';
 import { GetUserController } from './get-user/get-user.controller';
 import { GetUserHandler } from './get-user/get-user.handler';
 import { IdentifyUserController } from './identify-user/identify-user.controller';
@@ -19,9 +21,18 @@ import { RecipientInsightController, recipientInsightProviders } from './recipie
     GetUserController,
     ListUsersController,
     DeleteUserController,
+    EraseUserController,
     MergeUserController,
     RecipientInsightController,
   ],
-  providers: [IdentifyUserHandler, GetUserHandler, ListUsersHandler, DeleteUserHandler, MergeUserHandler, ...recipientInsightProviders],
+  providers: [
+    IdentifyUserHandler,
+    GetUserHandler,
+    ListUsersHandler,
+    DeleteUserHandler,
+    EraseUserHandler,
+    MergeUserHandler,
+    ...recipientInsightProviders,
+  ],
 })
 export class UsersModule {}

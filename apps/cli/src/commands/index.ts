@@ -1,5 +1,5 @@
 import { CommandGroup } from '../command';
-import { environmentCommands, serviceTokenCommands } from './environments';
+import { environmentCommands, serviceTokenCommands, whoamiCommands } from './environments';
 import { keyCommands } from './keys';
 import { consoleCommands } from './console';
 import { eventCommands } from './events';
@@ -25,4 +25,5 @@ export const commandGroups: CommandGroup[] = [
   eventCommands,
   explainCommands,
   recipientCommands,
+  whoamiCommands,
 ];

@@ -1,4 +1,5 @@
 import { createTestDatabase, TestDatabase } from '@notify/testing';
+import { Pool } from 'pg';
 import { ErasureKeyStore, erasureSubject } from './erasure-keys';
 import { generateKey, openPersonalFields, sealValue, ERASED } from './personal-fields';
 
@@ -65,5 +66,46 @@ describe('ErasureKeyStore (Postgres)', () => {
     for (const s of [erased, ...fresh]) expect((await other.keyFor(s)).equals(keys.get(s)!)).toBe(true);
     const rows = await db.database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM erasure_keys WHERE subject LIKE 'env-c/%'`);
     expect(rows.rows[0].n).toBe(5);
+  });
+
+  it('creates, reads and destroys keys on a transaction held open, asking its pool for no other connection (ADR 0249)', async () => {
+    // One connection, as the embedded database has: a statement on the pool while it is held would wait its acquire timeout.
+    const single = new Pool({ connectionString: db.url, max: 1, connectionTimeoutMillis: 2_000 });
+    try {
+      const store = new ErasureKeyStore(single, master);
+      const kept = erasureSubject('env-d', 'kept');
+      const erased = erasureSubject('env-d', 'erased');
+      const client = await single.connect();
+      try {
+        await client.query('BEGIN');
+        const tx = { query: (sql: string, params?: unknown[]) => client.query(sql, params) };
+        const keys = store.inTransaction(tx);
+        expect(store.inTransaction(tx)).toBe(keys);
+        const first = await keys.keysForWriting([kept, erased]);
+        expect(await keys.destroy(erased)).toBe(true);
+        // After the erasure in the transaction, the subject's key is a new one.
+        expect((await keys.keyFor(erased)).equals(first.get(erased)!)).toBe(false);
+        expect((await keys.keyFor(kept)).equals(first.get(kept)!)).toBe(true);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      const committed = await new ErasureKeyStore(db.database.pool, master).keysFor([kept]);
+      expect(committed.get(kept)).toBeInstanceOf(Buffer);
+
+      // Rolled back: the key created in it was never stored, nor cached by the store.
+      const rolled = erasureSubject('env-d', 'rolled-back');
+      const again = await single.connect();
+      try {
+        await again.query('BEGIN');
+        await store.inTransaction({ query: (sql: string, params?: unknown[]) => again.query(sql, params) }).keyFor(rolled);
+        await again.query('ROLLBACK');
+      } finally {
+        again.release();
+      }
+      expect((await store.keysFor([rolled])).get(rolled)).toBeNull();
+    } finally {
+      await single.end();
+    }
   });
 });

@@ -173,6 +173,26 @@ export class ErasureKeyStore {
     }
   }
 
+  /**
+   * The keys as a transaction someone else holds open sees them, its statements run on that
+   * transaction (ADR 0249: the HTTP import seals and erases inside its one transaction, and the
+   * embedded database's pool has no second connection to give while it is open). One view per
+   * transaction: the sealing of the import's batches and the erasures between them share it, so
+   * a key destroyed there is not used again. Its cache is its own (keys it creates are not
+   * committed yet and must not reach the process's cache); it reads no epoch, the transaction
+   * seeing its own erasures.
+   */
+  inTransaction(tx: KeyQueries): TransactionKeys {
+    let view = this.transactions.get(tx);
+    if (!view) {
+      view = new TransactionKeys(tx, this.masterKey);
+      this.transactions.set(tx, view);
+    }
+    return view;
+  }
+
+  private readonly transactions = new WeakMap<KeyQueries, TransactionKeys>();
+
   private async checkEpoch(): Promise<void> {
     const { rows } = await this.pool.query<{ epoch: string }>('SELECT epoch::text AS epoch FROM erasure_epoch');
     this.observeEpoch(rows[0]?.epoch ?? '0');
@@ -183,6 +203,65 @@ export class ErasureKeyStore {
     if (generation !== this.generation) return;
     if (this.cache.size >= this.maxCached) this.cache.clear();
     this.cache.set(subject, entry);
+  }
+}
+
+/** Statements on a transaction (the import's: @notify/eventstore's ImportTransaction has this shape). */
+export interface KeyQueries {
+  query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/** `ErasureKeyStore.inTransaction`: keys created, read and destroyed in one open transaction. */
+export class TransactionKeys {
+  private readonly cache = new Map<string, Buffer>();
+
+  constructor(
+    private readonly tx: KeyQueries,
+    private readonly masterKey: Buffer,
+  ) {}
+
+  /** The subject's key, created on first use. */
+  async keyFor(subject: string): Promise<Buffer> {
+    return (await this.keysForWriting([subject])).get(subject)!;
+  }
+
+  /** The keys of these subjects, created where missing: two statements for those not seen yet in this transaction. */
+  async keysForWriting(subjects: Iterable<string>): Promise<Map<string, Buffer>> {
+    const out = new Map<string, Buffer>();
+    const missing: string[] = [];
+    for (const s of new Set(subjects)) {
+      const cached = this.cache.get(s);
+      if (cached) out.set(s, cached);
+      else missing.push(s);
+    }
+    if (missing.length === 0) return out;
+    await this.tx.query(
+      `INSERT INTO erasure_keys (subject, wrapped_key) SELECT * FROM unnest($1::text[], $2::text[])
+       ON CONFLICT (subject) DO NOTHING`,
+      [missing, missing.map((s) => wrapKey(this.masterKey, s, generateKey()))],
+    );
+    const { rows } = await this.tx.query<{ subject: string; wrapped_key: string }>(
+      'SELECT subject, wrapped_key FROM erasure_keys WHERE subject = ANY($1::text[])',
+      [missing],
+    );
+    for (const r of rows) {
+      const key = unwrapKey(this.masterKey, r.subject, r.wrapped_key);
+      this.cache.set(r.subject, key);
+      out.set(r.subject, key);
+    }
+    return out;
+  }
+
+  /**
+   * Destroys the subject's key and moves the erasure epoch, both committed with the transaction
+   * (the epoch's row stays locked until then: other erasures wait for it). The subject's next key
+   * is a new one, as `keyFor` gives after an erasure.
+   */
+  async destroy(subject: string): Promise<boolean> {
+    const { rowCount } = await this.tx.query('DELETE FROM erasure_keys WHERE subject = $1', [subject]);
+    await this.tx.query('UPDATE erasure_epoch SET epoch = epoch + 1');
+    this.cache.delete(subject);
+    return (rowCount ?? 0) > 0;
   }
 }
 

@@ -15,6 +15,7 @@ import type {
   EventToAppend,
   ExpectedRevision,
   ImportedEvent,
+  ImportTransaction,
   LogImporter,
   LogPosition,
   LogRangeLocator,
@@ -26,7 +27,7 @@ import type {
   SealedWith,
   StreamAppend,
 } from '@notify/eventstore';
-import { ErasureKeyStore, erasureSubject, SealingKey } from './erasure-keys';
+import { ErasureKeyStore, erasureSubject, SealingKey, TransactionKeys } from './erasure-keys';
 import {
   hasPersonalValues,
   isSealedField,
@@ -74,11 +75,14 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
         // The stream's earlier events are in the import's own transaction, which the lookup of a
         // `'stream'` subject cannot read: the subjects already sealed for are remembered instead.
         const known = new Map<string, string>();
-        const seal = (batch: readonly ImportedEvent[]) => this.sealImported(batch, known);
-        async function* sealed() {
-          for await (const batch of batches) yield await seal(batch);
-        }
-        return inner.importReplacing(sealed(), options);
+        const seal = (batch: readonly ImportedEvent[], keys: TransactionKeys) => this.sealImported(batch, known, keys);
+        // The keys are read and created in the import's transaction (ADR 0249), the view its
+        // erasures use too (the same object for the same transaction).
+        const sealed = async function* (tx: ImportTransaction) {
+          const txKeys = keys.inTransaction(tx);
+          for await (const batch of batches(tx)) yield await seal(batch, txKeys);
+        };
+        return inner.importReplacing(sealed, options);
       };
     }
   }
@@ -89,8 +93,21 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
   locateRange?: LogRangeLocator['locateRange'];
   deleteStreams?: StreamRedactor['deleteStreams'];
 
-  /** Seals imported events stream by stream (a `'stream'` subject is found on the stream's earlier events), in their order. */
-  private async sealImported(events: readonly ImportedEvent[], known?: Map<string, string>): Promise<ImportedEvent[]> {
+  /**
+   * Seals imported events stream by stream (a `'stream'` subject is found on the stream's earlier
+   * events), in their order. With `txKeys` (an import's transaction) the batch's keys are taken
+   * there, in one lookup.
+   */
+  private async sealImported(
+    events: readonly ImportedEvent[],
+    known?: Map<string, string>,
+    txKeys?: TransactionKeys,
+  ): Promise<ImportedEvent[]> {
+    let prepared: Map<string, SealingKey> | undefined;
+    if (txKeys) {
+      const keys = await txKeys.keysForWriting(subjectsNamedIn(events));
+      prepared = new Map([...keys].map(([subject, key]) => [subject, { subject, key, wrapped: '' }]));
+    }
     const byStream = new Map<string, ImportedEvent[]>();
     for (const e of events) {
       const group = byStream.get(e.streamId);
@@ -99,7 +116,7 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
     }
     const sealed = new Map<ImportedEvent, ImportedEvent>();
     for (const [streamId, group] of byStream) {
-      const { events: out } = await this.seal(streamId, group, { known });
+      const { events: out } = await this.seal(streamId, group, { known, prepared, keys: txKeys });
       group.forEach((e, i) => sealed.set(e, { ...e, data: out[i].data }));
     }
     return events.map((e) => sealed.get(e)!);
@@ -121,14 +138,7 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
   async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
     return this.conditionally(async () => {
       // The keys of every subject named in the events' data, in one lookup for the whole batch.
-      const subjects = new Set<string>();
-      for (const a of appends)
-        for (const event of a.events) {
-          const personal = eventContracts.get(event.type)?.personal;
-          if (!personal || personal.subject === 'stream') continue;
-          const id = personalSubject(personal, event.data as never);
-          if (id !== null) subjects.add(erasureSubject(event.metadata.environment, id));
-        }
+      const subjects = subjectsNamedIn(appends.flatMap((a) => a.events));
       const prepared =
         subjects.size <= 1
           ? undefined
@@ -236,9 +246,16 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
   private async seal(
     streamId: string,
     events: readonly EventToAppend[],
-    options: { prepared?: Map<string, SealingKey>; known?: Map<string, string>; conditional?: boolean } = {},
+    options: {
+      prepared?: Map<string, SealingKey>;
+      known?: Map<string, string>;
+      conditional?: boolean;
+      /** Where keys not prepared come from (an import's transaction); the key store otherwise. */
+      keys?: { keyFor(subject: string): Promise<Buffer> };
+    } = {},
   ): Promise<{ events: EventToAppend[]; sealedWith?: SealedWith[] }> {
     const { prepared, known, conditional } = options;
+    const keys = options.keys ?? this.keys;
     const out: EventToAppend[] = [];
     const used = new Map<string, SealedWith>();
     let streamSubject: string | null | undefined;
@@ -266,7 +283,7 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
         const sealing = prepared?.get(subject) ?? (await this.keys.sealingKey(subject));
         used.set(subject, { subject, wrappedKey: sealing.wrapped });
         key = sealing.key;
-      } else key = prepared?.get(subject)?.key ?? (await this.keys.keyFor(subject));
+      } else key = prepared?.get(subject)?.key ?? (await keys.keyFor(subject));
       out.push({ ...event, data: sealPersonalFields(personal, event.data as object, subject, key) });
     }
     return { events: out, sealedWith: used.size > 0 ? [...used.values()] : undefined };
@@ -290,4 +307,16 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
     }
     return null;
   }
+}
+
+/** The subjects named in the events' data (a `'stream'` subject is not: it is found on the stream's events). */
+function subjectsNamedIn(events: readonly EventToAppend[]): Set<string> {
+  const subjects = new Set<string>();
+  for (const event of events) {
+    const personal = eventContracts.get(event.type)?.personal;
+    if (!personal || personal.subject === 'stream') continue;
+    const id = personalSubject(personal, event.data as never);
+    if (id !== null) subjects.add(erasureSubject(event.metadata.environment, id));
+  }
+  return subjects;
 }

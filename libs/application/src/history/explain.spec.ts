@@ -122,7 +122,22 @@ describe('explaining a run from its events', () => {
     expect(x.timeline.map((t) => t.type)).toEqual(events.map((e) => e.type));
     const text = formatExplanation(x);
     expect(text.split('\n')[0]).toBe('welcome run r1 for user u1: sent');
-    expect(text).toContain('delivery attempt 1 via postmark: failed (timeout)');
+    expect(text).toContain('delivery attempt 1 of message m1 via postmark: failed (timeout)');
+  });
+
+  it('names the message on each of its lines that says why it was not delivered (a run can have several)', () => {
+    const other = 'message-development-m2';
+    const text = formatExplanation(
+      explainRun([
+        ...trigger(),
+        ev(msg, 'MessageCreated', { message_id: 'm1', channel: { key: 'postmark' }, step_ref: 'email' }),
+        ev(other, 'MessageCreated', { message_id: 'm2', channel: { key: 'twilio' }, step_ref: 'sms' }),
+        ev(msg, 'MessageUndelivered', { message_id: 'm1', at: 'x', attempts: 3, reason: 'provider_error' }),
+        ev(other, 'MessageNotSent', { message_id: 'm2', at: 'x', reason: 'no_phone_number' }),
+      ]),
+    );
+    expect(text).toContain('message m1 undelivered: provider_error');
+    expect(text).toContain('message m2 not sent: no_phone_number');
   });
 
   it('names the step that decided when nothing was sent', () => {

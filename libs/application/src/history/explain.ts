@@ -101,12 +101,14 @@ function line(e: RecordedEvent): string {
       return `run ${d.outcome}${d.reason ? `: ${d.reason}` : ''}`;
     case 'MessageCreated':
       return `message ${d.message_id} created on ${(d.channel as Data)?.key ?? 'a channel'}`;
+    // A run can have several messages: the lines of a message's events name it.
     case 'MessageDeliveryAttemptCompleted':
-      return `delivery attempt ${d.attempt} via ${d.provider}: ${d.outcome}${d.reason ? ` (${d.reason})` : ''}`;
+      return `delivery attempt ${d.attempt} of message ${d.message_id} via ${d.provider}: ${d.outcome}${d.reason ? ` (${d.reason})` : ''}`;
     case 'MessageNotSent':
+      return `message ${d.message_id} not sent: ${d.reason}`;
     case 'MessageUndelivered':
     case 'MessageBounced':
-      return `${e.type.replace('Message', '').toLowerCase()}: ${d.reason}`;
+      return `message ${d.message_id} ${e.type.replace('Message', '').toLowerCase()}: ${d.reason}`;
     default:
       return e.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   }

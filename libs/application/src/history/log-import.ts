@@ -4,6 +4,7 @@ import {
   EventMetadata,
   EventStore,
   ImportedEvent,
+  ImportTransaction,
   isLogImporter,
   LogNotEmptyError,
   LogPosition,
@@ -153,25 +154,27 @@ export async function importLogReplacing(
     throw new DomainError('not_supported', 'This event store cannot import a log', 'invalid_request');
   const state: ReadState = { lastGlobalPosition: -1n, lines: [] };
   const erased = new Set<string>();
-  async function* batches() {
+  async function* batches(tx: ImportTransaction) {
+    // In the import's transaction (ADR 0249): the key goes with the import, or stays if it rolls back.
+    const txKeys = keys.inTransaction(tx);
     for await (const batch of exportBatches(lines, options.batchSize ?? 500, state)) {
       yield batch.events;
       // Resumed once the batch is written (inside the import's transaction): the events after it are sealed without the key.
       for (const subject of batch.erasures) {
-        await keys.destroy(subject);
+        await txKeys.destroy(subject);
         erased.add(subject);
       }
     }
   }
   let current: ImportedEvent[] = [];
-  async function* tracked() {
-    for await (const events of batches()) {
+  async function* tracked(tx: ImportTransaction) {
+    for await (const events of batches(tx)) {
       current = events;
       yield events;
     }
   }
   try {
-    const result = await store.importReplacing(tracked(), options);
+    const result = await store.importReplacing(tracked, options);
     return {
       events: result.events,
       replaced: result.replaced,

@@ -4,6 +4,7 @@ import { defineRoute } from '../http/route';
 import { arrayParam, Cursor, queryInt } from '../http/pagination';
 import { QueryFlag } from './mgmt';
 import { DecisionInputs } from '../runs/run.events';
+import { eventContracts } from '../events/registry';
 
 /**
  * The event log as auditors read it (management API, service token): stream categories, one
@@ -105,7 +106,7 @@ export const readStreamRoute = defineRoute({
 
 const Instant = z.iso.datetime({ offset: true });
 
-const ReadLogQuery = z.object({
+const ReadLogFields = z.object({
   /** A cursor from page_info.after, or the `position` of an event: read what follows it. */
   after: z.string().max(1024).optional(),
   limit: Limit,
@@ -115,6 +116,23 @@ const ReadLogQuery = z.object({
   until: Instant.optional(),
   /** Only events recorded in this environment (account-level events have none). */
   environment: EnvironmentSlug.optional(),
+});
+
+/** A filter naming a type the service never writes would match nothing, silently: it is refused, naming `types`. */
+function checkTypes(q: { types?: string[] }, ctx: z.RefinementCtx): void {
+  const unknown = (q.types ?? []).filter((t) => !eventContracts.has(t));
+  if (unknown.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['types'],
+      message: `${unknown.map((t) => JSON.stringify(t)).join(', ')} ${unknown.length === 1 ? 'is not an event type' : 'are not event types'} (GET /v1/events/types lists them)`,
+    });
+}
+
+const ReadLogQuery = ReadLogFields.superRefine((q, ctx) => {
+  checkTypes(q, ctx);
+  if (q.since !== undefined && q.until !== undefined && Date.parse(q.since) > Date.parse(q.until))
+    ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
 });
 
 export const readLogRoute = defineRoute({
@@ -145,7 +163,7 @@ export const tailLogRoute = defineRoute({
   auth: 'service',
   scope: 'account',
   rateTier: 4,
-  query: ReadLogQuery.omit({ until: true }),
+  query: ReadLogFields.omit({ until: true }).superRefine(checkTypes),
   response: LogEventPage,
   produces: 'text/event-stream',
 });
@@ -161,6 +179,46 @@ export const userHistoryRoute = defineRoute({
   params: z.strictObject({ user_id: z.string().min(1).max(255) }),
   query: z.object({ environment: z.string(), after: Cursor.optional(), limit: Limit }),
   response: LogEventPage,
+});
+
+export const EraseUserBody = z
+  .strictObject({
+    /** Why (a request's reference, a legal basis): recorded on the `UserErased` event. */
+    reason: z.string().trim().min(1).max(1000),
+  })
+  .meta({ id: 'EraseUserRequest' });
+
+export const UserErasure = z
+  .object({
+    user_id: z.string(),
+    environment: z.string(),
+    reason: z.string(),
+    erased_at: z.string(),
+    /** Whether the user still existed: a `UserDeleted` was recorded before the `UserErased`. */
+    deleted: z.boolean(),
+    /** The types of the events recorded, in order. */
+    events: z.array(z.string()),
+    /** The `UserErased` event's place in the log (a log read's `after`, its global position). */
+    position: z.string(),
+    global_position: z.string(),
+  })
+  .meta({ id: 'UserErasure' });
+export type UserErasureT = z.infer<typeof UserErasure>;
+
+export const eraseUserRoute = defineRoute({
+  operationId: 'eraseUser',
+  method: 'POST',
+  path: '/v1/events/users/{user_id}/erase',
+  summary:
+    "Delete a user and erase their personal data (the right to be forgotten), recording the reason: the user's key is destroyed and the read models drop their data",
+  tags: ['Event log'],
+  auth: 'service',
+  access: 'admin',
+  rateTier: 2,
+  params: z.strictObject({ user_id: z.string().min(1).max(255) }),
+  query: z.object({ environment: z.string() }),
+  body: EraseUserBody,
+  response: UserErasure,
 });
 
 export const objectHistoryRoute = defineRoute({

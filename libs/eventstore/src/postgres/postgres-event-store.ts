@@ -17,6 +17,7 @@ import {
   LogNotEmptyError,
   LogRangeQuery,
   ReplacingImportOptions,
+  ImportTransaction,
   ReplacingImportResult,
   LogFilter,
   LogPosition,
@@ -542,7 +543,10 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     };
   }
 
-  async importReplacing(batches: AsyncIterable<readonly ImportedEvent[]>, options: ReplacingImportOptions): Promise<ReplacingImportResult> {
+  async importReplacing(
+    batches: (tx: ImportTransaction) => AsyncIterable<readonly ImportedEvent[]>,
+    options: ReplacingImportOptions,
+  ): Promise<ReplacingImportResult> {
     const client = await this.pool.connect();
     let events = 0;
     try {
@@ -558,7 +562,8 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       await client.query('DELETE FROM es_streams');
       await client.query('DELETE FROM es_chain_checkpoints');
       let last: bigint | undefined;
-      for await (const batch of batches) {
+      const tx: ImportTransaction = { query: (sql, params) => client.query(sql, params) };
+      for await (const batch of batches(tx)) {
         if (batch.length === 0) continue;
         await client.query(
           `WITH input AS (
