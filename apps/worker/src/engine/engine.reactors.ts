@@ -4,7 +4,7 @@ import {
   DeliveryExecutor,
   Fanout,
   RunExecutor,
-  WAIT_SOURCE_EVENT_TYPES,
+  WAIT_MATCHER_EVENT_TYPES,
   WAIT_SOURCE_STREAM_PREFIXES,
   WaitMatcher,
 } from '@notify/application';
@@ -124,9 +124,14 @@ export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
 @Injectable()
 export class WaitForEventReactor implements Reactor {
   readonly name = 'engine-wait-for-event';
-  readonly filter = { eventTypes: WAIT_SOURCE_EVENT_TYPES, streamPrefixes: WAIT_SOURCE_STREAM_PREFIXES };
+  // RunPaused too: the matcher keeps what each environment awaits and learns of new waits from them.
+  readonly filter = { eventTypes: WAIT_MATCHER_EVENT_TYPES, streamPrefixes: WAIT_SOURCE_STREAM_PREFIXES };
 
   constructor(private readonly matcher: WaitMatcher) {}
+
+  skipped(): void {
+    this.matcher.forget();
+  }
 
   async handle(events: readonly RecordedEvent[]): Promise<void | typeof NOTHING_DONE> {
     // Its only effect is resuming runs (RunResumed with a deterministic id).
