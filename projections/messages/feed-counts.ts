@@ -47,7 +47,13 @@ export class FeedCountDeltas {
   }
 
   async write(tx: EntityManager): Promise<void> {
-    if (this.deltas.size === 0) return;
+    const statement = this.statement();
+    if (statement) await tx.query(statement.sql, statement.params);
+  }
+
+  /** The upsert `write` runs, for a caller that sends it with other statements (ADR 0252); undefined when nothing changed. */
+  statement(): { sql: string; params: unknown[] } | undefined {
+    if (this.deltas.size === 0) return undefined;
     const rows = [...this.deltas.values()].map(({ key, counters, events }) => ({
       environment: key.environment,
       user_id: key.userId,
@@ -65,15 +71,15 @@ export class FeedCountDeltas {
     rows.sort((x, y) =>
       x.environment + x.user_id + x.channel_id + x.tenant < y.environment + y.user_id + y.channel_id + y.tenant ? -1 : 1,
     );
-    await tx.query(
-      `INSERT INTO rm_feed_counts AS c (environment, user_id, channel_id, tenant, total, unread, unseen, archived_total, archived_unread, archived_unseen, version)
+    return {
+      sql: `INSERT INTO rm_feed_counts AS c (environment, user_id, channel_id, tenant, total, unread, unseen, archived_total, archived_unread, archived_unseen, version)
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(environment text, user_id text, channel_id uuid, tenant text, total int, unread int, unseen int,
          archived_total int, archived_unread int, archived_unseen int, version bigint)
        ON CONFLICT (environment, user_id, channel_id, tenant) DO UPDATE SET
          total = c.total + excluded.total, unread = c.unread + excluded.unread, unseen = c.unseen + excluded.unseen,
          archived_total = c.archived_total + excluded.archived_total, archived_unread = c.archived_unread + excluded.archived_unread,
          archived_unseen = c.archived_unseen + excluded.archived_unseen, version = c.version + excluded.version`,
-      [JSON.stringify(rows)],
-    );
+      params: [JSON.stringify(rows)],
+    };
   }
 }

@@ -92,10 +92,24 @@ describeServer('feed notifications from the messages projection', () => {
       created({ recipient: { type: 'object', collection: 'projects', id: 'p1' } }),
       created({ createdAt: new Date(Date.now() - 5 * 60_000) }),
     ];
+    const statements: string[] = [];
     await db.database.dataSource.transaction(async (tx) => {
-      await messagesProjection.apply(events, tx);
+      const counted = new Proxy(tx, {
+        get: (target, key) =>
+          key === 'query'
+            ? (sql: string, params?: unknown[]) => (statements.push(sql), target.query(sql, params))
+            : Reflect.get(target, key, target),
+      });
+      await messagesProjection.apply(events, counted);
       expect(await heardSoFar()).toEqual([]); // not before commit
     });
+    // The announcement goes out with the batch's messages, feed counts, events and activities: one statement (ADR 0252).
+    const announcing = statements.filter((sql) => sql.includes('pg_notify'));
+    expect(announcing).toHaveLength(1);
+    expect(announcing[0]).toContain('INSERT INTO rm_message_events');
+    expect(announcing[0]).toContain('INSERT INTO rm_messages');
+    expect(announcing[0]).toContain('INSERT INTO rm_feed_counts');
+    expect(statements.filter((sql) => /INSERT INTO rm_(messages|message_events|feed_counts)\b/.test(sql))).toHaveLength(1);
     const announced = await heardSoFar();
     expect(announced).toHaveLength(1);
     const data = mine.data as MessageCreatedData;
@@ -109,8 +123,11 @@ describeServer('feed notifications from the messages projection', () => {
       k: ['news'],
       p: mine.position,
     });
-    // What the listener hears is readable already.
+    // What the listener hears is readable already, with the message's events.
     expect(await db.database.dataSource.query('SELECT id FROM rm_messages WHERE id = $1', [data.message_id])).toHaveLength(1);
+    expect(
+      await db.database.dataSource.query('SELECT type FROM rm_message_events WHERE message_id = $1', [data.message_id]),
+    ).not.toHaveLength(0);
   });
 
   it('announces nothing when the batch rolls back', async () => {

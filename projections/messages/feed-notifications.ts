@@ -51,11 +51,19 @@ export function feedNotificationOf(environment: string, message: MessageCreatedD
  * read the message and the counts that include it.
  */
 export async function announceFeedMessages(tx: EntityManager, notes: readonly FeedNotification[]): Promise<void> {
-  const payloads = notes.map((n) => JSON.stringify(n)).filter((p) => Buffer.byteLength(p) < 7900);
+  const payloads = feedPayloads(notes);
   if (payloads.length === 0) return;
-  // A replay (a verifying rebuild into shadow tables) announces nothing.
-  await tx.query(
-    `SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p WHERE coalesce(current_setting('notify.replay', true), '') <> 'on'`,
-    [FEED_NOTIFY_CHANNEL, payloads],
-  );
+  await tx.query(`SELECT pg_notify($1, p) ${FEED_ANNOUNCE_FROM(2)}`, [FEED_NOTIFY_CHANNEL, payloads]);
 }
+
+/** The NOTIFY payloads of these announcements (one too large for a payload is left out). */
+export function feedPayloads(notes: readonly FeedNotification[]): string[] {
+  return notes.map((n) => JSON.stringify(n)).filter((p) => Buffer.byteLength(p) < 7900);
+}
+
+/**
+ * What the announcing SELECT reads, its payloads in parameter `$n`: a replay (a verifying rebuild
+ * into shadow tables) announces nothing.
+ */
+export const FEED_ANNOUNCE_FROM = (n: number) =>
+  `FROM unnest($${n}::text[]) AS p WHERE coalesce(current_setting('notify.replay', true), '') <> 'on'`;

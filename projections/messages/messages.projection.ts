@@ -2,7 +2,14 @@ import { expandRecorded, MESSAGE_EVENT_TYPES, messageEventContracts, UserErased 
 import { MessageCreatedData, MessageEvent } from '@notify/domain';
 import { defineProjection, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
 import { uuidV5 as uuidv5 } from '@notify/contracts';
-import { announceFeedMessages, FEED_NOTIFY_MAX_AGE_MS, FeedNotification, feedNotificationOf } from './feed-notifications';
+import {
+  FEED_ANNOUNCE_FROM,
+  FEED_NOTIFY_CHANNEL,
+  FEED_NOTIFY_MAX_AGE_MS,
+  FeedNotification,
+  feedNotificationOf,
+  feedPayloads,
+} from './feed-notifications';
 import { CountedState, FeedCountDeltas } from './feed-counts';
 import { erasedOr } from '../erased';
 
@@ -187,7 +194,10 @@ async function applyMessages(events: readonly MessageProjected[], tx: EntityMana
     [...changes.values()].filter((c) => !c.created && Object.keys(c.engagement).length > 0),
     counts,
   );
-  await counts.write(tx);
+  // Written with the batch's other inserts, in one statement, at the end (ADR 0252).
+  const writes: { sql: string; params: unknown[] }[] = [];
+  const countsWrite = counts.statement();
+  if (countsWrite) writes.push(countsWrite);
   if (created.length) {
     const rows = created.map((c) => {
       const m = c.created!;
@@ -224,8 +234,8 @@ async function applyMessages(events: readonly MessageProjected[], tx: EntityMana
         ...Object.fromEntries(ENGAGEMENT_COLUMNS.map((col) => [col, c.engagement[col] ?? null])),
       };
     });
-    await tx.query(
-      `INSERT INTO rm_messages (environment, id, channel_id, channel_key, channel_type, provider, recipient_type, recipient_id, recipient_collection,
+    writes.push({
+      sql: `INSERT INTO rm_messages (environment, id, channel_id, channel_key, channel_type, provider, recipient_type, recipient_id, recipient_collection,
            workflow_key, workflow_categories, workflow_version, workflow_run_id, run_id, step_ref, tenant, status, attempts, data, content, actors,
            total_activities, total_actors, recipient_snapshot, metadata, sandbox, inserted_at, updated_at, seen_at, read_at, archived_at, interacted_at, link_clicked_at)
          SELECT environment, id, channel_id, channel_key, channel_type, provider, recipient_type, recipient_id, recipient_collection,
@@ -237,8 +247,8 @@ async function applyMessages(events: readonly MessageProjected[], tx: EntityMana
            recipient_snapshot jsonb, metadata jsonb, sandbox boolean, inserted_at timestamptz, updated_at timestamptz, seen_at timestamptz, read_at timestamptz,
            archived_at timestamptz, interacted_at timestamptz, link_clicked_at timestamptz)
          ON CONFLICT (environment, id) DO NOTHING`,
-      [JSON.stringify(rows)],
-    );
+      params: [JSON.stringify(rows)],
+    });
   }
 
   // Messages created in an earlier batch: one update each, with every change of this batch.
@@ -261,28 +271,31 @@ async function applyMessages(events: readonly MessageProjected[], tx: EntityMana
     await tx.query(`UPDATE rm_messages SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE environment = $1 AND id = $2`, params);
   }
 
-  await insertRows(
+  await insertRowsAndAnnounce(
     tx,
-    'rm_message_activities',
-    ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'],
-    ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'],
-    activities,
+    writes,
+    [
+      {
+        table: 'rm_message_activities',
+        columns: ['environment', 'message_id', 'id', 'actor', 'data', 'inserted_at'],
+        types: ['text', 'uuid', 'text', 'jsonb', 'jsonb', 'timestamptz'],
+        rows: activities,
+      },
+      {
+        table: 'rm_message_events',
+        columns: ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision', 'part'],
+        types: ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int', 'smallint'],
+        rows: publicEvents,
+      },
+      {
+        table: 'rm_message_delivery_logs',
+        columns: ['environment', 'id', 'message_id', 'attempt', 'service_name', 'request', 'response', 'inserted_at'],
+        types: ['text', 'uuid', 'uuid', 'int', 'text', 'jsonb', 'jsonb', 'timestamptz'],
+        rows: logs,
+      },
+    ],
+    announcements,
   );
-  await insertRows(
-    tx,
-    'rm_message_events',
-    ['environment', 'id', 'message_id', 'type', 'data', 'inserted_at', 'revision', 'part'],
-    ['text', 'uuid', 'uuid', 'text', 'jsonb', 'timestamptz', 'int', 'smallint'],
-    publicEvents,
-  );
-  await insertRows(
-    tx,
-    'rm_message_delivery_logs',
-    ['environment', 'id', 'message_id', 'attempt', 'service_name', 'request', 'response', 'inserted_at'],
-    ['text', 'uuid', 'uuid', 'int', 'text', 'jsonb', 'jsonb', 'timestamptz'],
-    logs,
-  );
-  await announceFeedMessages(tx, announcements);
 }
 
 const FEED_CHANNEL_TYPE = 'in_app_feed';
@@ -326,12 +339,43 @@ async function countEngagementChanges(tx: EntityManager, changed: Change[], coun
   }
 }
 
-/** One multi-row INSERT (via unnest of typed arrays), ignoring rows already there. */
-async function insertRows(tx: EntityManager, table: string, columns: string[], types: string[], rows: unknown[][]): Promise<void> {
-  if (rows.length === 0) return;
-  const arrays = columns.map((_, i) => rows.map((r) => r[i]));
-  await tx.query(
-    `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) ON CONFLICT DO NOTHING`,
-    arrays,
-  );
+/**
+ * The batch's writes in one statement, as data-modifying CTEs: `statements` (the feed counts'
+ * upsert, the new messages' insert), the multi-row INSERTs (via unnest of typed arrays, ignoring
+ * rows already there) and the feed announcements; one round trip where there were up to six
+ * (ADR 0252). No part reads what another writes (the counts' deltas and every read were taken
+ * before), the tables have no foreign keys between them, and the NOTIFYs are queued in the
+ * transaction as before, delivered at its commit.
+ */
+async function insertRowsAndAnnounce(
+  tx: EntityManager,
+  statements: readonly { sql: string; params: unknown[] }[],
+  inserts: readonly { table: string; columns: string[]; types: string[]; rows: unknown[][] }[],
+  announcements: readonly FeedNotification[],
+): Promise<void> {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  for (const statement of statements) {
+    // Each statement numbers its parameters from $1: renumber after those already taken.
+    const offset = params.length;
+    params.push(...statement.params);
+    parts.push(`i${parts.length} AS (${statement.sql.replace(/\$(\d+)/g, (_, n: string) => `$${offset + Number(n)}`)})`);
+  }
+  for (const { table, columns, types, rows } of inserts) {
+    if (rows.length === 0) continue;
+    const first = params.length + 1;
+    params.push(...columns.map((_, i) => rows.map((r) => r[i])));
+    parts.push(
+      `i${parts.length} AS (INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${types.map((t, i) => `$${first + i}::${t}[]`).join(', ')}) ON CONFLICT DO NOTHING)`,
+    );
+  }
+  const payloads = feedPayloads(announcements);
+  if (payloads.length === 0) {
+    if (parts.length) await tx.query(`WITH ${parts.join(', ')} SELECT 1`, params);
+    return;
+  }
+  params.push(FEED_NOTIFY_CHANNEL, payloads);
+  // A SELECT in WITH runs only when read: the final SELECT reads it.
+  parts.push(`n AS (SELECT pg_notify($${params.length - 1}, p) ${FEED_ANNOUNCE_FROM(params.length)})`);
+  await tx.query(`WITH ${parts.join(', ')} SELECT count(*) FROM n`, params);
 }

@@ -135,5 +135,29 @@ for (const backend of databaseBackends()) {
         { environment: 'old', n: 13 },
       ]);
     });
+
+    it('writes a batch in two statements: the new runs with their history, then the status changes (ADR 0252)', async () => {
+      const ids = await writeRuns(store);
+      const { events } = await store.readAll({ after: '', maxCount: 10_000, filter: { streamPrefixes: ['run-'] } });
+      const batch = events.filter((e) => ids.some((id) => e.streamId.endsWith(id)));
+      const statements: string[] = [];
+      const rolledBack = new Error('roll back');
+      await expect(
+        db.database.dataSource.transaction(async (tx) => {
+          const counted = new Proxy(tx, {
+            get: (target, key) =>
+              key === 'query'
+                ? (sql: string, params?: unknown[]) => (statements.push(sql), target.query(sql, params))
+                : Reflect.get(target, key, target),
+          });
+          await workflowRunsProjection.apply(batch, counted);
+          throw rolledBack;
+        }),
+      ).rejects.toBe(rolledBack);
+      expect(statements).toHaveLength(2);
+      expect(statements[0]).toContain('INSERT INTO rm_workflow_recipient_runs');
+      expect(statements[0]).toContain('INSERT INTO rm_workflow_recipient_run_events');
+      expect(statements[1]).toContain('UPDATE rm_workflow_recipient_runs');
+    });
   });
 }

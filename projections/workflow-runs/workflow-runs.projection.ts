@@ -85,28 +85,35 @@ export const workflowRunsProjection = defineProjection({
       change.updated_at = at;
       changes.set(key, change);
     }
+    // New runs and history rows in one statement (data-modifying CTEs; ADR 0252): neither reads
+    // the other's table. The status update below is a statement of its own, after them: it must
+    // see the runs inserted here.
+    const inserts: string[] = [];
+    const params: string[] = [];
     if (runs.length) {
-      await tx.query(
+      params.push(JSON.stringify(runs));
+      inserts.push(
         `INSERT INTO rm_workflow_recipient_runs (environment, id, workflow_run_id, workflow, recipient_type, recipient_id, recipient_collection, actor, tenant,
            status, trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, updated_at)
          SELECT environment, id, workflow_run_id, workflow, recipient_type, recipient_id, recipient_collection, actor, tenant,
            'queued', trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, inserted_at
-         FROM jsonb_to_recordset($1::jsonb) AS r(environment text, id uuid, workflow_run_id uuid, workflow text, recipient_type text, recipient_id text,
+         FROM jsonb_to_recordset($${params.length}::jsonb) AS r(environment text, id uuid, workflow_run_id uuid, workflow text, recipient_type text, recipient_id text,
            recipient_collection text, actor jsonb, tenant text, trigger_source jsonb, cancellation_key text, subscribed_to jsonb, trigger_position text, inserted_at timestamptz)
          ON CONFLICT (environment, id) DO NOTHING`,
-        [JSON.stringify(runs)],
       );
     }
     if (history.length) {
-      await tx.query(
+      params.push(JSON.stringify(history));
+      inserts.push(
         `INSERT INTO rm_workflow_recipient_run_events (environment, id, run_id, seq, part, event, status, step_ref, step_type, attempt, data, inserted_at)
          SELECT environment, id, run_id, seq, part, event, status, step_ref, step_type, attempt, data, inserted_at
-         FROM jsonb_to_recordset($1::jsonb) AS e(environment text, id uuid, run_id uuid, seq bigint, part smallint, event text, status text, step_ref text, step_type text,
+         FROM jsonb_to_recordset($${params.length}::jsonb) AS e(environment text, id uuid, run_id uuid, seq bigint, part smallint, event text, status text, step_ref text, step_type text,
            attempt integer, data jsonb, inserted_at timestamptz)
          ON CONFLICT (environment, id) DO NOTHING`,
-        [JSON.stringify(history)],
       );
     }
+    if (inserts.length === 1) await tx.query(inserts[0], params);
+    else if (inserts.length) await tx.query(`WITH ${inserts.map((sql, n) => `i${n} AS (${sql})`).join(', ')} SELECT 1`, params);
     if (changes.size) {
       // A run that ended keeps its final status whatever follows (nothing should).
       await tx.query(

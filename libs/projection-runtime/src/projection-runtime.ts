@@ -302,16 +302,17 @@ export class ProjectionRuntime {
     }
     this.advance(projection.name, cursor, { position: to, persisted: to, persistedAt: Date.now() });
     this.checkpointMoved.emit('moved');
-    if (events.length) this.appliedTo.emit(projection.name);
+    if (events.length) this.appliedTo.emit(projection.name, events);
     return { applied: events.length, position: to, idle: false };
   }
 
   /**
    * Calls `listener` each time this runtime has applied events to the projection (not when it
    * only skipped past events of no concern to it). A poller of a read model (timers, schedules)
-   * looks again then, instead of after every append to the log.
+   * looks again then, instead of after every append to the log. The listener is given the
+   * events applied, so it can tell whether they could have brought it anything (ADR 0251).
    */
-  onApplied(name: string, listener: () => void): () => void {
+  onApplied(name: string, listener: (events: readonly RecordedEvent[]) => void): () => void {
     this.appliedTo.on(name, listener);
     return () => this.appliedTo.off(name, listener);
   }
@@ -478,7 +479,7 @@ export class ProjectionRuntime {
       );
     }
     this.checkpointMoved.emit('moved');
-    for (const w of writes) if (w.events.length && moved.includes(w.projection.name)) this.appliedTo.emit(w.projection.name);
+    for (const w of writes) if (w.events.length && moved.includes(w.projection.name)) this.appliedTo.emit(w.projection.name, w.events);
     return { idle: caughtUp && moved.length === writes.length };
   }
 

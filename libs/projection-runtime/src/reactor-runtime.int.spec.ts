@@ -199,12 +199,14 @@ for (const backend of databaseBackends()) {
     it('while the log may still be replaced by an import, reads its row before acting on a page', async () => {
       const tag = randomUUID().slice(0, 8);
       const handled: number[] = [];
+      let skipped = 0;
       const reactor: Reactor = {
         name: `Boot-${tag}`,
         filter: { eventTypes: [`Boot${tag}`] },
         async handle(events) {
           handled.push(events.length);
         },
+        skipped: () => skipped++,
       };
       const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 100 });
       await runtime.createCheckpoints();
@@ -219,6 +221,8 @@ for (const backend of databaseBackends()) {
       await db.database.dataSource.query('UPDATE reactor_checkpoints SET position = $2 WHERE name = $1', [reactor.name, imported.position]);
       expect(await runtime.drain(reactor.name)).toBe(0);
       expect(handled).toEqual([1]);
+      // The reactor is told that it was moved past events it was not given.
+      expect(skipped).toBe(1);
     });
 
     it('reactors finishing together move their checkpoints in one statement, each still a compare-and-set', async () => {
@@ -226,6 +230,7 @@ for (const backend of databaseBackends()) {
       // Both handlers return together, so both checkpoint writes are asked for in one turn.
       let gate = opened();
       let arrived = 0;
+      const skipped: string[] = [];
       const reactor = (name: string): Reactor => ({
         name: `${name}-${tag}`,
         filter: { eventTypes: [`${name}${tag}`] },
@@ -233,6 +238,7 @@ for (const backend of databaseBackends()) {
           if (++arrived === 2) gate.resolve();
           await gate.promise;
         },
+        skipped: () => skipped.push(name),
       });
       const [a, b] = [reactor('Left'), reactor('Right')];
       const append = () =>
@@ -251,6 +257,7 @@ for (const backend of databaseBackends()) {
         await eventually(async () => (await store.headPosition()) >= first.position);
         expect(await Promise.all([runtime.drain(a.name), runtime.drain(b.name)])).toEqual([1, 1]);
         expect(moves()).toBe(1);
+        expect(skipped).toEqual([]);
         expect(await checkpoint(a.name)).toBe(first.position);
         expect(await checkpoint(b.name)).toBe(first.position);
 
@@ -268,6 +275,8 @@ for (const backend of databaseBackends()) {
         expect(await checkpoint(a.name)).toBe(second.position);
         expect(await checkpoint(b.name)).toBe(second.position);
         expect((await runtime.status()).map((s) => s.eventsHandled)).toEqual([1, 2]);
+        // Left continues from where the other worker put it, and is told so.
+        expect(skipped).toEqual(['Left']);
       } finally {
         query.mockRestore();
       }

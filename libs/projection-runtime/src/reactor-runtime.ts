@@ -202,6 +202,7 @@ export class ReactorRuntime {
       // Moved meanwhile by another worker, or by an import whose events this page holds (ADR
       // 0197): those were acted on where they came from. Continue from the checkpoint.
       this.cursor.delete(reactor.name);
+      reactor.skipped?.();
       return { handled: 0, idle: true };
     }
     let acted = false;
@@ -227,6 +228,7 @@ export class ReactorRuntime {
     if (!moved) {
       // Another worker moved it: continue from there.
       this.cursor.delete(reactor.name);
+      reactor.skipped?.();
       return { handled: page.events.length, idle: true };
     }
     this.cursor.set(reactor.name, { position: page.scannedTo, persisted: page.scannedTo, persistedAt: Date.now() });

@@ -33,4 +33,11 @@ export interface Reactor {
    * checkpoint never moves past events it did not handle. Default true.
    */
   readonly enabled?: boolean;
+  /**
+   * Called when this runtime moves the reactor past events it did not hand to it: another
+   * worker (or an import) moved the checkpoint, and the runtime continues from there. A reactor
+   * that keeps what it learnt from the events it saw (the wait matcher's awaited kinds) forgets
+   * it here.
+   */
+  skipped?(): void;
 }

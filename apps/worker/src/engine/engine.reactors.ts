@@ -4,7 +4,7 @@ import {
   DeliveryExecutor,
   Fanout,
   RunExecutor,
-  WAIT_SOURCE_EVENT_TYPES,
+  WAIT_MATCHER_EVENT_TYPES,
   WAIT_SOURCE_STREAM_PREFIXES,
   WaitMatcher,
 } from '@notify/application';
@@ -54,11 +54,18 @@ export class RunExecutorReactor implements Reactor {
 
   async handle(events: readonly RecordedEvent[]): Promise<void> {
     // One execution takes a run as far as it can go, however many of its events arrived.
-    const runs = new Map(events.map((e) => [e.streamId, e.metadata.environment!]));
-    await this.executor.executeMany(
-      [...runs].map(([streamId, environment]) => ({ environment, runId: idOf(streamId) })),
-      this.parallel,
-    );
+    // A RunEnqueued names its workflow run: its trigger is read with the run, in one statement.
+    const runs = new Map<string, { environment: string; runId: string; workflowRunId?: string }>();
+    for (const e of events) {
+      const workflowRunId = e.type === 'RunEnqueued' ? (e.data as { workflow_run_id?: string }).workflow_run_id : undefined;
+      const known = runs.get(e.streamId);
+      runs.set(e.streamId, {
+        environment: e.metadata.environment!,
+        runId: idOf(e.streamId),
+        workflowRunId: workflowRunId ?? known?.workflowRunId,
+      });
+    }
+    await this.executor.executeMany([...runs.values()], this.parallel);
   }
 }
 
@@ -124,9 +131,14 @@ export class DeliveryReactor implements Reactor, BeforeApplicationShutdown {
 @Injectable()
 export class WaitForEventReactor implements Reactor {
   readonly name = 'engine-wait-for-event';
-  readonly filter = { eventTypes: WAIT_SOURCE_EVENT_TYPES, streamPrefixes: WAIT_SOURCE_STREAM_PREFIXES };
+  // RunPaused too: the matcher keeps what each environment awaits and learns of new waits from them.
+  readonly filter = { eventTypes: WAIT_MATCHER_EVENT_TYPES, streamPrefixes: WAIT_SOURCE_STREAM_PREFIXES };
 
   constructor(private readonly matcher: WaitMatcher) {}
+
+  skipped(): void {
+    this.matcher.forget();
+  }
 
   async handle(events: readonly RecordedEvent[]): Promise<void | typeof NOTHING_DONE> {
     // Its only effect is resuming runs (RunResumed with a deterministic id).

@@ -1,4 +1,4 @@
-import { Sleeper } from '@notify/eventstore';
+import { RecordedEvent, Sleeper } from '@notify/eventstore';
 import { Logger } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 
@@ -9,6 +9,13 @@ export interface DueWorkLoopOptions {
   what: string;
   /** One round of work; true when it left work behind (the next round starts at once). */
   round: () => Promise<boolean>;
+  /**
+   * Whether events the read model took in may bring work due sooner than the current sleep
+   * (default: any may). Events that only end or complete work (a timer cancelled or fired)
+   * cannot: the sleep already ends at the earliest due time known, and a round then finds what
+   * is left (ADR 0251).
+   */
+  wakeOn?: (events: readonly RecordedEvent[]) => boolean;
   /** When work is next due, if known. */
   nextDue: () => Promise<Date | undefined>;
   /** Polls at least this far apart unless the last round left work behind (0: no gap). */
@@ -39,7 +46,10 @@ export class DueWorkLoop {
   ) {}
 
   start(): void {
-    this.unlisten = this.runtime.onApplied(this.options.projection, () => this.sleeper.wake());
+    const wakeOn = this.options.wakeOn;
+    this.unlisten = this.runtime.onApplied(this.options.projection, (events) => {
+      if (!wakeOn || wakeOn(events)) this.sleeper.wake();
+    });
     this.loop = this.run();
   }
 

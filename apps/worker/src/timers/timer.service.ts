@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { engineEvent } from '@notify/application';
 import { Database } from '@notify/database';
-import { EventStore } from '@notify/eventstore';
+import { EventStore, RecordedEvent } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { DATABASE, EVENT_STORE } from '@notify/platform';
@@ -21,6 +21,9 @@ export type TimerClock = () => Date;
  * durable (events plus the timers read model), so a restart fires whatever fell due meanwhile,
  * and two workers firing the same timer append it once (deterministic event id).
  */
+/** Whether events the timers read model applied may have brought a timer due sooner: only a new one can. */
+export const bringsTimers = (events: readonly RecordedEvent[]): boolean => events.some((e) => e.type === 'TimerScheduled');
+
 @Injectable()
 export class TimerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly queries: TimerQueries;
@@ -39,11 +42,14 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
   ) {
     this.queries = new TimerQueries(database.dataSource);
     // A new timer may be due sooner than the current sleep: the loop looks again when the timers
-    // read model took one in. Polls are at least 50 ms apart (a timer may fire this much late).
+    // read model took one in (only a TimerScheduled can: cancellations and firings of timers,
+    // with every run that ends, cannot make anything due sooner). Polls are at least 50 ms apart
+    // (a timer may fire this much late).
     this.loop = new DueWorkLoop(runtime, logger, {
       projection: 'timers',
       what: 'firing timers',
       minGapMs: 50,
+      wakeOn: bringsTimers,
       now: () => this.clock().getTime(),
       round: async () => {
         const fired = await this.fireDue(this.clock());

@@ -1,8 +1,8 @@
-import type { PreferenceSetDataT, PreferenceSetT, RecipientRefT, WorkflowSnapshotT } from '@notify/contracts';
+import type { PreferenceSetDataT, PreferenceSetT, RecipientRefT, SecretValueT, WorkflowSnapshotT } from '@notify/contracts';
 import type { PreferenceLayers } from '@notify/domain';
 import { AudienceMemberQueries } from '@notify/projections/audience-members';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
-import { ChannelQueries } from '@notify/projections/channels';
+import { ChannelQueries, type ChannelRecord } from '@notify/projections/channels';
 import { ChannelDataQueries } from '@notify/projections/channel-data';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { ObjectQueries } from '@notify/projections/objects';
@@ -43,7 +43,7 @@ export class ReadModelLookups implements EngineLookups {
   private readonly workflows = new Map<string, { version: string; view: Promise<WorkflowView | undefined> }>();
 
   constructor(
-    db: DataSource,
+    private readonly db: DataSource,
     private readonly secrets: SecretBox,
   ) {
     this.users = new UserQueries(db);
@@ -146,7 +146,12 @@ export class ReadModelLookups implements EngineLookups {
 
   async channelByKey(environment: string, key: string): Promise<ChannelView | undefined> {
     const channel = await this.channels.findUsable(environment, { key });
-    if (!channel) return undefined;
+    return channel && this.channelView(channel);
+  }
+
+  private channelView(
+    channel: Pick<ChannelView, 'id' | 'key' | 'type' | 'provider'> & { settings: ChannelRecord['settings'] },
+  ): ChannelView {
     const settings = channel.settings && {
       ...channel.settings,
       // Credentials are sealed in the log and the read model; delivery needs them open.
@@ -154,6 +159,31 @@ export class ReadModelLookups implements EngineLookups {
       provider_settings: unsealValue(this.secrets, channel.settings.provider_settings) as Record<string, unknown>,
     };
     return { id: channel.id, key: channel.key, type: channel.type, provider: channel.provider, settings };
+  }
+
+  /**
+   * The channels usable in the environment and the variables it sees, in one statement: what a
+   * batch of runs reads of its configuration (`forBatch` keeps it for the batch), where
+   * `channelByKey` and `vars` were a statement each (ADR 0251). Same rows and values as those two.
+   */
+  async channelsAndVars(environment: string): Promise<{ channels: Map<string, ChannelView>; vars: Record<string, unknown> }> {
+    const [row] = await this.db.query<
+      {
+        channels: { id: string; key: string; type: ChannelView['type']; provider: string; settings: ChannelRecord['settings'] }[];
+        variables: { key: string; value: SecretValueT | null; own: SecretValueT | null }[];
+      }[]
+    >(
+      `SELECT
+         (SELECT coalesce(json_agg(json_build_object('id', c.id, 'key', c.key, 'type', c.type, 'provider', c.provider, 'settings', c.environment_settings -> $1)), '[]')
+            FROM rm_channels c WHERE c.archived_at IS NULL AND c.environment_settings ? $1) AS channels,
+         (SELECT coalesce(json_agg(json_build_object('key', v.key, 'value', v.value, 'own', v.environment_values -> $1)), '[]')
+            FROM rm_variables v) AS variables`,
+      [environment],
+    );
+    return {
+      channels: new Map(row.channels.map((c) => [c.key, this.channelView({ ...c, settings: c.settings ?? null })])),
+      vars: Object.fromEntries(row.variables.map((v) => [v.key, unsealValue(this.secrets, v.own ?? v.value)])),
+    };
   }
 
   async channelGroup(_environment: string, key: string): Promise<{ channels: string[]; operator: 'any' | 'all' } | undefined> {
@@ -284,8 +314,12 @@ class MemoLookups implements BatchLookups {
       : null;
     return layersFrom(sets, tenant, tenantDefault);
   }
-  channelByKey(environment: string, key: string) {
-    return this.remember(`channel:${environment}:${key}`, () => this.inner.channelByKey(environment, key));
+  /** The environment's usable channels and variables, one statement for the batch. */
+  private configuration(environment: string) {
+    return this.remember(`configuration:${environment}`, () => this.inner.channelsAndVars(environment));
+  }
+  async channelByKey(environment: string, key: string) {
+    return (await this.configuration(environment)).channels.get(key);
   }
   channelGroup(environment: string, key: string) {
     return this.remember(`group:${environment}:${key}`, () => this.inner.channelGroup(environment, key));
@@ -302,8 +336,8 @@ class MemoLookups implements BatchLookups {
     return this.inner.suppressions(environment, addresses);
   }
 
-  vars(environment: string) {
-    return this.remember(`vars:${environment}`, () => this.inner.vars(environment));
+  async vars(environment: string) {
+    return (await this.configuration(environment)).vars;
   }
   audiencesOf(environment: string, ref: RecipientRefT, keys: readonly string[], tenant: string | null, at?: string) {
     return this.inner.audiencesOf(environment, ref, keys, tenant, at);

@@ -97,25 +97,38 @@ export class RunExecutor {
    * again from fresh state: in another batched round while rounds commit many runs, otherwise
    * one by one. Ids are deterministic, so nothing is appended twice.
    */
-  async executeMany(runs: readonly { environment: string; runId: string }[], concurrency: number, round = 0): Promise<void> {
+  async executeMany(
+    runs: readonly { environment: string; runId: string; workflowRunId?: string }[],
+    concurrency: number,
+    round = 0,
+  ): Promise<void> {
     const now = new Date();
     const batch = this.deps.lookups.forBatch?.();
     const lookups: EngineLookups = batch ?? this.deps.lookups;
-    // Load what every run of the batch needs in a few queries: the runs, their triggers, the recipients.
-    const histories = await this.deps.store.readStreams(runs.map((r) => runStream(r.environment, r.runId)));
+    // Load what every run of the batch needs in a few queries: the runs, their triggers, the
+    // recipients. The triggers of runs whose workflow run the caller named (the RunEnqueued it
+    // handles says it) are read with the runs, in the same statement.
+    const runStreams = runs.map((r) => runStream(r.environment, r.runId));
+    const named = new Map<string, string>();
+    for (const r of runs)
+      if (r.workflowRunId && !this.triggers.has(r.workflowRunId))
+        named.set(workflowRunStream(r.environment, r.workflowRunId), r.workflowRunId);
+    const read = await this.deps.store.readStreams([...runStreams, ...named.keys()]);
+    const histories = new Map([...read].filter(([id]) => !named.has(id)));
+    const rememberTriggers = (triggers: ReadonlyMap<string, readonly RecordedEvent[]>, streams: ReadonlyMap<string, string>) => {
+      for (const [streamId, workflowRunId] of streams) {
+        const first = triggers.get(streamId)?.[0];
+        if (first?.type === 'WorkflowTriggered') this.remember(workflowRunId, first.data as WorkflowTriggeredData);
+      }
+    };
+    rememberTriggers(read, named);
     const wanted = new Map<string, string>();
     for (const r of runs) {
       const enqueued = histories.get(runStream(r.environment, r.runId))?.[0]?.data as RunEnqueuedData | undefined;
       if (enqueued && !this.triggers.has(enqueued.workflow_run_id))
         wanted.set(workflowRunStream(r.environment, enqueued.workflow_run_id), enqueued.workflow_run_id);
     }
-    if (wanted.size) {
-      const triggers = await this.deps.store.readStreams([...wanted.keys()]);
-      for (const [streamId, workflowRunId] of wanted) {
-        const first = triggers.get(streamId)?.[0];
-        if (first?.type === 'WorkflowTriggered') this.remember(workflowRunId, first.data as WorkflowTriggeredData);
-      }
-    }
+    if (wanted.size) rememberTriggers(await this.deps.store.readStreams([...wanted.keys()]), wanted);
     // The recipient read models must show what the runs' events say happened before them; one
     // wait for the whole batch, before anything is prefetched from them.
     const latest = [...histories.values()]

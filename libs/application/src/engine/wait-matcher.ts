@@ -45,6 +45,9 @@ export const WAIT_SOURCE_EVENT_TYPES: readonly string[] = [
   ...Object.keys(MESSAGE_KEYS).filter((t) => MESSAGE_KEYS[t]),
 ];
 
+/** What the matcher's reactor reads: the sources, and RunPaused, which adds what an environment awaits. */
+export const WAIT_MATCHER_EVENT_TYPES: readonly string[] = [...WAIT_SOURCE_EVENT_TYPES, 'RunPaused'];
+
 /** Streams those events are in. */
 export const WAIT_SOURCE_STREAM_PREFIXES: readonly string[] = ['run-', 'message-', 'user-', 'object-'];
 
@@ -57,6 +60,18 @@ export const WAIT_SOURCE_STREAM_PREFIXES: readonly string[] = ['run-', 'message-
  * on that step with its expiry timer not fired; RunResumed gets a deterministic id.
  */
 export class WaitMatcher {
+  /**
+   * What each environment was found to await (`awaitedKinds`), kept between batches: a kind is
+   * added only by a RunPaused, which the matcher sees in its own batches (the reactor reads
+   * them, WAIT_MATCHER_EVENT_TYPES) before any occurrence after it. An environment's entry is
+   * dropped when a batch holds a RunPaused of it, when a batch had occurrences it awaits (runs
+   * may have resumed since, the entry would only grow stale), and all of them when the runtime
+   * moves past events this process did not see (`forget`). Runs leaving only make the entry a
+   * superset: an occurrence of a kind nobody awaits any more costs the `waitingFor` read it
+   * always cost, and drops the entry.
+   */
+  private readonly awaitedByEnvironment = new Map<string, Set<string>>();
+
   constructor(
     private readonly store: EventStore,
     private readonly waiting: WaitingRunsPort,
@@ -70,7 +85,14 @@ export class WaitMatcher {
     // A run that paused before these events were recorded must be visible in the read model.
     await this.settled(events[events.length - 1].position);
     const environments = [...new Set(events.map((e) => e.metadata.environment).filter((e): e is string => !!e))];
-    const awaited = await this.waiting.awaitedKinds(environments);
+    for (const e of events) if (e.type === 'RunPaused' && e.metadata.environment) this.awaitedByEnvironment.delete(e.metadata.environment);
+    const unknown = environments.filter((e) => !this.awaitedByEnvironment.has(e));
+    if (unknown.length) {
+      const loaded = await this.waiting.awaitedKinds(unknown);
+      for (const environment of unknown) this.awaitedByEnvironment.set(environment, new Set());
+      for (const kind of loaded) this.awaitedByEnvironment.get(kind.slice(0, kind.indexOf('|')))?.add(kind);
+    }
+    const awaited = new Set(environments.flatMap((e) => [...this.awaitedByEnvironment.get(e)!]));
     if (awaited.size === 0) return 0;
     const found: Found[] = [];
     // A compound entry (ADR 0233) is what each event it stands for is: a message created delivered is also `delivered`.
@@ -79,6 +101,7 @@ export class WaitMatcher {
     const byEnvironment = new Map<string, Found[]>();
     for (const f of found) byEnvironment.set(f.environment, [...(byEnvironment.get(f.environment) ?? []), f]);
     for (const [environment, list] of byEnvironment) {
+      this.awaitedByEnvironment.delete(environment);
       const rows = await this.waiting.waitingFor(
         environment,
         list.map((f) => ({ recipient: f.recipient, eventType: f.event_type, sourceKey: f.source_key })),
@@ -90,6 +113,11 @@ export class WaitMatcher {
       }
     }
     return resumed;
+  }
+
+  /** Drops every environment's awaited kinds: the reactor was moved past events this process did not see. */
+  forget(): void {
+    this.awaitedByEnvironment.clear();
   }
 
   /** What an event means to waiting runs (a message's first event carries its recipient and workflow). */

@@ -1,0 +1,83 @@
+import { runStream, workflowRunStream } from '@notify/domain';
+import type { EventStore, RecordedEvent } from '@notify/eventstore';
+import { RunExecutor } from './run-executor';
+import type { EngineDeps } from './step-handler';
+
+const environment = 'development';
+const runId = '0b8a5b43-0a3e-4d6b-9d3c-2f0a3c7b1e01';
+const workflowRunId = '5f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
+const recorded = (type: string, streamId: string, data: Record<string, unknown>, n: number) =>
+  ({
+    id: `e${n}`,
+    type,
+    streamId,
+    revision: n,
+    globalPosition: BigInt(n),
+    position: String(n).padStart(12, '0'),
+    data,
+    metadata: { environment, schema_version: 1 },
+    createdAt: new Date('2026-11-26T12:00:00Z'),
+  }) as RecordedEvent;
+
+/** A log holding one run that has already completed, and its trigger; counts the stream reads. */
+function executorOverALog() {
+  const streams = new Map<string, RecordedEvent[]>([
+    [
+      runStream(environment, runId),
+      [
+        recorded(
+          'RunEnqueued',
+          runStream(environment, runId),
+          {
+            run_id: runId,
+            workflow_run_id: workflowRunId,
+            workflow_key: 'welcome',
+            recipient: { type: 'user', id: 'u1' },
+            actor: null,
+            tenant: null,
+            data: {},
+            cancellation_key: null,
+            trigger_source: 'api',
+            trigger_position: '',
+            subscribed_to: null,
+            enqueued_at: '2026-11-26T12:00:00Z',
+          },
+          1,
+        ),
+        recorded(
+          'RunCompleted',
+          runStream(environment, runId),
+          { run_id: runId, outcome: 'ended', reason: null, at: '2026-11-26T12:00:01Z' },
+          3,
+        ),
+      ],
+    ],
+    [workflowRunStream(environment, workflowRunId), [recorded('WorkflowTriggered', workflowRunStream(environment, workflowRunId), {}, 2)]],
+  ]);
+  const reads: string[][] = [];
+  const store = {
+    async readStreams(ids: readonly string[]) {
+      reads.push([...ids]);
+      return new Map(ids.filter((id) => streams.has(id)).map((id) => [id, streams.get(id)!]));
+    },
+  } as unknown as EventStore;
+  const deps = { store, lookups: {}, templates: {}, http: {}, settings: { fetchMaxAttempts: 1 } } as unknown as EngineDeps;
+  return { executor: new RunExecutor(deps, []), reads };
+}
+
+describe('RunExecutor.executeMany: the stream reads of a batch', () => {
+  it('reads the triggers of runs whose workflow run it was told with the runs, in one read', async () => {
+    const { executor, reads } = executorOverALog();
+    await executor.executeMany([{ environment, runId, workflowRunId }], 1);
+    expect(reads).toEqual([[runStream(environment, runId), workflowRunStream(environment, workflowRunId)]]);
+    // The trigger is remembered: a later batch of the same run reads only the run.
+    await executor.executeMany([{ environment, runId, workflowRunId }], 1);
+    expect(reads.slice(1)).toEqual([[runStream(environment, runId)]]);
+  });
+
+  it('without it, reads the runs, then their triggers', async () => {
+    const { executor, reads } = executorOverALog();
+    await executor.executeMany([{ environment, runId }], 1);
+    expect(reads).toEqual([[runStream(environment, runId)], [workflowRunStream(environment, workflowRunId)]]);
+  });
+});
