@@ -191,12 +191,15 @@ describeServer('events export and import', () => {
         const [{ n }] = await embedded.sql<{ n: string }>('SELECT count(*)::text AS n FROM es_events');
         expect(Number(n)).toBe(lines.length);
         // Sealed under the embedded installation's keys, created in the import's transaction: readable; the erased user's key is gone.
-        const kept = await embedded.http('GET', '/v1/users/keep');
+        // The credentials are the export's now; the embedded first start's key went with its log
+        // (it stayed readable from the process's window of the old log, ADR 0250).
+        const kept = await embedded.http('GET', '/v1/users/keep', { key: t.env.secretKey });
         expect(kept.status).toBe(200);
         expect(kept.body).toMatchObject({ id: 'keep', email: 'kept@example.com' });
+        expect((await embedded.http('GET', '/v1/users/keep', { key: embedded.env.secretKey })).status).toBe(401);
         expect(await embedded.sql(`SELECT subject FROM erasure_keys WHERE subject LIKE '%/user/gone'`)).toEqual([]);
         expect(await embedded.sql(`SELECT subject FROM erasure_keys WHERE subject LIKE '%/user/keep'`)).toHaveLength(1);
-        expect((await embedded.http('GET', '/v1/users/gone')).status).toBe(404);
+        expect((await embedded.http('GET', '/v1/users/gone', { key: t.env.secretKey })).status).toBe(404);
       } finally {
         await embedded.close();
       }

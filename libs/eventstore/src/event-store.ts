@@ -159,6 +159,12 @@ export interface EventStore {
    * everything of that append once a reader has passed it); a hint from elsewhere carries none.
    */
   onAppended(listener: (appended?: LogPosition) => void): () => void;
+  /**
+   * Called when the whole log was replaced (an import into a first start, ADR 0250), in this
+   * process at once and in others as the notification arrives: what a reader kept of the log
+   * (a window of recent events) is of the old one. Absent where the log cannot be replaced.
+   */
+  onReplaced?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

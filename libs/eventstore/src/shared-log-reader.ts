@@ -46,6 +46,10 @@ export class SharedLogReader implements LogReader {
   private awaited?: LogPosition;
   private loop?: Promise<void>;
   private unlisten?: () => void;
+  private unlistenReplaced?: () => void;
+  /** Bumped each time the log is replaced (ADR 0250): the window is of the old log until the tail starts it again. */
+  private generation = 0;
+  private stale = false;
   /** Lowest `after` of anonymous in-window reads in this period and the one before it. */
   private lowWater: { current?: LogPosition; previous?: LogPosition; since: number };
   private readonly now: () => number;
@@ -85,6 +89,7 @@ export class SharedLogReader implements LogReader {
         this.hinted = true;
         this.sleeper.wake();
       });
+      this.unlistenReplaced = this.store.onReplaced?.(() => this.dropWindow());
       this.loop = this.tail();
     })();
     return this.started;
@@ -93,8 +98,20 @@ export class SharedLogReader implements LogReader {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unlisten?.();
+    this.unlistenReplaced?.();
     this.sleeper.wake();
     await this.loop;
+  }
+
+  /**
+   * The log was replaced (an import, ADR 0250): the events kept are of the old log. Reads go to
+   * the store until the tail has started a new window at the new log's head.
+   */
+  private dropWindow(): void {
+    this.generation++;
+    this.stale = true;
+    this.buffer = [];
+    this.sleeper.wake();
   }
 
   /**
@@ -116,7 +133,18 @@ export class SharedLogReader implements LogReader {
       this.foreign = false;
       this.sweep();
       try {
+        const generation = this.generation;
+        if (this.stale) {
+          const head = await this.store.headPosition();
+          if (generation !== this.generation) continue;
+          this.buffer = [];
+          this.windowStart = head;
+          this.head = head;
+          this.stale = false;
+        }
         const page = await this.store.readAll({ after: this.head, maxCount: pageSize });
+        // Replaced while this read was out: the page may be of the old log.
+        if (generation !== this.generation) continue;
         const progressed = page.events.length > 0 || page.scannedTo > this.head!;
         if (progressed) {
           this.buffer.push(...page.events);
@@ -183,7 +211,7 @@ export class SharedLogReader implements LogReader {
     await this.ensureStarted();
     const after = options.after ?? '';
     if (options.reader) this.readers.set(options.reader, { after, at: this.now() });
-    if (after < this.windowStart! || after > this.head!) return this.store.readAll(options);
+    if (this.stale || after < this.windowStart! || after > this.head!) return this.store.readAll(options);
     if (!options.reader && (this.lowWater.current === undefined || after < this.lowWater.current)) this.lowWater.current = after;
     const maxCount = options.maxCount ?? 1000;
     const events: RecordedEvent[] = [];

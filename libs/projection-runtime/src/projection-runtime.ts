@@ -181,6 +181,21 @@ export class ProjectionRuntime {
   }
 
   /**
+   * Every projection back to the start inside a transaction that replaces the log (an import,
+   * ADR 0250): their tables emptied and their checkpoints at the start, committed with the new log.
+   * A runner in any process that had read the old log then finds its checkpoint moved and starts
+   * over from it, rather than applying the new log on top of rows of the old one.
+   */
+  async resetAllIn(query: (sql: string, params?: unknown[]) => Promise<unknown>): Promise<void> {
+    const names = this.projections.map((p) => p.name);
+    // The checkpoints first, in name order, as a runner locks them (it skips the locked ones).
+    await query('SELECT 1 FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE', [names]);
+    const tables = [...new Set(this.projections.flatMap((p) => p.tables))];
+    if (tables.length) await query(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')}`);
+    await query(`UPDATE projection_checkpoints SET position = '', events_applied = 0, updated_at = now() WHERE name = ANY($1)`, [names]);
+  }
+
+  /**
    * `projections rebuild <name>`: reset, then replay the log up to its current head. `onProgress`
    * hears after each batch how far through the log it is (`done` of `total`, in log positions).
    */

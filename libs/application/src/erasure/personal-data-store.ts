@@ -197,6 +197,10 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
     return this.inner.onAppended(listener);
   }
 
+  onReplaced(listener: () => void): () => void {
+    return this.inner.onReplaced?.(listener) ?? (() => undefined);
+  }
+
   close(): Promise<void> {
     this.stopObserving();
     return this.inner.close();

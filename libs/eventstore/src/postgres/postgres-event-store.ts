@@ -137,6 +137,7 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   private appendsInFlight = 0;
   private queuedAppends: QueuedAppend[] = [];
   private readonly streamsInFlight = new Map<string, number>();
+  private readonly replacedListeners = new Set<() => void>();
 
   private constructor(private readonly options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -171,8 +172,14 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       const payload = message.payload ?? '';
       // Announcements (ADR 0218): `hello:<id>` from a store that has just started listening,
       // `here:<id>` in answer. Anything from another store means another process listens.
-      const [kind, id] = payload.startsWith('hello:') || payload.startsWith('here:') ? payload.split(':') : ['append', payload];
+      const [kind, id] = /^(hello|here|replaced):/.test(payload) ? payload.split(':') : ['append', payload];
       if (id === this.notifyId) return;
+      if (kind === 'replaced') {
+        // Another process replaced the log (ADR 0250): readers drop what they kept of the old one.
+        this.replaced();
+        this.wakeups.notify();
+        return;
+      }
       this.heardOthers = true;
       this.othersListening = true;
       if (kind === 'hello') {
@@ -595,7 +602,10 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
         position = encodePosition(BigInt(rows[0].tx), last);
       }
       await options.beforeCommit?.((sql, params) => client.query(sql, params as unknown[]), { position, events });
+      // Delivered at the commit, to every process listening: their readers' windows are of the old log.
+      await client.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', $1)`, [`replaced:${this.notifyId}`]);
       await client.query('COMMIT');
+      this.replaced();
       if (events) {
         this.wakeups.notify();
         this.notifyOthers();
@@ -905,6 +915,15 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
 
   onAppended(listener: (appended?: LogPosition) => void): () => void {
     return this.wakeups.listen(listener);
+  }
+
+  onReplaced(listener: () => void): () => void {
+    this.replacedListeners.add(listener);
+    return () => this.replacedListeners.delete(listener);
+  }
+
+  private replaced(): void {
+    for (const listener of this.replacedListeners) listener();
   }
 
   async close(): Promise<void> {

@@ -34,7 +34,12 @@ export class LogImporter {
     const result = await importLogReplacing(this.store, this.keys, linesOf(body), {
       batchSize,
       replaceableActor: BOOTSTRAP_ACTOR,
-      beforeCommit: (query, end) => recordLogImportIn(query, end.position, end.events),
+      beforeCommit: async (query, end) => {
+        await recordLogImportIn(query, end.position, end.events);
+        // The read models of the replaced log go with it (ADR 0250): a runner that read the old
+        // log starts over instead of applying the new one on top of the old rows.
+        await this.runtime.resetAllIn(query);
+      },
     });
     this.logger.info({ events: result.events, replaced: result.replaced, ms: Date.now() - started }, 'imported a log export');
     const projections = [];
