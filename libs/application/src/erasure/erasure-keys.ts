@@ -138,15 +138,7 @@ export class ErasureKeyStore {
       else missing.push(s);
     }
     if (missing.length === 0) return out;
-    await this.pool.query(
-      `INSERT INTO erasure_keys (subject, wrapped_key) SELECT * FROM unnest($1::text[], $2::text[])
-       ON CONFLICT (subject) DO NOTHING`,
-      [missing, missing.map((s) => wrapKey(this.masterKey, s, generateKey()))],
-    );
-    const { rows } = await this.pool.query<{ subject: string; wrapped_key: string }>(
-      'SELECT subject, wrapped_key FROM erasure_keys WHERE subject = ANY($1::text[])',
-      [missing],
-    );
+    const rows = await createKeys((sql, params) => this.pool.query(sql, params), this.masterKey, missing);
     for (const r of rows) {
       const entry = { key: unwrapKey(this.masterKey, r.subject, r.wrapped_key), wrapped: r.wrapped_key };
       out.set(r.subject, { subject: r.subject, ...entry });
@@ -235,15 +227,7 @@ export class TransactionKeys {
       else missing.push(s);
     }
     if (missing.length === 0) return out;
-    await this.tx.query(
-      `INSERT INTO erasure_keys (subject, wrapped_key) SELECT * FROM unnest($1::text[], $2::text[])
-       ON CONFLICT (subject) DO NOTHING`,
-      [missing, missing.map((s) => wrapKey(this.masterKey, s, generateKey()))],
-    );
-    const { rows } = await this.tx.query<{ subject: string; wrapped_key: string }>(
-      'SELECT subject, wrapped_key FROM erasure_keys WHERE subject = ANY($1::text[])',
-      [missing],
-    );
+    const rows = await createKeys((sql, params) => this.tx.query(sql, params), this.masterKey, missing);
     for (const r of rows) {
       const key = unwrapKey(this.masterKey, r.subject, r.wrapped_key);
       this.cache.set(r.subject, key);
@@ -266,3 +250,21 @@ export class TransactionKeys {
 }
 
 export const ERASURE_KEYS = Symbol('ERASURE_KEYS');
+
+/** The keys of `subjects`, each created (wrapped with the master key) where none is stored yet: two statements. */
+async function createKeys(
+  query: <R extends object>(sql: string, params: unknown[]) => Promise<{ rows: R[] }>,
+  masterKey: Buffer,
+  subjects: string[],
+): Promise<{ subject: string; wrapped_key: string }[]> {
+  await query(
+    `INSERT INTO erasure_keys (subject, wrapped_key) SELECT * FROM unnest($1::text[], $2::text[])
+     ON CONFLICT (subject) DO NOTHING`,
+    [subjects, subjects.map((s) => wrapKey(masterKey, s, generateKey()))],
+  );
+  const { rows } = await query<{ subject: string; wrapped_key: string }>(
+    'SELECT subject, wrapped_key FROM erasure_keys WHERE subject = ANY($1::text[])',
+    [subjects],
+  );
+  return rows;
+}
