@@ -66,6 +66,12 @@ export class ErasureKeyStore {
     return { subject, ...entry };
   }
 
+  /** How many newer epochs (erasures) this process saw after its first: what caches derived from its keys follow. */
+  get erasuresSeen(): number {
+    return this.newerEpochs;
+  }
+  private newerEpochs = 0;
+
   /** Drops what is cached of these subjects (a conditional write found one of their keys no longer stored). */
   forget(subjects: Iterable<string>): void {
     for (const s of subjects) this.cache.delete(s);
@@ -79,6 +85,7 @@ export class ErasureKeyStore {
   observeEpoch(epoch: string | bigint): void {
     const seen = BigInt(epoch);
     if (this.epoch !== null && seen <= this.epoch) return;
+    if (this.epoch !== null) this.newerEpochs++;
     this.cache.clear();
     this.generation++;
     this.epoch = seen;

@@ -38,12 +38,16 @@ describe('PersonalDataEventStore (Postgres)', () => {
     ]);
     expect(rows[0].n).toBe(0);
     expect((await store.readStream('user-development-u1'))[0].data).toMatchObject({ user_id: 'u1', properties: { email } });
+    // Read back from what this store sealed (ADR 0253), not decrypted.
+    expect(store.recent.hits).toBeGreaterThan(0);
 
     await keys.destroy(erasureSubject('development', 'u1'));
     const [after] = await store.readStream('user-development-u1');
     expect(after.data).toEqual({ user_id: 'u1', properties: ERASED, identified_at: '2026-01-01T00:00:00.000Z' });
     const page = await store.readAll({});
     expect(JSON.stringify(page.events.map((e) => e.data))).not.toContain(email);
+    // The erasure cleared what the store remembered in clear.
+    expect(store.recent.size).toBe(0);
   });
 
   it('seals delivery logs for the subject of the message stream', async () => {

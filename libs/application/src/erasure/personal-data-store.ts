@@ -33,6 +33,7 @@ import {
   isSealedField,
   openPersonalFields,
   personalSubject,
+  RecentSeals,
   sealPersonalFields,
   sealedSubjects,
 } from './personal-fields';
@@ -215,14 +216,23 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
     for (const e of events) sealedSubjects(e.data, subjects);
     if (subjects.size === 0) return events;
     const keys = await this.keys.keysFor(subjects, { epochObserved: this.keyChecks });
+    // An erasure since (the key cache was cleared): what was remembered in clear goes too.
+    if (this.keys.erasuresSeen !== this.recentErasures) {
+      this.recent.clear();
+      this.recentErasures = this.keys.erasuresSeen;
+    }
     return events.map((e) => {
-      const data = openPersonalFields(e.data, (s) => keys.get(s) ?? null);
+      const data = openPersonalFields(e.data, (s) => keys.get(s) ?? null, this.recent);
       if (data === e.data) return e;
       const opened = { ...e, data };
       this.logged.set(opened, e.data);
       return opened;
     });
   }
+
+  /** What this store sealed lately, opened again without decrypting (ADR 0253). */
+  readonly recent = new RecentSeals();
+  private recentErasures = 0;
 
   /** The sealed data of events this store opened, by the opened object (kept only as long as it is). */
   private readonly logged = new WeakMap<RecordedEvent, unknown>();
@@ -288,7 +298,7 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
         used.set(subject, { subject, wrappedKey: sealing.wrapped });
         key = sealing.key;
       } else key = prepared?.get(subject)?.key ?? (await keys.keyFor(subject));
-      out.push({ ...event, data: sealPersonalFields(personal, event.data as object, subject, key) });
+      out.push({ ...event, data: sealPersonalFields(personal, event.data as object, subject, key, this.recent) });
     }
     return { events: out, sealedWith: used.size > 0 ? [...used.values()] : undefined };
   }

@@ -8,6 +8,7 @@ import {
   openPersonalFields,
   openValue,
   personalSubject,
+  RecentSeals,
   sealPersonalFields,
   sealValue,
   sealedSubjects,
@@ -134,5 +135,48 @@ describe('sealing and opening personal fields', () => {
     expect(() => unwrapKey(generateKey(), 'development/user/u-1', wrapped)).toThrow(
       /development\/user\/u-1 does not open with this process's ERASURE_MASTER_KEY: set ERASURE_MASTER_KEY \(or DATA_DIR/,
     );
+  });
+});
+
+describe('values this process sealed lately (RecentSeals)', () => {
+  it('opens them from the JSON it sealed, as fresh objects equal to what decryption gives', () => {
+    const key = generateKey();
+    const recent = new RecentSeals();
+    const sealed = sealPersonalFields(UserIdentified.personal!, identified, 'u-1', key, recent);
+    const first = openPersonalFields(sealed, () => key, recent);
+    const second = openPersonalFields(sealed, () => key, recent);
+    expect(recent.hits).toBe(2);
+    expect(recent.misses).toBe(0);
+    expect(first).toEqual(openPersonalFields(sealed, () => key));
+    expect(first.properties).not.toBe(second.properties);
+  });
+
+  it('still reads a value as erased once its key is destroyed, or under another key of the subject', () => {
+    const key = generateKey();
+    const recent = new RecentSeals();
+    const sealed = sealValue('u-1', key, { email: 'x@y.z' }, recent);
+    expect(openValue(sealed, null, recent)).toEqual(ERASED);
+    expect(openValue(sealed, generateKey(), recent)).toEqual(ERASED);
+    expect(openValue({ ...sealed, subject: 'u-2' }, key, recent)).toEqual(ERASED);
+    // A forged row with a remembered IV but another ciphertext does not get the remembered value.
+    const other = sealValue('u-1', key, 'other');
+    expect(openValue({ ...other, iv: sealed.iv }, key, recent)).toEqual(ERASED);
+    expect(recent.hits).toBe(0);
+    expect(openValue(sealed, key, recent)).toEqual({ email: 'x@y.z' });
+    expect(recent.hits).toBe(1);
+  });
+
+  it('keeps the newest values up to its capacity and decrypts the ones it dropped', () => {
+    const key = generateKey();
+    const recent = new RecentSeals(4);
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((v) => sealValue('u-1', key, v, recent));
+    // Two generations of two: the first two went when the third generation began.
+    expect(recent.size).toBe(3);
+    expect([a, b, c, d, e].map((v) => openValue(v, key, recent))).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(recent.misses).toBe(2);
+    expect(recent.hits).toBe(3);
+    recent.clear();
+    expect(openValue(e, key, recent)).toBe('e');
+    expect(recent.misses).toBe(3);
   });
 });

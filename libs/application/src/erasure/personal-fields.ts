@@ -66,15 +66,92 @@ function decrypt(key: Buffer, sealed: { iv: Buffer; tag: Buffer; ct: Buffer }, a
   return Buffer.concat([decipher.update(sealed.ct), decipher.final()]);
 }
 
-/** Seals one value for a subject; the subject is bound as associated data, so a sealed field cannot be moved to another subject. */
-export function sealValue(subject: string, key: Buffer, value: unknown): SealedField {
-  const { iv, tag, ct } = encrypt(key, Buffer.from(JSON.stringify(value ?? null), 'utf8'), Buffer.from(subject, 'utf8'));
-  return { $sealed: 'aes-256-gcm/v1', subject, iv: iv.toString('base64'), tag: tag.toString('base64'), ct: ct.toString('base64') };
+/**
+ * The values a process sealed lately, by their IV (random and used once, so it names one sealing):
+ * opening one of them again, as the process's own readers do soon after its appends (the run
+ * executor's runs, read back by the projections), parses the JSON it sealed instead of decrypting
+ * (ADR 0253). A value is given back only for the very key, subject and ciphertext it was sealed
+ * with: a destroyed key (null) still reads as {@link ERASED}, a new one does not match. Bounded:
+ * the oldest are dropped first; `clear` drops all (the key cache was cleared: an erasure).
+ */
+export class RecentSeals {
+  /**
+   * Two generations: values go into the young one; when it is full it becomes the old one and the
+   * one before is dropped whole (a Map used as a queue, deleting its first key on every insert, made
+   * each insert walk the deleted entries and cost more than the decryption it saved).
+   */
+  private young = new Map<string, RecentSeal>();
+  private old = new Map<string, RecentSeal>();
+  /** Opens answered from here and opens that decrypted (what the bench reports). */
+  hits = 0;
+  misses = 0;
+
+  /** At least `capacity / 2` and at most `capacity` of the values sealed last are kept. */
+  constructor(private readonly capacity = 100_000) {}
+
+  note(sealed: SealedField, key: Buffer, json: string): void {
+    if (this.capacity <= 0) return;
+    if (this.young.size >= Math.ceil(this.capacity / 2)) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(sealed.iv, { subject: sealed.subject, key, ct: sealed.ct, json });
+  }
+
+  /** The JSON sealed as this value with this key, if this process sealed it lately. */
+  recall(sealed: SealedField, key: Buffer): string | undefined {
+    const entry = this.young.get(sealed.iv) ?? this.old.get(sealed.iv);
+    if (!entry || entry.ct !== sealed.ct || entry.subject !== sealed.subject || !(entry.key === key || entry.key.equals(key))) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    return entry.json;
+  }
+
+  get size(): number {
+    return this.young.size + this.old.size;
+  }
+
+  clear(): void {
+    this.young = new Map();
+    this.old = new Map();
+  }
 }
 
-/** Opens one sealed value: the value with the key, {@link ERASED} without one (destroyed) or when it does not open. */
-export function openValue(sealed: SealedField, key: Buffer | null): unknown {
+interface RecentSeal {
+  subject: string;
+  key: Buffer;
+  ct: string;
+  json: string;
+}
+
+/**
+ * Seals one value for a subject; the subject is bound as associated data, so a sealed field cannot
+ * be moved to another subject. With `recent`, the value is remembered for the process's own reads.
+ */
+export function sealValue(subject: string, key: Buffer, value: unknown, recent?: RecentSeals): SealedField {
+  const json = JSON.stringify(value ?? null);
+  const { iv, tag, ct } = encrypt(key, Buffer.from(json, 'utf8'), Buffer.from(subject, 'utf8'));
+  const sealed: SealedField = {
+    $sealed: 'aes-256-gcm/v1',
+    subject,
+    iv: iv.toString('base64'),
+    tag: tag.toString('base64'),
+    ct: ct.toString('base64'),
+  };
+  recent?.note(sealed, key, json);
+  return sealed;
+}
+
+/**
+ * Opens one sealed value: the value with the key, {@link ERASED} without one (destroyed) or when it
+ * does not open. With `recent`, a value this process sealed lately with this key is not decrypted.
+ */
+export function openValue(sealed: SealedField, key: Buffer | null, recent?: RecentSeals): unknown {
   if (!key) return ERASED;
+  const json = recent?.recall(sealed, key);
+  if (json !== undefined) return JSON.parse(json);
   try {
     const plain = decrypt(
       key,
@@ -160,7 +237,13 @@ export function hasPersonalValues<D extends object>(personal: PersonalData<D>, d
 }
 
 /** The event's data with every declared personal field present sealed for the subject. Fields absent or null stay as they are. */
-export function sealPersonalFields<D extends object>(personal: PersonalData<D>, data: D, subject: string, key: Buffer): D {
+export function sealPersonalFields<D extends object>(
+  personal: PersonalData<D>,
+  data: D,
+  subject: string,
+  key: Buffer,
+  recent?: RecentSeals,
+): D {
   let out = data as unknown as Record<string, unknown>;
   for (const path of personal.fields) {
     const at = getPath(out, path);
@@ -169,7 +252,7 @@ export function sealPersonalFields<D extends object>(personal: PersonalData<D>, 
     if (!at || value === undefined || value === null || isSealedField(value) || isErased(value)) continue;
     out = cloneAlong(out, path);
     const target = getPath(out, path)!;
-    target.parent[target.key] = sealValue(subject, key, target.parent[target.key]);
+    target.parent[target.key] = sealValue(subject, key, target.parent[target.key], recent);
   }
   return out as unknown as D;
 }
@@ -179,11 +262,11 @@ export function sealPersonalFields<D extends object>(personal: PersonalData<D>, 
  * once it is destroyed, and the field then reads as {@link ERASED}. Walks the whole data, so it needs
  * no declaration and opens events written under an older declaration too.
  */
-export function openPersonalFields<D>(data: D, keyOf: (subject: string) => Buffer | null): D {
+export function openPersonalFields<D>(data: D, keyOf: (subject: string) => Buffer | null, recent?: RecentSeals): D {
   // Copies only along the paths to sealed values; what holds none is returned as it is (ADR 0184:
   // a copy of every event's whole data was a good part of the reads' garbage).
   const open = (value: unknown): unknown => {
-    if (isSealedField(value)) return openValue(value, keyOf(value.subject));
+    if (isSealedField(value)) return openValue(value, keyOf(value.subject), recent);
     if (Array.isArray(value)) {
       let out: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {
