@@ -194,7 +194,7 @@ export const ConfigSchema = z.object({
       message: 'must be 32 bytes, as 64 hex characters or base64',
     },
   ),
-  PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2000),
   ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** With KAFKA_BROKERS set, workers share recipient runs through the run-work topic's consumer group (one owner per recipient). */
   ENGINE_KAFKA_PARTITIONING: flag(true),
