@@ -9,6 +9,17 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('![logo](https://cdn.example/logo.png)')).toBe('<p><img src="https://cdn.example/logo.png" alt="logo" /></p>\n');
   });
 
+  it('renders a source the same way again, among more sources than it remembers, and long ones too', () => {
+    const sources = Array.from({ length: 700 }, (_, i) => `Hello **user ${i}**`);
+    const first = sources.map(renderMarkdown);
+    expect(first[5]).toBe('<p>Hello <strong>user 5</strong></p>\n');
+    expect(sources.map(renderMarkdown)).toEqual(first);
+    expect([...sources].reverse().map(renderMarkdown)).toEqual([...first].reverse());
+    const long = `**${'x'.repeat(5000)}**`;
+    expect(renderMarkdown(long)).toBe(`<p><strong>${'x'.repeat(5000)}</strong></p>\n`);
+    expect(renderMarkdown(long)).toBe(renderMarkdown(long));
+  });
+
   // Markup in the output that could run code: script-like elements, handler attributes, script URLs.
   const TAG = /<([a-z][a-z0-9]*)\b([^>]*)>/gi;
   const ATTRIBUTE = /([^\s"'=/]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/g;

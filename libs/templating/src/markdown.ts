@@ -51,11 +51,25 @@ const SANITIZE: sanitizeHtml.IOptions = {
   transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
 };
 
-/** Markdown to HTML that is safe to show in a browser (in-app feed blocks, `from_markdown`). */
+/**
+ * Markdown to HTML that is safe to show in a browser (in-app feed blocks, `from_markdown`).
+ * The same body is often rendered for many recipients (a broadcast, an object's subscribers):
+ * the last few hundred short sources are remembered, in two generations (the function is pure).
+ */
 export function renderMarkdown(source: string): string {
   if (typeof source !== 'string' || source === '') return '';
-  return sanitizeHtml(markdown.render(source), SANITIZE);
+  if (source.length > MEMO_MAX_SOURCE) return sanitizeHtml(markdown.render(source), SANITIZE);
+  const known = memo.young.get(source) ?? memo.old.get(source);
+  if (known !== undefined) return known;
+  const html = sanitizeHtml(markdown.render(source), SANITIZE);
+  if (memo.young.size >= MEMO_GENERATION) memo = { young: new Map(), old: memo.young };
+  memo.young.set(source, html);
+  return html;
 }
+
+const MEMO_GENERATION = 256;
+const MEMO_MAX_SOURCE = 4096;
+let memo = { young: new Map<string, string>(), old: new Map<string, string>() };
 
 const BLOCK_END = /<\/(p|div|h[1-6]|li|tr|table|blockquote|pre|ul|ol)>/gi;
 
