@@ -24,6 +24,7 @@ import { serverUrl } from './support/service';
 const quick = process.env.BENCH_QUICK === '1';
 const BEGIN = '<!-- npm run bench: begin -->';
 const END = '<!-- npm run bench: end -->';
+const rates = process.env.BENCH_RATES ? process.env.BENCH_RATES.split(',').map(Number) : undefined;
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => only.size === 0 || only.has(name);
 
@@ -32,7 +33,8 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['accept', () => acceptRate(quick ? 5 : 10)],
   // The api in its own process with the worker stopped: the accept path's own cost.
   ['accept-api', () => acceptRate(quick ? 5 : 10, true)],
-  ['sustained', () => sustained(quick ? [250, 500] : [250, 500, 750, 1000, 1250], quick ? 5 : 10)],
+  // BENCH_RATES=750,1000 tries only those rates.
+  ['sustained', () => sustained(rates ?? (quick ? [250, 500] : [250, 500, 750, 1000, 1250]), quick ? 5 : 10)],
   ['latency', () => latency(200, quick ? 5 : 20)],
   // Twice the sustained rate the issue measured (300 runs/s); BENCH_OVERLOAD_RATE sets another.
   [

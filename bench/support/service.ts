@@ -173,8 +173,10 @@ export async function startService(
     ...env,
     ...extraServiceEnv(),
   };
-  const worker = options.split ? spawnService('dist/apps/worker/src/main.js', serviceEnv).child : undefined;
-  const { child, url } = await spawnReady(options.split ? 'dist/apps/api/src/main.js' : 'dist/apps/server/src/main.js', port, serviceEnv);
+  // BENCH_SPLIT=1: every scenario's service as two processes (the README's start:api and start:worker).
+  const split = options.split ?? process.env.BENCH_SPLIT === '1';
+  const worker = split ? spawnService('dist/apps/worker/src/main.js', serviceEnv).child : undefined;
+  const { child, url } = await spawnReady(split ? 'dist/apps/api/src/main.js' : 'dist/apps/server/src/main.js', port, serviceEnv);
   const sql = new Pool({ connectionString: db.url, max: 4 });
   const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${url}${p}`, {
