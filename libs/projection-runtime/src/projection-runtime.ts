@@ -346,30 +346,43 @@ export class ProjectionRuntime {
       // Only skipped stretches to remember: a compare-and-set needs no lock and no transaction.
       return this.moveCheckpoints(this.dataSource, work);
     }
-    return this.dataSource.transaction(async (tx) => {
-      // Lock (skipping rows another runner holds, in name order) and move in one statement, at
-      // the start: the batches below commit with the move or are rolled back with it.
-      const result: unknown = await tx.query(
-        `WITH locked AS (
-           SELECT name, position FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE SKIP LOCKED
+    const runner = this.dataSource.createQueryRunner();
+    // node-postgres' client: a statement without parameters goes out in the simple protocol,
+    // which takes several statements in one round trip.
+    const client = (await runner.connect()) as { query(text: string): Promise<unknown>; escapeLiteral(value: string): string };
+    const texts = (values: readonly string[]) => `ARRAY[${values.map((v) => client.escapeLiteral(v)).join(', ')}]::text[]`;
+    try {
+      // BEGIN, then lock (skipping rows another runner holds, in name order) and move in one
+      // statement, at the start: the batches below commit with the move or are rolled back with
+      // it. Both in one round trip, the values written as literals (ADR 0256).
+      const results = (await client.query(
+        `BEGIN;
+         WITH locked AS (
+           SELECT name, position FROM projection_checkpoints WHERE name = ANY(${texts(names)}) ORDER BY name FOR UPDATE SKIP LOCKED
          )
          UPDATE projection_checkpoints c SET position = v.position, events_applied = c.events_applied + v.applied, updated_at = now()
-         FROM locked l, unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS v(name, expected, position, applied)
+         FROM locked l, unnest(${texts(names)}, ${texts(work.map((w) => w.expected))}, ${texts(work.map((w) => w.to))},
+                               ARRAY[${work.map((w) => Math.trunc(w.events.length)).join(', ')}]::bigint[]) AS v(name, expected, position, applied)
          WHERE c.name = l.name AND v.name = l.name AND l.position = v.expected RETURNING c.name`,
-        [names, work.map((w) => w.expected), work.map((w) => w.to), work.map((w) => w.events.length)],
-      );
-      const moved = new Set(returnedRows<{ name: string }>(result).map((r) => r.name));
+      )) as { rows: { name: string }[] }[];
+      const moved = new Set(results[1].rows.map((r) => r.name));
       const owned = work.filter((w) => moved.has(w.projection.name));
       for (const w of owned) {
         if (!w.events.length) continue;
         try {
-          await w.projection.apply(w.events, tx);
+          await w.projection.apply(w.events, runner.manager);
         } catch (error) {
           throw new ProjectionFailed(w.projection, error);
         }
       }
+      await client.query('COMMIT');
       return owned.map((w) => w.projection.name);
-    });
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   /** Moves the checkpoints that are still where `expected` says, in one statement; answers which moved. */
