@@ -197,13 +197,15 @@ describeScaleOut(
       );
       store = await PostgresEventStore.create({ pool: db.database.pool, ensureSchema: false, listenConnectionString: db.url });
       const workflowRunId = randomUUID();
+      // The probe's runs were appended with it (ADR 0255); this one's are the fan-out's to append.
+      const { runs_enqueued: _appendedWithIt, ...probeData } = recorded.data;
       await store.append(
         workflowRunStream('development', workflowRunId),
         [
           {
             id: randomUUID(),
             type: 'WorkflowTriggered',
-            data: { ...recorded.data, workflow_run_id: workflowRunId, recipients, triggered_at: new Date().toISOString() },
+            data: { ...probeData, workflow_run_id: workflowRunId, recipients, triggered_at: new Date().toISOString() },
             metadata: { ...recorded.metadata, environment: 'development', schema_version: schemaVersionOf('WorkflowTriggered') },
           },
         ],

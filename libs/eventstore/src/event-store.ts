@@ -140,6 +140,11 @@ export interface EventStore {
    * streams appended: callers use deterministic event ids and simply retry.
    */
   appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
+  /**
+   * appendMany that may share one statement with appends asked for meanwhile (group commit),
+   * with the same outcome for its own streams. Optional: appendMany where a store has none.
+   */
+  appendTogether?(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Several whole streams at once (a missing stream reads as empty). */
   readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;

@@ -122,7 +122,10 @@ export class ReactorRuntime {
     private readonly options: {
       batchSize: number;
       logger?: RuntimeLogger;
-      /** How long progress over events of no concern, or handled with no effect, may go unwritten (default 500 ms). */
+      /**
+       * How long progress over events of no concern, handled with no effect, or handled by a
+       * replayable reactor, may go unwritten (default 500 ms).
+       */
       persistSkippedEveryMs?: number;
       /**
        * The actor of a first start's events (`system:bootstrap`): an import may replace the log
@@ -159,6 +162,23 @@ export class ReactorRuntime {
       clearTimeout(slow);
     }
     this.loops.clear();
+    // Not writing it only means looking at those events again after the restart.
+    await this.writeProgress().catch((error) => this.options.logger?.error({ err: error }, 'reactor progress not written on stop'));
+  }
+
+  /**
+   * Writes how far each reactor has looked where the row is behind (progress kept unwritten
+   * for a while, see persistSkippedEveryMs), so a clean stop replays nothing. A row another
+   * worker moved meanwhile stays as it is (compare-and-set).
+   */
+  private async writeProgress(): Promise<void> {
+    const behind = [...this.cursor].filter(([, c]) => c.position !== c.persisted);
+    await Promise.all(
+      behind.map(async ([name, c]) => {
+        if (await this.moveCheckpoint(name, c.persisted, c.position, c.unwritten ?? 0))
+          this.cursor.set(name, { position: c.position, persisted: c.position, persistedAt: Date.now() });
+      }),
+    );
   }
 
   /** Creates the reactors' checkpoints without running them, so their lag is reported before they first run. */
@@ -214,9 +234,10 @@ export class ReactorRuntime {
           if ((await reactor.handle(group)) !== NOTHING_DONE) acted = true;
         });
     }
-    if (!acted && Date.now() - cursor.persistedAt < persistEvery) {
-      // Nothing here for this reactor, or nothing done with it: remember how far it looked
-      // without writing (a crash now only makes it look at these events again).
+    if ((!acted || reactor.replayable) && Date.now() - cursor.persistedAt < persistEvery) {
+      // Nothing here for this reactor, nothing done with it, or done so that doing it again
+      // changes nothing: remember how far it looked without writing (a crash now only makes it
+      // look at these events again).
       if (this.cursor.get(reactor.name) === cursor) {
         cursor.position = page.scannedTo;
         cursor.unwritten = (cursor.unwritten ?? 0) + page.events.length;

@@ -40,4 +40,11 @@ export interface Reactor {
    * it here.
    */
   skipped?(): void;
+  /**
+   * true: handling a batch again changes nothing (every effect is an append with ids derived
+   * from what was handled, checked against the stream's revision), so the runtime may write the
+   * checkpoint after a batch that acted as late as after one that did not (ADR 0255): a crash
+   * replays at most that much. Default false: written after every batch that acted.
+   */
+  readonly replayable?: boolean;
 }

@@ -112,6 +112,9 @@ describe('cancelling workflow runs', () => {
       ],
     });
     await activeWorkflow(t, 'cancel-now', { steps: [feedStep('feed')] });
+    // Once per recipient and tenant: its runs are appended by the fan-out, after the trigger
+    // (an every_trigger workflow's runs for users are appended with it, ADR 0255).
+    await activeWorkflow(t, 'cancel-fanout', { trigger_frequency: 'once_per_recipient_per_tenant', steps: [feedStep('feed')] });
   });
   afterAll(async () => t?.close());
 
@@ -179,16 +182,26 @@ describe('cancelling workflow runs', () => {
   });
 
   /**
-   * Triggers `cancel-now` (one in-app message) for 1,000 identified recipients and cancels it,
-   * at once or once the fan-out has recorded its first runs; checks that no run enqueued after the
-   * request sends, and that only runs enqueued before it may have sent.
+   * Triggers `workflow` (one in-app message) for 1,000 identified recipients and cancels it,
+   * at once or once its first runs are recorded; checks that no run enqueued after the request
+   * sends, and that only runs enqueued before it may have sent. `cancel-fanout` is triggered in
+   * the tenant named `key`, so each call has runs of its own.
    */
-  async function triggerThenCancel(ids: string[], key: string, wait: boolean): Promise<{ enqueuedAfter: number; cancelled: number }> {
+  async function triggerThenCancel(
+    ids: string[],
+    key: string,
+    wait: boolean,
+    workflow = 'cancel-fanout',
+  ): Promise<{ enqueuedAfter: number; cancelled: number }> {
     // At once: the worker's reactors (the fan-out among them) are held until the cancel is
     // recorded, so the request always lands before the fan-out, whatever the machine's load.
     const reactors = t.app.get(ReactorRuntime);
     if (!wait) await reactors.stop();
-    const { workflow_run_id } = await knock.workflows.trigger('cancel-now', { recipients: ids, cancellation_key: key });
+    const { workflow_run_id } = await knock.workflows.trigger(workflow, {
+      recipients: ids,
+      cancellation_key: key,
+      ...(workflow === 'cancel-fanout' ? { tenant: key } : {}),
+    });
     if (wait)
       await eventually(
         async () =>
@@ -198,7 +211,7 @@ describe('cancelling workflow runs', () => {
             ])
           ).length > 0,
       );
-    await knock.workflows.cancel('cancel-now', { cancellation_key: key });
+    await knock.workflows.cancel(workflow, { cancellation_key: key });
     if (!wait) await reactors.start();
     const runs = await eventually(
       async () => {
@@ -210,7 +223,7 @@ describe('cancelling workflow runs', () => {
     );
     const [request] = await t.sql('SELECT global_position FROM es_events WHERE event_type = $1 AND stream_id = $2', [
       'CancellationRequested',
-      `cancellation-development-cancel-now-${key}`,
+      `cancellation-development-${workflow}-${key}`,
     ]);
     const enqueued = await t.sql<{ run: string; position: string }>(
       "SELECT right(stream_id, 36) AS run, global_position AS position FROM es_events WHERE event_type = 'RunEnqueued' AND data->>'workflow_run_id' = $1",
@@ -248,6 +261,10 @@ describe('cancelling workflow runs', () => {
     // Cancelled while the fan-out is under way: runs already enqueued are cancelled by the reactor or the executor.
     const midway = await triggerThenCancel(ids, 'fan-2', true);
     expect(midway.cancelled).toBeGreaterThan(0);
+    // Runs appended with their trigger: all were enqueued before the request and none had been
+    // executed (the reactors were held), so every one is cancelled.
+    const withTrigger = await triggerThenCancel(ids, 'fan-3', false, 'cancel-now');
+    expect(withTrigger).toEqual({ enqueuedAfter: 0, cancelled: ids.length });
   });
 
   it('refuses a cancel for an unknown workflow or without a cancellation key, writing nothing', async () => {

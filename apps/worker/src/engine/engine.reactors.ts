@@ -4,11 +4,13 @@ import {
   DeliveryExecutor,
   Fanout,
   RunExecutor,
+  RunToExecute,
   WAIT_MATCHER_EVENT_TYPES,
   WAIT_SOURCE_STREAM_PREFIXES,
   WaitMatcher,
 } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
+import { WorkflowTriggeredData } from '@notify/domain';
 import { RecordedEvent } from '@notify/eventstore';
 import { NOTHING_DONE, Reactor } from '@notify/projection-runtime';
 import { FANOUT_REACTOR, kafkaPartitioning, RUN_EXECUTOR_REACTOR } from './partitioning';
@@ -23,6 +25,8 @@ export class TriggerFanoutReactor implements Reactor {
   readonly filter = { eventTypes: ['WorkflowTriggered'] };
   /** The whole batch at once, so many small triggers become a few appends. */
   readonly concurrency = 1;
+  /** A fan-out done again adds each run once (run and event ids derived from trigger and recipient). */
+  readonly replayable = true;
 
   constructor(private readonly fanout: Fanout) {}
 
@@ -38,9 +42,15 @@ export class TriggerFanoutReactor implements Reactor {
 @Injectable()
 export class RunExecutorReactor implements Reactor {
   readonly name = RUN_EXECUTOR_REACTOR;
-  readonly filter = { eventTypes: ['RunEnqueued', 'TimerFired', 'RunResumed'], streamPrefixes: ['run-'] };
+  // Triggers too (appended with their runs): a run whose trigger this reactor saw does not read it.
+  readonly filter = {
+    eventTypes: ['RunEnqueued', 'TimerFired', 'RunResumed', 'WorkflowTriggered'],
+    streamPrefixes: ['run-', 'workflow_run-'],
+  };
   /** The whole batch at once: runs are planned in parallel and committed together. */
   readonly concurrency = 1;
+  /** Executing a run again appends nothing twice (derived ids, expected revisions). */
+  readonly replayable = true;
   readonly enabled: boolean;
   private readonly parallel: number;
 
@@ -55,14 +65,23 @@ export class RunExecutorReactor implements Reactor {
   async handle(events: readonly RecordedEvent[]): Promise<void> {
     // One execution takes a run as far as it can go, however many of its events arrived.
     // A RunEnqueued names its workflow run: its trigger is read with the run, in one statement.
-    const runs = new Map<string, { environment: string; runId: string; workflowRunId?: string }>();
+    // A run whose stream this batch holds from its first event (a RunEnqueued at revision 0, and
+    // whatever followed it here) is executed on those events, not read again.
+    const runs = new Map<string, RunToExecute>();
     for (const e of events) {
+      if (e.type === 'WorkflowTriggered') {
+        if (e.streamId.startsWith('workflow_run-')) this.executor.rememberTrigger(idOf(e.streamId), e.data as WorkflowTriggeredData);
+        continue;
+      }
+      if (!e.streamId.startsWith('run-')) continue;
       const workflowRunId = e.type === 'RunEnqueued' ? (e.data as { workflow_run_id?: string }).workflow_run_id : undefined;
       const known = runs.get(e.streamId);
+      const history = known ? known.history && known.history.length === e.revision && [...known.history, e] : e.revision === 0 && [e];
       runs.set(e.streamId, {
         environment: e.metadata.environment!,
         runId: idOf(e.streamId),
         workflowRunId: workflowRunId ?? known?.workflowRunId,
+        history: history || undefined,
       });
     }
     await this.executor.executeMany([...runs.values()], this.parallel);

@@ -1,4 +1,4 @@
-import type { PreferenceSetDataT, PreferenceSetT, RecipientRefT, SecretValueT, WorkflowSnapshotT } from '@notify/contracts';
+import type { PreferenceSetDataT, PreferenceSetT, RecipientRefT, SecretValueT, UserT, WorkflowSnapshotT } from '@notify/contracts';
 import type { PreferenceLayers } from '@notify/domain';
 import { AudienceMemberQueries } from '@notify/projections/audience-members';
 import { ChannelGroupQueries } from '@notify/projections/channel-groups';
@@ -10,7 +10,7 @@ import { PreferenceQueries } from '@notify/projections/preferences';
 import { SubscriptionQueries } from '@notify/projections/subscriptions';
 import { SuppressionQueries } from '@notify/projections/suppressions';
 import { TenantQueries } from '@notify/projections/tenants';
-import { UserQueries } from '@notify/projections/users';
+import { toUser, UserQueries } from '@notify/projections/users';
 import { VariableQueries } from '@notify/projections/variables';
 import type { TemplateResources } from '@notify/templating';
 import { DataSource } from 'typeorm';
@@ -19,6 +19,23 @@ import { templateResourcesFor } from '../config/template-resources';
 import type { BatchLookups, ChannelView, EngineLookups, GuideView, RecipientView, SuppressionEntry, WorkflowView } from './lookups';
 
 const SUBSCRIBER_PAGE = 1000;
+
+/** The channels usable in an environment (`$1`) and the variables it sees, as two JSON columns. */
+const CONFIGURATION_COLUMNS = `
+  (SELECT coalesce(json_agg(json_build_object('id', c.id, 'key', c.key, 'type', c.type, 'provider', c.provider, 'settings', c.environment_settings -> $1)), '[]')
+     FROM rm_channels c WHERE c.archived_at IS NULL AND c.environment_settings ? $1) AS channels,
+  (SELECT coalesce(json_agg(json_build_object('key', v.key, 'value', v.value, 'own', v.environment_values -> $1)), '[]')
+     FROM rm_variables v) AS variables`;
+
+interface ConfigurationRow {
+  channels: { id: string; key: string; type: ChannelView['type']; provider: string; settings: ChannelRecord['settings'] }[];
+  variables: { key: string; value: SecretValueT | null; own: SecretValueT | null }[];
+}
+
+interface Configuration {
+  channels: Map<string, ChannelView>;
+  vars: Record<string, unknown>;
+}
 /** Workflows kept by `workflow` under a configuration version; past it the oldest is dropped. */
 const MAX_CACHED_WORKFLOWS = 10_000;
 
@@ -166,20 +183,47 @@ export class ReadModelLookups implements EngineLookups {
    * batch of runs reads of its configuration (`forBatch` keeps it for the batch), where
    * `channelByKey` and `vars` were a statement each (ADR 0251). Same rows and values as those two.
    */
-  async channelsAndVars(environment: string): Promise<{ channels: Map<string, ChannelView>; vars: Record<string, unknown> }> {
+  async channelsAndVars(environment: string): Promise<Configuration> {
+    const [row] = await this.db.query<ConfigurationRow[]>(`SELECT ${CONFIGURATION_COLUMNS}`, [environment]);
+    return this.configurationFrom(row);
+  }
+
+  /**
+   * Users and their preference sets (as `UserQueries.getMany` and `PreferenceQueries.forRecipients`
+   * answer them) with the environment's channels and variables (as `channelsAndVars`): everything a
+   * batch of runs reads before its first step, in one statement.
+   */
+  async usersAndConfiguration(
+    environment: string,
+    ids: readonly string[],
+  ): Promise<{ users: Map<string, UserT>; sets: Map<string, PreferenceSetT[]>; configuration: Configuration }> {
     const [row] = await this.db.query<
-      {
-        channels: { id: string; key: string; type: ChannelView['type']; provider: string; settings: ChannelRecord['settings'] }[];
-        variables: { key: string; value: SecretValueT | null; own: SecretValueT | null }[];
-      }[]
+      (ConfigurationRow & {
+        users: { id: string; properties: Record<string, unknown>; updated_at_ms: number }[];
+        sets: { recipient_id: string; set_id: string; preferences: PreferenceSetDataT }[];
+      })[]
     >(
-      `SELECT
-         (SELECT coalesce(json_agg(json_build_object('id', c.id, 'key', c.key, 'type', c.type, 'provider', c.provider, 'settings', c.environment_settings -> $1)), '[]')
-            FROM rm_channels c WHERE c.archived_at IS NULL AND c.environment_settings ? $1) AS channels,
-         (SELECT coalesce(json_agg(json_build_object('key', v.key, 'value', v.value, 'own', v.environment_values -> $1)), '[]')
-            FROM rm_variables v) AS variables`,
-      [environment],
+      `SELECT ${CONFIGURATION_COLUMNS},
+         (SELECT coalesce(json_agg(json_build_object('id', u.id, 'properties', u.properties,
+                   'updated_at_ms', floor(extract(epoch FROM u.updated_at) * 1000))), '[]')
+            FROM rm_users u WHERE u.environment = $1 AND u.id = ANY($2)) AS users,
+         (SELECT coalesce(json_agg(json_build_object('recipient_id', p.recipient_id, 'set_id', p.set_id, 'preferences', p.preferences) ORDER BY p.set_id), '[]')
+            FROM rm_preference_sets p
+            WHERE p.environment = $1 AND p.recipient_type = 'user' AND p.recipient_collection = '' AND p.recipient_id = ANY($2)) AS sets`,
+      [environment, ids],
     );
+    const users = new Map(
+      row.users.map((u) => [
+        u.id,
+        toUser({ id: u.id, properties: u.properties, inserted_at: new Date(0), updated_at: new Date(Number(u.updated_at_ms)) }),
+      ]),
+    );
+    const sets = new Map<string, PreferenceSetT[]>(ids.map((id) => [id, []]));
+    for (const r of row.sets) sets.get(r.recipient_id)?.push({ id: r.set_id, ...r.preferences });
+    return { users, sets, configuration: this.configurationFrom(row) };
+  }
+
+  private configurationFrom(row: ConfigurationRow): Configuration {
     return {
       channels: new Map(row.channels.map((c) => [c.key, this.channelView({ ...c, settings: c.settings ?? null })])),
       vars: Object.fromEntries(row.variables.map((v) => [v.key, unsealValue(this.secrets, v.own ?? v.value)])),
@@ -279,10 +323,22 @@ class MemoLookups implements BatchLookups {
       (id) => !this.memo.has(`recipient:${environment}:u:${id}`),
     );
     if (ids.length === 0) return;
-    const [users, sets] = await Promise.all([
-      this.users.getMany(environment, ids),
-      this.preferenceSets.forRecipients(environment, 'user', '', ids),
-    ]);
+    // The environment's configuration comes with the first prefetch, in the same statement.
+    const configurationKey = `configuration:${environment}`;
+    let users: Map<string, UserT>;
+    let sets: Map<string, PreferenceSetT[]>;
+    if (this.memo.has(configurationKey))
+      [users, sets] = await Promise.all([
+        this.users.getMany(environment, ids),
+        this.preferenceSets.forRecipients(environment, 'user', '', ids),
+      ]);
+    else {
+      const loading = this.inner.usersAndConfiguration(environment, ids);
+      const configuration = loading.then((r) => r.configuration);
+      configuration.catch(() => undefined); // a failed read is thrown by the await below
+      this.memo.set(configurationKey, configuration);
+      ({ users, sets } = await loading);
+    }
     for (const id of ids) {
       const user = users.get(id);
       const ref: RecipientRefT = { type: 'user', id };

@@ -1,5 +1,5 @@
 import { runStream, workflowRunStream } from '@notify/domain';
-import type { EventStore, RecordedEvent } from '@notify/eventstore';
+import { type EventStore, type RecordedEvent, type StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { RunExecutor } from './run-executor';
 import type { EngineDeps } from './step-handler';
 
@@ -55,14 +55,29 @@ function executorOverALog() {
     [workflowRunStream(environment, workflowRunId), [recorded('WorkflowTriggered', workflowRunStream(environment, workflowRunId), {}, 2)]],
   ]);
   const reads: string[][] = [];
+  const appends: StreamAppend[][] = [];
   const store = {
     async readStreams(ids: readonly string[]) {
       reads.push([...ids]);
       return new Map(ids.filter((id) => streams.has(id)).map((id) => [id, streams.get(id)!]));
     },
+    async readStream(id: string) {
+      reads.push([id]);
+      return streams.get(id) ?? [];
+    },
+    // The log's revisions decide, as the real store's expected revisions do.
+    async appendMany(batch: readonly StreamAppend[]) {
+      appends.push([...batch]);
+      for (const a of batch) {
+        const actual = streams.get(a.streamId)?.at(-1)?.revision ?? -1;
+        if (typeof a.expectedRevision === 'number' && a.expectedRevision !== actual)
+          throw new WrongExpectedRevisionError(a.streamId, a.expectedRevision, actual);
+      }
+      return [];
+    },
   } as unknown as EventStore;
   const deps = { store, lookups: {}, templates: {}, http: {}, settings: { fetchMaxAttempts: 1 } } as unknown as EngineDeps;
-  return { executor: new RunExecutor(deps, []), reads };
+  return { executor: new RunExecutor(deps, []), reads, appends, streams };
 }
 
 describe('RunExecutor.executeMany: the stream reads of a batch', () => {
@@ -79,5 +94,30 @@ describe('RunExecutor.executeMany: the stream reads of a batch', () => {
     const { executor, reads } = executorOverALog();
     await executor.executeMany([{ environment, runId }], 1);
     expect(reads).toEqual([[runStream(environment, runId)], [workflowRunStream(environment, workflowRunId)]]);
+  });
+});
+
+describe('RunExecutor.executeMany: runs given with their history', () => {
+  const trigger = { workflow_run_id: workflowRunId, workflow: { key: 'welcome', steps: [] }, data: {}, recipients: [] };
+
+  it('reads nothing for a run whose history and trigger it was given', async () => {
+    const { executor, reads, appends, streams } = executorOverALog();
+    executor.rememberTrigger(workflowRunId, trigger as never);
+    await executor.executeMany([{ environment, runId, workflowRunId, history: streams.get(runStream(environment, runId))! }], 1);
+    expect(reads).toEqual([]);
+    expect(appends).toEqual([]); // the history says it completed
+  });
+
+  it('a history the log has moved past is refused by the append, and the run is read afresh', async () => {
+    const { executor, reads, appends, streams } = executorOverALog();
+    executor.rememberTrigger(workflowRunId, trigger as never);
+    // Only the RunEnqueued: executed on it, the run would end now, after the revision it was enqueued at.
+    const stale = streams.get(runStream(environment, runId))!.slice(0, 1);
+    await executor.executeMany([{ environment, runId, workflowRunId, history: stale }], 1);
+    expect(appends).toHaveLength(1);
+    expect(appends[0].map((a) => [a.streamId, a.expectedRevision])).toEqual([[runStream(environment, runId), stale[0].revision]]);
+    // Then read from the log, which says it completed: nothing more is appended.
+    expect(reads).toEqual([[runStream(environment, runId)]]);
+    expect(appends).toHaveLength(1);
   });
 });

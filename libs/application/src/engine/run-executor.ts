@@ -40,6 +40,16 @@ export interface ExecutionResult {
   appended: number;
 }
 
+/** A run to take as far as it can go. */
+export interface RunToExecute {
+  environment: string;
+  runId: string;
+  /** The workflow run it belongs to, when known: its trigger is read with the run. */
+  workflowRunId?: string;
+  /** Every event of the run's stream from its first, when the caller has them all (not read again). */
+  history?: readonly RecordedEvent[];
+}
+
 /** What executing a run decided, not yet appended. */
 export interface RunPlan {
   result: ExecutionResult;
@@ -97,24 +107,26 @@ export class RunExecutor {
    * again from fresh state: in another batched round while rounds commit many runs, otherwise
    * one by one. Ids are deterministic, so nothing is appended twice.
    */
-  async executeMany(
-    runs: readonly { environment: string; runId: string; workflowRunId?: string }[],
-    concurrency: number,
-    round = 0,
-  ): Promise<void> {
+  async executeMany(runs: readonly RunToExecute[], concurrency: number, round = 0): Promise<void> {
     const now = new Date();
     const batch = this.deps.lookups.forBatch?.();
     const lookups: EngineLookups = batch ?? this.deps.lookups;
     // Load what every run of the batch needs in a few queries: the runs, their triggers, the
     // recipients. The triggers of runs whose workflow run the caller named (the RunEnqueued it
     // handles says it) are read with the runs, in the same statement.
-    const runStreams = runs.map((r) => runStream(r.environment, r.runId));
+    // A run whose whole history the caller holds (it saw the stream from its first event) is not
+    // read again: if the stream has moved on since, the append's expected revision says so and the
+    // run goes again from a fresh read.
+    const given = new Map<string, RecordedEvent[]>();
+    for (const r of runs) if (r.history) given.set(runStream(r.environment, r.runId), [...r.history]);
+    const runStreams = runs.map((r) => runStream(r.environment, r.runId)).filter((id) => !given.has(id));
     const named = new Map<string, string>();
     for (const r of runs)
       if (r.workflowRunId && !this.triggers.has(r.workflowRunId))
         named.set(workflowRunStream(r.environment, r.workflowRunId), r.workflowRunId);
-    const read = await this.deps.store.readStreams([...runStreams, ...named.keys()]);
-    const histories = new Map([...read].filter(([id]) => !named.has(id)));
+    const toRead = [...runStreams, ...named.keys()];
+    const read = toRead.length ? await this.deps.store.readStreams(toRead) : new Map<string, RecordedEvent[]>();
+    const histories = new Map([...[...read].filter(([id]) => !named.has(id)), ...given]);
     const rememberTriggers = (triggers: ReadonlyMap<string, readonly RecordedEvent[]>, streams: ReadonlyMap<string, string>) => {
       for (const [streamId, workflowRunId] of streams) {
         const first = triggers.get(streamId)?.[0];
@@ -164,7 +176,10 @@ export class RunExecutor {
         }
       }),
     );
-    const again: (typeof runs)[number][] = [];
+    // What goes again is read afresh: the history it was given may be what the append refused.
+    const again: RunToExecute[] = [];
+    const fresh = (run: RunToExecute): RunToExecute =>
+      run.history ? { environment: run.environment, runId: run.runId, workflowRunId: run.workflowRunId } : run;
     let group: typeof plans = [];
     let committed = 0;
     // Streams some plan of this round already appends to: a later plan touching one of them (two
@@ -174,19 +189,19 @@ export class RunExecutor {
       if (group.length === 0) return;
       try {
         await this.deps.store.appendMany(group.flatMap((g) => g.plan.appends));
-        const unfinished = group.filter((g) => g.plan.again).map((g) => g.run);
+        const unfinished = group.filter((g) => g.plan.again).map((g) => fresh(g.run));
         again.push(...unfinished);
         committed += group.length - unfinished.length;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError)) throw error;
-        again.push(...group.map((g) => g.run));
+        again.push(...group.map((g) => fresh(g.run)));
       }
       group = [];
     };
     for (const planned of plans) {
       if (planned.plan.appends.length === 0) continue;
       if (planned.plan.appends.some((a) => touched.has(a.streamId))) {
-        again.push(planned.run);
+        again.push(fresh(planned.run));
         continue;
       }
       for (const a of planned.plan.appends) touched.add(a.streamId);
@@ -259,10 +274,12 @@ export class RunExecutor {
       })());
     const currentVariables = async (): Promise<RunVariables> => ({ ...(await loadVariables()), data: state.data });
 
-    // A cancellation recorded after this run's trigger stops it wherever it is.
+    // A cancellation recorded after this run's trigger stops it wherever it is. A run appended
+    // with its trigger has no trigger position: its own first entry stands for it (ADR 0235).
+    const triggerPosition = run.trigger_position || history[0].position;
     if (
       run.cancellation_key &&
-      (await this.cancelled(environment, run.workflow_key, run.cancellation_key, run.recipient, run.subscribed_to, run.trigger_position))
+      (await this.cancelled(environment, run.workflow_key, run.cancellation_key, run.recipient, run.subscribed_to, triggerPosition))
     ) {
       record(...decideRun(state, { type: 'Cancel', reason: 'cancellation_requested', now: at }));
     } else if (state.status === 'queued' && trigger.workflow.conditions) {
@@ -410,6 +427,11 @@ export class RunExecutor {
     const data = event.data as WorkflowTriggeredData;
     this.remember(workflowRunId, data);
     return data;
+  }
+
+  /** A trigger the caller saw in the log (a WorkflowTriggered event): its runs need not read it. */
+  rememberTrigger(workflowRunId: string, data: WorkflowTriggeredData): void {
+    this.remember(workflowRunId, data);
   }
 
   private remember(workflowRunId: string, data: WorkflowTriggeredData): void {

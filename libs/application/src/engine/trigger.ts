@@ -1,6 +1,6 @@
 import { compileJsonSchema, RecipientRefT, RecipientRequestT, TriggerWorkflowBodyT } from '@notify/contracts';
 import { DomainError, FieldError, invalidParams, WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
-import { AppendResult } from '@notify/eventstore';
+import { AppendResult, StreamAppend } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
 import { eventEnvelope } from '../envelope';
 import { CommandMetadata } from '../handle-command';
@@ -8,6 +8,7 @@ import { RecipientDeps } from '../recipients/ports';
 import { identifyUser } from '../recipients/user-use-cases';
 import { setObject } from '../recipients/object-use-cases';
 import { setTenant } from '../recipients/tenant-use-cases';
+import { canEnqueueWithTrigger, withEnqueuedRuns } from './fanout';
 import type { EngineLookups, WorkflowView } from './lookups';
 
 export interface TriggerDeps {
@@ -166,10 +167,17 @@ export async function triggerWorkflow(
     trigger_source: options.source ?? { type: 'api' },
     triggered_at: new Date().toISOString(),
   };
-  const append = await deps.recipients.store.append(
-    workflowRunStream(environment, workflowRunId),
-    [eventEnvelope('WorkflowTriggered', triggered, randomUUID(), { ...metadata, environment })],
-    { expectedRevision: 'no_stream' },
-  );
+  const event = eventEnvelope('WorkflowTriggered', triggered, randomUUID(), { ...metadata, environment });
+  const stream = workflowRunStream(environment, workflowRunId);
+  const store = deps.recipients.store;
+  if (store.atomicMultiStreamAppend && canEnqueueWithTrigger(triggered)) {
+    // Nothing to read to decide the runs: they are appended with the trigger, in the same
+    // atomic append, and the fan-out leaves the trigger alone (ADR 0235, ADR 0255).
+    const { trigger, runs } = withEnqueuedRuns(environment, event);
+    const appends: StreamAppend[] = [{ streamId: stream, expectedRevision: 'no_stream', events: [trigger] }, ...runs];
+    const [append] = store.appendTogether ? await store.appendTogether(appends) : await store.appendMany(appends);
+    return { workflow_run_id: workflowRunId, append, writes };
+  }
+  const append = await store.append(stream, [event], { expectedRevision: 'no_stream' });
   return { workflow_run_id: workflowRunId, append, writes };
 }

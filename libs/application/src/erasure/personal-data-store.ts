@@ -137,6 +137,19 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
   }
 
   async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    return this.sealedAppend(appends, (sealed) => this.inner.appendMany(sealed));
+  }
+
+  /** appendMany through the inner store's group commit where it has one. */
+  async appendTogether(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const inner = this.inner;
+    return this.sealedAppend(appends, (sealed) => (inner.appendTogether ? inner.appendTogether(sealed) : inner.appendMany(sealed)));
+  }
+
+  private async sealedAppend(
+    appends: readonly StreamAppend[],
+    write: (sealed: StreamAppend[]) => Promise<AppendResult[]>,
+  ): Promise<AppendResult[]> {
     return this.conditionally(async () => {
       // The keys of every subject named in the events' data, in one lookup for the whole batch.
       const subjects = subjectsNamedIn(appends.flatMap((a) => a.events));
@@ -151,7 +164,7 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
         const out = await this.seal(a.streamId, a.events, { prepared, conditional: this.keyChecks });
         sealed.push({ ...a, events: out.events, sealedWith: out.sealedWith });
       }
-      return this.inner.appendMany(sealed);
+      return write(sealed);
     });
   }
 

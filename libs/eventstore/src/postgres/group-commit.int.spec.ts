@@ -79,5 +79,31 @@ for (const backend of databaseBackends()) {
       await Promise.all([...busy, ...ordered]);
       expect((await store.readStream(`order-${tag}`)).map((e) => e.type)).toEqual(['E0', 'E1', 'E2', 'E3', 'E4']);
     });
+
+    it('appends to several streams at once share statements too, each all-or-nothing on its own', async () => {
+      const tag = randomUUID();
+      // A trigger with two runs, as the trigger endpoint appends them.
+      const unit = (i: number | string, taken?: string) =>
+        store.appendTogether([
+          { streamId: `trigger-${tag}-${i}`, expectedRevision: 'no_stream', events: [event('T')] },
+          { streamId: `run-${tag}-${i}-a`, expectedRevision: 'no_stream', events: [event('R')] },
+          { streamId: taken ?? `run-${tag}-${i}-b`, expectedRevision: 'no_stream', events: [event('R'), event('S')] },
+        ]);
+      const before = appendStatements;
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => unit(i)));
+      expect(appendStatements - before).toBeLessThan(30);
+      for (const r of results) expect(r.map((x) => x.nextExpectedRevision)).toEqual([0, 0, 1]);
+      expect((await store.readStream(`run-${tag}-7-b`)).map((e) => e.type)).toEqual(['R', 'S']);
+
+      // One whose third stream is taken fails alone, and nothing of it is written.
+      await store.append(`claimed-${tag}`, [event('C')]);
+      const outcomes = await Promise.allSettled([unit('p'), unit('x', `claimed-${tag}`), unit('q')]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await store.readStream(`trigger-${tag}-x`)).toEqual([]);
+      expect(await store.readStream(`run-${tag}-x-a`)).toEqual([]);
+      expect((await store.readStream(`claimed-${tag}`)).map((e) => e.type)).toEqual(['C']);
+      expect((await store.readStream(`run-${tag}-q-b`)).map((e) => e.type)).toEqual(['R', 'S']);
+    });
   });
 }

@@ -104,9 +104,10 @@ const APPENDS_IN_FLIGHT = 4;
 /** Streams in one grouped append at most. */
 const APPEND_GROUP_MAX = 200;
 
+/** Appends that succeed or fail together (one stream for `append`, several for `appendTogether`). */
 interface QueuedAppend {
-  request: StreamAppend;
-  resolve: (result: AppendResult) => void;
+  requests: readonly StreamAppend[];
+  resolve: (results: AppendResult[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -251,12 +252,25 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     options: { expectedRevision?: ExpectedRevision; sealedWith?: readonly SealedWith[] } = {},
   ): Promise<AppendResult> {
     const request: StreamAppend = { streamId, events, expectedRevision: options.expectedRevision, sealedWith: options.sealedWith };
-    if (this.appendsInFlight < APPENDS_IN_FLIGHT && this.queuedAppends.length === 0 && !this.streamsInFlight.has(streamId)) {
-      return new Promise<AppendResult>((resolve, reject) => this.send([{ request, resolve, reject }]));
-    }
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.queuedAppends.push({ request, resolve, reject });
-      this.startQueuedAppends();
+    return (await this.appendTogether([request]))[0];
+  }
+
+  /**
+   * An all-or-nothing append to several streams (as appendMany) that takes part in the group
+   * commit like `append`: it may share its statement with others asked for meanwhile, and is
+   * sent again alone when the shared one fails.
+   */
+  appendTogether(requests: readonly StreamAppend[]): Promise<AppendResult[]> {
+    if (requests.length === 0) return Promise.resolve([]);
+    if (new Set(requests.map((r) => r.streamId)).size !== requests.length)
+      return Promise.reject(new Error('appendTogether takes each stream once'));
+    const free = requests.every((r) => !this.streamsInFlight.has(r.streamId));
+    return new Promise<AppendResult[]>((resolve, reject) => {
+      if (this.appendsInFlight < APPENDS_IN_FLIGHT && this.queuedAppends.length === 0 && free) this.send([{ requests, resolve, reject }]);
+      else {
+        this.queuedAppends.push({ requests, resolve, reject });
+        this.startQueuedAppends();
+      }
     });
   }
 
@@ -270,11 +284,16 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
       const group: QueuedAppend[] = [];
       const later: QueuedAppend[] = [];
       const streams = new Set<string>();
+      let size = 0;
       for (const queued of this.queuedAppends) {
-        const stream = queued.request.streamId;
-        if (group.length >= APPEND_GROUP_MAX || streams.has(stream) || this.streamsInFlight.has(stream)) later.push(queued);
-        else group.push(queued);
-        streams.add(stream);
+        const ids = queued.requests.map((r) => r.streamId);
+        const blocked = ids.some((id) => streams.has(id) || this.streamsInFlight.has(id));
+        if ((group.length > 0 && size + ids.length > APPEND_GROUP_MAX) || blocked) later.push(queued);
+        else {
+          group.push(queued);
+          size += ids.length;
+        }
+        for (const id of ids) streams.add(id);
       }
       this.queuedAppends = later;
       if (group.length === 0) return;
@@ -284,23 +303,27 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
 
   private send(group: readonly QueuedAppend[]): void {
     this.appendsInFlight++;
-    for (const g of group) this.streamsInFlight.set(g.request.streamId, (this.streamsInFlight.get(g.request.streamId) ?? 0) + 1);
-    const alone = (g: QueuedAppend) => this.appendMany([g.request]).then(([result]) => g.resolve(result), g.reject);
+    const streamIds = group.flatMap((g) => g.requests.map((r) => r.streamId));
+    for (const id of streamIds) this.streamsInFlight.set(id, (this.streamsInFlight.get(id) ?? 0) + 1);
+    const alone = (g: QueuedAppend) => this.appendMany(g.requests).then(g.resolve, g.reject);
     const done =
       group.length === 1
         ? alone(group[0])
-        : this.appendMany(group.map((g) => g.request)).then(
-            (results) => group.forEach((g, i) => g.resolve(results[i])),
+        : this.appendMany(group.flatMap((g) => g.requests)).then(
+            (results) => {
+              let at = 0;
+              for (const g of group) g.resolve(results.slice(at, (at += g.requests.length)));
+            },
             // A conflict, a stored event id or a lost connection fails the shared statement: each
             // on its own now, so that only its own append fails (one that landed is found by its ids).
             () => Promise.all(group.map(alone)),
           );
     void done.finally(() => {
       this.appendsInFlight--;
-      for (const g of group) {
-        const left = (this.streamsInFlight.get(g.request.streamId) ?? 1) - 1;
-        if (left > 0) this.streamsInFlight.set(g.request.streamId, left);
-        else this.streamsInFlight.delete(g.request.streamId);
+      for (const id of streamIds) {
+        const left = (this.streamsInFlight.get(id) ?? 1) - 1;
+        if (left > 0) this.streamsInFlight.set(id, left);
+        else this.streamsInFlight.delete(id);
       }
       this.startQueuedAppends();
     });
