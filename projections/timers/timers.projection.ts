@@ -43,7 +43,8 @@ export const timersProjection = defineProjection({
           break;
         case 'RunCancelled':
         case 'RunCompleted':
-          ended.push({ stream: event.streamId, at: event.createdAt, checkOnly: false });
+          // A run that never paused never scheduled a timer (ADR 0257).
+          if (!event.data.never_paused) ended.push({ stream: event.streamId, at: event.createdAt, checkOnly: false });
           break;
         case 'MessageDeliveryAttemptCompleted':
           // Only the attempt's check timer: a retry timer scheduled with it stays.

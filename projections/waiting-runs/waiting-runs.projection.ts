@@ -73,7 +73,9 @@ export const waitingRunsProjection = defineProjection({
           await tx.query('DELETE FROM rm_waiting_runs WHERE environment = $1 AND timer_id = $2', [env, event.data.timer_id]);
           break;
         default:
-          if (event.data.run_id) leaving.push({ env, runId: event.data.run_id });
+          // A run that never paused never waited (ADR 0257).
+          if (event.data.run_id && !('never_paused' in event.data && event.data.never_paused))
+            leaving.push({ env, runId: event.data.run_id });
       }
     }
     await flush();

@@ -315,7 +315,18 @@ export const RunDataUpdated = defineEvent(
   { personal: { subject: 'stream', fields: ['data'] } },
 );
 
-export const RunCancelled = defineEvent('RunCancelled', 1, z.object({ run_id: z.uuid(), reason: z.string(), at: z.string() }));
+/**
+ * Set on a run's RunCompleted or RunCancelled when the run never paused (ADR 0257): it then never
+ * scheduled a timer nor waited for an event, so nothing of it is pending anywhere. Absent when it
+ * did, and on events written before.
+ */
+const NeverPaused = z.literal(true).optional();
+
+export const RunCancelled = defineEvent(
+  'RunCancelled',
+  1,
+  z.object({ run_id: z.uuid(), reason: z.string(), at: z.string(), never_paused: NeverPaused }),
+);
 
 export const RunCompleted = defineEvent(
   'RunCompleted',
@@ -334,6 +345,7 @@ export const RunCompleted = defineEvent(
      * ended without a step (workflow conditions, cancelled by its end).
      */
     step: StepCompletion.omit({ run_id: true }).optional(),
+    never_paused: NeverPaused,
   }),
   {
     personal: {

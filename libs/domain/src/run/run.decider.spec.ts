@@ -105,10 +105,15 @@ describe('run decider', () => {
 
     it('ends the run with the last step, in one RunCompleted carrying it (ADR 0233); halts it when a branch terminates', () => {
       const last = decideRun(given(enqueued), apply(ok({ path: null, terminated: false })));
-      expect(last).toEqual([{ type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at: now, step: lastStep } }]);
+      expect(last).toEqual([
+        { type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at: now, step: lastStep, never_paused: true } },
+      ]);
       const terminated = decideRun(given(enqueued), apply(ok({ path: null, terminated: true })));
       expect(terminated).toEqual([
-        { type: 'RunCompleted', data: { run_id: runId, outcome: 'halted', reason: 'branch_terminated', at: now, step: lastStep } },
+        {
+          type: 'RunCompleted',
+          data: { run_id: runId, outcome: 'halted', reason: 'branch_terminated', at: now, step: lastStep, never_paused: true },
+        },
       ]);
     });
 
@@ -168,6 +173,7 @@ describe('run decider', () => {
             reason: 'throttled',
             at: now,
             step: { ...lastStep, output: null, reason: 'throttled' },
+            never_paused: true,
           },
         },
       ]);
@@ -184,7 +190,9 @@ describe('run decider', () => {
 
     it('ends or halts an active run once', () => {
       const ended = decideRun(given(enqueued), { type: 'End', now });
-      expect(ended).toEqual([{ type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at: now } }]);
+      expect(ended).toEqual([
+        { type: 'RunCompleted', data: { run_id: runId, outcome: 'ended', reason: null, at: now, never_paused: true } },
+      ]);
       expect(decideRun(given(enqueued, ...ended), { type: 'End', now })).toEqual([]);
       const halted = decideRun(given(enqueued), { type: 'Halt', reason: 'workflow_conditions_not_met', now });
       expect(halted[0].data).toEqual(expect.objectContaining({ outcome: 'halted', reason: 'workflow_conditions_not_met' }));
@@ -223,8 +231,21 @@ describe('run decider', () => {
       const [halted] = decideRun(given(enqueued), { type: 'Halt', reason: 'workflow_conditions_not_met', now, inputs });
       expect(halted).toEqual({
         type: 'RunCompleted',
-        data: { run_id: runId, outcome: 'halted', reason: 'workflow_conditions_not_met', at: now, inputs },
+        data: { run_id: runId, outcome: 'halted', reason: 'workflow_conditions_not_met', at: now, inputs, never_paused: true },
       });
+    });
+
+    // ADR 0257: a run's end says when the run never paused (no timer, no wait can be pending).
+    it('marks the end or cancellation of a run that never paused, and not of one that did', () => {
+      const pausedOnce = given(enqueued, paused('delay', 't1'), { type: 'TimerFired', data: { timer_id: 't1', fired_at: now } });
+      const [endedAfterPause] = decideRun(pausedOnce, { type: 'End', now });
+      expect(endedAfterPause.data).not.toHaveProperty('never_paused');
+      const [lastAfterPause] = decideRun(pausedOnce, apply(ok({ path: null, terminated: false }), true));
+      expect(lastAfterPause).toEqual({ type: 'RunCompleted', data: expect.not.objectContaining({ never_paused: true }) });
+      const [cancelledAfterPause] = decideRun(pausedOnce, { type: 'Cancel', reason: 'x', now });
+      expect(cancelledAfterPause.data).toEqual({ run_id: runId, reason: 'x', at: now });
+      const [cancelledAtOnce] = decideRun(given(enqueued), { type: 'Cancel', reason: 'x', now });
+      expect(cancelledAtOnce.data).toEqual({ run_id: runId, reason: 'x', at: now, never_paused: true });
     });
   });
 });

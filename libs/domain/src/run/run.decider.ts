@@ -128,7 +128,9 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
         return state.status === 'none' ? [{ type: 'RunEnqueued', data: command.run }] : [];
       case 'Cancel':
         if (!isActive(state)) return [];
-        return [{ type: 'RunCancelled', data: { run_id: state.run!.run_id, reason: command.reason, at: command.now } }];
+        return [
+          { type: 'RunCancelled', data: { run_id: state.run!.run_id, reason: command.reason, at: command.now, ...neverPaused(state) } },
+        ];
       case 'FireTimer':
         // A timer of a run that ended, or one already fired, changes nothing.
         if (!isActive(state) || state.fired.includes(command.timerId)) return [];
@@ -158,14 +160,20 @@ export const runDecider: Decider<RunState, RunCommand, RunEvent> = {
               reason: command.reason,
               at: command.now,
               ...(command.inputs ? { inputs: command.inputs } : {}),
+              ...neverPaused(state),
             },
           },
         ];
       case 'End':
         if (!isActive(state)) return [];
-        return [{ type: 'RunCompleted', data: { run_id: state.run!.run_id, outcome: 'ended', reason: null, at: command.now } }];
+        return [
+          {
+            type: 'RunCompleted',
+            data: { run_id: state.run!.run_id, outcome: 'ended', reason: null, at: command.now, ...neverPaused(state) },
+          },
+        ];
       case 'ApplyStep':
-        return canContinue(state) ? applyStep(state.run!.run_id, command) : [];
+        return canContinue(state) ? applyStep(state, command) : [];
       default:
         return assertNever(command);
     }
@@ -192,7 +200,11 @@ function stepCompleted(state: RunState, data: StepCompletedData): RunState {
  */
 export const decideRun = (state: RunState, command: RunCommand): RunEvent[] => runDecider.decide(command, state);
 
-function applyStep(runId: string, command: Extract<RunCommand, { type: 'ApplyStep' }>): RunEvent[] {
+/** What a run's end records when the run never paused: nothing of it can be pending (ADR 0257). */
+const neverPaused = (state: RunState): { never_paused?: true } => (state.pausedOnce ? {} : { never_paused: true });
+
+function applyStep(state: RunState, command: Extract<RunCommand, { type: 'ApplyStep' }>): RunEvent[] {
+  const runId = state.run!.run_id;
   const { step, decision, now: at } = command;
   if (decision.flow === 'pause') {
     const events: RunEvent[] = [];
@@ -229,6 +241,7 @@ function applyStep(runId: string, command: Extract<RunCommand, { type: 'ApplySte
           reason: decision.reason,
           at,
           step: { ...base, status: decision.status, reason: decision.reason, output: decision.output, next_path: null, ...inputs },
+          ...neverPaused(state),
         },
       },
     ];
@@ -248,6 +261,7 @@ function applyStep(runId: string, command: Extract<RunCommand, { type: 'ApplySte
         reason: next.terminated ? 'branch_terminated' : null,
         at,
         step: completion,
+        ...neverPaused(state),
       },
     });
   return events;
