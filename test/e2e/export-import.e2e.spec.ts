@@ -9,6 +9,9 @@ import { promisify } from 'node:util';
 import { activeWorkflow, feed, settled } from '../support/engine';
 import { startTestApp, TestApp } from '../support/test-app';
 
+/** A read model's rows as JSON, without the log positions that are each installation's own. */
+const ROWS = (table: string) => `SELECT (to_jsonb(x) - 'trigger_position')::text AS r FROM ${table} x ORDER BY 1`;
+
 const run = promisify(execFile);
 const cli = path.resolve(__dirname, '../../dist/apps/cli/src/main.js');
 
@@ -71,12 +74,13 @@ describeServer('events export and import', () => {
     );
 
     // Every read model, row for row (the credentials and configuration versions are positions of
-    // the log, which are the target's own: they only say "changed since").
+    // the log, which are the target's own: they only say "changed since"; so is a run's
+    // trigger_position when the run was appended with its trigger, ADR 0255).
     const db = target.database.dataSource;
     for (const projection of allProjections())
       for (const table of projection.tables) {
         if (table === 'rm_credentials_version' || table === 'rm_config_version') continue;
-        const rows = (q: (sql: string) => Promise<{ r: string }[]>) => q(`SELECT row_to_json(x)::text AS r FROM ${table} x ORDER BY 1`);
+        const rows = (q: (sql: string) => Promise<{ r: string }[]>) => q(ROWS(table));
         const source = (await rows((sql) => t.sql(sql))).map((r) => r.r);
         expect([table, (await rows((sql) => db.query(sql))).map((r) => r.r)]).toEqual([table, source]);
       }
@@ -155,7 +159,7 @@ describeServer('events export and import', () => {
       for (const projection of allProjections())
         for (const table of projection.tables) {
           if (table === 'rm_credentials_version' || table === 'rm_config_version') continue;
-          const rows = (q: (sql: string) => Promise<{ r: string }[]>) => q(`SELECT row_to_json(x)::text AS r FROM ${table} x ORDER BY 1`);
+          const rows = (q: (sql: string) => Promise<{ r: string }[]>) => q(ROWS(table));
           expect([table, await rows((sql) => fresh.sql(sql))]).toEqual([table, await rows((sql) => t.sql(sql))]);
         }
       expect(await count()).toBe(lines.length);
