@@ -234,8 +234,12 @@ describe('goals: CRUD, attachments on workflows, conversions from source events'
     ).toEqual([{ id: ada, cause: 'audience_event' }]);
     // Entering is not exiting: Ada converted once on each goal, Bob (never a member) on none.
     expect(await conversions(entered)).toEqual([{ id: ada, cause: 'audience_event' }]);
-    expect((await mgmt('GET', `/v1/goals/${exited}/conversions`)).body.entries).toEqual([
-      { workflow_key: onExit, conversions: 1, last_converted_at: expect.any(String) },
-    ]);
+    // The conversions read model follows the log (the RunConverted above was appended by the worker).
+    expect(
+      await eventually(
+        async () => (await mgmt('GET', `/v1/goals/${exited}/conversions`)).body.entries as unknown[],
+        (entries) => entries.length > 0,
+      ),
+    ).toEqual([{ workflow_key: onExit, conversions: 1, last_converted_at: expect.any(String) }]);
   });
 });
