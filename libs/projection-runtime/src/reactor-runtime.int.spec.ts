@@ -25,6 +25,14 @@ for (const backend of databaseBackends()) {
   describe(`reactor runtime on ${backend}`, () => {
     let db: TestDatabase;
     let store: PostgresEventStore;
+    /** A reactor's checkpoint row as stored. */
+    const checkpointRow = async (name: string) =>
+      (
+        await db.database.dataSource.query<{ position: string; events_handled: string }[]>(
+          'SELECT position, events_handled FROM reactor_checkpoints WHERE name = $1',
+          [name],
+        )
+      )[0];
 
     beforeAll(async () => {
       db = await createTestDatabase(backend);
@@ -166,13 +174,7 @@ for (const backend of databaseBackends()) {
       };
       const append = (n: number, act: boolean) =>
         store.append(`maybe-${tag}`, [{ id: randomUUID(), type: `Maybe${tag}`, data: { n, act }, metadata: meta }]);
-      const row = async () =>
-        (
-          await db.database.dataSource.query<{ position: string; events_handled: string }[]>(
-            'SELECT position, events_handled FROM reactor_checkpoints WHERE name = $1',
-            [reactor.name],
-          )
-        )[0];
+      const row = () => checkpointRow(reactor.name);
       // No write for skipped progress within the test, however slow the machine.
       const options = { batchSize: 100, persistSkippedEveryMs: 600_000 };
       const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], options);
@@ -207,13 +209,7 @@ for (const backend of databaseBackends()) {
           seen.push(...events.map((e) => (e.data as { n: number }).n));
         },
       };
-      const row = async () =>
-        (
-          await db.database.dataSource.query<{ position: string; events_handled: string }[]>(
-            'SELECT position, events_handled FROM reactor_checkpoints WHERE name = $1',
-            [reactor.name],
-          )
-        )[0];
+      const row = () => checkpointRow(reactor.name);
       const options = { batchSize: 100, persistSkippedEveryMs: 600_000 };
       const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], options);
       await runtime.createCheckpoints();

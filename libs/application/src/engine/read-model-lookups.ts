@@ -289,7 +289,7 @@ export class ReadModelLookups implements EngineLookups {
   }
 
   forBatch(): BatchLookups {
-    return new MemoLookups(this, this.users, this.preferences);
+    return new MemoLookups(this, this.preferences);
   }
 }
 
@@ -298,14 +298,13 @@ const refKey = (ref: RecipientRefT) => (ref.type === 'user' ? `u:${ref.id}` : `o
 /**
  * Lookups for one batch of runs: every answer is remembered for the batch (a batch lives for
  * milliseconds, so nothing goes stale), and users and their preference sets are loaded for the
- * whole batch in two queries.
+ * whole batch with the environment's configuration, in one statement.
  */
 class MemoLookups implements BatchLookups {
   private readonly memo = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly inner: ReadModelLookups,
-    private readonly users: UserQueries,
     private readonly preferenceSets: PreferenceQueries,
   ) {}
 
@@ -323,22 +322,15 @@ class MemoLookups implements BatchLookups {
       (id) => !this.memo.has(`recipient:${environment}:u:${id}`),
     );
     if (ids.length === 0) return;
-    // The environment's configuration comes with the first prefetch, in the same statement.
+    // The environment's configuration comes in the same statement; the first answer is kept.
+    const loading = this.inner.usersAndConfiguration(environment, ids);
     const configurationKey = `configuration:${environment}`;
-    let users: Map<string, UserT>;
-    let sets: Map<string, PreferenceSetT[]>;
-    if (this.memo.has(configurationKey))
-      [users, sets] = await Promise.all([
-        this.users.getMany(environment, ids),
-        this.preferenceSets.forRecipients(environment, 'user', '', ids),
-      ]);
-    else {
-      const loading = this.inner.usersAndConfiguration(environment, ids);
+    if (!this.memo.has(configurationKey)) {
       const configuration = loading.then((r) => r.configuration);
       configuration.catch(() => undefined); // a failed read is thrown by the await below
       this.memo.set(configurationKey, configuration);
-      ({ users, sets } = await loading);
     }
+    const { users, sets } = await loading;
     for (const id of ids) {
       const user = users.get(id);
       const ref: RecipientRefT = { type: 'user', id };
