@@ -19,6 +19,8 @@ import { Client } from 'pg';
 import pg from 'pg';
 import { ApiModule } from '../apps/api/src/api.module';
 import { WorkerModule } from '../apps/worker/src/worker.module';
+import { INLINE_RUNS } from '../apps/api/src/workflows/trigger-workflow/inline-runs.provider';
+import type { InlineRuns } from '@notify/application';
 
 const counts = new Map<string, number>();
 const stacks = new Map<string, number>();
@@ -119,6 +121,12 @@ async function main() {
   await new Promise((r) => setTimeout(r, 5000));
   counting = false;
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const inline = app.get<InlineRuns | null>(INLINE_RUNS, { strict: false });
+  console.log(
+    inline
+      ? `triggers whose runs executed with them (ADR 0258): ${inline.stats.planned}; left to the worker: ${inline.stats.behind} (read models behind), ${inline.stats.declined} (plan declined)`
+      : 'runs executed with their trigger: off',
+  );
   console.log(`queries per trigger (api+worker, ${N} triggers): ${(total / N).toFixed(1)}`);
   for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log((v / N).toFixed(2).padStart(7), k);
   for (const [k, v] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log((v / N).toFixed(2).padStart(7), k);

@@ -6,7 +6,7 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:realtime
  *
- * Settings (environment): BENCH_REALTIME_TRIGGERS (100). Prints the figures and writes
+ * Settings (environment): BENCH_REALTIME_TRIGGERS (100); BENCH_SERVICE_ENV as for `npm run bench`. Prints the figures and writes
  * bench/results/realtime.json.
  */
 import 'reflect-metadata';
@@ -19,7 +19,7 @@ import { Socket } from 'phoenix';
 import WebSocket from 'ws';
 import type { Figure } from './scenarios/engine';
 import { percentile, round, until } from './support/load';
-import { freshDatabase, spawnListening, stopChild } from './support/service';
+import { extraServiceEnv, freshDatabase, spawnListening, stopChild } from './support/service';
 
 const SK = 'sk_bench_realtime_0123456789abcdef';
 const PK = 'pk_bench_realtime_0123456789abcdef';
@@ -34,6 +34,7 @@ async function measure(layout: 'one-process' | 'worker+2-api', triggers: number)
     RATE_LIMIT_ENABLED: 'false',
     BOOTSTRAP_SECRET_KEY: SK,
     BOOTSTRAP_PUBLISHABLE_KEY: PK,
+    ...extraServiceEnv(),
   };
   const children: ChildProcess[] = [];
   const sql = new Pool({ connectionString: db.url, max: 2 });

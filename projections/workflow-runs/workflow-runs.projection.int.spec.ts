@@ -1,6 +1,6 @@
 import { eventParts } from '@notify/contracts';
 import { decideRun, fold, RunEvent, runDecider, runStream, StepDecision } from '@notify/domain';
-import { PostgresEventStore } from '@notify/eventstore';
+import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
@@ -136,28 +136,55 @@ for (const backend of databaseBackends()) {
       ]);
     });
 
-    it('writes a batch in two statements: the new runs with their history, then the status changes (ADR 0252)', async () => {
-      const ids = await writeRuns(store);
-      const { events } = await store.readAll({ after: '', maxCount: 10_000, filter: { streamPrefixes: ['run-'] } });
-      const batch = events.filter((e) => ids.some((id) => e.streamId.endsWith(id)));
-      const statements: string[] = [];
+    /** Applies batches in one transaction, rolled back; answers the statements of each and the runs' rows as they stood. */
+    const applyCounted = async (batches: RecordedEvent[][], ids: string[]) => {
+      const statements: string[][] = [];
       const rolledBack = new Error('roll back');
+      let rows: { id: string; status: string; error_count: number }[] = [];
       await expect(
         db.database.dataSource.transaction(async (tx) => {
-          const counted = new Proxy(tx, {
-            get: (target, key) =>
-              key === 'query'
-                ? (sql: string, params?: unknown[]) => (statements.push(sql), target.query(sql, params))
-                : Reflect.get(target, key, target),
-          });
-          await workflowRunsProjection.apply(batch, counted);
+          for (const batch of batches) {
+            const mine: string[] = [];
+            statements.push(mine);
+            const counted = new Proxy(tx, {
+              get: (target, key) =>
+                key === 'query'
+                  ? (sql: string, params?: unknown[]) => (mine.push(sql), target.query(sql, params))
+                  : Reflect.get(target, key, target),
+            });
+            await workflowRunsProjection.apply(batch, counted);
+          }
+          rows = await tx.query(
+            'SELECT environment, id::text, status, error_count FROM rm_workflow_recipient_runs WHERE id::text = ANY($1) ORDER BY environment, id',
+            [ids],
+          );
           throw rolledBack;
         }),
       ).rejects.toBe(rolledBack);
-      expect(statements).toHaveLength(2);
-      expect(statements[0]).toContain('INSERT INTO rm_workflow_recipient_runs');
-      expect(statements[0]).toContain('INSERT INTO rm_workflow_recipient_run_events');
-      expect(statements[1]).toContain('UPDATE rm_workflow_recipient_runs');
+      return { statements, rows };
+    };
+
+    it('writes a batch holding whole runs in one statement: each run inserted as the batch left it (ADR 0252, ADR 0258)', async () => {
+      const ids = await writeRuns(store);
+      const { events } = await store.readAll({ after: '', maxCount: 10_000, filter: { streamPrefixes: ['run-'] } });
+      const batch = events.filter((e) => ids.some((id) => e.streamId.endsWith(id)));
+      const runIds = [...new Set(batch.map((e) => e.streamId.slice(-36)))];
+      const whole = await applyCounted([batch], runIds);
+      expect(whole.statements).toHaveLength(1);
+      expect(whole.statements[0]).toHaveLength(1);
+      expect(whole.statements[0][0]).toContain('INSERT INTO rm_workflow_recipient_runs');
+      expect(whole.statements[0][0]).toContain('INSERT INTO rm_workflow_recipient_run_events');
+      // The same events in two batches, the runs' first events alone in the first: the second
+      // batch updates the rows the first inserted, and the rows end the same.
+      const firsts = batch.filter((e) => e.revision === 0);
+      const split = await applyCounted([firsts, batch.filter((e) => e.revision > 0)], runIds);
+      expect(split.statements[1]).toHaveLength(2);
+      expect(split.statements[1][1]).toContain('UPDATE rm_workflow_recipient_runs');
+      expect(split.rows).toEqual(whole.rows);
+      // Every run of the batch, in each environment it was written to.
+      expect(whole.rows).toHaveLength(new Set(batch.map((e) => e.streamId)).size);
+      expect(whole.rows.filter((r) => r.status === 'queued')).toEqual([]);
+      expect(whole.rows.some((r) => r.error_count === 1)).toBe(true);
     });
   });
 }

@@ -64,7 +64,10 @@ export const workflowRunsProjection = defineProjection({
           subscribed_to: run.subscribed_to,
           // Empty when the run was appended with its trigger (ADR 0235): its own position stands for the trigger's.
           trigger_position: run.trigger_position || recorded.position,
+          status: 'queued',
+          error_count: 0,
           inserted_at: at,
+          updated_at: at,
         });
       }
       const view = runEventView(recorded.type, data);
@@ -85,6 +88,15 @@ export const workflowRunsProjection = defineProjection({
       change.updated_at = at;
       changes.set(key, change);
     }
+    // A run enqueued in this batch is inserted with what the rest of the batch did to it (a run
+    // executed with its trigger arrives whole, ADR 0258): no update of a row just inserted.
+    for (const run of runs) {
+      const key = `${run.environment as string}\u0000${run.id as string}`;
+      const change = changes.get(key);
+      if (!change) continue;
+      Object.assign(run, { status: change.status ?? run.status, error_count: change.errors, updated_at: change.updated_at });
+      changes.delete(key);
+    }
     // New runs and history rows in one statement (data-modifying CTEs; ADR 0252): neither reads
     // the other's table. The status update below is a statement of its own, after them: it must
     // see the runs inserted here.
@@ -94,11 +106,12 @@ export const workflowRunsProjection = defineProjection({
       params.push(JSON.stringify(runs));
       inserts.push(
         `INSERT INTO rm_workflow_recipient_runs (environment, id, workflow_run_id, workflow, recipient_type, recipient_id, recipient_collection, actor, tenant,
-           status, trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, updated_at)
+           status, error_count, trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, updated_at)
          SELECT environment, id, workflow_run_id, workflow, recipient_type, recipient_id, recipient_collection, actor, tenant,
-           'queued', trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, inserted_at
+           status, error_count, trigger_source, cancellation_key, subscribed_to, trigger_position, inserted_at, updated_at
          FROM jsonb_to_recordset($${params.length}::jsonb) AS r(environment text, id uuid, workflow_run_id uuid, workflow text, recipient_type text, recipient_id text,
-           recipient_collection text, actor jsonb, tenant text, trigger_source jsonb, cancellation_key text, subscribed_to jsonb, trigger_position text, inserted_at timestamptz)
+           recipient_collection text, actor jsonb, tenant text, status text, error_count integer, trigger_source jsonb, cancellation_key text, subscribed_to jsonb,
+           trigger_position text, inserted_at timestamptz, updated_at timestamptz)
          ON CONFLICT (environment, id) DO NOTHING`,
       );
     }

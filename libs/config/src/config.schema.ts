@@ -196,6 +196,8 @@ export const ConfigSchema = z.object({
   ),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2000),
   ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Runs whose steps need nothing asynchronous are executed by the trigger request, appended with the trigger (ADR 0258). */
+  ENGINE_INLINE_RUNS: flag(true),
   /** With KAFKA_BROKERS set, workers share recipient runs through the run-work topic's consumer group (one owner per recipient). */
   ENGINE_KAFKA_PARTITIONING: flag(true),
   /** Consumer group of the workers executing runs: workers sharing one database share one group. */

@@ -159,6 +159,13 @@ export interface EventStore {
    */
   newestPosition(): Promise<LogPosition>;
   /**
+   * A SQL expression for the position of the newest committed event of one type, for a caller to
+   * put in a statement of its own on the same database (ADR 0258): one index probe. Only for the
+   * types the store was told to keep an index of; undefined otherwise, and where the log is not
+   * in the caller's database.
+   */
+  typeHeadSql?(type: string): string | undefined;
+  /**
    * A hint that something may have been appended; never a delivery guarantee. For an append made
    * through this store object the hint carries the position of its last event (the log holds
    * everything of that append once a reader has passed it); a hint from elsewhere carries none.

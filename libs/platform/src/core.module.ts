@@ -9,6 +9,7 @@ import {
   PreferenceLinks,
   ReadModelLookups,
   SecretBox,
+  RECIPIENT_EVENT_TYPES,
 } from '@notify/application';
 import { EventStore, PostgresEventStore, SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
@@ -107,6 +108,8 @@ export class CoreModule implements OnApplicationShutdown {
                       // The erasure tables are in this database (migrated above): reads return
                       // the epoch and sealed appends check their keys in their own statement (ADR 0216).
                       sealingKeyChecks: true,
+                      // The trigger endpoint asks whether the recipient read models hold the newest of these (ADR 0258).
+                      headTypes: RECIPIENT_EVENT_TYPES,
                     }),
                 keys,
               ),

@@ -111,7 +111,14 @@ describe('cancelling workflow runs', () => {
         }),
       ],
     });
-    await activeWorkflow(t, 'cancel-now', { steps: [feedStep('feed')] });
+    // Its runs are appended with the trigger (ADR 0255) but left to the worker: a throttle step
+    // is not one a trigger executes itself (ADR 0258).
+    await activeWorkflow(t, 'cancel-now', {
+      steps: [
+        { type: 'throttle', ref: 'gate', settings: { throttle_limit: 1000, throttle_window: { unit: 'seconds', value: 1 } } },
+        feedStep('feed'),
+      ],
+    });
     // Once per recipient and tenant: its runs are appended by the fan-out, after the trigger
     // (an every_trigger workflow's runs for users are appended with it, ADR 0255).
     await activeWorkflow(t, 'cancel-fanout', { trigger_frequency: 'once_per_recipient_per_tenant', steps: [feedStep('feed')] });

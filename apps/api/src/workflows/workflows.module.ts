@@ -5,12 +5,13 @@ import { CancelWorkflowHandler } from './cancel-workflow/cancel-workflow.handler
 import { NotifyController } from './notify/notify.controller';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
+import { inlineRunsProvider } from './trigger-workflow/inline-runs.provider';
 import { RecipientReadModelsModule } from '../recipients/recipient-read-models.module';
 
 /** Triggering workflows (and, as they arrive, cancelling them and listing their runs). */
 @Module({
   imports: [RecipientReadModelsModule],
   controllers: [TriggerWorkflowController, CancelWorkflowController, NotifyController],
-  providers: [TriggerWorkflowHandler, CancelWorkflowHandler, ...idempotencyProviders],
+  providers: [TriggerWorkflowHandler, CancelWorkflowHandler, inlineRunsProvider, ...idempotencyProviders],
 })
 export class WorkflowsModule {}

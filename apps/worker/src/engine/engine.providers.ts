@@ -23,6 +23,7 @@ import {
   UpdateUserStep,
   WaitForEventStep,
   WaitMatcher,
+  RECIPIENT_EVENT_TYPES,
 } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { createDefaultRegistry } from '@notify/delivery';
@@ -39,14 +40,7 @@ import type { TemplateRenderer } from '@notify/templating';
 export const ENGINE_DEPS = Symbol('ENGINE_DEPS');
 
 /** Events whose projections the engine reads recipients from (see EngineDeps.readModelsAt). */
-const RECIPIENT_READ_MODELS = [
-  'UserIdentified',
-  'ObjectSet',
-  'TenantSet',
-  'PreferenceSetUpdated',
-  'ChannelDataSet',
-  'AudienceMembersAdded',
-].map((type) => ({ type, streamId: '' }));
+const RECIPIENT_READ_MODELS = RECIPIENT_EVENT_TYPES.map((type) => ({ type, streamId: '' }));
 export const STEP_HANDLERS = Symbol('STEP_HANDLERS');
 
 /** Every step kind the engine executes. */

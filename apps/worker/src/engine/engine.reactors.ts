@@ -35,6 +35,9 @@ export class TriggerFanoutReactor implements Reactor {
   }
 }
 
+/** Run events after which the run has something to do. */
+const WAKES_RUN = new Set(['RunEnqueued', 'TimerFired', 'RunResumed']);
+
 /**
  * Drives recipient runs whenever something happens to them: enqueued, a timer fired, resumed.
  * Off when runs are shared among workers through Kafka (RunWorkService does it then).
@@ -43,10 +46,9 @@ export class TriggerFanoutReactor implements Reactor {
 export class RunExecutorReactor implements Reactor {
   readonly name = RUN_EXECUTOR_REACTOR;
   // Triggers too (appended with their runs): a run whose trigger this reactor saw does not read it.
-  readonly filter = {
-    eventTypes: ['RunEnqueued', 'TimerFired', 'RunResumed', 'WorkflowTriggered'],
-    streamPrefixes: ['run-', 'workflow_run-'],
-  };
+  // Every event of a run's stream: what follows a RunEnqueued in the same batch (decisions appended
+  // with the trigger, ADR 0258) completes the history held, so a run already executed is left.
+  readonly filter = { streamPrefixes: ['run-', 'workflow_run-'] };
   /** The whole batch at once: runs are planned in parallel and committed together. */
   readonly concurrency = 1;
   /** Executing a run again appends nothing twice (derived ids, expected revisions). */
@@ -76,6 +78,8 @@ export class RunExecutorReactor implements Reactor {
       if (!e.streamId.startsWith('run-')) continue;
       const workflowRunId = e.type === 'RunEnqueued' ? (e.data as { workflow_run_id?: string }).workflow_run_id : undefined;
       const known = runs.get(e.streamId);
+      // Another event of the run (a decision) asks for nothing by itself: it only extends a history held.
+      if (!WAKES_RUN.has(e.type) && !known) continue;
       const history = known ? known.history && known.history.length === e.revision && [...known.history, e] : e.revision === 0 && [e];
       runs.set(e.streamId, {
         environment: e.metadata.environment!,

@@ -2,6 +2,7 @@ export * from './batch-closer';
 export * from './delivery';
 export * from './fanout';
 export * from './ids';
+export * from './inline-runs';
 export * from './lookups';
 export * from './read-model-lookups';
 export * from './run-executor';

@@ -86,7 +86,12 @@ export interface EngineLookups {
 }
 
 export interface BatchLookups extends EngineLookups {
-  prefetch(environment: string, recipients: readonly RecipientRefT[]): Promise<void>;
+  /**
+   * Loads the recipients for the batch. With `fresh` (a SQL expression true when the recipient
+   * read models hold every recipient event committed, ADR 0258) it is evaluated in the same
+   * statement and answered: whether what was loaded is current. True when not asked.
+   */
+  prefetch(environment: string, recipients: readonly RecipientRefT[], options?: { fresh?: string }): Promise<boolean>;
 }
 
 export type { PreferenceSetDataT };

@@ -13,6 +13,8 @@ import { TenantQueries } from '@notify/projections/tenants';
 import { toUser, UserQueries } from '@notify/projections/users';
 import { VariableQueries } from '@notify/projections/variables';
 import type { TemplateResources } from '@notify/templating';
+import { createHash } from 'node:crypto';
+import type { Pool, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { SecretBox, unsealValue } from '../config/secret-box';
 import { templateResourcesFor } from '../config/template-resources';
@@ -58,6 +60,8 @@ export class ReadModelLookups implements EngineLookups {
   private readonly suppressionQueries: SuppressionQueries;
   /** Workflows as loaded under a configuration version (ADR 0217), by environment and key. */
   private readonly workflows = new Map<string, { version: string; view: Promise<WorkflowView | undefined> }>();
+  /** Names of the prepared statements, by text. */
+  private readonly statementNames = new Map<string, string>();
 
   constructor(
     private readonly db: DataSource,
@@ -191,19 +195,22 @@ export class ReadModelLookups implements EngineLookups {
   /**
    * Users and their preference sets (as `UserQueries.getMany` and `PreferenceQueries.forRecipients`
    * answer them) with the environment's channels and variables (as `channelsAndVars`): everything a
-   * batch of runs reads before its first step, in one statement.
+   * batch of runs reads before its first step, in one statement. `fresh`, a boolean SQL expression
+   * evaluated in the same snapshot, is answered with them (ADR 0258).
    */
   async usersAndConfiguration(
     environment: string,
     ids: readonly string[],
-  ): Promise<{ users: Map<string, UserT>; sets: Map<string, PreferenceSetT[]>; configuration: Configuration }> {
-    const [row] = await this.db.query<
-      (ConfigurationRow & {
+    fresh?: string,
+  ): Promise<{ users: Map<string, UserT>; sets: Map<string, PreferenceSetT[]>; configuration: Configuration; fresh: boolean }> {
+    const [row] = await this.prepared<
+      ConfigurationRow & {
         users: { id: string; properties: Record<string, unknown>; updated_at_ms: number }[];
         sets: { recipient_id: string; set_id: string; preferences: PreferenceSetDataT }[];
-      })[]
+        fresh: boolean;
+      }
     >(
-      `SELECT ${CONFIGURATION_COLUMNS},
+      `SELECT ${CONFIGURATION_COLUMNS}, ${fresh ?? 'true'} AS fresh,
          (SELECT coalesce(json_agg(json_build_object('id', u.id, 'properties', u.properties,
                    'updated_at_ms', floor(extract(epoch FROM u.updated_at) * 1000))), '[]')
             FROM rm_users u WHERE u.environment = $1 AND u.id = ANY($2)) AS users,
@@ -220,7 +227,22 @@ export class ReadModelLookups implements EngineLookups {
     );
     const sets = new Map<string, PreferenceSetT[]>(ids.map((id) => [id, []]));
     for (const r of row.sets) sets.get(r.recipient_id)?.push({ id: r.set_id, ...r.preferences });
-    return { users, sets, configuration: this.configurationFrom(row) };
+    return { users, sets, configuration: this.configurationFrom(row), fresh: row.fresh === true };
+  }
+
+  /**
+   * A statement run often with the same text, as a named prepared statement: each connection
+   * plans it once instead of at every call (its planning costs more than its execution).
+   */
+  private async prepared<Row>(text: string, values: unknown[]): Promise<Row[]> {
+    const pool = (this.db.driver as { master?: Pool }).master;
+    if (!pool || typeof pool.query !== 'function') return this.db.query<Row[]>(text, values);
+    let name = this.statementNames.get(text);
+    if (!name) {
+      name = `notify_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+      this.statementNames.set(text, name);
+    }
+    return (await pool.query<Row & QueryResultRow>({ name, text, values })).rows;
   }
 
   private configurationFrom(row: ConfigurationRow): Configuration {
@@ -317,20 +339,21 @@ class MemoLookups implements BatchLookups {
     return found;
   }
 
-  async prefetch(environment: string, recipients: readonly RecipientRefT[]): Promise<void> {
+  async prefetch(environment: string, recipients: readonly RecipientRefT[], options: { fresh?: string } = {}): Promise<boolean> {
     const ids = [...new Set(recipients.filter((r) => r.type === 'user').map((r) => r.id))].filter(
       (id) => !this.memo.has(`recipient:${environment}:u:${id}`),
     );
-    if (ids.length === 0) return;
+    // Asked whether the answers are current, the statement goes even with nothing left to load.
+    if (ids.length === 0 && options.fresh === undefined) return true;
     // The environment's configuration comes in the same statement; the first answer is kept.
-    const loading = this.inner.usersAndConfiguration(environment, ids);
+    const loading = this.inner.usersAndConfiguration(environment, ids, options.fresh);
     const configurationKey = `configuration:${environment}`;
     if (!this.memo.has(configurationKey)) {
       const configuration = loading.then((r) => r.configuration);
       configuration.catch(() => undefined); // a failed read is thrown by the await below
       this.memo.set(configurationKey, configuration);
     }
-    const { users, sets } = await loading;
+    const { users, sets, fresh } = await loading;
     for (const id of ids) {
       const user = users.get(id);
       const ref: RecipientRefT = { type: 'user', id };
@@ -340,6 +363,7 @@ class MemoLookups implements BatchLookups {
       );
       this.memo.set(`sets:${environment}:u:${id}`, Promise.resolve(sets.get(id) ?? []));
     }
+    return fresh;
   }
 
   guide(environment: string, key: string) {

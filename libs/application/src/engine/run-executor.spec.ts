@@ -121,3 +121,94 @@ describe('RunExecutor.executeMany: runs given with their history', () => {
     expect(appends).toHaveLength(1);
   });
 });
+
+describe('RunExecutor.executeMany: runs that ended already', () => {
+  it('loads nothing for a batch whose runs all ended (executed with their trigger, ADR 0258)', async () => {
+    const { executor, reads, appends, streams } = executorOverALog();
+    const prefetch = jest.fn(async () => true);
+    const forBatch = jest.fn(() => ({ prefetch }));
+    Object.assign((executor as unknown as { deps: EngineDeps }).deps.lookups, { forBatch });
+    executor.rememberTrigger(workflowRunId, { workflow_run_id: workflowRunId, workflow: { key: 'welcome', steps: [] } } as never);
+    await executor.executeMany([{ environment, runId, workflowRunId, history: streams.get(runStream(environment, runId))! }], 1);
+    expect(prefetch).not.toHaveBeenCalled();
+    expect(reads).toEqual([]);
+    expect(appends).toEqual([]);
+  });
+});
+
+describe('RunExecutor.planUnrecorded: the runs of a trigger not appended yet (ADR 0258)', () => {
+  const newRunId = '7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a';
+  const stream = runStream(environment, newRunId);
+  const enqueued = {
+    id: 'enq-1',
+    type: 'RunEnqueued',
+    data: {
+      run_id: newRunId,
+      workflow_run_id: workflowRunId,
+      workflow_key: 'welcome',
+      recipient: { type: 'user', id: 'u1' },
+      actor: null,
+      tenant: null,
+      data: {},
+      cancellation_key: 'k',
+      trigger_source: { type: 'api' },
+      trigger_position: '',
+      subscribed_to: null,
+      enqueued_at: '2026-11-26T12:00:00Z',
+    },
+    metadata: { environment, schema_version: 1 },
+  };
+  const trigger = { workflow_run_id: workflowRunId, workflow: { key: 'welcome', steps: [{ type: 'channel', ref: 'feed' }] }, data: {} };
+  const messageAppend = (expectedRevision: StreamAppend['expectedRevision']): StreamAppend => ({
+    streamId: `message-${environment}-m1`,
+    expectedRevision,
+    events: [{ id: 'msg-1', type: 'MessageCreated', data: {}, metadata: { environment, schema_version: 1 } }],
+  });
+  const executorWith = (append: StreamAppend) => {
+    const readStream = jest.fn(async () => []);
+    const deps = {
+      store: { readStream, readStreams: jest.fn(), appendMany: jest.fn() },
+      lookups: {},
+      templates: {},
+      http: {},
+      settings: { fetchMaxAttempts: 1 },
+    } as unknown as EngineDeps;
+    const handler = {
+      type: 'channel',
+      execute: jest.fn(async () => ({ flow: 'continue' as const, status: 'ok' as const, appends: [append] })),
+    };
+    return { executor: new RunExecutor(deps, [handler]), readStream, handler };
+  };
+
+  it("answers each run's RunEnqueued followed by its decisions, and the new streams it caused, reading nothing", async () => {
+    const { executor, readStream, handler } = executorWith(messageAppend('no_stream'));
+    const appends = await executor.planUnrecorded(
+      environment,
+      trigger as never,
+      [{ streamId: stream, expectedRevision: 'any', events: [enqueued] }],
+      {} as never,
+      new Date('2026-11-26T12:00:00Z'),
+    );
+    expect(handler.execute).toHaveBeenCalledTimes(1);
+    // No cancellation can follow a trigger not recorded yet: the cancellation stream is not read.
+    expect(readStream).not.toHaveBeenCalled();
+    expect(appends!.map((a) => [a.streamId, a.expectedRevision])).toEqual([
+      [stream, 'any'],
+      [`message-${environment}-m1`, 'no_stream'],
+    ]);
+    expect(appends![0].events.map((e) => e.type)).toEqual(['RunEnqueued', 'RunCompleted']);
+    expect(appends![0].events[0]).toBe(enqueued);
+  });
+
+  it('declines a plan that appends to a stream that may exist already: the worker executes the run', async () => {
+    const { executor } = executorWith(messageAppend(3));
+    const appends = await executor.planUnrecorded(
+      environment,
+      trigger as never,
+      [{ streamId: stream, expectedRevision: 'any', events: [enqueued] }],
+      {} as never,
+      new Date('2026-11-26T12:00:00Z'),
+    );
+    expect(appends).toBeUndefined();
+  });
+});

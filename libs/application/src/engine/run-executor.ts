@@ -127,6 +127,20 @@ export class RunExecutor {
     const toRead = [...runStreams, ...named.keys()];
     const read = toRead.length ? await this.deps.store.readStreams(toRead) : new Map<string, RecordedEvent[]>();
     const histories = new Map([...[...read].filter(([id]) => !named.has(id)), ...given]);
+    // A run whose history already ends (executed with its trigger, ADR 0258) has nothing to load or plan.
+    const finished = (r: RunToExecute) => {
+      const history = given.get(runStream(r.environment, r.runId));
+      if (!history) return false;
+      const state = fold(
+        runDecider,
+        history.map((e) => ({ type: e.type, data: e.data }) as RunEvent),
+      );
+      return !state.run || !canContinue(state);
+    };
+    if (runs.some(finished)) {
+      runs = runs.filter((r) => !finished(r));
+      if (runs.length === 0) return;
+    }
     const rememberTriggers = (triggers: ReadonlyMap<string, readonly RecordedEvent[]>, streams: ReadonlyMap<string, string>) => {
       for (const [streamId, workflowRunId] of streams) {
         const first = triggers.get(streamId)?.[0];
@@ -216,12 +230,54 @@ export class RunExecutor {
     for (const run of again) await this.execute(run.environment, run.runId);
   }
 
+  /**
+   * Plans the runs of a trigger that is not appended yet (ADR 0258), each from its RunEnqueued, on
+   * lookups the caller has found current: what the worker would decide for them once appended.
+   * Answers each run's stream append (its RunEnqueued followed by what was decided) and the other
+   * appends the run caused, or undefined when some run's plan is not one the caller can append
+   * with the trigger: it stopped early, or it appends to a stream that may exist already.
+   */
+  async planUnrecorded(
+    environment: string,
+    trigger: WorkflowTriggeredData,
+    runs: readonly StreamAppend[],
+    lookups: EngineLookups,
+    now: Date,
+  ): Promise<StreamAppend[] | undefined> {
+    const appends: StreamAppend[] = [];
+    for (const run of runs) {
+      const [enqueued] = run.events;
+      // A new run's stream (its id derives from the new workflow run's; the trigger's own stream,
+      // expected not to exist in the same append, stands for both).
+      if (run.events.length !== 1 || enqueued.type !== 'RunEnqueued') return undefined;
+      const recorded: RecordedEvent = {
+        ...enqueued,
+        streamId: run.streamId,
+        revision: 0,
+        // Not in the log yet: nothing can be recorded between the trigger and its runs.
+        globalPosition: 0n,
+        position: '',
+        createdAt: now,
+      };
+      const { run_id: runId } = enqueued.data as RunEnqueuedData;
+      const plan = await this.plan(environment, runId, now, { history: [recorded], lookups, readModelsChecked: true, trigger });
+      if (plan.again) return undefined;
+      const [own, ...caused] = plan.appends;
+      if (caused.some((a) => a.expectedRevision !== 'no_stream')) return undefined;
+      appends.push(
+        { streamId: run.streamId, expectedRevision: run.expectedRevision, events: [enqueued, ...(own?.events ?? [])] },
+        ...caused,
+      );
+    }
+    return appends;
+  }
+
   /** Decides everything a run can do now, without appending it. */
   async plan(
     environment: string,
     runId: string,
     now: Date,
-    preloaded: { history?: RecordedEvent[]; lookups?: EngineLookups; readModelsChecked?: boolean } = {},
+    preloaded: { history?: RecordedEvent[]; lookups?: EngineLookups; readModelsChecked?: boolean; trigger?: WorkflowTriggeredData } = {},
   ): Promise<RunPlan> {
     const streamId = runStream(environment, runId);
     const history = preloaded.history ?? (await this.deps.store.readStream(streamId));
@@ -232,7 +288,7 @@ export class RunExecutor {
     );
     if (!initial.run || !canContinue(initial)) return { result: { status: initial.status, appended: 0 }, appends: [] };
     if (!preloaded.readModelsChecked) await this.deps.readModelsAt?.(history[history.length - 1].position);
-    const trigger = await this.trigger(environment, initial.run.workflow_run_id);
+    const trigger = preloaded.trigger ?? (await this.trigger(environment, initial.run.workflow_run_id));
     const steps = trigger.workflow.steps as unknown as StepNode[];
 
     let state = initial;
@@ -276,9 +332,11 @@ export class RunExecutor {
 
     // A cancellation recorded after this run's trigger stops it wherever it is. A run appended
     // with its trigger has no trigger position: its own first entry stands for it (ADR 0235).
+    // A run not in the log yet (planned with its trigger): no cancellation can follow its trigger.
     const triggerPosition = run.trigger_position || history[0].position;
     if (
       run.cancellation_key &&
+      triggerPosition !== '' &&
       (await this.cancelled(environment, run.workflow_key, run.cancellation_key, run.recipient, run.subscribed_to, triggerPosition))
     ) {
       record(...decideRun(state, { type: 'Cancel', reason: 'cancellation_requested', now: at }));

@@ -1,6 +1,7 @@
 import { compileJsonSchema, RecipientRefT, RecipientRequestT, TriggerWorkflowBodyT } from '@notify/contracts';
 import { DomainError, FieldError, invalidParams, WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
-import { AppendResult, StreamAppend } from '@notify/eventstore';
+import { AppendResult, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import type { InlineRuns } from './inline-runs';
 import { randomUUID } from 'node:crypto';
 import { eventEnvelope } from '../envelope';
 import { CommandMetadata } from '../handle-command';
@@ -14,6 +15,8 @@ import type { EngineLookups, WorkflowView } from './lookups';
 export interface TriggerDeps {
   recipients: RecipientDeps;
   lookups: EngineLookups;
+  /** Executes runs that need nothing asynchronous with their trigger (ADR 0258); without it the worker executes every run. */
+  inline?: InlineRuns;
 }
 
 export interface TriggerOptions {
@@ -174,8 +177,20 @@ export async function triggerWorkflow(
     // Nothing to read to decide the runs: they are appended with the trigger, in the same
     // atomic append, and the fan-out leaves the trigger alone (ADR 0235, ADR 0255).
     const { trigger, runs } = withEnqueuedRuns(environment, event);
-    const appends: StreamAppend[] = [{ streamId: stream, expectedRevision: 'no_stream', events: [trigger] }, ...runs];
-    const [append] = store.appendTogether ? await store.appendTogether(appends) : await store.appendMany(appends);
+    const appendAll = async (all: StreamAppend[]) => (store.appendTogether ? await store.appendTogether(all) : await store.appendMany(all));
+    const own: StreamAppend = { streamId: stream, expectedRevision: 'no_stream', events: [trigger] };
+    // Where the runs need nothing asynchronous, their decisions go in the same append (ADR 0258).
+    const executed = deps.inline ? await deps.inline.plan(environment, trigger.data, runs) : undefined;
+    if (executed) {
+      try {
+        const [append] = await appendAll([own, ...executed]);
+        return { workflow_run_id: workflowRunId, append, writes };
+      } catch (error) {
+        // A stream a run's plan creates exists after all (a guide's message): the worker decides again.
+        if (!(error instanceof WrongExpectedRevisionError) || error.streamId === stream) throw error;
+      }
+    }
+    const [append] = await appendAll([own, ...runs]);
     return { workflow_run_id: workflowRunId, append, writes };
   }
   const append = await store.append(stream, [event], { expectedRevision: 'no_stream' });

@@ -203,6 +203,10 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
   headPosition(): Promise<LogPosition> {
     return this.inner.headPosition();
   }
+  typeHeadSql(type: string): string | undefined {
+    return this.inner.typeHeadSql?.(type);
+  }
+
   newestPosition(): Promise<LogPosition> {
     return this.inner.newestPosition();
   }

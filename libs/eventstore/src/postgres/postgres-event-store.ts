@@ -35,7 +35,7 @@ import {
 } from '../event-store';
 import { decodePosition, encodePosition } from '../position';
 import { Wakeups } from '../wakeups';
-import { ensureEventStoreSchema } from './schema';
+import { encodedPositionSql, ensureEventStoreSchema, sqlLiteral } from './schema';
 
 const NOTIFY_CHANNEL = 'es_appended';
 /** How long a store that has just started listening waits to hear another process before it stops notifying (ADR 0218). */
@@ -55,6 +55,11 @@ export interface PostgresEventStoreOptions {
    * with their events and appends honour `sealedWith` (ADR 0216). Default false.
    */
   sealingKeyChecks?: boolean;
+  /**
+   * Event types whose newest position `typeHeadSql` answers with one index probe: a partial index
+   * over the events of these types only (ADR 0258). Default none.
+   */
+  headTypes?: readonly string[];
 }
 
 interface EventRow {
@@ -146,6 +151,13 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
     this.epochColumn = options.sealingKeyChecks ? ', (SELECT epoch::text FROM erasure_epoch) AS erasure_epoch' : '';
   }
 
+  typeHeadSql(type: string): string | undefined {
+    if (!this.options.headTypes?.includes(type)) return undefined;
+    // The literal (not a parameter) lets the planner prove the partial index's predicate.
+    return `(SELECT ${encodedPositionSql('e')} FROM es_events e WHERE e.event_type = ${sqlLiteral(type)}
+      ORDER BY e.event_type DESC, e.transaction_id DESC, e.global_position DESC LIMIT 1)`;
+  }
+
   onErasureEpoch(listener: (epoch: string) => void): () => void {
     this.epochListeners.add(listener);
     return () => this.epochListeners.delete(listener);
@@ -160,7 +172,7 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
 
   static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
     const store = new PostgresEventStore(options);
-    if (options.ensureSchema !== false) await ensureEventStoreSchema(options.pool);
+    if (options.ensureSchema !== false) await ensureEventStoreSchema(options.pool, options.headTypes ?? []);
     if (options.listenConnectionString) await store.startListening(options.listenConnectionString);
     return store;
   }

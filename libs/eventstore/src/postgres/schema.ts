@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Pool } from 'pg';
 
 /**
@@ -184,13 +185,43 @@ END
 $fn$;
 `;
 
-export async function ensureEventStoreSchema(pool: Pool): Promise<void> {
+/** A text value as a SQL literal (standard quoting; the value is ours, not a request's). */
+export const sqlLiteral = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+/** SQL for an event row's log position as `encodePosition` writes it (32 hex digits). */
+export const encodedPositionSql = (alias: string): string =>
+  `lpad(to_hex(${alias}.transaction_id::text::bigint), 16, '0') || lpad(to_hex(${alias}.global_position), 16, '0')`;
+
+const HEAD_INDEX_PREFIX = 'es_events_type_heads_';
+
+/**
+ * The partial index behind `typeHeadSql` (ADR 0258): (type, log order) over the events of the
+ * given types only, so appends of other events do not write it. Named after its types; an index
+ * of this kind over other types (an earlier version's list) is dropped. Built with a plain CREATE
+ * INDEX, which holds appends back while it reads the log, once, the first time a version with
+ * this list starts.
+ */
+function headIndexDdl(types: readonly string[]): string {
+  const sorted = [...new Set(types)].sort();
+  const name = HEAD_INDEX_PREFIX + createHash('sha256').update(sorted.join('\n')).digest('hex').slice(0, 12);
+  const drop = `DO $do$ DECLARE r record; BEGIN
+    FOR r IN SELECT indexname FROM pg_indexes WHERE tablename = 'es_events' AND indexname LIKE '${HEAD_INDEX_PREFIX}%' AND indexname <> '${name}' LOOP
+      EXECUTE format('DROP INDEX IF EXISTS %I', r.indexname);
+    END LOOP; END $do$;`;
+  return `${drop}
+CREATE INDEX IF NOT EXISTS ${name} ON es_events (event_type, transaction_id, global_position)
+  WHERE event_type IN (${sorted.map(sqlLiteral).join(', ')});`;
+}
+
+export async function ensureEventStoreSchema(pool: Pool, headTypes: readonly string[] = []): Promise<void> {
   const client = await pool.connect();
   try {
     // Several processes may boot at once; serialise the DDL.
     await client.query('SELECT pg_advisory_lock(727274001)');
     try {
       await client.query(DDL);
+      // A store told of no types (a tool, a test) leaves the index of the service's list alone.
+      if (headTypes.length) await client.query(headIndexDdl(headTypes));
     } finally {
       await client.query('SELECT pg_advisory_unlock(727274001)');
     }

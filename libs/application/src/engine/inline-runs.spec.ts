@@ -1,0 +1,95 @@
+import { executableWithTrigger, InlineRuns, recipientFreshnessSql } from './inline-runs';
+
+describe('runs executed with their trigger (ADR 0258)', () => {
+  describe('executableWithTrigger', () => {
+    const feed = { type: 'channel', ref: 'feed' };
+    it('takes workflows whose steps only read and decide, branches included', () => {
+      expect(executableWithTrigger([feed])).toBe(true);
+      expect(executableWithTrigger([])).toBe(true);
+      expect(
+        executableWithTrigger([
+          { type: 'delay', ref: 'wait' },
+          { type: 'branch', ref: 'b', branches: [{ steps: [feed, { type: 'update_data', ref: 'u' }] }, { steps: [] }] },
+          { type: 'random_cohort', ref: 'r', cohort_branches: [{ steps: [feed] }] },
+        ]),
+      ).toBe(true);
+    });
+
+    it('leaves to the worker any workflow with a step that calls out, waits or appends to an existing stream, however deep', () => {
+      for (const type of [
+        'http_fetch',
+        'batch',
+        'throttle',
+        'wait_for_event',
+        'trigger_workflow',
+        'update_user',
+        'update_object',
+        'update_tenant',
+        'unknown',
+      ])
+        expect(executableWithTrigger([feed, { type, ref: 'x' }])).toBe(false);
+      expect(
+        executableWithTrigger([{ type: 'branch', ref: 'b', branches: [{ steps: [feed] }, { steps: [{ type: 'batch', ref: 'x' }] }] }]),
+      ).toBe(false);
+      expect(
+        executableWithTrigger([{ type: 'random_cohort', ref: 'r', cohort_branches: [{ steps: [{ type: 'http_fetch', ref: 'f' }] }] }]),
+      ).toBe(false);
+    });
+  });
+
+  describe('recipientFreshnessSql', () => {
+    const head = (type: string) => `head(${type})`;
+    it('compares each projection with the newest event of the types it applies only', () => {
+      const sql = recipientFreshnessSql(
+        [
+          { name: 'users', types: ['UserIdentified'] },
+          { name: 'schedules', types: ['UserIdentified', 'ObjectSet'] },
+          { name: 'messages', types: [] },
+        ],
+        head,
+      )!;
+      expect(sql).toContain(`('users', head(UserIdentified))`);
+      expect(sql).toContain(`('schedules', greatest(head(UserIdentified), head(ObjectSet)))`);
+      expect(sql).not.toContain('messages');
+    });
+
+    it('is always true without projections of recipient events, and unavailable where the log cannot answer for a type', () => {
+      expect(recipientFreshnessSql([{ name: 'messages', types: [] }], head)).toBe('true');
+      expect(recipientFreshnessSql([{ name: 'users', types: ['UserIdentified'] }], () => undefined)).toBeUndefined();
+    });
+  });
+
+  describe('InlineRuns.plan', () => {
+    const trigger = { workflow: { steps: [{ type: 'channel', ref: 'feed' }] }, recipients: [{ type: 'user', id: 'u1' }], actor: null };
+    const runs = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ streamId: `run-${i}`, expectedRevision: 'any' as const, events: [] }));
+    const planned = [{ streamId: 'run-0', expectedRevision: 'any' as const, events: [] }];
+
+    it('leaves a trigger of more than 8 recipients to the worker without loading anything', async () => {
+      const forBatch = jest.fn();
+      const inline = new InlineRuns({} as never, { forBatch } as never, 'true');
+      expect(await inline.plan('development', trigger as never, runs(9))).toBeUndefined();
+      expect(forBatch).not.toHaveBeenCalled();
+    });
+
+    it('plans on current read models, one trigger at a time; the others meanwhile, and any on read models behind, go to the worker', async () => {
+      let release: (fresh: boolean) => void = () => undefined;
+      const prefetch = jest.fn(() => new Promise<boolean>((resolve) => (release = resolve)));
+      const planUnrecorded = jest.fn(async () => planned);
+      const inline = new InlineRuns({ planUnrecorded } as never, { forBatch: () => ({ prefetch }) } as never, 'fresh-sql');
+      const first = inline.plan('development', trigger as never, runs(1));
+      // While the first loads its recipients, a second trigger does not wait for it.
+      expect(await inline.plan('development', trigger as never, runs(1))).toBeUndefined();
+      expect(prefetch).toHaveBeenCalledTimes(1);
+      expect(prefetch).toHaveBeenCalledWith('development', [{ type: 'user', id: 'u1' }], { fresh: 'fresh-sql' });
+      release(true);
+      expect(await first).toBe(planned);
+      // Read models behind the log: nothing planned.
+      const behind = inline.plan('development', trigger as never, runs(1));
+      release(false);
+      expect(await behind).toBeUndefined();
+      expect(planUnrecorded).toHaveBeenCalledTimes(1);
+      expect(inline.stats).toEqual({ planned: 1, behind: 1, declined: 0, busy: 1 });
+    });
+  });
+});

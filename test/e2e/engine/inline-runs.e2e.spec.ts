@@ -1,0 +1,125 @@
+import Knock from '@knocklabs/node';
+import { activeWorkflow, eventually as until, feed, uniqueKey } from '../../support/engine';
+
+/** The probe's first truthy answer, asked again until it comes (60 s at most). */
+const eventually = <T>(probe: () => Promise<T | undefined | false>): Promise<T> =>
+  until(probe, (value) => Boolean(value), 60_000) as Promise<T>;
+import { startTestApp, TestApp } from '../../support/test-app';
+
+type LogRow = { stream_id: string; event_type: string; tx: string };
+
+/** Every event of a workflow run (trigger, runs, messages) with its transaction, in log order. */
+async function logOf(t: TestApp, workflowRunId: string): Promise<LogRow[]> {
+  return t.sql(
+    `SELECT stream_id, event_type, transaction_id::text AS tx FROM es_events
+     WHERE stream_id = $2 OR metadata ->> 'correlation_id' = $1 OR data ->> 'workflow_run_id' = $1
+     ORDER BY transaction_id, global_position`,
+    [workflowRunId, `workflow_run-development-${workflowRunId}`],
+  );
+}
+
+/**
+ * Whether every projection that applies UserIdentified has applied the newest one: the state in
+ * which a trigger may execute its runs itself (ADR 0258).
+ */
+async function usersProjected(t: TestApp): Promise<boolean> {
+  const [row] = await t.sql(
+    `SELECT bool_and(c.position COLLATE "C" >= (
+       SELECT lpad(to_hex(e.transaction_id::text::bigint), 16, '0') || lpad(to_hex(e.global_position), 16, '0')
+       FROM es_events e WHERE e.event_type = 'UserIdentified' ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1)) AS ok
+     FROM projection_checkpoints c WHERE c.name IN ('users', 'schedules') HAVING count(*) = 2`,
+  );
+  return row?.ok === true;
+}
+
+/** Runs executed by the trigger request itself, appended with the trigger (ADR 0258). */
+describe('workflow engine: runs executed with their trigger', () => {
+  let t: TestApp;
+  let knock: Knock;
+  beforeAll(async () => {
+    t = await startTestApp();
+    knock = t.knock();
+  });
+  afterAll(async () => t?.close());
+
+  it('appends a run that needs nothing asynchronous, its step and its message in the trigger transaction', async () => {
+    const key = uniqueKey('inline');
+    await activeWorkflow(t, key, { steps: [feed('feed', 'Hello {{ recipient.name }}, {{ data.n }}')] });
+    await knock.users.update('inl-ada', { name: 'Ada' });
+    await eventually(() => usersProjected(t));
+
+    const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: ['inl-ada'], data: { n: 7 } });
+
+    // In the log as soon as the trigger is answered: nothing waits for the worker.
+    const log = await logOf(t, workflow_run_id);
+    expect(log.map((e) => e.event_type)).toEqual(['WorkflowTriggered', 'RunEnqueued', 'RunCompleted', 'MessageCreated']);
+    expect(new Set(log.map((e) => e.tx)).size).toBe(1);
+    const [message] = await eventually(async () => {
+      const rows = await t.sql('SELECT id, content, status FROM rm_messages WHERE workflow_run_id = $1', [workflow_run_id]);
+      return rows.length ? rows : undefined;
+    });
+    expect(message.content.blocks[0].content).toBe('Hello Ada, 7');
+    expect(message.status).toBe('delivered');
+    // The run's read model shows it ended, and the worker appended nothing more for it.
+    const [run] = await eventually(async () => {
+      const rows = await t.sql("SELECT status FROM rm_workflow_recipient_runs WHERE workflow_run_id = $1 AND status = 'completed'", [
+        workflow_run_id,
+      ]);
+      return rows.length ? rows : undefined;
+    });
+    expect(run.status).toBe('completed');
+    // Once the worker's executor has passed these events, it has appended nothing more for the run.
+    await eventually(async () => {
+      const [row] = await t.sql(
+        `SELECT c.position COLLATE "C" >= (SELECT max(lpad(to_hex(transaction_id::text::bigint), 16, '0') || lpad(to_hex(global_position), 16, '0'))
+           FROM es_events WHERE stream_id = $1) AS past
+         FROM reactor_checkpoints c WHERE c.name = 'engine-runs'`,
+        [`workflow_run-development-${workflow_run_id}`],
+      );
+      return row?.past === true;
+    });
+    expect((await logOf(t, workflow_run_id)).length).toBe(4);
+  });
+
+  it('leaves to the worker a run with a step that cannot run in the request (a throttle), and the run still completes', async () => {
+    const key = uniqueKey('inline-throttle');
+    await activeWorkflow(t, key, {
+      steps: [
+        { type: 'throttle', ref: 'gate', settings: { throttle_limit: 5, throttle_window: { unit: 'minutes', value: 10 } } },
+        feed('feed'),
+      ],
+    });
+    await knock.users.update('inl-thr', { name: 'Thr' });
+    await eventually(() => usersProjected(t));
+    const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: ['inl-thr'] });
+    const log = await eventually(async () => {
+      const rows = await logOf(t, workflow_run_id);
+      return rows.some((e) => e.event_type === 'RunCompleted') ? rows : undefined;
+    });
+    const triggerTx = log[0].tx;
+    expect(log.filter((e) => e.tx === triggerTx).map((e) => e.event_type)).toEqual(['WorkflowTriggered', 'RunEnqueued']);
+    expect(log.find((e) => e.event_type === 'RunCompleted')!.tx).not.toBe(triggerTx);
+  });
+
+  it('never renders a recipient identified with the trigger from a read model that does not show it yet', async () => {
+    const key = uniqueKey('inline-identify');
+    await activeWorkflow(t, key, { steps: [feed('feed', 'Hello {{ recipient.name }}')] });
+    for (let i = 0; i < 5; i++) {
+      const id = `inl-new-${i}`;
+      const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: [{ id, name: `Name ${i}` }] });
+      const [message] = await eventually(async () => {
+        const rows = await t.sql('SELECT content FROM rm_messages WHERE workflow_run_id = $1', [workflow_run_id]);
+        return rows.length ? rows : undefined;
+      });
+      expect(message.content.blocks[0].content).toBe(`Hello Name ${i}`);
+      // Renamed, then triggered again: the new name, never the one before.
+      await knock.users.update(id, { name: `Renamed ${i}` });
+      const again = await knock.workflows.trigger(key, { recipients: [id] });
+      const [second] = await eventually(async () => {
+        const rows = await t.sql('SELECT content FROM rm_messages WHERE workflow_run_id = $1', [again.workflow_run_id]);
+        return rows.length ? rows : undefined;
+      });
+      expect(second.content.blocks[0].content).toBe(`Hello Renamed ${i}`);
+    }
+  });
+});
