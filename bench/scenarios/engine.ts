@@ -89,18 +89,26 @@ export async function acceptRate(seconds: number, apiAlone = false): Promise<Fig
     const r = await hammer(url, { recipients: ['u1'], data: { n: 1 } }, auth, seconds);
     const cpu = (await cpuMs(service.pid)) - cpuBefore;
     const dbCpu = databaseCpuSince(dbBefore, await databaseCpuMs(service.sql, database));
+    const executedBy = await triggerRunsExecutedBy(service.url);
     return [
       {
         scenario: apiAlone ? 'trigger endpoint, api process alone (no worker; 1 recipient)' : 'trigger endpoint alone (1 recipient)',
         metric: 'accepted',
         value: round(r.rps),
         unit: 'triggers/s',
-        note: `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.non2xx} non-2xx; ${cpuPerRequest(cpu, r.total)} CPU ms per trigger in the ${apiAlone ? 'api' : 'service'} process, ${cpuPerRequest(dbCpu, r.total)} in its PostgreSQL backends`,
+        note: `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.non2xx} non-2xx; ${cpuPerRequest(cpu, r.total)} CPU ms per trigger in the ${apiAlone ? 'api' : 'service'} process, ${cpuPerRequest(dbCpu, r.total)} in its PostgreSQL backends; runs executed by (ADR 0258): ${executedBy}`,
       },
     ];
   } finally {
     await service.stop();
   }
+}
+
+/** The service's `notify_trigger_runs_total` counts (who executed the triggers' runs, ADR 0258), as `label=count` pairs. */
+async function triggerRunsExecutedBy(url: string): Promise<string> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const counts = [...text.matchAll(/^notify_trigger_runs_total\{executed_by="([^"]+)"\} (\d+)/gm)].map((m) => `${m[1]}=${m[2]}`);
+  return counts.length ? counts.join(', ') : 'worker (not counted: off)';
 }
 
 /** CPU milliseconds per request, from a process's CPU time over a load run (10 ms clock ticks: meaningful over thousands of requests). */

@@ -49,6 +49,13 @@ export const kafkaPublishFailures = new Counter({
   registers: [registry],
 });
 
+export const triggerRuns = new Counter({
+  name: 'notify_trigger_runs_total',
+  help: 'Triggers whose runs this process recorded, by who executes them: the trigger itself, or the worker and why (ADR 0258).',
+  labelNames: ['executed_by'] as const,
+  registers: [registry],
+});
+
 /** Records one answered HTTP request. `route` is the route template, never the raw URL (bounded label values). */
 export function observeHttpRequest(method: string, route: string | undefined, status: number, seconds: number): void {
   const template = route ?? 'unmatched';

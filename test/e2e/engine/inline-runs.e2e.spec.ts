@@ -99,6 +99,12 @@ describe('workflow engine: runs executed with their trigger', () => {
     const triggerTx = log[0].tx;
     expect(log.filter((e) => e.tx === triggerTx).map((e) => e.event_type)).toEqual(['WorkflowTriggered', 'RunEnqueued']);
     expect(log.find((e) => e.event_type === 'RunCompleted')!.tx).not.toBe(triggerTx);
+    // /metrics counts who executed each trigger's runs.
+    const metrics = (await t.http('GET', '/metrics', { key: null })).body as string;
+    const count = (by: string) =>
+      Number(new RegExp(`^notify_trigger_runs_total\\{executed_by="${by}"\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
+    expect(count('trigger')).toBeGreaterThanOrEqual(1);
+    expect(count('worker_not_eligible')).toBeGreaterThanOrEqual(1);
   });
 
   it('never renders a recipient identified with the trigger from a read model that does not show it yet', async () => {

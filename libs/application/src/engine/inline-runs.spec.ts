@@ -72,22 +72,23 @@ describe('runs executed with their trigger (ADR 0258)', () => {
       expect(forBatch).not.toHaveBeenCalled();
     });
 
-    it('plans on current read models, one trigger at a time; the others meanwhile, and any on read models behind, go to the worker', async () => {
-      let release: (fresh: boolean) => void = () => undefined;
-      const prefetch = jest.fn(() => new Promise<boolean>((resolve) => (release = resolve)));
+    it('plans on current read models when its trigger is the only one in flight; others meanwhile, and any on read models behind, go to the worker', async () => {
+      const prefetch = jest.fn(async () => true);
       const planUnrecorded = jest.fn(async () => planned);
       const inline = new InlineRuns({ planUnrecorded } as never, { forBatch: () => ({ prefetch }) } as never, 'fresh-sql');
-      const first = inline.plan('development', trigger as never, runs(1));
-      // While the first loads its recipients, a second trigger does not wait for it.
-      expect(await inline.plan('development', trigger as never, runs(1))).toBeUndefined();
-      expect(prefetch).toHaveBeenCalledTimes(1);
+      const first = inline.begin();
+      expect(await inline.plan('development', trigger as never, runs(1))).toBe(planned);
       expect(prefetch).toHaveBeenCalledWith('development', [{ type: 'user', id: 'u1' }], { fresh: 'fresh-sql' });
-      release(true);
-      expect(await first).toBe(planned);
-      // Read models behind the log: nothing planned.
-      const behind = inline.plan('development', trigger as never, runs(1));
-      release(false);
-      expect(await behind).toBeUndefined();
+      // A second trigger in flight: neither plans.
+      const second = inline.begin();
+      expect(await inline.plan('development', trigger as never, runs(1))).toBeUndefined();
+      second();
+      second(); // released once, however often called
+      // Alone again, on read models behind the log: nothing planned.
+      prefetch.mockResolvedValueOnce(false);
+      expect(await inline.plan('development', trigger as never, runs(1))).toBeUndefined();
+      first();
+      expect(prefetch).toHaveBeenCalledTimes(2);
       expect(planUnrecorded).toHaveBeenCalledTimes(1);
       expect(inline.stats).toEqual({ planned: 1, behind: 1, declined: 0, busy: 1 });
     });

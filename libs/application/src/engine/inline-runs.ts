@@ -1,8 +1,9 @@
 import type { RecipientRefT } from '@notify/contracts';
 import type { StepNode, WorkflowTriggeredData } from '@notify/domain';
 import type { StreamAppend } from '@notify/eventstore';
-import type { BatchLookups, EngineLookups } from './lookups';
+import type { EngineLookups } from './lookups';
 import type { RunExecutor } from './run-executor';
+import { triggerRuns } from '@notify/observability';
 
 /**
  * The events the recipient read models are made of: what a run reads of its recipient, actor,
@@ -80,7 +81,7 @@ export interface InlineRunsStats {
   behind: number;
   /** Triggers left to the worker because a run's plan could not be appended with the trigger. */
   declined: number;
-  /** Triggers left to the worker because other triggers were being planned (the worker batches better). */
+  /** Triggers left to the worker because other triggers were in flight (under load the worker batches better). */
   busy: number;
 }
 
@@ -93,6 +94,7 @@ export interface InlineRunsStats {
  */
 export class InlineRuns {
   readonly stats: InlineRunsStats = { planned: 0, behind: 0, declined: 0, busy: 0 };
+  /** Trigger requests of this process between `begin` and its release. */
   private inFlight = 0;
 
   constructor(
@@ -100,42 +102,48 @@ export class InlineRuns {
     private readonly lookups: EngineLookups,
     /** The freshness expression (`recipientFreshnessSql`). */
     private readonly fresh: string,
-    /** Triggers planned at once at most; past it the worker takes the runs (batched, cheaper per run under load). */
-    private readonly maxInFlight = 1,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** The appends that replace the runs' (RunEnqueued only) ones, or undefined to leave the runs to the worker. */
-  async plan(environment: string, trigger: WorkflowTriggeredData, runs: readonly StreamAppend[]): Promise<StreamAppend[] | undefined> {
-    if (runs.length > MAX_RECIPIENTS || !executableWithTrigger(trigger.workflow.steps as unknown as StepNode[])) return undefined;
-    const batch = this.lookups.forBatch?.();
-    if (!batch) return undefined;
-    if (this.inFlight >= this.maxInFlight) {
-      this.stats.busy++;
-      return undefined;
-    }
+  /**
+   * A trigger request begins (before its first read); the answer releases it. A trigger plans
+   * its runs only when it is the only one in flight: a request plans its runs with statements of
+   * its own, the worker hundreds of runs per statement, so under load the worker takes them.
+   */
+  begin(): () => void {
     this.inFlight++;
-    try {
-      return await this.planNow(environment, trigger, runs, batch);
-    } finally {
-      this.inFlight--;
-    }
+    let released = false;
+    return () => {
+      if (!released) this.inFlight--;
+      released = true;
+    };
   }
 
-  private async planNow(
-    environment: string,
-    trigger: WorkflowTriggeredData,
-    runs: readonly StreamAppend[],
-    batch: BatchLookups,
-  ): Promise<StreamAppend[] | undefined> {
+  private count(outcome: keyof InlineRunsStats, executedBy: string): void {
+    this.stats[outcome]++;
+    triggerRuns.inc({ executed_by: executedBy });
+  }
+
+  /** The appends that replace the runs' (RunEnqueued only) ones, or undefined to leave the runs to the worker. */
+  async plan(environment: string, trigger: WorkflowTriggeredData, runs: readonly StreamAppend[]): Promise<StreamAppend[] | undefined> {
+    if (runs.length > MAX_RECIPIENTS || !executableWithTrigger(trigger.workflow.steps as unknown as StepNode[])) {
+      triggerRuns.inc({ executed_by: 'worker_not_eligible' });
+      return undefined;
+    }
+    const batch = this.lookups.forBatch?.();
+    if (!batch) return undefined;
+    if (this.inFlight > 1) {
+      this.count('busy', 'worker_busy');
+      return undefined;
+    }
     const refs: RecipientRefT[] = [...trigger.recipients, ...(trigger.actor ? [trigger.actor] : [])];
     if (!(await batch.prefetch(environment, refs, { fresh: this.fresh }))) {
-      this.stats.behind++;
+      this.count('behind', 'worker_read_models_behind');
       return undefined;
     }
     const appends = await this.executor.planUnrecorded(environment, trigger, runs, batch, this.clock());
-    if (appends) this.stats.planned++;
-    else this.stats.declined++;
+    if (appends) this.count('planned', 'trigger');
+    else this.count('declined', 'worker_plan_declined');
     return appends;
   }
 }

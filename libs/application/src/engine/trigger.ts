@@ -148,6 +148,22 @@ export async function triggerWorkflow(
   metadata: CommandMetadata,
   options: TriggerOptions = {},
 ): Promise<{ workflow_run_id: string; append: AppendResult; writes: TriggerWrites }> {
+  const leave = deps.inline?.begin();
+  try {
+    return await recordTrigger(deps, environment, workflowKey, body, metadata, options);
+  } finally {
+    leave?.();
+  }
+}
+
+async function recordTrigger(
+  deps: TriggerDeps,
+  environment: string,
+  workflowKey: string,
+  body: TriggerWorkflowBodyT,
+  metadata: CommandMetadata,
+  options: TriggerOptions,
+): Promise<{ workflow_run_id: string; append: AppendResult; writes: TriggerWrites }> {
   const workflow = await checkTrigger(deps.lookups, environment, workflowKey, body, options.configVersion);
   const data = body.data ?? {};
 
