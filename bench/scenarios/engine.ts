@@ -166,7 +166,7 @@ export async function sustained(rates: number[], seconds: number): Promise<Figur
         metric: 'completed',
         value: round(completedRate),
         unit: 'runs/s',
-        note: `${ok ? 'kept up' : 'backlog grew'}: last answer ${round(answeredIn, 1)} s after the first trigger, ${atStop}/${sent.sent} visible then, the rest ${round(drainMs / 1000, 2)} s later; ${sent.errors} failed requests${sent.errors ? ` (${sent.failures})` : ''}, ${client.refused} refused (429/503); at most 64 connections`,
+        note: `${ok ? 'kept up' : 'backlog grew'}: last answer ${round(answeredIn, 1)} s after the first trigger, ${atStop}/${sent.sent} visible then, the rest ${round(drainMs / 1000, 2)} s later; ${sent.errors} failed requests${sent.errors ? ` (${sent.failures})` : ''}, ${client.refused} refused (429/503); at most 64 connections; runs executed by: ${await triggerRunsExecutedBy(service.url)}`,
       });
     } finally {
       await service.stop();

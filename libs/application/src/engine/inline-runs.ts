@@ -130,12 +130,12 @@ export class InlineRuns {
       triggerRuns.inc({ executed_by: 'worker_not_eligible' });
       return undefined;
     }
-    const batch = this.lookups.forBatch?.();
-    if (!batch) return undefined;
     if (this.inFlight > 1) {
       this.count('busy', 'worker_busy');
       return undefined;
     }
+    const batch = this.lookups.forBatch?.();
+    if (!batch) return undefined;
     const refs: RecipientRefT[] = [...trigger.recipients, ...(trigger.actor ? [trigger.actor] : [])];
     if (!(await batch.prefetch(environment, refs, { fresh: this.fresh }))) {
       this.count('behind', 'worker_read_models_behind');
