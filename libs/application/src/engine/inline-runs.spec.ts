@@ -90,7 +90,18 @@ describe('runs executed with their trigger (ADR 0258)', () => {
       first();
       expect(prefetch).toHaveBeenCalledTimes(2);
       expect(planUnrecorded).toHaveBeenCalledTimes(1);
-      expect(inline.stats).toEqual({ planned: 1, behind: 1, declined: 0, busy: 1 });
+      expect(inline.stats).toEqual({ planned: 1, behind: 1, declined: 0, failed: 0, busy: 1 });
+    });
+
+    it('leaves the runs to the worker when planning fails, so the trigger is still recorded', async () => {
+      const prefetch = jest.fn(async () => {
+        throw Object.assign(new Error('connection reset'), { code: 'ECONNRESET' });
+      });
+      const inline = new InlineRuns({ planUnrecorded: jest.fn() } as never, { forBatch: () => ({ prefetch }) } as never, 'fresh-sql');
+      const leave = inline.begin();
+      expect(await inline.plan('development', trigger as never, runs(1))).toBeUndefined();
+      leave();
+      expect(inline.stats.failed).toBe(1);
     });
   });
 });

@@ -81,6 +81,8 @@ export interface InlineRunsStats {
   behind: number;
   /** Triggers left to the worker because a run's plan could not be appended with the trigger. */
   declined: number;
+  /** Triggers left to the worker because planning failed (a read, a step): the worker retries it. */
+  failed: number;
   /** Triggers left to the worker because other triggers were in flight (under load the worker batches better). */
   busy: number;
 }
@@ -93,7 +95,7 @@ export interface InlineRunsStats {
  * touches an existing stream) is left to the worker, as before.
  */
 export class InlineRuns {
-  readonly stats: InlineRunsStats = { planned: 0, behind: 0, declined: 0, busy: 0 };
+  readonly stats: InlineRunsStats = { planned: 0, behind: 0, declined: 0, failed: 0, busy: 0 };
   /** Trigger requests of this process between `begin` and its release. */
   private inFlight = 0;
 
@@ -137,11 +139,19 @@ export class InlineRuns {
     const batch = this.lookups.forBatch?.();
     if (!batch) return undefined;
     const refs: RecipientRefT[] = [...trigger.recipients, ...(trigger.actor ? [trigger.actor] : [])];
-    if (!(await batch.prefetch(environment, refs, { fresh: this.fresh }))) {
-      this.count('behind', 'worker_read_models_behind');
+    let appends: StreamAppend[] | undefined;
+    try {
+      if (!(await batch.prefetch(environment, refs, { fresh: this.fresh }))) {
+        this.count('behind', 'worker_read_models_behind');
+        return undefined;
+      }
+      appends = await this.executor.planUnrecorded(environment, trigger, runs, batch, this.clock());
+    } catch {
+      // Whatever failed here (a read, a step) the worker meets again and retries; the trigger is
+      // still recorded, with its runs for the worker.
+      this.count('failed', 'worker_plan_failed');
       return undefined;
     }
-    const appends = await this.executor.planUnrecorded(environment, trigger, runs, batch, this.clock());
     if (appends) this.count('planned', 'trigger');
     else this.count('declined', 'worker_plan_declined');
     return appends;
