@@ -19,31 +19,30 @@ const recorded = (type: string, streamId: string, data: Record<string, unknown>,
     createdAt: new Date('2026-11-26T12:00:00Z'),
   }) as RecordedEvent;
 
+/** A RunEnqueued's data for one user recipient of the `welcome` workflow. */
+const enqueuedData = (id: string, over: Record<string, unknown> = {}) => ({
+  run_id: id,
+  workflow_run_id: workflowRunId,
+  workflow_key: 'welcome',
+  recipient: { type: 'user', id: 'u1' },
+  actor: null,
+  tenant: null,
+  data: {},
+  cancellation_key: null,
+  trigger_source: { type: 'api' },
+  trigger_position: '',
+  subscribed_to: null,
+  enqueued_at: '2026-11-26T12:00:00Z',
+  ...over,
+});
+
 /** A log holding one run that has already completed, and its trigger; counts the stream reads. */
 function executorOverALog() {
   const streams = new Map<string, RecordedEvent[]>([
     [
       runStream(environment, runId),
       [
-        recorded(
-          'RunEnqueued',
-          runStream(environment, runId),
-          {
-            run_id: runId,
-            workflow_run_id: workflowRunId,
-            workflow_key: 'welcome',
-            recipient: { type: 'user', id: 'u1' },
-            actor: null,
-            tenant: null,
-            data: {},
-            cancellation_key: null,
-            trigger_source: 'api',
-            trigger_position: '',
-            subscribed_to: null,
-            enqueued_at: '2026-11-26T12:00:00Z',
-          },
-          1,
-        ),
+        recorded('RunEnqueued', runStream(environment, runId), enqueuedData(runId), 1),
         recorded(
           'RunCompleted',
           runStream(environment, runId),
@@ -142,20 +141,7 @@ describe('RunExecutor.planUnrecorded: the runs of a trigger not appended yet (AD
   const enqueued = {
     id: 'enq-1',
     type: 'RunEnqueued',
-    data: {
-      run_id: newRunId,
-      workflow_run_id: workflowRunId,
-      workflow_key: 'welcome',
-      recipient: { type: 'user', id: 'u1' },
-      actor: null,
-      tenant: null,
-      data: {},
-      cancellation_key: 'k',
-      trigger_source: { type: 'api' },
-      trigger_position: '',
-      subscribed_to: null,
-      enqueued_at: '2026-11-26T12:00:00Z',
-    },
+    data: enqueuedData(newRunId, { cancellation_key: 'k' }),
     metadata: { environment, schema_version: 1 },
   };
   const trigger = { workflow_run_id: workflowRunId, workflow: { key: 'welcome', steps: [{ type: 'channel', ref: 'feed' }] }, data: {} };
