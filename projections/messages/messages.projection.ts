@@ -1,6 +1,6 @@
 import { expandRecorded, MESSAGE_EVENT_TYPES, messageEventContracts, UserErased } from '@notify/contracts';
 import { MessageCreatedData, MessageEvent } from '@notify/domain';
-import { defineProjection, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
+import { defineProjection, deferWrite, EntityManager, ProjectedEventOf } from '@notify/projection-runtime';
 import { uuidV5 as uuidv5 } from '@notify/contracts';
 import {
   FEED_ANNOUNCE_FROM,
@@ -345,7 +345,8 @@ async function countEngagementChanges(tx: EntityManager, changed: Change[], coun
  * rows already there) and the feed announcements; one round trip where there were up to six
  * (ADR 0252). No part reads what another writes (the counts' deltas and every read were taken
  * before), the tables have no foreign keys between them, and the NOTIFYs are queued in the
- * transaction as before, delivered at its commit.
+ * transaction as before, delivered at its commit. Nothing reads its answer: it travels with the
+ * transaction's COMMIT (ADR 0259).
  */
 async function insertRowsAndAnnounce(
   tx: EntityManager,
@@ -371,11 +372,11 @@ async function insertRowsAndAnnounce(
   }
   const payloads = feedPayloads(announcements);
   if (payloads.length === 0) {
-    if (parts.length) await tx.query(`WITH ${parts.join(', ')} SELECT 1`, params);
+    if (parts.length) await deferWrite(tx, `WITH ${parts.join(', ')} SELECT 1`, params);
     return;
   }
   params.push(FEED_NOTIFY_CHANNEL, payloads);
   // A SELECT in WITH runs only when read: the final SELECT reads it.
   parts.push(`n AS (SELECT pg_notify($${params.length - 1}, p) ${FEED_ANNOUNCE_FROM(params.length)})`);
-  await tx.query(`WITH ${parts.join(', ')} SELECT count(*) FROM n`, params);
+  await deferWrite(tx, `WITH ${parts.join(', ')} SELECT count(*) FROM n`, params);
 }

@@ -10,7 +10,7 @@ import {
   TimerFired,
 } from '@notify/contracts';
 import { expandRecorded, type RunStatusT } from '@notify/contracts';
-import { defineProjection } from '@notify/projection-runtime';
+import { defineProjection, deferWrite } from '@notify/projection-runtime';
 import { runEventView, runStatusAfter } from './run-event-view';
 
 interface RunChange {
@@ -125,11 +125,14 @@ export const workflowRunsProjection = defineProjection({
          ON CONFLICT (environment, id) DO NOTHING`,
       );
     }
-    if (inserts.length === 1) await tx.query(inserts[0], params);
-    else if (inserts.length) await tx.query(`WITH ${inserts.map((sql, n) => `i${n} AS (${sql})`).join(', ')} SELECT 1`, params);
+    // The batch's last statement travels with the transaction's COMMIT (ADR 0259).
+    const write = (sql: string, values: unknown[]) => (changes.size ? tx.query(sql, values) : deferWrite(tx, sql, values));
+    if (inserts.length === 1) await write(inserts[0], params);
+    else if (inserts.length) await write(`WITH ${inserts.map((sql, n) => `i${n} AS (${sql})`).join(', ')} SELECT 1`, params);
     if (changes.size) {
       // A run that ended keeps its final status whatever follows (nothing should).
-      await tx.query(
+      await deferWrite(
+        tx,
         `UPDATE rm_workflow_recipient_runs t
          SET status = CASE WHEN t.status IN ('completed', 'cancelled') OR c.status IS NULL THEN t.status ELSE c.status END,
              error_count = t.error_count + c.errors,

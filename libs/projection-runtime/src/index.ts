@@ -8,3 +8,4 @@ export * from './define-projection';
 export * from './verify-rebuild';
 export * from './erasure-keys.migration';
 export * from './log-imports.migration';
+export * from './deferred-writes';

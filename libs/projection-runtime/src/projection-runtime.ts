@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
 import { Projection, handles } from './projection';
 import { returnedRows } from './returning';
+import { DeferredWrites } from './deferred-writes';
 import { ReadAhead } from './read-ahead';
 import { verifyRebuild, VerifyOptions, VerifyReport } from './verify-rebuild';
 
@@ -340,6 +341,7 @@ export class ProjectionRuntime {
    */
   private async applyInTransaction(
     work: readonly { projection: Projection; expected: LogPosition; to: LogPosition; events: readonly RecordedEvent[] }[],
+    deferring = true,
   ): Promise<string[]> {
     const names = work.map((w) => w.projection.name);
     if (work.every((w) => w.events.length === 0)) {
@@ -351,6 +353,9 @@ export class ProjectionRuntime {
     // which takes several statements in one round trip.
     const client = (await runner.connect()) as { query(text: string): Promise<unknown>; escapeLiteral(value: string): string };
     const texts = (values: readonly string[]) => `ARRAY[${values.map((v) => client.escapeLiteral(v)).join(', ')}]::text[]`;
+    // The batches' last writes, deferred (`deferWrite`), go with the COMMIT in one round trip (ADR 0259).
+    const deferred = deferring ? new DeferredWrites(runner.manager) : undefined;
+    let sendAgain = false;
     try {
       // BEGIN, then lock (skipping rows another runner holds, in name order) and move in one
       // statement, at the start: the batches below commit with the move or are rolled back with
@@ -370,19 +375,33 @@ export class ProjectionRuntime {
       for (const w of owned) {
         if (!w.events.length) continue;
         try {
-          await w.projection.apply(w.events, runner.manager);
+          await w.projection.apply(w.events, deferred?.manager ?? runner.manager);
         } catch (error) {
           throw new ProjectionFailed(w.projection, error);
         }
       }
-      await client.query('COMMIT');
-      return owned.map((w) => w.projection.name);
+      const last = deferred?.size ? deferred.text((value) => client.escapeLiteral(value)) : undefined;
+      if (deferred?.size && last === undefined) await deferred.flush(runner.manager);
+      if (last === undefined) await client.query('COMMIT');
+      else {
+        try {
+          await client.query(`${last};\nCOMMIT`);
+        } catch {
+          // Which of the writes failed is not said: roll back and apply the batches again without
+          // deferring, where a failing projection is named (or a lost connection retried as ever).
+          await client.query('ROLLBACK').catch(() => undefined);
+          sendAgain = true;
+        }
+      }
+      if (!sendAgain) return owned.map((w) => w.projection.name);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
+      deferred?.close();
       await runner.release();
     }
+    return this.applyInTransaction(work, false);
   }
 
   /** Moves the checkpoints that are still where `expected` says, in one statement; answers which moved. */

@@ -1,0 +1,155 @@
+import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
+import { createTestDatabase, databaseBackends, TestDatabase, waitFor } from '@notify/testing';
+import pg from 'pg';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { deferWrite } from './deferred-writes';
+import { Projection } from './projection';
+import { ProjectionRuntime } from './projection-runtime';
+
+const meta = { environment: 'test', schema_version: 1 };
+
+/** Writes a row per event with values of every kind a statement's parameters take, deferred (ADR 0259). */
+const writer = (name: string, type: string, options: { readBack?: boolean } = {}): Projection & { seen: number[] } => {
+  const p: Projection & { seen: number[] } = {
+    name,
+    version: 1,
+    filter: { eventTypes: [type] },
+    tables: [],
+    seen: [],
+    async apply(events: readonly RecordedEvent[], tx: EntityManager) {
+      const data = events.map((e) => e.data as { n: number });
+      await deferWrite(
+        tx,
+        `INSERT INTO test_deferred (id, projection, n, note, tags, doc, at, missing)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[], $8::text[])`,
+        [
+          events.map((e) => e.id),
+          events.map(() => name),
+          data.map((d) => d.n),
+          data.map((d) => `it's \\ ${d.n}`),
+          data.map((d) => `{"a","b\\"${d.n}"}`),
+          data.map((d) => ({ x: [d.n, { y: "z'" }] })),
+          events.map(() => new Date('2026-11-27T08:00:00.000Z')),
+          events.map(() => null),
+        ],
+      );
+      // A statement after a deferred write runs after it.
+      if (options.readBack)
+        p.seen.push(
+          ...(
+            await tx.query<{ n: number }[]>('SELECT n FROM test_deferred WHERE id = ANY($1::uuid[]) ORDER BY n', [events.map((e) => e.id)])
+          ).map((r) => r.n),
+        );
+    },
+  };
+  return p;
+};
+
+for (const backend of databaseBackends()) {
+  describe(`deferred projection writes on ${backend} (ADR 0259)`, () => {
+    let db: TestDatabase;
+    let store: PostgresEventStore;
+    const sent: string[] = [];
+    let spy: jest.SpyInstance;
+
+    beforeAll(async () => {
+      db = await createTestDatabase(backend);
+      store = await PostgresEventStore.create({ pool: db.database.pool });
+      await db.database.dataSource.query(
+        `CREATE TABLE test_deferred (id uuid NOT NULL, projection text NOT NULL, n int NOT NULL, note text, tags text,
+           doc jsonb, at timestamptz, missing text, PRIMARY KEY (id, projection),
+           CONSTRAINT only_healthy CHECK (NOT (n = 13 AND projection = 'deferring-faulty')))`,
+      );
+      const original = pg.Client.prototype.query;
+      spy = jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+        if (text?.includes('test_deferred')) sent.push(text);
+        return (original as (...a: unknown[]) => unknown).apply(this, args) as never;
+      });
+    });
+    afterAll(async () => {
+      spy.mockRestore();
+      await store.close();
+      await db.close();
+    });
+
+    const append = (type: string, ns: number[]) =>
+      store.append(
+        `dfr-${randomUUID()}`,
+        ns.map((n) => ({ id: randomUUID(), type, data: { n }, metadata: meta })),
+      );
+    const rows = (projection: string) =>
+      db.database.dataSource.query<Record<string, unknown>[]>(
+        'SELECT n, note, tags, doc, at, missing FROM test_deferred WHERE projection = $1 ORDER BY n',
+        [projection],
+      );
+
+    it('sends the last write of a batch with the COMMIT, in one round trip, with every value as a parameter would give it', async () => {
+      const projection = writer('deferring', 'Dfr');
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 100 });
+      sent.length = 0;
+      const { position } = await append('Dfr', [1, 2]);
+      await runtime.start();
+      try {
+        expect(await runtime.waitFor(position, [{ type: 'Dfr', streamId: 'dfr-' }], 30_000)).toBe(true);
+      } finally {
+        await runtime.stop();
+      }
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(/^\s*INSERT INTO test_deferred[\s\S]*;\nCOMMIT$/);
+      // The same values through the extended protocol, for comparison.
+      await deferWrite(db.database.dataSource.manager, 'INSERT INTO test_deferred SELECT $1::uuid, $2, $3, $4, $5, $6::jsonb, $7, $8', [
+        randomUUID(),
+        'direct',
+        2,
+        "it's \\ 2",
+        '{"a","b\\"2"}',
+        { x: [2, { y: "z'" }] },
+        new Date('2026-11-27T08:00:00.000Z'),
+        null,
+      ]);
+      const written = await rows('deferring');
+      expect(written.map((r) => r.n)).toEqual([1, 2]);
+      expect(written[1]).toEqual((await rows('direct'))[0]);
+      expect(written[1]).toMatchObject({ note: "it's \\ 2", tags: '{"a","b\\"2"}', doc: { x: [2, { y: "z'" }] }, missing: null });
+    });
+
+    it('runs a deferred write before a later statement of the same transaction', async () => {
+      const projection = writer('reading-back', 'DfrRead', { readBack: true });
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 100 });
+      const { position } = await append('DfrRead', [5, 6]);
+      await runtime.start();
+      try {
+        expect(await runtime.waitFor(position, [{ type: 'DfrRead', streamId: 'dfr-' }], 30_000)).toBe(true);
+      } finally {
+        await runtime.stop();
+      }
+      expect(projection.seen).toEqual([5, 6]);
+    });
+
+    it('a deferred write that fails is applied again without deferring: the projection at fault is named and isolated, the others go on', async () => {
+      const faulty = writer('deferring-faulty', 'DfrFault');
+      const healthy = writer('deferring-healthy', 'DfrFault');
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [faulty, healthy], { batchSize: 100 });
+      await runtime.start();
+      try {
+        // 13 breaks the table's CHECK for the faulty projection only: its write, sent with the
+        // COMMIT, fails the whole transaction; applied again without deferring, it is named.
+        const { position } = await append('DfrFault', [12, 13]);
+        await waitFor(
+          async () =>
+            (await rows('deferring-healthy')).length === 2 &&
+            !!(await runtime.status()).find((s) => s.name === 'deferring-faulty')?.lastError,
+          'the healthy projection past the batch, the faulty one named',
+        );
+        expect((await runtime.status()).find((s) => s.name === 'deferring-faulty')?.lastError).toMatch(/only_healthy/);
+        expect(await rows('deferring-faulty')).toEqual([]);
+        expect((await rows('deferring-healthy')).map((r) => r.n)).toEqual([12, 13]);
+        expect(await runtime.waitFor(position, [{ type: 'DfrFault', streamId: 'dfr-' }], 200)).toBe(false);
+      } finally {
+        await runtime.stop();
+      }
+    });
+  });
+}
