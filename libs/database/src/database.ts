@@ -37,6 +37,11 @@ export interface DatabaseOptions {
  * One database for the read models (and the event log in the default Postgres mode): a TypeORM
  * DataSource whose pg pool is shared with the raw-SQL users (event store, projection runtime).
  */
+/** The node-postgres pool behind a TypeORM data source (shared with the raw-SQL users). */
+export function poolOf(dataSource: DataSource): Pool | undefined {
+  return (dataSource.driver as PostgresDriver | undefined)?.master as Pool | undefined;
+}
+
 export class Database {
   private constructor(
     readonly dataSource: DataSource,
@@ -45,7 +50,7 @@ export class Database {
   ) {}
 
   get pool(): Pool {
-    return (this.dataSource.driver as PostgresDriver).master as Pool;
+    return poolOf(this.dataSource)!;
   }
 
   /** LISTEN/NOTIFY needs a server of its own connections; the embedded one wakes in-process. */

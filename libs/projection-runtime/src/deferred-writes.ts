@@ -44,11 +44,11 @@ export class DeferredWrites {
   readonly manager: EntityManager;
   private pending: { sql: string; params: readonly unknown[] }[] = [];
 
-  constructor(inner: EntityManager) {
+  constructor(private readonly inner: EntityManager) {
     const flushThen =
       (query: EntityManager['query']) =>
       async (...args: Parameters<EntityManager['query']>) => {
-        await this.flush(inner);
+        await this.flush();
         return query.apply(inner, args);
       };
     this.manager = new Proxy(inner, {
@@ -62,10 +62,10 @@ export class DeferredWrites {
   }
 
   /** Runs what is pending, one statement at a time. */
-  async flush(inner: Pick<EntityManager, 'query'>): Promise<void> {
+  async flush(): Promise<void> {
     const pending = this.pending;
     this.pending = [];
-    for (const { sql, params } of pending) await inner.query(sql, [...params]);
+    for (const { sql, params } of pending) await this.inner.query(sql, [...params]);
   }
 
   /** What is pending as one simple-protocol text, or undefined when a value has no text form. */

@@ -381,7 +381,7 @@ export class ProjectionRuntime {
         }
       }
       const last = deferred?.size ? deferred.text((value) => client.escapeLiteral(value)) : undefined;
-      if (deferred?.size && last === undefined) await deferred.flush(runner.manager);
+      if (deferred?.size && last === undefined) await deferred.flush();
       if (last === undefined) await client.query('COMMIT');
       else {
         try {

@@ -1,3 +1,4 @@
+import { encodedPositionSql } from '@notify/eventstore';
 import Knock from '@knocklabs/node';
 import { activeWorkflow, eventually as until, feed, uniqueKey } from '../../support/engine';
 
@@ -25,7 +26,7 @@ async function logOf(t: TestApp, workflowRunId: string): Promise<LogRow[]> {
 async function usersProjected(t: TestApp): Promise<boolean> {
   const [row] = await t.sql(
     `SELECT bool_and(c.position COLLATE "C" >= (
-       SELECT lpad(to_hex(e.transaction_id::text::bigint), 16, '0') || lpad(to_hex(e.global_position), 16, '0')
+       SELECT ${encodedPositionSql('e')}
        FROM es_events e WHERE e.event_type = 'UserIdentified' ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1)) AS ok
      FROM projection_checkpoints c WHERE c.name IN ('users', 'schedules') HAVING count(*) = 2`,
   );
@@ -71,8 +72,7 @@ describe('workflow engine: runs executed with their trigger', () => {
     // Once the worker's executor has passed these events, it has appended nothing more for the run.
     await eventually(async () => {
       const [row] = await t.sql(
-        `SELECT c.position COLLATE "C" >= (SELECT max(lpad(to_hex(transaction_id::text::bigint), 16, '0') || lpad(to_hex(global_position), 16, '0'))
-           FROM es_events WHERE stream_id = $1) AS past
+        `SELECT c.position COLLATE "C" >= (SELECT max(${encodedPositionSql('e')}) FROM es_events e WHERE e.stream_id = $1) AS past
          FROM reactor_checkpoints c WHERE c.name = 'engine-runs'`,
         [`workflow_run-development-${workflow_run_id}`],
       );

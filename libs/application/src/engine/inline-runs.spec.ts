@@ -90,7 +90,7 @@ describe('runs executed with their trigger (ADR 0258)', () => {
       first();
       expect(prefetch).toHaveBeenCalledTimes(2);
       expect(planUnrecorded).toHaveBeenCalledTimes(1);
-      expect(inline.stats).toEqual({ planned: 1, behind: 1, declined: 0, failed: 0, busy: 1 });
+      expect(inline.stats).toEqual({ planned: 1, notEligible: 0, behind: 1, declined: 0, failed: 0, busy: 1 });
     });
 
     it('leaves the runs to the worker when planning fails, so the trigger is still recorded', async () => {

@@ -1,6 +1,6 @@
 import type { RecipientRefT } from '@notify/contracts';
 import type { StepNode, WorkflowTriggeredData } from '@notify/domain';
-import type { StreamAppend } from '@notify/eventstore';
+import { sqlLiteral, type StreamAppend } from '@notify/eventstore';
 import type { EngineLookups } from './lookups';
 import type { RunExecutor } from './run-executor';
 import { triggerRuns } from '@notify/observability';
@@ -64,10 +64,9 @@ export function recipientFreshnessSql(
     if (!sql) return undefined;
     heads.set(type, sql);
   }
-  const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
   const rows = relevant.map((p) => {
     const head = p.types.length === 1 ? heads.get(p.types[0])! : `greatest(${p.types.map((t) => heads.get(t)!).join(', ')})`;
-    return `(${literal(p.name)}, ${head})`;
+    return `(${sqlLiteral(p.name)}, ${head})`;
   });
   // A projection with no checkpoint row has applied nothing: fresh only while no event of its types exists.
   return `(SELECT bool_and(coalesce(c.position, '') COLLATE "C" >= coalesce(v.head, '') COLLATE "C")
@@ -77,6 +76,8 @@ export function recipientFreshnessSql(
 export interface InlineRunsStats {
   /** Triggers whose runs were planned with them. */
   planned: number;
+  /** Triggers left to the worker for their workflow's steps or their number of recipients. */
+  notEligible: number;
   /** Triggers left to the worker because the recipient read models were behind the log. */
   behind: number;
   /** Triggers left to the worker because a run's plan could not be appended with the trigger. */
@@ -95,7 +96,7 @@ export interface InlineRunsStats {
  * touches an existing stream) is left to the worker, as before.
  */
 export class InlineRuns {
-  readonly stats: InlineRunsStats = { planned: 0, behind: 0, declined: 0, failed: 0, busy: 0 };
+  readonly stats: InlineRunsStats = { planned: 0, notEligible: 0, behind: 0, declined: 0, failed: 0, busy: 0 };
   /** Trigger requests of this process between `begin` and its release. */
   private inFlight = 0;
 
@@ -129,7 +130,7 @@ export class InlineRuns {
   /** The appends that replace the runs' (RunEnqueued only) ones, or undefined to leave the runs to the worker. */
   async plan(environment: string, trigger: WorkflowTriggeredData, runs: readonly StreamAppend[]): Promise<StreamAppend[] | undefined> {
     if (runs.length > MAX_RECIPIENTS || !executableWithTrigger(trigger.workflow.steps as unknown as StepNode[])) {
-      triggerRuns.inc({ executed_by: 'worker_not_eligible' });
+      this.count('notEligible', 'worker_not_eligible');
       return undefined;
     }
     if (this.inFlight > 1) {

@@ -14,7 +14,8 @@ import { toUser, UserQueries } from '@notify/projections/users';
 import { VariableQueries } from '@notify/projections/variables';
 import type { TemplateResources } from '@notify/templating';
 import { createHash } from 'node:crypto';
-import type { Pool, QueryResultRow } from 'pg';
+import type { QueryResultRow } from 'pg';
+import { poolOf } from '@notify/database';
 import { DataSource } from 'typeorm';
 import { SecretBox, unsealValue } from '../config/secret-box';
 import { templateResourcesFor } from '../config/template-resources';
@@ -235,8 +236,8 @@ export class ReadModelLookups implements EngineLookups {
    * plans it once instead of at every call (its planning costs more than its execution).
    */
   private async prepared<Row>(text: string, values: unknown[]): Promise<Row[]> {
-    const pool = (this.db.driver as { master?: Pool }).master;
-    if (!pool || typeof pool.query !== 'function') return this.db.query<Row[]>(text, values);
+    const pool = poolOf(this.db);
+    if (!pool) return this.db.query<Row[]>(text, values);
     let name = this.statementNames.get(text);
     if (!name) {
       name = `notify_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;

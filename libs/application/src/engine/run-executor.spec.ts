@@ -163,18 +163,21 @@ describe('RunExecutor.planUnrecorded: the runs of a trigger not appended yet (AD
       type: 'channel',
       execute: jest.fn(async () => ({ flow: 'continue' as const, status: 'ok' as const, appends: [append] })),
     };
-    return { executor: new RunExecutor(deps, [handler]), readStream, handler };
+    const executor = new RunExecutor(deps, [handler]);
+    const plan = () =>
+      executor.planUnrecorded(
+        environment,
+        trigger as never,
+        [{ streamId: stream, expectedRevision: 'any', events: [enqueued] }],
+        {} as never,
+        new Date('2026-11-26T12:00:00Z'),
+      );
+    return { plan, readStream, handler };
   };
 
   it("answers each run's RunEnqueued followed by its decisions, and the new streams it caused, reading nothing", async () => {
-    const { executor, readStream, handler } = executorWith(messageAppend('no_stream'));
-    const appends = await executor.planUnrecorded(
-      environment,
-      trigger as never,
-      [{ streamId: stream, expectedRevision: 'any', events: [enqueued] }],
-      {} as never,
-      new Date('2026-11-26T12:00:00Z'),
-    );
+    const { plan, readStream, handler } = executorWith(messageAppend('no_stream'));
+    const appends = await plan();
     expect(handler.execute).toHaveBeenCalledTimes(1);
     // No cancellation can follow a trigger not recorded yet: the cancellation stream is not read.
     expect(readStream).not.toHaveBeenCalled();
@@ -187,14 +190,7 @@ describe('RunExecutor.planUnrecorded: the runs of a trigger not appended yet (AD
   });
 
   it('declines a plan that appends to a stream that may exist already: the worker executes the run', async () => {
-    const { executor } = executorWith(messageAppend(3));
-    const appends = await executor.planUnrecorded(
-      environment,
-      trigger as never,
-      [{ streamId: stream, expectedRevision: 'any', events: [enqueued] }],
-      {} as never,
-      new Date('2026-11-26T12:00:00Z'),
-    );
-    expect(appends).toBeUndefined();
+    const { plan } = executorWith(messageAppend(3));
+    expect(await plan()).toBeUndefined();
   });
 });

@@ -137,10 +137,9 @@ export class RunExecutor {
       );
       return !state.run || !canContinue(state);
     };
-    if (runs.some(finished)) {
-      runs = runs.filter((r) => !finished(r));
-      if (runs.length === 0) return;
-    }
+    const live = runs.filter((r) => !finished(r));
+    if (live.length === 0) return;
+    runs = live;
     const rememberTriggers = (triggers: ReadonlyMap<string, readonly RecordedEvent[]>, streams: ReadonlyMap<string, string>) => {
       for (const [streamId, workflowRunId] of streams) {
         const first = triggers.get(streamId)?.[0];
