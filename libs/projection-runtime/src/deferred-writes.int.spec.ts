@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { deferWrite } from './deferred-writes';
 import { Projection } from './projection';
-import { ProjectionRuntime } from './projection-runtime';
+import { DEFER_UP_TO_EVENTS, ProjectionRuntime } from './projection-runtime';
 
 const meta = { environment: 'test', schema_version: 1 };
 
@@ -113,6 +113,28 @@ for (const backend of databaseBackends()) {
       expect(written.map((r) => r.n)).toEqual([1, 2]);
       expect(written[1]).toEqual((await rows('direct'))[0]);
       expect(written[1]).toMatchObject({ note: "it's \\ 2", tags: '{"a","b\\"2"}', doc: { x: [2, { y: "z'" }] }, missing: null });
+    });
+
+    it('sends the write of a batch larger than DEFER_UP_TO_EVENTS on its own, as a parameterised statement (ADR 0260)', async () => {
+      const projection = writer('large-batch', 'DfrLarge');
+      const count = DEFER_UP_TO_EVENTS + 1;
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 1000 });
+      sent.length = 0;
+      // One append: the whole of it is in the runtime's first page, one batch.
+      const { position } = await append(
+        'DfrLarge',
+        Array.from({ length: count }, (_, i) => i),
+      );
+      await runtime.start();
+      try {
+        expect(await runtime.waitFor(position, [{ type: 'DfrLarge', streamId: 'dfr-' }], 30_000)).toBe(true);
+      } finally {
+        await runtime.stop();
+      }
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).not.toMatch(/COMMIT/);
+      expect(sent[0]).toMatch(/\$1::uuid\[\]/);
+      expect((await rows('large-batch')).map((r) => r.n)).toEqual(Array.from({ length: count }, (_, i) => i));
     });
 
     it('runs a deferred write before a later statement of the same transaction', async () => {

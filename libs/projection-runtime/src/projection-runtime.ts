@@ -16,6 +16,11 @@ const REBUILD_BATCH = 2000;
 
 /** Skipping events that do not concern a projection is remembered in the checkpoint this often. */
 const PERSIST_SKIPPED_EVERY_MS = 500;
+/**
+ * The most events a transaction may apply and still send its last write with the COMMIT (ADR
+ * 0259): a few triggers' worth. Above it the write goes on its own (ADR 0260).
+ */
+export const DEFER_UP_TO_EVENTS = 64;
 /** How long `waitFor` trusts a running loop's cursors before it also polls the checkpoint table (and then between polls). */
 const LOCAL_FIRST_MS = 100;
 
@@ -348,6 +353,9 @@ export class ProjectionRuntime {
       // Only skipped stretches to remember: a compare-and-set needs no lock and no transaction.
       return this.moveCheckpoints(this.dataSource, work);
     }
+    // Under load a batch is large and its round trip is shared by many events, while writing its
+    // values in as literals costs more than the round trip saves: only small batches defer.
+    if (work.reduce((n, w) => n + w.events.length, 0) > DEFER_UP_TO_EVENTS) deferring = false;
     const runner = this.dataSource.createQueryRunner();
     // node-postgres' client: a statement without parameters goes out in the simple protocol,
     // which takes several statements in one round trip.

@@ -36,7 +36,12 @@ export class TriggerFanoutReactor implements Reactor {
 }
 
 /** Run events after which the run has something to do. */
-const WAKES_RUN = new Set(['RunEnqueued', 'TimerFired', 'RunResumed']);
+const WAKES_RUN = ['RunEnqueued', 'TimerFired', 'RunResumed'];
+/**
+ * Run events after which the run has nothing to do until something wakes it again: whoever
+ * appended one decided it on every event before it (expected revisions), wakes included.
+ */
+const SETTLES_RUN = ['RunPaused', 'RunCompleted', 'RunCancelled'];
 
 /**
  * Drives recipient runs whenever something happens to them: enqueued, a timer fired, resumed.
@@ -46,9 +51,10 @@ const WAKES_RUN = new Set(['RunEnqueued', 'TimerFired', 'RunResumed']);
 export class RunExecutorReactor implements Reactor {
   readonly name = RUN_EXECUTOR_REACTOR;
   // Triggers too (appended with their runs): a run whose trigger this reactor saw does not read it.
-  // Every event of a run's stream: what follows a RunEnqueued in the same batch (decisions appended
-  // with the trigger, ADR 0258) completes the history held, so a run already executed is left.
-  readonly filter = { streamPrefixes: ['run-', 'workflow_run-'] };
+  // The events that settle a run too: a run executed with its trigger (ADR 0258), or by an
+  // earlier batch, whose settling event this batch holds after its wake is left alone. Not the
+  // steps' other events: a batch holds wakes, not the executor's own decisions (ADR 0260).
+  readonly filter = { eventTypes: [...WAKES_RUN, ...SETTLES_RUN, 'WorkflowTriggered'], streamPrefixes: ['run-', 'workflow_run-'] };
   /** The whole batch at once: runs are planned in parallel and committed together. */
   readonly concurrency = 1;
   /** Executing a run again appends nothing twice (derived ids, expected revisions). */
@@ -67,8 +73,9 @@ export class RunExecutorReactor implements Reactor {
   async handle(events: readonly RecordedEvent[]): Promise<void> {
     // One execution takes a run as far as it can go, however many of its events arrived.
     // A RunEnqueued names its workflow run: its trigger is read with the run, in one statement.
-    // A run whose stream this batch holds from its first event (a RunEnqueued at revision 0, and
-    // whatever followed it here) is executed on those events, not read again.
+    // A run whose stream this batch holds from its first event with nothing after it (a
+    // RunEnqueued at revision 0) is executed on that event, not read again; if the stream has
+    // moved on meanwhile, the append's expected revision says so and the run is read afresh.
     const runs = new Map<string, RunToExecute>();
     for (const e of events) {
       if (e.type === 'WorkflowTriggered') {
@@ -76,16 +83,18 @@ export class RunExecutorReactor implements Reactor {
         continue;
       }
       if (!e.streamId.startsWith('run-')) continue;
+      if (SETTLES_RUN.includes(e.type)) {
+        // Settled after whatever woke it earlier in the batch.
+        runs.delete(e.streamId);
+        continue;
+      }
       const workflowRunId = e.type === 'RunEnqueued' ? (e.data as { workflow_run_id?: string }).workflow_run_id : undefined;
       const known = runs.get(e.streamId);
-      // Another event of the run (a decision) asks for nothing by itself: it only extends a history held.
-      if (!WAKES_RUN.has(e.type) && !known) continue;
-      const history = known ? known.history && known.history.length === e.revision && [...known.history, e] : e.revision === 0 && [e];
       runs.set(e.streamId, {
         environment: e.metadata.environment!,
         runId: idOf(e.streamId),
         workflowRunId: workflowRunId ?? known?.workflowRunId,
-        history: history || undefined,
+        history: !known && e.revision === 0 ? [e] : undefined,
       });
     }
     await this.executor.executeMany([...runs.values()], this.parallel);
