@@ -3,6 +3,7 @@ import {
   ERASED,
   ErasureMasterKeyMismatchError,
   generateKey,
+  hasPersonalValues,
   isErased,
   isSealedField,
   openPersonalFields,
@@ -112,6 +113,31 @@ describe('sealing and opening personal fields', () => {
     expect(once.data).toBeUndefined();
     const twice = sealPersonalFields(personal, once as never, 'u-1', key) as Record<string, unknown>;
     expect(twice.content).toBe(once.content);
+  });
+
+  it('leaves empty values in clear and needs no key for an event whose personal fields are all empty (ADR 0261)', () => {
+    const key = generateKey();
+    const personal = MessageCreated.personal!;
+    const empty = {
+      recipient: { type: 'user', id: 'u-1' },
+      recipient_snapshot: {},
+      data: {},
+      activities: [],
+      metadata: '',
+    } as never;
+    expect(hasPersonalValues(personal, empty)).toBe(false);
+    expect(sealPersonalFields(personal, empty, 'u-1', key)).toBe(empty);
+    const some = { ...(empty as object), data: { plan: 'pro' }, activities: [{ id: 'a' }] } as never;
+    expect(hasPersonalValues(personal, some)).toBe(true);
+    const sealed = sealPersonalFields(personal, some, 'u-1', key) as Record<string, unknown>;
+    expect(isSealedField(sealed.data)).toBe(true);
+    expect(isSealedField(sealed.activities)).toBe(true);
+    expect(sealed.recipient_snapshot).toEqual({});
+    expect(sealed.metadata).toBe('');
+    expect(openPersonalFields(sealed, () => key)).toEqual(some);
+    // Zero and false are values.
+    expect(hasPersonalValues({ subject: 'stream', fields: ['n'] }, { n: 0 })).toBe(true);
+    expect(hasPersonalValues({ subject: 'stream', fields: ['n'] }, { n: false })).toBe(true);
   });
 
   it('lists the subjects a batch needs keys for, nested anywhere', () => {
