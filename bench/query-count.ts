@@ -19,7 +19,8 @@ import { Client } from 'pg';
 import pg from 'pg';
 import { ApiModule } from '../apps/api/src/api.module';
 import { WorkerModule } from '../apps/worker/src/worker.module';
-import { INLINE_RUNS } from '../apps/api/src/workflows/trigger-workflow/inline-runs.provider';
+import { WorkflowsModule } from '../apps/api/src/workflows/workflows.module';
+import { INLINE_RUNS } from '@notify/platform';
 import type { InlineRuns } from '@notify/application';
 
 const counts = new Map<string, number>();
@@ -126,7 +127,8 @@ async function main() {
   const polling = [...counts]
     .filter(([text]) => /rm_schedules|rm_broadcasts|FROM rm_timers WHERE fired_at IS NULL/.test(text))
     .reduce((a, [, n]) => a + n, 0);
-  const inline = app.get<InlineRuns | null>(INLINE_RUNS, { strict: false });
+  // The trigger endpoint's (the worker has its own, for broadcast pages).
+  const inline = app.select(WorkflowsModule).get<InlineRuns | null>(INLINE_RUNS, { strict: true });
   console.log(
     inline
       ? `triggers whose runs executed with them (ADR 0258): ${inline.stats.planned}; left to the worker: ${inline.stats.behind} (read models behind), ${inline.stats.declined} (plan declined)`

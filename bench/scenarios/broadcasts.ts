@@ -1,6 +1,6 @@
 import { inAppStep, mgmt, startService } from '../support/service';
 import { round, until } from '../support/load';
-import type { Figure } from './engine';
+import { triggerRunsExecutedBy, type Figure } from './engine';
 
 const count = async (
   service: { sql: { query: (q: string, p?: unknown[]) => Promise<{ rows: { c: string }[] }> } },
@@ -51,6 +51,7 @@ export async function broadcastToAudience(members: number): Promise<Figure[]> {
       `SELECT count(*) AS c FROM es_events WHERE event_type = 'RunEnqueued' AND data->'trigger_source'->>'type' = 'broadcast'`,
       [],
     );
+    const executedBy = await triggerRunsExecutedBy(service.url);
     const scenario = `broadcast to a static audience of ${members} users, one in-app step`;
     return [
       {
@@ -65,7 +66,7 @@ export async function broadcastToAudience(members: number): Promise<Figure[]> {
         metric: 'time from send until every message is in the feeds',
         value: round(sentIn / 1000, 1),
         unit: 's',
-        note: `${messages} of ${members} messages${delivered ? '' : ' (not all within the wait)'}; ${runs} recipient runs`,
+        note: `${messages} of ${members} messages${delivered ? '' : ' (not all within the wait)'}; ${runs} recipient runs; pages' runs executed by (ADR 0262): ${executedBy}`,
       },
       { scenario, metric: 'members per second, send to visible', value: round(messages / (sentIn / 1000)), unit: 'members/s' },
     ];

@@ -105,7 +105,7 @@ export async function acceptRate(seconds: number, apiAlone = false): Promise<Fig
 }
 
 /** The service's `notify_trigger_runs_total` counts (who executed the triggers' runs, ADR 0258), as `label=count` pairs. */
-async function triggerRunsExecutedBy(url: string): Promise<string> {
+export async function triggerRunsExecutedBy(url: string): Promise<string> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const counts = [...text.matchAll(/^notify_trigger_runs_total\{executed_by="([^"]+)"\} (\d+)/gm)].map((m) => `${m[1]}=${m[2]}`);
   return counts.length ? counts.join(', ') : 'worker (not counted: off)';

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '@notify/config';
 import { Database } from '@notify/database';
 import { LogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
-import { DATABASE, LOG_READER } from '@notify/platform';
+import { DATABASE, inlineRunsProvider, LOG_READER } from '@notify/platform';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { engineProviders } from './engine/engine.providers';
 import { MetricsListener } from './metrics-listener';
@@ -41,6 +41,7 @@ export class WorkerModule {
         { provide: TIMER_CLOCK, useValue: options.timerClock ?? (() => new Date()) },
         TimerService,
         ScheduleFiringService,
+        inlineRunsProvider,
         BroadcastSendingService,
         RunWorkService,
         MetricsListener,

@@ -3,3 +3,4 @@ export * from './read-your-writes';
 export * from './tokens';
 export * from './boot';
 export * from './secrets';
+export * from './inline-runs.provider';

@@ -1,11 +1,11 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { BroadcastSender } from '@notify/application';
+import { BroadcastSender, InlineRuns } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
-import { DATABASE, EVENT_STORE } from '@notify/platform';
+import { DATABASE, EVENT_STORE, INLINE_RUNS } from '@notify/platform';
 import { BroadcastQueries, BroadcastTimers } from '@notify/projections/broadcasts';
 import { DueWorkLoop } from '../timers/due-work-loop';
 
@@ -25,6 +25,7 @@ export class BroadcastSendingService implements OnApplicationBootstrap, BeforeAp
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) logger: Logger,
     runtime: ProjectionRuntime,
+    @Inject(INLINE_RUNS) inline: InlineRuns | null,
   ) {
     const timers = new BroadcastTimers(database.dataSource);
     const queries = new BroadcastQueries(database.dataSource);
@@ -36,6 +37,8 @@ export class BroadcastSendingService implements OnApplicationBootstrap, BeforeAp
         claim: (now, limit) => timers.claim(now, limit),
         renew: (claim, now) => timers.renew(claim, now),
         release: (claim) => timers.release(claim),
+        // A page's runs executed with its trigger where they can be (ADR 0262).
+        planRuns: inline ? (environment, trigger, runs) => inline.plan(environment, trigger, runs, { page: true }) : undefined,
       },
       { pageSize: config.BROADCASTS_PAGE_SIZE },
     );

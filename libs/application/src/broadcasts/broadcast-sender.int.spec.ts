@@ -1,6 +1,7 @@
 import { Database } from '@notify/database';
 import { audienceDecider, audienceStream, broadcastDecider, broadcastStream, fold, BroadcastEvent } from '@notify/domain';
-import { PostgresEventStore } from '@notify/eventstore';
+import { PostgresEventStore, StreamAppend } from '@notify/eventstore';
+import { randomUUID } from 'node:crypto';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { allMigrations } from '@notify/projections';
 import { audienceMembersProjection } from '@notify/projections/audience-members';
@@ -151,6 +152,65 @@ for (const backend of databaseBackends()) {
 
     const stateOf = async (key: string) =>
       fold(broadcastDecider, (await store.readStream(broadcastStream(ENV, key))).map(toDomainEvent) as BroadcastEvent[]);
+
+    it("appends a page's runs with what planRuns decided for them, and the bare runs when a stream it creates exists (ADR 0262)", async () => {
+      const sendId = await sendingTo('planned', 12);
+      const planned: string[] = [];
+      const logMeta = { ...meta, schema_version: 1 };
+      let taken = false;
+      const planRuns = async (_environment: string, trigger: { workflow_run_id: string }, runs: readonly StreamAppend[]) => {
+        // The first trigger is planned; every later one's marker stream exists by the time it appends.
+        const marker = `planned-marker-${trigger.workflow_run_id}`;
+        if (taken) await store.append(marker, [{ id: randomUUID(), type: 'Taken', data: {}, metadata: logMeta }]);
+        taken = true;
+        planned.push(trigger.workflow_run_id);
+        return [
+          ...runs.map((r) => ({ ...r, events: [...r.events, { id: randomUUID(), type: 'TestDecided', data: {}, metadata: logMeta }] })),
+          {
+            streamId: marker,
+            expectedRevision: 'no_stream' as const,
+            events: [{ id: randomUUID(), type: 'TestCaused', data: {}, metadata: logMeta }],
+          },
+        ];
+      };
+      const w = await worker();
+      const queries = new BroadcastQueries(w.database.dataSource);
+      const timers = new BroadcastTimers(w.database.dataSource, 30_000);
+      const withPlans = new BroadcastSender(
+        w.store,
+        {
+          recipients: (env, audience, after, limit, upTo) => queries.recipients(env, audience, after, limit, new Date(), upTo),
+          lastOf: (members) => queries.lastOf(members),
+          claim: (now, limit) => timers.claim(now, limit),
+          renew: (claim, now) => timers.renew(claim, now),
+          release: (claim) => timers.release(claim),
+          planRuns,
+        },
+        { pageSize: 10, now: () => clock },
+      );
+      expect(await withPlans.tick()).toBe(1);
+      expect(planned.length).toBeGreaterThanOrEqual(2);
+      const runs = await runsPerMember(sendId);
+      expect(runs).toHaveLength(14);
+      expect(runs.filter((r) => Number(r.n) !== 1)).toEqual([]);
+      await expectRunsEnqueued(sendId, runs);
+      // The first trigger's runs carry their decision, appended with it; every later trigger's
+      // plan creates a stream that exists (its marker), so its runs went bare.
+      const [first] = await store.readStream(`workflow_run-${ENV}-${planned[0]}`);
+      const firstRuns = (first.data as { recipients: unknown[] }).recipients.length;
+      const decided = await sql<{ stream_id: string }>(`SELECT stream_id FROM es_events WHERE event_type = 'TestDecided'`);
+      expect(decided).toHaveLength(firstRuns);
+      const together = await sql<{ n: string }>(
+        `SELECT count(*) AS n FROM es_events WHERE event_type IN ('TestDecided', 'TestCaused')
+            AND transaction_id = (SELECT transaction_id FROM es_events WHERE event_id = $1)`,
+        [first.id],
+      );
+      expect(Number(together[0].n)).toBe(firstRuns + 1);
+      for (const later of planned.slice(1))
+        expect(
+          await sql(`SELECT 1 FROM es_events WHERE event_type = 'TestCaused' AND stream_id = $1`, [`planned-marker-${later}`]),
+        ).toEqual([]);
+    });
 
     it('a sender stopped mid-send (after triggering a page, before recording it): the next continues, each member exactly one run', async () => {
       const sendId = await sendingTo('resume', 25);

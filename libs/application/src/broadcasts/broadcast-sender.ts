@@ -9,7 +9,7 @@ import {
   WorkflowTriggeredData,
   workflowRunStream,
 } from '@notify/domain';
-import { DuplicateEventIdError, EventStore, WrongExpectedRevisionError } from '@notify/eventstore';
+import { DuplicateEventIdError, EventStore, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { canEnqueueWithTrigger, withEnqueuedRuns } from '../engine/fanout';
 import { eventEnvelope } from '../envelope';
@@ -44,6 +44,12 @@ export interface BroadcastSenderPorts {
   claim(now: Date, limit: number): Promise<BroadcastClaim[]>;
   renew(claim: BroadcastClaim, now: Date): Promise<BroadcastClaim | undefined>;
   release(claim: BroadcastClaim): Promise<void>;
+  /**
+   * The appends of a page's runs with what they decided, when they need nothing asynchronous and
+   * the recipient read models are current (ADR 0262): appended with the trigger instead of its
+   * bare runs. Undefined leaves the runs to the worker.
+   */
+  planRuns?(environment: string, trigger: WorkflowTriggeredData, runs: readonly StreamAppend[]): Promise<StreamAppend[] | undefined>;
 }
 
 export interface BroadcastSenderOptions {
@@ -319,7 +325,19 @@ export class BroadcastSender {
       // fan-out appends them, as a crash between the two must not leave a trigger without runs.
       if (this.store.atomicMultiStreamAppend && canEnqueueWithTrigger(triggered)) {
         const { trigger, runs } = withEnqueuedRuns(environment, event);
-        await this.store.appendMany([{ streamId: stream, expectedRevision: 'no_stream', events: [trigger] }, ...runs]);
+        const own: StreamAppend = { streamId: stream, expectedRevision: 'no_stream', events: [trigger] };
+        // Where the runs need nothing asynchronous, their decisions go in the same append (ADR 0262).
+        const executed = await this.ports.planRuns?.(environment, trigger.data as WorkflowTriggeredData, runs);
+        try {
+          if (executed) {
+            await this.store.appendMany([own, ...executed]);
+            return undefined;
+          }
+        } catch (error) {
+          // A stream a run's plan creates exists after all: the runs go bare, for the worker to decide.
+          if (!(error instanceof WrongExpectedRevisionError) || error.streamId === stream) throw error;
+        }
+        await this.store.appendMany([own, ...runs]);
       } else await this.store.append(stream, [event], { expectedRevision: 'no_stream' });
       return undefined;
     } catch (error) {

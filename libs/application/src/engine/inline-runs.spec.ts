@@ -93,6 +93,25 @@ describe('runs executed with their trigger (ADR 0258)', () => {
       expect(inline.stats).toEqual({ planned: 1, notEligible: 0, behind: 1, declined: 0, failed: 0, busy: 1 });
     });
 
+    it("plans a bulk sender's page whatever its size and whatever else is in flight, still only on current read models (ADR 0262)", async () => {
+      const prefetch = jest.fn(async () => true);
+      const planUnrecorded = jest.fn(async () => planned);
+      const inline = new InlineRuns({ planUnrecorded } as never, { forBatch: () => ({ prefetch }) } as never, 'fresh-sql');
+      const leaveA = inline.begin();
+      const leaveB = inline.begin();
+      const page = { ...trigger, recipients: Array.from({ length: 1000 }, (_, i) => ({ type: 'user', id: `u${i}` })) };
+      expect(await inline.plan('development', page as never, runs(1000), { page: true })).toBe(planned);
+      expect(planUnrecorded).toHaveBeenCalledWith('development', page, runs(1000), expect.anything(), expect.any(Date));
+      prefetch.mockResolvedValueOnce(false);
+      expect(await inline.plan('development', page as never, runs(1000), { page: true })).toBeUndefined();
+      // A page of a workflow with a step that calls out goes to the worker.
+      const fetching = { ...page, workflow: { steps: [{ type: 'http_fetch', ref: 'f' }] } };
+      expect(await inline.plan('development', fetching as never, runs(1000), { page: true })).toBeUndefined();
+      leaveA();
+      leaveB();
+      expect(inline.stats).toEqual({ planned: 1, notEligible: 1, behind: 1, declined: 0, failed: 0, busy: 0 });
+    });
+
     it('leaves the runs to the worker when planning fails, so the trigger is still recorded', async () => {
       const prefetch = jest.fn(async () => {
         throw Object.assign(new Error('connection reset'), { code: 'ECONNRESET' });

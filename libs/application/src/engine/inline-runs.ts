@@ -127,13 +127,23 @@ export class InlineRuns {
     triggerRuns.inc({ executed_by: executedBy });
   }
 
-  /** The appends that replace the runs' (RunEnqueued only) ones, or undefined to leave the runs to the worker. */
-  async plan(environment: string, trigger: WorkflowTriggeredData, runs: readonly StreamAppend[]): Promise<StreamAppend[] | undefined> {
-    if (runs.length > MAX_RECIPIENTS || !executableWithTrigger(trigger.workflow.steps as unknown as StepNode[])) {
+  /**
+   * The appends that replace the runs' (RunEnqueued only) ones, or undefined to leave the runs to
+   * the worker. `page`: the runs of a bulk sender's page (a broadcast's, ADR 0262), planned
+   * whatever their number and whatever else is in flight: the sender plans them all with one
+   * read of their recipients, as the worker would.
+   */
+  async plan(
+    environment: string,
+    trigger: WorkflowTriggeredData,
+    runs: readonly StreamAppend[],
+    options: { page?: boolean } = {},
+  ): Promise<StreamAppend[] | undefined> {
+    if ((!options.page && runs.length > MAX_RECIPIENTS) || !executableWithTrigger(trigger.workflow.steps as unknown as StepNode[])) {
       this.count('notEligible', 'worker_not_eligible');
       return undefined;
     }
-    if (this.inFlight > 1) {
+    if (!options.page && this.inFlight > 1) {
       this.count('busy', 'worker_busy');
       return undefined;
     }

@@ -1,10 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EngineLookups, InlineRuns, RecipientDeps, triggerWorkflow } from '@notify/application';
-import { ENGINE_LOOKUPS, ReadYourWrites } from '@notify/platform';
+import { ENGINE_LOOKUPS, INLINE_RUNS, ReadYourWrites } from '@notify/platform';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { commandMetadata } from '../../shared/command-metadata';
-import { INLINE_RUNS } from './inline-runs.provider';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 
 /**

@@ -16,16 +16,17 @@ import {
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { EventStore } from '@notify/eventstore';
 import type { OutboundHttp } from '@notify/outbound';
-import { ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, PREFERENCE_LINKS, TEMPLATE_RENDERER } from '@notify/platform';
+import { ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, PREFERENCE_LINKS, TEMPLATE_RENDERER } from './tokens';
 import { handles, ProjectionRuntime } from '@notify/projection-runtime';
 import type { TemplateRenderer } from '@notify/templating';
 
 export const INLINE_RUNS = Symbol('INLINE_RUNS');
 
 /**
- * The trigger endpoint's own executor of runs that need nothing asynchronous (ADR 0258): the
- * step kinds it may meet, and the freshness check of the recipient read models it plans on.
- * Null when switched off or where the log is not in the read models' database (EventStoreDB).
+ * The executor of runs that need nothing asynchronous, with their trigger (ADR 0258): the trigger
+ * endpoint's, and the broadcast sender's for its pages (ADR 0262). The step kinds it may meet, and
+ * the freshness check of the recipient read models it plans on. Null when switched off or where
+ * the log is not in the read models' database (EventStoreDB).
  */
 export const inlineRunsProvider: Provider = {
   provide: INLINE_RUNS,
