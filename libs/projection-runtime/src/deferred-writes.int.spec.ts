@@ -85,17 +85,22 @@ for (const backend of databaseBackends()) {
         [projection],
       );
 
-    it('sends the last write of a batch with the COMMIT, in one round trip, with every value as a parameter would give it', async () => {
-      const projection = writer('deferring', 'Dfr');
-      const runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 100 });
-      sent.length = 0;
-      const { position } = await append('Dfr', [1, 2]);
+    /** Runs the projection alone until it has applied the log up to `position`. */
+    async function applyThrough(projection: Projection, type: string, position: string, batchSize: number): Promise<void> {
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize });
       await runtime.start();
       try {
-        expect(await runtime.waitFor(position, [{ type: 'Dfr', streamId: 'dfr-' }], 30_000)).toBe(true);
+        expect(await runtime.waitFor(position, [{ type, streamId: 'dfr-' }], 30_000)).toBe(true);
       } finally {
         await runtime.stop();
       }
+    }
+
+    it('sends the last write of a batch with the COMMIT, in one round trip, with every value as a parameter would give it', async () => {
+      const projection = writer('deferring', 'Dfr');
+      sent.length = 0;
+      const { position } = await append('Dfr', [1, 2]);
+      await applyThrough(projection, 'Dfr', position, 100);
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatch(/^\s*INSERT INTO test_deferred[\s\S]*;\nCOMMIT$/);
       // The same values through the extended protocol, for comparison.
@@ -118,19 +123,13 @@ for (const backend of databaseBackends()) {
     it('sends the write of a batch larger than DEFER_UP_TO_EVENTS on its own, as a parameterised statement (ADR 0260)', async () => {
       const projection = writer('large-batch', 'DfrLarge');
       const count = DEFER_UP_TO_EVENTS + 1;
-      const runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 1000 });
       sent.length = 0;
       // One append: the whole of it is in the runtime's first page, one batch.
       const { position } = await append(
         'DfrLarge',
         Array.from({ length: count }, (_, i) => i),
       );
-      await runtime.start();
-      try {
-        expect(await runtime.waitFor(position, [{ type: 'DfrLarge', streamId: 'dfr-' }], 30_000)).toBe(true);
-      } finally {
-        await runtime.stop();
-      }
+      await applyThrough(projection, 'DfrLarge', position, 1000);
       expect(sent).toHaveLength(1);
       expect(sent[0]).not.toMatch(/COMMIT/);
       expect(sent[0]).toMatch(/\$1::uuid\[\]/);
@@ -139,14 +138,8 @@ for (const backend of databaseBackends()) {
 
     it('runs a deferred write before a later statement of the same transaction', async () => {
       const projection = writer('reading-back', 'DfrRead', { readBack: true });
-      const runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 100 });
       const { position } = await append('DfrRead', [5, 6]);
-      await runtime.start();
-      try {
-        expect(await runtime.waitFor(position, [{ type: 'DfrRead', streamId: 'dfr-' }], 30_000)).toBe(true);
-      } finally {
-        await runtime.stop();
-      }
+      await applyThrough(projection, 'DfrRead', position, 100);
       expect(projection.seen).toEqual([5, 6]);
     });
 

@@ -10,7 +10,7 @@ import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/test
 import { Fanout } from '../engine/fanout';
 import type { EngineLookups } from '../engine/lookups';
 import { handleCommand, toDomainEvent } from '../handle-command';
-import { BroadcastSender, BroadcastSenderOptions } from './broadcast-sender';
+import { BroadcastSender, BroadcastSenderOptions, BroadcastSenderPorts } from './broadcast-sender';
 import { cancelBroadcast, sendBroadcast, upsertBroadcast } from './broadcast-use-cases';
 
 /**
@@ -61,7 +61,7 @@ for (const backend of databaseBackends()) {
       return w;
     }
 
-    const sender = (w: Worker, options: Partial<BroadcastSenderOptions> = {}) => {
+    const sender = (w: Worker, options: Partial<BroadcastSenderOptions> = {}, ports: Pick<BroadcastSenderPorts, 'planRuns'> = {}) => {
       const queries = new BroadcastQueries(w.database.dataSource);
       const timers = new BroadcastTimers(w.database.dataSource, 30_000);
       return new BroadcastSender(
@@ -72,6 +72,7 @@ for (const backend of databaseBackends()) {
           claim: (now, limit) => timers.claim(now, limit),
           renew: (claim, now) => timers.renew(claim, now),
           release: (claim) => timers.release(claim),
+          ...ports,
         },
         { pageSize: 10, now: () => clock, ...options },
       );
@@ -173,21 +174,7 @@ for (const backend of databaseBackends()) {
           },
         ];
       };
-      const w = await worker();
-      const queries = new BroadcastQueries(w.database.dataSource);
-      const timers = new BroadcastTimers(w.database.dataSource, 30_000);
-      const withPlans = new BroadcastSender(
-        w.store,
-        {
-          recipients: (env, audience, after, limit, upTo) => queries.recipients(env, audience, after, limit, new Date(), upTo),
-          lastOf: (members) => queries.lastOf(members),
-          claim: (now, limit) => timers.claim(now, limit),
-          renew: (claim, now) => timers.renew(claim, now),
-          release: (claim) => timers.release(claim),
-          planRuns,
-        },
-        { pageSize: 10, now: () => clock },
-      );
+      const withPlans = sender(await worker(), {}, { planRuns });
       expect(await withPlans.tick()).toBe(1);
       expect(planned.length).toBeGreaterThanOrEqual(2);
       const runs = await runsPerMember(sendId);

@@ -328,14 +328,14 @@ export class BroadcastSender {
         const own: StreamAppend = { streamId: stream, expectedRevision: 'no_stream', events: [trigger] };
         // Where the runs need nothing asynchronous, their decisions go in the same append (ADR 0262).
         const executed = await this.ports.planRuns?.(environment, trigger.data as WorkflowTriggeredData, runs);
-        try {
-          if (executed) {
+        if (executed) {
+          try {
             await this.store.appendMany([own, ...executed]);
             return undefined;
+          } catch (error) {
+            // A stream a run's plan creates exists after all: the runs go bare, for the worker to decide.
+            if (!(error instanceof WrongExpectedRevisionError) || error.streamId === stream) throw error;
           }
-        } catch (error) {
-          // A stream a run's plan creates exists after all: the runs go bare, for the worker to decide.
-          if (!(error instanceof WrongExpectedRevisionError) || error.streamId === stream) throw error;
         }
         await this.store.appendMany([own, ...runs]);
       } else await this.store.append(stream, [event], { expectedRevision: 'no_stream' });
