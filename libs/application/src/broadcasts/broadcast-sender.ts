@@ -9,7 +9,7 @@ import {
   WorkflowTriggeredData,
   workflowRunStream,
 } from '@notify/domain';
-import { DuplicateEventIdError, EventStore, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
+import { DuplicateEventIdError, EventStore, EventToAppend, StreamAppend, WrongExpectedRevisionError } from '@notify/eventstore';
 import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { canEnqueueWithTrigger, withEnqueuedRuns } from '../engine/fanout';
 import { eventEnvelope } from '../envelope';
@@ -75,6 +75,40 @@ const parseCursor = (cursor: string | null): BroadcastRecipientRef | null => {
 };
 const lostRace = (error: unknown) => error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError;
 
+/** One run of a page to trigger: its id, tenant and members, and what it sends. */
+interface RunToTrigger {
+  runId: string;
+  key: string;
+  sendId: string;
+  tenant: string;
+  members: BroadcastRecipientRef[];
+  workflow: WorkflowTriggeredData['workflow'];
+  content: BroadcastContentT;
+}
+
+/** A run ready to append (its trigger, with its runs and their plans where it can), or the members of the run already there. */
+type PreparedRun =
+  | { existing: BroadcastRecipientRef[] }
+  | {
+      existing?: undefined;
+      stream: string;
+      event: EventToAppend<WorkflowTriggeredData>;
+      withRuns?: { own: StreamAppend; runs: StreamAppend[]; executed: StreamAppend[] | undefined };
+    };
+
+/** A page's runs by tenant. */
+type PreparedPage = Map<string, PreparedRun>;
+
+const groupByTenant = (page: readonly BroadcastRecipientRef[]) => {
+  const byTenant = new Map<string, BroadcastRecipientRef[]>();
+  for (const r of page) {
+    const members = byTenant.get(r.tenant);
+    if (members) members.push(r);
+    else byTenant.set(r.tenant, [r]);
+  }
+  return byTenant;
+};
+
 /** The broadcast as the engine runs it: a workflow snapshot keyed by the broadcast. */
 export function broadcastSnapshot(key: string, sha: string, content: BroadcastContentT): WorkflowTriggeredData['workflow'] {
   return {
@@ -134,8 +168,10 @@ export class BroadcastSender {
     const { environment, key } = first;
     const metadata = { environment, actor: 'broadcast-sender' };
     const stream = broadcastStream(environment, key);
-    // The next page, read ahead: for this send, after that cursor.
-    let next: { sendId: string; after: string; page: Promise<BroadcastRecipientRef[]> } | undefined;
+    // The next page, read ahead with its runs prepared: for this send, after that cursor.
+    let next: { sendId: string; after: string; page: Promise<BroadcastRecipientRef[]>; runs: Promise<PreparedPage> } | undefined;
+    // This page's runs being prepared.
+    let current: Promise<PreparedPage> | undefined;
     // The sha of the content being sent, read once per send.
     let sent: { sendId: string; sha: string | undefined } | undefined;
     try {
@@ -153,19 +189,46 @@ export class BroadcastSender {
       while (state.status === 'sending' && state.sendId && state.sending && claim) {
         const sendId = state.sendId;
         const content = state.sending;
-        const page =
-          next && next.sendId === sendId && next.after === state.cursor
-            ? await next.page
-            : await this.ports.recipients(environment, content.target_audience_key, parseCursor(state.cursor), this.options.pageSize);
+        const ahead = next && next.sendId === sendId && next.after === state.cursor ? next : undefined;
         next = undefined;
+        const page = ahead
+          ? await ahead.page
+          : await this.ports.recipients(environment, content.target_audience_key, parseCursor(state.cursor), this.options.pageSize);
         const pageStart = state.cursor ?? '';
-        // The next page is read while this one is triggered and recorded (its start is this
-        // page's last member, unless the page is resumed and ends elsewhere: then it is read again).
+        if (sent?.sendId !== sendId) sent = { sendId, sha: await this.sha(environment, key) };
+        const workflow = broadcastSnapshot(key, sent.sha ?? sendId, content);
+        const runOf = (runId: string, tenant: string, members: BroadcastRecipientRef[]): RunToTrigger => ({
+          runId,
+          key,
+          sendId,
+          tenant,
+          members,
+          workflow,
+          content,
+        });
+        const byTenant = groupByTenant(page);
+        // This page's runs, prepared with the page before it or now (reads only: the page's
+        // tenants are still recorded before any run of them is appended, ADR 0232).
+        const prepared =
+          ahead?.runs ??
+          this.preparePage(environment, byTenant, (tenant, members) => runOf(broadcastRunId(sendId, pageStart, tenant), tenant, members));
+        current = prepared;
+        prepared.catch(() => undefined); // thrown where it is awaited, or dropped with the page
+        // The next page is read and its runs prepared while this one is triggered and recorded
+        // (its start is this page's last member, unless the page is resumed and ends elsewhere:
+        // then it is read again).
         if (page.length === this.options.pageSize) {
           const after = cursorOf(page[page.length - 1]);
           const read = this.ports.recipients(environment, content.target_audience_key, page[page.length - 1], this.options.pageSize);
-          read.catch(() => undefined); // a failed read is thrown where it is awaited, or dropped with the prefetch
-          next = { sendId, after, page: read };
+          const runs = read.then((members) =>
+            this.preparePage(environment, groupByTenant(members), (tenant, own) =>
+              runOf(broadcastRunId(sendId, after, tenant), tenant, own),
+            ),
+          );
+          // A failure is thrown where the page is awaited, or dropped with the prefetch.
+          read.catch(() => undefined);
+          runs.catch(() => undefined);
+          next = { sendId, after, page: read, runs };
         }
         const completeSend = () =>
           handleCommand(
@@ -180,12 +243,6 @@ export class BroadcastSender {
         if (page.length === 0 && earlier.length === 0) {
           await completeSend();
           return;
-        }
-        const byTenant = new Map<string, BroadcastRecipientRef[]>();
-        for (const r of page) {
-          const members = byTenant.get(r.tenant);
-          if (members) members.push(r);
-          else byTenant.set(r.tenant, [r]);
         }
         // The page's tenants are recorded before any run of them is triggered (ADR 0232).
         if ([...byTenant.keys()].some((t) => !earlier.includes(t))) {
@@ -207,15 +264,15 @@ export class BroadcastSender {
           // Canceled (or continued by another sender) meanwhile: nothing of this page is triggered.
           if (state.status !== 'sending' || state.sendId !== sendId || (state.cursor ?? '') !== pageStart) break;
         }
-        if (sent?.sendId !== sendId) sent = { sendId, sha: await this.sha(environment, key) };
-        const workflow = broadcastSnapshot(key, sent.sha ?? sendId, content);
         const trigger = (runId: string, tenant: string, members: BroadcastRecipientRef[]) =>
-          this.trigger(environment, runId, key, sendId, tenant, members, workflow, content);
+          this.trigger(environment, runOf(runId, tenant, members));
         // Each tenant's run of the page: the members it holds, just triggered or (a resumed page) before.
         const triggered = new Map<string, BroadcastRecipientRef[]>();
         let resumed = false;
+        const ready = await prepared;
         for (const [tenant, members] of byTenant) {
-          const before = await trigger(broadcastRunId(sendId, pageStart, tenant), tenant, members);
+          const run = runOf(broadcastRunId(sendId, pageStart, tenant), tenant, members);
+          const before = await this.appendRun(environment, run, ready.get(tenant)!);
           resumed ||= before !== undefined;
           triggered.set(tenant, before ?? members);
         }
@@ -259,6 +316,8 @@ export class BroadcastSender {
         claim = await this.ports.renew(claim, this.now());
       }
     } finally {
+      // Nothing of this send is read after it returns: a prefetch in flight settles first.
+      await Promise.allSettled([current, next?.runs]);
       if (claim) await this.ports.release(claim);
     }
   }
@@ -286,20 +345,34 @@ export class BroadcastSender {
     }
   }
 
-  /**
-   * Appends the run's WorkflowTriggered with 'no_stream'. Undefined when it is new; the members
-   * of the run already there when a sender that stopped before recording the page triggered it.
-   */
-  private async trigger(
+  /** Each tenant's run of a page, prepared one after the other. */
+  private async preparePage(
     environment: string,
-    runId: string,
-    key: string,
-    sendId: string,
-    tenant: string,
-    members: BroadcastRecipientRef[],
-    workflow: WorkflowTriggeredData['workflow'],
-    content: BroadcastContentT,
-  ): Promise<BroadcastRecipientRef[] | undefined> {
+    byTenant: ReadonlyMap<string, BroadcastRecipientRef[]>,
+    runOf: (tenant: string, members: BroadcastRecipientRef[]) => RunToTrigger,
+  ): Promise<PreparedPage> {
+    const prepared: PreparedPage = new Map();
+    for (const [tenant, members] of byTenant) prepared.set(tenant, await this.prepare(environment, runOf(tenant, members)));
+    return prepared;
+  }
+
+  /** Prepares a run's trigger (`prepare`) and appends it (`appendRun`). */
+  private async trigger(environment: string, run: RunToTrigger): Promise<BroadcastRecipientRef[] | undefined> {
+    return this.appendRun(environment, run, await this.prepare(environment, run));
+  }
+
+  /**
+   * Everything a run's trigger needs before its append, read and decided without writing: the
+   * members of the run already there (a sender that stopped before recording the page triggered
+   * it), or the trigger with its runs and, where they can be (ADR 0262), their plans. A page's
+   * runs are prepared while the page before it is appended and recorded.
+   */
+  private async prepare(environment: string, run: RunToTrigger): Promise<PreparedRun> {
+    const { runId, key, sendId, tenant, members, workflow, content } = run;
+    const stream = workflowRunStream(environment, runId);
+    // Read first: an append of the same event again succeeds (appends are idempotent by event id).
+    const existing = await this.existingMembers(stream, tenant);
+    if (existing) return { existing };
     const triggered: WorkflowTriggeredData = {
       workflow_run_id: runId,
       workflow,
@@ -312,22 +385,31 @@ export class BroadcastSender {
       trigger_source: { type: 'broadcast', broadcast_key: key, broadcast_send_id: sendId, audience_key: content.target_audience_key },
       triggered_at: this.now().toISOString(),
     };
-    const stream = workflowRunStream(environment, runId);
-    // Read first: an append of the same event again succeeds (appends are idempotent by event id).
-    const existing = await this.existingMembers(stream, tenant);
-    if (existing) return existing;
     const event = eventEnvelope('WorkflowTriggered', triggered, uuidv5(`triggered:${runId}`, NAMESPACE), {
       environment,
       actor: 'broadcast-sender',
     });
+    // Its runs with it, in the same atomic append (ADR 0235); where appends are not atomic the
+    // fan-out appends them, as a crash between the two must not leave a trigger without runs.
+    if (!this.store.atomicMultiStreamAppend || !canEnqueueWithTrigger(triggered)) return { stream, event };
+    const { trigger, runs } = withEnqueuedRuns(environment, event);
+    const own: StreamAppend = { streamId: stream, expectedRevision: 'no_stream', events: [trigger] };
+    // Where the runs need nothing asynchronous, their decisions go in the same append (ADR 0262).
+    const executed = await this.ports.planRuns?.(environment, trigger.data as WorkflowTriggeredData, runs);
+    return { stream, event, withRuns: { own, runs, executed } };
+  }
+
+  /**
+   * Appends a prepared run's WorkflowTriggered with 'no_stream'. Undefined when it is new; the
+   * members of the run already there when a sender that stopped before recording the page
+   * triggered it.
+   */
+  private async appendRun(environment: string, run: RunToTrigger, prepared: PreparedRun): Promise<BroadcastRecipientRef[] | undefined> {
+    if (prepared.existing) return prepared.existing;
+    const { stream, event, withRuns } = prepared;
     try {
-      // Its runs with it, in the same atomic append (ADR 0235); where appends are not atomic the
-      // fan-out appends them, as a crash between the two must not leave a trigger without runs.
-      if (this.store.atomicMultiStreamAppend && canEnqueueWithTrigger(triggered)) {
-        const { trigger, runs } = withEnqueuedRuns(environment, event);
-        const own: StreamAppend = { streamId: stream, expectedRevision: 'no_stream', events: [trigger] };
-        // Where the runs need nothing asynchronous, their decisions go in the same append (ADR 0262).
-        const executed = await this.ports.planRuns?.(environment, trigger.data as WorkflowTriggeredData, runs);
+      if (withRuns) {
+        const { own, runs, executed } = withRuns;
         if (executed) {
           try {
             await this.store.appendMany([own, ...executed]);
@@ -343,7 +425,7 @@ export class BroadcastSender {
     } catch (error) {
       // Triggered meanwhile by a sender that took the row over: what it triggered stands.
       if (!lostRace(error)) throw error;
-      return (await this.existingMembers(stream, tenant)) ?? members;
+      return (await this.existingMembers(stream, run.tenant)) ?? run.members;
     }
   }
 
