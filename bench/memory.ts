@@ -23,7 +23,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { closedLoop, percentile, round, until } from './support/load';
 import { processTreeMemory, ProcessMemory, sampleTreeMemory } from './support/rss';
-import { extraServiceEnv, freePort, freshDatabase, inAppStep, spawnReady } from './support/service';
+import { extraServiceEnv, freePort, freshDatabase, inAppStep, spawnReady, startCommand } from './support/service';
 
 const root = path.resolve(__dirname, '../..');
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -54,15 +54,6 @@ interface Run {
   exitCode: number | null;
 }
 
-/** `npm start`'s command line, from package.json: node options and the entry point. */
-async function npmStartCommand(): Promise<{ nodeArgs: string[]; entry: string; text: string }> {
-  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const text = pkg.scripts.start;
-  const words = text.split(/\s+/).filter(Boolean);
-  if (words[0] !== 'node' || !words.at(-1)!.endsWith('.js')) throw new Error(`npm start is not "node [options] <file>.js": ${text}`);
-  return { nodeArgs: words.slice(1, -1), entry: words.at(-1)!, text };
-}
-
 class Service {
   private constructor(
     readonly child: ChildProcess,
@@ -72,7 +63,7 @@ class Service {
   ) {}
 
   static async start(env: Record<string, string>): Promise<Service> {
-    const command = await npmStartCommand();
+    const command = startCommand('start');
     const port = await freePort();
     const secretKey = `sk_bench_${randomBytes(16).toString('hex')}`;
     const serviceToken = `svc_bench_${randomBytes(16).toString('hex')}`;
@@ -239,7 +230,7 @@ function markdown(at: Date, command: string, m: Record<string, string | number>,
 async function main() {
   const at = new Date();
   const m = await machine();
-  const command = await npmStartCommand();
+  const command = startCommand('start');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-memory-'));
   const runs: Run[] = [];
   try {

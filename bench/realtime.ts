@@ -19,7 +19,7 @@ import { Socket } from 'phoenix';
 import WebSocket from 'ws';
 import type { Figure } from './scenarios/engine';
 import { percentile, round, until } from './support/load';
-import { extraServiceEnv, freshDatabase, spawnListening, stopChild } from './support/service';
+import { extraServiceEnv, freshDatabase, spawnListening, startCommand, stopChild } from './support/service';
 
 const SK = 'sk_bench_realtime_0123456789abcdef';
 const PK = 'pk_bench_realtime_0123456789abcdef';
@@ -43,21 +43,21 @@ async function measure(layout: 'one-process' | 'worker+2-api', triggers: number)
     let triggerUrl: string;
     let socketUrl: string;
     if (layout === 'one-process') {
-      const server = await spawnListening('dist/apps/server/src/main.js', env);
+      const start = startCommand('start');
+      const server = await spawnListening(start.entry, env, start.nodeArgs);
       children.push(server.child);
       triggerUrl = socketUrl = server.url;
     } else {
       // The worker serves no HTTP: started as is, it is ready once the api instances answer reads of the bootstrap key.
+      const worker = startCommand('start:worker');
+      const api = startCommand('start:api');
       children.push(
-        spawn(process.execPath, [path.resolve(__dirname, '../../dist/apps/worker/src/main.js')], {
+        spawn(process.execPath, [...worker.nodeArgs, path.resolve(__dirname, '../..', worker.entry)], {
           env: { PATH: process.env.PATH ?? '', ...env },
           stdio: 'ignore',
         }),
       );
-      const [a, b] = await Promise.all([
-        spawnListening('dist/apps/api/src/main.js', env),
-        spawnListening('dist/apps/api/src/main.js', env),
-      ]);
+      const [a, b] = await Promise.all([spawnListening(api.entry, env, api.nodeArgs), spawnListening(api.entry, env, api.nodeArgs)]);
       children.push(a.child, b.child);
       triggerUrl = a.url;
       socketUrl = b.url;
@@ -86,10 +86,11 @@ async function measure(layout: 'one-process' | 'worker+2-api', triggers: number)
     const latencies: number[] = [];
     let missed = 0;
     for (let i = 0; i < triggers; i++) {
+      let timeout: NodeJS.Timeout | undefined;
       const pushed = new Promise<boolean>((resolve) => {
         arrived = () => resolve(true);
-        setTimeout(() => resolve(false), 30_000);
-      });
+        timeout = setTimeout(() => resolve(false), 30_000);
+      }).finally(() => clearTimeout(timeout));
       const started = performance.now();
       const res = await fetch(`${triggerUrl}/v1/workflows/welcome/trigger`, {
         method: 'POST',

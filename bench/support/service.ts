@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
@@ -46,9 +47,26 @@ export async function freshDatabase(prefix: string): Promise<{ url: string; drop
   };
 }
 
-/** Starts a built entry point as a child process and resolves with the URL it listens on. */
-export function spawnListening(entry: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(root, entry)], {
+/**
+ * An npm start script's command line, from package.json: its node options and entry point, so
+ * the bench runs the service exactly as `npm start` (or `start:api`, `start:worker`) does.
+ */
+export function startCommand(script: 'start' | 'start:api' | 'start:worker'): { nodeArgs: string[]; entry: string; text: string } {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const text = pkg.scripts[script];
+  const words = (text ?? '').split(/\s+/).filter(Boolean);
+  if (words[0] !== 'node' || !words.at(-1)!.endsWith('.js'))
+    throw new Error(`npm run ${script} is not "node [options] <file>.js": ${text}`);
+  return { nodeArgs: words.slice(1, -1), entry: words.at(-1)!, text };
+}
+
+/** Starts a built entry point (after `nodeArgs`) as a child process and resolves with the URL it listens on. */
+export function spawnListening(
+  entry: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, entry)], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -175,8 +193,11 @@ export async function startService(
   };
   // BENCH_SPLIT=1: every scenario's service as two processes (the README's start:api and start:worker).
   const split = options.split ?? process.env.BENCH_SPLIT === '1';
-  const worker = split ? spawnService('dist/apps/worker/src/main.js', serviceEnv).child : undefined;
-  const { child, url } = await spawnReady(split ? 'dist/apps/api/src/main.js' : 'dist/apps/server/src/main.js', port, serviceEnv);
+  // With the start scripts' node options (ADR 0155's semi-space), as the README runs them.
+  const workerCommand = split ? startCommand('start:worker') : undefined;
+  const worker = workerCommand ? spawnService(workerCommand.entry, serviceEnv, workerCommand.nodeArgs).child : undefined;
+  const command = startCommand(split ? 'start:api' : 'start');
+  const { child, url } = await spawnReady(command.entry, port, serviceEnv, command.nodeArgs);
   const sql = new Pool({ connectionString: db.url, max: 4 });
   const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${url}${p}`, {
