@@ -10,6 +10,30 @@ import { ScheduleTimers } from '@notify/projections/schedules';
 import { DueWorkLoop } from '../timers/due-work-loop';
 
 /**
+ * One round of claims. One claim first, so an idle poll is one statement; a full batch means a
+ * burst, and then `lanes` claims run at once (disjoint: rows are leased). Each lane claims again
+ * as soon as its own batch is done while it finds full batches, instead of the round waiting for
+ * its slowest claim (ADR 0248). True when anything was claimed.
+ */
+export async function claimInLanes(
+  claim: () => Promise<number>,
+  options: { batchSize: number; lanes: number; stopping: () => boolean },
+): Promise<boolean> {
+  const first = await claim();
+  if (first < options.batchSize || options.stopping()) return first > 0;
+  const lane = async () => {
+    let claimed = 0;
+    for (;;) {
+      const n = await claim();
+      claimed += n;
+      if (n < options.batchSize || options.stopping()) return claimed;
+    }
+  };
+  await Promise.all(Array.from({ length: options.lanes }, lane));
+  return true;
+}
+
+/**
  * Keeps firing due schedule occurrences (ScheduleFirer) while the worker runs. Every worker runs
  * one; they claim disjoint batches. A restart fires what fell due meanwhile, within the catch-up
  * window (SCHEDULES_CATCH_UP_MS).
@@ -40,22 +64,10 @@ export class ScheduleFiringService implements OnApplicationBootstrap, BeforeAppl
       projection: 'schedules',
       what: 'firing schedules',
       minGapMs: 50,
-      // Several claims at once (disjoint: rows are leased): one decides while another waits on the
-      // database. Each lane claims again as soon as its own batch is done while it finds full
-      // batches (a burst), instead of the round waiting for its slowest claim (ADR 0248).
-      round: async () => (await Promise.all(Array.from({ length: parallel }, () => this.lane(batchSize)))).some((n) => n > 0),
+      // Under a burst, several claims at once: one decides while another waits on the database.
+      round: () => claimInLanes(() => this.firer.fireDue(), { batchSize, lanes: parallel, stopping: () => this.stopping }),
       nextDue: () => timers.nextDue(),
     });
-  }
-
-  /** Claims until a claim finds less than a full batch (or the worker stops); how many it claimed. */
-  private async lane(batchSize: number): Promise<number> {
-    let claimed = 0;
-    for (;;) {
-      const n = await this.firer.fireDue();
-      claimed += n;
-      if (n < batchSize || this.stopping) return claimed;
-    }
   }
 
   onApplicationBootstrap(): void {
