@@ -28,13 +28,15 @@ export function normalizeBroadcast(request: BroadcastRequestT): BroadcastContent
 
 /**
  * Checks a broadcast: a step type a broadcast may not hold is refused (422, nothing saved);
- * reference and Liquid problems of its steps are found as for workflows, and the broadcast is
- * saved with valid: false and its errors.
+ * reference and Liquid problems of its steps are found as for workflows, and so is a target
+ * audience that does not exist (`audienceExists`): the broadcast is saved with valid: false and
+ * its errors. Sending checks the audience again (it may be archived after the save).
  */
 export async function checkBroadcast(
   content: BroadcastContentT,
   references: WorkflowReferences,
   templates: TemplateChecker,
+  audienceExists?: (audienceKey: string) => Promise<boolean>,
 ): Promise<{ content: BroadcastContentT; errors: ResourceErrorT[] }> {
   const refused = walkSteps(content.steps as WorkflowStepT[])
     .filter(({ step }) => !(BROADCAST_STEP_TYPES as readonly string[]).includes(step.type))
@@ -53,7 +55,12 @@ export async function checkBroadcast(
     references,
     templates,
   );
-  return { content: { ...content, steps: checked.content.steps }, errors: checked.errors };
+  const audience = content.target_audience_key;
+  const missing =
+    audience !== null && audienceExists && !(await audienceExists(audience))
+      ? [{ field: 'target_audience_key', message: `no audience ${audience} in this environment`, type: 'reference' }]
+      : [];
+  return { content: { ...content, steps: checked.content.steps }, errors: [...missing, ...checked.errors] };
 }
 
 /**

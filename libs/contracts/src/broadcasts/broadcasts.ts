@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/define-event';
 import { defineRoute } from '../http/route';
-import { WorkflowStep } from '../config/workflow-steps';
+import { uniqueStepRefs, WorkflowStep } from '../config/workflow-steps';
 import { GoalAttachment } from '../goals/goals';
 import {
   EnvironmentQuery,
@@ -47,6 +47,7 @@ export const BroadcastRequest = z
     key: z.string().optional(),
     ...readOnlyEcho,
   })
+  .superRefine(uniqueStepRefs('broadcast'))
   .meta({ id: 'BroadcastRequest' });
 export type BroadcastRequestT = z.infer<typeof BroadcastRequest>;
 

@@ -378,3 +378,20 @@ export function walkSteps(
   });
   return out;
 }
+
+/** Refuses a second step with a ref already used anywhere in the steps (nested ones included), naming both. */
+export function uniqueStepRefs(what: string) {
+  return (value: { steps: readonly WorkflowStepT[] }, ctx: z.RefinementCtx): void => {
+    const seen = new Map<string, string>();
+    for (const { step, path } of walkSteps(value.steps)) {
+      const where = path.join('.');
+      if (seen.has(step.ref))
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, 'ref'],
+          message: `duplicates the ref of ${seen.get(step.ref)}; step refs must be unique in a ${what}`,
+        });
+      else seen.set(step.ref, where);
+    }
+  };
+}

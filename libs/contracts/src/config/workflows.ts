@@ -19,7 +19,7 @@ import {
   ResourceKey,
   WriteOptions,
 } from './mgmt';
-import { walkSteps, WorkflowStep } from './workflow-steps';
+import { uniqueStepRefs, WorkflowStep } from './workflow-steps';
 
 export const TriggerFrequency = z.enum(['every_trigger', 'once_per_recipient', 'once_per_recipient_per_tenant']);
 
@@ -51,19 +51,7 @@ export const WorkflowRequest = z
     active: z.unknown().optional(),
     ...readOnlyEcho,
   })
-  .superRefine((workflow, ctx) => {
-    const seen = new Map<string, string>();
-    for (const { step, path } of walkSteps(workflow.steps)) {
-      const where = path.join('.');
-      if (seen.has(step.ref))
-        ctx.addIssue({
-          code: 'custom',
-          path: [...path, 'ref'],
-          message: `duplicates the ref of ${seen.get(step.ref)}; step refs must be unique in a workflow`,
-        });
-      else seen.set(step.ref, where);
-    }
-  });
+  .superRefine(uniqueStepRefs('workflow'));
 export type WorkflowRequestT = z.infer<typeof WorkflowRequest>;
 
 /** The fields of a workflow that are its data (what `sha` hashes and commits carry). */

@@ -53,8 +53,11 @@ describe('broadcast decider', () => {
 
   it('sends a valid draft now, or schedules it when send_at is later', () => {
     spec.given([upserted()]).when(send()).then([started()]);
-    spec.given([upserted()]).when(send('2025-12-31T23:00:00Z')).then([started()]);
     spec.given([upserted()]).when(send(later)).then([scheduled]);
+  });
+
+  it('refuses a send_at already past, as the upsert refuses a past scheduled_at: a mistyped date does not send at once', () => {
+    spec.given([upserted()]).when(send('2025-12-31T23:00:00Z')).thenThrows('invalid_params');
   });
 
   it('refuses to send a missing, invalid or already sent broadcast, or one whose audience is missing', () => {

@@ -144,9 +144,13 @@ export const broadcastDecider: Decider<BroadcastState, BroadcastCommand, Broadca
             'invalid_params',
             state.errors,
           );
+        // A time already past is refused, as on the upsert: a mistyped date must not start a send
+        // to every member at once (leaving send_at out sends now).
+        if (command.sendAt !== null && !(Date.parse(command.sendAt) > Date.parse(command.now)))
+          throw invalidParams([{ field: 'send_at', message: 'must be in the future; leave it out to send now', type: 'invalid' }]);
         if (!command.audienceExists)
           throw invalidParams([{ field: 'target_audience_key', message: 'no such audience in this environment', type: 'reference' }]);
-        if (command.sendAt && Date.parse(command.sendAt) > Date.parse(command.now))
+        if (command.sendAt !== null)
           return [
             {
               type: 'BroadcastScheduled',

@@ -11,7 +11,7 @@ import {
   upsertBroadcast,
 } from '@notify/application';
 import { BroadcastRequestT, BroadcastT } from '@notify/contracts';
-import { assertNotBranch, invalidParams, resourceMissing } from '@notify/domain';
+import { assertNotBranch, branchParent, invalidParams, resourceMissing } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { BroadcastQueries, BroadcastRecord } from '@notify/projections/broadcasts';
@@ -108,7 +108,13 @@ export class UpsertBroadcastHandler implements ICommandHandler<UpsertBroadcastCo
     if (body.key !== undefined && body.key !== key)
       throw invalidParams([{ field: 'broadcast.key', message: `does not match the path (${key})`, type: 'mismatch' }]);
     const deps = this.checks.in(ctx.environment);
-    const checked = await checkBroadcast(normalizeBroadcast(body as BroadcastRequestT), deps.references, deps.templates);
+    // A branch's draft may target its own audiences or its parent's (where it is sent once merged).
+    const parent = branchParent(ctx.environment);
+    const audienceHere = (audienceKey: string) =>
+      exists(this.store, this.resources, ctx.environment, audienceKey).then(
+        (found) => found || (parent !== undefined && exists(this.store, this.resources, parent, audienceKey)),
+      );
+    const checked = await checkBroadcast(normalizeBroadcast(body as BroadcastRequestT), deps.references, deps.templates, audienceHere);
     // `scheduled_at` schedules the send as `send` with `send_at` does (ADR 0201).
     const scheduledAt = (body as BroadcastRequestT).scheduled_at ?? null;
     if (scheduledAt !== null && save) assertNotBranch(ctx.environment, 'Scheduling a broadcast');

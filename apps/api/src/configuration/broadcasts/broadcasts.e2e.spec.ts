@@ -321,16 +321,49 @@ describe('broadcasts through @knocklabs/mgmt', () => {
     const noName = await rejection(upsert(key, { steps: [] }));
     expect(noName.status).toBe(422);
 
-    await upsert(key, { name: 'Nobody', target_audience_key: 'no-such-audience', steps: [feed('feed', 'x')] });
+    // Step refs are unique, as in workflows.
+    const twice = await rejection(upsert(key, { name: 'Twice', steps: [feed('feed', 'x'), feed('feed', 'y')] }));
+    expect(twice.status).toBe(422);
+    expect(twice.error).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'broadcast.steps.1.ref' })] });
+    expect(await rejection(get(key))).toMatchObject({ status: 404 });
+
+    // A target audience that does not exist is a broken reference: saved invalid, refused on send and on validate.
+    const saved = (await upsert(key, { name: 'Nobody', target_audience_key: 'no-such-audience', steps: [feed('feed', 'x')] })) as any;
+    expect(saved.broadcast).toMatchObject({ valid: false, errors: [expect.objectContaining({ field: 'target_audience_key' })] });
     const missing = await rejection(mgmt.broadcasts.send(key, { environment }));
     expect(missing.status).toBe(422);
-    expect(missing.error).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'target_audience_key' })] });
+    expect(missing.error).toMatchObject({ code: 'broadcast_invalid', errors: [expect.objectContaining({ field: 'target_audience_key' })] });
+    expect((await get(key)).send_status).toBe('draft');
+    const unchecked = await rejection(
+      mgmt.broadcasts.validate(key, {
+        environment,
+        broadcast: { name: 'Nobody', target_audience_key: 'no-such-audience', steps: [] },
+      } as never),
+    );
+    expect(unchecked.status).toBe(422);
+    expect(unchecked.error).toMatchObject({ errors: [expect.objectContaining({ field: 'broadcast.target_audience_key' })] });
+
+    // The audience archived after a valid save: the send is refused for it.
+    const audience = uniqueKey('gone');
+    await knock.audiences.addMembers(audience, { members: [{ user: { id: uniqueKey('g') } }] }, { query: { create_audience: true } });
+    await upsert(key, { name: 'Soon gone', target_audience_key: audience, steps: [feed('feed', 'x')] });
+    expect((await get(key)).valid).toBe(true);
+    await mgmt.audiences.archive(audience, { environment });
+    const archived = await rejection(mgmt.broadcasts.send(key, { environment }));
+    expect(archived.status).toBe(422);
+    expect(archived.error).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'target_audience_key' })] });
+
+    // A send_at already past is refused (leaving it out sends now); nothing is sent.
+    await upsert(key, { name: 'Everyone', steps: [feed('feed', 'x')] });
+    const past = await rejection(mgmt.broadcasts.send(key, { environment, send_at: '2020-01-01T00:00:00Z' } as never));
+    expect(past.status).toBe(422);
+    expect(past.error).toMatchObject({ code: 'invalid_params', errors: [expect.objectContaining({ field: 'send_at' })] });
     expect((await get(key)).send_status).toBe('draft');
     expect(await rejection(mgmt.broadcasts.send('never-made', { environment }))).toMatchObject({ status: 404 });
 
     const validated = (await mgmt.broadcasts.validate(key, { environment, broadcast: { name: 'Renamed', steps: [] } } as never)) as any;
     expect(validated.broadcast).toMatchObject({ name: 'Renamed' });
-    expect((await get(key)).name).toBe('Nobody');
+    expect((await get(key)).name).toBe('Everyone');
   });
 });
 
