@@ -77,6 +77,19 @@ export class BroadcastQueries {
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
+  /** Broadcasts scheduled or sending to an audience, in any of the environments given (oldest first). */
+  async pendingFor(
+    environments: readonly string[],
+    audienceKey: string,
+  ): Promise<{ environment: string; key: string; status: BroadcastSendStatusT }[]> {
+    return this.db.query(
+      `SELECT b.environment, b.key, b.status FROM rm_broadcasts b
+        WHERE b.status IN ('scheduled', 'sending') AND b.environment = ANY($1::text[]) AND b.content->>'target_audience_key' = $2
+        ORDER BY b.created_at, b.key`,
+      [environments, audienceKey],
+    );
+  }
+
   /** Newest first, as the reference lists them. */
   async list(
     environment: string,

@@ -365,6 +365,22 @@ describe('broadcasts through @knocklabs/mgmt', () => {
     expect(validated.broadcast).toMatchObject({ name: 'Renamed' });
     expect((await get(key)).name).toBe('Everyone');
   });
+
+  it('refuses to archive an audience a broadcast is scheduled to, until the send is canceled', async () => {
+    const key = uniqueKey('held');
+    const audience = uniqueKey('held-aud');
+    await knock.audiences.addMembers(audience, { members: [{ user: { id: uniqueKey('h') } }] }, { query: { create_audience: true } });
+    await upsert(key, { name: 'Held', target_audience_key: audience, steps: [feed('feed', 'x')] });
+    await mgmt.broadcasts.send(key, { environment, send_at: new Date(Date.now() + 3_600_000).toISOString() } as never);
+    expect((await get(key)).send_status).toBe('scheduled');
+    const held = await rejection(mgmt.audiences.archive(audience, { environment }));
+    expect(held.status).toBe(400);
+    expect(held.error).toMatchObject({ code: 'audience_in_use', message: expect.stringContaining(key) });
+    // Nothing archived: members can still be added.
+    await knock.audiences.addMembers(audience, { members: [{ user: { id: uniqueKey('h') } }] });
+    await mgmt.broadcasts.cancel(key, { environment });
+    expect(await mgmt.audiences.archive(audience, { environment })).toMatchObject({ result: 'success' });
+  });
 });
 
 describe('broadcasts: cancel while sending, over HTTP', () => {
