@@ -1,8 +1,15 @@
 import { AudienceMemberT, PageInfoT } from '@notify/contracts';
 import { keysetPage } from '@notify/database';
+import { membershipSpan } from '@notify/domain';
 import { DataSource } from 'typeorm';
 import { toUser } from '../users/users.queries';
-import { dynamicPairsSql, unsetTenantSide, unsetTenantSideParams, unsetTenantSideSql } from './dynamic-tenant-membership';
+import {
+  dynamicPairsSql,
+  dynamicWindowsSql,
+  unsetTenantSide,
+  unsetTenantSideParams,
+  unsetTenantSideSql,
+} from './dynamic-tenant-membership';
 
 interface Row extends Record<string, unknown> {
   user_id: string;
@@ -11,6 +18,12 @@ interface Row extends Record<string, unknown> {
   u_properties: Record<string, unknown> | null;
   u_inserted_at: Date | null;
   u_updated_at: Date | null;
+}
+
+/** A dynamic membership's window as `dynamicWindowsSql` gives it (ms since the epoch; null: open). */
+interface DynamicWindow {
+  from: number | null;
+  until: number | null;
 }
 
 export interface MemberRef {
@@ -117,24 +130,39 @@ export class AudienceMemberQueries {
 
   /**
    * Every audience a user belongs to at `at`: static memberships (one per tenant context) and
-   * dynamic ones whose window holds then (a segment per row; one answer per audience).
+   * dynamic ones whose window holds then (one answer per audience and tenant context). A dynamic
+   * one is answered with the stretch it holds in without a break: from when it began (added_at)
+   * until time alone ends it (null: it does not), over all its segments' windows.
    */
   async membershipsOf(
     environment: string,
     userId: string,
     at: Date,
   ): Promise<{ audience_key: string; kind: 'static' | 'dynamic'; tenant: string | null; added_at: Date; until: Date | null }[]> {
-    return this.db.query(
-      `SELECT audience_key, 'static' AS kind, nullif(tenant, '') AS tenant, added_at, NULL::timestamptz AS until
+    const rows = await this.db.query<
+      { audience_key: string; kind: 'static' | 'dynamic'; tenant: string | null; added_at: Date | null; windows: DynamicWindow[] | null }[]
+    >(
+      `SELECT audience_key, 'static' AS kind, nullif(tenant, '') AS tenant, added_at, NULL::jsonb AS windows
          FROM rm_audience_members WHERE environment = $1 AND user_id = $2
        UNION ALL
-       SELECT audience_key, 'dynamic', nullif(tenant, ''), min(added_at), NULL::timestamptz
-         FROM (${dynamicPairsSql('m.environment = $1 AND m.user_id = $2', '$3')}) d
+       SELECT audience_key, 'dynamic', nullif(tenant, ''), NULL::timestamptz, jsonb_agg(jsonb_build_object('from', member_from, 'until', member_until))
+         FROM (${dynamicWindowsSql('m.environment = $1 AND m.user_id = $2')}) w
         GROUP BY audience_key, tenant
+       HAVING bool_or((member_from IS NULL OR member_from <= $3::float8) AND (member_until IS NULL OR member_until > $3::float8))
        ORDER BY 1, 3 NULLS FIRST
        LIMIT 1000`,
-      [environment, userId, at],
+      [environment, userId, at.getTime()],
     );
+    return rows.flatMap(({ windows, ...r }) => {
+      if (!windows) return [{ ...r, added_at: r.added_at!, until: null }];
+      const span = membershipSpan(
+        windows.map((w) => ({ from: w.from ?? undefined, until: w.until ?? undefined })),
+        at.getTime(),
+      );
+      // A window never starts before its row was added, so a span that holds has a start.
+      if (!span || span.from === undefined) return [];
+      return [{ ...r, added_at: new Date(span.from), until: span.until === undefined ? null : new Date(span.until) }];
+    });
   }
 
   /** Whether the audience's current definition is dynamic (its members are then computed, not added). */

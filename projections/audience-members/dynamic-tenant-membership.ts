@@ -143,6 +143,18 @@ export async function defineAudienceTenants<R extends { id: string }>(
 }
 
 /**
+ * Each user side's row (m) with its audience's rules (r) and, for a segment with conditions on the
+ * tenant, the tenant side's rows (t) that pass `tenantOn`.
+ */
+const segmentSides = (tenantSide: string, tenantOn: string) =>
+  `rm_dynamic_audience_members m
+            LEFT JOIN rm_dynamic_audience_tenant_rules r
+              ON r.environment = m.environment AND r.audience_key = m.audience_key AND m.segment = ANY(r.tenant_segments)
+            LEFT JOIN ${tenantSide} t
+              ON r.audience_key IS NOT NULL AND t.environment = m.environment AND t.audience_key = m.audience_key AND t.segment = m.segment
+                 AND ${tenantOn}`;
+
+/**
  * SQL of the (user, tenant) pairs a dynamic audience holds at the instant in `atParam`: the user
  * side's rows, each segment with conditions on the tenant joined with the tenants its tenant side
  * holds for (tenant '' for segments without: they hold in every tenant and in none). Columns:
@@ -160,12 +172,22 @@ export function dynamicPairsSql(
     `(${t}.member_from IS NULL OR ${t}.member_from <= ${atParam}::timestamptz) AND (${t}.member_until IS NULL OR ${t}.member_until > ${atParam}::timestamptz)`;
   return `SELECT m.environment, m.audience_key, m.user_id, COALESCE(t.tenant_id, '') AS tenant,
                  min(GREATEST(m.added_at, COALESCE(m.member_from, m.added_at), COALESCE(t.member_from, m.added_at))) AS added_at
-            FROM rm_dynamic_audience_members m
-            LEFT JOIN rm_dynamic_audience_tenant_rules r
-              ON r.environment = m.environment AND r.audience_key = m.audience_key AND m.segment = ANY(r.tenant_segments)
-            LEFT JOIN ${tenantSide} t
-              ON r.audience_key IS NOT NULL AND t.environment = m.environment AND t.audience_key = m.audience_key AND t.segment = m.segment
-                 AND ${holds('t')}${tenantParam ? ` AND t.tenant_id = COALESCE(${tenantParam}::text, '')` : ''}
+            FROM ${segmentSides(tenantSide, `${holds('t')}${tenantParam ? ` AND t.tenant_id = COALESCE(${tenantParam}::text, '')` : ''}`)}
            WHERE ${where} AND ${holds('m')} AND (r.audience_key IS NULL OR t.tenant_id IS NOT NULL)
            GROUP BY m.environment, m.audience_key, m.user_id, COALESCE(t.tenant_id, '')`;
+}
+
+/**
+ * SQL of every window of the (user, tenant) pairs of dynamic audiences, held now or not: per
+ * segment, the user side's window meeting the tenant side's (for a segment with conditions on the
+ * tenant), starting no earlier than the user side's row was added. Columns: environment,
+ * audience_key, user_id, tenant, member_from and member_until (ms since the epoch, null: open),
+ * for `membershipSpan` to find the stretch a pair's membership holds in without a break.
+ */
+export function dynamicWindowsSql(where: string): string {
+  return `SELECT m.environment, m.audience_key, m.user_id, COALESCE(t.tenant_id, '') AS tenant,
+                 (extract(epoch FROM GREATEST(m.added_at, m.member_from, t.member_from)) * 1000)::float8 AS member_from,
+                 (extract(epoch FROM LEAST(m.member_until, t.member_until)) * 1000)::float8 AS member_until
+            FROM ${segmentSides('rm_dynamic_audience_tenants', 'TRUE')}
+           WHERE ${where} AND (r.audience_key IS NULL OR t.tenant_id IS NOT NULL)`;
 }

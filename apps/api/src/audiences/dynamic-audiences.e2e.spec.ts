@@ -82,6 +82,44 @@ describe('dynamic audiences through @knocklabs/mgmt and @knocklabs/node', () => 
     expect(row.member_until?.getTime()).toBe(Date.parse(new Date(now - 10 * DAY).toISOString()) + 30 * DAY);
   });
 
+  it("a user's audiences answer when time alone ends a dynamic membership, across segments and the tenant's side", async () => {
+    const now = Date.now();
+    const created = new Date(now - 10 * DAY).toISOString();
+    const [key, ends, user, tenant] = [uniqueKey('chained'), uniqueKey('trial-tenants'), uniqueKey('dyn-span'), uniqueKey('trial')];
+    // Created within 30 days, or between 60 and 20 days ago: the second begins before the first ends.
+    await upsert(key, [
+      { conditions: [{ property: 'recipient.created_at', operator: 'greater_than', argument: '30_days_ago' }] },
+      {
+        conditions: [
+          { property: 'recipient.created_at', operator: 'less_than', argument: '20_days_ago' },
+          { property: 'recipient.created_at', operator: 'greater_than', argument: '60_days_ago' },
+        ],
+      },
+    ]);
+    const trialEnds = new Date(now + 5 * DAY).toISOString();
+    await knock.tenants.set(tenant, { trial_ends_at: trialEnds } as never);
+    await upsert(ends, [{ conditions: [{ property: 'tenant.trial_ends_at', operator: 'is_timestamp_on_or_after_now' }] }]);
+    const before = Date.now();
+    await knock.users.update(user, { created_at: created, plan: 'pro' } as never);
+    await settled(t);
+    const res = await t.http('GET', `/v1/users/${user}/audiences`);
+    expect(res.status).toBe(200);
+    const entry = (audience: string, tenantId: string | null = null) =>
+      res.body.entries.find((e: { audience_key: string; tenant: string | null }) => e.audience_key === audience && e.tenant === tenantId);
+    expect(entry(key)).toEqual({
+      audience_key: key,
+      kind: 'dynamic',
+      tenant: null,
+      added_at: expect.any(String),
+      until: new Date(Date.parse(created) + 60 * DAY).toISOString(),
+    });
+    expect(Date.parse(entry(key).added_at)).toBeGreaterThanOrEqual(before - 1000);
+    // The tenant side's window bounds the membership in that tenant; the user side is open.
+    expect(entry(ends, tenant)).toMatchObject({ kind: 'dynamic', until: new Date(Date.parse(trialEnds) + 1).toISOString() });
+    // A segment with no time condition holds on: open-ended.
+    expect(entry('pros')).toMatchObject({ kind: 'dynamic', until: null });
+  });
+
   it('is_audience_member in a branch sees dynamic members', async () => {
     const key = uniqueKey('dyn-branch');
     await upsert('vips', [{ conditions: [{ property: 'recipient.vip', operator: 'equal_to', argument: 'true' }] }]);
@@ -270,6 +308,16 @@ describe('dynamic audiences through @knocklabs/mgmt and @knocklabs/node', () => 
     ['a property outside the user', { property: 'data.plan', operator: 'equal_to', argument: 'pro' }, 'property'],
     ['membership of another audience', { property: 'recipient', operator: 'is_audience_member', argument: 'pros' }, 'operator'],
     ['a missing argument', { property: 'recipient.plan', operator: 'equal_to' }, 'argument'],
+    [
+      'an unreadable relative time',
+      { property: 'recipient.created_at', operator: 'greater_than', argument: 'banana_days_ago' },
+      'argument',
+    ],
+    [
+      'an unreadable relative time as a bound',
+      { property: 'recipient.trial_ends_at', operator: 'is_timestamp_between', argument: 'now, 2 weeks from now' },
+      'argument',
+    ],
   ])('refuses a segment with %s (422 naming the field)', async (_what, condition, field) => {
     const refused = await rejection(upsert('bad-segment', [{ conditions: [condition] }]));
     expect(refused.status).toBe(422);
@@ -278,5 +326,22 @@ describe('dynamic audiences through @knocklabs/mgmt and @knocklabs/node', () => 
       expect.stringMatching(new RegExp(`segments\\.0\\.conditions\\.0\\.${field}$`)),
     );
     expect(await rejection(mgmt.audiences.retrieve('bad-segment', { environment }))).toMatchObject({ status: 404 });
+  });
+
+  it('validates relative times as an upsert does, and takes text that only looks like one where no time is read (ADR 0265)', async () => {
+    const validate = (segments: unknown[]) =>
+      mgmt.audiences.validate('checked', { environment, audience: { type: 'dynamic', name: 'Checked', segments } } as never);
+    const refused = await rejection(
+      validate([{ conditions: [{ property: 'recipient.created_at', operator: 'less_than', argument: '3 months ago' }] }]),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.error).toMatchObject({
+      code: 'invalid_params',
+      errors: [{ field: 'audience.segments.0.conditions.0.argument', message: expect.stringContaining('"3 months ago"') }],
+    });
+    const valid = [{ conditions: [{ property: 'recipient.created_at', operator: 'less_than', argument: '-3 days' }] }];
+    expect(await validate(valid)).toMatchObject({ audience: { key: 'checked', segments: valid } });
+    const text = [{ conditions: [{ property: 'recipient.plan', operator: 'equal_to', argument: 'banana_days_ago' }] }];
+    expect(await upsert('text-like-time', text)).toMatchObject({ audience: { segments: text } });
   });
 });

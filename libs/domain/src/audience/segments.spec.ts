@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { AudienceSegmentT } from '@notify/contracts';
 import { evaluateCondition } from '../preferences/conditions';
-import { membershipWindows, pairHolds, tenantNeverSet, tenantSegments, windowHolds } from './segments';
+import { membershipSpan, membershipWindows, pairHolds, tenantNeverSet, tenantSegments, windowHolds } from './segments';
 
 const DAY = 86_400_000;
 const at = (iso: string) => Date.parse(iso);
@@ -200,5 +200,56 @@ describe('dynamic audience segments', () => {
       }),
       { numRuns: 3000, seed: 17 },
     );
+  });
+
+  describe('the stretch a membership holds in (membershipSpan)', () => {
+    const t = at('2030-06-01T00:00:00.000Z');
+
+    it('is the window that holds, bounded where it is, open where it is', () => {
+      expect(membershipSpan([{ from: t - DAY, until: t + DAY }], t)).toEqual({ from: t - DAY, until: t + DAY });
+      expect(membershipSpan([{ until: t + DAY }], t)).toEqual({ from: undefined, until: t + DAY });
+      expect(membershipSpan([{ from: t - DAY }], t)).toEqual({ from: t - DAY, until: undefined });
+      expect(membershipSpan([{}], t)).toEqual({ from: undefined, until: undefined });
+    });
+
+    it('is undefined when no window holds: before it, at its end (exclusive), or empty', () => {
+      expect(membershipSpan([], t)).toBeUndefined();
+      expect(membershipSpan([{ from: t + 1 }], t)).toBeUndefined();
+      expect(membershipSpan([{ until: t }], t)).toBeUndefined();
+      expect(membershipSpan([{ from: t - DAY, until: t - DAY }], t)).toBeUndefined();
+    });
+
+    it('chains windows that touch or overlap, and stops at a gap', () => {
+      const windows = [
+        { from: t - 3 * DAY, until: t - DAY },
+        { from: t - DAY, until: t + DAY },
+        { from: t, until: t + 2 * DAY },
+        { from: t + 3 * DAY, until: t + 4 * DAY },
+      ];
+      expect(membershipSpan(windows, t)).toEqual({ from: t - 3 * DAY, until: t + 2 * DAY });
+      // An open window that reaches the stretch opens it.
+      expect(membershipSpan([...windows, { from: t + 2 * DAY }], t)).toEqual({ from: t - 3 * DAY, until: undefined });
+      expect(membershipSpan([...windows, { until: t - 3 * DAY }], t)).toEqual({ from: undefined, until: t + 2 * DAY });
+      expect(membershipSpan(windows, t + 3 * DAY)).toEqual({ from: t + 3 * DAY, until: t + 4 * DAY });
+      expect(membershipSpan(windows, t + 2 * DAY)).toBeUndefined();
+    });
+
+    it('holds without a break over the stretch, and not just outside it (property)', () => {
+      const instant = fc.integer({ min: t - 20, max: t + 20 });
+      const window = fc.record({ from: fc.option(instant, { nil: undefined }), until: fc.option(instant, { nil: undefined }) });
+      fc.assert(
+        fc.property(fc.array(window, { maxLength: 6 }), instant, (windows, now) => {
+          const held = (x: number) => windows.some((w) => windowHolds({ segment: 0, ...w }, x));
+          const span = membershipSpan(windows, now);
+          if (!held(now)) return expect(span).toBeUndefined();
+          expect(span).toBeDefined();
+          const { from, until } = span!;
+          for (let x = from ?? t - 21; x < (until ?? t + 21); x++) expect(held(x)).toBe(true);
+          if (from !== undefined) expect(held(from - 1)).toBe(false);
+          if (until !== undefined) expect(held(until)).toBe(false);
+        }),
+        { numRuns: 2000, seed: 138 },
+      );
+    });
   });
 });

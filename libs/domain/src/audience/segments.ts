@@ -33,6 +33,21 @@ const absolute = (value: unknown): number | undefined => (relativeOffset(value) 
 
 const startOfNextDay = (t: number) => Math.floor(t / DAY) * DAY + DAY;
 
+/**
+ * Operators that compare the property with their argument read as a time, so a relative time
+ * (`30_days_ago`) is measured from the evaluation time; `is_timestamp_between` does so per bound.
+ */
+export const TIME_COMPARISONS: ReadonlySet<string> = new Set([
+  'greater_than',
+  'greater_than_or_equal_to',
+  'less_than',
+  'less_than_or_equal_to',
+  'is_timestamp_on_or_after',
+  'is_timestamp_before',
+  'is_timestamp_on_or_after_date',
+  'is_timestamp_before_date',
+]);
+
 /** Two-element list of an `is_timestamp_between` argument. */
 function bounds(argument: string | null | undefined): [string, string] | undefined {
   if (!argument) return undefined;
@@ -77,17 +92,7 @@ function timeBound(c: SegmentCondition, value: unknown): Bound | undefined {
   }
   const offset = relativeOffset(c.argument);
   if (offset === undefined) return undefined;
-  const comparisons = new Set([
-    'greater_than',
-    'greater_than_or_equal_to',
-    'less_than',
-    'less_than_or_equal_to',
-    'is_timestamp_on_or_after',
-    'is_timestamp_before',
-    'is_timestamp_on_or_after_date',
-    'is_timestamp_before_date',
-  ]);
-  if (!comparisons.has(op)) return undefined;
+  if (!TIME_COMPARISONS.has(op)) return undefined;
   const t = absolute(value);
   if (t === undefined) return false;
   // With a = now + offset:
@@ -175,4 +180,32 @@ export const windowHolds = (w: MembershipWindow, at: number) =>
  */
 export function pairHolds(userWindows: readonly MembershipWindow[], tenantWindows: readonly MembershipWindow[], at: number): boolean {
   return userWindows.some((u) => windowHolds(u, at) && tenantWindows.some((t) => t.segment === u.segment && windowHolds(t, at)));
+}
+
+/**
+ * The unbroken stretch of time around `at` in which any of a membership's windows holds: from the
+ * start of the first to the end of the last of the windows that hold at `at` or that chain to
+ * them by touching or overlapping (a user in two segments in turn stays a member throughout).
+ * Bounds undefined: open. Undefined when no window holds at `at`.
+ */
+export function membershipSpan(
+  windows: readonly Pick<MembershipWindow, 'from' | 'until'>[],
+  at: number,
+): Pick<MembershipWindow, 'from' | 'until'> | undefined {
+  const nonEmpty = windows.filter((w) => w.from === undefined || w.until === undefined || w.from < w.until);
+  const holding = nonEmpty.filter((w) => windowHolds({ segment: 0, ...w }, at));
+  if (holding.length === 0) return undefined;
+  let from = holding.some((w) => w.from === undefined) ? undefined : Math.min(...holding.map((w) => w.from!));
+  let until = holding.some((w) => w.until === undefined) ? undefined : Math.max(...holding.map((w) => w.until!));
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const w of nonEmpty) {
+      const startsInside = from === undefined || w.until === undefined || w.until >= from;
+      const endsInside = until === undefined || w.from === undefined || w.from <= until;
+      if (!startsInside || !endsInside) continue;
+      if (from !== undefined && (w.from === undefined || w.from < from)) [from, grown] = [w.from, true];
+      if (until !== undefined && (w.until === undefined || w.until > until)) [until, grown] = [w.until, true];
+    }
+  }
+  return { from, until };
 }

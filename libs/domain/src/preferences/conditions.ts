@@ -25,9 +25,12 @@ export function lookup(variables: Record<string, unknown>, path: string): unknow
   return current;
 }
 
+/** Whether an argument names a variable (read from the run, and only if missing taken literally). */
+export const namesVariable = (argument: string): boolean => VARIABLE_ROOTS.test(argument);
+
 function resolveArgument(argument: string | null, ctx: ConditionContext): unknown {
   if (argument === null) return null;
-  if (VARIABLE_ROOTS.test(argument)) {
+  if (namesVariable(argument)) {
     const value = lookup(ctx.variables, argument);
     if (value !== undefined) return value;
   }
@@ -59,6 +62,20 @@ export function relativeOffset(value: unknown): number | undefined {
   const joined = /^(\d+)_(second|minute|hour|day|week)s?_(ago|from_now)$/i.exec(s);
   if (joined) return Number(joined[1]) * (joined[3].toLowerCase() === 'ago' ? -1 : 1) * UNITS[joined[2].toLowerCase()];
   return undefined;
+}
+
+/** A number followed by a unit of time, those relativeOffset reads and the usual others (`3 months`, `30days`, `1.5 h`). */
+const NUMBER_AND_UNIT =
+  /^[+-]?\d+(\.\d+)?[\s_]*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|mons?|months?|y|yrs?|years?)$/i;
+
+/**
+ * Whether a string has the shape of a relative time, readable by relativeOffset or not: it ends
+ * in `ago` or `from now` (`from_now`), is a number with a unit of time, or is a word for the
+ * present (`now`, `today`, ...). An absolute time, a number or other text has none (ADR 0265).
+ */
+export function looksLikeRelativeTime(value: string): boolean {
+  const s = value.trim();
+  return /(^|[\s_])(ago|from[\s_]+now)$/i.test(s) || NUMBER_AND_UNIT.test(s) || /^(now|today|yesterday|tomorrow)$/i.test(s);
 }
 
 /** Milliseconds since the epoch for ISO timestamps, unix seconds or ms, or a relative time (relativeOffset) from `now`. */
@@ -98,7 +115,7 @@ function contains(haystack: unknown, needle: unknown): boolean {
 }
 
 /** A list argument: an array variable, a JSON array, or comma-separated values. */
-function asList(arg: unknown): unknown[] {
+export function asList(arg: unknown): unknown[] {
   if (Array.isArray(arg)) return arg;
   if (typeof arg !== 'string') return arg === null || arg === undefined ? [] : [arg];
   const s = arg.trim();

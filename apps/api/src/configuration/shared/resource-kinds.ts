@@ -1,6 +1,7 @@
 import { checkWorkflow, missingChannelMessage, normalizeWorkflow, TemplateChecker, WorkflowReferences } from '@notify/application';
 import {
   AudienceRequest,
+  AudienceSegmentT,
   EmailLayoutRequest,
   flattenMessages,
   GuideRequestT,
@@ -24,6 +25,7 @@ import {
   messageTypeStream,
   partialStream,
   ResourceType,
+  segmentArgumentErrors,
   shownEnvironment,
   translationStream,
   workflowStream,
@@ -313,7 +315,11 @@ export const audienceKind: ResourceKind = {
       })),
     };
   },
+  /** A relative time that is not one would make its condition hold for nobody: 422, never saved (ADR 0265). */
   async check(content) {
+    const segments = content.type === 'dynamic' ? (content.segments as AudienceSegmentT[]) : [];
+    const errors = segmentArgumentErrors(segments, 'audience.segments');
+    if (errors.length) throw invalidParams(errors);
     return { content, errors: [] };
   },
   present(record) {
