@@ -193,7 +193,7 @@ export async function startService(
   };
   // BENCH_SPLIT=1: every scenario's service as two processes (the README's start:api and start:worker).
   const split = options.split ?? process.env.BENCH_SPLIT === '1';
-  // With the start scripts' node options (ADR 0155's semi-space), as the README runs them.
+  // With the start scripts' node options, as the README runs them.
   const workerCommand = split ? startCommand('start:worker') : undefined;
   const worker = workerCommand ? spawnService(workerCommand.entry, serviceEnv, workerCommand.nodeArgs).child : undefined;
   const command = startCommand(split ? 'start:api' : 'start');

@@ -32,8 +32,8 @@ describe('docker-compose.yml', () => {
       KAFKA_CONTROLLER_QUORUM_VOTERS: '1@kafka:9093',
     });
     expect(services.kafka.environment!.KAFKA_ADVERTISED_LISTENERS).toContain('PLAINTEXT://kafka:9092');
-    expect(services.api.command).toEqual(['node', '--max-semi-space-size=4', 'dist/apps/api/src/main.js']);
-    expect(services.worker.command).toEqual(['node', '--max-semi-space-size=4', 'dist/apps/worker/src/main.js']);
+    expect(services.api.command).toEqual(['node', 'dist/apps/api/src/main.js']);
+    expect(services.worker.command).toEqual(['node', 'dist/apps/worker/src/main.js']);
   });
 
   it('gives api and worker only settings the service knows, valid, pointing at the stack', () => {
