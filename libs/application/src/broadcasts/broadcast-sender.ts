@@ -272,7 +272,7 @@ export class BroadcastSender {
         const ready = await prepared;
         for (const [tenant, members] of byTenant) {
           const run = runOf(broadcastRunId(sendId, pageStart, tenant), tenant, members);
-          const before = await this.appendRun(environment, run, ready.get(tenant)!);
+          const before = await this.appendRun(run, ready.get(tenant)!);
           resumed ||= before !== undefined;
           triggered.set(tenant, before ?? members);
         }
@@ -358,7 +358,7 @@ export class BroadcastSender {
 
   /** Prepares a run's trigger (`prepare`) and appends it (`appendRun`). */
   private async trigger(environment: string, run: RunToTrigger): Promise<BroadcastRecipientRef[] | undefined> {
-    return this.appendRun(environment, run, await this.prepare(environment, run));
+    return this.appendRun(run, await this.prepare(environment, run));
   }
 
   /**
@@ -404,7 +404,7 @@ export class BroadcastSender {
    * members of the run already there when a sender that stopped before recording the page
    * triggered it.
    */
-  private async appendRun(environment: string, run: RunToTrigger, prepared: PreparedRun): Promise<BroadcastRecipientRef[] | undefined> {
+  private async appendRun(run: RunToTrigger, prepared: PreparedRun): Promise<BroadcastRecipientRef[] | undefined> {
     if (prepared.existing) return prepared.existing;
     const { stream, event, withRuns } = prepared;
     try {
