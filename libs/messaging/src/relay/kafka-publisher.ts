@@ -86,7 +86,11 @@ export class KafkaPublisher implements RecordPublisher {
     try {
       for (const chunk of chunkBySize(records.map(serialize), this.settings.maxRequestBytes)) {
         const byTopic = new Map<string, Message[]>();
-        for (const { topic, message } of chunk) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
+        for (const { topic, message } of chunk) {
+          const messages = byTopic.get(topic);
+          if (messages) messages.push(message);
+          else byTopic.set(topic, [message]);
+        }
         await producer.sendBatch({
           acks: -1,
           timeout: this.settings.requestTimeoutMs,
