@@ -68,6 +68,35 @@ describe('ErasureKeyStore (Postgres)', () => {
     expect(rows.rows[0].n).toBe(5);
   });
 
+  it('gives a process with a cold cache the stored keys with one read, writing nothing', async () => {
+    const subjects = [1, 2, 3].map((n) => erasureSubject('env-d', `known-${n}`));
+    const stored = await new ErasureKeyStore(db.database.pool, master).keysForWriting(subjects);
+    const statements: string[] = [];
+    const counting = countingPool(db.database.pool, statements);
+    const cold = new ErasureKeyStore(counting, master);
+    const keys = await cold.sealingKeys(subjects);
+    for (const s of subjects) expect(keys.get(s)!.key.equals(stored.get(s)!)).toBe(true);
+    expect((await new ErasureKeyStore(counting, master).sealingKey(subjects[0])).key.equals(stored.get(subjects[0])!)).toBe(true);
+    expect(statements.map((q) => q.split(' ')[0])).toEqual(['SELECT', 'SELECT']);
+  });
+
+  it('keeps the key another process stored first when both create the same subject', async () => {
+    const subject = erasureSubject('env-d', 'raced');
+    const statements: string[] = [];
+    const first = new ErasureKeyStore(db.database.pool, master);
+    // The second process read no key for the subject; the first one stores its key before the second inserts.
+    const second = new ErasureKeyStore(
+      countingPool(db.database.pool, statements, async (sql) => {
+        if (sql.startsWith('INSERT')) await first.keyFor(subject);
+      }),
+      master,
+    );
+    const key = (await second.sealingKey(subject)).key;
+    expect(key.equals(await first.keyFor(subject))).toBe(true);
+    expect(key.equals(await new ErasureKeyStore(db.database.pool, master).keyFor(subject))).toBe(true);
+    expect(statements.map((q) => q.split(' ')[0])).toEqual(['SELECT', 'INSERT', 'SELECT']);
+  });
+
   it('creates, reads and destroys keys on a transaction held open, asking its pool for no other connection (ADR 0249)', async () => {
     // One connection, as the embedded database has: a statement on the pool while it is held would wait its acquire timeout.
     const single = new Pool({ connectionString: db.url, max: 1, connectionTimeoutMillis: 2_000 });
@@ -109,3 +138,15 @@ describe('ErasureKeyStore (Postgres)', () => {
     }
   });
 });
+
+/** The pool's `query`, noting each statement's text (and running `before` ahead of it). */
+function countingPool(pool: Pool, statements: string[], before?: (sql: string) => Promise<void>): Pool {
+  return {
+    query: async (sql: string, params?: unknown[]) => {
+      const text = sql.replace(/\s+/g, ' ').trim();
+      statements.push(text);
+      await before?.(text);
+      return pool.query(sql, params);
+    },
+  } as unknown as Pool;
+}

@@ -55,13 +55,8 @@ export class ErasureKeyStore {
     const generation = this.generation;
     const cached = this.cache.get(subject);
     if (cached) return { subject, ...cached };
-    const key = generateKey();
-    await this.pool.query('INSERT INTO erasure_keys (subject, wrapped_key) VALUES ($1, $2) ON CONFLICT (subject) DO NOTHING', [
-      subject,
-      wrapKey(this.masterKey, subject, key),
-    ]);
-    const { rows } = await this.pool.query<{ wrapped_key: string }>('SELECT wrapped_key FROM erasure_keys WHERE subject = $1', [subject]);
-    const entry = { key: unwrapKey(this.masterKey, subject, rows[0].wrapped_key), wrapped: rows[0].wrapped_key };
+    const [row] = await createKeys((sql, params) => this.pool.query(sql, params), this.masterKey, [subject]);
+    const entry = { key: unwrapKey(this.masterKey, subject, row.wrapped_key), wrapped: row.wrapped_key };
     this.remember(subject, entry, generation);
     return { subject, ...entry };
   }
@@ -258,20 +253,37 @@ export class TransactionKeys {
 
 export const ERASURE_KEYS = Symbol('ERASURE_KEYS');
 
-/** The keys of `subjects`, each created (wrapped with the master key) where none is stored yet: two statements. */
+/**
+ * The keys of `subjects`, each created (wrapped with the master key) where none is stored yet.
+ * Stored keys are read first, so a process whose cache is cold (after a start, or a worker
+ * sealing for users the api identified) neither generates nor wraps keys it will not use: one
+ * statement when every key exists, two when some are new, a third only for subjects another
+ * writer created in between (its insert won; read what it wrote).
+ */
 async function createKeys(
   query: <R extends object>(sql: string, params: unknown[]) => Promise<{ rows: R[] }>,
   masterKey: Buffer,
   subjects: string[],
 ): Promise<{ subject: string; wrapped_key: string }[]> {
-  await query(
+  const read = async (among: string[]) =>
+    (
+      await query<{ subject: string; wrapped_key: string }>(
+        'SELECT subject, wrapped_key FROM erasure_keys WHERE subject = ANY($1::text[])',
+        [among],
+      )
+    ).rows;
+  const rows = await read(subjects);
+  const stored = new Set(rows.map((r) => r.subject));
+  const absent = subjects.filter((s) => !stored.has(s));
+  if (absent.length === 0) return rows;
+  const { rows: created } = await query<{ subject: string; wrapped_key: string }>(
     `INSERT INTO erasure_keys (subject, wrapped_key) SELECT * FROM unnest($1::text[], $2::text[])
-     ON CONFLICT (subject) DO NOTHING`,
-    [subjects, subjects.map((s) => wrapKey(masterKey, s, generateKey()))],
+     ON CONFLICT (subject) DO NOTHING RETURNING subject, wrapped_key`,
+    [absent, absent.map((s) => wrapKey(masterKey, s, generateKey()))],
   );
-  const { rows } = await query<{ subject: string; wrapped_key: string }>(
-    'SELECT subject, wrapped_key FROM erasure_keys WHERE subject = ANY($1::text[])',
-    [subjects],
-  );
+  rows.push(...created);
+  const made = new Set(created.map((r) => r.subject));
+  const raced = absent.filter((s) => !made.has(s));
+  if (raced.length) rows.push(...(await read(raced)));
   return rows;
 }
