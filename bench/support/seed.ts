@@ -1,6 +1,7 @@
 import { schemaVersionOf } from '@notify/contracts';
 import { messageStream, objectStream, scheduleStream, userStream } from '@notify/domain';
-import { PostgresEventStore, StreamAppend } from '@notify/eventstore';
+import { ErasureKeyStore, PersonalDataEventStore } from '@notify/application';
+import { EventStore, PostgresEventStore, StreamAppend } from '@notify/eventstore';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { BenchService } from './service';
@@ -10,18 +11,21 @@ const meta = (type: string) => ({ environment: 'development', schema_version: sc
 
 /**
  * Appends facts straight to the service's log (what the API would append), much faster than
- * thousands of requests, then waits until the read models show them. Only setup uses this.
+ * thousands of requests, then waits until the read models show them. Only setup uses this. The
+ * personal fields are sealed and the users' keys stored as the service does it, with its master
+ * key, so a trigger finds its recipient's key as it would after an identify.
  */
 export class Seeder {
   private constructor(
-    private readonly store: PostgresEventStore,
+    private readonly store: EventStore,
     private readonly pool: Pool,
     private readonly service: BenchService,
   ) {}
 
   static async open(service: BenchService): Promise<Seeder> {
     const pool = new Pool({ connectionString: service.databaseUrl, max: 4 });
-    return new Seeder(await PostgresEventStore.create({ pool, ensureSchema: false }), pool, service);
+    const log = await PostgresEventStore.create({ pool, ensureSchema: false });
+    return new Seeder(new PersonalDataEventStore(log, new ErasureKeyStore(pool, service.erasureMasterKey)), pool, service);
   }
 
   async users(ids: readonly string[]): Promise<void> {

@@ -16,6 +16,8 @@ export interface BenchService {
   pid: number;
   /** A pool on the service's database, for measurements. */
   sql: Pool;
+  /** The service's ERASURE_MASTER_KEY: the seeder seals personal fields and stores users' keys as the service does. */
+  erasureMasterKey: Buffer;
   call<T = any>(method: string, p: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
   /** Split services only: stops the worker process, leaving the api alone (nothing projects or runs after). */
   stopWorker(): Promise<void>;
@@ -188,6 +190,7 @@ export async function startService(
     BOOTSTRAP_SECRET_KEY: secretKey,
     BOOTSTRAP_SERVICE_TOKEN: serviceToken,
     SECRETS_KEY: randomBytes(32).toString('hex'),
+    ERASURE_MASTER_KEY: randomBytes(32).toString('hex'),
     ...env,
     ...extraServiceEnv(),
   };
@@ -217,6 +220,7 @@ export async function startService(
     databaseUrl: db.url,
     pid: child.pid!,
     sql,
+    erasureMasterKey: Buffer.from(serviceEnv.ERASURE_MASTER_KEY, 'hex'),
     call,
     async stopWorker() {
       if (!worker) throw new Error('stopWorker: the service was not started split');
