@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { Client, Pool } from 'pg';
+import { keyFromSetting } from '@notify/platform';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -220,7 +221,7 @@ export async function startService(
     databaseUrl: db.url,
     pid: child.pid!,
     sql,
-    erasureMasterKey: Buffer.from(serviceEnv.ERASURE_MASTER_KEY, 'hex'),
+    erasureMasterKey: keyFromSetting(serviceEnv.ERASURE_MASTER_KEY),
     call,
     async stopWorker() {
       if (!worker) throw new Error('stopWorker: the service was not started split');
