@@ -3,6 +3,7 @@ import {
   LogImports1763712019753,
   Projection,
   ProjectionCheckpoints1763712000000,
+  ProjectionCheckpointsMoved1763712097000,
   ReactorCheckpoints1763712000010,
 } from '@notify/projection-runtime';
 import { ChannelGroupsReadModel1763712002400, channelGroupsProjection } from './channel-groups';
@@ -126,4 +127,5 @@ export const allMigrations: Function[] = [
   ArchivedConfigResources1763712031000,
   EventParts1763712040000,
   SourceLogSubjects1763712095000,
+  ProjectionCheckpointsMoved1763712097000,
 ];

@@ -96,13 +96,15 @@ for (const backend of databaseBackends()) {
       }
     }
 
-    it('sends the last write of a batch with the COMMIT, in one round trip, with every value as a parameter would give it', async () => {
+    it('sends a batch whose projection only defers as one message: BEGIN, the checkpoint lock, the write, COMMIT (ADR 0259, 0268)', async () => {
       const projection = writer('deferring', 'Dfr');
       sent.length = 0;
       const { position } = await append('Dfr', [1, 2]);
       await applyThrough(projection, 'Dfr', position, 100);
       expect(sent).toHaveLength(1);
-      expect(sent[0]).toMatch(/^\s*INSERT INTO test_deferred[\s\S]*;\nCOMMIT$/);
+      expect(sent[0]).toMatch(
+        /^BEGIN;\nWITH locked AS [\s\S]*projection_checkpoints_all_moved[\s\S]*;\n\s*INSERT INTO test_deferred[\s\S]*;\nCOMMIT$/,
+      );
       // The same values through the extended protocol, for comparison.
       await deferWrite(db.database.dataSource.manager, 'INSERT INTO test_deferred SELECT $1::uuid, $2, $3, $4, $5, $6::jsonb, $7, $8', [
         randomUUID(),
@@ -136,12 +138,49 @@ for (const backend of databaseBackends()) {
       expect((await rows('large-batch')).map((r) => r.n)).toEqual(Array.from({ length: count }, (_, i) => i));
     });
 
-    it('runs a deferred write before a later statement of the same transaction', async () => {
+    it('runs a deferred write before a later statement of the same transaction, begun with the lock before either', async () => {
       const projection = writer('reading-back', 'DfrRead', { readBack: true });
+      sent.length = 0;
       const { position } = await append('DfrRead', [5, 6]);
       await applyThrough(projection, 'DfrRead', position, 100);
       expect(projection.seen).toEqual([5, 6]);
+      // The projection's first statement sent the BEGIN and the lock first (not in `sent`: it
+      // does not name the table), then the deferred write on its own, then the read.
+      expect(sent).toHaveLength(2);
+      expect(sent[0]).toMatch(/^\s*INSERT INTO test_deferred/);
+      expect(sent[1]).toMatch(/^SELECT n FROM test_deferred/);
     });
+
+    // The embedded database runs one transaction at a time: a held row lock would hold everything.
+    if (backend === 'postgres')
+      it('a one-message batch whose checkpoint another runner holds is refused whole, and applied once when it is free (ADR 0268)', async () => {
+        const projection = writer('held', 'DfrHeld');
+        const seed = await append('DfrHeld', [0]);
+        await applyThrough(projection, 'DfrHeld', seed.position, 100);
+        const { position } = await append('DfrHeld', [1, 2]);
+        // Another runner (here: a transaction of the test's, begun after the append so that it
+        // does not hide the append from readers) holds the checkpoint row.
+        const holder = await db.database.pool.connect();
+        const refused = () => sent.filter((t) => t.includes('projection_checkpoints_all_moved')).length;
+        let runtime: ProjectionRuntime | undefined;
+        try {
+          await holder.query('BEGIN');
+          await holder.query(`SELECT 1 FROM projection_checkpoints WHERE name = 'held' FOR UPDATE`);
+          sent.length = 0;
+          runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 100 });
+          await runtime.start();
+          await waitFor(async () => refused() >= 2, 'two one-message batches refused while the checkpoint is held');
+          expect(await rows('held')).toHaveLength(1);
+          await holder.query('COMMIT');
+          expect(await runtime.waitFor(position, [{ type: 'DfrHeld', streamId: 'dfr-' }], 30_000)).toBe(true);
+          expect((await rows('held')).map((r) => r.n)).toEqual([0, 1, 2]);
+          expect((await runtime.status())[0].lastError).toBeUndefined();
+        } finally {
+          await holder.query('ROLLBACK').catch(() => undefined);
+          holder.release();
+          await runtime?.stop();
+        }
+      });
 
     it('a deferred write that fails is applied again without deferring: the projection at fault is named and isolated, the others go on', async () => {
       const faulty = writer('deferring-faulty', 'DfrFault');

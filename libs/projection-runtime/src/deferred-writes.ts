@@ -38,16 +38,23 @@ export function withLiterals(sql: string, params: readonly unknown[], escapeLite
 
 /**
  * The writes deferred inside one transaction: `manager` is what the projections are given; a
- * `query` on it first sends what was deferred before it, so order is kept.
+ * `query` on it first sends what was deferred before it, so order is kept. `beforeQuery`, when
+ * given, runs once before the first statement sent through `manager` (the runtime begins its
+ * transaction there when it has not yet, ADR 0268).
  */
 export class DeferredWrites {
   readonly manager: EntityManager;
   private pending: { sql: string; params: readonly unknown[] }[] = [];
+  private before?: Promise<void>;
 
-  constructor(private readonly inner: EntityManager) {
+  constructor(
+    private readonly inner: EntityManager,
+    private readonly beforeQuery?: () => Promise<void>,
+  ) {
     const flushThen =
       (query: EntityManager['query']) =>
       async (...args: Parameters<EntityManager['query']>) => {
+        if (this.beforeQuery) await (this.before ??= this.beforeQuery());
         await this.flush();
         return query.apply(inner, args);
       };
@@ -59,6 +66,11 @@ export class DeferredWrites {
 
   get size(): number {
     return this.pending.length;
+  }
+
+  /** Whether a statement went through `manager` (so `beforeQuery` ran). */
+  get queried(): boolean {
+    return this.before !== undefined;
   }
 
   /** Runs what is pending, one statement at a time. */

@@ -1,6 +1,7 @@
 export * from './projection';
 export * from './projection-runtime';
 export * from './checkpoints.migration';
+export * from './checkpoints-moved.migration';
 export * from './reactor';
 export * from './reactor-runtime';
 export * from './reactors.migration';

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Projection } from './projection';
 import { ProjectionRuntime } from './projection-runtime';
+import { deferWrite } from './deferred-writes';
 
 const meta = (environment: string | null) => ({ environment, schema_version: 1 });
 const now = '2026-01-01T00:00:00.000Z';
@@ -26,8 +27,12 @@ const counter = (name = 'counter'): Projection & { failOn?: string } => {
   return p;
 };
 
-/** Records which transaction applied each event it reads: no key, so an event applied twice shows as two rows. */
-const recorder = (name: string, types: string[]): Projection & { failOn?: number } => {
+/**
+ * Records which transaction applied each event it reads: no key, so an event applied twice shows
+ * as two rows. `deferring`: the write is deferred (`deferWrite`), so a small batch goes as one
+ * message with its BEGIN, lock and COMMIT (ADR 0268).
+ */
+const recorder = (name: string, types: string[], deferring = false): Projection & { failOn?: number } => {
   const p: Projection & { failOn?: number } = {
     name,
     version: 1,
@@ -35,7 +40,10 @@ const recorder = (name: string, types: string[]): Projection & { failOn?: number
     tables: [],
     async apply(events: readonly RecordedEvent[], tx: EntityManager) {
       if (events.some((e) => (e.data as { n: number }).n === p.failOn)) throw new Error(`boom in ${name}`);
-      await tx.query('INSERT INTO test_applied (name, event_id, txid) SELECT $1, id, txid_current() FROM unnest($2::uuid[]) AS id', [
+      const write = deferring
+        ? (sql: string, params: unknown[]) => deferWrite(tx, sql, params)
+        : (sql: string, params: unknown[]) => tx.query(sql, params);
+      await write('INSERT INTO test_applied (name, event_id, txid) SELECT $1, id, txid_current() FROM unnest($2::uuid[]) AS id', [
         name,
         events.map((e) => e.id),
       ]);
@@ -304,46 +312,47 @@ for (const backend of databaseBackends()) {
       }
     });
 
-    it('two runtimes sharing a database never apply a page twice to any projection of a group', async () => {
-      const names = ['shared-a', 'shared-b', 'shared-c'];
-      const types: Record<string, string[]> = { 'shared-a': ['Tick'], 'shared-b': ['Tock'], 'shared-c': ['Tick', 'Tock'] };
-      const make = () => names.map((n) => recorder(n, types[n]));
-      const a = new ProjectionRuntime(store, db.database.dataSource, make(), { batchSize: 7 });
-      const b = new ProjectionRuntime(store, db.database.dataSource, make(), { batchSize: 5 });
-      await Promise.all([a.start(), b.start()]);
-      const ids: string[] = [];
-      try {
-        const appended = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => {
-            const events = Array.from({ length: 5 }, (__, n) => event(n % 2 ? 'Tock' : 'Tick', n));
-            ids.push(...events.map((e) => e.id));
-            return store.append(`tick-${i}-${randomUUID()}`, events);
-          }),
-        );
-        // The last of the appends' own positions, not headPosition(): the head is what readers may
-        // see now, and a committed append stays out of sight while an older transaction (here: a
-        // runtime's batch) is still open, so every checkpoint could be past the head before the
-        // runtimes have read that append.
-        const head = appended.map((r) => r.position).reduce((max, p) => (p > max ? p : max));
-        await waitFor(
-          async () => (await Promise.all(names.map(checkpoint))).every((p) => p >= head),
-          'every checkpoint at the head',
-          60_000,
-        );
-      } finally {
-        await Promise.all([a.stop(), b.stop()]);
-      }
-      // Both stopped: nothing is applied any more; every event was applied exactly once per projection.
-      const rows = await db.database.dataSource.query<{ name: string; n: string; distinct_n: string }[]>(
-        `SELECT name, count(*)::text AS n, count(DISTINCT event_id)::text AS distinct_n FROM test_applied
+    for (const deferring of [false, true])
+      it(`two runtimes sharing a database never apply a page twice to any projection of a group${deferring ? ', their writes deferred (one message per batch, ADR 0268)' : ''}`, async () => {
+        const names = ['shared-a', 'shared-b', 'shared-c'].map((n) => (deferring ? `${n}-deferring` : n));
+        const types: Record<string, string[]> = { [names[0]]: ['Tick'], [names[1]]: ['Tock'], [names[2]]: ['Tick', 'Tock'] };
+        const make = () => names.map((n) => recorder(n, types[n], deferring));
+        const a = new ProjectionRuntime(store, db.database.dataSource, make(), { batchSize: 7 });
+        const b = new ProjectionRuntime(store, db.database.dataSource, make(), { batchSize: 5 });
+        await Promise.all([a.start(), b.start()]);
+        const ids: string[] = [];
+        try {
+          const appended = await Promise.all(
+            Array.from({ length: 20 }, (_, i) => {
+              const events = Array.from({ length: 5 }, (__, n) => event(n % 2 ? 'Tock' : 'Tick', n));
+              ids.push(...events.map((e) => e.id));
+              return store.append(`tick-${i}-${randomUUID()}`, events);
+            }),
+          );
+          // The last of the appends' own positions, not headPosition(): the head is what readers may
+          // see now, and a committed append stays out of sight while an older transaction (here: a
+          // runtime's batch) is still open, so every checkpoint could be past the head before the
+          // runtimes have read that append.
+          const head = appended.map((r) => r.position).reduce((max, p) => (p > max ? p : max));
+          await waitFor(
+            async () => (await Promise.all(names.map(checkpoint))).every((p) => p >= head),
+            'every checkpoint at the head',
+            60_000,
+          );
+        } finally {
+          await Promise.all([a.stop(), b.stop()]);
+        }
+        // Both stopped: nothing is applied any more; every event was applied exactly once per projection.
+        const rows = await db.database.dataSource.query<{ name: string; n: string; distinct_n: string }[]>(
+          `SELECT name, count(*)::text AS n, count(DISTINCT event_id)::text AS distinct_n FROM test_applied
          WHERE event_id = ANY($1::uuid[]) GROUP BY name ORDER BY name`,
-        [ids],
-      );
-      expect(rows).toEqual([
-        { name: 'shared-a', n: '60', distinct_n: '60' },
-        { name: 'shared-b', n: '40', distinct_n: '40' },
-        { name: 'shared-c', n: '100', distinct_n: '100' },
-      ]);
-    });
+          [ids],
+        );
+        expect(rows).toEqual([
+          { name: names[0], n: '60', distinct_n: '60' },
+          { name: names[1], n: '40', distinct_n: '40' },
+          { name: names[2], n: '100', distinct_n: '100' },
+        ]);
+      });
   });
 }

@@ -68,6 +68,13 @@ class ProjectionFailed extends Error {
   }
 }
 
+/** A checkpoint of the batch was held or moved by another runner when the lock was taken late (ADR 0268). */
+class CheckpointsTaken extends Error {
+  constructor() {
+    super('a projection checkpoint was taken by another runner');
+  }
+}
+
 /** A filter that lets through every event any of `projections` reads (each still filters its own). */
 export function unionFilter(projections: readonly Projection[]): LogFilter {
   const all = <T>(pick: (p: Projection) => readonly T[] | undefined): T[] | undefined =>
@@ -361,50 +368,83 @@ export class ProjectionRuntime {
     // which takes several statements in one round trip.
     const client = (await runner.connect()) as { query(text: string): Promise<unknown>; escapeLiteral(value: string): string };
     const texts = (values: readonly string[]) => `ARRAY[${values.map((v) => client.escapeLiteral(v)).join(', ')}]::text[]`;
-    // The batches' last writes, deferred (`deferWrite`), go with the COMMIT in one round trip (ADR 0259).
-    const deferred = deferring ? new DeferredWrites(runner.manager) : undefined;
-    let sendAgain = false;
-    try {
-      // BEGIN, then lock (skipping rows another runner holds, in name order) and move in one
-      // statement, at the start: the batches below commit with the move or are rolled back with
-      // it. Both in one round trip, the values written as literals (ADR 0256).
-      const results = (await client.query(
-        `BEGIN;
-         WITH locked AS (
+    // Lock the checkpoints (skipping rows another runner holds, in name order) and move those
+    // still where this runner left them, in one statement: the batches commit with the move or
+    // are rolled back with it. The values are written in as literals (ADR 0256).
+    const lockAndMove = `WITH locked AS (
            SELECT name, position FROM projection_checkpoints WHERE name = ANY(${texts(names)}) ORDER BY name FOR UPDATE SKIP LOCKED
-         )
+         ), moved AS (
          UPDATE projection_checkpoints c SET position = v.position, events_applied = c.events_applied + v.applied, updated_at = now()
          FROM locked l, unnest(${texts(names)}, ${texts(work.map((w) => w.expected))}, ${texts(work.map((w) => w.to))},
                                ARRAY[${work.map((w) => Math.trunc(w.events.length)).join(', ')}]::bigint[]) AS v(name, expected, position, applied)
-         WHERE c.name = l.name AND v.name = l.name AND l.position = v.expected RETURNING c.name`,
-      )) as { rows: { name: string }[] }[];
-      const moved = new Set(results[1].rows.map((r) => r.name));
-      const owned = work.filter((w) => moved.has(w.projection.name));
+         WHERE c.name = l.name AND v.name = l.name AND l.position = v.expected RETURNING c.name)`;
+    let begun = false;
+    /** BEGIN with the lock and move, in one round trip: answers the names moved. */
+    const begin = async (): Promise<Set<string>> => {
+      begun = true;
+      const results = (await client.query(`BEGIN;\n${lockAndMove} SELECT name FROM moved`)) as { rows: { name: string }[] }[];
+      return new Set(results[1].rows.map((r) => r.name));
+    };
+    // With deferring, the lock is taken when a projection first sends a statement, and only if
+    // it moves every checkpoint (else the batches go again as below); a batch whose projections
+    // only defer sends BEGIN, the lock, the writes and COMMIT in one message (ADR 0268).
+    let lostRace = false;
+    const beginOwningAll = async () => {
+      if ((await begin()).size < names.length) {
+        lostRace = true;
+        throw new CheckpointsTaken();
+      }
+    };
+    // The batches' last writes, deferred (`deferWrite`), go with the COMMIT in one round trip (ADR 0259).
+    const deferred = deferring ? new DeferredWrites(runner.manager, beginOwningAll) : undefined;
+    let sendAgain = false;
+    try {
+      const owned = deferred ? work : await begin().then((moved) => work.filter((w) => moved.has(w.projection.name)));
       for (const w of owned) {
         if (!w.events.length) continue;
         try {
           await w.projection.apply(w.events, deferred?.manager ?? runner.manager);
         } catch (error) {
+          if (lostRace) throw new CheckpointsTaken();
           throw new ProjectionFailed(w.projection, error);
         }
       }
       const last = deferred?.size ? deferred.text((value) => client.escapeLiteral(value)) : undefined;
-      if (deferred?.size && last === undefined) await deferred.flush();
-      if (last === undefined) await client.query('COMMIT');
-      else {
+      if (deferred && !begun && (deferred.size === 0 || last !== undefined)) {
+        // Nothing sent yet: all of it in one message, refused by the server unless every
+        // checkpoint moved (projection_checkpoints_all_moved raises).
+        begun = true;
         try {
-          await client.query(`${last};\nCOMMIT`);
+          await client.query(
+            `BEGIN;\n${lockAndMove} SELECT projection_checkpoints_all_moved((SELECT count(*) FROM moved), ${names.length});\n${last ? `${last};\n` : ''}COMMIT`,
+          );
         } catch {
-          // Which of the writes failed is not said: roll back and apply the batches again without
-          // deferring, where a failing projection is named (or a lost connection retried as ever).
+          // A checkpoint taken by another runner, or a write refused (which is not said), or the
+          // connection lost: roll back and apply the batches again the long way, where ownership
+          // is settled first and a failing projection is named (or a lost connection retried).
           await client.query('ROLLBACK').catch(() => undefined);
           sendAgain = true;
+        }
+      } else {
+        if (deferred && !begun) await beginOwningAll();
+        if (deferred?.size && last === undefined) await deferred.flush();
+        if (last === undefined) await client.query('COMMIT');
+        else {
+          try {
+            await client.query(`${last};\nCOMMIT`);
+          } catch {
+            // Which of the writes failed is not said: roll back and apply the batches again without
+            // deferring, where a failing projection is named (or a lost connection retried as ever).
+            await client.query('ROLLBACK').catch(() => undefined);
+            sendAgain = true;
+          }
         }
       }
       if (!sendAgain) return owned.map((w) => w.projection.name);
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      if (begun) await client.query('ROLLBACK').catch(() => undefined);
+      // Another runner holds or moved a checkpoint: the long way settles which are this runner's.
+      if (!(error instanceof CheckpointsTaken)) throw error;
     } finally {
       deferred?.close();
       await runner.release();
