@@ -7,6 +7,8 @@
  *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node dist/bench/query-count.js
  *
  * IDEM=1 sends an Idempotency-Key with every trigger (as the official clients do).
+ * QC_FANOUT=<n> counts instead one trigger to an object with n subscribers (seeded as the fan-out
+ * scenario seeds them), per run, until every message is in the feed's read model.
  * QC_STACKS=<text> also prints where the statements containing <text> were issued from (the
  * project's own frames of the caller's stack, most frequent first).
  */
@@ -22,6 +24,8 @@ import { WorkerModule } from '../apps/worker/src/worker.module';
 import { WorkflowsModule } from '../apps/api/src/workflows/workflows.module';
 import { INLINE_RUNS } from '@notify/platform';
 import type { InlineRuns } from '@notify/application';
+import { Seeder } from './support/seed';
+import type { BenchService } from './support/service';
 
 const counts = new Map<string, number>();
 const stacks = new Map<string, number>();
@@ -66,6 +70,7 @@ async function main() {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const sk = `sk_bench_${randomBytes(16).toString('hex')}`;
+  const masterKey = randomBytes(32);
   const svc = `svc_bench_${randomBytes(16).toString('hex')}`;
   const config = parseConfig({
     PORT: '0',
@@ -76,6 +81,7 @@ async function main() {
     BOOTSTRAP_SECRET_KEY: sk,
     BOOTSTRAP_SERVICE_TOKEN: svc,
     SECRETS_KEY: randomBytes(32).toString('hex'),
+    ERASURE_MASTER_KEY: masterKey.toString('hex'),
   });
   const mods = [ApiModule.register(), WorkerModule.register()];
   const app = await startHttp(config, createLogger('silent', { role: 'q' }), mods);
@@ -108,17 +114,37 @@ async function main() {
   await call('PUT', '/v1/users/u1', { name: 'U1' }, sk);
   for (let i = 0; i < 20; i++) await call('POST', '/v1/workflows/qqq/trigger', { recipients: ['u1'], data: { n: i } }, sk);
   await new Promise((r) => setTimeout(r, 3000));
-  const N = 200;
-  counting = true;
-  const idem = process.env.IDEM === '1';
-  for (let i = 0; i < N; i++)
-    await call(
-      'POST',
-      '/v1/workflows/qqq/trigger',
-      { recipients: ['u1'], data: { n: i } },
-      sk,
-      idem ? { 'idempotency-key': randomBytes(8).toString('hex') } : {},
-    );
+  const fanout = Number(process.env.QC_FANOUT ?? 0);
+  let N = 200;
+  if (fanout > 0) {
+    N = fanout;
+    const sql = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    const users = Array.from({ length: fanout }, (_, i) => `f${i}`);
+    const service = { databaseUrl: url.toString(), sql, erasureMasterKey: masterKey } as unknown as BenchService;
+    const seeder = await Seeder.open(service);
+    await seeder.users(users);
+    await seeder.subscriptions('teams', 'everyone', users);
+    await seeder.close();
+    const visible = async () => Number((await sql.query(`SELECT count(*) AS c FROM rm_messages WHERE recipient_id LIKE 'f%'`)).rows[0].c);
+    await new Promise((r) => setTimeout(r, 3000));
+    counting = true;
+    await call('POST', '/v1/workflows/qqq/trigger', { recipients: [{ id: 'everyone', collection: 'teams' }], data: { n: 1 } }, sk);
+    while ((await visible()) < fanout) await new Promise((r) => setTimeout(r, 200));
+    await sql.end();
+    // The bench's own polls are not the service's.
+    for (const text of [...counts.keys()]) if (text.includes("recipient_id LIKE 'f%'")) counts.delete(text);
+  } else {
+    counting = true;
+    const idem = process.env.IDEM === '1';
+    for (let i = 0; i < N; i++)
+      await call(
+        'POST',
+        '/v1/workflows/qqq/trigger',
+        { recipients: ['u1'], data: { n: i } },
+        sk,
+        idem ? { 'idempotency-key': randomBytes(8).toString('hex') } : {},
+      );
+  }
   await new Promise((r) => setTimeout(r, 5000));
   counting = false;
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -135,7 +161,7 @@ async function main() {
       : 'runs executed with their trigger: off',
   );
   console.log(
-    `queries per trigger (api+worker, ${N} triggers): ${(total / N).toFixed(1)}; without the pollers of schedules, broadcasts and timers: ${((total - polling) / N).toFixed(1)}`,
+    `queries per ${fanout ? 'run' : 'trigger'} (api+worker, ${N} ${fanout ? 'runs of one trigger' : 'triggers'}): ${(total / N).toFixed(1)}; without the pollers of schedules, broadcasts and timers: ${((total - polling) / N).toFixed(1)}`,
   );
   for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log((v / N).toFixed(2).padStart(7), k);
   for (const [k, v] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log((v / N).toFixed(2).padStart(7), k);

@@ -409,6 +409,8 @@ export class ProjectionRuntime {
           throw new ProjectionFailed(w.projection, error);
         }
       }
+      // Even if a projection went on after its statement was refused.
+      if (lostRace) throw new CheckpointsTaken();
       const last = deferred?.size ? deferred.text((value) => client.escapeLiteral(value)) : undefined;
       if (deferred && !begun && (deferred.size === 0 || last !== undefined)) {
         // Nothing sent yet: all of it in one message, refused by the server unless every
