@@ -10,7 +10,7 @@ import { DEFER_UP_TO_EVENTS, ProjectionRuntime } from './projection-runtime';
 const meta = { environment: 'test', schema_version: 1 };
 
 /** Writes a row per event with values of every kind a statement's parameters take, deferred (ADR 0259). */
-const writer = (name: string, type: string, options: { readBack?: boolean } = {}): Projection & { seen: number[] } => {
+const writer = (name: string, type: string, options: { readBack?: boolean; readFirst?: boolean } = {}): Projection & { seen: number[] } => {
   const p: Projection & { seen: number[] } = {
     name,
     version: 1,
@@ -19,6 +19,8 @@ const writer = (name: string, type: string, options: { readBack?: boolean } = {}
     seen: [],
     async apply(events: readonly RecordedEvent[], tx: EntityManager) {
       const data = events.map((e) => e.data as { n: number });
+      // A statement before the write whose failure the projection ignores (ADR 0268's guard).
+      if (options.readFirst) await tx.query('SELECT 1').catch(() => undefined);
       await deferWrite(
         tx,
         `INSERT INTO test_deferred (id, projection, n, note, tags, doc, at, missing)
@@ -51,6 +53,9 @@ for (const backend of databaseBackends()) {
     let db: TestDatabase;
     let store: PostgresEventStore;
     const sent: string[] = [];
+    /** Statements sent that lock a projection's checkpoint, by projection name. */
+    const locks = new Map<string, number>();
+    const lockTries = (name: string) => locks.get(name) ?? 0;
     let spy: jest.SpyInstance;
 
     beforeAll(async () => {
@@ -65,6 +70,8 @@ for (const backend of databaseBackends()) {
       spy = jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
         const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
         if (text?.includes('test_deferred')) sent.push(text);
+        const locked = text?.startsWith('BEGIN;') ? /ANY\(ARRAY\['([^']+)'\]::text\[\]\)/.exec(text) : null;
+        if (locked) locks.set(locked[1], lockTries(locked[1]) + 1);
         return (original as (...a: unknown[]) => unknown).apply(this, args) as never;
       });
     });
@@ -174,6 +181,38 @@ for (const backend of databaseBackends()) {
           await holder.query('COMMIT');
           expect(await runtime.waitFor(position, [{ type: 'DfrHeld', streamId: 'dfr-' }], 30_000)).toBe(true);
           expect((await rows('held')).map((r) => r.n)).toEqual([0, 1, 2]);
+          expect((await runtime.status())[0].lastError).toBeUndefined();
+        } finally {
+          await holder.query('ROLLBACK').catch(() => undefined);
+          holder.release();
+          await runtime?.stop();
+        }
+      });
+
+    if (backend === 'postgres')
+      it('a batch whose projection ignores the refusal of its first statement, the checkpoint being held, commits nothing (ADR 0268)', async () => {
+        const projection = writer('held-reading', 'DfrHeldReading', { readFirst: true });
+        const seed = await append('DfrHeldReading', [0]);
+        await applyThrough(projection, 'DfrHeldReading', seed.position, 100);
+        const { position } = await append('DfrHeldReading', [1, 2]);
+        // Another runner (here: a transaction of the test's, begun after the append so that it
+        // does not hide the append from readers) holds the checkpoint row.
+        const holder = await db.database.pool.connect();
+
+        let runtime: ProjectionRuntime | undefined;
+        try {
+          await holder.query('BEGIN');
+          await holder.query(`SELECT 1 FROM projection_checkpoints WHERE name = 'held-reading' FOR UPDATE`);
+          sent.length = 0;
+          runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 100 });
+          await runtime.start();
+          // The lock is taken before the projection's read, and another runner holds the checkpoint:
+          // the runtime finds it taken (its statement refused) and goes the long way, applying nothing.
+          await waitFor(async () => lockTries('held-reading') >= 4, 'the runtime trying the held checkpoint');
+          expect(await rows('held-reading')).toHaveLength(1);
+          await holder.query('COMMIT');
+          expect(await runtime.waitFor(position, [{ type: 'DfrHeldReading', streamId: 'dfr-' }], 30_000)).toBe(true);
+          expect((await rows('held-reading')).map((r) => r.n)).toEqual([0, 1, 2]);
           expect((await runtime.status())[0].lastError).toBeUndefined();
         } finally {
           await holder.query('ROLLBACK').catch(() => undefined);
