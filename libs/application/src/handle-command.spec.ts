@@ -1,4 +1,4 @@
-import { tenantDecider } from '@notify/domain';
+import { idempotencyDecider, tenantDecider } from '@notify/domain';
 import { AppendResult, EventStore, EventToAppend, ExpectedRevision, RecordedEvent, WrongExpectedRevisionError } from '@notify/eventstore';
 import { conflictBackoffMs, DEFAULT_COMMAND_ATTEMPTS, handleCommand } from './handle-command';
 
@@ -15,6 +15,7 @@ const keysIn = (events: RecordedEvent[]) => events.flatMap((e) => Object.keys((e
 class SharedLog {
   readonly streams = new Map<string, RecordedEvent[]>();
   appendCalls = 0;
+  readCalls = 0;
   conflicts = 0;
   alwaysConflict = false;
 
@@ -22,6 +23,7 @@ class SharedLog {
     return {
       readStream: async (streamId: string) => {
         await new Promise((resolve) => setImmediate(resolve));
+        this.readCalls++;
         return [...(this.streams.get(streamId) ?? [])];
       },
       append: async (streamId: string, events: readonly EventToAppend[], options?: { expectedRevision?: ExpectedRevision }) => {
@@ -92,5 +94,68 @@ describe('handleCommand under contention', () => {
     expect(conflictBackoffMs(3, () => 1)).toBe(16);
     expect(conflictBackoffMs(20, () => 1)).toBe(100);
     expect(conflictBackoffMs(20, () => 0.5)).toBe(50);
+  });
+});
+
+describe('handleCommand on an assumed state (ADR 0183)', () => {
+  const now = '2026-01-01T00:00:00.000Z';
+  const claim = (claimId: string, fingerprint = 'f') =>
+    ({ type: 'Claim', claimId, operation: 'op', fingerprint, requestId: `r-${claimId}`, now, leaseMs: 60_000, ttlMs: 86_400_000 }) as const;
+  const record = (claimId: string) =>
+    ({ type: 'RecordResponse', claimId, status: 200, body: { ok: claimId }, requestId: `r-${claimId}`, now }) as const;
+
+  it('appends to a stream assumed new without reading it, then decides on the state it left without reading again', async () => {
+    const log = new SharedLog();
+    const store = log.facade();
+    const claimed = await handleCommand(store, 'k', idempotencyDecider, claim('a'), meta, { assume: { revision: 'no_stream' } });
+    expect(claimed.events.map((e) => e.type)).toEqual(['IdempotencyKeyClaimed']);
+    const recorded = await handleCommand(store, 'k', idempotencyDecider, record('a'), meta, {
+      assume: { revision: claimed.append!.nextExpectedRevision, state: claimed.state },
+    });
+    expect(recorded.events.map((e) => e.type)).toEqual(['IdempotentResponseRecorded']);
+    expect(recorded.state.response).toEqual({ status: 200, body: { ok: 'a' }, requestId: 'r-a' });
+    expect(log.readCalls).toBe(0);
+    expect(log.streams.get('k')!.map((e) => e.revision)).toEqual([0, 1]);
+  });
+
+  it('reads the stream and decides on what is there when it is not as assumed: nothing is written on the assumption', async () => {
+    const log = new SharedLog();
+    const store = log.facade();
+    await handleCommand(store, 'k', idempotencyDecider, claim('a'), meta);
+    await handleCommand(store, 'k', idempotencyDecider, record('a'), meta);
+    // The key exists with a stored response: the repeat is answered from it, not claimed anew.
+    const repeat = await handleCommand(store, 'k', idempotencyDecider, claim('b'), meta, { assume: { revision: 'no_stream' } });
+    expect(repeat.events).toEqual([]);
+    expect(repeat.state.response).toMatchObject({ body: { ok: 'a' } });
+    expect(log.streams.get('k')).toHaveLength(2);
+    expect(log.conflicts).toBe(1);
+  });
+
+  it('reads the stream where the assumed state decides nothing or refuses the command, rather than answering from the assumption', async () => {
+    const log = new SharedLog();
+    const store = log.facade();
+    await handleCommand(store, 'k', idempotencyDecider, claim('a'), meta);
+    // Assumed new: on no claim, recording a's response decides nothing; the stream has a's claim.
+    const recorded = await handleCommand(store, 'k', idempotencyDecider, record('a'), meta, { assume: { revision: 'no_stream' } });
+    expect(recorded.events.map((e) => e.type)).toEqual(['IdempotentResponseRecorded']);
+    // Assumed: another request's claim with other parameters, which refuses this one; the stream
+    // holds a's answer for these parameters, which is the answer.
+    const reads = log.readCalls;
+    const other = {
+      claim: {
+        claimId: 'x',
+        operation: 'op',
+        fingerprint: 'other',
+        requestId: 'r-x',
+        leaseUntil: now,
+        expiresAt: '2026-01-02T00:00:00.000Z',
+      },
+      released: false,
+    };
+    const repeat = await handleCommand(store, 'k', idempotencyDecider, claim('b'), meta, { assume: { revision: 1, state: other } });
+    expect(log.readCalls).toBe(reads + 1);
+    expect(repeat.events).toEqual([]);
+    expect(repeat.state.response).toMatchObject({ body: { ok: 'a' } });
+    expect(log.streams.get('k')).toHaveLength(2);
   });
 });

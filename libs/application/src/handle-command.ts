@@ -23,7 +23,7 @@ export interface CommandOutcome<State, Event extends DomainEvent> {
   streamId: string;
 }
 
-export interface HandleCommandOptions<Event> {
+export interface HandleCommandOptions<Event, State = unknown> {
   /** Deterministic ids where a retry of the same request could append the same fact again. */
   eventId?: (event: Event, index: number) => string;
   maxAttempts?: number;
@@ -33,6 +33,14 @@ export interface HandleCommandOptions<Event> {
    * WrongExpectedRevisionError instead of being retried: the caller redoes its read.
    */
   onlyAtRevision?: number | 'no_stream';
+  /**
+   * Decide the first round on what the caller already knows instead of reading the stream: a
+   * stream it expects not to exist yet (`{ revision: 'no_stream' }`, the initial state), or one it
+   * has just written (its revision and the state after its write). Where the stream is not as
+   * assumed the append fails on the revision (nothing written) and the rounds go on as usual,
+   * reading it; so do they where the assumed state decides nothing or refuses the command.
+   */
+  assume?: { revision: number | 'no_stream'; state?: State };
 }
 
 /**
@@ -70,19 +78,43 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   command: CommandFrom<State, Command>,
   metadata: CommandMetadata,
-  options: HandleCommandOptions<Event> = {},
+  options: HandleCommandOptions<Event, State> = {},
 ): Promise<CommandOutcome<State, Event>> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_COMMAND_ATTEMPTS;
+  const decide = (state: State) =>
+    decider.decide(typeof command === 'function' ? (command as (state: State) => Command)(state) : command, state);
   return oneAtATime(store, streamId, async () => {
+    // A round on an assumed state that does not hold goes on to read, without counting as a round.
+    let assumed = options.assume;
     for (let attempt = 1; ; attempt++) {
-      const history = await store.readStream(streamId);
-      const revision = history.length ? history[history.length - 1].revision : undefined;
-      if (options.onlyAtRevision !== undefined && options.onlyAtRevision !== (revision ?? 'no_stream')) {
-        throw new WrongExpectedRevisionError(streamId, options.onlyAtRevision, revision ?? 'no_stream');
+      let revision: number | undefined;
+      let state: State;
+      let events: Event[];
+      const onAssumed = assumed !== undefined;
+      if (assumed) {
+        revision = assumed.revision === 'no_stream' ? undefined : assumed.revision;
+        state = assumed.state ?? fold(decider, []);
+        assumed = undefined;
+        try {
+          events = decide(state);
+        } catch {
+          attempt--;
+          continue;
+        }
+        if (events.length === 0) {
+          attempt--;
+          continue;
+        }
+      } else {
+        const history = await store.readStream(streamId);
+        revision = history.length ? history[history.length - 1].revision : undefined;
+        if (options.onlyAtRevision !== undefined && options.onlyAtRevision !== (revision ?? 'no_stream')) {
+          throw new WrongExpectedRevisionError(streamId, options.onlyAtRevision, revision ?? 'no_stream');
+        }
+        state = fold(decider, history.map(toDomainEvent) as Event[]);
+        events = decide(state);
+        if (events.length === 0) return { events, state, streamId };
       }
-      const state = fold(decider, history.map(toDomainEvent) as Event[]);
-      const events = decider.decide(typeof command === 'function' ? (command as (state: State) => Command)(state) : command, state);
-      if (events.length === 0) return { events, state, streamId };
       try {
         const append = await store.append(
           streamId,
@@ -92,6 +124,10 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         const after = events.reduce((s, e) => decider.evolve(s, e), state);
         return { events, state: after, append, streamId };
       } catch (error) {
+        if (error instanceof WrongExpectedRevisionError && onAssumed) {
+          attempt--;
+          continue;
+        }
         if (error instanceof WrongExpectedRevisionError && attempt < maxAttempts) {
           await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt)));
           continue;

@@ -1,4 +1,4 @@
-import { DomainError, idempotencyDecider, idempotencyStream, invalidParams } from '@notify/domain';
+import { DomainError, idempotencyDecider, IdempotencyState, idempotencyStream, invalidParams } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
 import { createHash, randomUUID } from 'node:crypto';
 import { contentSha } from '../config/content-hash';
@@ -75,7 +75,10 @@ export class IdempotencyGate {
     // a claim that committed does not count as the request having written (ADR 0135); the
     // claim's data names the request.
     const metadata: CommandMetadata = { ...request.metadata, request_id: undefined, environment: request.environment };
-    for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+    // A key is nearly always new (the official clients send a fresh one with every POST): the
+    // first claim is appended without reading the key's stream, as if it had none (ADR 0183).
+    let claimed: { state: IdempotencyState; revision: number };
+    for (let pause = 10, first = true; ; pause = Math.min(pause * 2, 200), first = false) {
       try {
         const claim = await handleCommand(
           this.store,
@@ -92,8 +95,13 @@ export class IdempotencyGate {
             ttlMs: this.options.ttlMs,
           },
           metadata,
+          // Only the first time: a request waiting for the key's first request knows it exists.
+          first ? { assume: { revision: 'no_stream' } } : {},
         );
-        if (claim.events.length) break;
+        if (claim.events.length) {
+          claimed = { state: claim.state, revision: claim.append!.nextExpectedRevision };
+          break;
+        }
         const stored = claim.state.response!;
         return { replayed: true, response: { status: stored.status, body: stored.body }, originalRequestId: stored.requestId };
       } catch (error) {
@@ -106,7 +114,7 @@ export class IdempotencyGate {
     try {
       response = await execute();
     } catch (error) {
-      await this.settle(stream, { type: 'Release', claimId, status: null, now: new Date().toISOString() }, metadata);
+      await this.settle(stream, { type: 'Release', claimId, status: null, now: new Date().toISOString() }, metadata, claimed);
       throw error;
     }
     await this.settle(
@@ -122,15 +130,23 @@ export class IdempotencyGate {
           }
         : { type: 'Release', claimId, status: response.status, now: new Date().toISOString() },
       metadata,
+      claimed,
     );
     return { replayed: false, response };
   }
 
   /**
    * Best effort: the request's own outcome is what the caller must get. Should recording fail,
-   * the claim expires with its lease and a repeat then runs the request again.
+   * the claim expires with its lease and a repeat then runs the request again. Decided first on
+   * the stream as the claim left it, without reading it; read if another request wrote since
+   * (took the key over after the lease).
    */
-  private async settle(stream: string, command: Parameters<typeof idempotencyDecider.decide>[0], metadata: CommandMetadata): Promise<void> {
-    await handleCommand(this.store, stream, idempotencyDecider, command, metadata).catch(() => undefined);
+  private async settle(
+    stream: string,
+    command: Parameters<typeof idempotencyDecider.decide>[0],
+    metadata: CommandMetadata,
+    claimed: { state: IdempotencyState; revision: number },
+  ): Promise<void> {
+    await handleCommand(this.store, stream, idempotencyDecider, command, metadata, { assume: claimed }).catch(() => undefined);
   }
 }
