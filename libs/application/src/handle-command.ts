@@ -41,6 +41,8 @@ export interface HandleCommandOptions<Event, State = unknown> {
    * reading it; so do they where the assumed state decides nothing or refuses the command.
    */
   assume?: { revision: number | 'no_stream'; state?: State };
+  /** Bookkeeping no reader needs to hear of at once: the append wakes no log reader (StreamAppend.quiet). */
+  quiet?: boolean;
 }
 
 /**
@@ -119,7 +121,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         const append = await store.append(
           streamId,
           events.map((event, index) => eventEnvelope(event.type, event.data, options.eventId?.(event, index) ?? randomUUID(), metadata)),
-          { expectedRevision: revision ?? 'no_stream' },
+          { expectedRevision: revision ?? 'no_stream', ...(options.quiet ? { quiet: true } : {}) },
         );
         const after = events.reduce((s, e) => decider.evolve(s, e), state);
         return { events, state: after, append, streamId };

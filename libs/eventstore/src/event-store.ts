@@ -96,6 +96,13 @@ export interface StreamAppend {
    * fails with SealingKeyChangedError and writes nothing.
    */
   sealedWith?: readonly SealedWith[];
+  /**
+   * No reader needs to hear of this append now (bookkeeping no projection or reactor reads, such
+   * as an idempotency key's claim): the store does not wake the log's readers for it, in this
+   * process or others. They read past it with the next append they are woken for, or when they
+   * poll. A store may ignore it (it only saves reads).
+   */
+  quiet?: boolean;
 }
 
 /** A subject's erasure key an append's events were sealed with, in its wrapped form as stored. */
@@ -133,7 +140,7 @@ export interface EventStore {
   append(
     streamId: string,
     events: readonly EventToAppend[],
-    options?: { expectedRevision?: ExpectedRevision; sealedWith?: readonly SealedWith[] },
+    options?: { expectedRevision?: ExpectedRevision; sealedWith?: readonly SealedWith[]; quiet?: boolean },
   ): Promise<AppendResult>;
   /**
    * Appends to several streams. Where atomicMultiStreamAppend is false a failure can leave some

@@ -128,7 +128,7 @@ export class PersonalDataEventStore implements EventStore, SealedForms {
   async append(
     streamId: string,
     events: readonly EventToAppend[],
-    options?: { expectedRevision?: ExpectedRevision },
+    options?: { expectedRevision?: ExpectedRevision; quiet?: boolean },
   ): Promise<AppendResult> {
     return this.conditionally(async () => {
       const sealed = await this.seal(streamId, events, { conditional: this.keyChecks });

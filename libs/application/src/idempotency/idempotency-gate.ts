@@ -73,7 +73,8 @@ export class IdempotencyGate {
     const deadline = Date.now() + this.options.waitMs;
     // The key's bookkeeping is not the request's write: without the request id in its metadata,
     // a claim that committed does not count as the request having written (ADR 0135); the
-    // claim's data names the request.
+    // claim's data names the request. No projection or reactor reads it either: its appends wake
+    // no log reader (quiet), which read past them with the request's own append (ADR 0183).
     const metadata: CommandMetadata = { ...request.metadata, request_id: undefined, environment: request.environment };
     // A key is nearly always new (the official clients send a fresh one with every POST): the
     // first claim is appended without reading the key's stream, as if it had none (ADR 0183).
@@ -96,7 +97,7 @@ export class IdempotencyGate {
           },
           metadata,
           // Only the first time: a request waiting for the key's first request knows it exists.
-          first ? { assume: { revision: 'no_stream' } } : {},
+          { quiet: true, ...(first ? { assume: { revision: 'no_stream' } } : {}) },
         );
         if (claim.events.length) {
           claimed = { state: claim.state, revision: claim.append!.nextExpectedRevision };
@@ -147,6 +148,6 @@ export class IdempotencyGate {
     metadata: CommandMetadata,
     claimed: { state: IdempotencyState; revision: number },
   ): Promise<void> {
-    await handleCommand(this.store, stream, idempotencyDecider, command, metadata, { assume: claimed }).catch(() => undefined);
+    await handleCommand(this.store, stream, idempotencyDecider, command, metadata, { assume: claimed, quiet: true }).catch(() => undefined);
   }
 }

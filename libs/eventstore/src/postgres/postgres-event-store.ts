@@ -261,9 +261,15 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
   async append(
     streamId: string,
     events: readonly EventToAppend[],
-    options: { expectedRevision?: ExpectedRevision; sealedWith?: readonly SealedWith[] } = {},
+    options: { expectedRevision?: ExpectedRevision; sealedWith?: readonly SealedWith[]; quiet?: boolean } = {},
   ): Promise<AppendResult> {
-    const request: StreamAppend = { streamId, events, expectedRevision: options.expectedRevision, sealedWith: options.sealedWith };
+    const request: StreamAppend = {
+      streamId,
+      events,
+      expectedRevision: options.expectedRevision,
+      sealedWith: options.sealedWith,
+      ...(options.quiet ? { quiet: true } : {}),
+    };
     return (await this.appendTogether([request]))[0];
   }
 
@@ -419,8 +425,11 @@ export class PostgresEventStore implements EventStore, TamperEvidentLog, LogImpo
           position: encodePosition(BigInt(last.o_tx), position),
         };
       });
-      this.wakeups.notify(results.reduce((max, r) => (r.position > max ? r.position : max), results[0].position));
-      this.notifyOthers();
+      // Readers are woken unless every append of the statement said nobody needs to hear of it.
+      if (!appends.every((a) => a.quiet)) {
+        this.wakeups.notify(results.reduce((max, r) => (r.position > max ? r.position : max), results[0].position));
+        this.notifyOthers();
+      }
       return results;
     } catch (error) {
       // The same events were appended before (a retry, or a concurrent twin that won the race):

@@ -80,6 +80,26 @@ describeServer('PostgreSQL event store: the shared log tail', () => {
     }
   });
 
+  it('wakes no reader for a quiet append; the next append readers are woken for brings both into the window', async () => {
+    const hints: (LogPosition | undefined)[] = [];
+    const unlisten = store.onAppended((p) => hints.push(p));
+    try {
+      const from = seen;
+      const quiet = await store.append(`tail-${randomUUID()}`, [{ id: randomUUID(), type: 'Tailed', data: {}, metadata: meta }], {
+        quiet: true,
+      });
+      // The hint of an append is given before the append answers: none came for this one.
+      expect(hints).toEqual([]);
+      const loud = await append();
+      expect(hints).toEqual([loud.position]);
+      await buffered(loud.position);
+      const window = await reader.readAll({ after: from });
+      expect(window.events.map((e) => e.position)).toEqual([quiet.position, loud.position]);
+    } finally {
+      unlisten();
+    }
+  });
+
   it('reads an append held back by an older open transaction once that ends, without another hint', async () => {
     await holder.query('BEGIN');
     try {
