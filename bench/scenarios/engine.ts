@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { BenchService, defineWorkflow, freshDatabase, inAppStep, spawnListening, startService, stopChild } from '../support/service';
 import { atRate, BoundedClient, closedLoop, percentile, round, until } from '../support/load';
@@ -13,6 +14,12 @@ export interface Figure {
   note?: string;
 }
 
+/**
+ * BENCH_IDEMPOTENCY_KEYS=1: every trigger of the accept scenarios carries a fresh Idempotency-Key,
+ * as the official clients send one with every POST.
+ */
+const freshKeys = process.env.BENCH_IDEMPOTENCY_KEYS === '1';
+
 async function hammer(url: string, body: unknown, headers: Record<string, string>, seconds: number, connections = 32) {
   const result = await autocannon({
     url,
@@ -21,6 +28,18 @@ async function hammer(url: string, body: unknown, headers: Record<string, string
     body: JSON.stringify(body),
     connections,
     duration: seconds,
+    ...(freshKeys
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                headers: { ...request.headers, 'idempotency-key': randomUUID() },
+              }),
+            },
+          ],
+        }
+      : {}),
   });
   return {
     rps: result.requests.average,
@@ -92,7 +111,7 @@ export async function acceptRate(seconds: number, apiAlone = false): Promise<Fig
     const executedBy = await triggerRunsExecutedBy(service.url);
     return [
       {
-        scenario: apiAlone ? 'trigger endpoint, api process alone (no worker; 1 recipient)' : 'trigger endpoint alone (1 recipient)',
+        scenario: `${apiAlone ? 'trigger endpoint, api process alone (no worker; 1 recipient)' : 'trigger endpoint alone (1 recipient)'}${freshKeys ? ', a fresh Idempotency-Key each' : ''}`,
         metric: 'accepted',
         value: round(r.rps),
         unit: 'triggers/s',
