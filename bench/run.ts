@@ -35,7 +35,7 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['accept-api', () => acceptRate(quick ? 5 : 10, true)],
   // BENCH_RATES=750,1000 tries only those rates.
   ['sustained', () => sustained(rates ?? (quick ? [250, 500] : [250, 500, 750, 1000, 1250]), quick ? 5 : 10)],
-  ['latency', () => latency(200, quick ? 5 : 20)],
+  ['latency', () => latency(Number(process.env.BENCH_LATENCY_RATE ?? 200), quick ? 5 : 20)],
   // Twice the sustained rate the issue measured (300 runs/s); BENCH_OVERLOAD_RATE sets another.
   [
     'overload',
