@@ -49,10 +49,18 @@ export function App() {
     });
   }, []);
   const onSignOut = useCallback(() => {
-    // A member's cookie is httpOnly: only the server can clear it.
-    if (session?.kind === 'member') void new Api(null).service('DELETE', '/v1/console/session').catch(() => undefined);
-    clearSession();
-    setSession(null);
+    const signedOut = () => {
+      clearSession();
+      setSession(null);
+    };
+    // A member's cookie is httpOnly: only the server can clear it. The sign-in form shows once it
+    // has (or could not be reached), so that a tab closed right after signing out leaves no session.
+    if (session?.kind === 'member')
+      void new Api(null)
+        .service('DELETE', '/v1/console/session')
+        .catch(() => undefined)
+        .then(signedOut);
+    else signedOut();
   }, [session?.kind]);
   if (resuming)
     return (
