@@ -85,51 +85,46 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   const maxAttempts = options.maxAttempts ?? DEFAULT_COMMAND_ATTEMPTS;
   const decide = (state: State) =>
     decider.decide(typeof command === 'function' ? (command as (state: State) => Command)(state) : command, state);
+  const append = async (events: Event[], state: State, revision: number | undefined): Promise<CommandOutcome<State, Event>> => {
+    const appended = await store.append(
+      streamId,
+      events.map((event, index) => eventEnvelope(event.type, event.data, options.eventId?.(event, index) ?? randomUUID(), metadata)),
+      { expectedRevision: revision ?? 'no_stream', ...(options.quiet ? { quiet: true } : {}) },
+    );
+    return { events, state: events.reduce((s, e) => decider.evolve(s, e), state), append: appended, streamId };
+  };
+  /** The round on the assumed state; undefined where the assumption does not hold (then the stream is read). */
+  const onAssumed = async (assumed: NonNullable<typeof options.assume>): Promise<CommandOutcome<State, Event> | undefined> => {
+    const state = assumed.state ?? fold(decider, []);
+    let events: Event[];
+    try {
+      events = decide(state);
+    } catch {
+      return undefined;
+    }
+    if (events.length === 0) return undefined;
+    try {
+      return await append(events, state, assumed.revision === 'no_stream' ? undefined : assumed.revision);
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return undefined;
+      throw error;
+    }
+  };
   return oneAtATime(store, streamId, async () => {
-    // A round on an assumed state that does not hold goes on to read, without counting as a round.
-    let assumed = options.assume;
+    const assumed = options.assume && (await onAssumed(options.assume));
+    if (assumed) return assumed;
     for (let attempt = 1; ; attempt++) {
-      let revision: number | undefined;
-      let state: State;
-      let events: Event[];
-      const onAssumed = assumed !== undefined;
-      if (assumed) {
-        revision = assumed.revision === 'no_stream' ? undefined : assumed.revision;
-        state = assumed.state ?? fold(decider, []);
-        assumed = undefined;
-        try {
-          events = decide(state);
-        } catch {
-          attempt--;
-          continue;
-        }
-        if (events.length === 0) {
-          attempt--;
-          continue;
-        }
-      } else {
-        const history = await store.readStream(streamId);
-        revision = history.length ? history[history.length - 1].revision : undefined;
-        if (options.onlyAtRevision !== undefined && options.onlyAtRevision !== (revision ?? 'no_stream')) {
-          throw new WrongExpectedRevisionError(streamId, options.onlyAtRevision, revision ?? 'no_stream');
-        }
-        state = fold(decider, history.map(toDomainEvent) as Event[]);
-        events = decide(state);
-        if (events.length === 0) return { events, state, streamId };
+      const history = await store.readStream(streamId);
+      const revision = history.length ? history[history.length - 1].revision : undefined;
+      if (options.onlyAtRevision !== undefined && options.onlyAtRevision !== (revision ?? 'no_stream')) {
+        throw new WrongExpectedRevisionError(streamId, options.onlyAtRevision, revision ?? 'no_stream');
       }
+      const state = fold(decider, history.map(toDomainEvent) as Event[]);
+      const events = decide(state);
+      if (events.length === 0) return { events, state, streamId };
       try {
-        const append = await store.append(
-          streamId,
-          events.map((event, index) => eventEnvelope(event.type, event.data, options.eventId?.(event, index) ?? randomUUID(), metadata)),
-          { expectedRevision: revision ?? 'no_stream', ...(options.quiet ? { quiet: true } : {}) },
-        );
-        const after = events.reduce((s, e) => decider.evolve(s, e), state);
-        return { events, state: after, append, streamId };
+        return await append(events, state, revision);
       } catch (error) {
-        if (error instanceof WrongExpectedRevisionError && onAssumed) {
-          attempt--;
-          continue;
-        }
         if (error instanceof WrongExpectedRevisionError && attempt < maxAttempts) {
           await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt)));
           continue;

@@ -159,60 +159,44 @@ for (const backend of databaseBackends()) {
     });
 
     // The embedded database runs one transaction at a time: a held row lock would hold everything.
-    if (backend === 'postgres')
-      it('a one-message batch whose checkpoint another runner holds is refused whole, and applied once when it is free (ADR 0268)', async () => {
-        const projection = writer('held', 'DfrHeld');
-        const seed = await append('DfrHeld', [0]);
-        await applyThrough(projection, 'DfrHeld', seed.position, 100);
-        const { position } = await append('DfrHeld', [1, 2]);
+    const heldCases = [
+      {
+        title: 'a one-message batch whose checkpoint another runner holds is refused whole, and applied once when it is free (ADR 0268)',
+        name: 'held',
+        readFirst: false,
+        // The message carries the check that refuses it.
+        tried: () => sent.filter((t) => t.includes('projection_checkpoints_all_moved')).length >= 2,
+      },
+      {
+        title: 'a batch whose projection ignores the refusal of its first statement, the checkpoint being held, commits nothing (ADR 0268)',
+        name: 'held-reading',
+        readFirst: true,
+        // The lock goes before the projection's read; the runtime finds it taken and goes the long way.
+        tried: () => lockTries('held-reading') >= 4,
+      },
+    ];
+    for (const held of backend === 'postgres' ? heldCases : [])
+      it(held.title, async () => {
+        const type = held.readFirst ? 'DfrHeldReading' : 'DfrHeld';
+        const projection = writer(held.name, type, { readFirst: held.readFirst });
+        const seed = await append(type, [0]);
+        await applyThrough(projection, type, seed.position, 100);
+        const { position } = await append(type, [1, 2]);
         // Another runner (here: a transaction of the test's, begun after the append so that it
         // does not hide the append from readers) holds the checkpoint row.
         const holder = await db.database.pool.connect();
-        const refused = () => sent.filter((t) => t.includes('projection_checkpoints_all_moved')).length;
         let runtime: ProjectionRuntime | undefined;
         try {
           await holder.query('BEGIN');
-          await holder.query(`SELECT 1 FROM projection_checkpoints WHERE name = 'held' FOR UPDATE`);
+          await holder.query('SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [held.name]);
           sent.length = 0;
           runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 100 });
           await runtime.start();
-          await waitFor(async () => refused() >= 2, 'two one-message batches refused while the checkpoint is held');
-          expect(await rows('held')).toHaveLength(1);
+          await waitFor(async () => held.tried(), 'the runtime trying the held checkpoint');
+          expect(await rows(held.name)).toHaveLength(1);
           await holder.query('COMMIT');
-          expect(await runtime.waitFor(position, [{ type: 'DfrHeld', streamId: 'dfr-' }], 30_000)).toBe(true);
-          expect((await rows('held')).map((r) => r.n)).toEqual([0, 1, 2]);
-          expect((await runtime.status())[0].lastError).toBeUndefined();
-        } finally {
-          await holder.query('ROLLBACK').catch(() => undefined);
-          holder.release();
-          await runtime?.stop();
-        }
-      });
-
-    if (backend === 'postgres')
-      it('a batch whose projection ignores the refusal of its first statement, the checkpoint being held, commits nothing (ADR 0268)', async () => {
-        const projection = writer('held-reading', 'DfrHeldReading', { readFirst: true });
-        const seed = await append('DfrHeldReading', [0]);
-        await applyThrough(projection, 'DfrHeldReading', seed.position, 100);
-        const { position } = await append('DfrHeldReading', [1, 2]);
-        // Another runner (here: a transaction of the test's, begun after the append so that it
-        // does not hide the append from readers) holds the checkpoint row.
-        const holder = await db.database.pool.connect();
-
-        let runtime: ProjectionRuntime | undefined;
-        try {
-          await holder.query('BEGIN');
-          await holder.query(`SELECT 1 FROM projection_checkpoints WHERE name = 'held-reading' FOR UPDATE`);
-          sent.length = 0;
-          runtime = new ProjectionRuntime(store, db.database.dataSource, [projection], { batchSize: 100 });
-          await runtime.start();
-          // The lock is taken before the projection's read, and another runner holds the checkpoint:
-          // the runtime finds it taken (its statement refused) and goes the long way, applying nothing.
-          await waitFor(async () => lockTries('held-reading') >= 4, 'the runtime trying the held checkpoint');
-          expect(await rows('held-reading')).toHaveLength(1);
-          await holder.query('COMMIT');
-          expect(await runtime.waitFor(position, [{ type: 'DfrHeldReading', streamId: 'dfr-' }], 30_000)).toBe(true);
-          expect((await rows('held-reading')).map((r) => r.n)).toEqual([0, 1, 2]);
+          expect(await runtime.waitFor(position, [{ type, streamId: 'dfr-' }], 30_000)).toBe(true);
+          expect((await rows(held.name)).map((r) => r.n)).toEqual([0, 1, 2]);
           expect((await runtime.status())[0].lastError).toBeUndefined();
         } finally {
           await holder.query('ROLLBACK').catch(() => undefined);
