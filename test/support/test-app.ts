@@ -84,7 +84,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
   if (options.databaseUrl)
     db = { url: options.databaseUrl, release: async () => undefined, drop: () => dropDatabase(options.databaseUrl!) };
   else if (backend === 'postgres') {
-    const created = await createTestDatabase('postgres', { migrate: false });
+    const created = await createTestDatabase('postgres'); // every migration applied (cloned), so the boot finds nothing to do
     db = { url: created.url, release: () => created.database.close(), drop: () => created.close() };
   } else dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'notify-e2e-')));
   const secretKey = `sk_test_${randomBytes(16).toString('hex')}`;

@@ -1,7 +1,7 @@
 import { Database } from '@notify/database';
 import { allMigrations } from '@notify/projections';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { createHash, randomBytes } from 'node:crypto';
+import { Client, DatabaseError } from 'pg';
 import { testEnv } from './test-env';
 
 export type BackendName = 'postgres' | 'embedded';
@@ -30,8 +30,12 @@ export async function createTestDatabase(
     const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
     const admin = new Client({ connectionString: testEnv.postgresUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
+    try {
+      if (options.migrate === false) await admin.query(`CREATE DATABASE ${name}`);
+      else await cloneMigrated(admin, name);
+    } finally {
+      await admin.end();
+    }
     const parsed = new URL(testEnv.postgresUrl);
     parsed.pathname = `/${name}`;
     url = parsed.toString();
@@ -53,4 +57,64 @@ export async function createTestDatabase(
       await drop?.();
     },
   };
+}
+
+/**
+ * Every migration applied, once per set of migrations: test files clone it (CREATE DATABASE ...
+ * TEMPLATE copies the files) instead of each running a hundred migrations, which was a share of
+ * the server's CPU in CI. The name carries a hash of the migrations' code, so a changed or added
+ * migration gets a template of its own. Nobody may connect to it (a connection would make cloning
+ * fail); the migrate() that follows the clone finds every migration applied.
+ */
+async function cloneMigrated(admin: Client, name: string): Promise<void> {
+  const digest = createHash('sha256');
+  for (const migration of allMigrations) digest.update(`${migration.name}\n${migration.toString()}\n`);
+  const template = `notify_template_${digest.digest('hex').slice(0, 16)}`;
+  for (let attempt = 1; ; attempt++) {
+    await ensureTemplate(admin, template);
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      return;
+    } catch (error) {
+      // Dropped as stale by a run of other migrations (another checkout on this server): build it again.
+      if (attempt === 1 && error instanceof DatabaseError && error.code === '3D000') continue;
+      throw error;
+    }
+  }
+}
+
+async function ensureTemplate(admin: Client, template: string): Promise<void> {
+  const exists = async () => (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount === 1;
+  if (await exists()) return;
+  // One builder at a time across jest workers and concurrent runs; the others then find it.
+  await admin.query('SELECT pg_advisory_lock(727274090)');
+  try {
+    if (await exists()) return;
+    const building = `${template}_${process.pid}`;
+    await admin.query(`DROP DATABASE IF EXISTS ${building}`);
+    await admin.query(`CREATE DATABASE ${building}`);
+    const url = new URL(testEnv.postgresUrl!);
+    url.pathname = `/${building}`;
+    try {
+      const database = await Database.open({ url: url.toString(), poolSize: 2, entities: [], migrations: allMigrations });
+      try {
+        await database.migrate();
+      } finally {
+        await database.close();
+      }
+    } catch (error) {
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`).catch(() => undefined);
+      throw error;
+    }
+    await admin.query(`ALTER DATABASE ${building} WITH ALLOW_CONNECTIONS false`);
+    await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
+    // Templates of other migrations are stale (a run of another checkout rebuilds its own if it finds it gone).
+    const { rows } = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname ~ '^notify_template_[0-9a-f]{16}$' AND datname <> $1",
+      [template],
+    );
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock(727274090)');
+  }
 }
