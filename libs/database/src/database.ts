@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   url?: string;
   /** Where the embedded database keeps its files; undefined keeps it in memory. */
   dataDir?: string;
+  /** An in-memory embedded database starts from this snapshot (EmbeddedPostgres.snapshot()). */
+  embeddedSnapshot?: Uint8Array;
   poolSize: number;
   /** Connections kept open however long they are idle; default poolSize (a fixed-size pool once warm). */
   minIdle?: number;
@@ -63,7 +65,9 @@ export class Database {
     // extended-protocol exchanges apart reliably, so the embedded mode gets exactly one
     // connection. Waiting for a second connection while holding the first would hang: the
     // acquire timeout turns such a mistake into an error.
-    const embedded = options.url ? undefined : await EmbeddedPostgres.start({ dataDir: options.dataDir, maxConnections: 1 });
+    const embedded = options.url
+      ? undefined
+      : await EmbeddedPostgres.start({ dataDir: options.dataDir, maxConnections: 1, snapshot: options.embeddedSnapshot });
     const url = options.url ?? embedded!.url;
     const poolSize = embedded ? 1 : options.poolSize;
     // pg-pool closes a connection idle for 10 s unless `min` are open; opening one again costs a

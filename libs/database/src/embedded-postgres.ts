@@ -23,8 +23,12 @@ export class EmbeddedPostgres {
     readonly url: string,
   ) {}
 
-  /** dataDir undefined means in-memory (tests). */
-  static async start(options: { dataDir?: string; maxConnections: number }): Promise<EmbeddedPostgres> {
+  /**
+   * dataDir undefined means in-memory (tests); an in-memory database may start from `snapshot`, the
+   * bytes `snapshot()` answered for another one (skipping initdb and whatever had been applied).
+   */
+  static async start(options: { dataDir?: string; maxConnections: number; snapshot?: Uint8Array }): Promise<EmbeddedPostgres> {
+    if (options.snapshot && options.dataDir) throw new Error('A snapshot starts an in-memory embedded database only');
     let lockFile: string | undefined;
     let dbPath: string | undefined;
     if (options.dataDir) {
@@ -45,7 +49,7 @@ export class EmbeddedPostgres {
     // Process-wide, before PGlite's WebAssembly is compiled (see EMBEDDED_POSTGRES_THREAD).
     for (const flag of embeddedV8Flags()) setFlagsFromString(flag);
     const worker = new Worker(path.join(__dirname, 'embedded-postgres.worker.js'), {
-      workerData: { dbPath, startParams, maxConnections: options.maxConnections },
+      workerData: { dbPath, startParams, maxConnections: options.maxConnections, snapshot: options.snapshot },
       resourceLimits: { maxYoungGenerationSizeMb: EMBEDDED_POSTGRES_THREAD.maxYoungGenerationSizeMb },
     });
     try {
@@ -56,6 +60,23 @@ export class EmbeddedPostgres {
       if (lockFile) await rm(lockFile, { force: true });
       throw error;
     }
+  }
+
+  /**
+   * The whole database directory as an uncompressed tar, for `start({ snapshot })`. Taken between
+   * statements: nothing may be running on the database meanwhile.
+   */
+  snapshot(): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: { snapshot?: ArrayBuffer; snapshotError?: string }) => {
+        if (!message.snapshot && !message.snapshotError) return;
+        this.worker.off('message', onMessage);
+        if (message.snapshot) resolve(new Uint8Array(message.snapshot));
+        else reject(new Error(`the embedded database could not be snapshotted: ${message.snapshotError}`));
+      };
+      this.worker.on('message', onMessage);
+      this.worker.postMessage('snapshot');
+    });
   }
 
   /**

@@ -10,11 +10,21 @@ const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
 async function main() {
   const db = await PGlite.create({
     ...(workerData.dbPath ? { dataDir: workerData.dbPath } : {}),
+    ...(workerData.snapshot ? { loadDataDir: new Blob([workerData.snapshot]) } : {}),
     startParams: [...PGlite.defaultStartParams, ...workerData.startParams],
   });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: workerData.maxConnections });
   await server.start();
   parentPort.on('message', async (message) => {
+    if (message === 'snapshot') {
+      try {
+        const bytes = await (await db.dumpDataDir('none')).arrayBuffer();
+        parentPort.postMessage({ snapshot: bytes }, [bytes]);
+      } catch (error) {
+        parentPort.postMessage({ snapshotError: error && error.stack ? error.stack : String(error) });
+      }
+      return;
+    }
     if (message !== 'stop') return;
     try {
       // server.stop() waits for every client socket to close; do not let a lingering one keep

@@ -1,6 +1,9 @@
 import { Database } from '@notify/database';
 import { allMigrations } from '@notify/projections';
 import { createHash, randomBytes } from 'node:crypto';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client, DatabaseError } from 'pg';
 import { testEnv } from './test-env';
 
@@ -46,8 +49,11 @@ export async function createTestDatabase(
       await c.end();
     };
   }
-  const database = await Database.open({ url, poolSize: options.poolSize ?? 5, entities: [], migrations: allMigrations });
-  if (options.migrate !== false) await database.migrate();
+  const migrate = options.migrate !== false;
+  const database = url
+    ? await Database.open({ url, poolSize: options.poolSize ?? 5, entities: [], migrations: allMigrations })
+    : await openEmbedded(migrate);
+  if (migrate) await database.migrate();
   return {
     backend,
     database,
@@ -67,9 +73,7 @@ export async function createTestDatabase(
  * fail); the migrate() that follows the clone finds every migration applied.
  */
 async function cloneMigrated(admin: Client, name: string): Promise<void> {
-  const digest = createHash('sha256');
-  for (const migration of allMigrations) digest.update(`${migration.name}\n${migration.toString()}\n`);
-  const template = `notify_template_${digest.digest('hex').slice(0, 16)}`;
+  const template = `notify_template_${migrationsDigest()}`;
   for (let attempt = 1; ; attempt++) {
     await ensureTemplate(admin, template);
     try {
@@ -117,4 +121,48 @@ async function ensureTemplate(admin: Client, template: string): Promise<void> {
   } finally {
     await admin.query('SELECT pg_advisory_unlock(727274090)');
   }
+}
+
+/** Names the set of migrations by their code: a changed or added migration changes it. */
+function migrationsDigest(): string {
+  const digest = createHash('sha256');
+  for (const migration of allMigrations) digest.update(`${migration.name}\n${migration.toString()}\n`);
+  return digest.digest('hex').slice(0, 16);
+}
+
+/**
+ * An in-memory embedded database started from a snapshot, bare (just initdb) or with every
+ * migration applied: starting PGlite from its files takes about a second of CPU, a fresh one runs
+ * initdb first, two more. The first file of a run to need one takes it and leaves it in the temp
+ * directory (written aside, then renamed); a snapshot that does not load is taken again.
+ */
+async function openEmbedded(migrated: boolean): Promise<Database> {
+  const pglite = JSON.parse(await readFile(path.join(path.dirname(require.resolve('@electric-sql/pglite')), '../package.json'), 'utf8'));
+  const kind = migrated ? `migrated-${migrationsDigest()}` : 'bare';
+  const prefix = 'notify-test-pglite-';
+  const file = path.join(tmpdir(), `${prefix}${pglite.version}-${kind}.tar`);
+  const open = (embeddedSnapshot?: Uint8Array) => Database.open({ poolSize: 1, entities: [], migrations: allMigrations, embeddedSnapshot });
+  const snapshot = await readFile(file).catch(() => undefined);
+  if (snapshot) {
+    try {
+      return await open(snapshot);
+    } catch {
+      await rm(file, { force: true });
+    }
+  }
+  const database = await open();
+  try {
+    if (migrated) await database.migrate();
+    const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    await writeFile(aside, await database.embedded!.snapshot());
+    await rename(aside, file);
+    // Snapshots of other migrations or PGlite versions are stale.
+    const current = [path.basename(file), `${prefix}${pglite.version}-bare.tar`];
+    for (const name of await readdir(tmpdir()))
+      if (name.startsWith(prefix) && name.endsWith('.tar') && !current.includes(name)) await rm(path.join(tmpdir(), name), { force: true });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
 }
