@@ -1,15 +1,6 @@
 import { Context, context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  SimpleSpanProcessor,
-  SpanExporter,
-  TraceIdRatioBasedSampler,
-} from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 /**
  * OpenTelemetry traces (ADR 0160). The trace context travels with the work: from the HTTP
@@ -42,6 +33,17 @@ let active: NodeTracerProvider | undefined;
 export function startTracing(options: TracingOptions): Tracing | undefined {
   if (!options.endpoint && !options.exporter) return undefined;
   if (active) throw new Error('tracing is already started in this process');
+  // The SDK is loaded only when traces are exported: most starts never need its modules.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { BatchSpanProcessor, ParentBasedSampler, SimpleSpanProcessor, TraceIdRatioBasedSampler } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } =
+    require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const processor = options.exporter
     ? new SimpleSpanProcessor(options.exporter)
     : new BatchSpanProcessor(new OTLPTraceExporter({ url: options.endpoint }));

@@ -1,7 +1,6 @@
 import { Controller, Header } from '@nestjs/common';
 import { allRoutes, API_VERSION, openApiJsonRoute, openApiYamlRoute } from '@notify/contracts';
 import { buildOpenApiDocument, Endpoint } from '@notify/http';
-import { stringify } from 'yaml';
 
 @Controller()
 export class OpenApiController {
@@ -19,7 +18,8 @@ export class OpenApiController {
 
   @Endpoint(openApiYamlRoute)
   @Header('content-type', 'application/yaml; charset=utf-8')
-  yaml() {
+  async yaml() {
+    const { stringify } = await import('yaml'); // loaded on first use, not at every start
     return stringify(this.doc);
   }
 }

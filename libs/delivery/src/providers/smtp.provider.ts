@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import nodemailer from 'nodemailer';
 import type SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { Exchange } from '../support/exchange';
 import { z } from 'zod';
@@ -77,6 +76,7 @@ export class SmtpProvider extends BaseProvider<EmailContent> {
       headers,
     };
     const auth = isRecord(settings.auth) ? { user: String(settings.auth.user), pass: String(settings.auth.pass) } : undefined;
+    const { default: nodemailer } = await import('nodemailer'); // loaded on first use, not at every start
     const transport = nodemailer.createTransport({
       host,
       port,

@@ -1,5 +1,3 @@
-import { Hash } from '@smithy/hash-node';
-import { SignatureV4 } from '@smithy/signature-v4';
 import { z } from 'zod';
 import { stringSetting } from './settings';
 import { text } from './settings-schema';
@@ -33,6 +31,8 @@ export async function signAws(
   now: Date = new Date(),
 ): Promise<SignedRequest> {
   const url = new URL(request.url);
+  // Loaded on first use: most installations never send through an AWS provider.
+  const [{ Hash }, { SignatureV4 }] = await Promise.all([import('@smithy/hash-node'), import('@smithy/signature-v4')]);
   const signer = new SignatureV4({
     service,
     region: stringSetting(settings, 'region')!,
