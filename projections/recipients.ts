@@ -2,6 +2,8 @@ import { Projection } from '@notify/projection-runtime';
 import {
   AudienceMembersReadModel1763712001600,
   audienceMembersProjection,
+  CreatedAudiencesReadModel1763712098000,
+  createdAudiencesProjection,
   DynamicAudiencesReadModel1763712017100,
   DynamicAudienceTenants1763712021000,
 } from './audience-members';
@@ -12,7 +14,10 @@ import { PreferencesReadModel1763712001200, preferencesProjection } from './pref
 import { SubscriptionsReadModel1763712001400, subscriptionsProjection } from './subscriptions';
 import { TenantsReadModel1763712001100, tenantsProjection } from './tenants';
 
-/** The recipient read models (objects, tenants, preferences, channel data, subscriptions, bulk operations, audience members). */
+/**
+ * The recipient read models (objects, tenants, preferences, channel data, subscriptions, bulk operations, audience members,
+ * audiences created by members calls).
+ */
 export const recipientProjections: readonly Projection[] = [
   objectsProjection,
   tenantsProjection,
@@ -21,6 +26,7 @@ export const recipientProjections: readonly Projection[] = [
   subscriptionsProjection,
   bulkOperationsProjection,
   audienceMembersProjection,
+  createdAudiencesProjection,
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -34,4 +40,5 @@ export const recipientMigrations: Function[] = [
   AudienceMembersReadModel1763712001600,
   DynamicAudiencesReadModel1763712017100,
   DynamicAudienceTenants1763712021000,
+  CreatedAudiencesReadModel1763712098000,
 ];

@@ -5,3 +5,5 @@ export * from './dynamic-audiences.migration';
 export * from './dynamic-membership';
 export * from './dynamic-tenants.migration';
 export * from './dynamic-tenant-membership';
+export * from './created-audiences.migration';
+export * from './created-audiences.projection';

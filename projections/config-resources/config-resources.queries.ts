@@ -52,11 +52,33 @@ const ARCHIVED_COLUMNS =
   'environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, false AS active, NULL::timestamptz AS active_from, NULL::timestamptz AS active_until, created_at, updated_at, archived_at';
 const SERVED_COLUMNS =
   'environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, active, active_from, active_until, created_at, updated_at, NULL::timestamptz AS archived_at';
+/**
+ * Static audiences created by members calls (create_audience) and not defined through the
+ * management API, as the rows of a defined one would be: committed, content `{type, name,
+ * description}` with the key as the name, its sha the sha256 of that content's canonical JSON as
+ * an upsert of the same content would have (ADR 0270).
+ */
+const CREATED_AUDIENCES = `(SELECT c.environment, 'audience'::text AS resource_type, c.audience_key AS identifier, x.content AS draft,
+    x.sha AS draft_sha, true AS valid, '[]'::jsonb AS errors, x.content AS committed, x.sha AS committed_sha, false AS active,
+    NULL::timestamptz AS active_from, NULL::timestamptz AS active_until, c.created_at, c.created_at AS updated_at, NULL::timestamptz AS archived_at
+  FROM rm_created_audiences c
+  CROSS JOIN LATERAL (SELECT jsonb_build_object('type', 'static', 'name', c.audience_key, 'description', NULL) AS content,
+    encode(sha256(convert_to('{"description":null,"name":' || to_json(c.audience_key)::text || ',"type":"static"}', 'UTF8')), 'hex') AS sha) x
+  WHERE NOT EXISTS (SELECT 1 FROM rm_config_resources r
+    WHERE r.environment = c.environment AND r.resource_type = 'audience' AND r.identifier = c.audience_key))`;
+
 const LISTED: Record<NonNullable<ReadView['archived']>, string> = {
   exclude: 'rm_config_resources',
   only: `(SELECT ${ARCHIVED_COLUMNS} FROM rm_archived_config_resources)`,
   include: `(SELECT ${SERVED_COLUMNS} FROM rm_config_resources UNION ALL SELECT ${ARCHIVED_COLUMNS} FROM rm_archived_config_resources)`,
 };
+
+/** What a listing reads: audiences created by members calls are served (never archived) audiences too. */
+function listed(type: ResourceType, archived: NonNullable<ReadView['archived']>): string {
+  if (type !== 'audience' || archived === 'only') return LISTED[archived];
+  const served = archived === 'exclude' ? `(SELECT ${SERVED_COLUMNS} FROM rm_config_resources)` : LISTED.include;
+  return `(SELECT * FROM ${served} s UNION ALL SELECT * FROM ${CREATED_AUDIENCES} c)`;
+}
 
 const toRecord = (row: Row, view: ReadView): ResourceRecord => {
   const committed = view.committedOnly;
@@ -91,7 +113,13 @@ export class ConfigResourceQueries {
       `SELECT ${COLUMNS} FROM rm_config_resources r WHERE r.environment = $1 AND r.resource_type = $2 AND r.identifier = $3 ${view.committedOnly ? 'AND r.committed_sha IS NOT NULL' : ''}`,
       [environment, type, identifier],
     );
-    return rows[0] && toRecord(rows[0], view);
+    if (rows[0]) return toRecord(rows[0], view);
+    if (type !== 'audience') return undefined;
+    const created = await this.db.query<Row[]>(
+      `SELECT ${COLUMNS} FROM ${CREATED_AUDIENCES} r WHERE r.environment = $1 AND r.identifier = $2`,
+      [environment, identifier],
+    );
+    return created[0] && toRecord(created[0], view);
   }
 
   /** The type of the audience this environment serves (upserted, promoted or taken by a branch); archived ones are gone. */
@@ -154,7 +182,7 @@ export class ConfigResourceQueries {
     const archived = view.archived ?? 'exclude';
     const { rows, pageInfo } = await keysetPage<Row>(this.db, {
       select: archived === 'exclude' ? COLUMNS : `${COLUMNS}, r.archived_at`,
-      from: `FROM ${LISTED[archived]} r WHERE r.environment = $1 AND r.resource_type = $2${conditions}`,
+      from: `FROM ${listed(type, archived)} r WHERE r.environment = $1 AND r.resource_type = $2${conditions}`,
       params,
       order: [{ expr: 'r.identifier', type: 'text' }],
       direction: 'asc',

@@ -1081,10 +1081,11 @@ export const managementCases: Record<string, Case> = {
   'GET /v1/environments': (f) => f.via(() => f.mgmt.environments.list()),
   'GET /v1/environments/{environment_slug}': (f) => f.via(() => f.mgmt.environments.retrieve(ENV)),
 
-  // Audiences (both variants: static and dynamic)
+  // Audiences (both variants: static and dynamic; and a static one made by a members call, ADR 0270)
   'GET /v1/audiences': async (f) => {
     await f.mgmt.audiences.upsert('contract-static', { ...env, audience: { type: 'static', name: 'Contract' } } as never);
     await f.mgmt.audiences.upsert('contract-dynamic', { ...env, audience: DYNAMIC_AUDIENCE } as never);
+    await f.knock.audiences.addMembers('contract-made', { members: [{ user: { id: f.other } }] }, { query: { create_audience: true } });
     return f.via(() => f.mgmt.audiences.list(env));
   },
   'PUT /v1/audiences/{audience_key}': (f) =>

@@ -1,4 +1,5 @@
 import Knock from '@knocklabs/node';
+import { contentSha } from '@notify/application';
 import { activeWorkflow, bodyOf, feed, finishedRuns, messagesOf, uniqueKey } from '../../../../test/support/engine';
 import { rejection } from '../../../../test/support/recipients';
 import { startTestApp, TestApp, TestEnvironment } from '../../../../test/support/test-app';
@@ -144,6 +145,42 @@ describe('audience members through @knocklabs/node', () => {
     );
     expect(unknownType.status).toBe(422);
     expect(unknownType.error).toMatchObject({ code: 'invalid_params' });
+  });
+
+  it('management API: an audience made by create_audience is a static audience until defined or archived', async () => {
+    const mgmt = t.mgmt();
+    const environment = env.slug;
+    await knock.audiences.addMembers('walk-ins', { members: [{ user: { id: 'walker' } }] }, { query: { create_audience: true } });
+
+    const content = { type: 'static', name: 'walk-ins', description: null };
+    const shown = await mgmt.audiences.retrieve('walk-ins', { environment });
+    expect(shown).toMatchObject({ key: 'walk-ins', ...content, environment, sha: contentSha(content) });
+    expect(shown.created_at).toBe(shown.updated_at);
+    // Not a version waiting for a commit: listed with uncommitted changes hidden too, once.
+    for (const hide_uncommitted_changes of [false, true]) {
+      const keys = (await mgmt.audiences.list({ environment, hide_uncommitted_changes })).entries.map((a) => a.key);
+      expect(keys.filter((k) => k === 'walk-ins')).toHaveLength(1);
+    }
+    expect(await rejection(mgmt.audiences.retrieve('walk-ins', { environment: (await t.newEnvironment()).slug }))).toMatchObject({
+      status: 404,
+    });
+
+    // Defined through the management API, the definition is what is shown, still once, members kept.
+    await mgmt.audiences.upsert('walk-ins', {
+      environment,
+      audience: { type: 'static', name: 'Walk-ins', description: 'Came by' },
+    } as never);
+    expect(await mgmt.audiences.retrieve('walk-ins', { environment })).toMatchObject({ name: 'Walk-ins', description: 'Came by' });
+    const defined = (await mgmt.audiences.list({ environment })).entries.filter((a) => a.key === 'walk-ins');
+    expect(defined).toEqual([expect.objectContaining({ name: 'Walk-ins' })]);
+    expect(memberIds((await knock.audiences.listMembers('walk-ins')).entries)).toEqual(['walker/-']);
+
+    // One made by a members call alone leaves the listings when archived.
+    await knock.audiences.addMembers('drop-ins', { members: [{ user: { id: 'dropper' } }] }, { query: { create_audience: true } });
+    expect((await mgmt.audiences.list({ environment })).entries.map((a) => a.key)).toContain('drop-ins');
+    expect(await mgmt.audiences.archive('drop-ins', { environment })).toEqual({ result: 'success' });
+    expect((await mgmt.audiences.list({ environment })).entries.map((a) => a.key)).not.toContain('drop-ins');
+    expect(await rejection(mgmt.audiences.retrieve('drop-ins', { environment }))).toMatchObject({ status: 404 });
   });
 
   it('management API: archiving leaves the lists, answers 404 for members, and a later create starts empty', async () => {
