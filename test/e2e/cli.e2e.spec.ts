@@ -5,8 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { runCli } from '../../apps/cli/src/cli';
-import { commandGroups } from '../../apps/cli/src/commands';
+import { cliCommand } from '../support/cli';
 import { secretsAt } from '../support/delivery';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -35,15 +34,7 @@ describeServer('cli', () => {
   const inProcess =
     (vars: Record<string, string | undefined>) =>
     async (...args: string[]) => {
-      let stdout = '';
-      let stderr = '';
-      const io = {
-        stdout: { write: (text: string) => (stdout += text) },
-        stderr: { write: (text: string) => (stderr += text) },
-        env: vars,
-        signal: new AbortController().signal,
-      };
-      const code = await runCli(args, commandGroups, io);
+      const { code, out: stdout, err: stderr } = await cliCommand(vars, ...args);
       if (code !== 0) throw Object.assign(new Error(`notify ${args.join(' ')} exited with ${code}: ${stderr}`), { code, stdout, stderr });
       return { stdout, stderr };
     };

@@ -2,9 +2,8 @@ import { RecordedEvent } from '@notify/eventstore';
 import { domainEventRecord, KafkaPublisher } from '@notify/messaging';
 import { deleteTestTopics, kafkaTestSettings, requireBackend, testEnv } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
-import { runCli } from '../../apps/cli/src/cli';
-import { commandGroups } from '../../apps/cli/src/commands';
 import { runConsumer, SeenIds, StreamEvent } from '../../examples/kafka-consumer';
+import { cliCommand } from '../support/cli';
 
 requireBackend('kafka', !!testEnv.kafkaBrokers);
 const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
@@ -81,15 +80,11 @@ describeKafka(`consuming the stream${testEnv.kafkaBrokers ? '' : ' (skipped: set
   });
 
   const cli = async (...argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(argv, commandGroups, {
-      stdout: { write: (t: string) => out.push(t) },
-      stderr: { write: (t: string) => err.push(t) },
-      env: { KAFKA_BROKERS: testEnv.kafkaBrokers, KAFKA_TOPIC_PREFIX: prefix, KAFKA_TOPIC_PARTITIONS: '2' },
-      signal: new AbortController().signal,
-    });
-    return { code, lines: out.join('').split('\n').filter(Boolean), err: err.join('') };
+    const { code, out, err } = await cliCommand(
+      { KAFKA_BROKERS: testEnv.kafkaBrokers, KAFKA_TOPIC_PREFIX: prefix, KAFKA_TOPIC_PARTITIONS: '2' },
+      ...argv,
+    );
+    return { code, lines: out.split('\n').filter(Boolean), err };
   };
 
   it('`kafka tail --from-beginning` prints every record with key, headers and envelope', async () => {
@@ -124,14 +119,8 @@ describeKafka(`consuming the stream${testEnv.kafkaBrokers ? '' : ' (skipped: set
   });
 
   it('`kafka tail` without KAFKA_BROKERS says Kafka is off', async () => {
-    const err: string[] = [];
-    const code = await runCli(['kafka', 'tail'], commandGroups, {
-      stdout: { write: () => true },
-      stderr: { write: (t: string) => err.push(t) },
-      env: {},
-      signal: new AbortController().signal,
-    });
+    const { code, err } = await cliCommand({}, 'kafka', 'tail');
     expect(code).toBe(2);
-    expect(err.join('')).toContain('KAFKA_BROKERS is not set');
+    expect(err).toContain('KAFKA_BROKERS is not set');
   });
 });

@@ -1,8 +1,7 @@
 import { credentialId, hashSecret, revokeApiKey } from '@notify/application';
 import { waitFor } from '@notify/testing';
+import { cliCommand } from '../../../../test/support/cli';
 import { issueServiceToken, startTestApp, TestApp } from '../../../../test/support/test-app';
-import { runCli } from '../../../cli/src/cli';
-import { commandGroups } from '../../../cli/src/commands';
 
 /** `GET /v1/environments[/{slug}]` and `GET /v1/whoami` through @knocklabs/mgmt and raw HTTP. */
 describe('environments and whoami (management API)', () => {
@@ -127,17 +126,7 @@ describe('environments and whoami (management API)', () => {
   });
 
   it('notify environments list, environments get and whoami print what these routes answer', async () => {
-    const cli = (...argv: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const io = {
-        stdout: { write: (x: string) => out.push(x) },
-        stderr: { write: (x: string) => err.push(x) },
-        env: { NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: t.serviceToken },
-        signal: new AbortController().signal,
-      };
-      return runCli(argv, commandGroups, io).then((code) => ({ code, out: out.join(''), err: err.join('') }));
-    };
+    const cli = (...argv: string[]) => cliCommand({ NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: t.serviceToken }, ...argv);
     const listed = await cli('environments', 'list');
     expect(listed.code).toBe(0);
     const slugs = listed.out
@@ -166,12 +155,6 @@ describe('environments and whoami (management API)', () => {
 
     expect(await cli('whoami')).toEqual({ code: 0, out: 'service token bootstrap on account Notify (notify)\n', err: '' });
     expect(JSON.parse((await cli('whoami', '--json')).out)).toMatchObject({ type: 'service_token', service_token_name: 'bootstrap' });
-    const refused = await runCli(['whoami'], commandGroups, {
-      stdout: { write: () => undefined },
-      stderr: { write: () => undefined },
-      env: { NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: 'svc_nope' },
-      signal: new AbortController().signal,
-    });
-    expect(refused).toBe(1);
+    expect((await cliCommand({ NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: 'svc_nope' }, 'whoami')).code).toBe(1);
   });
 });

@@ -1,8 +1,7 @@
 import { startHttpPeer } from '@notify/testing/peers';
 import { slackPosted } from '@notify/testing/provider-peers';
 import { createHash } from 'node:crypto';
-import { runCli } from '../../../cli/src/cli';
-import { commandGroups } from '../../../cli/src/commands';
+import { capturedCli, cliCommand } from '../../../../test/support/cli';
 import { activeWorkflow, eventually, feed, finishedRuns, pausedRuns, uniqueKey } from '../../../../test/support/engine';
 import { messageOf, messageWithStatus, putChannel } from '../../../../test/support/delivery';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
@@ -16,17 +15,7 @@ describe('event log (management API and CLI)', () => {
 
   const get = (path: string, key?: string) => t.http('GET', path, { key: key ?? t.serviceToken });
 
-  function cli(signal = new AbortController().signal) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = {
-      stdout: { write: (x: string) => out.push(x) },
-      stderr: { write: (x: string) => err.push(x) },
-      env: { NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: t.serviceToken },
-      signal,
-    };
-    return { out, err, run: (...argv: string[]) => runCli(argv, commandGroups, io) };
-  }
+  const cli = (signal?: AbortSignal) => capturedCli({ NOTIFY_URL: t.url, NOTIFY_SERVICE_TOKEN: t.serviceToken }, signal);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -389,19 +378,14 @@ describe('event log (management API and CLI)', () => {
     expect(missing.body).toMatchObject({ code: 'resource_missing', status: 404 });
     expect((await t.http('GET', `/v1/workflow_recipient_runs/${run.runId}/explain`, { key: t.serviceToken })).status).toBe(401);
 
-    let out = '';
-    const io = {
-      stdout: { write: (x: string) => (out += x) },
-      stderr: { write: () => undefined },
-      env: { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey },
-      signal: new AbortController().signal,
-    };
-    expect(await runCli(['explain', run.runId], commandGroups, io)).toBe(0);
-    expect(out).toContain('step feed (in_app_feed) ok');
-    out = '';
-    expect(await runCli(['explain', messageId, '--json'], commandGroups, io)).toBe(0);
-    expect(JSON.parse(out).run_id).toBe(run.runId);
-    expect(await runCli(['explain', '00000000-0000-4000-8000-000000000000'], commandGroups, io)).toBe(1);
+    const withKey = { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey };
+    const text = await cliCommand(withKey, 'explain', run.runId);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain('step feed (in_app_feed) ok');
+    const json = await cliCommand(withKey, 'explain', messageId, '--json');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out).run_id).toBe(run.runId);
+    expect((await cliCommand(withKey, 'explain', '00000000-0000-4000-8000-000000000000')).code).toBe(1);
   });
 
   it("explains a step's inputs: a failing condition's values and the preference layer that opted out, sealed in the log, erased with the user", async () => {
@@ -451,19 +435,14 @@ describe('event log (management API and CLI)', () => {
     expect(explained.body.text).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
     expect(explained.body.text).toContain("blocked by channel_types.in_app_feed = false from the user's own set (recipient_default)");
 
-    let out = '';
-    const io = {
-      stdout: { write: (x: string) => (out += x) },
-      stderr: { write: () => undefined },
-      env: { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey },
-      signal: new AbortController().signal,
-    };
-    expect(await runCli(['explain', run.runId], commandGroups, io)).toBe(0);
-    expect(out).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
-    expect(out).toContain('blocked by channel_types.in_app_feed = false');
-    out = '';
-    expect(await runCli(['events', 'explain', run.runId], commandGroups, io)).toBe(0);
-    expect(out).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
+    const withKey = { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey };
+    const explainedByCli = await cliCommand(withKey, 'explain', run.runId);
+    expect(explainedByCli.code).toBe(0);
+    expect(explainedByCli.out).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
+    expect(explainedByCli.out).toContain('blocked by channel_types.in_app_feed = false');
+    const viaEvents = await cliCommand(withKey, 'events', 'explain', run.runId);
+    expect(viaEvents.code).toBe(0);
+    expect(viaEvents.out).toContain(`data.plan equal_to "pro": data.plan was "${plan}" -> false`);
 
     // The inputs are the user's: sealed in the log (the value compared appears nowhere in clear), erased with them.
     const sealed = await t.sql<{ inputs: { $sealed?: string } }>(

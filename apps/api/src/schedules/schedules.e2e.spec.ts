@@ -1,9 +1,8 @@
 import Knock from '@knocklabs/node';
+import { cliCommand } from '../../../../test/support/cli';
 import { activeWorkflow, feed, uniqueKey } from '../../../../test/support/engine';
 import { eventually } from '../../../../test/support/runs';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
-import { runCli } from '../../../cli/src/cli';
-import { commandGroups } from '../../../cli/src/commands';
 
 const daily = (hours: number, minutes = 0, over: Record<string, unknown> = {}) => ({
   __typename: 'ScheduleRepeat',
@@ -138,21 +137,15 @@ describe('schedules over the API, through @knocklabs/node', () => {
       repeats: [daily(2, 15)],
       scheduled_at: '2030-10-01T00:00:00Z',
     });
-    let out = '';
-    let err = '';
-    const io = {
-      stdout: { write: (x: string) => (out += x) },
-      stderr: { write: (x: string) => (err += x) },
-      env: { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey },
-      signal: new AbortController().signal,
-    };
-    expect(await runCli(['schedules', 'preview', s.id, '--count', '5'], commandGroups, io)).toBe(0);
+    const withKey = { NOTIFY_URL: t.url, NOTIFY_API_KEY: t.env.secretKey };
+    const { code, out, err } = await cliCommand(withKey, 'schedules', 'preview', s.id, '--count', '5');
+    expect(code).toBe(0);
     expect(err).toBe('');
     expect(out).toContain(`schedule ${s.id}: next 5 in Australia/Lord_Howe (zone from recipient)`);
     // Lord Howe's clocks go from 02:00 to 02:30 on 2030-10-06: 02:15 fires at 02:30.
     expect(out).toMatch(/2030-10-06 02:15 +2030-10-05 15:30Z +2030-10-06 02:30 \(\+11:00\) +local time skipped by DST/);
     expect(out).toMatch(/2030-10-05 02:15 +2030-10-04 15:45Z +2030-10-05 02:15 \(\+10:30\)/);
-    expect(await runCli(['schedules', 'preview', '00000000-0000-4000-8000-000000000000'], commandGroups, io)).toBe(1);
+    expect((await cliCommand(withKey, 'schedules', 'preview', '00000000-0000-4000-8000-000000000000')).code).toBe(1);
   });
 
   it('fires a schedule: the run is triggered once with trigger_source schedule, and the schedule shows its last occurrence', async () => {
