@@ -4,10 +4,9 @@ import {
   AudienceDeps,
   DestinationPorts,
   EngineLookups,
-  eraseUser,
+  eraseUserAndKey,
   ERASURE_KEYS,
   ErasureKeyStore,
-  erasureSubject,
   identifyUser,
   RecipientDeps,
   removeAudienceMembers,
@@ -88,8 +87,7 @@ export class DestinationPortsFactory {
       },
       deleteUser: async (userId) => {
         // As DELETE /v1/users/{id}: UserDeleted then UserErased, and the user's key destroyed (ADR 0144, 0180).
-        const outcome = await eraseUser(this.recipients, environment, userId, null, metadata);
-        await this.keys.destroy(erasureSubject(environment, userId));
+        const outcome = await eraseUserAndKey(this.recipients, this.keys, environment, userId, null, metadata);
         await this.consistency.settle(outcome.append, outcome.events);
       },
       cancelRuns: async (workflowKey, cancellationKey, recipient) => {

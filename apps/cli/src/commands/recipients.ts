@@ -1,4 +1,4 @@
-import { ERASURE_KEYS, ErasureKeyStore, eraseUser, erasureSubject, RecipientDeps } from '@notify/application';
+import { ERASURE_KEYS, ErasureKeyStore, eraseUserAndKey, RecipientDeps } from '@notify/application';
 import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
 import { DATABASE, EVENT_STORE } from '@notify/platform';
@@ -52,9 +52,10 @@ export const recipientCommands: CommandGroup = {
             channels: new ChannelQueries(db.dataSource),
             subscriptions: new SubscriptionQueries(db.dataSource),
           };
-          const erased = await eraseUser(deps, environment, userId, reason, { environment, actor: 'cli' });
-          await app.get<ErasureKeyStore>(ERASURE_KEYS).destroy(erasureSubject(environment, userId));
-          return erased;
+          return eraseUserAndKey(deps, app.get<ErasureKeyStore>(ERASURE_KEYS), environment, userId, reason, {
+            environment,
+            actor: 'cli',
+          });
         });
         if (outcome.events.length === 0) {
           ctx.io.stdout.write(`nothing to erase: user ${userId} in ${environment} has no history, or none since it was last erased\n`);

@@ -3,6 +3,7 @@ import { AspectCommand, fold, UserEvent, userDecider, UserState, userStream } fr
 import { WrongExpectedRevisionError } from '@notify/eventstore';
 import { CommandMetadata, CommandOutcome, handleCommand, handleCommands, toDomainEvent } from '../handle-command';
 import { checkItemSchema, ItemSchemaLookup } from '../config/item-schemas';
+import { ErasureKeyStore, erasureSubject } from '../erasure/erasure-keys';
 import { inlineAspects } from './aspects';
 import { eventIdsFor } from './event-ids';
 import { Idempotency, RecipientDeps } from './ports';
@@ -67,8 +68,8 @@ export async function identifyUsers(
 
 /**
  * Deletes the user (if they exist) and erases their personal data: UserErased with the reason.
- * The caller destroys the key at once where it answers the request (DELETE /v1/users/{id}); the
- * erasure reactor destroys it for every UserErased in any case (bulk deletes, the CLI).
+ * A caller that answers the erasure destroys the key at once ({@link eraseUserAndKey}); the
+ * erasure reactor destroys it for every UserErased in any case (bulk deletes).
  */
 export async function eraseUser(
   deps: RecipientDeps,
@@ -82,6 +83,26 @@ export async function eraseUser(
   return handleCommand(deps.store, stream, userDecider, { type: 'EraseUser', userId, reason, now: new Date().toISOString() }, metadata, {
     eventId: eventIdsFor(options.seed, stream),
   });
+}
+
+/**
+ * {@link eraseUser}, then the user's key destroyed at once (crypto-shredding, ADR 0180), so that
+ * their personal fields in the log read as erased by the time the caller answers: what every
+ * erasure that answers someone does (the API's deletes, the CLI, a destination's delete). The key
+ * is destroyed even when nothing new was erased (a retry after a stop in between); destroying a
+ * destroyed key changes nothing.
+ */
+export async function eraseUserAndKey(
+  deps: RecipientDeps,
+  keys: Pick<ErasureKeyStore, 'destroy'>,
+  environment: string,
+  userId: string,
+  reason: string | null,
+  metadata: CommandMetadata,
+): Promise<UserOutcome> {
+  const outcome = await eraseUser(deps, environment, userId, reason, metadata);
+  await keys.destroy(erasureSubject(environment, userId));
+  return outcome;
 }
 
 export async function updateUserAspects(

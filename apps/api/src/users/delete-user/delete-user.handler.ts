@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { eraseUser, ERASURE_KEYS, ErasureKeyStore, erasureSubject, RecipientDeps } from '@notify/application';
+import { eraseUserAndKey, ERASURE_KEYS, ErasureKeyStore, RecipientDeps } from '@notify/application';
 import { ReadYourWrites } from '@notify/platform';
 import { commandMetadata } from '../../shared/command-metadata';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
@@ -15,10 +15,9 @@ export class DeleteUserHandler implements ICommandHandler<DeleteUserCommand> {
   ) {}
 
   async execute({ ctx, userId }: DeleteUserCommand): Promise<void> {
-    // Deleting a user erases their personal data (ADR 0144): UserDeleted, then UserErased.
-    const outcome = await eraseUser(this.deps, ctx.environment, userId, null, commandMetadata(ctx));
-    // Crypto-shredding (ADR 0180): the user's personal fields in the log read as erased from now on.
-    await this.keys.destroy(erasureSubject(ctx.environment, userId));
+    // Deleting a user erases their personal data (ADR 0144): UserDeleted, then UserErased, and the
+    // user's key destroyed (ADR 0180).
+    const outcome = await eraseUserAndKey(this.deps, this.keys, ctx.environment, userId, null, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
   }
 }

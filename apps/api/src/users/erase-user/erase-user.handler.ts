@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { eraseUser, ERASURE_KEYS, ErasureKeyStore, erasureSubject, RecipientDeps } from '@notify/application';
+import { eraseUserAndKey, ERASURE_KEYS, ErasureKeyStore, RecipientDeps } from '@notify/application';
 import { UserErasureT } from '@notify/contracts';
 import { DomainError } from '@notify/domain';
 import { ReadYourWrites } from '@notify/platform';
@@ -21,7 +21,8 @@ export class EraseUserHandler implements ICommandHandler<EraseUserCommand> {
   ) {}
 
   async execute({ ctx, userId, reason }: EraseUserCommand): Promise<UserErasureT> {
-    const outcome = await eraseUser(this.deps, ctx.environment, userId, reason, commandMetadata(ctx));
+    // Crypto-shredding (ADR 0180): the user's personal fields in the log read as erased from now on.
+    const outcome = await eraseUserAndKey(this.deps, this.keys, ctx.environment, userId, reason, commandMetadata(ctx));
     const erased = outcome.events.find((e) => e.type === 'UserErased');
     // Never identified, or erased with nothing recorded since: nothing to erase.
     if (!erased || !outcome.append)
@@ -30,8 +31,6 @@ export class EraseUserHandler implements ICommandHandler<EraseUserCommand> {
         `No user ${userId} with personal data to erase in ${ctx.environment} (never identified, or erased with nothing recorded since)`,
         'not_found',
       );
-    // Crypto-shredding (ADR 0180): the user's personal fields in the log read as erased from now on.
-    await this.keys.destroy(erasureSubject(ctx.environment, userId));
     await this.consistency.settle(outcome.append, outcome.events);
     return {
       user_id: userId,
