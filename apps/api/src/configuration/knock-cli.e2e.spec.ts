@@ -7,6 +7,46 @@ import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 const run = promisify(execFile);
 const KNOCK = path.resolve(__dirname, '../../../../node_modules/.bin/knock');
+const KNOCK_ROOT = path.dirname(require.resolve('@knocklabs/cli/package.json'));
+
+/**
+ * Runs an oclif CLI (its package root) in this process: cwd, environment variables and the
+ * standard streams are the command's while it runs, then put back. Commands run one at a time.
+ * Settles as execFile does: a failure rejects with the output so far.
+ */
+async function inProcess(root: string, cwd: string, argv: string[], env: Record<string, string>) {
+  // The CLI's own copy of oclif, as its binary loads it.
+  const oclif = (await import(require.resolve('@oclif/core', { paths: [root] }))) as {
+    run(argv: string[], root: string): Promise<unknown>;
+  };
+  let stdout = '';
+  let stderr = '';
+  const saved = {
+    cwd: process.cwd(),
+    env: { ...process.env },
+    out: process.stdout.write,
+    err: process.stderr.write,
+    exitCode: process.exitCode,
+  };
+  process.chdir(cwd);
+  Object.assign(process.env, env);
+  process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += String(chunk)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
+  try {
+    await oclif.run(argv, root);
+  } catch (error) {
+    const exit = (error as { oclif?: { exit?: number } }).oclif?.exit;
+    if (exit !== 0) throw new Error(`knock ${argv.join(' ')} failed: ${(error as Error).message}\n${stdout}\n${stderr}`);
+  } finally {
+    process.stdout.write = saved.out;
+    process.stderr.write = saved.err;
+    for (const key of Object.keys(process.env)) if (!(key in saved.env)) delete process.env[key];
+    Object.assign(process.env, saved.env);
+    process.chdir(saved.cwd);
+    process.exitCode = saved.exitCode;
+  }
+  return { stdout, stderr };
+}
 
 /** Every file under `dir`, relative path -> content. */
 async function snapshot(dir: string, base = dir): Promise<Record<string, string>> {
@@ -33,18 +73,24 @@ describe('Knock CLI', () => {
     const res = await t.http('PUT', `${path}?environment=development`, { key: t.serviceToken, body });
     expect(res.status).toBe(200);
   };
-  const knock = async (cwd: string, ...args: string[]) => {
+  const environment = () => ({ HOME: home, XDG_CONFIG_HOME: home, KNOCK_SERVICE_TOKEN: '' });
+  const flags = () => ['--api-origin', t.url, '--service-token', t.serviceToken];
+  /** The installed binary, in a process of its own, as a user runs it. */
+  const spawned = async (cwd: string, ...args: string[]) => {
     try {
-      return await run(KNOCK, [...args, '--api-origin', t.url, '--service-token', t.serviceToken], {
-        cwd,
-        env: { ...process.env, HOME: home, XDG_CONFIG_HOME: home, KNOCK_SERVICE_TOKEN: '' },
-        timeout: 60_000,
-      });
+      return await run(KNOCK, [...args, ...flags()], { cwd, env: { ...process.env, ...environment() }, timeout: 60_000 });
     } catch (error) {
       const e = error as { stdout?: string; stderr?: string; message: string };
       throw new Error(`knock ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     }
   };
+  /**
+   * The same CLI, unchanged, run in this process: its oclif `run` with the argv, working
+   * directory and environment the binary would get, its output captured. A process per command
+   * cost about 3 s of CPU on CI (the CLI's start loads oclif and every command's modules); the
+   * tests that spawn the binary show that its start and output are these.
+   */
+  const knock = (cwd: string, ...args: string[]) => inProcess(KNOCK_ROOT, cwd, [...args, ...flags()], environment());
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -82,7 +128,7 @@ describe('Knock CLI', () => {
       ),
     );
 
-    await knock(work, 'workflow', 'push', 'order-shipped');
+    await spawned(work, 'workflow', 'push', 'order-shipped');
     const stored = await t.mgmt().workflows.retrieve('order-shipped', { environment: 'development' });
     expect(stored).toMatchObject({ name: 'Order shipped', valid: true, categories: ['orders'] });
     expect(stored.steps[1]).toMatchObject({ channel_key: 'in-app', template: { markdown_body: body, action_url: '{{ data.url }}' } });
@@ -130,6 +176,11 @@ describe('Knock CLI', () => {
     const { stdout } = await knock(cwd, 'whoami');
     expect(stdout).toContain('Account name: Notify');
     expect(stdout).toContain('Service token name: bootstrap');
+    // The binary in a process of its own prints the same.
+    expect((await spawned(cwd, 'whoami')).stdout).toBe(stdout);
+    // A command the service refuses fails in this process as the binary exits non-zero.
+    await expect(knock(cwd, 'workflow', 'pull', 'no-such-workflow', '--force')).rejects.toThrow(/failed/);
+    await expect(spawned(cwd, 'workflow', 'pull', 'no-such-workflow', '--force')).rejects.toThrow(/failed/);
     const json = JSON.parse((await knock(cwd, 'whoami', '--json')).stdout);
     expect(json).toMatchObject({
       account_name: 'Notify',
