@@ -53,17 +53,31 @@ const ARCHIVED_COLUMNS =
 const SERVED_COLUMNS =
   'environment, resource_type, identifier, draft, draft_sha, valid, errors, committed, committed_sha, active, active_from, active_until, created_at, updated_at, NULL::timestamptz AS archived_at';
 /**
- * Static audiences created by members calls (create_audience) and not defined through the
- * management API, as the rows of a defined one would be: committed, content `{type, name,
- * description}` with the key as the name, its sha the sha256 of that content's canonical JSON as
- * an upsert of the same content would have (ADR 0270).
+ * Static audiences created by members calls (create_audience), each with the content and sha a
+ * definition of it would have: `{type, name, description}` with the key as the name, the sha256 of
+ * that content's canonical JSON, as an upsert of the same content computes (ADR 0270).
  */
-const CREATED_AUDIENCES = `(SELECT c.environment, 'audience'::text AS resource_type, c.audience_key AS identifier, x.content AS draft,
-    x.sha AS draft_sha, true AS valid, '[]'::jsonb AS errors, x.content AS committed, x.sha AS committed_sha, false AS active,
-    NULL::timestamptz AS active_from, NULL::timestamptz AS active_until, c.created_at, c.created_at AS updated_at, NULL::timestamptz AS archived_at
-  FROM rm_created_audiences c
+const CREATED = `(SELECT c.environment, c.audience_key, c.created_at, x.content, x.sha FROM rm_created_audiences c
   CROSS JOIN LATERAL (SELECT jsonb_build_object('type', 'static', 'name', c.audience_key, 'description', NULL) AS content,
-    encode(sha256(convert_to('{"description":null,"name":' || to_json(c.audience_key)::text || ',"type":"static"}', 'UTF8')), 'hex') AS sha) x
+    encode(sha256(convert_to('{"description":null,"name":' || to_json(c.audience_key)::text || ',"type":"static"}', 'UTF8')), 'hex') AS sha) x)`;
+
+/**
+ * The served audiences: the defined ones, where a members call created the audience first with its
+ * creation time and, until a version is committed, the created form as the committed one (it was
+ * shown as committed before the definition); and the created ones nothing defines, as committed
+ * audiences (ADR 0270).
+ */
+const SERVED_AUDIENCES = `(SELECT r.environment, r.resource_type, r.identifier, r.draft, r.draft_sha, r.valid, r.errors,
+    CASE WHEN r.committed_sha IS NULL AND c.audience_key IS NOT NULL THEN c.content ELSE r.committed END AS committed,
+    COALESCE(r.committed_sha, c.sha) AS committed_sha, r.active, r.active_from, r.active_until,
+    LEAST(r.created_at, c.created_at) AS created_at, r.updated_at, NULL::timestamptz AS archived_at
+  FROM rm_config_resources r
+  LEFT JOIN ${CREATED} c ON r.resource_type = 'audience' AND c.environment = r.environment AND c.audience_key = r.identifier
+  WHERE r.resource_type = 'audience'
+  UNION ALL
+  SELECT c.environment, 'audience'::text, c.audience_key, c.content, c.sha, true, '[]'::jsonb, c.content, c.sha, false,
+    NULL::timestamptz, NULL::timestamptz, c.created_at, c.created_at, NULL::timestamptz
+  FROM ${CREATED} c
   WHERE NOT EXISTS (SELECT 1 FROM rm_config_resources r
     WHERE r.environment = c.environment AND r.resource_type = 'audience' AND r.identifier = c.audience_key))`;
 
@@ -73,11 +87,11 @@ const LISTED: Record<NonNullable<ReadView['archived']>, string> = {
   include: `(SELECT ${SERVED_COLUMNS} FROM rm_config_resources UNION ALL SELECT ${ARCHIVED_COLUMNS} FROM rm_archived_config_resources)`,
 };
 
-/** What a listing reads: audiences created by members calls are served (never archived) audiences too. */
+/** What a listing reads: for audiences, those created by members calls too (ADR 0270). */
 function listed(type: ResourceType, archived: NonNullable<ReadView['archived']>): string {
   if (type !== 'audience' || archived === 'only') return LISTED[archived];
-  const served = archived === 'exclude' ? `(SELECT ${SERVED_COLUMNS} FROM rm_config_resources)` : LISTED.include;
-  return `(SELECT * FROM ${served} s UNION ALL SELECT * FROM ${CREATED_AUDIENCES} c)`;
+  if (archived === 'exclude') return SERVED_AUDIENCES;
+  return `(SELECT * FROM ${SERVED_AUDIENCES} s UNION ALL SELECT ${ARCHIVED_COLUMNS} FROM rm_archived_config_resources)`;
 }
 
 const toRecord = (row: Row, view: ReadView): ResourceRecord => {
@@ -110,16 +124,11 @@ export class ConfigResourceQueries {
 
   async get(environment: string, type: ResourceType, identifier: string, view: ReadView = {}): Promise<ResourceRecord | undefined> {
     const rows = await this.db.query<Row[]>(
-      `SELECT ${COLUMNS} FROM rm_config_resources r WHERE r.environment = $1 AND r.resource_type = $2 AND r.identifier = $3 ${view.committedOnly ? 'AND r.committed_sha IS NOT NULL' : ''}`,
+      `SELECT ${COLUMNS} FROM ${type === 'audience' ? SERVED_AUDIENCES : 'rm_config_resources'} r
+       WHERE r.environment = $1 AND r.resource_type = $2 AND r.identifier = $3 ${view.committedOnly ? 'AND r.committed_sha IS NOT NULL' : ''}`,
       [environment, type, identifier],
     );
-    if (rows[0]) return toRecord(rows[0], view);
-    if (type !== 'audience') return undefined;
-    const created = await this.db.query<Row[]>(
-      `SELECT ${COLUMNS} FROM ${CREATED_AUDIENCES} r WHERE r.environment = $1 AND r.identifier = $2`,
-      [environment, identifier],
-    );
-    return created[0] && toRecord(created[0], view);
+    return rows[0] && toRecord(rows[0], view);
   }
 
   /** The type of the audience this environment serves (upserted, promoted or taken by a branch); archived ones are gone. */

@@ -165,12 +165,24 @@ describe('audience members through @knocklabs/node', () => {
       status: 404,
     });
 
-    // Defined through the management API, the definition is what is shown, still once, members kept.
+    // Defined through the management API, the definition is what is shown, still once, members
+    // kept, created when the members call created it; until it is committed, the committed view
+    // shows the audience as it was.
     await mgmt.audiences.upsert('walk-ins', {
       environment,
       audience: { type: 'static', name: 'Walk-ins', description: 'Came by' },
     } as never);
-    expect(await mgmt.audiences.retrieve('walk-ins', { environment })).toMatchObject({ name: 'Walk-ins', description: 'Came by' });
+    expect(await mgmt.audiences.retrieve('walk-ins', { environment })).toMatchObject({
+      name: 'Walk-ins',
+      description: 'Came by',
+      created_at: shown.created_at,
+    });
+    expect(await mgmt.audiences.retrieve('walk-ins', { environment, hide_uncommitted_changes: true })).toMatchObject({
+      name: 'walk-ins',
+      sha: shown.sha,
+    });
+    const committedKeys = (await mgmt.audiences.list({ environment, hide_uncommitted_changes: true })).entries.map((a) => a.key);
+    expect(committedKeys).toContain('walk-ins');
     const defined = (await mgmt.audiences.list({ environment })).entries.filter((a) => a.key === 'walk-ins');
     expect(defined).toEqual([expect.objectContaining({ name: 'Walk-ins' })]);
     expect(memberIds((await knock.audiences.listMembers('walk-ins')).entries)).toEqual(['walker/-']);
