@@ -72,7 +72,7 @@ const SERVED_AUDIENCES = `(SELECT r.environment, r.resource_type, r.identifier, 
     COALESCE(r.committed_sha, c.sha) AS committed_sha, r.active, r.active_from, r.active_until,
     LEAST(r.created_at, c.created_at) AS created_at, r.updated_at, NULL::timestamptz AS archived_at
   FROM rm_config_resources r
-  LEFT JOIN ${CREATED} c ON r.resource_type = 'audience' AND c.environment = r.environment AND c.audience_key = r.identifier
+  LEFT JOIN ${CREATED} c ON c.environment = r.environment AND c.audience_key = r.identifier
   WHERE r.resource_type = 'audience'
   UNION ALL
   SELECT c.environment, 'audience'::text, c.audience_key, c.content, c.sha, true, '[]'::jsonb, c.content, c.sha, false,

@@ -123,11 +123,22 @@ async function ensureTemplate(admin: Client, template: string): Promise<void> {
   }
 }
 
-/** Names the set of migrations by their code: a changed or added migration changes it. */
+let digest: string | undefined;
+/** Names the set of migrations by their code: a changed or added migration changes it. Once per process. */
 function migrationsDigest(): string {
-  const digest = createHash('sha256');
-  for (const migration of allMigrations) digest.update(`${migration.name}\n${migration.toString()}\n`);
-  return digest.digest('hex').slice(0, 16);
+  if (digest) return digest;
+  const hash = createHash('sha256');
+  for (const migration of allMigrations) hash.update(`${migration.name}\n${migration.toString()}\n`);
+  return (digest = hash.digest('hex').slice(0, 16));
+}
+
+let pgliteVersion: Promise<string> | undefined;
+/** The installed PGlite's version (snapshots are of its files), read once per process. */
+function pglite(): Promise<string> {
+  pgliteVersion ??= readFile(path.join(path.dirname(require.resolve('@electric-sql/pglite')), '../package.json'), 'utf8').then(
+    (text) => (JSON.parse(text) as { version: string }).version,
+  );
+  return pgliteVersion;
 }
 
 /**
@@ -137,10 +148,10 @@ function migrationsDigest(): string {
  * directory (written aside, then renamed); a snapshot that does not load is taken again.
  */
 async function openEmbedded(migrated: boolean): Promise<Database> {
-  const pglite = JSON.parse(await readFile(path.join(path.dirname(require.resolve('@electric-sql/pglite')), '../package.json'), 'utf8'));
-  const kind = migrated ? `migrated-${migrationsDigest()}` : 'bare';
+  const version = await pglite();
   const prefix = 'notify-test-pglite-';
-  const file = path.join(tmpdir(), `${prefix}${pglite.version}-${kind}.tar`);
+  const names = { bare: `${prefix}${version}-bare.tar`, migrated: `${prefix}${version}-migrated-${migrationsDigest()}.tar` };
+  const file = path.join(tmpdir(), migrated ? names.migrated : names.bare);
   const open = (embeddedSnapshot?: Uint8Array) => Database.open({ poolSize: 1, entities: [], migrations: allMigrations, embeddedSnapshot });
   const snapshot = await readFile(file).catch(() => undefined);
   if (snapshot) {
@@ -156,8 +167,8 @@ async function openEmbedded(migrated: boolean): Promise<Database> {
     const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
     await writeFile(aside, await database.embedded!.snapshot());
     await rename(aside, file);
-    // Snapshots of other migrations or PGlite versions are stale.
-    const current = [path.basename(file), `${prefix}${pglite.version}-bare.tar`];
+    // Snapshots of other migrations or PGlite versions are stale (the current pair is kept whichever was taken).
+    const current: string[] = [names.bare, names.migrated];
     for (const name of await readdir(tmpdir()))
       if (name.startsWith(prefix) && name.endsWith('.tar') && !current.includes(name)) await rm(path.join(tmpdir(), name), { force: true });
   } catch (error) {
