@@ -68,7 +68,7 @@ export interface StartTestAppOptions {
   databaseUrl?: string;
   /** Leave the database in place on close, so another app can start on it (otherwise it is dropped). */
   keepDatabase?: boolean;
-  /** The clock the worker's timer service fires by (default: the system clock). */
+  /** The worker's clock: its timer service fires by it and its engine decides runs by it (default: the system clock). */
   timerClock?: TimerClock;
 }
 

@@ -1,5 +1,6 @@
 import Knock from '@knocklabs/node';
 import { activeWorkflow, bodyOf, feed, finishedRuns, messagesOf, pausedRuns, uniqueKey } from '../../support/engine';
+import { movableClock } from '../../support/clock';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
@@ -18,10 +19,12 @@ function localTime(at: Date, timeZone: string): { day: string; hhmm: string } {
 describe('workflow engine: whether a channel step sends', () => {
   let t: TestApp;
   let knock: Knock;
+  // The worker's clock (its timers and its runs' decisions): the system clock until a test moves it.
+  const clock = movableClock();
   const svc = (method: string, path: string, body?: unknown) => t.http(method, path, { key: t.serviceToken, body });
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ timerClock: clock.now });
     knock = t.knock();
     // Sandboxed channels: messages are created and never handed to a provider.
     for (const [key, type, provider] of [
@@ -145,17 +148,18 @@ describe('workflow engine: whether a channel step sends', () => {
   it('pauses a step outside its send window until the window opens in the recipient time zone', async () => {
     const timezone = 'America/St_Johns'; // UTC-03:30 (or -02:30): the window is in local time
     const now = new Date();
-    // The next minute at least 15 s away, so the run gets to the step before the window opens.
-    const opens = new Date(Math.ceil((now.getTime() + 15_000) / 60_000) * 60_000);
+    // A minute boundary the worker's clock reaches only when the test moves it there.
+    const opens = new Date(Math.ceil((now.getTime() + 10 * 60_000) / 60_000) * 60_000);
     const today = localTime(now, timezone);
     const opening = localTime(opens, timezone);
-    // Closed from local midnight until the next minute today; open every other day.
+    // Closed from now until the opening minute (today, or from local midnight of the next day);
+    // open at every other time.
     const windows = DAYS.map((day) =>
-      day !== today.day
-        ? { day, type: 'send' }
-        : opening.day === today.day
-          ? { day, type: 'do_not_send', until: opening.hhmm }
-          : { day, type: 'do_not_send' },
+      day === opening.day
+        ? { day, type: 'do_not_send', until: opening.hhmm }
+        : day === today.day
+          ? { day, type: 'do_not_send' }
+          : { day, type: 'send' },
     );
     const key = uniqueKey('send-window');
     await activeWorkflow(t, key, { steps: [feed('feed', 'in the window', { send_windows: windows })] });
@@ -166,9 +170,12 @@ describe('workflow engine: whether a channel step sends', () => {
     expect(pause).toMatchObject({ reason: 'send_window', step_ref: 'feed', resume_at: opens.toISOString() });
     expect(await messagesOf(t, workflow_run_id)).toEqual([]);
 
-    const [run] = await finishedRuns(t, workflow_run_id, 1, 90_000);
+    // The worker's clock reaches the opening: its timer fires and the run, deciding by that
+    // clock, finds the window open.
+    clock.moveTo(opens.getTime());
+    const [run] = await finishedRuns(t, workflow_run_id);
     expect(run.steps.feed).toMatchObject({ status: 'ok' });
     const [message] = await messagesOf(t, workflow_run_id);
     expect(message.inserted_at.getTime()).toBeGreaterThanOrEqual(opens.getTime());
-  }, 120_000);
+  });
 });

@@ -1,4 +1,5 @@
 import { Provider } from '@nestjs/common';
+import { TIMER_CLOCK, TimerClock } from '../timers/timer.service';
 import {
   BatchCloser,
   BatchStep,
@@ -73,7 +74,17 @@ function functionSteps(): StepHandler[] {
 export const engineProviders: Provider[] = [
   {
     provide: ENGINE_DEPS,
-    inject: [EVENT_STORE, ENGINE_LOOKUPS, APP_CONFIG, ProjectionRuntime, LINK_TRACKER, OUTBOUND_HTTP, TEMPLATE_RENDERER, PREFERENCE_LINKS],
+    inject: [
+      EVENT_STORE,
+      ENGINE_LOOKUPS,
+      APP_CONFIG,
+      ProjectionRuntime,
+      LINK_TRACKER,
+      OUTBOUND_HTTP,
+      TEMPLATE_RENDERER,
+      PREFERENCE_LINKS,
+      TIMER_CLOCK,
+    ],
     useFactory: (
       store: EventStore,
       lookups: EngineLookups,
@@ -83,8 +94,11 @@ export const engineProviders: Provider[] = [
       http: OutboundHttp,
       templates: TemplateRenderer,
       preferenceLinks: PreferenceLinks,
+      clock: TimerClock,
     ): EngineDeps => ({
       store,
+      // The worker's one clock: a run resumed by a timer decides by the time the timer fired at.
+      clock,
       lookups,
       links,
       // Links in messages must be absolute: without PUBLIC_URL there is no address to put in them.

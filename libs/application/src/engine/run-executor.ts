@@ -82,7 +82,11 @@ export class RunExecutor {
     for (const h of handlers) this.handlers.set(h.type, h);
   }
 
-  async execute(environment: string, runId: string, now = new Date()): Promise<ExecutionResult> {
+  private now(): Date {
+    return this.deps.clock?.() ?? new Date();
+  }
+
+  async execute(environment: string, runId: string, now = this.now()): Promise<ExecutionResult> {
     let appended = 0;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -91,11 +95,11 @@ export class RunExecutor {
         appended += plan.result.appended;
         if (!plan.again) return { status: plan.result.status, appended };
         attempt = 0; // progress was appended: carry on from the new revision
-        now = new Date();
+        now = this.now();
       } catch (error) {
         const conflict = error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError;
         if (!conflict || attempt >= MAX_ATTEMPTS) throw error;
-        now = new Date();
+        now = this.now();
       }
     }
   }
@@ -108,7 +112,7 @@ export class RunExecutor {
    * one by one. Ids are deterministic, so nothing is appended twice.
    */
   async executeMany(runs: readonly RunToExecute[], concurrency: number, round = 0): Promise<void> {
-    const now = new Date();
+    const now = this.now();
     const batch = this.deps.lookups.forBatch?.();
     const lookups: EngineLookups = batch ?? this.deps.lookups;
     // Load what every run of the batch needs in a few queries: the runs, their triggers, the

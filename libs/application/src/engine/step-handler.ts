@@ -32,6 +32,8 @@ export interface EngineDeps {
    */
   preferenceLinks?: PreferenceLinks | null;
   settings: { fetchMaxAttempts: number; fetchTimeoutMs?: number; fetchRetryBaseMs?: number; fetchRetryMaxMs?: number };
+  /** The time runs are decided by (send windows, delays, batch windows); the system clock when unset. */
+  clock?: () => Date;
 }
 
 /** What a step sees: the run so far, its workflow version, lazily loaded variables. */
