@@ -1,20 +1,27 @@
 import Knock from '@knocklabs/node';
 import { activeWorkflow, bodyOf, eventually, feed, finishedRuns, messagesFor, RunView, uniqueKey } from '../../support/engine';
+import { movableClock } from '../../support/clock';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 const seconds = (value: number) => ({ unit: 'seconds', value });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Long enough for every trigger of a test to reach the batch on a busy machine. */
-const WINDOW = 10;
+/**
+ * An hour: no window closes by itself during a test. The test closes it by moving the worker's
+ * clock (its timers and its runs' decisions, ADR 0271) to the window's end once every trigger
+ * has reached the batch.
+ */
+const WINDOW = 3600;
 
 /** Batch step: one message for many triggers of one recipient and batch key. */
 describe('workflow engine: batch', () => {
   let t: TestApp;
   let knock: Knock;
+  const clock = movableClock();
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ timerClock: clock.now });
     knock = t.knock();
   });
+  // Back to the system clock: the next test's windows open and close by it.
+  afterEach(() => clock.moveTo(Date.now()));
   afterAll(async () => t?.close());
 
   /** The batch streams' events, opened (activities are sealed for the recipient, ADR 0221). */
@@ -26,6 +33,20 @@ describe('workflow engine: batch', () => {
     return events
       .sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1))
       .map((e) => ({ stream_id: e.streamId, event_type: e.type, data: e.data as any, created_at: e.createdAt }));
+  };
+  /**
+   * Once `items` activities of the workflow's batches were added, moves the worker's clock to where
+   * the last open window closes: its timer fires and the batch closes.
+   */
+  const closeWindows = async (key: string, items: number) => {
+    const events = await eventually(
+      () => batchEvents(key),
+      (all) => all.filter((e) => e.event_type === 'BatchItemAdded').length >= items,
+    );
+    const closes = events
+      .filter((e) => e.event_type === 'BatchOpened' || e.event_type === 'BatchWindowExtended')
+      .map((e) => Date.parse(e.data.closes_at));
+    clock.moveTo(Math.max(...closes));
   };
   const trigger = async (key: string, recipient: string, data: Record<string, unknown>, actor?: string) =>
     (await knock.workflows.trigger(key, { recipients: [{ id: recipient }], data, ...(actor ? { actor: { id: actor } } : {}) }))
@@ -53,6 +74,7 @@ describe('workflow engine: batch', () => {
       await trigger(key, 'b-acc', { n: 3, thread: 'b' }),
       await trigger(key, 'b-acc', { n: 4, thread: 'a' }),
     ];
+    await closeWindows(key, 4);
     const runs = await finished(ids);
     // Per key, the run that got to the batch first owns it; the others end there.
     const threadA = [runs[0], runs[1], runs[3]];
@@ -110,6 +132,7 @@ describe('workflow engine: batch', () => {
     expect(leading.steps.collect.output).toMatchObject({ batch_role: 'leading' });
     expect((await messagesFor(t, key, 'b-lead')).map(bodyOf)).toEqual(['1:1,']);
     const rest = [await trigger(key, 'b-lead', { n: 2 }), await trigger(key, 'b-lead', { n: 3 })];
+    await closeWindows(key, 3); // the leading item and the two after it
     const runs = await finished(rest);
     expect(runs.map((r) => r.completed?.reason ?? null).sort()).toEqual(['batched_into_another_run', null].sort());
     expect((await messagesEventually(key, 'b-lead', 2)).map(bodyOf)).toEqual(['1:1,', '2:2,3,']);
@@ -122,31 +145,39 @@ describe('workflow engine: batch', () => {
         {
           type: 'batch',
           ref: 'collect',
-          settings: { batch_window: seconds(6), batch_window_type: 'sliding', batch_window_extension_limit: seconds(10) },
+          settings: { batch_window: seconds(WINDOW), batch_window_type: 'sliding', batch_window_extension_limit: seconds(WINDOW + 2) },
         },
         feed('feed', '{{ total_activities }}'),
       ],
     });
-    const ids = [await trigger(key, 'b-slide', { n: 1 })];
-    await sleep(3000);
-    ids.push(await trigger(key, 'b-slide', { n: 2 }));
-    await sleep(3000);
+    const ids = [await trigger(key, 'b-slide', { n: 1 }), await trigger(key, 'b-slide', { n: 2 })];
+    // The third trigger is accepted at least 2 s after the first (by the system clock that accepts
+    // triggers), so its window reaches the extension limit.
+    const [first] = await eventually(
+      () => batchEvents(key),
+      (events) => events.some((e) => e.event_type === 'BatchOpened'),
+    );
+    await eventually(
+      async () => Date.now(),
+      (now) => now >= Date.parse(first.data.opened_at) + 2000,
+    );
     ids.push(await trigger(key, 'b-slide', { n: 3 }));
+    await closeWindows(key, 3);
     await finished(ids);
     const events = await batchEvents(key);
     const opened = events.find((e) => e.event_type === 'BatchOpened')!.data;
     // A window moves by when each trigger was accepted (its activity's inserted_at), not by when its run got to the step.
     const added = events.filter((e) => e.event_type === 'BatchItemAdded').map((e) => Date.parse(e.data.activity.inserted_at));
     const extended = events.filter((e) => e.event_type === 'BatchWindowExtended').map((e) => e.data.closes_at);
-    const limit = Date.parse(opened.opened_at) + 10_000;
+    const limit = Date.parse(opened.opened_at) + (WINDOW + 2) * 1000;
     expect(opened.extend_until).toBe(new Date(limit).toISOString());
-    // Each later add moves the close to its trigger's accept time + 6 s, capped at the limit; the third always
-    // reaches the limit. (Derived from the recorded add times: on a slow host the second add may
-    // itself land within 6 s of the limit, and then only one extension, to the limit, is due.)
+    // Each later add moves the close to its trigger's accept time + the window, capped at the limit;
+    // the third always reaches the limit. (Derived from the recorded add times: on a slow host the
+    // second add may itself land within 2 s of the limit, and then only one extension, to the limit, is due.)
     const due: string[] = [];
-    let closes = Date.parse(opened.opened_at) + 6000;
+    let closes = Date.parse(opened.opened_at) + WINDOW * 1000;
     for (const at of added.slice(1)) {
-      const next = Math.min(at + 6000, limit);
+      const next = Math.min(at + WINDOW * 1000, limit);
       if (next > closes) due.push(new Date((closes = next)).toISOString());
     }
     expect(extended).toEqual(due);
@@ -191,6 +222,7 @@ describe('workflow engine: batch', () => {
     });
     const ids = [];
     for (let n = 1; n <= 12; n++) ids.push(await trigger(key, 'b-render', { n }, `b-actor-${n}`));
+    await closeWindows(key, 12);
     await finished(ids);
     const [message] = await messagesEventually(key, 'b-render', 1);
     expect(bodyOf(message)).toBe('12/12:12,11,10,');
@@ -213,6 +245,7 @@ describe('workflow engine: batch', () => {
         async (_, n) => (await knock.workflows.trigger(key, { recipients: ['b-burst'], data: { n } })).workflow_run_id,
       ),
     );
+    await closeWindows(key, 20);
     const runs = await finished(ids);
     expect(runs.filter((r) => r.completed?.reason === 'batched_into_another_run')).toHaveLength(19);
     const messages = await messagesEventually(key, 'b-burst', 1);

@@ -25,9 +25,10 @@ export class BatchCloser {
     const environment = event.metadata.environment!;
     const meta = { environment, actor: 'system:batches', causation_id: event.id };
     if (event.type === 'TimerFired') {
-      const timerId = (event.data as { timer_id: string }).timer_id;
+      const { timer_id: timerId, fired_at: now } = event.data as { timer_id: string; fired_at: string };
       await this.afterRunsDueBefore(event.position);
-      await handleCommand(this.store, event.streamId, batchDecider, { type: 'Close', timerId, now: new Date().toISOString() }, meta, {
+      // The batch closed when its timer fired, by the clock the timers fire by (ADR 0271).
+      await handleCommand(this.store, event.streamId, batchDecider, { type: 'Close', timerId, now }, meta, {
         eventId: (_e: BatchEvent, i) => engineId('batch-close', timerId, i),
       });
       return;
