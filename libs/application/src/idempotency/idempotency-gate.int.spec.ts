@@ -15,6 +15,12 @@ const request = (over: Partial<IdempotentRequest> = {}): IdempotentRequest => ({
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A one-time signal: `happened` resolves once `done()` is called. */
+function signal(): { done: () => void; happened: Promise<void> } {
+  let done!: () => void;
+  const happened = new Promise<void>((resolve) => (done = resolve));
+  return { done, happened };
+}
 
 /** The gate over a real event store: concurrency, waiting, refusal and takeover. */
 describe('the idempotency gate', () => {
@@ -53,14 +59,19 @@ describe('the idempotency gate', () => {
 
   it('refuses a repeat as in use (409) when the first request takes longer than the wait', async () => {
     const gate = new IdempotencyGate(store, { ttlMs: 86_400_000, leaseMs: 60_000, waitMs: 100 });
+    // The first request holds its claim until the repeat has been refused.
+    const claimed = signal();
+    const refused = signal();
     const first = gate.run(request({ key: 'slow' }), async () => {
-      await sleep(1000);
+      claimed.done();
+      await refused.happened;
       return { status: 200, body: { ok: true } };
     });
-    await sleep(50);
+    await claimed.happened;
     await expect(
       gate.run(request({ key: 'slow', requestId: 'req-2' }), async () => ({ status: 200, body: { ok: false } })),
     ).rejects.toMatchObject({ code: 'idempotency_key_in_use', kind: 'conflict' });
+    refused.done();
     expect((await first).replayed).toBe(false);
     expect(
       (await gate.run(request({ key: 'slow', requestId: 'req-3' }), async () => ({ status: 200, body: { ok: false } }))).response.body,
@@ -80,8 +91,12 @@ describe('the idempotency gate', () => {
   it('lets a new request take over a claim whose request died (lease ran out)', async () => {
     const gate = new IdempotencyGate(store, { ttlMs: 86_400_000, leaseMs: 200, waitMs: 1_000 });
     // The first request never finishes (its process died).
-    void gate.run(request({ key: 'orphan' }), () => new Promise(() => undefined));
-    await sleep(50);
+    const claimed = signal();
+    void gate.run(request({ key: 'orphan' }), () => {
+      claimed.done();
+      return new Promise(() => undefined);
+    });
+    await claimed.happened;
     const taken = await gate.run(request({ key: 'orphan', requestId: 'req-2' }), async () => ({ status: 200, body: { second: true } }));
     expect(taken).toEqual({ replayed: false, response: { status: 200, body: { second: true } } });
   });
