@@ -46,7 +46,8 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
         Number(process.env.BENCH_OVERLOAD_RECOVERY ?? (quick ? 20 : 30)),
       ),
   ],
-  ['fanout', () => fanout(quick ? 1000 : 10_000)],
+  // BENCH_FANOUT=100000 measures the second fan-out size.
+  ['fanout', () => fanout(Number(process.env.BENCH_FANOUT ?? (quick ? 1000 : 10_000)))],
   [
     'batch',
     () =>
