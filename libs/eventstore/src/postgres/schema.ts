@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 
 /**
  * The log's own schema. It belongs to the event store adapter (not to the read-model migrations)
@@ -28,15 +28,26 @@ CREATE TABLE IF NOT EXISTS es_events (
   CONSTRAINT es_events_event_id_key UNIQUE (event_id),
   CONSTRAINT es_events_stream_revision_key UNIQUE (stream_id, stream_revision)
 );
-CREATE INDEX IF NOT EXISTS es_events_log_order_idx ON es_events (transaction_id, global_position);
--- Where a time range lies in the log (replays, exports and log reads by time, ADR 0241): a BRIN
--- index, a few summary tuples per 32 pages (rows are appended in time order), nothing per row.
-CREATE INDEX IF NOT EXISTS es_events_created_at_brin ON es_events USING brin (created_at) WITH (pages_per_range = 32);
-
--- Tamper evidence (ADR 0176): each event's hash covers its content and the hash of the event
--- before it in its stream. Appends to one stream are already serialised by its advisory lock, so
--- the chain costs no extra lock. Events written before the chain have none.
-ALTER TABLE es_events ADD COLUMN IF NOT EXISTS hash bytea;
+-- Each statement on es_events below runs only when what it makes is missing: CREATE INDEX IF NOT
+-- EXISTS and ALTER TABLE ... IF NOT EXISTS lock the table before they look, and a process booting
+-- while another builds an index concurrently would queue that lock, and every append behind it,
+-- for the whole build (ADR 0272).
+DO $do$ BEGIN
+  IF to_regclass('es_events_log_order_idx') IS NULL THEN
+    CREATE INDEX es_events_log_order_idx ON es_events (transaction_id, global_position);
+  END IF;
+  -- Where a time range lies in the log (replays, exports and log reads by time, ADR 0241): a BRIN
+  -- index, a few summary tuples per 32 pages (rows are appended in time order), nothing per row.
+  IF to_regclass('es_events_created_at_brin') IS NULL THEN
+    CREATE INDEX es_events_created_at_brin ON es_events USING brin (created_at) WITH (pages_per_range = 32);
+  END IF;
+  -- Tamper evidence (ADR 0176): each event's hash covers its content and the hash of the event
+  -- before it in its stream. Appends to one stream are already serialised by its advisory lock, so
+  -- the chain costs no extra lock. Events written before the chain have none.
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'es_events'::regclass AND attname = 'hash' AND NOT attisdropped) THEN
+    ALTER TABLE es_events ADD COLUMN hash bytea;
+  END IF;
+END $do$;
 CREATE TABLE IF NOT EXISTS es_chain_checkpoints (
   stream_id  text PRIMARY KEY,
   revision   bigint NOT NULL,
@@ -193,39 +204,112 @@ export const encodedPositionSql = (alias: string): string =>
   `lpad(to_hex(${alias}.transaction_id::text::bigint), 16, '0') || lpad(to_hex(${alias}.global_position), 16, '0')`;
 
 const HEAD_INDEX_PREFIX = 'es_events_type_heads_';
+/** Serialises the DDL of processes booting at once. */
+const DDL_LOCK = 727274001;
+/** Held by the one process building the heads' index concurrently (taken with a try, never waited on). */
+const HEAD_BUILD_LOCK = 727274002;
+/** A log with more events than this gets the heads' index built concurrently (ADR 0272). */
+export const CONCURRENT_HEAD_INDEX_FROM = 100_000;
 
 /**
  * The partial index behind `typeHeadSql` (ADR 0258): (type, log order) over the events of the
  * given types only, so appends of other events do not write it. Named after its types; an index
- * of this kind over other types (an earlier version's list) is dropped. Built with a plain CREATE
- * INDEX, which holds appends back while it reads the log, once, the first time a version with
- * this list starts.
+ * of this kind over other types (an earlier version's list) is dropped.
  */
-function headIndexDdl(types: readonly string[]): string {
+function headIndex(types: readonly string[]): { name: string; drop: string; create: (concurrently: boolean) => string } {
   const sorted = [...new Set(types)].sort();
   const name = HEAD_INDEX_PREFIX + createHash('sha256').update(sorted.join('\n')).digest('hex').slice(0, 12);
   const drop = `DO $do$ DECLARE r record; BEGIN
     FOR r IN SELECT indexname FROM pg_indexes WHERE tablename = 'es_events' AND indexname LIKE '${HEAD_INDEX_PREFIX}%' AND indexname <> '${name}' LOOP
       EXECUTE format('DROP INDEX IF EXISTS %I', r.indexname);
     END LOOP; END $do$;`;
-  return `${drop}
-CREATE INDEX IF NOT EXISTS ${name} ON es_events (event_type, transaction_id, global_position)
-  WHERE event_type IN (${sorted.map(sqlLiteral).join(', ')});`;
+  const create = (concurrently: boolean) =>
+    `CREATE INDEX ${concurrently ? 'CONCURRENTLY ' : ''}IF NOT EXISTS ${name} ON es_events (event_type, transaction_id, global_position)
+  WHERE event_type IN (${sorted.map(sqlLiteral).join(', ')})`;
+  return { name, drop, create };
 }
 
-export async function ensureEventStoreSchema(pool: Pool, headTypes: readonly string[] = []): Promise<void> {
+type IndexState = 'valid' | 'invalid' | 'absent';
+
+async function indexState(client: PoolClient, name: string): Promise<IndexState> {
+  const { rows } = await client.query<{ valid: boolean }>(
+    `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,
+    [name],
+  );
+  return rows.length === 0 ? 'absent' : rows[0].valid ? 'valid' : 'invalid';
+}
+
+/** Whether the log holds more than `threshold` events (reads at most that many plus one index entries). */
+async function logLongerThan(client: PoolClient, threshold: number): Promise<boolean> {
+  const { rows } = await client.query<{ longer: boolean }>('SELECT count(*) > $1 AS longer FROM (SELECT 1 FROM es_events LIMIT $1 + 1) e', [
+    threshold,
+  ]);
+  return rows[0].longer;
+}
+
+export interface SchemaOptions {
+  /** Build the heads' index concurrently on a log with more events than this; default {@link CONCURRENT_HEAD_INDEX_FROM}. */
+  concurrentHeadIndexFrom?: number;
+  /** How long a process waits between looks at another process's concurrent build; default 200 ms. */
+  buildPollMs?: number;
+}
+
+/**
+ * The log's tables, functions and the heads' index. On a short log the index is built with a
+ * plain CREATE INDEX under the DDL lock (it holds appends back for as long as it reads the log,
+ * a moment there). On a long one, the first version with a new list of head types would hold
+ * every append back for the whole build, so it is built CONCURRENTLY (ADR 0272): after the DDL
+ * lock is released (a build waits for every transaction with an older snapshot, and a process
+ * queued on that lock would be one), by the one process that gets the build lock with a try; the
+ * others look every `buildPollMs` until it is valid. A build that failed half-way leaves an
+ * invalid index behind: the next builder drops it and builds again. Every process returns once
+ * the index is valid, as with the plain build.
+ */
+export async function ensureEventStoreSchema(pool: Pool, headTypes: readonly string[] = [], options: SchemaOptions = {}): Promise<void> {
   const client = await pool.connect();
   try {
+    const index = headTypes.length ? headIndex(headTypes) : undefined;
+    let concurrently = false;
     // Several processes may boot at once; serialise the DDL.
-    await client.query('SELECT pg_advisory_lock(727274001)');
+    await client.query('SELECT pg_advisory_lock($1)', [DDL_LOCK]);
     try {
       await client.query(DDL);
       // A store told of no types (a tool, a test) leaves the index of the service's list alone.
-      if (headTypes.length) await client.query(headIndexDdl(headTypes));
+      if (index) {
+        await client.query(index.drop);
+        const state = await indexState(client, index.name);
+        if (state !== 'valid')
+          concurrently =
+            state === 'invalid' || (await logLongerThan(client, options.concurrentHeadIndexFrom ?? CONCURRENT_HEAD_INDEX_FROM));
+        if (!concurrently && state !== 'valid') await client.query(index.create(false));
+      }
     } finally {
-      await client.query('SELECT pg_advisory_unlock(727274001)');
+      await client.query('SELECT pg_advisory_unlock($1)', [DDL_LOCK]);
     }
+    if (index && concurrently) await buildConcurrently(client, index, options.buildPollMs ?? 200);
   } finally {
     client.release();
+  }
+}
+
+async function buildConcurrently(client: PoolClient, index: ReturnType<typeof headIndex>, pollMs: number): Promise<void> {
+  for (;;) {
+    if ((await indexState(client, index.name)) === 'valid') return;
+    const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1) AS got', [HEAD_BUILD_LOCK]);
+    if (!rows[0].got) {
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      continue;
+    }
+    try {
+      const state = await indexState(client, index.name);
+      if (state === 'valid') return;
+      // Every builder holds the build lock: an invalid index here is a failed build's leftover.
+      if (state === 'invalid') await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index.name}`);
+      await client.query(index.create(true));
+      return;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [HEAD_BUILD_LOCK]);
+    }
   }
 }
