@@ -46,6 +46,12 @@ describeServer('PostgreSQL event store: the heads index on a long log', () => {
          WHERE c.relname LIKE 'es_events_type_heads_%' ORDER BY 1`,
       )
     ).rows;
+  /** The query of a store told of the head types: the newest position of one type, by the heads' index. */
+  const headProbe = async (type: string) => {
+    const heads = await PostgresEventStore.create({ pool: db.database.pool, headTypes: TYPES, ensureSchema: false });
+    await heads.close();
+    return `SELECT ${heads.typeHeadSql(type)} AS head`;
+  };
   /** The plan and rows of a query made to use an index where it can (the log is a few rows long). */
   const withoutSeqScans = async (sql: string) => {
     const client = await db.database.pool.connect();
@@ -92,10 +98,7 @@ describeServer('PostgreSQL event store: the heads index on a long log', () => {
     const [index] = await headIndexes();
     expect(index.valid).toBe(true);
     // The index holds what was appended during its build: the head probe, made to use it, finds it.
-    const heads = await PostgresEventStore.create({ pool: db.database.pool, headTypes: TYPES, ensureSchema: false });
-    const probe = `SELECT ${heads.typeHeadSql('HeadB')} AS head`;
-    await heads.close();
-    const { plan, rows } = await withoutSeqScans(probe);
+    const { plan, rows } = await withoutSeqScans(await headProbe('HeadB'));
     expect(plan).toContain(index.name);
     expect(rows).toEqual([{ head: during }]);
   });
@@ -106,10 +109,7 @@ describeServer('PostgreSQL event store: the heads index on a long log', () => {
     expect(await headIndexes()).toEqual([{ name: index.name, valid: false }]);
     await ensureEventStoreSchema(db.database.pool, TYPES, options);
     expect(await headIndexes()).toEqual([{ name: index.name, valid: true }]);
-    const heads = await PostgresEventStore.create({ pool: db.database.pool, headTypes: TYPES, ensureSchema: false });
-    const probe = `SELECT ${heads.typeHeadSql('HeadA')} AS head`;
-    await heads.close();
-    expect((await withoutSeqScans(probe)).plan).toContain(index.name);
+    expect((await withoutSeqScans(await headProbe('HeadA'))).plan).toContain(index.name);
   });
 
   it('replaces the index of another list of types, built plainly on a log shorter than the option', async () => {

@@ -279,10 +279,10 @@ export async function ensureEventStoreSchema(pool: Pool, headTypes: readonly str
       if (index) {
         await client.query(index.drop);
         const state = await indexState(client, index.name);
-        if (state !== 'valid')
-          concurrently =
-            state === 'invalid' || (await logLongerThan(client, options.concurrentHeadIndexFrom ?? CONCURRENT_HEAD_INDEX_FROM));
-        if (!concurrently && state !== 'valid') await client.query(index.create(false));
+        // Absent from a short log: a plain build, a moment. Absent from a long one, or a failed build's leftover: concurrently.
+        if (state === 'absent' && !(await logLongerThan(client, options.concurrentHeadIndexFrom ?? CONCURRENT_HEAD_INDEX_FROM)))
+          await client.query(index.create(false));
+        else concurrently = state !== 'valid';
       }
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [DDL_LOCK]);
