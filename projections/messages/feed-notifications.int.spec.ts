@@ -3,7 +3,7 @@ import { RecordedEvent } from '@notify/eventstore';
 import { createTestDatabase, requireBackend, testEnv, TestDatabase } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { FEED_NOTIFY_CHANNEL } from './feed-notifications';
+import { FEED_NOTIFY_CHANNEL, feedNotificationsIn } from './feed-notifications';
 import { messagesProjection } from './messages.projection';
 
 const CHANNEL = '11111111-1111-4111-8111-111111111111';
@@ -113,16 +113,18 @@ describeServer('feed notifications from the messages projection', () => {
     const announced = await heardSoFar();
     expect(announced).toHaveLength(1);
     const data = mine.data as MessageCreatedData;
-    expect(JSON.parse(announced[0])).toEqual({
-      e: 'development',
-      u: 'ada',
-      c: CHANNEL,
-      m: data.message_id,
-      t: 'acme',
-      w: 'welcome',
-      k: ['news'],
-      p: mine.position,
-    });
+    expect(JSON.parse(announced[0])).toEqual([
+      {
+        e: 'development',
+        u: 'ada',
+        c: CHANNEL,
+        m: data.message_id,
+        t: 'acme',
+        w: 'welcome',
+        k: ['news'],
+        p: mine.position,
+      },
+    ]);
     // What the listener hears is readable already, with the message's events.
     expect(await db.database.dataSource.query('SELECT id FROM rm_messages WHERE id = $1', [data.message_id])).toHaveLength(1);
     expect(
@@ -139,5 +141,15 @@ describeServer('feed notifications from the messages projection', () => {
       })
       .catch(() => undefined);
     expect(await heardSoFar()).toEqual([]);
+  });
+
+  it('announces a fan-out’s messages packed into a few notifications, each message once, in log order', async () => {
+    heard.length = 0;
+    const events = Array.from({ length: 300 }, (_, i) => ({ ...created(), position: String(1000 + i).padStart(8, '0') }));
+    await db.database.dataSource.transaction((tx) => messagesProjection.apply(events, tx));
+    const payloads = await heardSoFar();
+    expect(payloads.length).toBeGreaterThan(1);
+    expect(payloads.length).toBeLessThan(30);
+    expect(payloads.flatMap(feedNotificationsIn).map((n) => n.m)).toEqual(events.map((e) => (e.data as MessageCreatedData).message_id));
   });
 });

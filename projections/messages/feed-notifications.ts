@@ -56,9 +56,38 @@ export async function announceFeedMessages(tx: EntityManager, notes: readonly Fe
   await tx.query(`SELECT pg_notify($1, p) ${FEED_ANNOUNCE_FROM(2)}`, [FEED_NOTIFY_CHANNEL, payloads]);
 }
 
-/** The NOTIFY payloads of these announcements (one too large for a payload is left out). */
+/** Postgres refuses a NOTIFY payload of 8,000 bytes or more. */
+const MAX_PAYLOAD_BYTES = 7900;
+
+/**
+ * The NOTIFY payloads of these announcements: JSON arrays of as many as fit in one payload, in
+ * order (one NOTIFY per message made a fan-out's listener parse, and Postgres queue, ten thousand
+ * of them; ADR 0273). An announcement too large for a payload of its own is left out.
+ */
 export function feedPayloads(notes: readonly FeedNotification[]): string[] {
-  return notes.map((n) => JSON.stringify(n)).filter((p) => Buffer.byteLength(p) < 7900);
+  const payloads: string[] = [];
+  let current: string[] = [];
+  let bytes = 2;
+  for (const note of notes) {
+    const json = JSON.stringify(note);
+    const size = Buffer.byteLength(json) + 1;
+    if (size + 2 > MAX_PAYLOAD_BYTES) continue;
+    if (current.length && bytes + size > MAX_PAYLOAD_BYTES) {
+      payloads.push(`[${current.join(',')}]`);
+      current = [];
+      bytes = 2;
+    }
+    current.push(json);
+    bytes += size;
+  }
+  if (current.length) payloads.push(`[${current.join(',')}]`);
+  return payloads;
+}
+
+/** The announcements of one payload: an array of them, or one alone (as written before ADR 0273). */
+export function feedNotificationsIn(payload: string): FeedNotification[] {
+  const parsed = JSON.parse(payload) as FeedNotification | FeedNotification[];
+  return Array.isArray(parsed) ? parsed : [parsed];
 }
 
 /**

@@ -5,7 +5,13 @@ import { SharedLogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { DATABASE, LOG_READER } from '@notify/platform';
 import { ProjectionRuntime } from '@notify/projection-runtime';
-import { FEED_NOTIFY_CHANNEL, FEED_NOTIFY_MAX_AGE_MS, FeedNotification, feedNotificationOf } from '@notify/projections/messages';
+import {
+  FEED_NOTIFY_CHANNEL,
+  FEED_NOTIFY_MAX_AGE_MS,
+  FeedNotification,
+  feedNotificationOf,
+  feedNotificationsIn,
+} from '@notify/projections/messages';
 import { EventEmitter } from 'node:events';
 import { FeedSignal } from './feed-filter';
 import { ChannelListener, tailLogPages } from './signal-sources';
@@ -55,9 +61,10 @@ export class FeedSignals implements OnApplicationBootstrap, OnApplicationShutdow
       name: 'notify-feed-signals',
       logger,
       onNotification: (payload) => {
-        const note = JSON.parse(payload) as FeedNotification;
-        if (note.p && (!this.heardFrom || note.p > this.heardFrom)) this.heardFrom = note.p;
-        this.emit(note);
+        for (const note of feedNotificationsIn(payload)) {
+          if (note.p && (!this.heardFrom || note.p > this.heardFrom)) this.heardFrom = note.p;
+          this.emit(note);
+        }
       },
       // Committed from here on is heard live; up to here, read from the log: after a lost
       // connection, what was announced meanwhile (from the last announcement heard).
