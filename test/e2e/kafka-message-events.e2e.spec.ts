@@ -327,7 +327,7 @@ describeKafka(
           KAFKA_TOPIC_PREFIX: prefix,
           KAFKA_TOPIC_PARTITIONS: '2',
         },
-        timerClock: clock.now,
+        clock: clock.now,
       });
       // The delay falls due on the second deployment's clock (an hour: never on the first one's).
       clock.moveTo(resumeAt);

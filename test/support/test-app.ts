@@ -15,7 +15,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApiModule } from '../../apps/api/src/api.module';
-import { TimerClock } from '../../apps/worker/src/timers/timer.service';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 
 export interface TestEnvironment {
@@ -68,8 +67,11 @@ export interface StartTestAppOptions {
   databaseUrl?: string;
   /** Leave the database in place on close, so another app can start on it (otherwise it is dropped). */
   keepDatabase?: boolean;
-  /** The worker's clock: its timer service fires by it and its engine decides runs by it (default: the system clock). */
-  timerClock?: TimerClock;
+  /**
+   * The process's clock (ADR 0274): triggers are accepted by it, the worker's timers fire by it and
+   * runs are decided by it (default: the system clock). A test moves it instead of waiting.
+   */
+  clock?: () => Date;
 }
 
 /**
@@ -113,7 +115,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     else await db?.release().catch(() => undefined);
     if (dataDir && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
   };
-  const app = await startHttp(config, logger, [ApiModule.register(), WorkerModule.register({ timerClock: options.timerClock })]).catch(
+  const app = await startHttp(config, logger, [ApiModule.register(), WorkerModule.register()], { clock: options.clock }).catch(
     async (error: unknown) => {
       await discard();
       throw error;

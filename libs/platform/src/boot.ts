@@ -6,6 +6,7 @@ import { createHttpApp } from '@notify/http';
 import { createLogger, Logger, PinoNestLogger } from '@notify/logging';
 import { BootResources } from './boot-resources';
 import { CoreModule } from './core.module';
+import { Clock } from './tokens';
 import { trackShutdownHooks } from './shutdown-hooks';
 
 export type Role = 'server' | 'api' | 'worker' | 'cli';
@@ -30,9 +31,14 @@ function rootModule(imports: DynamicModule[]) {
 }
 
 /** An HTTP process (api alone, or api and worker together). */
-export async function startHttp(config: AppConfig, logger: Logger, roles: DynamicModule[]): Promise<NestFastifyApplication> {
+export async function startHttp(
+  config: AppConfig,
+  logger: Logger,
+  roles: DynamicModule[],
+  options: { clock?: Clock } = {},
+): Promise<NestFastifyApplication> {
   const boot = new BootResources();
-  const app = await createHttpApp(rootModule([CoreModule.forRoot(config, logger, boot), ...roles]), config, logger).catch(
+  const app = await createHttpApp(rootModule([CoreModule.forRoot(config, logger, boot, options.clock), ...roles]), config, logger).catch(
     async (error: unknown) => {
       await boot.closeAll();
       throw error;

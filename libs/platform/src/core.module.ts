@@ -24,6 +24,8 @@ import { ReadYourWrites } from './read-your-writes';
 import { startTracing, Tracing } from '@notify/observability';
 import { loadErasureMasterKey, loadSecretBox, SECRET_BOX } from './secrets';
 import {
+  CLOCK,
+  Clock,
   DATABASE,
   ENGINE_LOOKUPS,
   EVENT_STORE,
@@ -52,12 +54,18 @@ export class CoreModule implements OnApplicationShutdown {
     @Inject(TEMPLATE_RENDERER) private readonly templates: TemplateRenderer,
   ) {}
 
-  static forRoot(config: AppConfig, logger: Logger, boot: BootResources = new BootResources()): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    logger: Logger,
+    boot: BootResources = new BootResources(),
+    clock: Clock = () => new Date(),
+  ): DynamicModule {
     return {
       module: CoreModule,
       imports: [ConfigModule.forRoot(config)],
       providers: [
         { provide: LOGGER, useValue: logger },
+        { provide: CLOCK, useValue: clock },
         {
           // Traces go to an OpenTelemetry collector over OTLP/HTTP when an endpoint is set (ADR 0160).
           provide: TRACING,
@@ -180,6 +188,7 @@ export class CoreModule implements OnApplicationShutdown {
       ],
       exports: [
         LOGGER,
+        CLOCK,
         DATABASE,
         EVENT_STORE,
         LOG_READER,

@@ -16,7 +16,7 @@ import {
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { EventStore } from '@notify/eventstore';
 import type { OutboundHttp } from '@notify/outbound';
-import { ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, PREFERENCE_LINKS, TEMPLATE_RENDERER } from './tokens';
+import { CLOCK, Clock, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, PREFERENCE_LINKS, TEMPLATE_RENDERER } from './tokens';
 import { handles, ProjectionRuntime } from '@notify/projection-runtime';
 import type { TemplateRenderer } from '@notify/templating';
 
@@ -30,7 +30,17 @@ export const INLINE_RUNS = Symbol('INLINE_RUNS');
  */
 export const inlineRunsProvider: Provider = {
   provide: INLINE_RUNS,
-  inject: [APP_CONFIG, EVENT_STORE, ENGINE_LOOKUPS, ProjectionRuntime, TEMPLATE_RENDERER, LINK_TRACKER, PREFERENCE_LINKS, OUTBOUND_HTTP],
+  inject: [
+    APP_CONFIG,
+    EVENT_STORE,
+    ENGINE_LOOKUPS,
+    ProjectionRuntime,
+    TEMPLATE_RENDERER,
+    LINK_TRACKER,
+    PREFERENCE_LINKS,
+    OUTBOUND_HTTP,
+    CLOCK,
+  ],
   useFactory: (
     config: AppConfig,
     store: EventStore,
@@ -40,6 +50,7 @@ export const inlineRunsProvider: Provider = {
     links: LinkTracker | null,
     preferenceLinks: PreferenceLinks,
     http: OutboundHttp,
+    clock: Clock,
   ): InlineRuns | null => {
     if (!config.ENGINE_INLINE_RUNS || !store.atomicMultiStreamAppend || !store.typeHeadSql) return null;
     // The projections the worker waits for before it executes a run (its readModelsAt), with the
@@ -59,9 +70,11 @@ export const inlineRunsProvider: Provider = {
         links,
         preferenceLinks: preferenceLinks.publicUrl ? preferenceLinks : null,
         settings: { fetchMaxAttempts: config.FETCH_MAX_ATTEMPTS },
+        // The runs it executes are decided by the process's clock, as the worker's are (ADR 0274).
+        clock,
       },
       [new ChannelStep(), new DelayStep(), new BranchStep(), new RandomCohortStep(), new UpdateDataStep()],
     );
-    return new InlineRuns(executor, lookups, fresh);
+    return new InlineRuns(executor, lookups, fresh, clock);
   },
 };

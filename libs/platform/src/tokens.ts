@@ -15,3 +15,9 @@ export const TRACING = Symbol('TRACING');
 export const OUTBOUND_HTTP = Symbol('OUTBOUND_HTTP');
 /** The TemplateRenderer for untrusted templates at send time: an IsolatedRenderer unless TEMPLATE_WORKER_THREADS is 0. */
 export const TEMPLATE_RENDERER = Symbol('TEMPLATE_RENDERER');
+/**
+ * The process's clock (a `() => Date`): when triggers are accepted, when the worker's timers fire
+ * and by what time runs are decided (ADR 0274). The system clock, except in tests that move it.
+ */
+export const CLOCK = Symbol('CLOCK');
+export type Clock = () => Date;

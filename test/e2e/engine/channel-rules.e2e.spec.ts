@@ -24,7 +24,7 @@ describe('workflow engine: whether a channel step sends', () => {
   const svc = (method: string, path: string, body?: unknown) => t.http(method, path, { key: t.serviceToken, body });
 
   beforeAll(async () => {
-    t = await startTestApp({ timerClock: clock.now });
+    t = await startTestApp({ clock: clock.now });
     knock = t.knock();
     // Sandboxed channels: messages are created and never handed to a provider.
     for (const [key, type, provider] of [

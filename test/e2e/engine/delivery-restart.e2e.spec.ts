@@ -30,11 +30,11 @@ describe('delivery: worker restarts', () => {
    */
   const hourBehind = () => new Date(Date.now() - 3_600_000);
   /** One app; with `databaseUrl` a restart on the database of an app closed before (which it drops when closed). */
-  const start = async (env: Record<string, string>, databaseUrl?: string, timerClock?: () => Date) => {
+  const start = async (env: Record<string, string>, databaseUrl?: string, clock?: () => Date) => {
     const t = await startTestApp({
       databaseUrl,
       keepDatabase: !databaseUrl,
-      timerClock,
+      clock,
       env: { SECRETS_KEY: secretsKey, DELIVERY_MAX_ATTEMPTS: '3', ...env },
     });
     apps.push(t);

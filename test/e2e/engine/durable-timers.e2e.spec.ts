@@ -39,7 +39,7 @@ describeServer('workflow engine: durable timers across a worker restart', () => 
     await first!.close();
   };
   const restart = (clock: MovableClock) =>
-    startTestApp({ databaseUrl: first!.databaseUrl, env: { SECRETS_KEY: first!.config.SECRETS_KEY! }, timerClock: clock.now });
+    startTestApp({ databaseUrl: first!.databaseUrl, env: { SECRETS_KEY: first!.config.SECRETS_KEY! }, clock: clock.now });
   afterEach(async () => {
     if (firstOpen) await first?.close();
     await second?.close();

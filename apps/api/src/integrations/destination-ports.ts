@@ -15,7 +15,7 @@ import {
 } from '@notify/application';
 import { EventStore } from '@notify/eventstore';
 import { RequestContext } from '@notify/http';
-import { ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
+import { CLOCK, Clock, ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { ConfigResourceQueries } from '@notify/projections/config-resources';
 import { ItemSchemaQueries } from '@notify/projections/item-schemas';
 import { AUDIENCE_DEPS } from '../audiences/audience-deps';
@@ -33,6 +33,7 @@ export class DestinationPortsFactory {
   constructor(
     @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
     @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
+    @Inject(CLOCK) private readonly clock: Clock,
     private readonly consistency: ReadYourWrites,
     private readonly resources: ConfigResourceQueries,
     private readonly schemas: ItemSchemaQueries,
@@ -58,7 +59,7 @@ export class DestinationPortsFactory {
       },
       trigger: async (workflowKey, body) => {
         const { writes } = await triggerWorkflow(
-          { recipients: this.recipients, lookups: this.lookups },
+          { recipients: this.recipients, lookups: this.lookups, clock: this.clock },
           environment,
           workflowKey,
           body,

@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@n
 import { EngineLookups, RecipientDeps, rehearseSource, SourceTemplates, upsertSource } from '@notify/application';
 import { assertNotBranch, resourceMissing } from '@notify/domain';
 import { EventStore } from '@notify/eventstore';
-import { ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
+import { CLOCK, Clock, ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { SourceQueries } from '@notify/projections/sources';
 import { RECIPIENT_DEPS } from '../recipients/recipient-read-models.module';
 import { commandMetadata } from '../shared/command-metadata';
@@ -105,6 +105,7 @@ export class RehearseSourceHandler implements IQueryHandler<RehearseSourceQuery>
     @Inject(SOURCE_TEMPLATES) private readonly templates: SourceTemplates,
     @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
     @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ environment, key, payload }: RehearseSourceQuery) {
@@ -112,7 +113,7 @@ export class RehearseSourceHandler implements IQueryHandler<RehearseSourceQuery>
     if (!record) throw resourceMissing('source');
     const headers = Object.fromEntries(Object.entries(payload.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
     const result = await rehearseSource(
-      { templates: this.templates, trigger: { recipients: this.recipients, lookups: this.lookups } },
+      { templates: this.templates, trigger: { recipients: this.recipients, lookups: this.lookups, clock: this.clock } },
       environment,
       record,
       { body: payload.body ?? {}, headers },

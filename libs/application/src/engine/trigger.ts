@@ -17,6 +17,8 @@ export interface TriggerDeps {
   lookups: EngineLookups;
   /** Executes runs that need nothing asynchronous with their trigger (ADR 0258); without it the worker executes every run. */
   inline?: InlineRuns;
+  /** When triggers are accepted (`triggered_at`): the process's clock (ADR 0274); the system clock without it. */
+  clock?: () => Date;
 }
 
 export interface TriggerOptions {
@@ -184,7 +186,7 @@ async function recordTrigger(
     cancellation_key: body.cancellation_key ?? null,
     settings: { sandbox_mode: body.settings?.sandbox_mode ?? false, skip_delay: body.settings?.skip_delay ?? false },
     trigger_source: options.source ?? { type: 'api' },
-    triggered_at: new Date().toISOString(),
+    triggered_at: (deps.clock?.() ?? new Date()).toISOString(),
   };
   const event = eventEnvelope('WorkflowTriggered', triggered, randomUUID(), { ...metadata, environment });
   const stream = workflowRunStream(environment, workflowRunId);

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EngineLookups, RecipientDeps, triggerWorkflow } from '@notify/application';
 import { branchParent } from '@notify/domain';
-import { ENGINE_LOOKUPS } from '@notify/platform';
+import { CLOCK, Clock, ENGINE_LOOKUPS } from '@notify/platform';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { commandMetadata } from '../../shared/command-metadata';
 import { RunWorkflowCommand } from './run-workflow.command';
@@ -37,12 +37,13 @@ export class RunWorkflowHandler implements ICommandHandler<RunWorkflowCommand> {
   constructor(
     @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
     @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ ctx, workflowKey, body }: RunWorkflowCommand): Promise<{ workflow_run_id: string }> {
     const runIn = branchParent(ctx.environment) ?? ctx.environment;
     const { workflow_run_id } = await triggerWorkflow(
-      { recipients: this.recipients, lookups: servedWorkflowsActive(this.lookups, ctx.environment) },
+      { recipients: this.recipients, lookups: servedWorkflowsActive(this.lookups, ctx.environment), clock: this.clock },
       runIn,
       workflowKey,
       body,

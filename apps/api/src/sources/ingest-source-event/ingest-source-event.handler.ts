@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EngineLookups, ingestSourceEvent, RecipientDeps, SourceTemplates } from '@notify/application';
 import { EventStore } from '@notify/eventstore';
-import { ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
+import { CLOCK, Clock, ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { GoalQueries } from '@notify/projections/goals';
 import { SourceQueries } from '@notify/projections/sources';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
@@ -18,6 +18,7 @@ export class IngestSourceEventHandler implements ICommandHandler<IngestSourceEve
     @Inject(SOURCE_INGEST_SECRET) private readonly secret: Buffer,
     @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
     @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
+    @Inject(CLOCK) private readonly clock: Clock,
     private readonly sources: SourceQueries,
     private readonly goals: GoalQueries,
     private readonly consistency: ReadYourWrites,
@@ -28,7 +29,7 @@ export class IngestSourceEventHandler implements ICommandHandler<IngestSourceEve
       {
         store: this.store,
         templates: this.templates,
-        trigger: { recipients: this.recipients, lookups: this.lookups },
+        trigger: { recipients: this.recipients, lookups: this.lookups, clock: this.clock },
         ingestSecret: this.secret,
         source: (env, k) => this.sources.get(env, k),
         goals: this.goals,

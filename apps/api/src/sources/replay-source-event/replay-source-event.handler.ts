@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EngineLookups, RecipientDeps, replaySourceEvent, SourceTemplates } from '@notify/application';
 import { EventStore } from '@notify/eventstore';
-import { ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
+import { CLOCK, Clock, ENGINE_LOOKUPS, EVENT_STORE, ReadYourWrites } from '@notify/platform';
 import { SourceQueries } from '@notify/projections/sources';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { commandMetadata } from '../../shared/command-metadata';
@@ -17,6 +17,7 @@ export class ReplaySourceEventHandler implements ICommandHandler<ReplaySourceEve
     @Inject(SOURCE_TEMPLATES) private readonly templates: SourceTemplates,
     @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
     @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
+    @Inject(CLOCK) private readonly clock: Clock,
     private readonly sources: SourceQueries,
     private readonly consistency: ReadYourWrites,
   ) {}
@@ -26,7 +27,7 @@ export class ReplaySourceEventHandler implements ICommandHandler<ReplaySourceEve
       {
         store: this.store,
         templates: this.templates,
-        trigger: { recipients: this.recipients, lookups: this.lookups },
+        trigger: { recipients: this.recipients, lookups: this.lookups, clock: this.clock },
         source: (env, k) => this.sources.get(env, k),
       },
       ctx.environment,

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EngineLookups, InlineRuns, RecipientDeps, triggerWorkflow } from '@notify/application';
-import { ENGINE_LOOKUPS, INLINE_RUNS, ReadYourWrites } from '@notify/platform';
+import { CLOCK, Clock, ENGINE_LOOKUPS, INLINE_RUNS, ReadYourWrites } from '@notify/platform';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { commandMetadata } from '../../shared/command-metadata';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
@@ -15,13 +15,14 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
   constructor(
     @Inject(RECIPIENT_DEPS) private readonly recipients: RecipientDeps,
     @Inject(ENGINE_LOOKUPS) private readonly lookups: EngineLookups,
+    @Inject(CLOCK) private readonly clock: Clock,
     private readonly consistency: ReadYourWrites,
     @Inject(INLINE_RUNS) private readonly inline: InlineRuns | null,
   ) {}
 
   async execute({ ctx, workflowKey, body }: TriggerWorkflowCommand): Promise<{ workflow_run_id: string }> {
     const { workflow_run_id, writes } = await triggerWorkflow(
-      { recipients: this.recipients, lookups: this.lookups, inline: this.inline ?? undefined },
+      { recipients: this.recipients, lookups: this.lookups, inline: this.inline ?? undefined, clock: this.clock },
       ctx.environment,
       workflowKey,
       body,
