@@ -42,11 +42,12 @@ export async function until<T>(probe: () => Promise<T | undefined | false>, time
 }
 
 /**
- * When `count()` first reaches `target` (the time it was seen, or undefined after `timeoutMs`).
- * A count over a growing read model costs the database more with every row (100,000 rows: tens
- * of milliseconds a poll on a slow host), so it is polled every `slowMs` while far from the
- * target and every `fastMs` over its last tenth: the time seen is as precise as with fast polls
- * throughout, without a seq scan every 100 ms competing with the work measured.
+ * Polls `count` until it reaches `target`; answers when (Date.now()), or undefined after
+ * `timeoutMs`. A count over a growing read model costs the database more with every row (100,000
+ * rows: tens of milliseconds a poll on a slow host), so far from the target a poll waits five
+ * times as long as the last one took (at most a sixth of one backend), between `fastMs` and
+ * `slowMs`, and over the last tenth every `fastMs`. (A fixed second between polls until 90% made
+ * the time seen up to a second late whenever the last tenth arrived within one interval.)
  */
 export async function untilCount(
   count: () => Promise<number>,
@@ -57,10 +58,13 @@ export async function untilCount(
 ): Promise<number | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const started = performance.now();
     const seen = await count();
+    const took = performance.now() - started;
     if (seen >= target) return Date.now();
     if (Date.now() > deadline) return undefined;
-    await new Promise((r) => setTimeout(r, seen < target * 0.9 ? slowMs : fastMs));
+    const wait = seen >= target * 0.9 ? fastMs : Math.min(slowMs, Math.max(fastMs, 5 * took));
+    await new Promise((r) => setTimeout(r, wait));
   }
 }
 
