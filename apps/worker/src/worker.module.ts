@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '@notify/config';
 import { Database } from '@notify/database';
 import { LogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
-import { CLOCK, DATABASE, inlineRunsProvider, LOG_READER } from '@notify/platform';
+import { DATABASE, inlineRunsProvider, LOG_READER } from '@notify/platform';
 import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { engineProviders } from './engine/engine.providers';
 import { MetricsListener } from './metrics-listener';
@@ -12,7 +12,7 @@ import { ProjectionWorker } from './projection-worker';
 import { relayMappersProvider } from './kafka/relay-mappers';
 import { ReactorWorker } from './reactor-worker';
 import { workerReactors } from './reactors';
-import { TIMER_CLOCK, TimerService } from './timers/timer.service';
+import { TimerService } from './timers/timer.service';
 import { ScheduleFiringService } from './schedules/schedule-firing.service';
 import { BroadcastSendingService } from './broadcasts/broadcast-sending.service';
 
@@ -38,8 +38,6 @@ export class WorkerModule {
             new ReactorRuntime(reader, database.dataSource, instances, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
         },
         ReactorWorker,
-        // The process's clock: triggers are accepted, timers fire and runs are decided by one clock (ADR 0274).
-        { provide: TIMER_CLOCK, useExisting: CLOCK },
         TimerService,
         ScheduleFiringService,
         inlineRunsProvider,

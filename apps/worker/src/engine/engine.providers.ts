@@ -1,5 +1,4 @@
 import { Provider } from '@nestjs/common';
-import { TIMER_CLOCK, TimerClock } from '../timers/timer.service';
 import {
   BatchCloser,
   BatchStep,
@@ -33,7 +32,17 @@ import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
 import { WaitingRunQueries } from '@notify/projections/waiting-runs';
-import { DATABASE, ENGINE_LOOKUPS, EVENT_STORE, LINK_TRACKER, OUTBOUND_HTTP, PREFERENCE_LINKS, TEMPLATE_RENDERER } from '@notify/platform';
+import {
+  CLOCK,
+  Clock,
+  DATABASE,
+  ENGINE_LOOKUPS,
+  EVENT_STORE,
+  LINK_TRACKER,
+  OUTBOUND_HTTP,
+  PREFERENCE_LINKS,
+  TEMPLATE_RENDERER,
+} from '@notify/platform';
 import type { OutboundHttp } from '@notify/outbound';
 import { RunWorkProgress } from './run-work-progress';
 import type { TemplateRenderer } from '@notify/templating';
@@ -83,7 +92,7 @@ export const engineProviders: Provider[] = [
       OUTBOUND_HTTP,
       TEMPLATE_RENDERER,
       PREFERENCE_LINKS,
-      TIMER_CLOCK,
+      CLOCK,
     ],
     useFactory: (
       store: EventStore,
@@ -94,7 +103,7 @@ export const engineProviders: Provider[] = [
       http: OutboundHttp,
       templates: TemplateRenderer,
       preferenceLinks: PreferenceLinks,
-      clock: TimerClock,
+      clock: Clock,
     ): EngineDeps => ({
       store,
       // The worker's one clock: a run resumed by a timer decides by the time the timer fired at.

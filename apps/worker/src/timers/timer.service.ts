@@ -4,7 +4,7 @@ import { Database } from '@notify/database';
 import { EventStore, RecordedEvent } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
-import { DATABASE, EVENT_STORE } from '@notify/platform';
+import { CLOCK, Clock, DATABASE, EVENT_STORE } from '@notify/platform';
 import { DueTimer, TimerQueries } from '@notify/projections/timers';
 import { uuidV5 as uuidv5 } from '@notify/contracts';
 import { DueWorkLoop } from './due-work-loop';
@@ -12,9 +12,6 @@ import { DueWorkLoop } from './due-work-loop';
 const TIMER_NAMESPACE = '9b2f6c1d-2e3a-4b5c-8d7e-6f5a4b3c2d1e';
 /** The event id of a timer's firing: the same on every worker and every retry. */
 export const timerFiredEventId = (timerId: string) => uuidv5(timerId, TIMER_NAMESPACE);
-/** The clock that says when a timer is due (the system clock; tests move their own). */
-export const TIMER_CLOCK = Symbol('TIMER_CLOCK');
-export type TimerClock = () => Date;
 
 /**
  * Fires due timers by appending TimerFired to the stream that scheduled them. Timers are
@@ -37,7 +34,8 @@ export class TimerService implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) database: Database,
     @Inject(LOGGER) logger: Logger,
-    @Inject(TIMER_CLOCK) private readonly clock: TimerClock,
+    // Says when a timer is due: the process's clock (ADR 0274).
+    @Inject(CLOCK) private readonly clock: Clock,
     runtime: ProjectionRuntime,
   ) {
     this.queries = new TimerQueries(database.dataSource);
