@@ -9,3 +9,4 @@ export * from './wait';
 export * from './s3proxy';
 export * from './self-signed-certificate';
 export * from './slow-appends';
+export * from './read-log';

@@ -1,7 +1,7 @@
 import { RecipientRefT } from '@notify/contracts';
 import { RunEnqueuedData, WorkflowTriggeredData, workflowRunStream } from '@notify/domain';
 import { DuplicateEventIdError, EventStore, PostgresEventStore, RecordedEvent, StreamAppend } from '@notify/eventstore';
-import { createTestDatabase, databaseBackends, TestDatabase } from '@notify/testing';
+import { createTestDatabase, databaseBackends, readAllWritten, TestDatabase } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { Fanout } from './fanout';
 import type { EngineLookups } from './lookups';
@@ -73,16 +73,12 @@ for (const backend of databaseBackends()) {
 
     async function runsOf(workflowRunId: string): Promise<Map<string, number>> {
       const counts = new Map<string, number>();
-      for (let after: string | undefined; ;) {
-        const page = await store.readAll({ after, maxCount: 1000, filter: { eventTypes: ['RunEnqueued'] } });
-        for (const e of page.events) {
-          const run = e.data as RunEnqueuedData;
-          if (run.workflow_run_id !== workflowRunId || run.recipient.type !== 'user') continue;
-          counts.set(run.recipient.id, (counts.get(run.recipient.id) ?? 0) + 1);
-        }
-        if (page.events.length === 0) return counts;
-        after = page.events[page.events.length - 1].position;
+      for (const e of await readAllWritten(store, { filter: { eventTypes: ['RunEnqueued'] } })) {
+        const run = e.data as RunEnqueuedData;
+        if (run.workflow_run_id !== workflowRunId || run.recipient.type !== 'user') continue;
+        counts.set(run.recipient.id, (counts.get(run.recipient.id) ?? 0) + 1);
       }
+      return counts;
     }
 
     it('appends the runs a stopped fan-out had not, once each, when the chunks fall differently', async () => {
