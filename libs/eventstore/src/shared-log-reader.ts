@@ -6,6 +6,8 @@ import { Wakeups } from './wakeups';
 export interface LogReader {
   readAll(options: ReadAllOptions): Promise<ReadAllPage>;
   headPosition(): Promise<LogPosition>;
+  /** The newest committed position, even where reads do not serve it yet (see EventStore). */
+  newestPosition(): Promise<LogPosition>;
   /** Called when there may be more to read. */
   onAppended(listener: () => void): () => void;
 }
@@ -226,6 +228,10 @@ export class SharedLogReader implements LogReader {
 
   async headPosition(): Promise<LogPosition> {
     return this.store.headPosition();
+  }
+
+  newestPosition(): Promise<LogPosition> {
+    return this.store.newestPosition();
   }
 
   onAppended(listener: () => void): () => void {

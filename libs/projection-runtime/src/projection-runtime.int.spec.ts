@@ -134,6 +134,40 @@ for (const backend of databaseBackends()) {
       }
     });
 
+    it('a rebuild takes in what was committed before it began even while reads do not serve it yet (the visible bound low)', async () => {
+      const p = recorder('rebuild-bound', ['Hidden']);
+      const ids = [randomUUID(), randomUUID(), randomUUID()];
+      const written: { position: string }[] = [];
+      for (const [n, id] of ids.entries())
+        written.push(await store.append(`hidden-${randomUUID()}`, [{ id, type: 'Hidden', data: { n }, metadata: meta('dev') }]));
+      // Reads and the head stop short of the last append, as when es_visible_bound errs low for a
+      // moment, until the test lets them through.
+      const hiddenFrom = written[2].position;
+      let hiding = true;
+      const idleReads: string[] = [];
+      const lagging = {
+        readAll: async (options: Parameters<PostgresEventStore['readAll']>[0] = {}) => {
+          const page = await store.readAll(options);
+          if (!hiding) return page;
+          const events = page.events.filter((e) => e.position < hiddenFrom);
+          if (events.length === 0) idleReads.push(options.after ?? '');
+          const scannedTo = page.scannedTo < hiddenFrom ? page.scannedTo : (events[events.length - 1]?.position ?? options.after ?? '');
+          return { events, scannedTo };
+        },
+        headPosition: async () => (hiding ? written[1].position : store.headPosition()),
+        newestPosition: () => store.newestPosition(),
+        onAppended: (listener: () => void) => store.onAppended(listener),
+      };
+      const runtime = new ProjectionRuntime(lagging, db.database.dataSource, [p], { batchSize: 2 });
+      const rebuilding = runtime.rebuild('rebuild-bound');
+      // The rebuild has read all it is served and waits on the hidden event.
+      await waitFor(() => idleReads.length >= 2, 'the rebuild to wait at the bound');
+      hiding = false;
+      await rebuilding;
+      const applied = await db.database.dataSource.query(`SELECT event_id FROM test_applied WHERE name = 'rebuild-bound'`);
+      expect(applied.map((r: { event_id: string }) => r.event_id).sort()).toEqual([...ids].sort());
+    });
+
     it('read-your-writes: waitFor resolves once the projections that read the event have passed it', async () => {
       const runtime = new ProjectionRuntime(store, db.database.dataSource, [environmentsProjection], { batchSize: 100 });
       await runtime.start();

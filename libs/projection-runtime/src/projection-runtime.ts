@@ -233,7 +233,10 @@ export class ProjectionRuntime {
   ): Promise<{ events: number; ms: number }> {
     await this.prepare(projection);
     await this.reset(projection);
-    const head = await this.store.headPosition();
+    // Everything committed before the rebuild began, not only what reads serve yet: the visible
+    // bound can sit below a commit for a moment (another database's transaction just ended), and
+    // a rebuild stopping there would leave out events written just before it (idle steps wait).
+    const head = await this.store.newestPosition();
     const maxCount = Math.max(this.options.batchSize, REBUILD_BATCH);
     // The next batch is read while this one is applied.
     const readAhead = new ReadAhead((after) =>
