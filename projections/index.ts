@@ -38,7 +38,7 @@ import { VariablesReadModel1763712002300, variablesProjection } from './variable
 import { WaitingRunsReadModel1763712005000, waitingRunsProjection } from './waiting-runs';
 import { EventParts1763712040000, WorkflowRunsReadModel1763712006000, workflowRunsProjection } from './workflow-runs';
 import { SchedulesReadModel1763712016140, schedulesProjection } from './schedules';
-import { BroadcastsReadModel1763712017100, broadcastsProjection } from './broadcasts';
+import { BroadcastScheduledAt1763712099000, BroadcastsReadModel1763712017100, broadcastsProjection } from './broadcasts';
 import { SourceLogSubjects1763712095000, SourcesReadModel1763712019500, sourcesProjection } from './sources';
 import { GoalsReadModel1763712019600, goalsProjection } from './goals';
 import { SuppressionsReadModel1763712022100, SuppressionsUser1763712026000, suppressionsProjection } from './suppressions';
@@ -128,4 +128,5 @@ export const allMigrations: Function[] = [
   EventParts1763712040000,
   SourceLogSubjects1763712095000,
   ProjectionCheckpointsMoved1763712097000,
+  BroadcastScheduledAt1763712099000,
 ];

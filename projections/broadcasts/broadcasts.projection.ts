@@ -8,10 +8,14 @@ import {
 } from '@notify/contracts';
 import { defineProjection } from '@notify/projection-runtime';
 
-/** Broadcasts with their status and progress (ADR 0172); the sender claims its work from here. */
+/**
+ * Broadcasts with their status and progress (ADR 0172); the sender claims its work from here.
+ * `scheduled_at` is the time the current (or last) send was scheduled for, kept once it starts and
+ * ends (ADR 0275); `send_at` is the sender's due time, a send's start when it was not scheduled.
+ */
 export const broadcastsProjection = defineProjection({
   name: 'broadcasts',
-  version: 1,
+  version: 2,
   tables: ['rm_broadcasts'],
   events: [BroadcastUpserted, BroadcastScheduled, BroadcastSendStarted, BroadcastPageSent, BroadcastSent, BroadcastCanceled],
 
@@ -33,13 +37,16 @@ export const broadcastsProjection = defineProjection({
         }
         case 'BroadcastScheduled':
           await tx.query(
-            `UPDATE rm_broadcasts SET status = 'scheduled', send_id = $3, send_at = $4, updated_at = $5 WHERE environment = $1 AND key = $2`,
+            `UPDATE rm_broadcasts SET status = 'scheduled', send_id = $3, send_at = $4, scheduled_at = $4, updated_at = $5
+             WHERE environment = $1 AND key = $2`,
             [env, event.data.key, event.data.send_id, event.data.send_at, at],
           );
           break;
         case 'BroadcastSendStarted':
           await tx.query(
+            // The scheduled send starting keeps its scheduled time; a send asked for now has none.
             `UPDATE rm_broadcasts SET status = 'sending', send_id = $3, send_at = COALESCE(send_at, $4), started_at = $4, recipients = 0,
+               scheduled_at = CASE WHEN status = 'scheduled' AND send_id = $3 THEN scheduled_at END,
                updated_at = $4 WHERE environment = $1 AND key = $2`,
             [env, event.data.key, event.data.send_id, event.data.started_at],
           );
@@ -58,7 +65,8 @@ export const broadcastsProjection = defineProjection({
           break;
         case 'BroadcastCanceled':
           await tx.query(
-            `UPDATE rm_broadcasts SET status = $3, send_at = CASE WHEN $3 = 'draft' THEN NULL ELSE send_at END, updated_at = $4
+            `UPDATE rm_broadcasts SET status = $3, send_at = CASE WHEN $3 = 'draft' THEN NULL ELSE send_at END,
+               scheduled_at = CASE WHEN $3 = 'draft' THEN NULL ELSE scheduled_at END, updated_at = $4
              WHERE environment = $1 AND key = $2`,
             [env, event.data.key, event.data.was === 'scheduled' ? 'draft' : 'canceled', event.data.canceled_at],
           );

@@ -13,6 +13,8 @@ export interface BroadcastRecord {
   status: BroadcastSendStatusT;
   sendId: string | null;
   sendAt: Date | null;
+  /** The time the current (or last) send was scheduled for; null when it was asked for now. */
+  scheduledAt: Date | null;
   startedAt: Date | null;
   completedAt: Date | null;
   recipients: number;
@@ -30,6 +32,7 @@ interface Row extends Record<string, unknown> {
   status: BroadcastSendStatusT;
   send_id: string | null;
   send_at: Date | null;
+  scheduled_at: Date | null;
   started_at: Date | null;
   completed_at: Date | null;
   recipients: number;
@@ -38,7 +41,7 @@ interface Row extends Record<string, unknown> {
 }
 
 const COLUMNS =
-  'b.environment, b.key, b.content, b.sha, b.valid, b.errors, b.status, b.send_id, b.send_at, b.started_at, b.completed_at, b.recipients, b.created_at, b.updated_at';
+  'b.environment, b.key, b.content, b.sha, b.valid, b.errors, b.status, b.send_id, b.send_at, b.scheduled_at, b.started_at, b.completed_at, b.recipients, b.created_at, b.updated_at';
 
 const date = (v: Date | string | null) => (v === null ? null : new Date(v));
 
@@ -52,6 +55,7 @@ const toRecord = (r: Row): BroadcastRecord => ({
   status: r.status,
   sendId: r.send_id,
   sendAt: date(r.send_at),
+  scheduledAt: date(r.scheduled_at),
   startedAt: date(r.started_at),
   completedAt: date(r.completed_at),
   recipients: r.recipients,

@@ -54,6 +54,8 @@ describe('broadcasts through @knocklabs/mgmt', () => {
     );
     expect(done).toMatchObject({ status: 'sent', counts: { recipients: 3, messages: 3, skips: 0 } });
     expect(done.sent_at).not.toBeNull();
+    // Sent when asked, never scheduled.
+    expect(done.scheduled_at).toBeNull();
     // The counts come from the runs read model; the messages read model may still be catching up.
     await settled(t);
 
@@ -260,17 +262,16 @@ describe('broadcasts through @knocklabs/mgmt', () => {
     expect(malformed.status).toBe(422);
 
     const soon = uniqueKey('soon');
-    await upsert(soon, {
-      name: 'Soon',
-      target_audience_key: audience,
-      steps: [feed('feed', 'Soon')],
-      scheduled_at: new Date(Date.now() + 1500).toISOString(),
-    });
+    const soonAt = new Date(Date.now() + 1500).toISOString();
+    await upsert(soon, { name: 'Soon', target_audience_key: audience, steps: [feed('feed', 'Soon')], scheduled_at: soonAt });
     const done = await eventually(
       () => get(soon),
       (b) => b.send_status === 'sent' && b.counts.messages === 1,
     );
     expect(done.counts.recipients).toBe(1);
+    // Sent as scheduled: the time it was scheduled for stays on it (ADR 0275).
+    expect(done.scheduled_at).toBe(soonAt);
+    expect(done.sent_at).not.toBeNull();
   });
 
   it('goal_attachment: a goal event converts the runs the broadcast started; a missing goal saves it invalid', async () => {
