@@ -33,6 +33,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60
  */
 describeServer('database busy or unavailable', () => {
   const POOL = 3;
+  const POOL_WAIT_MS = 1000;
   let t: TestApp;
   let proxy: TcpProxy;
   let databaseName: string;
@@ -79,7 +80,12 @@ describeServer('database busy or unavailable', () => {
     databaseName = url.pathname.slice(1);
     proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.host = `127.0.0.1:${proxy.port}`;
-    t = await startTestApp({ databaseUrl: url.toString(), env: { DATABASE_POOL_SIZE: String(POOL), DATABASE_POOL_TIMEOUT_MS: '1000' } });
+    // Booted with the default wait (10 s): on a loaded machine a new connection through the
+    // proxy (a backend forked, authenticated) took more than a second, and the boot failed.
+    t = await startTestApp({ databaseUrl: url.toString(), env: { DATABASE_POOL_SIZE: String(POOL) } });
+    // Then the wait the tests exercise, as DATABASE_POOL_TIMEOUT_MS=1000 sets it: a request that
+    // finds no connection within a second answers 503 (pg-pool reads it at every connect).
+    t.app.get<Database>(DATABASE).pool.options.connectionTimeoutMillis = POOL_WAIT_MS;
   });
   afterAll(async () => {
     await proxy?.restore().catch(() => undefined);
