@@ -1,4 +1,4 @@
-import { keysetPage } from '@notify/database';
+import { keysetPage, preparedQuery } from '@notify/database';
 import { DataSource } from 'typeorm';
 
 export interface ApiKeyRecord {
@@ -91,23 +91,40 @@ export class EnvironmentQueries {
 
   /** An active key, with the credentials version read in the same statement (one snapshot). */
   async findActiveApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const rows = await this.db.query<
-      { key_id: string; environment: string; kind: 'secret' | 'publishable'; version: string | null; config_version: string | null }[]
-    >(
-      `SELECT key_id, environment, kind, (SELECT position FROM rm_credentials_version WHERE id = 1) AS version,
+    return (await this.findActiveApiKeys([keyHash])).get(keyHash);
+  }
+
+  /**
+   * The active keys among these hashes, by hash, with the credentials and configuration versions
+   * read in the same statement: one snapshot for all of them (the api's reads grouped under load,
+   * ADR 0277).
+   */
+  async findActiveApiKeys(keyHashes: readonly string[]): Promise<Map<string, ApiKeyRecord>> {
+    const rows = await preparedQuery<{
+      key_hash: string;
+      key_id: string;
+      environment: string;
+      kind: 'secret' | 'publishable';
+      version: string | null;
+      config_version: string | null;
+    }>(
+      this.db,
+      `SELECT key_hash, key_id, environment, kind, (SELECT position FROM rm_credentials_version WHERE id = 1) AS version,
          (SELECT position FROM rm_config_version WHERE id = 1) AS config_version
-       FROM rm_api_keys WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-      [keyHash],
+       FROM rm_api_keys WHERE key_hash = ANY($1::text[]) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+      [keyHashes],
     );
-    const row = rows[0];
-    return (
-      row && {
-        keyId: row.key_id,
-        environment: row.environment,
-        kind: row.kind,
-        credentialsVersion: row.version ?? '',
-        configVersion: row.config_version ?? '',
-      }
+    return new Map(
+      rows.map((row) => [
+        row.key_hash,
+        {
+          keyId: row.key_id,
+          environment: row.environment,
+          kind: row.kind,
+          credentialsVersion: row.version ?? '',
+          configVersion: row.config_version ?? '',
+        },
+      ]),
     );
   }
 

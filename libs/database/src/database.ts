@@ -1,4 +1,5 @@
-import { Pool, PoolClient } from 'pg';
+import { createHash } from 'node:crypto';
+import { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { EmbeddedPostgres } from './embedded-postgres';
@@ -42,6 +43,25 @@ export interface DatabaseOptions {
 /** The node-postgres pool behind a TypeORM data source (shared with the raw-SQL users). */
 export function poolOf(dataSource: DataSource): Pool | undefined {
   return (dataSource.driver as PostgresDriver | undefined)?.master as Pool | undefined;
+}
+
+/** Names of the prepared statements, by text (the same on every connection of the process). */
+const statementNames = new Map<string, string>();
+
+/**
+ * A statement run often with the same text, as a named prepared statement: each connection plans
+ * it once instead of at every call (for a short read its planning costs more than its execution).
+ * Over a data source without a pg pool it is an ordinary query.
+ */
+export async function preparedQuery<Row>(dataSource: DataSource, text: string, values: unknown[]): Promise<Row[]> {
+  const pool = poolOf(dataSource);
+  if (!pool) return dataSource.query<Row[]>(text, values);
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `notify_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return (await pool.query<Row & QueryResultRow>({ name, text, values })).rows;
 }
 
 export class Database {

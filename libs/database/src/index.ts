@@ -3,3 +3,4 @@ export * from './embedded-postgres';
 export * from './keyset-pagination';
 export * from './unavailable';
 export * from './leased-rows';
+export * from './grouped-reads';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@notify/database';
+import { Database, GroupedReads } from '@notify/database';
 import { CredentialStore } from '@notify/http';
 import { DATABASE } from '@notify/platform';
 import { BranchQueries } from '@notify/projections/branches';
-import { EnvironmentQueries } from '@notify/projections/environments';
+import { ApiKeyRecord, EnvironmentQueries } from '@notify/projections/environments';
 import { MemberQueries } from '@notify/projections/members';
 
 /** Credentials as the environments read model knows them. */
@@ -12,11 +12,18 @@ export class ReadModelCredentialStore implements CredentialStore {
   private readonly queries: EnvironmentQueries;
   private readonly branches: BranchQueries;
   private readonly members: MemberQueries;
+  /**
+   * Every request reads its key, and the requests that arrive while a read is in flight share
+   * the next one (ADR 0277): still a read sent after the request arrived (a key revoked before
+   * it is refused, ADR 0136), one statement instead of one per request under load.
+   */
+  readonly apiKeys: GroupedReads<string, ApiKeyRecord>;
 
   constructor(@Inject(DATABASE) database: Database) {
     this.queries = new EnvironmentQueries(database.dataSource);
     this.branches = new BranchQueries(database.dataSource);
     this.members = new MemberQueries(database.dataSource);
+    this.apiKeys = new GroupedReads((hashes) => this.queries.findActiveApiKeys(hashes));
   }
 
   async firstEnvironment() {
@@ -28,7 +35,7 @@ export class ReadModelCredentialStore implements CredentialStore {
   }
 
   findApiKey(keyHash: string) {
-    return this.queries.findActiveApiKey(keyHash);
+    return this.apiKeys.get(keyHash);
   }
 
   recordApiKeyUse(keyId: string) {

@@ -13,9 +13,7 @@ import { TenantQueries } from '@notify/projections/tenants';
 import { toUser, UserQueries } from '@notify/projections/users';
 import { VariableQueries } from '@notify/projections/variables';
 import type { TemplateResources } from '@notify/templating';
-import { createHash } from 'node:crypto';
-import type { QueryResultRow } from 'pg';
-import { poolOf } from '@notify/database';
+import { preparedQuery } from '@notify/database';
 import { DataSource } from 'typeorm';
 import { SecretBox, unsealValue } from '../config/secret-box';
 import { templateResourcesFor } from '../config/template-resources';
@@ -61,8 +59,6 @@ export class ReadModelLookups implements EngineLookups {
   private readonly suppressionQueries: SuppressionQueries;
   /** Workflows as loaded under a configuration version (ADR 0217), by environment and key. */
   private readonly workflows = new Map<string, { version: string; view: Promise<WorkflowView | undefined> }>();
-  /** Names of the prepared statements, by text. */
-  private readonly statementNames = new Map<string, string>();
 
   constructor(
     private readonly db: DataSource,
@@ -204,13 +200,14 @@ export class ReadModelLookups implements EngineLookups {
     ids: readonly string[],
     fresh?: string,
   ): Promise<{ users: Map<string, UserT>; sets: Map<string, PreferenceSetT[]>; configuration: Configuration; fresh: boolean }> {
-    const [row] = await this.prepared<
+    const [row] = await preparedQuery<
       ConfigurationRow & {
         users: { id: string; properties: Record<string, unknown>; updated_at_ms: number }[];
         sets: { recipient_id: string; set_id: string; preferences: PreferenceSetDataT }[];
         fresh: boolean;
       }
     >(
+      this.db,
       `SELECT ${CONFIGURATION_COLUMNS}, ${fresh ?? 'true'} AS fresh,
          (SELECT coalesce(json_agg(json_build_object('id', u.id, 'properties', u.properties,
                    'updated_at_ms', floor(extract(epoch FROM u.updated_at) * 1000))), '[]')
@@ -229,21 +226,6 @@ export class ReadModelLookups implements EngineLookups {
     const sets = new Map<string, PreferenceSetT[]>(ids.map((id) => [id, []]));
     for (const r of row.sets) sets.get(r.recipient_id)?.push({ id: r.set_id, ...r.preferences });
     return { users, sets, configuration: this.configurationFrom(row), fresh: row.fresh === true };
-  }
-
-  /**
-   * A statement run often with the same text, as a named prepared statement: each connection
-   * plans it once instead of at every call (its planning costs more than its execution).
-   */
-  private async prepared<Row>(text: string, values: unknown[]): Promise<Row[]> {
-    const pool = poolOf(this.db);
-    if (!pool) return this.db.query<Row[]>(text, values);
-    let name = this.statementNames.get(text);
-    if (!name) {
-      name = `notify_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
-      this.statementNames.set(text, name);
-    }
-    return (await pool.query<Row & QueryResultRow>({ name, text, values })).rows;
   }
 
   private configurationFrom(row: ConfigurationRow): Configuration {
