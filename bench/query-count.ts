@@ -7,6 +7,7 @@
  *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node dist/bench/query-count.js
  *
  * IDEM=1 sends an Idempotency-Key with every trigger (as the official clients do).
+ * QC_CONCURRENCY=<n> sends 2,000 triggers, n at a time: the statements per trigger under load.
  * QC_FANOUT=<n> counts instead one trigger to an object with n subscribers (seeded as the fan-out
  * scenario seeds them), per run, until every message is in the feed's read model.
  * QC_STACKS=<text> also prints where the statements containing <text> were issued from (the
@@ -136,14 +137,21 @@ async function main() {
   } else {
     counting = true;
     const idem = process.env.IDEM === '1';
-    for (let i = 0; i < N; i++)
-      await call(
-        'POST',
-        '/v1/workflows/qqq/trigger',
-        { recipients: ['u1'], data: { n: i } },
-        sk,
-        idem ? { 'idempotency-key': randomBytes(8).toString('hex') } : {},
-      );
+    // QC_CONCURRENCY=<n>: n triggers in flight at once (2,000 in all), as under load.
+    const concurrency = Number(process.env.QC_CONCURRENCY ?? 1);
+    if (concurrency > 1) N = 2000;
+    let next = 0;
+    const sender = async () => {
+      for (let i = next++; i < N; i = next++)
+        await call(
+          'POST',
+          '/v1/workflows/qqq/trigger',
+          { recipients: ['u1'], data: { n: i } },
+          sk,
+          idem ? { 'idempotency-key': randomBytes(8).toString('hex') } : {},
+        );
+    };
+    await Promise.all(Array.from({ length: concurrency }, sender));
   }
   await new Promise((r) => setTimeout(r, 5000));
   counting = false;

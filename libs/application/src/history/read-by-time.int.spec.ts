@@ -22,7 +22,11 @@ describeServer('event history: a log read by time while a transaction of the ran
   let history: EventHistory;
   const meta = { environment: 'test', schema_version: 1 };
   const append = (type: string) =>
-    store.append(`${type.toLowerCase()}-${randomUUID()}`, [{ id: randomUUID(), type, data: {}, metadata: meta }]);
+    // Each its own statement: appendMany is outside the group commit, whose one statement in flight
+    // (ADR 0278) would queue the fast append behind the held one, as two processes would not.
+    store
+      .appendMany([{ streamId: `${type.toLowerCase()}-${randomUUID()}`, events: [{ id: randomUUID(), type, data: {}, metadata: meta }] }])
+      .then(([result]) => result);
 
   beforeAll(async () => {
     db = await createTestDatabase('postgres', { migrate: false });

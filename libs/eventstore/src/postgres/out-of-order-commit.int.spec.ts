@@ -23,7 +23,11 @@ describeServer('PostgreSQL event store: transactions committing out of order', (
   let slowAppends: SlowAppends;
   const meta = { environment: 'test', schema_version: 1 };
   const append = (type: string) =>
-    store.append(`${type.toLowerCase()}-${randomUUID()}`, [{ id: randomUUID(), type, data: {}, metadata: meta }]);
+    // Each its own statement: appendMany is outside the group commit, whose one statement in flight
+    // (ADR 0278) would queue the fast append behind the held one, as two processes would not.
+    store
+      .appendMany([{ streamId: `${type.toLowerCase()}-${randomUUID()}`, events: [{ id: randomUUID(), type, data: {}, metadata: meta }] }])
+      .then(([result]) => result);
 
   /** readAll shows a commit once every older transaction on the server has finished. */
   const visible = (position: LogPosition) =>

@@ -104,8 +104,12 @@ function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Single-stream appends running at once before the next ones wait and are grouped (ADR 0146). */
-const APPENDS_IN_FLIGHT = 4;
+/**
+ * Grouped appends running at once before the next ones wait and are grouped (ADR 0146): one
+ * (ADR 0278). Each statement costs PostgreSQL far more than its share of a group, so the appends
+ * that arrive while one runs go out together in the next; a lone append still goes out at once.
+ */
+const APPENDS_IN_FLIGHT = 1;
 /** Streams in one grouped append at most. */
 const APPEND_GROUP_MAX = 200;
 
