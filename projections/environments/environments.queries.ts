@@ -89,11 +89,6 @@ const environmentOf = (r: EnvironmentRow): EnvironmentRecord => ({
 export class EnvironmentQueries {
   constructor(private readonly db: DataSource) {}
 
-  /** An active key, with the credentials version read in the same statement (one snapshot). */
-  async findActiveApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return (await this.findActiveApiKeys([keyHash])).get(keyHash);
-  }
-
   /**
    * The active keys among these hashes, by hash, with the credentials and configuration versions
    * read in the same statement: one snapshot for all of them (the api's reads grouped under load,
