@@ -36,10 +36,6 @@ export interface DatabaseOptions {
   migrations: MixedList<Function | string>;
 }
 
-/**
- * One database for the read models (and the event log in the default Postgres mode): a TypeORM
- * DataSource whose pg pool is shared with the raw-SQL users (event store, projection runtime).
- */
 /** The node-postgres pool behind a TypeORM data source (shared with the raw-SQL users). */
 export function poolOf(dataSource: DataSource): Pool | undefined {
   return (dataSource.driver as PostgresDriver | undefined)?.master as Pool | undefined;
@@ -64,6 +60,10 @@ export async function preparedQuery<Row>(dataSource: DataSource, text: string, v
   return (await pool.query<Row & QueryResultRow>({ name, text, values })).rows;
 }
 
+/**
+ * One database for the read models (and the event log in the default Postgres mode): a TypeORM
+ * DataSource whose pg pool is shared with the raw-SQL users (event store, projection runtime).
+ */
 export class Database {
   private constructor(
     readonly dataSource: DataSource,

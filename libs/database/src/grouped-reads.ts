@@ -11,7 +11,7 @@
 export class GroupedReads<K, V> {
   private queued = new Map<K, Waiter<V>[]>();
   private inFlight = 0;
-  /** Statements sent, and keys answered by them (the tests and the bench read them). */
+  /** Statements sent, and keys answered by them (the tests read them). */
   statements = 0;
   keys = 0;
 
