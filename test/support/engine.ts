@@ -154,10 +154,11 @@ export async function settled(t: TestApp, timeoutMs = 60_000): Promise<void> {
   const reactors = t.app.get(ReactorRuntime);
   await waitFor(
     async () => {
-      const head = await t.store.headPosition();
+      // The newest event, not the head: the head stops below a transaction still open.
+      const newest = await t.store.newestPosition();
       const statuses = [...(await t.runtime.status()), ...(await reactors.status())];
-      if (!statuses.every((s) => s.position >= head)) return false;
-      return (await t.store.headPosition()) === head;
+      if (!statuses.every((s) => s.position >= newest)) return false;
+      return (await t.store.newestPosition()) === newest;
     },
     'every projection and reactor to pass the head of the log',
     timeoutMs,

@@ -19,9 +19,9 @@ describe('trigger frequency and workflow conditions', () => {
       'the fan-out',
     );
     // Every run the fan-out appended is in the runs read model once it reaches the head of the log.
-    await t.runtime.waitFor(await t.store.headPosition(), [{ type: 'RunEnqueued', streamId: 'run-' }], 60_000);
+    await t.runtime.waitFor(await t.store.newestPosition(), [{ type: 'RunEnqueued', streamId: 'run-' }], 60_000);
     await eventually(async () => (await runsOf(t, workflow_run_id)).every((r) => r.status === 'completed'), 60_000, 'the runs to end');
-    await t.runtime.waitFor(await t.store.headPosition(), [{ type: 'MessageCreated', streamId: 'message-' }], 60_000);
+    await t.runtime.waitFor(await t.store.newestPosition(), [{ type: 'MessageCreated', streamId: 'message-' }], 60_000);
     return workflow_run_id;
   }
   const recipientsOf = async (workflowRunId: string) => (await runsOf(t, workflowRunId)).map((r) => r.recipient_id);
