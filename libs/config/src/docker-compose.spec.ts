@@ -32,8 +32,13 @@ describe('docker-compose.yml', () => {
       KAFKA_CONTROLLER_QUORUM_VOTERS: '1@kafka:9093',
     });
     expect(services.kafka.environment!.KAFKA_ADVERTISED_LISTENERS).toContain('PLAINTEXT://kafka:9092');
-    expect(services.api.command).toEqual(['node', 'dist/apps/api/src/main.js']);
-    expect(services.worker.command).toEqual(['node', 'dist/apps/worker/src/main.js']);
+    // The same command lines as the start scripts users run and the bench measures (ADR 0279).
+    const scripts = (
+      JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(services.api.command).toEqual(scripts['start:api'].split(' '));
+    expect(services.worker.command).toEqual(scripts['start:worker'].split(' '));
+    expect(services.api.command).toEqual(['node', '--max-semi-space-size=64', 'dist/apps/api/src/main.js']);
   });
 
   it('gives api and worker only settings the service knows, valid, pointing at the stack', () => {
