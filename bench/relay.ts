@@ -13,7 +13,9 @@
  * - bare producer, pipelined: the same records, every batch in flight at once: the broker's
  *   ceiling here, not something the relay could do without giving up per-key order on retries.
  *
- * Prints a table and writes bench/results/relay.json. Each round uses fresh topics.
+ * Prints a table and writes bench/results/relay.json. Each round uses fresh topics. `npm run bench`
+ * runs this script under the worker's start command's node options, where the relay runs (ADR
+ * 0279); `npm run bench:relay` runs it under node's defaults.
  */
 import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
 import {

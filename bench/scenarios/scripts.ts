@@ -3,12 +3,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Figure } from './engine';
+import { startCommand } from '../support/service';
 
 const run = promisify(execFile);
 
-/** Runs one of the standalone bench scripts (built into dist/bench) and reads the JSON it writes. */
-async function script(name: string, result: string, env: Record<string, string> = {}): Promise<any> {
-  await run(process.execPath, ['--enable-source-maps', path.resolve(__dirname, `../${name}.js`)], {
+/** Runs one of the standalone bench scripts (built into dist/bench), after `nodeArgs`, and reads the JSON it writes. */
+async function script(name: string, result: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<any> {
+  await run(process.execPath, [...nodeArgs, '--enable-source-maps', path.resolve(__dirname, `../${name}.js`)], {
     env: { ...process.env, ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -49,7 +50,9 @@ export async function relay(events: number): Promise<Figure[]> {
       },
     ];
   }
-  const r = await script('relay', 'relay.json', { BENCH_EVENTS: String(events) });
+  // The relay runs in the worker: its script runs under the worker's start command's node options
+  // (ADR 0279), the bare producer in the same process under the same.
+  const r = await script('relay', 'relay.json', { BENCH_EVENTS: String(events) }, startCommand('start:worker').nodeArgs);
   const note = `${r.setup.events} events of ${r.setup.recordValueBytes} bytes, batches of ${r.setup.batch}, acks=all, ${r.setup.partitions} partitions; median of ${r.setup.rounds} rounds`;
   return r.results.map((x: { name: string; eventsPerSecond: number }) => ({
     scenario: `Kafka: ${x.name}`,
