@@ -1,4 +1,5 @@
-import { htmlToText, renderMarkdown } from './markdown';
+import fc from 'fast-check';
+import { htmlToText, renderMarkdown, renderMarkdownFully } from './markdown';
 
 describe('renderMarkdown', () => {
   it('renders common markdown', () => {
@@ -56,6 +57,28 @@ describe('renderMarkdown', () => {
     '[x](https://ok.example "title\\" onmouseover=\\"alert(1)")',
   ])('neutralizes %s', (source) => {
     expect(dangers(renderMarkdown(source))).toEqual([]);
+  });
+
+  it('renders a plain line as the full path does: generated lines of words and of markdown-ish characters', () => {
+    // Words, punctuation the shortcut takes, and characters that must send a line the full way
+    // (markdown, HTML, entities, links, a dot inside a word, leading and trailing spaces).
+    const pieces = fc.constantFrom(
+      ...['Hello', 'f9999', 'Jane', 'x', '42', ' ', '  ', ',', ':', ';', '?', '!', '(', ')', '+', '=', '%', '-', '.', '. '],
+      ...['*', '_', '`', '~', '#', '<', '>', '&', '"', "'", '[', ']', '\\', '/', '@', '|', '1.', '1)', 'www.example.com', 'example.com'],
+      ...['http://a.example', 'mailto:a@b.example', '&amp;', '\t', 'é', '\n'],
+      ...['*x*', '**x**', '_x_', '`x`', '~~x~~', '[x](y)', '<b>', 'x:y', 'a.b', 'a@b.example'],
+    );
+    const lines = fc.array(pieces, { minLength: 1, maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(lines, (line) => renderMarkdown(line) === renderMarkdownFully(line)),
+      { numRuns: 3000 },
+    );
+    // The shortcut is taken (a per-recipient body), and refused where it would differ.
+    const plain = 'Hello f9999: 0 (1), you have 3 new messages. See you!';
+    expect(renderMarkdown(plain)).toBe(`<p>${plain}</p>\n`);
+    expect(renderMarkdown('See http://a.example now')).toContain('<a href="http://a.example" rel="noopener noreferrer">');
+    expect(renderMarkdown('Hello **Jane**')).toBe('<p>Hello <strong>Jane</strong></p>\n');
+    expect(renderMarkdown('Hello ')).toBe('<p>Hello</p>\n');
   });
 
   it('renders nothing for empty or non-string input', () => {
