@@ -48,6 +48,17 @@ type Result = { name: string; seconds: number[]; eventsPerSecond: number };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** CPU time of this process since `from`, in ms (user and system). */
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return Math.round((used.user + used.system) / 1000);
+};
+/** CPU ms of this process per round of the bare producer, one batch at a time. */
+const bareCpuMs: number[] = [];
+
+/** Per relay round: ms waiting for publish, in handle besides it, and outside handle (reads, checkpoints). */
+const stages: { cpuMs: number; publishMs: number; otherHandleMs: number; outsideHandleMs: number }[] = [];
+
 /** Rounds run again because the broker refused a producer's sequence number, by producer. */
 const redone: Record<string, number> = {};
 
@@ -82,13 +93,35 @@ async function timeRelay(store: PostgresEventStore, db: Awaited<ReturnType<typeo
   const publisher = new KafkaPublisher(settings);
   const relay = new KafkaRelay(publisher, new RelayMapperRegistry([new DomainEventMapper()]), settings.topics, { batchSize: BATCH });
   const runtime = new ReactorRuntime(store, db.database.dataSource, [relay], { batchSize: BATCH });
+  // Where the round's time goes: waiting for the broker (publish), handling a batch otherwise
+  // (mapping not done ahead), and the rest (reading the log, moving the checkpoint).
+  const spent = { publish: 0, handle: 0 };
+  const timing =
+    <A extends unknown[]>(key: keyof typeof spent, fn: (...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      const t = process.hrtime.bigint();
+      try {
+        await fn(...args);
+      } finally {
+        spent[key] += Number(process.hrtime.bigint() - t) / 1e6;
+      }
+    };
+  publisher.publish = timing('publish', publisher.publish.bind(publisher));
+  relay.handle = timing('handle', relay.handle.bind(relay));
   // Connect (and find the topics) before the clock starts, as a running relay would have.
   await publisher.connect();
   try {
+    const cpu = process.cpuUsage();
     const started = process.hrtime.bigint();
     const handled = await runtime.drain(relay.name);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (handled !== EVENTS) throw new Error(`relay handled ${handled} of ${EVENTS}`);
+    stages.push({
+      cpuMs: cpuMs(cpu),
+      publishMs: Math.round(spent.publish),
+      otherHandleMs: Math.round(spent.handle - spent.publish),
+      outsideHandleMs: Math.round(seconds * 1000 - spent.handle),
+    });
     return seconds;
   } finally {
     await relay.close();
@@ -114,10 +147,13 @@ async function timeBare(events: RecordedEvent[], pipelined: boolean): Promise<nu
   for (let i = 0; i < messages.length; i += BATCH) batches.push(messages.slice(i, i + BATCH));
   const send = (batch: Message[]) => producer.sendBatch({ acks: -1, topicMessages: [{ topic: settings.topics.events, messages: batch }] });
   try {
+    const cpu = process.cpuUsage();
     const started = process.hrtime.bigint();
     if (pipelined) await Promise.all(batches.map(send));
     else for (const messages of batches) await send(messages);
-    return Number(process.hrtime.bigint() - started) / 1e9;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (!pipelined) bareCpuMs.push(cpuMs(cpu));
+    return seconds;
   } finally {
     await producer.disconnect();
     await deleteTestTopics(settings);
@@ -180,10 +216,17 @@ async function main() {
     for (const r of results) console.log(`| ${r.name} | ${r.eventsPerSecond} | ${r.seconds.map((s) => s.toFixed(2)).join(', ')} |`);
     const relayShare = results[0].eventsPerSecond / results[1].eventsPerSecond;
     console.log(`\nrelay / bare (same settings): ${(relayShare * 100).toFixed(0)}%`);
+    console.log(
+      `relay rounds, ms publishing / handling otherwise / outside handle (process CPU ms): ${stages.map((s) => `${s.publishMs} / ${s.otherHandleMs} / ${s.outsideHandleMs} (${s.cpuMs})`).join(', ')}`,
+    );
+    console.log(`bare rounds one batch at a time, process CPU ms: ${bareCpuMs.join(', ')}`);
     if (Object.keys(redone).length) console.log(`rounds run again after the broker refused a sequence number: ${JSON.stringify(redone)}`);
     const out = path.resolve('bench/results/relay.json');
     await mkdir(path.dirname(out), { recursive: true });
-    await writeFile(out, `${JSON.stringify({ at: new Date().toISOString(), setup, results, redone }, null, 2)}\n`);
+    await writeFile(
+      out,
+      `${JSON.stringify({ at: new Date().toISOString(), setup, results, relayStages: stages, bareCpuMs, redone }, null, 2)}\n`,
+    );
     console.log(`wrote ${path.relative(process.cwd(), out)}`);
   } finally {
     await store.close();

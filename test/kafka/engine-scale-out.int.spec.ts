@@ -320,10 +320,18 @@ describeScaleOut(
       // The dispatcher and the relay run where partition 0 is: on the survivor once it has every partition.
       await until('the survivor to run the singletons', async () => isElected(second), 60_000);
       if (!secondWasElected) expect(elected(second).pop()!.reactors).toEqual(singletons);
-      const [relayed] = await sql<{ n: string }>('SELECT events_handled AS n FROM reactor_checkpoints WHERE name = $1', [
-        `kafka-relay:${settings.topics.events}`,
-      ]);
-      expect(Number(relayed?.n ?? 0)).toBeGreaterThan(0);
+      // The relay writes its checkpoint at most every 500 ms (ADR 0281): wait for the row to count.
+      const relayed = await until(
+        'the relay to have published',
+        async () => {
+          const [row] = await sql<{ n: string }>('SELECT events_handled AS n FROM reactor_checkpoints WHERE name = $1', [
+            `kafka-relay:${settings.topics.events}`,
+          ]);
+          return Number(row?.n ?? 0) > 0 && Number(row.n);
+        },
+        60_000,
+      );
+      expect(relayed).toBeGreaterThan(0);
       if (process.env.SCALE_OUT_LOGS) {
         const figures = {
           recipients: RECIPIENTS,

@@ -229,6 +229,48 @@ for (const backend of databaseBackends()) {
       expect(seen).toEqual([1, 1]);
     });
 
+    it('a reactor reading ahead gets the next full batch read and prepared while it handles the one before', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const prepared: (readonly RecordedEvent[])[] = [];
+      const handled: number[][] = [];
+      let preparedBeforeHandled = 0;
+      const reactor: Reactor = {
+        name: `ahead-${tag}`,
+        filter: { eventTypes: [`Ahead${tag}`] },
+        readAhead: true,
+        repeatsTolerated: true,
+        batchSize: 2,
+        prepare: (events) => void prepared.push(events),
+        async handle(events) {
+          if (prepared.includes(events)) preparedBeforeHandled++;
+          // The first batch is held until the second one has been read and prepared.
+          if (handled.length === 0) await eventually(() => prepared.length >= 2);
+          handled.push(events.map((e) => (e.data as { n: number }).n));
+        },
+      };
+      let last = '';
+      for (let n = 1; n <= 5; n++)
+        last = (await store.append(`ahead-${tag}`, [{ id: randomUUID(), type: `Ahead${tag}`, data: { n }, metadata: meta }])).position;
+      await eventually(async () => (await store.headPosition()) >= last);
+      const options = { batchSize: 100, persistSkippedEveryMs: 600_000 };
+      const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], options);
+      await runtime.createCheckpoints();
+      const initial = await checkpointRow(reactor.name);
+      expect(await runtime.drain(reactor.name)).toBe(5);
+      expect(handled).toEqual([[1, 2], [3, 4], [5]]);
+      // Every batch was handed to handle as the array prepare saw; the last (not full) page was
+      // the end: nothing after it was read ahead.
+      expect(preparedBeforeHandled).toBe(3);
+      expect(prepared.map((p) => p.length)).toEqual([2, 2, 1]);
+      // Its repeats are tolerated: the checkpoint is not written after each batch that acted ...
+      expect(await checkpointRow(reactor.name)).toEqual(initial);
+      // ... a clean stop (or a later batch, 500 ms on by default) writes it.
+      await runtime.stop();
+      const row = await checkpointRow(reactor.name);
+      expect(row.events_handled).toBe('5');
+      expect(row.position >= last).toBe(true);
+    });
+
     it('while the log may still be replaced by an import, reads its row before acting on a page', async () => {
       const tag = randomUUID().slice(0, 8);
       const handled: number[] = [];

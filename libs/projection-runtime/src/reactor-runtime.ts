@@ -1,9 +1,10 @@
 import { lastImportPosition } from './log-imports.migration';
-import { decodePosition, LogPosition, LogReader, RecordedEvent, START } from '@notify/eventstore';
+import { decodePosition, LogPosition, LogReader, ReadAllPage, RecordedEvent, START } from '@notify/eventstore';
 import { followLog, FollowingLoop } from './follow-log';
 import { DataSource } from 'typeorm';
 import { RuntimeLogger } from './projection-runtime';
 import { NOTHING_DONE, Reactor } from './reactor';
+import { ReadAhead } from './read-ahead';
 import { returnedRows } from './returning';
 
 export interface ReactorLag {
@@ -113,6 +114,8 @@ export class ReactorRuntime {
    */
   private importPossible = true;
   private pendingMoves: PendingMove[] = [];
+  /** Reactors that read ahead: the next page, read while the current one is handled. */
+  private readonly readAheads = new Map<string, ReadAhead>();
   private flushing?: Promise<void>;
 
   constructor(
@@ -162,6 +165,7 @@ export class ReactorRuntime {
       clearTimeout(slow);
     }
     this.loops.clear();
+    await this.closeReadAheads();
     // Not writing it only means looking at those events again after the restart.
     await this.writeProgress().catch((error) => this.options.logger?.error({ err: error }, 'reactor progress not written on stop'));
   }
@@ -179,6 +183,30 @@ export class ReactorRuntime {
           this.cursor.set(name, { position: c.position, persisted: c.position, persistedAt: Date.now() });
       }),
     );
+  }
+
+  private async closeReadAheads(name?: string): Promise<void> {
+    const closing = [...this.readAheads].filter(([n]) => name === undefined || n === name);
+    for (const [n] of closing) this.readAheads.delete(n);
+    await Promise.all(closing.map(([, r]) => r.close()));
+  }
+
+  /** The page after `after`: read now, or read ahead while the page before was handled. */
+  private readPage(reactor: Reactor, after: LogPosition): Promise<ReadAllPage> {
+    const maxCount = reactor.batchSize ?? this.options.batchSize;
+    const read = async (from: LogPosition) => {
+      const page = await this.store.readAll({ after: from, maxCount, filter: reactor.filter, reader: `reactor:${reactor.name}` });
+      if (page.events.length) reactor.prepare?.(page.events);
+      return page;
+    };
+    if (!reactor.readAhead) return read(after);
+    let ahead = this.readAheads.get(reactor.name);
+    if (!ahead) {
+      // Only a full page says more is waiting: a reactor keeping up reads nothing extra.
+      ahead = new ReadAhead(read, (page) => page.events.length >= maxCount);
+      this.readAheads.set(reactor.name, ahead);
+    }
+    return ahead.page(after);
   }
 
   /** Creates the reactors' checkpoints without running them, so their lag is reported before they first run. */
@@ -208,12 +236,7 @@ export class ReactorRuntime {
     }
     const from = cursor.position;
     const persistEvery = this.options.persistSkippedEveryMs ?? PERSIST_SKIPPED_EVERY_MS;
-    const page = await this.store.readAll({
-      after: from,
-      maxCount: reactor.batchSize ?? this.options.batchSize,
-      filter: reactor.filter,
-      reader: `reactor:${reactor.name}`,
-    });
+    const page = await this.readPage(reactor, from);
     if (page.events.length === 0 && page.scannedTo <= from) {
       // Caught up: if skipped progress has not been written for a while, write it now.
       if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < persistEvery) return { handled: 0, idle: true };
@@ -234,9 +257,9 @@ export class ReactorRuntime {
           if ((await reactor.handle(group)) !== NOTHING_DONE) acted = true;
         });
     }
-    if ((!acted || reactor.replayable) && Date.now() - cursor.persistedAt < persistEvery) {
+    if ((!acted || reactor.replayable || reactor.repeatsTolerated) && Date.now() - cursor.persistedAt < persistEvery) {
       // Nothing here for this reactor, nothing done with it, or done so that doing it again
-      // changes nothing: remember how far it looked without writing (a crash now only makes it
+      // changes nothing (or nothing that is not tolerated): remember how far it looked without writing (a crash now only makes it
       // look at these events again).
       if (this.cursor.get(reactor.name) === cursor) {
         cursor.position = page.scannedTo;
@@ -313,10 +336,15 @@ export class ReactorRuntime {
     if (!reactor) throw new Error(`Unknown reactor ${name}`);
     await this.prepare(reactor);
     let total = 0;
-    for (;;) {
-      const step = await this.step(reactor);
-      total += step.handled;
-      if (step.idle) return total;
+    try {
+      for (;;) {
+        const step = await this.step(reactor);
+        total += step.handled;
+        if (step.idle) return total;
+      }
+    } finally {
+      // Nothing is read ahead after an idle step; after a failure a read may still be in flight.
+      await this.closeReadAheads(name);
     }
   }
 

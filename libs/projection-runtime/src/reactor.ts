@@ -26,6 +26,19 @@ export interface Reactor {
   handle(events: readonly RecordedEvent[]): Promise<void | typeof NOTHING_DONE>;
   /** Streams handled in parallel within one batch (default 1: strictly in log order). */
   readonly concurrency?: number;
+  /**
+   * true: after a full batch the runtime reads the next one while this one is handled, and hands
+   * it to `prepare` as soon as it is read. For reactors that go through a backlog one batch at a
+   * time (concurrency 1) and wait on something else meanwhile (the broker's acknowledgement).
+   */
+  readonly readAhead?: boolean;
+  /**
+   * Called with a batch as soon as it is read, possibly while the batch before it is still being
+   * handled; `handle` is later called with the same array. For work that does not depend on the
+   * batches before being handled (mapping, serializing). A batch may be prepared and never
+   * handled (the previous one failed and is read again): nothing here may have an effect.
+   */
+  prepare?(events: readonly RecordedEvent[]): void;
   /** Events per batch (default: the runtime's batch size). */
   readonly batchSize?: number;
   /**
@@ -47,4 +60,12 @@ export interface Reactor {
    * replays at most that much. Default false: written after every batch that acted.
    */
   readonly replayable?: boolean;
+  /**
+   * true: handling a batch again has effects, but ones that are tolerated where they land (the
+   * Kafka relay: a record published twice is dropped by consumers by its event id), so the
+   * runtime writes the checkpoint after batches that acted as it does for a replayable reactor,
+   * at most every 500 ms, not after each one: a crash publishes at most that much again. Default
+   * false.
+   */
+  readonly repeatsTolerated?: boolean;
 }

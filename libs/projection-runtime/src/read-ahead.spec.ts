@@ -35,6 +35,17 @@ describe('ReadAhead', () => {
     await ahead.close();
   });
 
+  it('reads ahead only after a page the caller deems worth it', async () => {
+    const log = fakeLog();
+    const ahead = new ReadAhead(log.read, (page) => page.scannedTo !== '20');
+    await ahead.page('00');
+    await ahead.page('10'); // read ahead after the first page
+    expect(log.reads).toEqual(['00', '10']); // ... but not after this one
+    expect((await ahead.page('20')).scannedTo).toBe('30');
+    expect(log.reads).toEqual(['00', '10', '20', '30']);
+    await ahead.close();
+  });
+
   /** Reads that finish when the test releases them. */
   function heldLog(failAfter?: string) {
     const release: (() => void)[] = [];

@@ -9,7 +9,15 @@ import { LogPosition, ReadAllPage } from '@notify/eventstore';
 export class ReadAhead {
   private next: { after: LogPosition; page: Promise<ReadAllPage> } | undefined;
 
-  constructor(private readonly read: (after: LogPosition) => Promise<ReadAllPage>) {}
+  /**
+   * `worthReadingAhead` says whether a page suggests there is more to read right away (default:
+   * it moved at all); a loop that follows a live log reads ahead only after a full page, so being
+   * caught up costs no extra read per page.
+   */
+  constructor(
+    private readonly read: (after: LogPosition) => Promise<ReadAllPage>,
+    private readonly worthReadingAhead: (page: ReadAllPage) => boolean = () => true,
+  ) {}
 
   /** The page after `after`, and the start of the read of the one after it. */
   async page(after: LogPosition): Promise<ReadAllPage> {
@@ -17,7 +25,7 @@ export class ReadAhead {
     if (this.next && this.next.after !== after) this.next.page.catch(() => undefined);
     this.next = undefined;
     const page = await pending;
-    if (page.scannedTo > after) {
+    if (page.scannedTo > after && this.worthReadingAhead(page)) {
       const ahead = this.read(page.scannedTo);
       // Awaited by the next call or by close(); a failure is reported there, never unhandled.
       ahead.catch(() => undefined);

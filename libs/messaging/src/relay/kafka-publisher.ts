@@ -9,6 +9,8 @@ import { OutboundRecord } from './outbound-record';
 /** Where the relay's records go. `publish` resolves only once the broker has acknowledged all of them. */
 export interface RecordPublisher {
   publish(records: readonly OutboundRecord[]): Promise<void>;
+  /** Does what publishing these records needs ahead of it (serializing), while earlier ones are still in flight. */
+  prepare?(records: readonly OutboundRecord[]): void;
   close(): Promise<void>;
 }
 
@@ -58,11 +60,17 @@ export function chunkBySize<T extends { bytes: number }>(items: readonly T[], ma
 export class KafkaPublisher implements RecordPublisher {
   private producer?: Promise<Producer>;
   private topicsReady = false;
+  /** Records serialized ahead of their publish (see prepare). */
+  private readonly serialized = new WeakMap<OutboundRecord, Serialized>();
 
   constructor(
     private readonly settings: KafkaSettings,
     private readonly options: { role?: string; logger?: Logger } = {},
   ) {}
+
+  prepare(records: readonly OutboundRecord[]): void {
+    for (const record of records) this.serialized.set(record, serialize(record));
+  }
 
   async publish(records: readonly OutboundRecord[]): Promise<void> {
     if (records.length === 0) return;
@@ -84,7 +92,8 @@ export class KafkaPublisher implements RecordPublisher {
   private async send(records: readonly OutboundRecord[]): Promise<void> {
     const producer = await this.connected();
     try {
-      for (const chunk of chunkBySize(records.map(serialize), this.settings.maxRequestBytes)) {
+      const serialized = records.map((r) => this.serialized.get(r) ?? serialize(r));
+      for (const chunk of chunkBySize(serialized, this.settings.maxRequestBytes)) {
         const byTopic = new Map<string, Message[]>();
         for (const { topic, message } of chunk) {
           const messages = byTopic.get(topic);
