@@ -1,8 +1,11 @@
 import { inSpan, kafkaPublished, kafkaPublishFailures, SpanKind } from '@notify/observability';
 import type { Logger } from '@notify/logging';
-import { Message, Partitioners, Producer } from 'kafkajs';
+import { LogEntry, logLevel } from 'kafkajs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { createKafka } from '../kafka-client';
-import { KafkaSettings } from '../kafka-settings';
+import { kafkaLogCreator } from '../kafka-log';
+import { kafkaClientConfig, KafkaSettings } from '../kafka-settings';
 import { ensureTopics } from '../topic-admin';
 import { OutboundRecord } from './outbound-record';
 
@@ -14,9 +17,16 @@ export interface RecordPublisher {
   close(): Promise<void>;
 }
 
+/** A record as the producer thread takes it: the value as JSON text (strings cross threads cheaply). */
+interface ThreadMessage {
+  key: string;
+  value: string | null;
+  headers: OutboundRecord['headers'];
+}
+
 interface Serialized {
   topic: string;
-  message: Message;
+  message: ThreadMessage;
   bytes: number;
 }
 
@@ -25,8 +35,8 @@ const RECORD_OVERHEAD = 64;
 
 function serialize(record: OutboundRecord): Serialized {
   // null is a tombstone: a record with no value (ADR 0179).
-  const value = record.value === null ? null : Buffer.from(JSON.stringify(record.value));
-  let bytes = RECORD_OVERHEAD + Buffer.byteLength(record.key) + (value?.length ?? 0);
+  const value = record.value === null ? null : JSON.stringify(record.value);
+  let bytes = RECORD_OVERHEAD + Buffer.byteLength(record.key) + (value === null ? 0 : Buffer.byteLength(value));
   for (const [k, v] of Object.entries(record.headers)) bytes += Buffer.byteLength(k) + Buffer.byteLength(v) + 8;
   return { topic: record.topic, message: { key: record.key, value, headers: record.headers }, bytes };
 }
@@ -50,7 +60,8 @@ export function chunkBySize<T extends { bytes: number }>(items: readonly T[], ma
 }
 
 /**
- * An idempotent kafkajs producer (acks = all) that publishes records in order.
+ * An idempotent kafkajs producer (acks = all) that publishes records in order, on a thread of its
+ * own (ADR 0282, kafka-producer.worker.js); serializing, topic creation, metrics and spans stay here.
  *
  * Any failed send throws the producer away: a send that failed after retries may still have
  * been written, and kafkajs would then reuse its sequence numbers and be refused by the broker
@@ -58,7 +69,9 @@ export function chunkBySize<T extends { bytes: number }>(items: readonly T[], ma
  * retried batch is accepted; the copy that did land is a duplicate consumers drop by event id.
  */
 export class KafkaPublisher implements RecordPublisher {
-  private producer?: Promise<Producer>;
+  private thread?: Promise<ProducerThread>;
+  /** The thread `thread` resolves to, once started. */
+  private live?: ProducerThread;
   private topicsReady = false;
   /** Records serialized ahead of their publish (see prepare). */
   private readonly serialized = new WeakMap<OutboundRecord, Serialized>();
@@ -90,26 +103,21 @@ export class KafkaPublisher implements RecordPublisher {
   }
 
   private async send(records: readonly OutboundRecord[]): Promise<void> {
-    const producer = await this.connected();
     try {
+      const thread = await this.connected();
       const serialized = records.map((r) => this.serialized.get(r) ?? serialize(r));
       for (const chunk of chunkBySize(serialized, this.settings.maxRequestBytes)) {
-        const byTopic = new Map<string, Message[]>();
+        const byTopic = new Map<string, ThreadMessage[]>();
         for (const { topic, message } of chunk) {
           const messages = byTopic.get(topic);
           if (messages) messages.push(message);
           else byTopic.set(topic, [message]);
         }
-        await producer.sendBatch({
-          acks: -1,
-          timeout: this.settings.requestTimeoutMs,
-          topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-        });
+        await thread.send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
         for (const [topic, messages] of byTopic) kafkaPublished.inc({ topic }, messages.length);
       }
     } catch (error) {
       kafkaPublishFailures.inc();
-      await this.reset();
       throw error;
     }
   }
@@ -120,21 +128,23 @@ export class KafkaPublisher implements RecordPublisher {
   }
 
   async close(): Promise<void> {
-    await this.reset();
+    const current = this.thread;
+    this.thread = this.live = undefined;
+    if (current) await current.then((t) => t.close()).catch(() => undefined);
   }
 
-  private connected(): Promise<Producer> {
-    this.producer ??= this.open().catch(async (error: unknown) => {
-      this.producer = undefined;
+  private connected(): Promise<ProducerThread> {
+    this.thread ??= this.open().catch(async (error: unknown) => {
+      this.thread = undefined;
       throw error;
     });
-    return this.producer;
+    return this.thread;
   }
 
-  private async open(): Promise<Producer> {
-    const kafka = createKafka(this.settings, { role: this.options.role ?? 'relay', logger: this.options.logger });
+  private async open(): Promise<ProducerThread> {
+    const role = this.options.role ?? 'relay';
     if (this.settings.createTopics && !this.topicsReady) {
-      const admin = kafka.admin();
+      const admin = createKafka(this.settings, { role, logger: this.options.logger }).admin();
       await admin.connect();
       try {
         const report = await ensureTopics(admin, this.settings, this.options.logger);
@@ -144,23 +154,130 @@ export class KafkaPublisher implements RecordPublisher {
         await admin.disconnect().catch(() => undefined);
       }
     }
-    const producer = kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-      retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 5000 },
-    });
-    await producer.connect();
-    return producer;
-  }
-
-  private async reset(): Promise<void> {
-    const current = this.producer;
-    this.producer = undefined;
-    if (current) await current.then((p) => p.disconnect()).catch(() => undefined);
+    const thread: ProducerThread = new ProducerThread(
+      {
+        client: { ...kafkaClientConfig(this.settings, role), retry: KAFKA_RETRY },
+        timeoutMs: this.settings.requestTimeoutMs,
+        producer: { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: KAFKA_RETRY },
+      },
+      kafkaLogCreator(this.options.logger)(),
+      () => {
+        // The thread ended on its own (it failed): the next publish starts another.
+        if (this.live === thread) this.live = this.thread = undefined;
+      },
+    );
+    this.live = thread;
+    try {
+      await thread.connect();
+    } catch (error) {
+      await thread.close();
+      throw error;
+    }
+    return thread;
   }
 }
+
+/** The retry policy of the producer's client and of the producer itself (bounded, see createKafka). */
+const KAFKA_RETRY = { retries: 5, initialRetryTime: 300, maxRetryTime: 5000 };
+
+/** An error the producer thread reported, rebuilt with the fields callers look at (type, retriable). */
+function threadError(error: { name?: string; message?: string; type?: string; retriable?: boolean; stack?: string }): Error {
+  const rebuilt = Object.assign(new Error(error.message ?? 'the Kafka producer thread failed'), {
+    type: error.type,
+    retriable: error.retriable,
+  });
+  if (error.name) rebuilt.name = error.name;
+  if (error.stack) rebuilt.stack = error.stack;
+  return rebuilt;
+}
+
+/** The main thread's end of kafka-producer.worker.js: one promise per send, answered in any order. */
+class ProducerThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private connecting?: { resolve: () => void; reject: (error: Error) => void };
+  private nextId = 0;
+  private readonly exited: Promise<void>;
+
+  constructor(workerData: { client: object; timeoutMs: number; producer: object }, log: (entry: LogEntry) => void, onExit: () => void) {
+    this.worker = new Worker(path.join(__dirname, 'kafka-producer.worker.js'), { workerData });
+    this.worker.on('message', (message: ThreadReply) => {
+      if ('log' in message)
+        log({
+          namespace: message.log.namespace,
+          level: message.log.level,
+          label: '',
+          log: { ...message.log.log, timestamp: '', logger: 'kafkajs' },
+        });
+      else if ('sent' in message) this.settle(message.sent);
+      else if ('failed' in message) this.settle(message.failed, threadError(message.error));
+      else if ('connected' in message) {
+        const waiting = this.connecting;
+        this.connecting = undefined;
+        if (message.connected) waiting?.resolve();
+        else waiting?.reject(threadError(message.error ?? {}));
+      }
+    });
+    this.exited = new Promise((resolve) =>
+      this.worker.once('exit', (code) => {
+        const error = new Error(`the Kafka producer thread ended (exit code ${code})`);
+        this.connecting?.reject(error);
+        this.connecting = undefined;
+        for (const id of [...this.pending.keys()]) this.settle(id, error);
+        onExit();
+        resolve();
+      }),
+    );
+    this.worker.on('error', (error) =>
+      log({
+        namespace: 'producer-thread',
+        level: logLevel.ERROR,
+        label: 'ERROR',
+        log: { message: error.message, timestamp: '', logger: 'kafkajs' },
+      }),
+    );
+  }
+
+  private settle(id: number, error?: Error): void {
+    const waiting = this.pending.get(id);
+    this.pending.delete(id);
+    if (error) waiting?.reject(error);
+    else waiting?.resolve();
+  }
+
+  connect(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.connecting = { resolve, reject };
+      this.worker.postMessage('connect');
+    });
+  }
+
+  send(topicMessages: { topic: string; messages: ThreadMessage[] }[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ send: id, topicMessages });
+    });
+  }
+
+  /** Disconnects the producer and ends the thread (ended at once if it does not answer within 10 s). */
+  async close(): Promise<void> {
+    this.worker.postMessage('close');
+    const timer = setTimeout(() => void this.worker.terminate(), 10_000);
+    try {
+      await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+type ThreadReply =
+  | { log: { namespace: string; level: logLevel; log: { message: string } & Record<string, unknown> } }
+  | { sent: number }
+  | { failed: number; error: { name?: string; message?: string; type?: string; retriable?: boolean; stack?: string } }
+  | { connected: boolean; error?: { message?: string } }
+  | { closed: true };
 
 /** The publisher of a relay that is switched off (KAFKA_BROKERS unset); the runtime never calls it. */
 export const kafkaOffPublisher: RecordPublisher = {
