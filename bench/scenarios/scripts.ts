@@ -54,11 +54,33 @@ export async function relay(events: number): Promise<Figure[]> {
   // (ADR 0279), the bare producer in the same process under the same.
   const r = await script('relay', 'relay.json', { BENCH_EVENTS: String(events) }, startCommand('start:worker').nodeArgs);
   const note = `${r.setup.events} events of ${r.setup.recordValueBytes} bytes, batches of ${r.setup.batch}, acks=all, ${r.setup.partitions} partitions; median of ${r.setup.rounds} rounds`;
-  return r.results.map((x: { name: string; eventsPerSecond: number }) => ({
+  const figures: Figure[] = r.results.map((x: { name: string; eventsPerSecond: number }) => ({
     scenario: `Kafka: ${x.name}`,
     metric: 'throughput',
     value: x.eventsPerSecond,
     unit: 'events/s',
     note,
   }));
+  // Whether a side was bound by its CPU: the process's CPU time per round against the round's length.
+  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const relayCpu: number[] = (r.relayStages ?? []).map((s: { cpuMs: number }) => s.cpuMs);
+  if (relayCpu.length && r.bareCpuMs?.length) {
+    figures.push(
+      {
+        scenario: 'Kafka: relay round',
+        metric: 'process CPU (median)',
+        value: mid(relayCpu),
+        unit: 'ms',
+        note: `${events} events; producer on its own thread (ADR 0282)`,
+      },
+      {
+        scenario: 'Kafka: bare producer round, one batch at a time',
+        metric: 'process CPU (median)',
+        value: mid(r.bareCpuMs),
+        unit: 'ms',
+        note: `${events} events`,
+      },
+    );
+  }
+  return figures;
 }
