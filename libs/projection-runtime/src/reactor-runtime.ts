@@ -259,8 +259,8 @@ export class ReactorRuntime {
     }
     if ((!acted || reactor.replayable || reactor.repeatsTolerated) && Date.now() - cursor.persistedAt < persistEvery) {
       // Nothing here for this reactor, nothing done with it, or done so that doing it again
-      // changes nothing (or nothing that is not tolerated): remember how far it looked without writing (a crash now only makes it
-      // look at these events again).
+      // changes nothing (or nothing not tolerated): remember how far it looked without writing
+      // (a crash now only makes it look at these events again).
       if (this.cursor.get(reactor.name) === cursor) {
         cursor.position = page.scannedTo;
         cursor.unwritten = (cursor.unwritten ?? 0) + page.events.length;

@@ -4,9 +4,10 @@
 // engine or the HTTP server.
 // Plain CommonJS on purpose: it is loaded by path, both from sources and from the build.
 //
-// In: { send: id, topicMessages: [{ topic, messages: [{ key, value: string | null, headers }] }] }
-//     and 'close'. Out: { sent: id } or { failed: id, error }, { log } for kafkajs' log lines,
-//     and { closed: true }. workerData: { client (kafkajs client config), timeoutMs, producer }.
+// In: 'connect', { send: id, topicMessages: [{ topic, messages: [{ key, value: string | null,
+//     headers }] }] } and 'close'. Out: { connected, error? }, { sent: id } or { failed: id, error },
+//     and { log } for kafkajs' log lines; after 'close' the thread ends.
+//     workerData: { client (kafkajs client config), timeoutMs, producer (producer options) }.
 const { parentPort, workerData } = require('node:worker_threads');
 const { Kafka, Partitioners, logLevel } = require('kafkajs');
 
@@ -69,9 +70,6 @@ parentPort.on('message', (message) => {
       (error) => parentPort.postMessage({ connected: false, error: describe(error) }),
     );
   } else if (message === 'close') {
-    reset().finally(() => {
-      parentPort.postMessage({ closed: true });
-      parentPort.close();
-    });
+    reset().finally(() => parentPort.close());
   } else void send(message.send, message.topicMessages);
 });

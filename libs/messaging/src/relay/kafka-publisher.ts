@@ -276,8 +276,7 @@ type ThreadReply =
   | { log: { namespace: string; level: logLevel; log: { message: string } & Record<string, unknown> } }
   | { sent: number }
   | { failed: number; error: { name?: string; message?: string; type?: string; retriable?: boolean; stack?: string } }
-  | { connected: boolean; error?: { message?: string } }
-  | { closed: true };
+  | { connected: boolean; error?: { message?: string } };
 
 /** The publisher of a relay that is switched off (KAFKA_BROKERS unset); the runtime never calls it. */
 export const kafkaOffPublisher: RecordPublisher = {
