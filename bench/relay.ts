@@ -33,6 +33,7 @@ import { ReactorRuntime } from '@notify/projection-runtime';
 import { createTestDatabase, deleteTestTopics, kafkaTestSettings } from '@notify/testing';
 import { Message, Partitioners } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,6 +57,61 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
 };
 /** CPU ms of this process per round of the bare producer, one batch at a time. */
 const bareCpuMs: number[] = [];
+
+/** CPU ms so far of each thread of this process, and of the local PostgreSQL and Kafka broker processes (Linux; empty elsewhere). */
+function cpuByPlace(): Map<string, number> {
+  const out = new Map<string, number>();
+  const ticks = (statFile: string) => {
+    try {
+      const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      return 0; // gone in between
+    }
+  };
+  try {
+    for (const tid of readdirSync('/proc/self/task')) out.set(`thread ${tid}`, ticks(`/proc/self/task/${tid}/stat`));
+    for (const pid of readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d))) {
+      let place: string | undefined;
+      try {
+        const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+        if (comm === 'postgres') place = 'postgres';
+        else if (comm === 'java' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('kafka.Kafka')) place = 'broker';
+      } catch {
+        continue;
+      }
+      if (place) out.set(place, (out.get(place) ?? 0) + ticks(`/proc/${pid}/stat`));
+    }
+  } catch {
+    return new Map();
+  }
+  return out;
+}
+/** Linux's USER_HZ: the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;
+
+/**
+ * Where a round's CPU went: this process's main thread, its busiest other thread (the relay's
+ * producer thread), its other threads together (the garbage collector's, libuv's), PostgreSQL and
+ * a local broker. Read from /proc; empty where there is none.
+ */
+type CpuSplit = { main: number; busiestOther: number; otherThreads: number; postgres: number; broker: number };
+function cpuSplit(before: Map<string, number>, after: Map<string, number>): CpuSplit | undefined {
+  if (after.size === 0) return undefined;
+  const delta = (key: string) => Math.round((after.get(key) ?? 0) - (before.get(key) ?? 0));
+  const others = [...after.keys()].filter((k) => k.startsWith('thread ') && k !== `thread ${process.pid}`).map(delta);
+  const busiest = Math.max(0, ...others);
+  return {
+    main: delta(`thread ${process.pid}`),
+    busiestOther: busiest,
+    otherThreads: others.reduce((a, b) => a + b, 0) - busiest,
+    postgres: delta('postgres'),
+    broker: delta('broker'),
+  };
+}
+/** Per round, relay and bare producer (one batch at a time). */
+const splits: { relay: CpuSplit[]; bare: CpuSplit[] } = { relay: [], bare: [] };
+const showSplit = (c: CpuSplit) => `${c.main} / ${c.busiestOther} / ${c.otherThreads} / ${c.postgres} / ${c.broker}`;
 
 /** Per relay round: ms waiting for publish, in handle besides it, and outside handle (reads, checkpoints). */
 const stages: { cpuMs: number; publishMs: number; otherHandleMs: number; outsideHandleMs: number }[] = [];
@@ -126,9 +182,12 @@ async function timeRelay(
   await publisher.connect();
   try {
     const cpu = process.cpuUsage();
+    const places = cpuByPlace();
     const started = process.hrtime.bigint();
     const handled = await runtime.drain(relay.name);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const split = cpuSplit(places, cpuByPlace());
+    if (split) splits.relay.push(split);
     if (handled !== EVENTS) throw new Error(`relay handled ${handled} of ${EVENTS}`);
     stages.push({
       cpuMs: cpuMs(cpu),
@@ -163,10 +222,13 @@ async function timeBare(events: RecordedEvent[], pipelined: boolean): Promise<nu
   const send = (batch: Message[]) => producer.sendBatch({ acks: -1, topicMessages: [{ topic: settings.topics.events, messages: batch }] });
   try {
     const cpu = process.cpuUsage();
+    const places = cpuByPlace();
     const started = process.hrtime.bigint();
     if (pipelined) await Promise.all(batches.map(send));
     else for (const messages of batches) await send(messages);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const split = cpuSplit(places, cpuByPlace());
+    if (split && !pipelined) splits.bare.push(split);
     if (!pipelined) bareCpuMs.push(cpuMs(cpu));
     return seconds;
   } finally {
@@ -241,12 +303,17 @@ async function main() {
       `relay rounds, ms publishing / handling otherwise / outside handle (process CPU ms): ${stages.map((s) => `${s.publishMs} / ${s.otherHandleMs} / ${s.outsideHandleMs} (${s.cpuMs})`).join(', ')}`,
     );
     console.log(`bare rounds one batch at a time, process CPU ms: ${bareCpuMs.join(', ')}`);
+    if (splits.relay.length)
+      console.log(
+        'CPU ms per round, main thread / busiest other thread (the producer thread in the relay) / other threads / PostgreSQL / local broker:\n' +
+          `  relay: ${splits.relay.map(showSplit).join(', ')}\n  bare (one batch at a time): ${splits.bare.map(showSplit).join(', ')}`,
+      );
     if (Object.keys(redone).length) console.log(`rounds run again after the broker refused a sequence number: ${JSON.stringify(redone)}`);
     const out = path.resolve('bench/results/relay.json');
     await mkdir(path.dirname(out), { recursive: true });
     await writeFile(
       out,
-      `${JSON.stringify({ at: new Date().toISOString(), setup, results, relayStages: stages, bareCpuMs, redone }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), setup, results, relayStages: stages, bareCpuMs, cpuSplits: splits, redone }, null, 2)}\n`,
     );
     console.log(`wrote ${path.relative(process.cwd(), out)}`);
   } finally {
