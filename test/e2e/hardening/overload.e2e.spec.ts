@@ -187,9 +187,14 @@ describe('overload: bounded in-flight work, refusals before any work', () => {
     // after its queue time otherwise; none of them can be admitted while the places are held.
     await until(() => admission().stats().inFlight === 0, "the open loop's places to be given back");
     const held = Array.from({ length: IN_FLIGHT }, (_, i) => heldTrigger(t, tag, 300_000 + i));
-    await until(() => admission().stats().inFlight === IN_FLIGHT, 'the held requests to take every place');
-    const beyond = await Promise.all(Array.from({ length: QUEUED + 4 }, (_, i) => send(400_000 + i)));
-    for (const h of held) h.finish();
+    let beyond: Shot[];
+    try {
+      await until(() => admission().stats().inFlight === IN_FLIGHT, 'the held requests to take every place');
+      beyond = await Promise.all(Array.from({ length: QUEUED + 4 }, (_, i) => send(400_000 + i)));
+    } finally {
+      // Also when waiting failed: a request left half sent would keep the app from closing.
+      for (const h of held) h.finish();
+    }
     const heldShots = await Promise.all(held.map((h) => h.answer));
     expect(beyond.map((s) => s.status)).toEqual(beyond.map(() => 503));
     expect(heldShots.map((s) => s.status)).toEqual(held.map(() => 200));
