@@ -58,6 +58,9 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
 /** CPU ms of this process per round of the bare producer, one batch at a time. */
 const bareCpuMs: number[] = [];
 
+/** Linux's USER_HZ: the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;
+
 /** CPU ms so far of each thread of this process, and of the local PostgreSQL and Kafka broker processes (Linux; empty elsewhere). */
 function cpuByPlace(): Map<string, number> {
   const out = new Map<string, number>();
@@ -87,9 +90,6 @@ function cpuByPlace(): Map<string, number> {
   }
   return out;
 }
-/** Linux's USER_HZ: the unit of /proc's CPU times. */
-const CLOCK_TICKS = 100;
-
 /**
  * Where a round's CPU went: this process's main thread, its busiest other thread (the relay's
  * producer thread), its other threads together (the garbage collector's, libuv's), PostgreSQL and
@@ -153,7 +153,6 @@ const relayTopics: KafkaSettings[] = [];
  * running service keeps one: a fresh thread per round would run kafkajs cold every round, where
  * the bare producer's code is warm after its first round.
  */
-
 async function timeRelay(
   store: PostgresEventStore,
   db: Awaited<ReturnType<typeof createTestDatabase>>,

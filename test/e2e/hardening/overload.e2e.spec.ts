@@ -21,19 +21,25 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
   }
 }
 
+/** A trigger request with an inline recipient: where it goes, its headers and its body. */
+function triggerRequest(t: TestApp, tag: string, n: number) {
+  const recipient = `ov-${tag}-${n}`;
+  return {
+    recipient,
+    url: `${t.url}/v1/workflows/${EXAMPLE_WORKFLOW_KEY}/trigger`,
+    headers: { authorization: `Bearer ${t.env.secretKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ recipients: [{ id: recipient, name: `Load ${n}` }], data: { message: 'load', load: tag } }),
+  };
+}
+
 /**
  * Triggers with an inline recipient (a write before the trigger's own append, which the trigger
  * waits to see). A request that gets no answer within `giveUpMs` counts as 'no answer'.
  */
 function trigger(t: TestApp, tag: string, n: number, giveUpMs: number): Promise<Shot> {
-  const recipient = `ov-${tag}-${n}`;
+  const { recipient, url, headers, body } = triggerRequest(t, tag, n);
   const started = performance.now();
-  return fetch(`${t.url}/v1/workflows/${EXAMPLE_WORKFLOW_KEY}/trigger`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${t.env.secretKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ recipients: [{ id: recipient, name: `Load ${n}` }], data: { message: 'load', load: tag } }),
-    signal: AbortSignal.timeout(giveUpMs),
-  }).then(
+  return fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(giveUpMs) }).then(
     async (res): Promise<Shot> => ({
       recipient,
       status: res.status,
@@ -50,15 +56,11 @@ function trigger(t: TestApp, tag: string, n: number, giveUpMs: number): Promise<
  * body is read) and it holds its place until `finish` sends the rest. `answer` settles with the
  * service's answer, whenever it comes (at once for a refusal).
  */
-function heldTrigger(t: TestApp, tag: string, n: number): { recipient: string; finish(): void; answer: Promise<Shot> } {
-  const recipient = `ov-${tag}-${n}`;
-  const body = Buffer.from(JSON.stringify({ recipients: [{ id: recipient, name: `Held ${n}` }], data: { message: 'held', load: tag } }));
+function heldTrigger(t: TestApp, tag: string, n: number): { finish(): void; answer: Promise<Shot> } {
+  const { recipient, url, headers, body: text } = triggerRequest(t, tag, n);
+  const body = Buffer.from(text);
   const started = performance.now();
-  const url = new URL(`${t.url}/v1/workflows/${EXAMPLE_WORKFLOW_KEY}/trigger`);
-  const req = httpRequest(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${t.env.secretKey}`, 'content-type': 'application/json', 'content-length': body.length },
-  });
+  const req = httpRequest(url, { method: 'POST', headers: { ...headers, 'content-length': body.length } });
   const answer = new Promise<Shot>((resolve) => {
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
@@ -77,7 +79,7 @@ function heldTrigger(t: TestApp, tag: string, n: number): { recipient: string; f
   });
   req.flushHeaders();
   req.write(body.subarray(0, 10));
-  return { recipient, finish: () => req.end(body.subarray(10)), answer };
+  return { finish: () => req.end(body.subarray(10)), answer };
 }
 
 /** A closed loop of `concurrency` clients, each sending its next request when it has an answer. */
