@@ -127,3 +127,22 @@ async function topicsWithLeaders(admin: Admin, wanted: ITopicConfig[], waitMs: n
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }
+
+/**
+ * Each partition's end offset (the offset the next record gets). kafkajs's `fetchTopicOffsets`
+ * gives up at once on any error but an unknown topic, also on a retriable one such as "not the
+ * leader for that partition", which a broker answers while it elects the leaders of a topic just
+ * created: those are retried, with fresh metadata, for up to `timeoutMs`.
+ */
+export async function topicEndOffsets(admin: Admin, topic: string, timeoutMs = 10_000): Promise<Map<number, bigint>> {
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 1_000)) {
+    try {
+      return new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
+    } catch (error) {
+      if (!(error as { retriable?: boolean }).retriable || Date.now() + wait > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => undefined);
+    }
+  }
+}

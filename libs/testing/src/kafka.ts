@@ -1,5 +1,5 @@
 import { parseConfig } from '@notify/config';
-import { createKafka, KafkaSettings, kafkaSettingsFrom } from '@notify/messaging';
+import { createKafka, KafkaSettings, kafkaSettingsFrom, topicEndOffsets } from '@notify/messaging';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -42,8 +42,7 @@ export async function readTopicToEnd(settings: KafkaSettings, topic: string, tim
   const kafka = createKafka(settings, { role: 'test-reader' });
   const admin = kafka.admin();
   await admin.connect();
-  const ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
-  await admin.disconnect();
+  const ends = new Map([...(await topicEndOffsets(admin, topic).finally(() => admin.disconnect()))].map(([p, high]) => [p, Number(high)]));
   const records: ConsumedRecord[] = [];
   const pending = new Set([...ends].filter(([, high]) => high > 0).map(([p]) => p));
   if (pending.size === 0) return records;

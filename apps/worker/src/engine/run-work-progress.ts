@@ -2,7 +2,7 @@ import { OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@notify/config';
 import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
-import { createKafka, kafkaSettingsFrom, runWorkDispatcherName } from '@notify/messaging';
+import { createKafka, kafkaSettingsFrom, runWorkDispatcherName, topicEndOffsets } from '@notify/messaging';
 import type { Admin } from 'kafkajs';
 import { FANOUT_REACTOR, kafkaPartitioning, RUN_EXECUTOR_REACTOR, runWorkGroupId } from './partitioning';
 
@@ -53,7 +53,7 @@ export class RunWorkProgress implements OnApplicationShutdown {
     if (!settings) return true;
     const admin = await this.connect();
     const topic = settings.topics.runWork;
-    target.ends ??= new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
+    target.ends ??= await topicEndOffsets(admin, topic);
     const [committed] = await admin.fetchOffsets({ groupId: runWorkGroupId(this.config), topics: [topic] });
     const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
     return [...target.ends].every(([partition, end]) => end === 0n || (done.get(partition) ?? -1n) >= end);
