@@ -145,12 +145,30 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
     const recentSince = Date.now() - GUIDE_NOTIFY_MAX_AGE_MS;
     for (const event of page.events) {
       if (event.createdAt.getTime() < recentSince) continue;
+      const environment = event.metadata.environment ?? undefined;
+      // A user's properties or audience memberships changed: their guides, for them only (as the
+      // users and audience-members projections announce it over NOTIFY).
+      const users = usersChangedBy(event);
+      if (users) {
+        if (users.length === 0) continue;
+        await this.runtime.waitFor(event.position, [event], 10_000);
+        this.emit({ environment, users });
+        continue;
+      }
       const data = event.data as { key?: string; resource?: { type: string; identifier: string } };
       const key = event.type === 'CommitPromoted' ? (data.resource?.type === 'guide' ? data.resource.identifier : undefined) : data.key;
       if (!key) continue;
       await this.runtime.waitFor(event.position, [event], 10_000);
-      this.emit({ environment: event.metadata.environment ?? undefined, key });
+      this.emit({ environment, key });
     }
     return page.scannedTo;
   }
+}
+
+/** The users an audience event changes the guides of (undefined for a guide event). */
+function usersChangedBy(event: { type: string; data: unknown }): string[] | undefined {
+  if (event.type === 'UserIdentified') return [(event.data as { user_id: string }).user_id];
+  if (event.type === 'AudienceMembersAdded' || event.type === 'AudienceMembersRemoved')
+    return [...new Set((event.data as { members: { user_id: string }[] }).members.map((m) => m.user_id))];
+  return undefined;
 }

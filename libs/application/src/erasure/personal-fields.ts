@@ -287,10 +287,15 @@ export function openPersonalFields<D>(data: D, keyOf: (subject: string) => Buffe
       return out ?? value;
     }
     if (typeof value === 'object' && value !== null) {
+      // for-in over own keys, not Object.entries: the walk visits every object of every event
+      // read, and a [key, value] array per property was a good part of a read's garbage.
+      const record = value as Record<string, unknown>;
       let out: Record<string, unknown> | undefined;
-      for (const [k, v] of Object.entries(value)) {
+      for (const k in record) {
+        if (!Object.hasOwn(record, k)) continue;
+        const v = record[k];
         const opened = open(v);
-        if (opened !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = opened;
+        if (opened !== v) (out ??= { ...record })[k] = opened;
       }
       return out ?? value;
     }
@@ -303,6 +308,9 @@ export function openPersonalFields<D>(data: D, keyOf: (subject: string) => Buffe
 export function sealedSubjects(data: unknown, into: Set<string> = new Set()): Set<string> {
   if (isSealedField(data)) into.add(data.subject);
   else if (Array.isArray(data)) for (const v of data) sealedSubjects(v, into);
-  else if (typeof data === 'object' && data !== null) for (const v of Object.values(data)) sealedSubjects(v, into);
+  else if (typeof data === 'object' && data !== null) {
+    const record = data as Record<string, unknown>;
+    for (const k in record) if (Object.hasOwn(record, k)) sealedSubjects(record[k], into);
+  }
   return into;
 }
