@@ -117,6 +117,14 @@ describe('limits', () => {
       expect((await renderError(small, source)).code).toBe('template_limit');
     });
 
+    it('rejects the output of a straight-line template (rendered without promises, ADR 0283) past the limit', async () => {
+      const source = 'x{{ data.chunk | append: data.chunk }}y';
+      expect(small.straightLine(source)).toBe(true);
+      expect(await renderOk(small, source, withData({ chunk: 'a'.repeat(499) }))).toHaveLength(1_000);
+      const error = await renderError(small, source, withData({ chunk: 'a'.repeat(500) }));
+      expect(error).toMatchObject({ code: 'template_limit', message: 'output is larger than the limit of 1000 characters' });
+    });
+
     it('bounds the whole email', async () => {
       const result = await small.renderEmail(
         { subject: 's', html: '{{ data.big }}' },
@@ -156,6 +164,18 @@ describe('limits', () => {
         code: 'template_limit',
       });
       expect(await renderOk(small, '{{ data.items | where: "x", 1 | size }}', withData({ items: items.slice(1) }))).toBe('50');
+    });
+
+    it('applies to a straight-line template, rendered without promises (ADR 0283)', async () => {
+      const small = new TemplateEngine({ maxCollectionSize: 100 });
+      const source = '{{ data.items | join: "," }}';
+      expect(small.straightLine(source)).toBe(true);
+      const items = Array.from({ length: 101 }, (_, i) => i);
+      expect(await renderError(small, source, withData({ items }))).toMatchObject({
+        code: 'template_limit',
+        message: 'the join filter was given 101 items, more than the limit of 100',
+      });
+      expect(await renderOk(small, source, withData({ items: items.slice(0, 3) }))).toBe('0,1,2');
     });
 
     it('applies to Knock helper filters too', async () => {
