@@ -12,12 +12,16 @@ import {
 import { movableClock } from '../../support/clock';
 import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
+import { testEnv } from '@notify/testing';
+
+/** A restart on the same database needs a Postgres server: the embedded test database lives and dies with its app. */
+const describeServer = testEnv.postgresUrl ? describe : describe.skip;
 
 /**
  * The worker stopped at awkward moments, then started again on the same database: nothing is
  * lost and nothing is sent twice. Requests are counted at the peers.
  */
-describe('delivery: worker restarts', () => {
+describeServer('delivery: worker restarts', () => {
   let twilio: Peer;
   let resend: Peer;
   const apps: TestApp[] = [];
