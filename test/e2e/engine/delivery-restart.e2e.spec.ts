@@ -12,8 +12,9 @@ import {
 import { movableClock } from '../../support/clock';
 import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
-import { testEnv } from '@notify/testing';
+import { requireBackend, testEnv } from '@notify/testing';
 
+requireBackend('postgres', !!testEnv.postgresUrl);
 /** A restart on the same database needs a Postgres server: the embedded test database lives and dies with its app. */
 const describeServer = testEnv.postgresUrl ? describe : describe.skip;
 

@@ -1,11 +1,15 @@
-import { waitFor } from '@notify/testing';
+import { requireBackend, testEnv, waitFor } from '@notify/testing';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /**
  * API key management with a service token (ADR 0152), on two api processes sharing one database:
  * a revocation made through one is refused by the other from the moment the call returns.
  */
-describe('API keys (management API)', () => {
+requireBackend('postgres', !!testEnv.postgresUrl);
+/** Two api processes on one database need a Postgres server (the embedded database serves one process). */
+const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+
+describeServer('API keys (management API)', () => {
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {

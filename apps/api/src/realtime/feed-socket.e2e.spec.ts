@@ -12,8 +12,9 @@ import {
 import { eventually } from '../../../../test/support/recipients';
 import { FeedSignals } from './feed-signals';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
-import { testEnv } from '@notify/testing';
+import { requireBackend, testEnv } from '@notify/testing';
 
+requireBackend('postgres', !!testEnv.postgresUrl);
 /** LISTEN exists on a Postgres server only: the embedded database's api follows its own log's tail instead. */
 const itOnServer = testEnv.postgresUrl ? it : it.skip;
 
