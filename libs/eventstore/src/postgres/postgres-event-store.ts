@@ -1,4 +1,5 @@
-import { isDatabaseUnavailable } from '@notify/database';
+// The one helper, not the barrel: that loads TypeORM into every file that imports the log store.
+import { isDatabaseUnavailable } from '@notify/database/unavailable';
 import { Client, Pool } from 'pg';
 import { randomUUID } from 'node:crypto';
 import { committedRequests } from '../committed-requests';
