@@ -211,38 +211,17 @@ export class TemplateEngine {
   }
 
   async render(source: string, context: TemplateContext, resources?: TemplateResources, options?: RenderOptions): Promise<RenderResult> {
-    if (this.straightLine(source)) return this.renderStraightLine(source, context, resources, options);
     const liquid = options?.escape === 'html' ? this.htmlLiquid : this.textLiquid;
     try {
       const state = this.newState(context, resources);
       const templates = this.parse(liquid, source);
-      const output = await this.withDeadline(this.renderTo(liquid, templates, this.rootContext(liquid, context, state)));
+      // A straight-line template renders synchronously (ADR 0283): its filters are all synchronous
+      // and it waits for nothing, so liquidjs's generators run to the end in one go, without a
+      // promise per node and without the deadline's timer. The same limits apply.
+      const output = this.straightLine(source)
+        ? this.renderToSync(liquid, templates, this.rootContext(liquid, context, state, true))
+        : await this.withDeadline(this.renderTo(liquid, templates, this.rootContext(liquid, context, state)));
       return { ok: true, output };
-    } catch (error) {
-      return { ok: false, error: toTemplateError(error) };
-    }
-  }
-
-  /**
-   * A straight-line template rendered synchronously (ADR 0283): its filters are all synchronous
-   * (the lookups and `t` are not linear) and it waits for nothing, so liquidjs's generators are
-   * run to the end in one go, without a promise per node and without the deadline's timer, which
-   * were most of what such a render allocated. The limits (output size, collection size, the
-   * render time checked between nodes) apply as in `render`.
-   */
-  private renderStraightLine(
-    source: string,
-    context: TemplateContext,
-    resources?: TemplateResources,
-    options?: RenderOptions,
-  ): RenderResult {
-    const liquid = options?.escape === 'html' ? this.htmlLiquid : this.textLiquid;
-    try {
-      const state = this.newState(context, resources);
-      const templates = this.parse(liquid, source);
-      const emitter: Emitter = new LimitedEmitter(this.limits.maxOutputSize);
-      toValueSync(liquid.renderer.renderTemplates(templates, this.rootContext(liquid, context, state, true), emitter));
-      return { ok: true, output: emitter.buffer };
     } catch (error) {
       return { ok: false, error: toTemplateError(error) };
     }
@@ -320,6 +299,12 @@ export class TemplateEngine {
   private async renderTo(liquid: Liquid, templates: Template[], ctx: Context): Promise<string> {
     const emitter: Emitter = new LimitedEmitter(this.limits.maxOutputSize);
     await toPromise(liquid.renderer.renderTemplates(templates, ctx, emitter));
+    return emitter.buffer;
+  }
+
+  private renderToSync(liquid: Liquid, templates: Template[], ctx: Context): string {
+    const emitter: Emitter = new LimitedEmitter(this.limits.maxOutputSize);
+    toValueSync(liquid.renderer.renderTemplates(templates, ctx, emitter));
     return emitter.buffer;
   }
 

@@ -143,16 +143,20 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
   private async announcePage(after: string): Promise<string> {
     const page = await this.reader.readAll({ after, filter: { eventTypes: [...GUIDE_EVENTS, ...AUDIENCE_EVENTS] }, maxCount: 500 });
     const recentSince = Date.now() - GUIDE_NOTIFY_MAX_AGE_MS;
+    // Users whose properties or audience memberships changed: their guides, for them only, one
+    // signal per environment for the page (as the users and audience-members projections
+    // announce them over NOTIFY, per transaction).
+    const users = new Map<string | undefined, Set<string>>();
+    const userEvents: typeof page.events = [];
     for (const event of page.events) {
       if (event.createdAt.getTime() < recentSince) continue;
       const environment = event.metadata.environment ?? undefined;
-      // A user's properties or audience memberships changed: their guides, for them only (as the
-      // users and audience-members projections announce it over NOTIFY).
-      const users = usersChangedBy(event);
-      if (users) {
-        if (users.length === 0) continue;
-        await this.runtime.waitFor(event.position, [event], 10_000);
-        this.emit({ environment, users });
+      const changed = usersChangedBy(event);
+      if (changed) {
+        userEvents.push(event);
+        const set = users.get(environment) ?? new Set<string>();
+        for (const id of changed) set.add(id);
+        users.set(environment, set);
         continue;
       }
       const data = event.data as { key?: string; resource?: { type: string; identifier: string } };
@@ -160,6 +164,10 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
       if (!key) continue;
       await this.runtime.waitFor(event.position, [event], 10_000);
       this.emit({ environment, key });
+    }
+    if (userEvents.length > 0) {
+      await this.runtime.waitFor(userEvents[userEvents.length - 1].position, userEvents, 10_000);
+      for (const [environment, ids] of users) if (ids.size > 0) this.emit({ environment, users: [...ids] });
     }
     return page.scannedTo;
   }
@@ -169,6 +177,6 @@ export class GuideSignals implements OnApplicationBootstrap, OnApplicationShutdo
 function usersChangedBy(event: { type: string; data: unknown }): string[] | undefined {
   if (event.type === 'UserIdentified') return [(event.data as { user_id: string }).user_id];
   if (event.type === 'AudienceMembersAdded' || event.type === 'AudienceMembersRemoved')
-    return [...new Set((event.data as { members: { user_id: string }[] }).members.map((m) => m.user_id))];
+    return (event.data as { members: { user_id: string }[] }).members.map((m) => m.user_id);
   return undefined;
 }
