@@ -1,8 +1,7 @@
-import { createTestDatabase, TestDatabase, testEnv, requireBackend } from '@notify/testing';
+import { createTestDatabase, TestDatabase, describeWith } from '@notify/testing';
 import { BroadcastQueries } from './broadcasts.queries';
 
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeOnPostgres = testEnv.postgresUrl ? describe : describe.skip;
+const describeOnPostgres = describeWith('postgres');
 
 /**
  * A send's counts come from the runs read model alone: a completed run whose message the messages

@@ -1,6 +1,6 @@
 import { MessageCreatedData } from '@notify/domain';
 import { RecordedEvent } from '@notify/eventstore';
-import { createTestDatabase, requireBackend, testEnv, TestDatabase } from '@notify/testing';
+import { createTestDatabase, TestDatabase, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { FEED_NOTIFY_CHANNEL, feedNotificationsIn } from './feed-notifications';
@@ -49,8 +49,7 @@ function created(
 }
 
 /** The messages projection announces new in-app messages with NOTIFY, delivered on commit only. */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('feed notifications from the messages projection', () => {
   let db: TestDatabase;

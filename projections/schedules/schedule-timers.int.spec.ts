@@ -1,5 +1,5 @@
 import { RecordedEvent } from '@notify/eventstore';
-import { createTestDatabase, TestDatabase, testEnv, waitFor, requireBackend } from '@notify/testing';
+import { createTestDatabase, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { Client } from 'pg';
 import { ScheduleTimers } from './schedule-timers';
 import { schedulesProjection } from './schedules.projection';
@@ -9,8 +9,7 @@ import { schedulesProjection } from './schedules.projection';
  * schedules projection does inside its batch transaction: Postgres breaks the cycle by aborting
  * one side, and the firer's side runs its statement again instead of failing the batch.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeOnPostgres = testEnv.postgresUrl ? describe : describe.skip;
+const describeOnPostgres = describeWith('postgres');
 
 describeOnPostgres('schedule timers on postgres: a deadlock with the projection is retried, not raised', () => {
   let db: TestDatabase;

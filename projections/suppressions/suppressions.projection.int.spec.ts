@@ -1,10 +1,9 @@
 import { RecordedEvent } from '@notify/eventstore';
-import { createTestDatabase, requireBackend, TestDatabase, testEnv } from '@notify/testing';
+import { createTestDatabase, TestDatabase, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { suppressionsProjection } from './suppressions.projection';
 
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeOnPostgres = testEnv.postgresUrl ? describe : describe.skip;
+const describeOnPostgres = describeWith('postgres');
 
 /** Erasing a user removes the user's suppressed addresses from the read model at once, not at the next rebuild. */
 describeOnPostgres('suppressions read model', () => {

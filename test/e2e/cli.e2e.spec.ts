@@ -1,6 +1,6 @@
 import { eventEnvelope } from '@notify/application';
 import { legacyMemberStream } from '@notify/domain';
-import { requireBackend, testEnv, waitFor } from '@notify/testing';
+import { waitFor, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -13,11 +13,10 @@ const run = promisify(execFile);
 const cli = path.resolve(__dirname, '../../dist/apps/cli/src/main.js');
 
 /** The operator CLI against the same database as a running service. */
-requireBackend('postgres', !!testEnv.postgresUrl);
 // A CLI process is a cold node start that loads the service's modules and opens the database:
 // on a saturated 2-core machine (CI beside other work) one took over 10 s. The bound stops a hang.
 jest.setTimeout(300_000);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('cli', () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
 import { allProjections } from '@notify/projections';
-import { createTestDatabase, requireBackend, TestDatabase, testEnv } from '@notify/testing';
+import { createTestDatabase, TestDatabase, describeWith } from '@notify/testing';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -20,8 +20,7 @@ const cli = path.resolve(__dirname, '../../dist/apps/cli/src/main.js');
  * model rebuilt there equals the source's row for row, an erased user stays erased, the chain
  * holds, and an export resumes from the position it names.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('events export and import', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { schemaVersionOf } from '@notify/contracts';
 import { messageDecider, messageStream } from '@notify/domain';
 import { MessageEventEnvelopeV1, RunWorkV1, WorkflowRunEventEnvelopeV1 } from '@notify/messaging';
 import { ReactorRuntime } from '@notify/projection-runtime';
-import { ConsumedRecord, deleteTestTopics, kafkaTestSettings, readTopicToEnd, requireBackend, testEnv } from '@notify/testing';
+import { ConsumedRecord, deleteTestTopics, kafkaTestSettings, readTopicToEnd, testEnv, describeWith } from '@notify/testing';
 import { startHttpPeer, type Peer } from '@notify/testing/peers';
 import { twilioMessageCreated } from '@notify/testing/provider-peers';
 import { eventually, messageOf, messageWithStatus, putChannel, putWorkflow } from '../support/delivery';
@@ -12,8 +12,7 @@ import { finishedRuns, pausedRuns, settled } from '../support/engine';
 import { startTestApp, TestApp } from '../support/test-app';
 import { timerFiredEventId } from '../../apps/worker/src/timers/timer.service';
 
-requireBackend('kafka', !!testEnv.kafkaBrokers);
-const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
+const describeKafka = describeWith('kafka');
 
 /**
  * MessageEvents and workflow run events on the real broker, from a workflow triggered over

@@ -1,5 +1,5 @@
 import { ReactorRuntime } from '@notify/projection-runtime';
-import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, requireBackend, testEnv } from '@notify/testing';
+import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, testEnv, describeWith } from '@notify/testing';
 import { startTestApp, TestApp } from '../support/test-app';
 import { activeWorkflow, feed } from '../support/engine';
 import { execFile } from 'node:child_process';
@@ -18,8 +18,7 @@ async function eventually<T>(what: string, check: () => Promise<T | undefined | 
   }
 }
 
-requireBackend('kafka', !!testEnv.kafkaBrokers);
-const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
+const describeKafka = describeWith('kafka');
 
 describeKafka(`the service with Kafka configured${testEnv.kafkaBrokers ? '' : ' (skipped: set KAFKA_BROKERS)'}`, () => {
   const settings = testEnv.kafkaBrokers ? kafkaTestSettings({ KAFKA_TOPIC_PARTITIONS: '2' }) : undefined;

@@ -1,5 +1,5 @@
 import { allRoutes } from '@notify/contracts';
-import { requireBackend, testEnv } from '@notify/testing';
+import { itWith, testEnv } from '@notify/testing';
 import { startTestApp, TestApp, TestEnvironment } from '../support/test-app';
 
 /** The HTTP conventions every endpoint shares, driven over real HTTP. */
@@ -259,8 +259,7 @@ describe('rate limits', () => {
 });
 
 describe('rate limits shared through Redis', () => {
-  requireBackend('redis', !!testEnv.redisUrl);
-  const describeRedis = testEnv.redisUrl ? it : it.skip;
+  const itRedis = itWith('redis');
   let a: TestApp | undefined;
   let b: TestApp | undefined;
   afterAll(async () => {
@@ -268,7 +267,7 @@ describe('rate limits shared through Redis', () => {
     await b?.close();
   });
 
-  describeRedis('counts requests to one environment across two api instances', async () => {
+  itRedis('counts requests to one environment across two api instances', async () => {
     const env = { RATE_LIMIT_ENABLED: 'true', REDIS_URL: testEnv.redisUrl! };
     [a, b] = await Promise.all([startTestApp({ env }), startTestApp({ env })]);
     const slug = `shared-${Date.now().toString(36)}`;

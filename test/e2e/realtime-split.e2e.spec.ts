@@ -1,4 +1,4 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase } from '@notify/testing';
+import { createTestDatabase, TestDatabase, describeWith } from '@notify/testing';
 import { Socket } from 'phoenix';
 import WebSocket from 'ws';
 import { joinChannel } from '../support/browser-access';
@@ -9,8 +9,7 @@ import { eventually } from '../support/recipients';
  * The realtime push across processes: a worker projects, two api instances serve sockets, and a
  * message triggered through one instance reaches the sockets of both (Postgres LISTEN/NOTIFY).
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('realtime feed with separate api and worker processes', () => {
   let db: TestDatabase;

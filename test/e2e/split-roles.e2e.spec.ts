@@ -1,4 +1,4 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase } from '@notify/testing';
+import { createTestDatabase, TestDatabase, describeWith } from '@notify/testing';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startProcess } from '../support/processes';
@@ -7,8 +7,7 @@ import { startProcess } from '../support/processes';
  * `npm run start:api` and `npm run start:worker` as separate processes on one PostgreSQL: the
  * api appends, the worker projects, and a write still answers only once reads show it.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('api and worker as separate processes', () => {
   let db: TestDatabase;

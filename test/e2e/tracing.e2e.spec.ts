@@ -1,6 +1,6 @@
 import { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { startTracing, Tracing } from '@notify/observability';
-import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, requireBackend, testEnv } from '@notify/testing';
+import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, testEnv, describeWith } from '@notify/testing';
 import { startHttpPeer, type Peer } from '@notify/testing/peers';
 import { twilioMessageCreated } from '@notify/testing/provider-peers';
 import { eventually, messageOf, messageWithStatus, putChannel, putWorkflow } from '../support/delivery';
@@ -10,8 +10,7 @@ import { startTestApp, TestApp } from '../support/test-app';
  * One trace from the HTTP request through the log, the worker's step, the delivery and its
  * provider call, to the Kafka publish and the record's headers (W3C Trace Context).
  */
-requireBackend('kafka', !!testEnv.kafkaBrokers);
-const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
+const describeKafka = describeWith('kafka');
 
 describeKafka('traces', () => {
   const settings = testEnv.kafkaBrokers ? kafkaTestSettings() : undefined;

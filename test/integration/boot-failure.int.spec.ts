@@ -1,7 +1,7 @@
 import { parseConfig } from '@notify/config';
 import { createLogger } from '@notify/logging';
 import { startHttp } from '@notify/platform';
-import { createTestDatabase, requireBackend, TestDatabase, testEnv, waitFor } from '@notify/testing';
+import { createTestDatabase, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,7 @@ import path from 'node:path';
 import { ApiModule } from '../../apps/api/src/api.module';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describePg = testEnv.postgresUrl ? describe : describe.skip;
+const describePg = describeWith('postgres');
 
 /**
  * A start that fails after the core has opened its database (here: the S3 asset bucket cannot be

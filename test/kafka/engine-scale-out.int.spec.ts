@@ -9,18 +9,16 @@ import {
   deleteTestTopics,
   kafkaTestSettings,
   LOCAL_PEER_ADDRESSES,
-  requireBackend,
   testEnv,
   TestDatabase,
+  describeWith,
 } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { STEP_COMPLETIONS } from '../support/engine';
 import { ServiceProcess, startProcess } from '../support/processes';
 
-requireBackend('kafka', !!testEnv.kafkaBrokers);
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeScaleOut = testEnv.kafkaBrokers && testEnv.postgresUrl ? describe : describe.skip;
+const describeScaleOut = describeWith('kafka', 'postgres');
 
 // Enough runs that a worker can be killed with most of them still to do; the cost of the test
 // grows with every recipient (three messages' worth of events each), so no more than that.

@@ -1,12 +1,11 @@
 import { RecordedEvent } from '@notify/eventstore';
 import { domainEventRecord, KafkaPublisher } from '@notify/messaging';
-import { deleteTestTopics, kafkaTestSettings, requireBackend, testEnv } from '@notify/testing';
+import { deleteTestTopics, kafkaTestSettings, testEnv, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { runConsumer, SeenIds, StreamEvent } from '../../examples/kafka-consumer';
 import { cliCommand } from '../support/cli';
 
-requireBackend('kafka', !!testEnv.kafkaBrokers);
-const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
+const describeKafka = describeWith('kafka');
 
 function event(stream: string, revision: number): RecordedEvent {
   return {

@@ -1,11 +1,10 @@
 import { tenantDecider, tenantStream } from '@notify/domain';
 import { EventStore, PostgresEventStore } from '@notify/eventstore';
-import { createTestDatabase, TestDatabase, testEnv, requireBackend } from '@notify/testing';
+import { createTestDatabase, TestDatabase, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { handleCommands } from './handle-command';
 
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeOnPostgres = testEnv.postgresUrl ? describe : describe.skip;
+const describeOnPostgres = describeWith('postgres');
 
 const setTenant = (tenantId: string, properties: Record<string, unknown>) => ({
   type: 'SetTenant' as const,

@@ -1,9 +1,8 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { Database } from './database';
 
 /** Connection churn: what the pool keeps open when a burst is over. Needs a server (the embedded database has one connection). */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('Database pool', () => {
   let db: TestDatabase;

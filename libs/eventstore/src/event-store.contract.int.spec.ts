@@ -1,9 +1,7 @@
-import { createTestDatabase, databaseBackends, requireBackend, testEnv } from '@notify/testing';
+import { createTestDatabase, databaseBackends, testEnv, describeWith } from '@notify/testing';
 import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { PostgresEventStore } from './postgres/postgres-event-store';
 import { eventStoreContract } from './testing/event-store.contract';
-
-requireBackend('postgres', !!testEnv.postgresUrl);
 
 for (const backend of databaseBackends()) {
   describe(`EventStore contract: ${backend === 'postgres' ? 'PostgreSQL server' : 'embedded PostgreSQL (PGlite)'}`, () => {
@@ -25,8 +23,7 @@ for (const backend of databaseBackends()) {
 }
 
 // EventStoreDB runs when a server is configured; there is no Docker engine here for testcontainers.
-requireBackend('eventstoredb', !!testEnv.eventStoreDbUrl);
-const describeEsdb = testEnv.eventStoreDbUrl ? describe : describe.skip;
+const describeEsdb = describeWith('eventstoredb');
 describeEsdb(`EventStore contract: EventStoreDB${testEnv.eventStoreDbUrl ? '' : ' (skipped: set EVENTSTORE_CONNECTION_STRING)'}`, () => {
   eventStoreContract(async () => {
     const store = await EventStoreDbEventStore.create(testEnv.eventStoreDbUrl!);

@@ -1,5 +1,5 @@
 import { PostgresEventStore, RecordedEvent } from '@notify/eventstore';
-import { createTestDatabase, requireBackend, testEnv, TestDatabase } from '@notify/testing';
+import { createTestDatabase, TestDatabase, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Projection } from './projection';
@@ -12,8 +12,7 @@ import { ProjectionRuntime } from './projection-runtime';
  * they find their checkpoints moved and start over. Two runtimes stand for two processes; each is
  * stepped by hand, so nothing races.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 /** One row per event applied, keyed by the event: an event applied twice fails, an old row left shows. */
 const rows: Projection = {

@@ -12,11 +12,10 @@ import {
 import { movableClock } from '../../support/clock';
 import { settled } from '../../support/engine';
 import { startTestApp, TestApp } from '../../support/test-app';
-import { requireBackend, testEnv } from '@notify/testing';
+import { describeWith } from '@notify/testing';
 
-requireBackend('postgres', !!testEnv.postgresUrl);
 /** A restart on the same database needs a Postgres server: the embedded test database lives and dies with its app. */
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 /**
  * The worker stopped at awkward moments, then started again on the same database: nothing is

@@ -1,5 +1,5 @@
 import { runStream } from '@notify/domain';
-import { requireBackend, testEnv, waitFor } from '@notify/testing';
+import { waitFor, describeWith } from '@notify/testing';
 import { TimerService } from '../../../apps/worker/src/timers/timer.service';
 import { movableClock, MovableClock } from '../../support/clock';
 import { activeWorkflow, bodyOf, eventually, feed, finishedRuns, messagesFor, pausedRuns, uniqueKey } from '../../support/engine';
@@ -10,8 +10,7 @@ import { startTestApp, TestApp } from '../../support/test-app';
  * batch window and started again (a second app on the same database) continues the run on time,
  * or as soon as it is back when the timer fell due while it was down, and sends once.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('workflow engine: durable timers across a worker restart', () => {
   const count = async (t: TestApp, sql: string, params: unknown[]) => Number((await t.sql<{ c: string }>(sql, params))[0].c);

@@ -1,4 +1,4 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase } from '@notify/testing';
+import { createTestDatabase, TestDatabase, describeWith } from '@notify/testing';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -7,8 +7,7 @@ import { Client } from 'pg';
 import { userToken } from '../../support/browser-access';
 import { repoRoot, ServiceProcess, startProcess } from '../../support/processes';
 
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 /**
  * Credential changes take effect on the very next request, on every api instance (issue 15,

@@ -1,13 +1,12 @@
 import { EXAMPLE_WORKFLOW_KEY } from '@notify/application';
 import { Database } from '@notify/database';
 import { DATABASE } from '@notify/platform';
-import { createTestDatabase, requireBackend, testEnv } from '@notify/testing';
+import { createTestDatabase, testEnv, describeWith } from '@notify/testing';
 import { Client, PoolClient } from 'pg';
 import { startTcpProxy, TcpProxy } from '../../support/tcp-proxy';
 import { startTestApp, TestApp } from '../../support/test-app';
 
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 interface Answer {
   status: number | 'no answer';

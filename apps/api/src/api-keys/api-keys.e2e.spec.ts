@@ -1,13 +1,12 @@
-import { requireBackend, testEnv, waitFor } from '@notify/testing';
+import { waitFor, describeWith } from '@notify/testing';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 
 /**
  * API key management with a service token (ADR 0152), on two api processes sharing one database:
  * a revocation made through one is refused by the other from the moment the call returns.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
 /** Two api processes on one database need a Postgres server (the embedded database serves one process). */
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('API keys (management API)', () => {
   let a: TestApp;

@@ -1,13 +1,12 @@
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { parseConfig } from '@notify/config';
-import { requireBackend, S3ProxyServer, s3ProxyJar, startS3Proxy, testEnv } from '@notify/testing';
+import { S3ProxyServer, s3ProxyJar, startS3Proxy, testEnv, describeWith } from '@notify/testing';
 import { createHash } from 'node:crypto';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
 import { S3AssetBlobs } from './s3-asset-blobs';
 
 const jar = s3ProxyJar();
-requireBackend('s3', !!jar);
-const describeS3 = jar ? describe : describe.skip;
+const describeS3 = describeWith('s3');
 
 /** Assets kept in an S3-compatible bucket (ASSETS_STORAGE=s3), against S3Proxy, a real S3-compatible server. */
 describeS3('assets in S3-compatible storage', () => {

@@ -1,6 +1,6 @@
 import Knock from '@knocklabs/node';
 import { bulkOperationStream } from '@notify/domain';
-import { requireBackend, testEnv } from '@notify/testing';
+import { describeWith } from '@notify/testing';
 import { Client } from 'pg';
 import { configureChannel } from '../../../../test/support/channels';
 import { countEvents, eventually, rejection } from '../../../../test/support/recipients';
@@ -202,8 +202,7 @@ describe('the batch deduplication limit', () => {
 });
 
 /** Another connection can hold a read model's table: only a database server allows that. */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeOnServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeOnServer = describeWith('postgres');
 
 describeOnServer('a completed bulk operation (ADR 0120)', () => {
   let t: TestApp;

@@ -12,11 +12,10 @@ import {
 import { eventually } from '../../../../test/support/recipients';
 import { FeedSignals } from './feed-signals';
 import { startTestApp, TestApp } from '../../../../test/support/test-app';
-import { requireBackend, testEnv } from '@notify/testing';
+import { itWith } from '@notify/testing';
 
-requireBackend('postgres', !!testEnv.postgresUrl);
 /** LISTEN exists on a Postgres server only: the embedded database's api follows its own log's tail instead. */
-const itOnServer = testEnv.postgresUrl ? it : it.skip;
+const itOnServer = itWith('postgres');
 
 /** The feed websocket with the real `phoenix` client that @knocklabs/client uses. */
 describe('feed websocket (Phoenix channels v2)', () => {

@@ -1,14 +1,12 @@
 import { parseConfig } from '@notify/config';
 import { PostgresEventStore } from '@notify/eventstore';
 import { createKafka, ensureTopics, kafkaSettingsFrom, runWorkDispatcherName } from '@notify/messaging';
-import { createTestDatabase, requireBackend, TestDatabase, testEnv } from '@notify/testing';
+import { createTestDatabase, TestDatabase, testEnv, describeWith } from '@notify/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { FANOUT_REACTOR, RUN_EXECUTOR_REACTOR } from './partitioning';
 import { RunWorkProgress } from './run-work-progress';
 
-requireBackend('postgres', !!testEnv.postgresUrl);
-requireBackend('kafka', !!testEnv.kafkaBrokers);
-const describeBoth = testEnv.postgresUrl && testEnv.kafkaBrokers ? describe : describe.skip;
+const describeBoth = describeWith('postgres', 'kafka');
 
 /**
  * The batch closer's wait: a window closes only once the runs due before it were executed. The

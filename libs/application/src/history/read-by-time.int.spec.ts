@@ -1,5 +1,5 @@
 import { PostgresEventStore } from '@notify/eventstore';
-import { createTestDatabase, installSlowAppends, requireBackend, SlowAppends, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, installSlowAppends, SlowAppends, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { EventHistory } from './event-history';
 import { decodeHistoryCursor } from './log-reading';
@@ -12,8 +12,7 @@ import { decodeHistoryCursor } from './log-reading';
  * append is held after its row is inserted until the test lets it go (installSlowAppends). Only a
  * server has concurrent transactions, so this runs on Postgres.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('event history: a log read by time while a transaction of the range is open', () => {
   let db: TestDatabase;

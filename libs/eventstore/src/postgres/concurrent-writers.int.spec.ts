@@ -1,4 +1,4 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { randomInt, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { LogFilter, RecordedEvent, StreamAppend } from '../event-store';
@@ -15,8 +15,7 @@ import { PostgresEventStore } from './postgres-event-store';
  *
  * The run is seeded; the seed is in the test's name. Repeat a run with STRESS_SEED=<seed>.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 const seed = Number(process.env.STRESS_SEED) || randomInt(1, 2 ** 31);
 const WRITERS = 8;

@@ -1,4 +1,4 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { PostgresEventStore } from './postgres-event-store';
@@ -9,8 +9,7 @@ import { encodedPositionSql, ensureEventStoreSchema } from './schema';
  * built, a second process booting meanwhile waits for it, and a failed build's invalid leftover is
  * built again. "Long" is 5 events here (the option), so the log stays small.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 const meta = { environment: 'test', schema_version: 1 };
 const TYPES = ['HeadA', 'HeadB'];

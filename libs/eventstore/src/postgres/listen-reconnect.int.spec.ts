@@ -1,10 +1,9 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { Client } from 'pg';
 import { PostgresEventStore } from './postgres-event-store';
 
 /** The LISTEN connection that wakes readers in other processes: lost, it comes back; closed, it stays closed. */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('PostgresEventStore LISTEN connection', () => {
   let db: TestDatabase;

@@ -1,4 +1,4 @@
-import { createTestDatabase, installSlowAppends, requireBackend, SlowAppends, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, installSlowAppends, SlowAppends, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { LogPosition, RecordedEvent } from '../event-store';
@@ -14,8 +14,7 @@ import { PostgresEventStore } from './postgres-event-store';
  * The order is forced, not hoped for: the 'Slow' append waits, after its row is inserted, for an
  * advisory lock the test holds, and the test sees it waiting in pg_locks (installSlowAppends).
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('PostgreSQL event store: transactions committing out of order', () => {
   let db: TestDatabase;

@@ -1,4 +1,4 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { PostgresEventStore } from './postgres-event-store';
@@ -7,8 +7,7 @@ import { PostgresEventStore } from './postgres-event-store';
  * The NOTIFY after appends is for other processes (ADR 0218): a store alone on the channel stops
  * sending it, and one that starts listening later is heard at once and woken by the next append.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('PostgresEventStore NOTIFY only while another process listens', () => {
   let db: TestDatabase;

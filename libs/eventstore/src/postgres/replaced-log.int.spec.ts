@@ -1,4 +1,4 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { SharedLogReader } from '../shared-log-reader';
 import { PostgresEventStore } from './postgres-event-store';
@@ -10,8 +10,7 @@ import { PostgresEventStore } from './postgres-event-store';
  * with the commit arrives (ADR 0250). Before, a rebuild after the import read the first start's
  * events from the window and put them back in the read models (its keys kept working).
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('a replaced log is not served from a window of the old one', () => {
   let db: TestDatabase;

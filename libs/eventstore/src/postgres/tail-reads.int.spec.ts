@@ -1,4 +1,4 @@
-import { createTestDatabase, requireBackend, testEnv, TestDatabase, waitFor } from '@notify/testing';
+import { createTestDatabase, TestDatabase, waitFor, describeWith } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { LogPosition } from '../event-store';
@@ -13,8 +13,7 @@ import { PostgresEventStore } from './postgres-event-store';
  * transaction ends, with no further append or notification. Needs concurrent transactions and
  * LISTEN, so it runs on Postgres.
  */
-requireBackend('postgres', !!testEnv.postgresUrl);
-const describeServer = testEnv.postgresUrl ? describe : describe.skip;
+const describeServer = describeWith('postgres');
 
 describeServer('PostgreSQL event store: the shared log tail', () => {
   let db: TestDatabase;

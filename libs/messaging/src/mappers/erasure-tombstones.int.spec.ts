@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@notify/eventstore';
-import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, requireBackend, testEnv, waitFor } from '@notify/testing';
+import { deleteTestTopics, kafkaTestSettings, readTopicToEnd, waitFor, describeWith } from '@notify/testing';
 import { Admin, ConfigResourceTypes } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { KafkaHeaders } from '../envelopes/headers';
@@ -16,8 +16,7 @@ import { ErasureTombstoneMapper, RECIPIENT_ERASED } from './erasure-tombstone.ma
  * created compacted, a user's erasure publishes a tombstone under the user's key on each, and the
  * broker's compaction then leaves no record of the user while other recipients' stay.
  */
-requireBackend('kafka', !!testEnv.kafkaBrokers);
-const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
+const describeKafka = describeWith('kafka');
 
 describeKafka('erasure tombstones on the broker', () => {
   let settings: KafkaSettings;

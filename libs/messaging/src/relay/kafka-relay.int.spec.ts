@@ -5,9 +5,9 @@ import {
   deleteTestTopics,
   kafkaTestSettings,
   readTopicToEnd,
-  requireBackend,
   TestDatabase,
   testEnv,
+  describeWith,
 } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { createKafka } from '../kafka-client';
@@ -18,8 +18,7 @@ import { KafkaPublisher } from './kafka-publisher';
 import { KafkaRelay } from './kafka-relay';
 import { RelayMapperRegistry } from './relay-mapper';
 
-requireBackend('kafka', !!testEnv.kafkaBrokers);
-const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
+const describeKafka = describeWith('kafka');
 
 function relayFor(settings: KafkaSettings, batchSize: number) {
   return new KafkaRelay(new KafkaPublisher(settings), new RelayMapperRegistry([new DomainEventMapper()]), settings.topics, { batchSize });

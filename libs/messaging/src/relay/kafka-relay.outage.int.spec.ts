@@ -5,11 +5,11 @@ import {
   createTestDatabase,
   kafkaTestSettings,
   readTopicToEnd,
-  requireBackend,
   scratchBroker,
   ScratchBroker,
   TestDatabase,
   testEnv,
+  describeWith,
 } from '@notify/testing';
 import { randomUUID } from 'node:crypto';
 import { DomainEventMapper } from './domain-event.mapper';
@@ -22,8 +22,7 @@ import { RelayMapperRegistry } from './relay-mapper';
  * own (scripts/kafka/start.sh on free ports), so killing it does not disturb other test files;
  * it needs what the shared test broker needs (java and the cached jars), hence the same switch.
  */
-requireBackend('kafka', !!testEnv.kafkaBrokers);
-const describeKafka = testEnv.kafkaBrokers ? describe : describe.skip;
+const describeKafka = describeWith('kafka');
 
 const STREAMS = 50;
 
