@@ -19,6 +19,8 @@ const base = {
   moduleNameMapper,
   setupFiles: ['reflect-metadata'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  // jest's runtime with V8's code cache kept per worker (see the script).
+  runtime: '<rootDir>/scripts/jest-runtime.cjs',
 };
 
 module.exports = {

@@ -3,7 +3,10 @@
  * libraries and apps, each dependency, node internals, GC), most first.
  *
  *   BENCH_CPU_PROF=/tmp/prof BENCH_SCENARIO=fanout node dist/bench/run.js
- *   node dist/bench/cpu-profile.js /tmp/prof/<file>.cpuprofile [top=40]
+ *   node dist/bench/cpu-profile.js /tmp/prof/<file>.cpuprofile [top=40] [last seconds]
+ *
+ * With a last argument only the samples of the profile's final seconds count: the scenario's
+ * measured phase (a fan-out) without the seeding before it.
  */
 import { readFileSync } from 'node:fs';
 
@@ -36,13 +39,20 @@ export function areaOf(url: string, functionName: string): string {
 }
 
 function main(): void {
-  const [file, topArg] = process.argv.slice(2);
+  const [file, topArg, lastArg] = process.argv.slice(2);
   if (!file) throw new Error('usage: node dist/bench/cpu-profile.js <file.cpuprofile> [top]');
   const top = Number(topArg ?? 40);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  // Sample i was taken at the sum of the deltas up to it; the window is the last `lastArg` seconds.
+  const ends = profile.timeDeltas.reduce((a, d) => a + d, 0);
+  const from = lastArg ? ends - Number(lastArg) * 1e6 : -Infinity;
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const functions = new Map<string, number>();
   const areas = new Map<string, number>();
