@@ -4,12 +4,13 @@
 // engine or the HTTP server.
 // Plain CommonJS on purpose: it is loaded by path, both from sources and from the build.
 //
-// In: 'connect', { send: id, topicMessages: [{ topic, messages: [{ key, value: string | null,
-//     headers }] }] } and 'close'. Out: { connected, error? }, { sent: id } or { failed: id, error },
+// In: 'connect', { send: id, records } (packed by producer-wire.js, its buffers transferred) and
+//     'close'. Out: { connected, error? }, { sent: id } or { failed: id, error },
 //     and { log } for kafkajs' log lines; after 'close' the thread ends.
 //     workerData: { client (kafkajs client config), timeoutMs, producer (producer options) }.
 const { parentPort, workerData } = require('node:worker_threads');
 const { Kafka, Partitioners, logLevel } = require('kafkajs');
+const { unpackRecords } = require('./producer-wire.js');
 
 const kafka = new Kafka({
   ...workerData.client,
@@ -45,17 +46,11 @@ function describe(error) {
   return { name: e.name, message: e.message, type: e.type, retriable: e.retriable, stack: e.stack };
 }
 
-async function send(id, topicMessages) {
+async function send(id, records) {
   try {
+    const topicMessages = unpackRecords(records);
     const p = await connected();
-    await p.sendBatch({
-      acks: -1,
-      timeout: workerData.timeoutMs,
-      topicMessages: topicMessages.map(({ topic, messages }) => ({
-        topic,
-        messages: messages.map((m) => ({ key: m.key, value: m.value === null ? null : Buffer.from(m.value), headers: m.headers })),
-      })),
-    });
+    await p.sendBatch({ acks: -1, timeout: workerData.timeoutMs, topicMessages });
     parentPort.postMessage({ sent: id });
   } catch (error) {
     await reset();
@@ -71,5 +66,5 @@ parentPort.on('message', (message) => {
     );
   } else if (message === 'close') {
     reset().finally(() => parentPort.close());
-  } else void send(message.send, message.topicMessages);
+  } else void send(message.send, message.records);
 });

@@ -8,6 +8,7 @@ import { kafkaLogCreator } from '../kafka-log';
 import { kafkaClientConfig, KafkaSettings } from '../kafka-settings';
 import { ensureTopics } from '../topic-admin';
 import { OutboundRecord } from './outbound-record';
+import { PackedRecords, packRecords, WireRecord } from './producer-wire';
 
 /** Where the relay's records go. `publish` resolves only once the broker has acknowledged all of them. */
 export interface RecordPublisher {
@@ -17,16 +18,18 @@ export interface RecordPublisher {
   close(): Promise<void>;
 }
 
-/** A record as the producer thread takes it: the value as JSON text (strings cross threads cheaply). */
-interface ThreadMessage {
-  key: string;
-  value: string | null;
-  headers: OutboundRecord['headers'];
+/** One produce request for the producer thread: its records packed, and how many go to each topic. */
+interface ThreadRequest {
+  packed: PackedRecords;
+  perTopic: Map<string, number>;
 }
 
 interface Serialized {
-  topic: string;
-  message: ThreadMessage;
+  /** The record with its value as JSON text, as producer-wire.js packs it for the producer thread. */
+  record: WireRecord;
+  /** UTF-8 bytes of the key, the value and the header values: what the packed request holds. */
+  payloadBytes: number;
+  /** An estimate of the record's size in a request, on the safe side (payload, header names, framing). */
   bytes: number;
 }
 
@@ -36,9 +39,13 @@ const RECORD_OVERHEAD = 64;
 function serialize(record: OutboundRecord): Serialized {
   // null is a tombstone: a record with no value (ADR 0179).
   const value = record.value === null ? null : JSON.stringify(record.value);
-  let bytes = RECORD_OVERHEAD + Buffer.byteLength(record.key) + (value === null ? 0 : Buffer.byteLength(value));
-  for (const [k, v] of Object.entries(record.headers)) bytes += Buffer.byteLength(k) + Buffer.byteLength(v) + 8;
-  return { topic: record.topic, message: { key: record.key, value, headers: record.headers }, bytes };
+  let payloadBytes = Buffer.byteLength(record.key) + (value === null ? 0 : Buffer.byteLength(value));
+  let framing = RECORD_OVERHEAD;
+  for (const name in record.headers) {
+    payloadBytes += Buffer.byteLength(record.headers[name]);
+    framing += name.length + 8;
+  }
+  return { record: { topic: record.topic, key: record.key, value, headers: record.headers }, payloadBytes, bytes: payloadBytes + framing };
 }
 
 /** Consecutive slices whose estimated size stays under `maxBytes` (a single larger record goes alone). */
@@ -73,16 +80,38 @@ export class KafkaPublisher implements RecordPublisher {
   /** The thread `thread` resolves to, once started. */
   private live?: ProducerThread;
   private topicsReady = false;
-  /** Records serialized ahead of their publish (see prepare). */
-  private readonly serialized = new WeakMap<OutboundRecord, Serialized>();
+  /** Batches made into requests ahead of their publish (see prepare), by the batch's array; used once. */
+  private readonly ahead = new WeakMap<readonly OutboundRecord[], ThreadRequest[]>();
 
   constructor(
     private readonly settings: KafkaSettings,
     private readonly options: { role?: string; logger?: Logger } = {},
   ) {}
 
+  /**
+   * Makes the requests of a batch ahead of its publish, while an earlier batch is in flight: the
+   * values' JSON text, the split under KAFKA_MAX_REQUEST_BYTES, the packed records (ADR 0285).
+   */
   prepare(records: readonly OutboundRecord[]): void {
-    for (const record of records) this.serialized.set(record, serialize(record));
+    this.ahead.set(records, this.requests(records));
+  }
+
+  private requests(records: readonly OutboundRecord[]): ThreadRequest[] {
+    return chunkBySize(records.map(serialize), this.settings.maxRequestBytes).map((chunk) => {
+      let payloadBytes = 0;
+      const perTopic = new Map<string, number>();
+      for (const { record, payloadBytes: n } of chunk) {
+        payloadBytes += n;
+        perTopic.set(record.topic, (perTopic.get(record.topic) ?? 0) + 1);
+      }
+      return {
+        packed: packRecords(
+          chunk.map((s) => s.record),
+          payloadBytes,
+        ),
+        perTopic,
+      };
+    });
   }
 
   async publish(records: readonly OutboundRecord[]): Promise<void> {
@@ -105,16 +134,12 @@ export class KafkaPublisher implements RecordPublisher {
   private async send(records: readonly OutboundRecord[]): Promise<void> {
     try {
       const thread = await this.connected();
-      const serialized = records.map((r) => this.serialized.get(r) ?? serialize(r));
-      for (const chunk of chunkBySize(serialized, this.settings.maxRequestBytes)) {
-        const byTopic = new Map<string, ThreadMessage[]>();
-        for (const { topic, message } of chunk) {
-          const messages = byTopic.get(topic);
-          if (messages) messages.push(message);
-          else byTopic.set(topic, [message]);
-        }
-        await thread.send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
-        for (const [topic, messages] of byTopic) kafkaPublished.inc({ topic }, messages.length);
+      // Made ahead or now; used once either way: sending moves a request's buffers to the thread.
+      const requests = this.ahead.get(records) ?? this.requests(records);
+      this.ahead.delete(records);
+      for (const { packed, perTopic } of requests) {
+        await thread.send(packed);
+        for (const [topic, count] of perTopic) kafkaPublished.inc({ topic }, count);
       }
     } catch (error) {
       kafkaPublishFailures.inc();
@@ -252,11 +277,12 @@ class ProducerThread {
     });
   }
 
-  send(topicMessages: { topic: string; messages: ThreadMessage[] }[]): Promise<void> {
+  /** Sends a packed request; its buffers move to the thread (unusable here afterwards). */
+  send(records: PackedRecords): Promise<void> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ send: id, topicMessages });
+      this.worker.postMessage({ send: id, records }, [records.bytes, records.layout.buffer]);
     });
   }
 
