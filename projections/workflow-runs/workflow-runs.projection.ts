@@ -35,6 +35,10 @@ export const workflowRunsProjection = defineProjection({
   // The run events the history shows (TimerScheduled is covered by run_paused's resume_at).
   events: [RunEnqueued, StepStarted, StepCompleted, RunPaused, TimerFired, RunResumed, RunDataUpdated, RunCancelled, RunCompleted],
   streamPrefixes: ['run-'],
+  // Nothing a delivery waits for reads the run history: it yields to a backlog of messages or runs
+  // for a bounded time (ADR 0286), in a lane of its own so it holds no other projection back.
+  lane: 'history',
+  background: true,
 
   async applyBatch(events, tx) {
     const runs: Record<string, unknown>[] = [];

@@ -4,8 +4,9 @@ import { Database } from '@notify/database';
 import { LogReader } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { DATABASE, inlineRunsProvider, LOG_READER } from '@notify/platform';
-import { Reactor, ReactorRuntime } from '@notify/projection-runtime';
+import { ProjectionRuntime, Reactor, ReactorRuntime } from '@notify/projection-runtime';
 import { engineProviders } from './engine/engine.providers';
+import { RUN_EXECUTOR_REACTOR } from './engine/partitioning';
 import { MetricsListener } from './metrics-listener';
 import { RunWorkService } from './engine/run-work.service';
 import { ProjectionWorker } from './projection-worker';
@@ -33,9 +34,20 @@ export class WorkerModule {
         { provide: REACTORS, inject: reactors, useFactory: (...instances: Reactor[]) => instances },
         {
           provide: ReactorRuntime,
-          inject: [LOG_READER, DATABASE, REACTORS, APP_CONFIG, LOGGER],
-          useFactory: (reader: LogReader, database: Database, instances: Reactor[], config: AppConfig, logger: Logger) =>
-            new ReactorRuntime(reader, database.dataSource, instances, { batchSize: config.PROJECTION_BATCH_SIZE, logger }),
+          inject: [LOG_READER, DATABASE, REACTORS, APP_CONFIG, LOGGER, ProjectionRuntime],
+          useFactory: (
+            reader: LogReader,
+            database: Database,
+            instances: Reactor[],
+            config: AppConfig,
+            logger: Logger,
+            projections: ProjectionRuntime,
+          ) => {
+            const runtime = new ReactorRuntime(reader, database.dataSource, instances, { batchSize: config.PROJECTION_BATCH_SIZE, logger });
+            // The run history waits while the run executor has a backlog (ADR 0286).
+            projections.yieldTo(() => runtime.behind(RUN_EXECUTOR_REACTOR));
+            return runtime;
+          },
         },
         ReactorWorker,
         TimerService,

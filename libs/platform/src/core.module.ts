@@ -133,7 +133,7 @@ export class CoreModule implements OnApplicationShutdown {
               reader,
               database.dataSource,
               allProjections({ scheduleDefaultTimeZone: config.SCHEDULES_DEFAULT_TIMEZONE }),
-              { batchSize: config.PROJECTION_BATCH_SIZE, logger },
+              { batchSize: config.PROJECTION_BATCH_SIZE, backgroundMaxDeferMs: config.PROJECTION_BACKGROUND_MAX_DEFER_MS, logger },
             ),
         },
         ReadYourWrites,

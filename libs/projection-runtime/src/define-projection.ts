@@ -30,6 +30,8 @@ interface Common<C extends readonly EventContract[]> {
   streamPrefixes?: readonly string[];
   /** Runs beside the other lanes instead of in their transactions (ADR 0145); default: the shared lane. */
   lane?: string;
+  /** Yields to other work while that is behind, for a bounded time (ADR 0286); needs a lane of its own. */
+  background?: boolean;
 }
 
 /**
@@ -79,6 +81,7 @@ export function defineProjection<const C extends readonly EventContract[]>(
     filter: { eventTypes: types, ...(spec.streamPrefixes ? { streamPrefixes: [...spec.streamPrefixes] } : {}) },
     tables: spec.tables,
     ...(spec.lane ? { lane: spec.lane } : {}),
+    ...(spec.background ? { background: true } : {}),
     apply,
   };
 }

@@ -317,6 +317,91 @@ for (const backend of databaseBackends()) {
       }
     });
 
+    it('lets a background lane wait while other work goes on, for a bounded time, and never while someone waits for it (ADR 0286)', async () => {
+      const type = `Ping${randomUUID().slice(0, 8)}`;
+      const front = { ...recorder(`front-${type}`, [type]), lane: 'front' };
+      const history = { ...recorder(`history-${type}`, [type]), lane: 'history', background: true };
+      let clock = 1_000;
+      let executorBusy = false;
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [front, history], {
+        batchSize: 2,
+        backgroundMaxDeferMs: 60_000,
+        now: () => clock,
+      });
+      runtime.yieldTo(() => executorBusy);
+      for (const p of [front, history])
+        await db.database.dataSource.query(
+          'INSERT INTO projection_checkpoints (name, version) VALUES ($1, 1) ON CONFLICT (name) DO NOTHING',
+          [p.name],
+        );
+      const events = Array.from({ length: 12 }, (_, n) => event(type, n));
+      const { position } = await store.append(`ping-${randomUUID()}`, events);
+      const ids = events.map((e) => e.id);
+      const count = async (name: string) => (await applied(name, ids)).length;
+
+      // Nothing is known to be at work on the first step: both lanes take a page.
+      await runtime.stepAll();
+      expect([await count(front.name), await count(history.name)]).toEqual([2, 2]);
+      // The front lane found work: the background lane waits while it goes on.
+      await runtime.stepAll();
+      await runtime.stepAll();
+      expect([await count(front.name), await count(history.name)]).toEqual([6, 2]);
+      expect(runtime.backgroundSkips).toBe(2);
+
+      // Someone waits for the background projection: it runs, whatever else is at work.
+      const waited = runtime.waitFor(position, [{ type, streamId: 'ping-x' }], 60_000, [history.name]);
+      await runtime.stepAll();
+      expect([await count(front.name), await count(history.name)]).toEqual([8, 4]);
+      while ((await count(history.name)) < 12) await runtime.stepAll();
+      expect(await waited).toBe(true);
+      expect(await count(front.name)).toBe(12);
+
+      // Work given to yieldTo counts as other work: with it busy, the caught-up front lane does not let it run.
+      const more = Array.from({ length: 6 }, (_, n) => event(type, 100 + n));
+      await store.append(`ping-${randomUUID()}`, more);
+      const moreIds = more.map((e) => e.id);
+      const countMore = async (name: string) => (await applied(name, moreIds)).length;
+      while ((await countMore(front.name)) < 6) await runtime.stepAll();
+      await runtime.stepAll(); // the front lane reads less than a page: no backlog
+      executorBusy = true;
+      const [skipped, before] = [runtime.backgroundSkips, await countMore(history.name)];
+      expect(before).toBeLessThan(6);
+      await runtime.stepAll();
+      await runtime.stepAll();
+      expect(await countMore(history.name)).toBe(before);
+      expect(runtime.backgroundSkips).toBe(skipped + 2);
+
+      // It waits at most backgroundMaxDeferMs at a stretch: then it catches up, however busy the rest is.
+      clock += 60_000;
+      await runtime.stepAll();
+      expect(await countMore(history.name)).toBe(before + 2);
+      while ((await countMore(history.name)) < 6) await runtime.stepAll();
+      expect(runtime.backgroundSkips).toBe(skipped + 2);
+      // Every event applied once to each.
+      expect(await count(front.name)).toBe(12);
+      expect(await count(history.name)).toBe(12);
+      expect([await countMore(front.name), await countMore(history.name)]).toEqual([6, 6]);
+    });
+
+    it('never lets a background lane wait with backgroundMaxDeferMs 0', async () => {
+      const type = `Pong${randomUUID().slice(0, 8)}`;
+      const front = { ...recorder(`front-${type}`, [type]), lane: 'front' };
+      const history = { ...recorder(`history-${type}`, [type]), lane: 'history', background: true };
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [front, history], { batchSize: 2, backgroundMaxDeferMs: 0 });
+      runtime.yieldTo(() => true);
+      for (const p of [front, history])
+        await db.database.dataSource.query(
+          'INSERT INTO projection_checkpoints (name, version) VALUES ($1, 1) ON CONFLICT (name) DO NOTHING',
+          [p.name],
+        );
+      const events = Array.from({ length: 6 }, (_, n) => event(type, n));
+      await store.append(`pong-${randomUUID()}`, events);
+      const ids = events.map((e) => e.id);
+      for (let i = 0; i < 3; i++) await runtime.stepAll();
+      expect([(await applied(front.name, ids)).length, (await applied(history.name, ids)).length]).toEqual([6, 6]);
+      expect(runtime.backgroundSkips).toBe(0);
+    });
+
     it('isolates a projection whose batch throws: the others go on, it catches up once the fault is gone', async () => {
       await store.append(`tick-${randomUUID()}`, [event('Tick', 0)]);
       const faulty = recorder('isolated-faulty', ['Tick']);

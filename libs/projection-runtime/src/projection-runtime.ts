@@ -23,6 +23,8 @@ const PERSIST_SKIPPED_EVERY_MS = 500;
 export const DEFER_UP_TO_EVENTS = 64;
 /** How long `waitFor` trusts a running loop's cursors before it also polls the checkpoint table (and then between polls). */
 const LOCAL_FIRST_MS = 100;
+/** How long a background lane may wait for other work at a stretch (ADR 0286), unless told otherwise. */
+export const BACKGROUND_MAX_DEFER_MS = 10_000;
 
 export interface ProjectionStatus {
   name: string;
@@ -110,6 +112,19 @@ export class ProjectionRuntime {
    * or a lost race happened meanwhile) leaves it alone.
    */
   private readonly cursor = new Map<string, Cursor>();
+  /** Lanes whose last step read a full page (a backlog): a background lane waits for them. */
+  private readonly lanesBehind = new Set<string>();
+  /**
+   * Per background lane: since when it has waited for other work, or `catching-up` once it waited
+   * as long as it may (it then runs until it is caught up, and may wait again after). ADR 0286.
+   */
+  private readonly backgroundWait = new Map<string, number | 'catching-up'>();
+  /** Callers of `waitFor` now waiting, per projection: a background lane someone waits for does not wait. */
+  private readonly waiters = new Map<string, number>();
+  /** Other work the background lanes yield to while it has a backlog (the run executor). */
+  private othersBehind: () => boolean = () => false;
+  /** Steps a background lane skipped to let other work go first (the tests and /metrics read it). */
+  backgroundSkips = 0;
 
   constructor(
     private readonly store: LogReader,
@@ -120,6 +135,13 @@ export class ProjectionRuntime {
       logger?: RuntimeLogger;
       /** How long `waitFor` trusts this runtime's running loop before (and between) polls of the checkpoint table (default 100 ms). */
       localFirstMs?: number;
+      /**
+       * The longest a background lane waits for other work at a stretch before it catches up
+       * anyway (default {@link BACKGROUND_MAX_DEFER_MS}; 0: background lanes never wait; ADR 0286).
+       */
+      backgroundMaxDeferMs?: number;
+      /** The clock of the background lanes' waits (default `Date.now`). */
+      now?: () => number;
     },
   ) {
     this.checkpointMoved.setMaxListeners(0);
@@ -129,6 +151,11 @@ export class ProjectionRuntime {
       if (names.has(p.name)) throw new Error(`Two projections are named ${p.name}`);
       names.add(p.name);
     }
+  }
+
+  /** Background lanes also yield while `behind` answers true (the worker's run executor with a backlog). */
+  yieldTo(behind: () => boolean): void {
+    this.othersBehind = behind;
   }
 
   get(name: string): Projection {
@@ -503,8 +530,13 @@ export class ProjectionRuntime {
       lane.set(at, [...(lane.get(at) ?? []), p]);
     }
     const steps = await Promise.all(
-      [...lanes.values()].map(async (groups) => {
+      [...lanes].map(async ([name, groups]) => {
+        const members = [...groups.values()].flat();
+        // Waiting counts as idle: the others' work keeps the loop going, and with none left the
+        // loop's next wake-up (an append, or its idle poll) looks again.
+        if (this.backgroundWaits(name, members)) return true;
         let laneIdle = true;
+        let full = false;
         const positions = [...groups.keys()].sort();
         for (let i = 0; i < positions.length; i++) {
           const members = groups.get(positions[i])!;
@@ -513,7 +545,12 @@ export class ProjectionRuntime {
             positions[i + 1],
           );
           if (!step.idle) laneIdle = false;
+          if (step.full) full = true;
         }
+        if (full) this.lanesBehind.add(name);
+        else this.lanesBehind.delete(name);
+        // Caught up: the next backlog may make it wait again, for as long as before.
+        if (laneIdle) this.backgroundWait.delete(name);
         return laneIdle;
       }),
     );
@@ -521,11 +558,35 @@ export class ProjectionRuntime {
     return { idle };
   }
 
+  /**
+   * Whether a lane of background projections skips this step (ADR 0286): while another lane read a
+   * full page in its last step, or the work given to `yieldTo` has a backlog, and nobody waits for one of
+   * its projections, it waits, at most `backgroundMaxDeferMs` at a stretch; then it runs until
+   * it is caught up, however busy the rest is, so what it shows is never further behind than that
+   * bound plus its own catching up.
+   */
+  private backgroundWaits(lane: string, members: readonly Projection[]): boolean {
+    if (!members.every((p) => p.background)) return false;
+    const maxDefer = this.options.backgroundMaxDeferMs ?? BACKGROUND_MAX_DEFER_MS;
+    const othersBehind = [...this.lanesBehind].some((l) => l !== lane) || this.othersBehind();
+    if (maxDefer <= 0 || !othersBehind || members.some((p) => (this.waiters.get(p.name) ?? 0) > 0)) return false;
+    const now = (this.options.now ?? Date.now)();
+    const since = this.backgroundWait.get(lane);
+    if (since === 'catching-up') return false;
+    if (since === undefined) this.backgroundWait.set(lane, now);
+    else if (now - since >= maxDefer) {
+      this.backgroundWait.set(lane, 'catching-up');
+      return false;
+    }
+    this.backgroundSkips++;
+    return true;
+  }
+
   /** One page of the log for projections at the same position, applied in one transaction. */
   private async stepGroup(
     members: readonly { projection: Projection; cursor: Cursor }[],
     until: LogPosition | undefined,
-  ): Promise<{ idle: boolean }> {
+  ): Promise<{ idle: boolean; full: boolean }> {
     const from = members[0].cursor.position;
     const read = await this.store.readAll({
       after: from,
@@ -538,6 +599,8 @@ export class ProjectionRuntime {
     const page =
       until !== undefined && read.scannedTo > until ? { events: read.events.filter((e) => e.position <= until), scannedTo: until } : read;
     const caughtUp = page.events.length === 0 && page.scannedTo <= from;
+    // A full page: more is waiting after it.
+    const full = read.events.length >= this.options.batchSize;
     const to = page.scannedTo > from ? page.scannedTo : from;
     const now = Date.now();
     const work = members.map((m) => ({
@@ -554,7 +617,7 @@ export class ProjectionRuntime {
     for (const w of work) if (!writes.includes(w)) w.cursor.position = to;
     if (writes.length === 0) {
       if (!caughtUp) this.checkpointMoved.emit('moved');
-      return { idle: caughtUp };
+      return { idle: caughtUp, full };
     }
     let moved: string[];
     try {
@@ -567,7 +630,7 @@ export class ProjectionRuntime {
         { projection: error.projection.name, err: error.error },
         'projection batch failed; the projection runs on its own until it succeeds',
       );
-      return { idle: false };
+      return { idle: false, full };
     }
     const at = Date.now();
     for (const w of writes) {
@@ -580,7 +643,7 @@ export class ProjectionRuntime {
     }
     this.checkpointMoved.emit('moved');
     for (const w of writes) if (w.events.length && moved.includes(w.projection.name)) this.appliedTo.emit(w.projection.name, w.events);
-    return { idle: caughtUp && moved.length === writes.length };
+    return { idle: caughtUp && moved.length === writes.length, full };
   }
 
   async status(): Promise<ProjectionStatus[]> {
@@ -620,13 +683,23 @@ export class ProjectionRuntime {
    * in the table. The engine's reactors wait here for every batch (statements per trigger,
    * BENCHMARKS.md issue 19).
    */
-  async waitFor(position: LogPosition, events: readonly Pick<RecordedEvent, 'type' | 'streamId'>[], timeoutMs: number): Promise<boolean> {
-    const names = this.projections.filter((p) => events.some((e) => handles(p, e))).map((p) => p.name);
+  async waitFor(
+    position: LogPosition,
+    events: readonly Pick<RecordedEvent, 'type' | 'streamId'>[],
+    timeoutMs: number,
+    /** Only these of the projections that read `events` (a reader that queries one read model waits for that one). */
+    only?: readonly string[],
+  ): Promise<boolean> {
+    const names = this.projections
+      .filter((p) => events.some((e) => handles(p, e)) && (only === undefined || only.includes(p.name)))
+      .map((p) => p.name);
     if (names.length === 0) return true;
     const deadline = Date.now() + timeoutMs;
     const sleeper = new Sleeper();
     const onMove = () => sleeper.wake();
     this.checkpointMoved.on('moved', onMove);
+    // A background lane does not wait for other work while someone waits for it.
+    for (const n of names) this.waiters.set(n, (this.waiters.get(n) ?? 0) + 1);
     try {
       let pause = 2;
       // A projection running in this process knows exactly how far it has got: everything before
@@ -655,6 +728,11 @@ export class ProjectionRuntime {
       }
     } finally {
       this.checkpointMoved.off('moved', onMove);
+      for (const n of names) {
+        const left = (this.waiters.get(n) ?? 1) - 1;
+        if (left > 0) this.waiters.set(n, left);
+        else this.waiters.delete(n);
+      }
     }
   }
 }

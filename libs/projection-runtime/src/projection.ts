@@ -17,6 +17,13 @@ export interface Projection {
    * (ADR 0145). A projection whose visibility is waited on (the feed) takes a lane of its own.
    */
   readonly lane?: string;
+  /**
+   * Nothing a delivery waits for reads it (the run history): while other work is behind (a lane
+   * reading full pages, or what the runtime was told to yield to), its lane waits, for a bounded
+   * time and never while someone waits for it (ADR 0286). A background projection takes a lane of
+   * its own: it does not hold other projections back.
+   */
+  readonly background?: boolean;
   apply(events: readonly RecordedEvent[], tx: EntityManager): Promise<void>;
 }
 

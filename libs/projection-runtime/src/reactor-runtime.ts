@@ -117,6 +117,8 @@ export class ReactorRuntime {
   /** Reactors that read ahead: the next page, read while the current one is handled. */
   private readonly readAheads = new Map<string, ReadAhead>();
   private flushing?: Promise<void>;
+  /** Reactors whose last page was full: more is waiting for them. */
+  private readonly backlogged = new Set<string>();
 
   constructor(
     private readonly store: LogReader,
@@ -209,6 +211,11 @@ export class ReactorRuntime {
     return ahead.page(after);
   }
 
+  /** Whether the reactor's last page was full (a backlog): the background projections yield to it (ADR 0286). */
+  behind(name: string): boolean {
+    return this.backlogged.has(name);
+  }
+
   /** Creates the reactors' checkpoints without running them, so their lag is reported before they first run. */
   async createCheckpoints(): Promise<void> {
     for (const reactor of this.reactors) await this.prepare(reactor);
@@ -237,6 +244,8 @@ export class ReactorRuntime {
     const from = cursor.position;
     const persistEvery = this.options.persistSkippedEveryMs ?? PERSIST_SKIPPED_EVERY_MS;
     const page = await this.readPage(reactor, from);
+    if (page.events.length >= (reactor.batchSize ?? this.options.batchSize)) this.backlogged.add(reactor.name);
+    else this.backlogged.delete(reactor.name);
     if (page.events.length === 0 && page.scannedTo <= from) {
       // Caught up: if skipped progress has not been written for a while, write it now.
       if (cursor.position === cursor.persisted || Date.now() - cursor.persistedAt < persistEvery) return { handled: 0, idle: true };

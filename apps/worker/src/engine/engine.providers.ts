@@ -31,7 +31,7 @@ import { Database } from '@notify/database';
 import { EventStore } from '@notify/eventstore';
 import { Logger, LOGGER } from '@notify/logging';
 import { ProjectionRuntime } from '@notify/projection-runtime';
-import { WaitingRunQueries } from '@notify/projections/waiting-runs';
+import { WaitingRunQueries, waitingRunsProjection } from '@notify/projections/waiting-runs';
 import {
   CLOCK,
   Clock,
@@ -152,7 +152,8 @@ export const engineProviders: Provider[] = [
     inject: [EVENT_STORE, DATABASE, ENGINE_LOOKUPS, ProjectionRuntime],
     useFactory: (store: EventStore, database: Database, lookups: EngineLookups, runtime: ProjectionRuntime) =>
       new WaitMatcher(store, new WaitingRunQueries(database.dataSource), lookups, async (position) => {
-        if (!(await runtime.waitFor(position, [{ type: 'RunPaused', streamId: 'run-' }], 30_000)))
+        // The waiting runs' read model only: the run history also reads RunPaused, and waits for other work (ADR 0286).
+        if (!(await runtime.waitFor(position, [{ type: 'RunPaused', streamId: 'run-' }], 30_000, [waitingRunsProjection.name])))
           throw new Error('the waiting-runs read model is behind; retrying');
       }),
   },
