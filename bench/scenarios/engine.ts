@@ -383,7 +383,7 @@ export async function fanout(subscribers: number): Promise<Figure[]> {
         value: round(historyMs / 1000, 2),
         unit: 's',
         note: historyDone
-          ? 'the run history yields to deliveries for at most 10 s at a stretch (ADR 0286)'
+          ? 'the run history yields to deliveries for at most PROJECTION_BACKGROUND_MAX_DEFER_MS (30 s) at a stretch (ADR 0286)'
           : `did not finish in ${timeoutMs / 1000} s`,
       },
       {

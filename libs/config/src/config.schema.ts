@@ -196,7 +196,7 @@ export const ConfigSchema = z.object({
   ),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2000),
   /** The longest the run history read model waits at a stretch while messages or runs are behind (ADR 0286); 0: never. */
-  PROJECTION_BACKGROUND_MAX_DEFER_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  PROJECTION_BACKGROUND_MAX_DEFER_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** Runs whose steps need nothing asynchronous are executed by the trigger request, appended with the trigger (ADR 0258). */
   ENGINE_INLINE_RUNS: flag(true),

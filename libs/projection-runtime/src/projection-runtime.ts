@@ -24,7 +24,7 @@ export const DEFER_UP_TO_EVENTS = 64;
 /** How long `waitFor` trusts a running loop's cursors before it also polls the checkpoint table (and then between polls). */
 const LOCAL_FIRST_MS = 100;
 /** How long a background lane may wait for other work at a stretch (ADR 0286), unless told otherwise. */
-export const BACKGROUND_MAX_DEFER_MS = 10_000;
+export const BACKGROUND_MAX_DEFER_MS = 30_000;
 
 export interface ProjectionStatus {
   name: string;
@@ -112,7 +112,7 @@ export class ProjectionRuntime {
    * or a lost race happened meanwhile) leaves it alone.
    */
   private readonly cursor = new Map<string, Cursor>();
-  /** Lanes whose last step read a full page (a backlog): a background lane waits for them. */
+  /** Lanes whose last step read at least half a page (a backlog): a background lane waits for them. */
   private readonly lanesBehind = new Set<string>();
   /**
    * Per background lane: since when it has waited for other work, or `catching-up` once it waited
@@ -559,8 +559,8 @@ export class ProjectionRuntime {
   }
 
   /**
-   * Whether a lane of background projections skips this step (ADR 0286): while another lane read a
-   * full page in its last step, or the work given to `yieldTo` has a backlog, and nobody waits for one of
+   * Whether a lane of background projections skips this step (ADR 0286): while another lane read at
+   * least half a page in its last step, or the work given to `yieldTo` has a backlog, and nobody waits for one of
    * its projections, it waits, at most `backgroundMaxDeferMs` at a stretch; then it runs until
    * it is caught up, however busy the rest is, so what it shows is never further behind than that
    * bound plus its own catching up.
@@ -599,8 +599,8 @@ export class ProjectionRuntime {
     const page =
       until !== undefined && read.scannedTo > until ? { events: read.events.filter((e) => e.position <= until), scannedTo: until } : read;
     const caughtUp = page.events.length === 0 && page.scannedTo <= from;
-    // A full page: more is waiting after it.
-    const full = read.events.length >= this.options.batchSize;
+    // A backlog: at least half a page came in while the last one was handled (ADR 0286).
+    const full = read.events.length * 2 >= this.options.batchSize;
     const to = page.scannedTo > from ? page.scannedTo : from;
     const now = Date.now();
     const work = members.map((m) => ({

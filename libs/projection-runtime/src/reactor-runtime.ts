@@ -117,7 +117,7 @@ export class ReactorRuntime {
   /** Reactors that read ahead: the next page, read while the current one is handled. */
   private readonly readAheads = new Map<string, ReadAhead>();
   private flushing?: Promise<void>;
-  /** Reactors whose last page was full: more is waiting for them. */
+  /** Reactors whose last page was at least half full (a backlog; ADR 0286). */
   private readonly backlogged = new Set<string>();
 
   constructor(
@@ -211,7 +211,7 @@ export class ReactorRuntime {
     return ahead.page(after);
   }
 
-  /** Whether the reactor's last page was full (a backlog): the background projections yield to it (ADR 0286). */
+  /** Whether the reactor's last page was at least half full (a backlog): the background projections yield to it (ADR 0286). */
   behind(name: string): boolean {
     return this.backlogged.has(name);
   }
@@ -244,7 +244,7 @@ export class ReactorRuntime {
     const from = cursor.position;
     const persistEvery = this.options.persistSkippedEveryMs ?? PERSIST_SKIPPED_EVERY_MS;
     const page = await this.readPage(reactor, from);
-    if (page.events.length >= (reactor.batchSize ?? this.options.batchSize)) this.backlogged.add(reactor.name);
+    if (page.events.length * 2 >= (reactor.batchSize ?? this.options.batchSize)) this.backlogged.add(reactor.name);
     else this.backlogged.delete(reactor.name);
     if (page.events.length === 0 && page.scannedTo <= from) {
       // Caught up: if skipped progress has not been written for a while, write it now.
