@@ -123,7 +123,7 @@ export class ProjectionRuntime {
   private readonly waiters = new Map<string, number>();
   /** Other work the background lanes yield to while it has a backlog (the run executor). */
   private othersBehind: () => boolean = () => false;
-  /** Steps a background lane skipped to let other work go first (the tests and /metrics read it). */
+  /** Steps a background lane skipped to let other work go first (the tests read it). */
   backgroundSkips = 0;
 
   constructor(
