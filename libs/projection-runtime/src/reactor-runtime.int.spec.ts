@@ -271,6 +271,42 @@ for (const backend of databaseBackends()) {
       expect(row.position >= last).toBe(true);
     });
 
+    it('says a reactor is behind while its last page was at least half a batch, and not once a page is shorter', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const reactor: Reactor = {
+        name: `behind-${tag}`,
+        filter: { eventTypes: [`Behind${tag}`] },
+        batchSize: 4,
+        async handle() {},
+      };
+      let last = '';
+      for (let n = 1; n <= 7; n++)
+        last = (await store.append(`behind-${tag}`, [{ id: randomUUID(), type: `Behind${tag}`, data: { n }, metadata: meta }])).position;
+      await eventually(async () => (await store.headPosition()) >= last);
+      const runtime = new ReactorRuntime(store, db.database.dataSource, [reactor], { batchSize: 100 });
+      await runtime.createCheckpoints();
+      try {
+        // Nothing read yet: not behind.
+        expect(runtime.behind(reactor.name)).toBe(false);
+        expect((await runtime.step(reactor)).handled).toBe(4);
+        expect(runtime.behind(reactor.name)).toBe(true);
+        // Three of four is still at least half a batch.
+        expect((await runtime.step(reactor)).handled).toBe(3);
+        expect(runtime.behind(reactor.name)).toBe(true);
+        // An empty page: caught up.
+        expect((await runtime.step(reactor)).handled).toBe(0);
+        expect(runtime.behind(reactor.name)).toBe(false);
+        // A page of one is less than half a batch.
+        await store.append(`behind-${tag}`, [{ id: randomUUID(), type: `Behind${tag}`, data: { n: 8 }, metadata: meta }]);
+        await eventually(async () => (await runtime.step(reactor)).handled === 1);
+        expect(runtime.behind(reactor.name)).toBe(false);
+        // Other names were never behind.
+        expect(runtime.behind(`other-${tag}`)).toBe(false);
+      } finally {
+        await runtime.stop();
+      }
+    });
+
     it('while the log may still be replaced by an import, reads its row before acting on a page', async () => {
       const tag = randomUUID().slice(0, 8);
       const handled: number[] = [];
