@@ -1,4 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import { Fanout } from '@notify/application';
 import { APP_CONFIG, AppConfig } from '@notify/config';
 import { Database } from '@notify/database';
 import { LogReader } from '@notify/eventstore';
@@ -34,7 +35,7 @@ export class WorkerModule {
         { provide: REACTORS, inject: reactors, useFactory: (...instances: Reactor[]) => instances },
         {
           provide: ReactorRuntime,
-          inject: [LOG_READER, DATABASE, REACTORS, APP_CONFIG, LOGGER, ProjectionRuntime],
+          inject: [LOG_READER, DATABASE, REACTORS, APP_CONFIG, LOGGER, ProjectionRuntime, Fanout],
           useFactory: (
             reader: LogReader,
             database: Database,
@@ -42,10 +43,12 @@ export class WorkerModule {
             config: AppConfig,
             logger: Logger,
             projections: ProjectionRuntime,
+            fanout: Fanout,
           ) => {
             const runtime = new ReactorRuntime(reader, database.dataSource, instances, { batchSize: config.PROJECTION_BATCH_SIZE, logger });
-            // The run history waits while the run executor has a backlog (ADR 0286).
-            projections.yieldTo(() => runtime.behind(RUN_EXECUTOR_REACTOR));
+            // The run history waits while the run executor has a backlog (ADR 0286), or while a
+            // fan-out to an object's subscribers appends runs it decided itself (ADR 0287).
+            projections.yieldTo(() => runtime.behind(RUN_EXECUTOR_REACTOR) || fanout.fanningOut);
             return runtime;
           },
         },

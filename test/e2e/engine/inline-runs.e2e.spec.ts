@@ -107,6 +107,63 @@ describe('workflow engine: runs executed with their trigger', () => {
     expect(count('worker_not_eligible')).toBeGreaterThanOrEqual(1);
   });
 
+  it("a fan-out to an object's subscribers appends each run with its decisions and message; with a cancellation key it leaves them bare (ADR 0287)", async () => {
+    const key = uniqueKey('inline-fanout');
+    await activeWorkflow(t, key, { steps: [feed('feed', 'Hello {{ recipient.name }}, {{ data.n }}')] });
+    const subscribers = ['inl-fo-1', 'inl-fo-2', 'inl-fo-3'];
+    for (const id of subscribers) await knock.users.update(id, { name: `Name ${id.slice(-1)}` });
+    const team = uniqueKey('team');
+    await knock.objects.set('teams', team, { name: 'Team' });
+    await knock.objects.addSubscriptions('teams', team, { recipients: subscribers });
+    await eventually(() => usersProjected(t));
+
+    const { workflow_run_id } = await knock.workflows.trigger(key, { recipients: [{ collection: 'teams', id: team }], data: { n: 3 } });
+    // Every subscriber's message (the object, a recipient too, has a run of its own).
+    const messages = await eventually(async () => {
+      const rows = await t.sql<{ recipient_id: string; content: { blocks: { content: string }[] } }>(
+        'SELECT recipient_id, content FROM rm_messages WHERE workflow_run_id = $1 ORDER BY recipient_id',
+        [workflow_run_id],
+      );
+      return rows.filter((m) => subscribers.includes(m.recipient_id)).length === subscribers.length ? rows : undefined;
+    });
+    expect(messages.filter((m) => subscribers.includes(m.recipient_id)).map((m) => m.content.blocks[0].content)).toEqual([
+      'Hello Name 1, 3',
+      'Hello Name 2, 3',
+      'Hello Name 3, 3',
+    ]);
+    // The trigger in its own transaction; each run enqueued with its end and its message, in the fan-out's.
+    const log = await logOf(t, workflow_run_id);
+    const triggerTx = log[0].tx;
+    expect(log[0].event_type).toBe('WorkflowTriggered');
+    const fanned = log.filter((e) => e.tx !== triggerTx);
+    expect(fanned.filter((e) => e.event_type === 'RunEnqueued')).toHaveLength(subscribers.length + 1);
+    for (const run of fanned.filter((e) => e.event_type === 'RunEnqueued')) {
+      const inRun = fanned.filter((e) => e.stream_id === run.stream_id);
+      expect(inRun.map((e) => [e.event_type, e.tx])).toEqual([
+        ['RunEnqueued', run.tx],
+        ['RunCompleted', run.tx],
+      ]);
+    }
+    const created = fanned.filter((e) => e.event_type === 'MessageCreated');
+    expect(created).toHaveLength(subscribers.length + 1);
+    for (const message of created) expect(fanned.some((e) => e.tx === message.tx && e.event_type === 'RunEnqueued')).toBe(true);
+
+    // A cancellation key: a cancel recorded between a run's plan and its append would go unseen, so the runs go bare to the worker.
+    const cancellable = await knock.workflows.trigger(key, {
+      recipients: [{ collection: 'teams', id: team }],
+      data: { n: 4 },
+      cancellation_key: uniqueKey('cancel'),
+    });
+    const bare = await eventually(async () => {
+      const rows = await logOf(t, cancellable.workflow_run_id);
+      return rows.filter((e) => e.event_type === 'RunCompleted').length === subscribers.length + 1 ? rows : undefined;
+    });
+    for (const run of bare.filter((e) => e.event_type === 'RunEnqueued')) {
+      const completed = bare.find((e) => e.stream_id === run.stream_id && e.event_type === 'RunCompleted')!;
+      expect(completed.tx).not.toBe(run.tx);
+    }
+  });
+
   it('never renders a recipient identified with the trigger from a read model that does not show it yet', async () => {
     const key = uniqueKey('inline-identify');
     await activeWorkflow(t, key, { steps: [feed('feed', 'Hello {{ recipient.name }}')] });

@@ -10,6 +10,7 @@ import {
   EngineLookups,
   Fanout,
   HttpFetchStep,
+  InlineRuns,
   LinkTracker,
   PreferenceLinks,
   RandomCohortStep,
@@ -38,6 +39,7 @@ import {
   DATABASE,
   ENGINE_LOOKUPS,
   EVENT_STORE,
+  INLINE_RUNS,
   LINK_TRACKER,
   OUTBOUND_HTTP,
   PREFERENCE_LINKS,
@@ -134,8 +136,14 @@ export const engineProviders: Provider[] = [
   },
   {
     provide: Fanout,
-    inject: [EVENT_STORE, ENGINE_LOOKUPS],
-    useFactory: (store: EventStore, lookups: EngineLookups) => new Fanout(store, lookups),
+    inject: [EVENT_STORE, ENGINE_LOOKUPS, INLINE_RUNS],
+    // An object's subscribers' runs are planned as a broadcast's page is, where they can be (ADR 0287).
+    useFactory: (store: EventStore, lookups: EngineLookups, inline: InlineRuns | null) =>
+      new Fanout(
+        store,
+        lookups,
+        inline ? (environment, trigger, runs) => inline.plan(environment, trigger, runs, { page: true }) : undefined,
+      ),
   },
   {
     provide: RunWorkProgress,

@@ -120,6 +120,90 @@ for (const backend of databaseBackends()) {
       expect([...after.keys()].sort()).toEqual([...new Set([...subscribers, ...before.keys()])].sort());
     });
 
+    it('with a planner, appends each chunk with its plan, plans the next chunk while one is appended, leaves bare a chunk stored before a stop, and says it is under way until it ends (ADR 0287)', async () => {
+      const subscribers = Array.from({ length: 2500 }, (_, i) => `p${String(i).padStart(5, '0')}`);
+      const triggered = await trigger();
+      const workflowRunId = (triggered.data as WorkflowTriggeredData).workflow_run_id;
+      // A first worker, without a planner, stops after its first chunk of bare runs is in the log.
+      let appends = 0;
+      const stopping = {
+        appendMany: async (batch: readonly StreamAppend[]) => {
+          if (++appends > 1) throw new Error('worker stopped');
+          return store.appendMany(batch);
+        },
+        readStreams: (ids: readonly string[]) => store.readStreams(ids),
+      } as unknown as EventStore;
+      await expect(
+        new Fanout(
+          stopping,
+          lookupsOver(() => subscribers),
+        ).fanOut(triggered),
+      ).rejects.toThrow('worker stopped');
+
+      // The planner decides one event per run (a stand-in for its decisions), after its RunEnqueued.
+      const planned: string[][] = [];
+      let chunkThreePlanned!: () => void;
+      const chunkThree = new Promise<void>((resolve) => (chunkThreePlanned = resolve));
+      const planRuns = async (_env: string, _trigger: WorkflowTriggeredData, runs: readonly StreamAppend[]) => {
+        planned.push(runs.map((r) => r.expectedRevision as string));
+        if (planned.length === 3) chunkThreePlanned();
+        return runs.map((r) => ({
+          ...r,
+          events: [
+            ...r.events,
+            { id: randomUUID(), type: 'RunDecidedForTest', data: {}, metadata: { environment: ENV, schema_version: 1 } },
+          ],
+        }));
+      };
+      // The second chunk's append is held until the third chunk is planned: they overlap.
+      let held = false;
+      const holding = {
+        atomicMultiStreamAppend: true,
+        appendMany: async (batch: readonly StreamAppend[]) => {
+          // The first planned append of the second chunk (its first run is the 1,000th subscriber's).
+          const first = batch[0].events[0];
+          if (batch[0].events.length === 2 && (first.data as RunEnqueuedData).recipient.id === subscribers[999]) {
+            held = true;
+            await Promise.race([
+              chunkThree,
+              new Promise((_, reject) =>
+                setTimeout(() => reject(new Error('the next chunk was not planned during an append')), 10_000).unref(),
+              ),
+            ]);
+          }
+          return store.appendMany(batch);
+        },
+        readStreams: (ids: readonly string[]) => store.readStreams(ids),
+      } as unknown as EventStore;
+      const fanout = new Fanout(
+        holding,
+        lookupsOver(() => subscribers),
+        planRuns,
+      );
+      expect(fanout.fanningOut).toBe(false);
+      const spreading = fanout.fanOut(triggered);
+      // Under way until it ends: the run history yields to it meanwhile.
+      expect(fanout.fanningOut).toBe(true);
+      expect(await spreading).toBe(2501);
+      expect(fanout.fanningOut).toBe(false);
+
+      // Every chunk was planned (the object's own run first, then its subscribers'), each run as a stream its plan creates.
+      expect(planned.map((p) => p.length)).toEqual([1000, 1000, 501]);
+      expect(planned.flat().every((r) => r === 'no_stream')).toBe(true);
+      expect(held).toBe(true);
+      // One run each; the first chunk's runs, stored bare before the stop, stay bare; the others carry their plan.
+      const runs = await runsOf(workflowRunId);
+      expect(runs.size).toBe(2500);
+      expect([...runs.values()].every((n) => n === 1)).toBe(true);
+      const decided = await readAllWritten(store, { filter: { eventTypes: ['RunDecidedForTest'] } });
+      const streams = new Set(decided.map((e) => e.streamId));
+      const enqueued = (await readAllWritten(store, { filter: { eventTypes: ['RunEnqueued'] } })).filter(
+        (e) => (e.data as RunEnqueuedData).workflow_run_id === workflowRunId,
+      );
+      const withPlan = enqueued.filter((e) => streams.has(e.streamId)).map((e) => (e.data as RunEnqueuedData).recipient.id);
+      expect(withPlan.sort()).toEqual(subscribers.slice(999));
+    });
+
     it('still refuses an event id stored for another stream (not a resumed chunk)', async () => {
       const triggered = await trigger();
       const subscribers = ['u1', 'u2'];

@@ -94,14 +94,37 @@ function enqueuedRun(
 }
 
 /**
+ * Decides runs not in the log yet (`InlineRuns.plan` for a page, ADR 0262): the appends that
+ * replace their bare `RunEnqueued` ones, each run's stream with what was decided for it and the
+ * streams it creates, or undefined to leave the runs to the run executor.
+ */
+export type PlanRuns = (
+  environment: string,
+  trigger: WorkflowTriggeredData,
+  runs: readonly StreamAppend[],
+) => Promise<StreamAppend[] | undefined>;
+
+/** A chunk's runs, and what was decided for them when they could be planned before their append. */
+interface PreparedChunk {
+  runs: StreamAppend[];
+  planned?: StreamAppend[];
+}
+
+/**
  * Turns one recorded trigger into a run per recipient: users and objects as given, and every
  * subscriber of each object. Runs are appended in chunks; ids come from the trigger and the
- * recipient, so a fan-out interrupted half-way and done again adds each run once.
+ * recipient, so a fan-out interrupted half-way and done again adds each run once. Where the
+ * workflow's runs need nothing asynchronous, a chunk's runs are appended with their decisions
+ * (ADR 0287), and the next chunk is planned while one is appended.
  */
 export class Fanout {
+  /** Fan-outs to objects' subscribers under way. */
+  private spreading = 0;
+
   constructor(
     private readonly store: EventStore,
     private readonly lookups: EngineLookups,
+    private readonly planRuns?: PlanRuns,
   ) {}
 
   /**
@@ -137,22 +160,53 @@ export class Fanout {
     return count;
   }
 
+  /**
+   * Whether a fan-out to an object's subscribers is under way: its runs are being appended, with
+   * their decisions where they were planned, and the run history yields to it (ADR 0287).
+   */
+  get fanningOut(): boolean {
+    return this.spreading > 0;
+  }
+
   async fanOut(trigger: RecordedEvent): Promise<number> {
-    const environment = trigger.metadata.environment!;
     const data = trigger.data as WorkflowTriggeredData;
     if (data.runs_enqueued) return 0;
+    const toObjects = data.recipients.some((r) => r.type === 'object');
+    if (toObjects) this.spreading++;
+    try {
+      return await this.spread(trigger, data);
+    } finally {
+      if (toObjects) this.spreading--;
+    }
+  }
+
+  private async spread(trigger: RecordedEvent, data: WorkflowTriggeredData): Promise<number> {
+    const environment = trigger.metadata.environment!;
     let count = 0;
     let chunk: Target[] = [];
     // One chunk's append runs while the next page of subscribers is read and the next chunk
-    // built: at most one append in flight, awaited before the next one starts (and at the end).
+    // built (and planned): at most one append in flight, awaited before the next one starts (and
+    // at the end).
     let inFlight: Promise<number> = Promise.resolve(0);
+    const planning = this.plannable(data);
     const flush = async () => {
-      count += await inFlight;
-      inFlight = Promise.resolve(0);
-      if (chunk.length === 0) return;
+      if (chunk.length === 0) {
+        count += await inFlight;
+        inFlight = Promise.resolve(0);
+        return;
+      }
       const targets = chunk;
       chunk = [];
-      inFlight = this.enqueue(environment, trigger, data, targets);
+      if (planning) {
+        const prepared = this.prepare(environment, trigger, data, targets);
+        // Its failure is thrown where it is awaited, not reported as unhandled meanwhile.
+        prepared.catch(() => undefined);
+        count += await inFlight;
+        inFlight = prepared.then((p) => this.appendPrepared(p));
+      } else {
+        count += await inFlight;
+        inFlight = this.enqueue(environment, trigger, data, targets);
+      }
       // Its failure is thrown where it is awaited (the next flush), not reported as unhandled meanwhile.
       inFlight.catch(() => undefined);
     };
@@ -197,6 +251,65 @@ export class Fanout {
         left = rest;
       }
     }
+  }
+
+  /**
+   * Whether a trigger's runs can be decided before their append: a planner is given, appends are
+   * atomic, every run is decided on every trigger, and no cancellation key (a cancellation
+   * recorded between a run's plan and its append would not be seen; a bare run checks at its
+   * execution).
+   */
+  private plannable(data: WorkflowTriggeredData): boolean {
+    return (
+      !!this.planRuns &&
+      !!this.store.atomicMultiStreamAppend &&
+      data.workflow.trigger_frequency === 'every_trigger' &&
+      !data.cancellation_key
+    );
+  }
+
+  /** A chunk's runs, and their plan: each run's stream created with its decisions, or undefined (bare runs). */
+  private async prepare(
+    environment: string,
+    trigger: RecordedEvent,
+    data: WorkflowTriggeredData,
+    targets: Target[],
+  ): Promise<PreparedChunk> {
+    const runs = await this.appendsFor(environment, trigger, data, targets);
+    if (runs.length === 0) return { runs };
+    // A planned run creates its stream: one that exists already (a fan-out resumed) refuses the plan.
+    const planned = await this.planRuns!(
+      environment,
+      data,
+      runs.map((r) => ({ ...r, expectedRevision: 'no_stream' as const })),
+    );
+    return { runs, planned };
+  }
+
+  /**
+   * Appends a prepared chunk: its plan, a group of runs at a time (as the run executor appends its
+   * decisions), or, for a group in which a stream the plan creates exists (a resumed fan-out), the
+   * group's bare runs.
+   */
+  private async appendPrepared({ runs, planned }: PreparedChunk): Promise<number> {
+    if (!planned) {
+      if (runs.length) await this.appendRuns(runs);
+      return runs.length;
+    }
+    const groups = planGroups(runs, planned);
+    if (!groups) {
+      await this.appendRuns(runs);
+      return runs.length;
+    }
+    for (const group of groups) {
+      try {
+        await this.store.appendMany(group.planned);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError)) throw error;
+        await this.appendRuns(group.runs);
+      }
+    }
+    return runs.length;
   }
 
   private async enqueue(environment: string, trigger: RecordedEvent, data: WorkflowTriggeredData, targets: Target[]): Promise<number> {
@@ -258,4 +371,29 @@ export class Fanout {
     }
     return appends;
   }
+}
+
+/** Runs per append of a planned chunk (the run executor's group too). */
+const PLANNED_RUNS_PER_APPEND = 100;
+
+/**
+ * A chunk's plan cut into groups of runs, each with the appends its runs make (a run's stream
+ * first, then the streams it created), or undefined when the plan's appends do not follow its runs.
+ */
+function planGroups(
+  runs: readonly StreamAppend[],
+  planned: readonly StreamAppend[],
+): { runs: StreamAppend[]; planned: StreamAppend[] }[] | undefined {
+  const index = new Map(runs.map((r, i) => [r.streamId, i]));
+  const groups: { runs: StreamAppend[]; planned: StreamAppend[] }[] = [];
+  let group: { runs: StreamAppend[]; planned: StreamAppend[] } | undefined;
+  for (const append of planned) {
+    const i = index.get(append.streamId);
+    if (i !== undefined) {
+      if (!group || group.runs.length >= PLANNED_RUNS_PER_APPEND) groups.push((group = { runs: [], planned: [] }));
+      group.runs.push(runs[i]);
+    } else if (!group) return undefined;
+    group.planned.push(append);
+  }
+  return groups.reduce((n, g) => n + g.runs.length, 0) === runs.length ? groups : undefined;
 }

@@ -61,8 +61,20 @@ describe('runs executed with their trigger (ADR 0258)', () => {
 
   describe('InlineRuns.plan', () => {
     const trigger = { workflow: { steps: [{ type: 'channel', ref: 'feed' }] }, recipients: [{ type: 'user', id: 'u1' }], actor: null };
-    const runs = (n: number) =>
-      Array.from({ length: n }, (_, i) => ({ streamId: `run-${i}`, expectedRevision: 'any' as const, events: [] }));
+    /** Bare runs, each a RunEnqueued of user u<i + 1>. */
+    const runs = (n: number, recipient = (i: number) => ({ type: 'user', id: `u${i + 1}` })) =>
+      Array.from({ length: n }, (_, i) => ({
+        streamId: `run-${i}`,
+        expectedRevision: 'any' as const,
+        events: [
+          {
+            id: `e${i}`,
+            type: 'RunEnqueued',
+            data: { recipient: recipient(i) },
+            metadata: { environment: 'development', schema_version: 1 },
+          },
+        ],
+      }));
     const planned = [{ streamId: 'run-0', expectedRevision: 'any' as const, events: [] }];
 
     it('leaves a trigger of more than 8 recipients to the worker without loading anything', async () => {
@@ -110,6 +122,29 @@ describe('runs executed with their trigger (ADR 0258)', () => {
       leaveA();
       leaveB();
       expect(inline.stats).toEqual({ planned: 1, notEligible: 1, behind: 1, declined: 0, failed: 0, busy: 0 });
+    });
+
+    it("loads the runs' recipients, not the trigger's: an object's subscribers when a fan-out plans a chunk (ADR 0287)", async () => {
+      const prefetch = jest.fn(async () => true);
+      const planUnrecorded = jest.fn(async () => planned);
+      const inline = new InlineRuns({ planUnrecorded } as never, { forBatch: () => ({ prefetch }) } as never, 'fresh-sql');
+      const toObject = {
+        ...trigger,
+        recipients: [{ type: 'object', collection: 'teams', id: 'everyone' }],
+        actor: { type: 'user', id: 'boss' },
+      };
+      const subscribers = runs(3, (i) => ({ type: 'user', id: `s${i}` }));
+      expect(await inline.plan('development', toObject as never, subscribers, { page: true })).toBe(planned);
+      expect(prefetch).toHaveBeenCalledWith(
+        'development',
+        [
+          { type: 'user', id: 's0' },
+          { type: 'user', id: 's1' },
+          { type: 'user', id: 's2' },
+          { type: 'user', id: 'boss' },
+        ],
+        { fresh: 'fresh-sql' },
+      );
     });
 
     it('leaves the runs to the worker when planning fails, so the trigger is still recorded', async () => {

@@ -1,5 +1,5 @@
 import type { RecipientRefT } from '@notify/contracts';
-import type { StepNode, WorkflowTriggeredData } from '@notify/domain';
+import type { RunEnqueuedData, StepNode, WorkflowTriggeredData } from '@notify/domain';
 import { sqlLiteral, type StreamAppend } from '@notify/eventstore';
 import type { EngineLookups } from './lookups';
 import type { RunExecutor } from './run-executor';
@@ -129,7 +129,8 @@ export class InlineRuns {
 
   /**
    * The appends that replace the runs' (RunEnqueued only) ones, or undefined to leave the runs to
-   * the worker. `page`: the runs of a bulk sender's page (a broadcast's, ADR 0262), planned
+   * the worker. `page`: the runs of a bulk sender's page (a broadcast's, ADR 0262, or a chunk of
+   * an object's subscribers, ADR 0287), planned
    * whatever their number and whatever else is in flight: the sender plans them all with one
    * read of their recipients, as the worker would.
    */
@@ -149,7 +150,11 @@ export class InlineRuns {
     }
     const batch = this.lookups.forBatch?.();
     if (!batch) return undefined;
-    const refs: RecipientRefT[] = [...trigger.recipients, ...(trigger.actor ? [trigger.actor] : [])];
+    // The runs' recipients (an object's subscribers when a fan-out plans them), and the actor.
+    const refs: RecipientRefT[] = [
+      ...runs.flatMap((r) => (r.events[0]?.type === 'RunEnqueued' ? [(r.events[0].data as RunEnqueuedData).recipient] : [])),
+      ...(trigger.actor ? [trigger.actor] : []),
+    ];
     let appends: StreamAppend[] | undefined;
     try {
       if (!(await batch.prefetch(environment, refs, { fresh: this.fresh }))) {
