@@ -317,23 +317,25 @@ for (const backend of databaseBackends()) {
       }
     });
 
-    it('lets a background lane wait while other work goes on, for a bounded time, and never while someone waits for it (ADR 0286)', async () => {
-      const type = `Ping${randomUUID().slice(0, 8)}`;
+    /** A projection in a lane of its own and a background one, on a runtime of pages of two, their checkpoints created. */
+    async function frontAndBackground(prefix: string, options: Partial<ConstructorParameters<typeof ProjectionRuntime>[3]>) {
+      const type = `${prefix}${randomUUID().slice(0, 8)}`;
       const front = { ...recorder(`front-${type}`, [type]), lane: 'front' };
       const history = { ...recorder(`history-${type}`, [type]), lane: 'history', background: true };
-      let clock = 1_000;
-      let executorBusy = false;
-      const runtime = new ProjectionRuntime(store, db.database.dataSource, [front, history], {
-        batchSize: 2,
-        backgroundMaxDeferMs: 60_000,
-        now: () => clock,
-      });
-      runtime.yieldTo(() => executorBusy);
+      const runtime = new ProjectionRuntime(store, db.database.dataSource, [front, history], { batchSize: 2, ...options });
       for (const p of [front, history])
         await db.database.dataSource.query(
           'INSERT INTO projection_checkpoints (name, version) VALUES ($1, 1) ON CONFLICT (name) DO NOTHING',
           [p.name],
         );
+      return { type, front, history, runtime };
+    }
+
+    it('lets a background lane wait while other work goes on, for a bounded time, and never while someone waits for it (ADR 0286)', async () => {
+      let clock = 1_000;
+      let executorBusy = false;
+      const { type, front, history, runtime } = await frontAndBackground('Ping', { backgroundMaxDeferMs: 60_000, now: () => clock });
+      runtime.yieldTo(() => executorBusy);
       const events = Array.from({ length: 12 }, (_, n) => event(type, n));
       const { position } = await store.append(`ping-${randomUUID()}`, events);
       const ids = events.map((e) => e.id);
@@ -384,16 +386,8 @@ for (const backend of databaseBackends()) {
     });
 
     it('never lets a background lane wait with backgroundMaxDeferMs 0', async () => {
-      const type = `Pong${randomUUID().slice(0, 8)}`;
-      const front = { ...recorder(`front-${type}`, [type]), lane: 'front' };
-      const history = { ...recorder(`history-${type}`, [type]), lane: 'history', background: true };
-      const runtime = new ProjectionRuntime(store, db.database.dataSource, [front, history], { batchSize: 2, backgroundMaxDeferMs: 0 });
+      const { type, front, history, runtime } = await frontAndBackground('Pong', { backgroundMaxDeferMs: 0 });
       runtime.yieldTo(() => true);
-      for (const p of [front, history])
-        await db.database.dataSource.query(
-          'INSERT INTO projection_checkpoints (name, version) VALUES ($1, 1) ON CONFLICT (name) DO NOTHING',
-          [p.name],
-        );
       const events = Array.from({ length: 6 }, (_, n) => event(type, n));
       await store.append(`pong-${randomUUID()}`, events);
       const ids = events.map((e) => e.id);

@@ -536,18 +536,18 @@ export class ProjectionRuntime {
         // loop's next wake-up (an append, or its idle poll) looks again.
         if (this.backgroundWaits(name, members)) return true;
         let laneIdle = true;
-        let full = false;
+        let backlog = false;
         const positions = [...groups.keys()].sort();
         for (let i = 0; i < positions.length; i++) {
-          const members = groups.get(positions[i])!;
+          const group = groups.get(positions[i])!;
           const step = await this.stepGroup(
-            members.map((p) => ({ projection: p, cursor: cursors.get(p.name)! })),
+            group.map((p) => ({ projection: p, cursor: cursors.get(p.name)! })),
             positions[i + 1],
           );
           if (!step.idle) laneIdle = false;
-          if (step.full) full = true;
+          if (step.backlog) backlog = true;
         }
-        if (full) this.lanesBehind.add(name);
+        if (backlog) this.lanesBehind.add(name);
         else this.lanesBehind.delete(name);
         // Caught up: the next backlog may make it wait again, for as long as before.
         if (laneIdle) this.backgroundWait.delete(name);
@@ -586,7 +586,7 @@ export class ProjectionRuntime {
   private async stepGroup(
     members: readonly { projection: Projection; cursor: Cursor }[],
     until: LogPosition | undefined,
-  ): Promise<{ idle: boolean; full: boolean }> {
+  ): Promise<{ idle: boolean; backlog: boolean }> {
     const from = members[0].cursor.position;
     const read = await this.store.readAll({
       after: from,
@@ -600,7 +600,7 @@ export class ProjectionRuntime {
       until !== undefined && read.scannedTo > until ? { events: read.events.filter((e) => e.position <= until), scannedTo: until } : read;
     const caughtUp = page.events.length === 0 && page.scannedTo <= from;
     // A backlog: at least half a page came in while the last one was handled (ADR 0286).
-    const full = read.events.length * 2 >= this.options.batchSize;
+    const backlog = read.events.length * 2 >= this.options.batchSize;
     const to = page.scannedTo > from ? page.scannedTo : from;
     const now = Date.now();
     const work = members.map((m) => ({
@@ -617,7 +617,7 @@ export class ProjectionRuntime {
     for (const w of work) if (!writes.includes(w)) w.cursor.position = to;
     if (writes.length === 0) {
       if (!caughtUp) this.checkpointMoved.emit('moved');
-      return { idle: caughtUp, full };
+      return { idle: caughtUp, backlog };
     }
     let moved: string[];
     try {
@@ -630,7 +630,7 @@ export class ProjectionRuntime {
         { projection: error.projection.name, err: error.error },
         'projection batch failed; the projection runs on its own until it succeeds',
       );
-      return { idle: false, full };
+      return { idle: false, backlog };
     }
     const at = Date.now();
     for (const w of writes) {
@@ -643,7 +643,7 @@ export class ProjectionRuntime {
     }
     this.checkpointMoved.emit('moved');
     for (const w of writes) if (w.events.length && moved.includes(w.projection.name)) this.appliedTo.emit(w.projection.name, w.events);
-    return { idle: caughtUp && moved.length === writes.length, full };
+    return { idle: caughtUp && moved.length === writes.length, backlog };
   }
 
   async status(): Promise<ProjectionStatus[]> {
