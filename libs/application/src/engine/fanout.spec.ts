@@ -100,3 +100,46 @@ describe('runs appended with their trigger', () => {
     expect(() => withEnqueuedRuns(ENV, toAppend(object))).toThrow(/every_trigger/);
   });
 });
+
+describe('a fan-out with a planner (ADR 0287)', () => {
+  const plain = () => data({ trigger_source: { type: 'api' } } as Partial<WorkflowTriggeredData>);
+  const decided = (r: StreamAppend): StreamAppend => ({
+    ...r,
+    events: [...r.events, { id: `${r.events[0].id}-end`, type: 'RunCompleted', data: {}, metadata: r.events[0].metadata }],
+  });
+  const message = (r: StreamAppend): StreamAppend => ({
+    streamId: `message-${r.streamId}`,
+    expectedRevision: 'no_stream',
+    events: [{ id: `${r.events[0].id}-msg`, type: 'MessageCreated', data: {}, metadata: r.events[0].metadata }],
+  });
+
+  it('appends each run followed by the streams it created', async () => {
+    const { store, appended } = capturingStore();
+    const planRuns = jest.fn(async (_e: string, _t: WorkflowTriggeredData, runs: readonly StreamAppend[]) =>
+      runs.flatMap((r) => [decided(r), message(r)]),
+    );
+    expect(await new Fanout(store, {} as EngineLookups, planRuns).fanOut(recorded(toAppend(plain())))).toBe(2);
+    expect(appended.map((a) => [a.streamId.split('-')[0], a.events.length])).toEqual([
+      ['run', 2],
+      ['message', 1],
+      ['run', 2],
+      ['message', 1],
+    ]);
+  });
+
+  it('appends the bare runs when the plan does not start with a run, and never plans a workflow with a cancellation key', async () => {
+    const { store, appended } = capturingStore();
+    const outOfOrder = async (_e: string, _t: WorkflowTriggeredData, runs: readonly StreamAppend[]) =>
+      runs.flatMap((r) => [message(r), decided(r)]);
+    expect(await new Fanout(store, {} as EngineLookups, outOfOrder).fanOut(recorded(toAppend(plain())))).toBe(2);
+    expect(appended.map((a) => [a.streamId.split('-')[0], a.events.map((e) => e.type)])).toEqual([
+      ['run', ['RunEnqueued']],
+      ['run', ['RunEnqueued']],
+    ]);
+
+    const planRuns = jest.fn();
+    const cancellable = data({ trigger_source: { type: 'api' }, cancellation_key: 'k1' } as Partial<WorkflowTriggeredData>);
+    expect(await new Fanout(capturingStore().store, {} as EngineLookups, planRuns).fanOut(recorded(toAppend(cancellable)))).toBe(2);
+    expect(planRuns).not.toHaveBeenCalled();
+  });
+});
