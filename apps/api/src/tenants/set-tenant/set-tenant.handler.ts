@@ -2,9 +2,8 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { RecipientDeps, setTenant } from '@notify/application';
 import { TenantT } from '@notify/contracts';
-import { resourceMissing } from '@notify/domain';
 import { ReadYourWrites } from '@notify/platform';
-import { TenantQueries } from '@notify/projections/tenants';
+import { TenantQueries, toTenant } from '@notify/projections/tenants';
 import { commandMetadata } from '../../shared/command-metadata';
 import { RECIPIENT_DEPS } from '../../recipients/recipient-read-models.module';
 import { SetTenantCommand } from './set-tenant.command';
@@ -21,8 +20,18 @@ export class SetTenantHandler implements ICommandHandler<SetTenantCommand> {
     const outcome = await setTenant(this.deps, ctx.environment, tenantId, body, commandMetadata(ctx));
     await this.consistency.settle(outcome.append, outcome.events);
     if (outcome.channelData) await this.consistency.settle(outcome.channelData.append, outcome.channelData.events);
-    const tenant = await this.tenants.get(ctx.environment, tenantId);
-    if (!tenant) throw resourceMissing('tenant');
-    return tenant;
+    // Read models that did not catch up in time (a slow or busy host) do not make a recorded write
+    // answer 404: the tenant is then shown as the write left it.
+    const now = new Date();
+    return (
+      (await this.tenants.get(ctx.environment, tenantId)) ??
+      toTenant({
+        id: tenantId,
+        properties: outcome.state.properties,
+        settings: outcome.state.settings as Parameters<typeof toTenant>[0]['settings'],
+        inserted_at: now,
+        updated_at: now,
+      })
+    );
   }
 }
