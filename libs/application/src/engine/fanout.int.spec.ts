@@ -71,6 +71,19 @@ for (const backend of databaseBackends()) {
       return event;
     }
 
+    /** A fan-out by a worker that stops (its second append fails) once its first chunk of bare runs is in the log. */
+    async function stoppedAfterFirstChunk(triggered: RecordedEvent, subscribers: () => string[]): Promise<void> {
+      let appends = 0;
+      const stopping = {
+        appendMany: async (batch: readonly StreamAppend[]) => {
+          if (++appends > 1) throw new Error('worker stopped');
+          return store.appendMany(batch);
+        },
+        readStreams: (ids: readonly string[]) => store.readStreams(ids),
+      } as unknown as EventStore;
+      await expect(new Fanout(stopping, lookupsOver(subscribers)).fanOut(triggered)).rejects.toThrow('worker stopped');
+    }
+
     async function runsOf(workflowRunId: string): Promise<Map<string, number>> {
       const counts = new Map<string, number>();
       for (const e of await readAllWritten(store, { filter: { eventTypes: ['RunEnqueued'] } })) {
@@ -86,20 +99,7 @@ for (const backend of databaseBackends()) {
       const triggered = await trigger();
 
       // The first worker stops after its first chunk of runs is in the log.
-      let appends = 0;
-      const stopping = {
-        appendMany: async (batch: readonly StreamAppend[]) => {
-          if (++appends > 1) throw new Error('worker stopped');
-          return store.appendMany(batch);
-        },
-        readStreams: (ids: readonly string[]) => store.readStreams(ids),
-      } as unknown as EventStore;
-      await expect(
-        new Fanout(
-          stopping,
-          lookupsOver(() => subscribers),
-        ).fanOut(triggered),
-      ).rejects.toThrow('worker stopped');
+      await stoppedAfterFirstChunk(triggered, () => subscribers);
       const before = await runsOf((triggered.data as WorkflowTriggeredData).workflow_run_id);
       expect(before.size).toBeGreaterThan(0);
       expect(before.size).toBeLessThan(1500);
@@ -125,20 +125,7 @@ for (const backend of databaseBackends()) {
       const triggered = await trigger();
       const workflowRunId = (triggered.data as WorkflowTriggeredData).workflow_run_id;
       // A first worker, without a planner, stops after its first chunk of bare runs is in the log.
-      let appends = 0;
-      const stopping = {
-        appendMany: async (batch: readonly StreamAppend[]) => {
-          if (++appends > 1) throw new Error('worker stopped');
-          return store.appendMany(batch);
-        },
-        readStreams: (ids: readonly string[]) => store.readStreams(ids),
-      } as unknown as EventStore;
-      await expect(
-        new Fanout(
-          stopping,
-          lookupsOver(() => subscribers),
-        ).fanOut(triggered),
-      ).rejects.toThrow('worker stopped');
+      await stoppedAfterFirstChunk(triggered, () => subscribers);
 
       // The planner decides one event per run (a stand-in for its decisions), after its RunEnqueued.
       const planned: string[][] = [];

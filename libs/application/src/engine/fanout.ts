@@ -197,16 +197,11 @@ export class Fanout {
       }
       const targets = chunk;
       chunk = [];
-      if (planning) {
-        const prepared = this.prepare(environment, trigger, data, targets);
-        // Its failure is thrown where it is awaited, not reported as unhandled meanwhile.
-        prepared.catch(() => undefined);
-        count += await inFlight;
-        inFlight = prepared.then((p) => this.appendPrepared(p));
-      } else {
-        count += await inFlight;
-        inFlight = this.enqueue(environment, trigger, data, targets);
-      }
+      // Planned now, while the last chunk is appended; its failure is thrown where it is awaited.
+      const prepared = planning ? this.prepare(environment, trigger, data, targets) : undefined;
+      prepared?.catch(() => undefined);
+      count += await inFlight;
+      inFlight = prepared ? prepared.then((p) => this.appendPrepared(p)) : this.enqueue(environment, trigger, data, targets);
       // Its failure is thrown where it is awaited (the next flush), not reported as unhandled meanwhile.
       inFlight.catch(() => undefined);
     };
@@ -292,13 +287,9 @@ export class Fanout {
    * group's bare runs.
    */
   private async appendPrepared({ runs, planned }: PreparedChunk): Promise<number> {
-    if (!planned) {
-      if (runs.length) await this.appendRuns(runs);
-      return runs.length;
-    }
-    const groups = planGroups(runs, planned);
+    const groups = planned && planGroups(runs, planned);
     if (!groups) {
-      await this.appendRuns(runs);
+      if (runs.length) await this.appendRuns(runs);
       return runs.length;
     }
     for (const group of groups) {
